@@ -1,0 +1,73 @@
+// memory.hpp: per-GPU training memory (model-reference §2): model states under ZeRO 0-3 and
+// TP/PP (ZeRO paper §3), activations (Korthikanti et al. 2022 §4, generalised to GQA and gated
+// MLPs), logits/loss, communication buffers and runtime overhead, for the most loaded stage.
+#pragma once
+#include "llmplan/model.hpp"
+#include "llmplan/scenario.hpp"
+
+namespace llmplan {
+
+// Bytes kept per parameter (ZeRO paper §3: mixed-precision Adam is 2 + 2 + K with K = 12).
+struct StateBytesPerParam {
+  double weights = 2;
+  double gradients = 2;
+  double optimizer = 12;
+};
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer);
+
+struct ModelStateBytes {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+  double total() const { return weights + gradients + optimizer; }
+};
+// ZeRO stage z shards optimizer (z>=1), gradients (z>=2) and weights (z>=3) over dp ranks.
+ModelStateBytes model_state_bytes(double params, StateBytesPerParam per_param, int dp, int zero);
+
+// Activation bytes one transformer layer keeps for backward for one micro-batch.
+struct ActivationShape {
+  int seq_len = 2048;
+  int micro_batch = 1;
+  int tp = 1;
+  bool sequence_parallel = false;
+  Recompute recompute = Recompute::none;
+  bool flash_attention = false;
+  bool dropout = true;
+  double element_bytes = 2;  // 16-bit activations
+};
+double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
+
+enum class Stage { only, first, last };  // which pipeline stage is the most loaded
+
+struct MemoryBreakdown {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+  double activations = 0;
+  double logits = 0;     // final norm / head inputs, logits and the fp32 copy the loss upcasts
+  double buffers = 0;    // gradient buckets (ZeRO 0-2) or parameter gather buffers (ZeRO-3)
+  double runtime = 0;    // CUDA context, library workspaces, allocator fragmentation
+  double other() const { return logits + buffers + runtime; }
+  double total() const { return weights + gradients + optimizer + activations + other(); }
+};
+
+struct MemoryResult {
+  MemoryBreakdown per_gpu;  // of the most loaded pipeline stage
+  Stage stage = Stage::only;
+  double capacity_bytes = 0;
+  double headroom_bytes = 0;  // capacity - total; negative when it does not fit
+  bool fits = false;
+  int max_micro_batch = 0;    // largest micro-batch that fits with the same global batch; 0: none
+};
+
+// Named constants of the memory model; each is documented where it is defined.
+extern const double kRuntimeOverheadBytes;
+extern const double kAllocatorFragmentation;
+extern const double kDdpBucketBytes;
+extern const double kDeepSpeedBucketElements;
+
+MemoryResult estimate_memory(const Scenario& s, const ParamCount& params);
+
+const char* to_string(Stage stage);
+
+}  // namespace llmplan

@@ -1,0 +1,68 @@
+// json_read.hpp: strict readers for untrusted JSON. Each reports the first problem as an
+// InputError whose message names the field path and the allowed values; none throws.
+#pragma once
+#include <initializer_list>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmplan/scenario.hpp"
+
+namespace llmplan::detail {
+
+using nlohmann::json;
+
+class Reader {
+ public:
+  explicit Reader(InputError& err) : err_(err) {}
+  bool ok() const { return err_.field.empty(); }
+  bool fail(const std::string& field, const std::string& message);
+
+  // Rejects keys not in `allowed` (typos must not be silently ignored).
+  bool keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed);
+  bool object(const json& v, const std::string& path);
+  // Each reads obj[key] into out when present; a missing key leaves out (the default) alone.
+  bool integer(const json& obj, const char* key, const std::string& path, long long lo, long long hi, int& out);
+  bool number(const json& obj, const char* key, const std::string& path, double lo, double hi, double& out);
+  bool boolean(const json& obj, const char* key, const std::string& path, bool& out);
+  bool string(const json& obj, const char* key, const std::string& path, std::string& out);
+
+  // Reads one of the names in `names` (index i maps to enum value i).
+  template <class E>
+  bool choice(const json& obj, const char* key, const std::string& path,
+              std::initializer_list<const char*> names, E& out) {
+    std::string s;
+    if (!obj.contains(key)) return ok();
+    if (!string(obj, key, path, s)) return false;
+    int i = 0;
+    for (const char* n : names) {
+      if (s == n) {
+        out = static_cast<E>(i);
+        return true;
+      }
+      ++i;
+    }
+    return fail(join(path, key), "must be one of " + list(names) + "; got \"" + s + "\"");
+  }
+
+  static std::string join(const std::string& path, const char* key);
+  static std::string list(std::initializer_list<const char*> names);
+  static std::string num(double v);
+
+ private:
+  InputError& err_;
+};
+
+}  // namespace llmplan::detail
+
+namespace llmplan::detail {
+
+// The architecture fields shared by a scenario's "model" object and the catalog's presets.
+inline constexpr std::initializer_list<const char*> kArchKeys = {
+    "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "gated_mlp",
+    "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions"};
+
+bool read_arch_fields(Reader& r, const json& obj, const std::string& path, ModelArch& arch);
+bool check_arch(Reader& r, const ModelArch& arch, const std::string& path);
+
+}  // namespace llmplan::detail

@@ -1,0 +1,138 @@
+// Per-GPU memory: ZeRO paper Figure 1, Korthikanti et al. 2022 Table 2 terms, and whole-GPU
+// cases whose every term is computed by hand next to the assertion.
+#include <doctest/doctest.h>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/memory.hpp"
+
+using namespace llmplan;
+
+TEST_SUITE("ZeRO model states") {
+  // Rajbhandari et al. 2020, Figure 1: Ψ = 7.5B, Nd = 64, K = 12 (mixed-precision Adam).
+  const double psi = 7.5e9;
+  const StateBytesPerParam adam = state_bytes_per_param(Precision::bf16, Optimizer::adamw);
+
+  TEST_CASE("baseline (2+2+K)Ψ = 120 GB") {
+    CHECK(model_state_bytes(psi, adam, 64, 0).total() == doctest::Approx(120e9));
+  }
+  TEST_CASE("ZeRO-1: 2Ψ + 2Ψ + KΨ/Nd = 31.4 GB") {
+    CHECK(model_state_bytes(psi, adam, 64, 1).total() == doctest::Approx(31.40625e9));
+  }
+  TEST_CASE("ZeRO-2: 2Ψ + (2+K)Ψ/Nd = 16.6 GB") {
+    CHECK(model_state_bytes(psi, adam, 64, 2).total() == doctest::Approx(16.640625e9));
+  }
+  TEST_CASE("ZeRO-3: (2+2+K)Ψ/Nd = 1.9 GB") {
+    const ModelStateBytes z3 = model_state_bytes(psi, adam, 64, 3);
+    CHECK(z3.total() == doctest::Approx(1.875e9));
+    CHECK(z3.weights == doctest::Approx(2 * psi / 64));
+  }
+  TEST_CASE("fp32 training keeps 4+4+8 bytes") {
+    CHECK(model_state_bytes(1e9, state_bytes_per_param(Precision::fp32, Optimizer::adamw), 1, 0).total() ==
+          doctest::Approx(16e9));
+  }
+}
+
+TEST_SUITE("Korthikanti activations") {
+  // GPT-3 175B shapes from Korthikanti et al. 2022 Table 3: s = 2048, h = 12288, a = 96, b = 1.
+  // sbh = 2048·12288 = 25,165,824; 5as/h = 5·96·2048/12288 = 80.
+  ModelArch gpt3() { return builtin_catalog().find_model("gpt-3-175b")->arch; }
+  ActivationShape shape(int tp, bool sp, Recompute r) {
+    ActivationShape a;
+    a.seq_len = 2048;
+    a.micro_batch = 1;
+    a.tp = tp;
+    a.sequence_parallel = sp;
+    a.recompute = r;
+    a.flash_attention = false;
+    a.dropout = true;
+    a.element_bytes = 2;
+    return a;
+  }
+
+  TEST_CASE("no parallelism: sbh(34 + 5as/h) = sbh·114") {
+    CHECK(activation_bytes_per_layer(gpt3(), shape(1, false, Recompute::none)) == 2868903936.0);
+  }
+  TEST_CASE("tensor parallel t=8: sbh(10 + 24/t + 5as/(ht)) = sbh·23") {
+    CHECK(activation_bytes_per_layer(gpt3(), shape(8, false, Recompute::none)) == 578813952.0);
+  }
+  TEST_CASE("tensor + sequence parallel t=8: sbh(34/t + 5as/(ht)) = sbh·14.25") {
+    CHECK(activation_bytes_per_layer(gpt3(), shape(8, true, Recompute::none)) == 358612992.0);
+  }
+  TEST_CASE("tensor + sequence parallel + selective recompute: sbh·34/t = sbh·4.25") {
+    CHECK(activation_bytes_per_layer(gpt3(), shape(8, true, Recompute::selective)) == 106954752.0);
+  }
+  TEST_CASE("full recompute keeps the layer input: 2sbh/t with sequence parallelism") {
+    CHECK(activation_bytes_per_layer(gpt3(), shape(1, false, Recompute::full)) == 50331648.0);
+    CHECK(activation_bytes_per_layer(gpt3(), shape(8, true, Recompute::full)) == 6291456.0);
+  }
+  TEST_CASE("GQA, gated MLP, FlashAttention, no dropout: Llama-2-70B, s=4096, t=8 with SP") {
+    // replicated per token 2·2h + 2h + 2h = 8h = 65,536 B, /8 = 8,192
+    // sharded per token 2q + 2·2kv + 2q + 4·2f = 16,384 + 4,096 + 16,384 + 229,376 = 266,240 B, /8 = 33,280
+    // (8,192 + 33,280) · 4096 tokens = 169,869,312 B
+    ActivationShape a = shape(8, true, Recompute::none);
+    a.seq_len = 4096;
+    a.flash_attention = true;
+    a.dropout = false;
+    CHECK(activation_bytes_per_layer(builtin_catalog().find_model("llama-2-70b")->arch, a) == 169869312.0);
+  }
+}
+
+TEST_SUITE("whole GPU") {
+  Scenario llama7b() {
+    Scenario s;
+    s.model_preset = "llama-2-7b";
+    s.model = builtin_catalog().find_model("llama-2-7b")->arch;
+    s.seq_len = 4096;
+    return s;
+  }
+  // Llama-2-7B per layer at s=4096, b=1, t=1, FlashAttention, no dropout:
+  // replicated 2·2h + 2h + 2h = 32,768 B/token; sharded 2h + 4h + 2h + 8f = 120,832 B/token
+  // -> 153,600 B/token · 4096 = 629,145,600 B per layer.
+  const double kLayerAct = 629145600.0;
+  // logits: 4096 · (2·2h + (2+4)·32000) = 4096 · 208,384 = 853,540,864 B
+  const double kLogits = 853540864.0;
+
+  TEST_CASE("ZeRO-3 over 8 GPUs shards all 16 bytes per parameter") {
+    Scenario s = llama7b();
+    s.cluster = {8, 8, 80.0};
+    s.parallel.zero = 3;
+    const MemoryResult m = estimate_memory(s, count_params(s.model));
+    CHECK(m.per_gpu.weights + m.per_gpu.gradients + m.per_gpu.optimizer == doctest::Approx(16.0 * 6738415616.0 / 8));
+    CHECK(m.per_gpu.activations == doctest::Approx(32 * kLayerAct));
+    CHECK(m.per_gpu.logits == doctest::Approx(kLogits));
+    // gather buffer: two layers of 202,383,360 params at 2 B
+    CHECK(m.per_gpu.buffers == doctest::Approx(2 * 202383360.0 * 2));
+    CHECK(m.fits);
+  }
+
+  TEST_CASE("pipeline: the first stage holds p micro-batches in flight and is the most loaded") {
+    Scenario s = llama7b();
+    s.cluster = {2, 2, 80.0};
+    s.parallel.pp = 2;
+    s.global_batch = 8;  // 8 micro-batches per step, 2 in flight on stage 0
+    const MemoryResult m = estimate_memory(s, count_params(s.model));
+    // stage 0: 16 layers · 202,383,360 + embedding 131,072,000 = 3,369,205,760 params · 16 B
+    // activations 16 · 2 · 629,145,600; runtime 1e9 + 5 % of activations
+    const double states = 3369205760.0 * 16;
+    const double acts = 16 * 2 * kLayerAct;
+    CHECK(m.stage == Stage::first);
+    CHECK(m.per_gpu.activations == doctest::Approx(acts));
+    CHECK(m.per_gpu.logits == 0.0);
+    CHECK(m.per_gpu.total() == doctest::Approx(states + acts + 1e9 + 0.05 * acts));  // 76.05 GB
+    CHECK(m.fits);
+  }
+
+  TEST_CASE("largest micro-batch: 16Ψ + 1 GB fixed, 1.05 · 20.99 GB per sequence, 200 GB GPU -> 4") {
+    // fixed 107,814,649,856 + 1e9; per sequence (32 · 629,145,600 + 853,540,864) · 1.05
+    // = 22,035,510,067 B; (200e9 - 108,814,649,856) / 22,035,510,067 = 4.14 -> 4
+    Scenario s = llama7b();
+    s.cluster = {1, 1, 200.0};
+    const MemoryResult m = estimate_memory(s, count_params(s.model));
+    CHECK(m.max_micro_batch == 4);
+    s.cluster.gpu_memory_gb = 80.0;  // 16 B/param alone is 107.8 GB
+    const MemoryResult small = estimate_memory(s, count_params(s.model));
+    CHECK_FALSE(small.fits);
+    CHECK(small.max_micro_batch == 0);
+    CHECK(small.headroom_bytes == doctest::Approx(80e9 - small.per_gpu.total()));
+  }
+}

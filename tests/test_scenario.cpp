@@ -1,0 +1,104 @@
+// Scenario parsing: defaults, and every rejection names its field and the allowed range.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/scenario.hpp"
+
+using namespace llmplan;
+
+namespace {
+ScenarioParse parse(const std::string& text) { return parse_scenario(text, builtin_catalog()); }
+
+void check_rejects(const std::string& text, const std::string& field, const std::string& needle) {
+  CAPTURE(text);
+  const ScenarioParse p = parse(text);
+  CHECK_FALSE(p.scenario.has_value());
+  CHECK(p.error.field == field);
+  CHECK(p.error.message.rfind(field + ": ", 0) == 0);  // message starts with the field
+  CHECK_MESSAGE(p.error.message.find(needle) != std::string::npos, p.error.message);
+}
+}  // namespace
+
+TEST_CASE("a preset with defaults") {
+  const ScenarioParse p = parse(R"({"model": {"preset": "llama-2-7b"}})");
+  REQUIRE(p.scenario.has_value());
+  const Scenario& s = *p.scenario;
+  CHECK(s.model.layers == 32);
+  CHECK(s.method == Method::pretrain);
+  CHECK(s.precision == Precision::bf16);
+  CHECK(s.seq_len == 4096);
+  CHECK(s.cluster.gpus == 8);
+  CHECK(s.cluster.gpus_per_node == 8);
+  CHECK(s.parallel.flash_attention);
+  CHECK(s.dp() == 8);
+  CHECK(s.effective_global_batch() == 8);
+}
+
+TEST_CASE("an architecture instead of a preset; kv_heads defaults to heads") {
+  const ScenarioParse p = parse(
+      R"({"model": {"layers": 32, "hidden": 4096, "heads": 32, "ffn": 11008, "vocab": 32000},
+          "cluster": {"gpus": 2}, "parallel": {"tp": 2, "recompute": "selective"}})");
+  REQUIRE(p.scenario.has_value());
+  CHECK(p.scenario->model.kv_heads == 32);
+  CHECK(p.scenario->cluster.gpus_per_node == 2);  // a single node of 2 when not given
+  CHECK(p.scenario->parallel.recompute == Recompute::selective);
+}
+
+TEST_CASE("rejections name the field and the allowed values") {
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tpp": 2}})", "parallel.tpp", "unknown field");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 0})", "seq_len", "1..1048576");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 4096.5})", "seq_len", "integer");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "micro_batch": "4"})", "micro_batch", "got \"4\"");
+  check_rejects(R"({"model": {"preset": "llama-9"}})", "model.preset", "unknown id");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "method": "lora"})", "method", "\"pretrain\", \"continued\", \"full\"");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 4}})", "parallel.zero", "0..3");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 3}, "cluster": {"gpus": 3}})", "parallel.tp",
+                "must divide the model's heads (32)");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"pp": 3}, "cluster": {"gpus": 3}})", "parallel.pp",
+                "layers (32)");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 8}, "cluster": {"gpus": 12}})", "cluster.gpus",
+                "multiple of parallel.tp x parallel.pp (8)");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "global_batch": 12, "micro_batch": 1})", "global_batch",
+                "(1 x 8 = 8)");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"gpu_memory_gb": -1}})", "cluster.gpu_memory_gb", "1..1000");
+  check_rejects(R"({"model": {"preset": "llama-2-7b", "layers": 4}})", "model.layers", "either \"preset\"");
+  check_rejects(R"({"model": {"layers": 4, "hidden": 64, "heads": 8, "kv_heads": 3, "ffn": 1, "vocab": 1}})",
+                "model.kv_heads", "must divide heads (8)");
+  check_rejects(R"({"model": {"layers": 4, "hidden": 64, "heads": 8, "ffn": 1}})", "model.vocab", "required");
+  check_rejects(R"({"method": "full"})", "model", "required");
+  check_rejects(R"([1, 2])", "(scenario)", "object");
+  check_rejects(R"({"model": )", "(scenario)", "not valid JSON");
+}
+
+TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
+  const JsonResponse ok = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3}})", builtin_catalog());
+  REQUIRE(ok.ok);
+  const auto r = nlohmann::json::parse(ok.body);
+  for (const char* k : {"weights", "gradients", "optimizer", "activations", "other", "total"})
+    CHECK(r["memory"]["per_gpu_bytes"].contains(k));
+  CHECK(r["memory"]["fits"].get<bool>());
+  CHECK(r["model"]["params"]["total"].get<double>() == 6738415616.0);
+  CHECK(r["warnings"].is_array());
+
+  const JsonResponse bad = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "seq_len": -5})", builtin_catalog());
+  CHECK_FALSE(bad.ok);
+  const auto e = nlohmann::json::parse(bad.body);
+  CHECK(e["error"]["field"] == "seq_len");
+}
+
+TEST_CASE("warnings carry their numbers") {
+  const JsonResponse r = estimate_json(
+      R"({"model": {"preset": "llama-2-70b"}, "seq_len": 8192, "cluster": {"gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 1000}, "parallel": {"tp": 16}})",
+      builtin_catalog());
+  REQUIRE(r.ok);
+  const auto j = nlohmann::json::parse(r.body);
+  std::string codes;
+  for (const auto& w : j["warnings"]) codes += w["code"].get<std::string>() + " ";
+  CHECK(codes == "tp_crosses_nodes seq_exceeds_context ");
+  CHECK(j["warnings"][0]["value"].get<double>() == 16.0);
+  CHECK(j["warnings"][1]["limit"].get<double>() == 4096.0);
+}
