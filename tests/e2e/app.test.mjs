@@ -1,0 +1,208 @@
+// Browser end-to-end tests of the web app: it loads, draws, talks to nobody else, gives the
+// CLI's numbers through window.llmplan, idles when idle, and fails clearly without WebGL2/WASM.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  mkdirSync(artifactsDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const scenarios = {
+  llama2_7b_zero3: {
+    model: { preset: 'llama-2-7b' }, method: 'full', seq_len: 4096, micro_batch: 1, global_batch: 64,
+    cluster: { gpus: 8, gpus_per_node: 8, gpu_memory_gb: 80 }, parallel: { zero: 3 },
+  },
+  llama3_70b_3d: {
+    model: { preset: 'llama-3-70b' }, seq_len: 8192, global_batch: 512,
+    cluster: { gpus: 64, gpus_per_node: 8, gpu_memory_gb: 80 },
+    parallel: { tp: 8, pp: 2, zero: 1, sequence_parallel: true, recompute: 'selective' },
+  },
+  custom_arch_fp32: {
+    model: { layers: 12, hidden: 768, heads: 12, ffn: 3072, vocab: 50257, gated_mlp: false, tied_embeddings: true,
+             norm: 'layernorm', linear_bias: true, learned_positions: 1024 },
+    precision: 'fp32', seq_len: 1024, micro_batch: 8, dropout: true, cluster: { gpus: 1, gpu_memory_gb: 24 },
+    parallel: { flash_attention: false },
+  },
+};
+
+function cli(scenario) {
+  return JSON.parse(execFileSync(cliPath, ['estimate', '-'], { input: JSON.stringify(scenario) }).toString());
+}
+
+// Luminance variance of a PNG, computed by the browser itself (no image library needed).
+async function pixelVariance(png) {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,' + b64;
+      await img.decode();
+      const c = new OffscreenCanvas(img.width, img.height);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, img.width, img.height).data;
+      let sum = 0, sum2 = 0;
+      const n = d.length / 4;
+      for (let i = 0; i < d.length; i += 4) {
+        const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+        sum += y; sum2 += y * y;
+      }
+      return sum2 / n - (sum / n) ** 2;
+    }, png.toString('base64'));
+  } finally {
+    await page.close();
+  }
+}
+
+test('the app draws its first frame with no console errors and no request outside its origin', async () => {
+  const { context, page, errors, requests } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    const firstFrameMs = await page.evaluate(() => window.llmplanFirstFrameMs);
+    console.log(`# first frame after ${firstFrameMs.toFixed(0)} ms`);
+    assert.deepEqual(errors, []);
+    const foreign = requests.filter((u) => !u.startsWith(server.origin + '/'));
+    assert.deepEqual(foreign, []);
+    assert.ok(requests.some((u) => u.endsWith('/llmplan.wasm')), 'the wasm came from the same origin');
+    assert.equal(await page.evaluate(() => document.getElementById('overlay').classList.contains('hidden')), true);
+  } finally {
+    await context.close();
+  }
+});
+
+test('window.llmplan.estimate returns exactly the CLI result for the same scenario', async () => {
+  const { context, page } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    for (const [name, scenario] of Object.entries(scenarios)) {
+      const web = await page.evaluate((s) => window.llmplan.estimate(s), scenario);
+      assert.deepEqual(web, cli(scenario), name);
+    }
+    const fromString = await page.evaluate((s) => window.llmplan.estimate(JSON.stringify(s)), scenarios.llama2_7b_zero3);
+    assert.equal(fromString.memory.per_gpu_bytes.total, cli(scenarios.llama2_7b_zero3).memory.per_gpu_bytes.total);
+  } finally {
+    await context.close();
+  }
+});
+
+test('an invalid scenario throws an error naming the field, as the CLI does', async () => {
+  const { context, page } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    const bad = { model: { preset: 'llama-2-70b' }, cluster: { gpus: 3 }, parallel: { tp: 3 } };
+    const err = await page.evaluate((s) => {
+      try { window.llmplan.estimate(s); return null; } catch (e) { return { name: e.name, field: e.field, message: e.message }; }
+    }, bad);
+    assert.equal(err.name, 'LlmplanInputError');
+    assert.equal(err.field, 'parallel.tp');
+    let stderr = '';
+    try { execFileSync(cliPath, ['estimate', '-'], { input: JSON.stringify(bad), stdio: 'pipe' }); } catch (e) {
+      assert.equal(e.status, 2);
+      stderr = e.stderr.toString();
+    }
+    assert.ok(stderr.includes(err.message), `CLI says: ${stderr}`);
+  } finally {
+    await context.close();
+  }
+});
+
+for (const [dpr, lang] of [[1, 'en'], [2, 'en'], [2, 'zh']]) {
+  test(`screenshot at devicePixelRatio ${dpr} in ${lang} is not blank`, async () => {
+    const { context, page, errors } = await openApp(browser, server.origin, { dpr, path: `/?lang=${lang}` });
+    try {
+      await waitReady(page);
+      const size = await page.evaluate(() => [document.getElementById('canvas').width, window.devicePixelRatio]);
+      assert.deepEqual(size, [1280 * dpr, dpr], 'the canvas backing store follows devicePixelRatio');
+      const png = await page.screenshot();
+      writeFileSync(join(artifactsDir, `app-dpr${dpr}-${lang}.png`), png);
+      const variance = await pixelVariance(png);
+      assert.ok(variance > 100, `pixel variance ${variance.toFixed(1)} means the canvas is drawn`);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), lang === 'zh' ? 'zh-CN' : 'en');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('the app narrows to one column at 800 px and stays drawn', async () => {
+  const { context, page } = await openApp(browser, server.origin, { width: 800, height: 900 });
+  try {
+    await waitReady(page);
+    const png = await page.screenshot();
+    writeFileSync(join(artifactsDir, 'app-800px-en.png'), png);
+    assert.ok((await pixelVariance(png)) > 100);
+  } finally {
+    await context.close();
+  }
+});
+
+test('no frames are drawn while idle; input wakes the app', async () => {
+  const { context, page } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    await page.waitForTimeout(500);  // let the post-load frames settle
+    const before = await page.evaluate(() => window.llmplanFrames);
+    await page.waitForTimeout(1500);
+    const idle = await page.evaluate(() => window.llmplanFrames);
+    assert.equal(idle, before, 'no frame drawn in 1.5 s without input');
+    await page.mouse.move(300, 300);
+    await page.mouse.move(320, 320);
+    await page.waitForFunction((n) => window.llmplanFrames > n, idle, { timeout: 5000 });
+  } finally {
+    await context.close();
+  }
+});
+
+test('the language button switches the UI to Chinese and remembers it', async () => {
+  const { context, page } = await openApp(browser, server.origin, { path: '/?lang=en' });
+  try {
+    await waitReady(page);
+    // The button sits at the right end of the top bar (window padding 14 px, "中文" ~ 30 px + padding).
+    await page.mouse.click(1280 - 14 - 22, 20);
+    await page.waitForFunction(() => localStorage.getItem('llmplan.lang') === 'zh', null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a browser without WebGL2 gets a clear message instead of a blank page', async () => {
+  const init = () => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
+    };
+  };
+  const { context, page } = await openApp(browser, server.origin, { init });
+  try {
+    await page.waitForFunction(() => document.getElementById('overlay').classList.contains('error'));
+    assert.match(await page.textContent('#overlay-text'), /WebGL 2 is unavailable/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a browser without WebAssembly gets a clear message', async () => {
+  const { context, page } = await openApp(browser, server.origin, { init: () => { delete window.WebAssembly; } });
+  try {
+    await page.waitForFunction(() => document.getElementById('overlay').classList.contains('error'));
+    assert.match(await page.textContent('#overlay-text'), /cannot run WebAssembly/);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,70 @@
+// harness.mjs: what every browser test needs: a static server over the built site on a free
+// loopback port, and Debian's Chromium driven by playwright-core with flags that work offline.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = resolve(here, '../..');
+export const siteDir = resolve(process.env.LLMPLAN_SITE_DIR || join(repoRoot, 'build/web/site'));
+export const cliPath = resolve(process.env.LLMPLAN_CLI || join(repoRoot, 'build/native/llmplan'));
+export const artifactsDir = resolve(process.env.LLMPLAN_ARTIFACTS || join(repoRoot, 'build/web/e2e'));
+
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
+  '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json', '.ttf': 'font/ttf',
+};
+
+// Serves siteDir; `log` collects every request path so tests can assert what was fetched.
+export async function startServer(log = []) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    log.push(path);
+    let file = normalize(join(siteDir, path));
+    if (!file.startsWith(siteDir)) { res.writeHead(403).end(); return; }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { origin, log, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export const chromiumPath = process.env.LLMPLAN_CHROMIUM || '/usr/bin/chromium';
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--use-gl=swiftshader', '--enable-unsafe-swiftshader',
+           '--use-angle=swiftshader'],
+  });
+}
+
+// Opens the app and waits for its first frame; records console errors and every request URL.
+export async function openApp(browser, origin, { dpr = 1, width = 1280, height = 720, path = '/', init } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => requests.push(r.url()));
+  if (init) await page.addInitScript(init);
+  await page.goto(origin + path);
+  return { context, page, errors, requests };
+}
+
+export async function waitReady(page, timeout = 30000) {
+  await page.waitForFunction(() => window.llmplanReady === true, null, { timeout });
+}

@@ -1,0 +1,163 @@
+// panel_memory.cpp: the per-GPU memory result: verdict, stacked bar against capacity, table.
+#include <algorithm>
+#include <cstdio>
+
+#include "app.hpp"
+#include "i18n.hpp"
+#include "llmplan/units.hpp"
+#include "widgets.hpp"
+
+namespace llmplan::web {
+namespace {
+
+struct Component {
+  S label;
+  double bytes;
+  ImU32 color;
+};
+
+const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
+const ImVec4 kBad(0.95f, 0.35f, 0.35f, 1.0f);
+const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
+
+int components(const MemoryBreakdown& m, Component out[7]) {
+  const Component all[] = {
+      {S::weights, m.weights, IM_COL32(76, 142, 218, 255)},
+      {S::gradients, m.gradients, IM_COL32(232, 145, 64, 255)},
+      {S::optimizer_states, m.optimizer, IM_COL32(160, 110, 210, 255)},
+      {S::activations, m.activations, IM_COL32(86, 180, 110, 255)},
+      {S::logits, m.logits, IM_COL32(64, 186, 186, 255)},
+      {S::buffers, m.buffers, IM_COL32(200, 180, 90, 255)},
+      {S::runtime, m.runtime, IM_COL32(128, 128, 140, 255)},
+  };
+  std::copy(std::begin(all), std::end(all), out);
+  return 7;
+}
+
+void verdict(const MemoryResult& m) {
+  ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[1]);  // the large face
+  ImGui::TextColored(m.fits ? kGood : kBad, "%s", m.fits ? tr(S::fits) : tr(S::does_not_fit));
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text("%s %s %s  (%s %s)", format_bytes(m.per_gpu.total()).c_str(), tr(S::of_capacity),
+              format_bytes(m.capacity_bytes).c_str(), m.fits ? tr(S::headroom) : tr(S::over_by),
+              format_bytes(m.fits ? m.headroom_bytes : -m.headroom_bytes).c_str());
+}
+
+// One bar scaled to max(total, capacity); a white tick marks the capacity.
+void stacked_bar(const MemoryResult& m, const Component* c, int n) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float height = em() * 1.6f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const double scale_max = std::max(m.per_gpu.total(), m.capacity_bytes);
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(45, 48, 56, 255), em() * 0.2f);
+  float x = p0.x;
+  for (int i = 0; i < n; ++i) {
+    const float w = static_cast<float>(c[i].bytes / scale_max) * width;
+    dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + w, p0.y + height), c[i].color);
+    x += w;
+  }
+  const float cap_x = p0.x + static_cast<float>(m.capacity_bytes / scale_max) * width;
+  dl->AddLine(ImVec2(cap_x, p0.y - em() * 0.3f), ImVec2(cap_x, p0.y + height + em() * 0.3f), IM_COL32_WHITE,
+              std::max(1.0f, em() / 8));
+  ImGui::Dummy(ImVec2(width, height + em() * 0.4f));
+}
+
+void breakdown_table(const MemoryResult& m, const Component* c, int n) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("breakdown", 4, flags)) return;
+  ImGui::TableSetupColumn(tr(S::col_component), ImGuiTableColumnFlags_WidthStretch, 2.2f);
+  ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn(tr(S::col_share), ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableHeadersRow();
+  const double total = m.per_gpu.total();
+  auto row = [&](const char* label, double bytes, ImU32 color, bool share = true) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    if (color) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float s = em() * 0.7f;
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + em() * 0.2f), ImVec2(p.x + s, p.y + em() * 0.2f + s), color);
+      ImGui::Dummy(ImVec2(s, s));
+      ImGui::SameLine();
+    }
+    ImGui::TextUnformatted(label);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(format_bytes(bytes).c_str());
+    ImGui::TableSetColumnIndex(2);
+    ImGui::TextUnformatted(format_bytes(bytes, ByteUnit::binary).c_str());
+    ImGui::TableSetColumnIndex(3);
+    if (share) ImGui::TextUnformatted(format_percent(bytes / total).c_str());
+  };
+  for (int i = 0; i < n; ++i) row(tr(c[i].label), c[i].bytes, c[i].color);
+  row(tr(S::total), total, 0);
+  row(tr(S::capacity), m.capacity_bytes, 0, false);
+  ImGui::EndTable();
+}
+
+void details(const AppState& app) {
+  const EstimateResult& r = app.result;
+  const MemoryResult& m = r.memory;
+  if (!begin_form("details")) return;
+  char buf[96];
+  if (m.max_micro_batch > 0) {
+    std::snprintf(buf, sizeof buf, "%d", m.max_micro_batch);
+    form_text(tr(S::max_micro_batch), buf);
+  } else {
+    form_text(tr(S::max_micro_batch), tr(S::max_micro_batch_none));
+  }
+  std::snprintf(buf, sizeof buf, tr(S::batch_detail), r.global_batch, app.scenario.micro_batch, r.dp, r.grad_accum);
+  form_text(tr(S::global_batch), buf);
+  if (m.stage != Stage::only)
+    form_text(tr(S::stage), tr(m.stage == Stage::first ? S::stage_first : S::stage_last));
+  const ParamCount& p = r.params;
+  std::snprintf(buf, sizeof buf, tr(S::params_detail), format_count(p.per_layer()).c_str(), app.scenario.model.layers,
+                format_count(p.embedding + p.positions + p.head).c_str());
+  form_text(tr(S::params), format_count(p.total).c_str());
+  form_text("", buf);
+  end_form();
+}
+
+void warnings(const EstimateResult& r) {
+  if (r.warnings.count == 0) return;
+  section_header(tr(S::warnings));
+  ImGui::PushTextWrapPos(0.0f);
+  for (int i = 0; i < r.warnings.count; ++i) {
+    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
+    ImGui::TextColored(kWarn, "[%s]", warning_code(w.code));
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", warning_message(w).c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void draw_memory(const AppState& app) {
+  section_header(tr(S::section_result));
+  if (!app.error.field.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kBad, "%s: %s", tr(S::invalid_input), app.error.message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (!app.has_result) return;
+  if (app.result_is_stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
+  Component c[7];
+  const int n = components(app.result.memory.per_gpu, c);
+  verdict(app.result.memory);
+  stacked_bar(app.result.memory, c, n);
+  breakdown_table(app.result.memory, c, n);
+  ImGui::Spacing();
+  details(app);
+  warnings(app.result);
+  if (app.result_is_stale) ImGui::PopStyleVar();
+  ImGui::Spacing();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s. %s", tr(S::unit_note), tr(S::sources_note));
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace llmplan::web
