@@ -27,10 +27,14 @@ struct ErrorScope {
       ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, std::max(1.0f, em() / 8));
     }
   }
-  void finish(const InputError& e) {
+  // Ends the red frame (before any tooltip of the widget, which must not inherit it).
+  void end_frame() {
     if (!active) return;
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();
+  }
+  void message(const InputError& e) {
+    if (!active) return;
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
     ImGui::TextWrapped("%s", e.message.c_str());
     ImGui::PopStyleColor();
@@ -58,8 +62,9 @@ bool form_int(const char* label, const char* field, int* value, int lo, int hi, 
   ImGui::PushID(label);
   bool changed = ImGui::InputInt("##v", value, 1, 8);
   ImGui::PopID();
+  scope.end_frame();
   range_tooltip(lo, hi);
-  scope.finish(error);
+  scope.message(error);
   if (changed) *value = std::clamp(*value, lo, hi);
   return changed;
 }
@@ -72,8 +77,9 @@ bool form_double(const char* label, const char* field, double* value, double lo,
   const double step = 1.0, step_fast = 8.0;
   bool changed = ImGui::InputScalar("##v", ImGuiDataType_Double, value, &step, &step_fast, format);
   ImGui::PopID();
+  scope.end_frame();
   range_tooltip(lo, hi);
-  scope.finish(error);
+  scope.message(error);
   if (changed) *value = std::clamp(*value, lo, hi);
   return changed;
 }
@@ -85,7 +91,8 @@ bool form_combo(const char* label, const char* field, int* index, const char* co
   ImGui::PushID(label);
   const bool changed = ImGui::Combo("##v", index, items, count);
   ImGui::PopID();
-  scope.finish(error);
+  scope.end_frame();
+  scope.message(error);
   return changed;
 }
 
