@@ -2,6 +2,8 @@
 // shows progress and errors, and publishes the JS API:
 //   window.llmplan.estimate(scenario)  -> result object (throws LlmplanInputError naming the field)
 //   window.llmplan.version, window.llmplan.catalogVersion
+//   window.llmplan.catalog()         -> the built-in catalog (every section, with sources)
+//   window.llmplan.catalogStatus()   -> {catalogVersion, asOf, source, error} of the catalog the UI uses
 //   window.llmplanReady === true once the first frame is drawn.
 (function () {
   'use strict';
@@ -55,6 +57,8 @@
       window.llmplan = {
         version: Module.version(),
         catalogVersion: Module.catalogVersion(),
+        catalog: function () { return JSON.parse(Module.catalogJson()); },
+        catalogStatus: function () { return JSON.parse(Module.appCatalogStatus()); },
         estimate: function (scenario) {
           var input = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
           var result = JSON.parse(Module.estimate(input));

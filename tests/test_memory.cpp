@@ -35,7 +35,7 @@ TEST_SUITE("ZeRO model states") {
 TEST_SUITE("Korthikanti activations") {
   // GPT-3 175B shapes from Korthikanti et al. 2022 Table 3: s = 2048, h = 12288, a = 96, b = 1.
   // sbh = 2048·12288 = 25,165,824; 5as/h = 5·96·2048/12288 = 80.
-  ModelArch gpt3() { return builtin_catalog().find_model("gpt-3-175b")->arch; }
+  ModelArch gpt3() { return builtin_catalog().find_model("gpt3-175b")->arch; }
   ActivationShape shape(int tp, bool sp, Recompute r) {
     ActivationShape a;
     a.seq_len = 2048;

@@ -2,6 +2,7 @@
 #include "app.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "i18n.hpp"
 #include "imgui.h"
@@ -12,20 +13,46 @@
 namespace llmplan::web {
 namespace {
 
-// The first view: a full fine-tune of Llama 3 8B on one 8 x 80 GB node with ZeRO-3.
-void default_scenario(AppState& app) {
-  const Catalog& catalog = builtin_catalog();
+// Points the scenario at preset `id` of the catalog in use, or its first model when absent.
+void select_preset(AppState& app, const std::string& id) {
+  const Catalog& catalog = app_catalog(app);
+  app.preset_index = catalog.models.empty() ? -1 : 0;
   for (size_t i = 0; i < catalog.models.size(); ++i)
-    if (catalog.models[i].id == "llama-3-8b") app.preset_index = static_cast<int>(i);
+    if (catalog.models[i].id == id) app.preset_index = static_cast<int>(i);
+  if (app.preset_index < 0) return;  // keep the architecture as a custom one
   const ModelPreset& p = catalog.models[static_cast<size_t>(app.preset_index)];
+  app.scenario.model_preset = p.id;
+  app.scenario.model = p.arch;
+}
+
+// The first view: a full fine-tune of Llama 3.1 8B on one 8 x 80 GB node with ZeRO-3.
+void default_scenario(AppState& app) {
+  select_preset(app, "llama-3.1-8b");
   Scenario& s = app.scenario;
-  s.model_preset = p.id;
-  s.model = p.arch;
   s.method = Method::full;
   s.seq_len = 4096;
   s.micro_batch = 1;
   s.cluster = {8, 8, 80.0};
   s.parallel.zero = 3;
+}
+
+void catalog_bar(AppState& app) {
+  const Catalog& c = app_catalog(app);
+  ImGui::TextDisabled("%s %s (%s %s)%s%s", tr(S::catalog), c.catalog_version.c_str(), tr(S::as_of), c.as_of.c_str(),
+                      app.user_catalog ? " - " : "", app.user_catalog ? app.user_catalog_name.c_str() : "");
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::load_catalog))) platform_pick_catalog_file();
+  if (app.user_catalog) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr(S::use_builtin_catalog))) app_use_builtin_catalog(app);
+  }
+  if (!app.catalog_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(app.catalog_error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
 }
 
 bool top_bar() {
@@ -50,6 +77,39 @@ bool top_bar() {
 
 }  // namespace
 
+const Catalog& app_catalog(const AppState& app) { return app.user_catalog ? *app.user_catalog : builtin_catalog(); }
+
+AppState& app_state() {
+  static AppState app;
+  return app;
+}
+
+void app_load_catalog(AppState& app, const std::string& name, const std::string& text) {
+  CatalogLoad load = load_catalog(text);
+  if (!load.catalog) {
+    const size_t more = load.diagnostics.size() - 1;
+    char tail[64] = "";
+    if (more > 0) std::snprintf(tail, sizeof tail, tr(S::more_problems), static_cast<int>(more));
+    app.catalog_error = std::string(tr(S::catalog_refused)) + " " + name + ": " + load.diagnostics.front() + tail;
+    return;
+  }
+  const std::string preset = app.scenario.model_preset;
+  app.user_catalog = std::move(load.catalog);
+  app.user_catalog_name = name;
+  app.catalog_error.clear();
+  if (!preset.empty()) select_preset(app, preset);
+  app_update(app);
+}
+
+void app_use_builtin_catalog(AppState& app) {
+  const std::string preset = app.scenario.model_preset;
+  app.user_catalog.reset();
+  app.user_catalog_name.clear();
+  app.catalog_error.clear();
+  if (!preset.empty()) select_preset(app, preset);
+  app_update(app);
+}
+
 void app_init(AppState& app) {
   default_scenario(app);
   set_language(platform_initial_language());
@@ -64,7 +124,7 @@ void app_update(AppState& app) {
     return;
   }
   const int max_context =
-      app.preset_index >= 0 ? builtin_catalog().models[static_cast<size_t>(app.preset_index)].max_context : 0;
+      app.preset_index >= 0 ? app_catalog(app).models[static_cast<size_t>(app.preset_index)].max_context : 0;
   app.result = estimate(app.scenario, max_context);
   app.has_result = true;
   app.result_is_stale = false;
@@ -78,6 +138,7 @@ bool app_draw(AppState& app) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("llmplan", nullptr, flags);
   bool changed = top_bar();
+  catalog_bar(app);
   // Two columns from 60 em (900 CSS px at the 15 px font); below that, one scrolling column.
   const bool wide = io.DisplaySize.x >= 60 * em();
   if (wide) {

@@ -1,7 +1,10 @@
 // app.hpp: the app's state (the scenario being edited and its cached estimate) and the frame.
 // The app draws what core computes; it computes nothing of its own.
 #pragma once
+#include <optional>
 #include <string>
+
+#include "llmplan/catalog.hpp"
 
 #include "llmplan/estimate.hpp"
 #include "llmplan/scenario.hpp"
@@ -9,6 +12,9 @@
 namespace llmplan::web {
 
 struct AppState {
+  std::optional<Catalog> user_catalog;  // a catalog the user picked, when it loaded cleanly
+  std::string user_catalog_name;
+  std::string catalog_error;           // why the last picked file was refused (the built-in one stays)
   Scenario scenario;
   int preset_index = 0;        // index into builtin_catalog().models, or -1 for a custom architecture
   InputError error;            // from validate_scenario(); empty field when the scenario is valid
@@ -17,7 +23,15 @@ struct AppState {
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
 };
 
+// The catalog in use: the one the user picked, else the built-in one.
+const Catalog& app_catalog(const AppState& app);
+AppState& app_state();  // the one instance (the browser has one app per page)
+
 void app_init(AppState& app);
+// Validates `text` as a catalog; on success uses it (keeping the scenario's preset when it exists
+// there), otherwise keeps the current catalog and records the diagnostics for the UI.
+void app_load_catalog(AppState& app, const std::string& name, const std::string& text);
+void app_use_builtin_catalog(AppState& app);
 // Re-validates and re-estimates after an edit.
 void app_update(AppState& app);
 // Draws one frame of UI; returns true when the state changed (so a few more frames are drawn).

@@ -91,6 +91,12 @@ constexpr Entry kStrings[] = {
     {S::unit_note, "GB = 10^9 bytes, GiB = 2^30 bytes", "GB = 10^9 字节，GiB = 2^30 字节"},
     {S::sources_note, "Model states: ZeRO (Rajbhandari et al. 2020). Activations: Korthikanti et al. 2022, per tensor.",
      "模型状态：ZeRO（Rajbhandari 等，2020）。激活值：Korthikanti 等，2022，逐张量计算。"},
+    {S::catalog, "Catalog", "目录版本"},
+    {S::as_of, "as of", "数据截至"},
+    {S::load_catalog, "Load catalog...", "加载目录文件..."},
+    {S::use_builtin_catalog, "Use built-in", "改用内置目录"},
+    {S::catalog_refused, "Still using the previous catalog; could not use", "仍使用之前的目录；无法使用"},
+    {S::more_problems, " (and %d more problems)", "（另有 %d 个问题）"},
 };
 static_assert(sizeof(kStrings) / sizeof(kStrings[0]) == static_cast<size_t>(S::count), "one entry per S");
 

@@ -19,6 +19,7 @@ enum class S {
   weights, gradients, optimizer_states, activations, logits, buffers, runtime, total, capacity,
   col_component, col_share, max_micro_batch, max_micro_batch_none, stage, stage_only, stage_first, stage_last,
   invalid_input, warnings, unit_note, sources_note,
+  catalog, as_of, load_catalog, use_builtin_catalog, catalog_refused, more_problems,
   count
 };
 

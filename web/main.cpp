@@ -23,7 +23,6 @@ using namespace llmplan::web;
 constexpr int kFramesAfterEvent = 3;
 
 GLFWwindow* g_window = nullptr;
-AppState g_app;
 ImGuiStyle g_base_style;
 int g_frames_pending = kFramesAfterEvent;
 bool g_paused = false;
@@ -105,7 +104,7 @@ void frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
-  if (app_draw(g_app)) g_frames_pending = kFramesAfterEvent;
+  if (app_draw(app_state())) g_frames_pending = kFramesAfterEvent;
   ImGui::Render();
   glViewport(0, 0, g_fb_width, g_fb_height);
   glClearColor(0.105f, 0.115f, 0.135f, 1.0f);
@@ -151,7 +150,7 @@ int main() {
   glfwSetScrollCallback(g_window, on_scroll);
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
-  app_init(g_app);
+  app_init(app_state());
   platform_install_wake_listeners();
   emscripten_set_main_loop(frame, 0, false);
   return 0;

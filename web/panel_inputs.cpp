@@ -13,7 +13,7 @@ namespace llmplan::web {
 namespace {
 
 bool model_preset_combo(AppState& app) {
-  const Catalog& catalog = builtin_catalog();
+  const Catalog& catalog = app_catalog(app);
   const char* current = app.preset_index >= 0 ? catalog.models[static_cast<size_t>(app.preset_index)].name.c_str()
                                               : tr(S::custom_arch);
   bool changed = false;
@@ -68,7 +68,7 @@ bool model_section(AppState& app) {
     end_form();
   }
   if (app.preset_index >= 0) {
-    const ModelPreset& p = builtin_catalog().models[static_cast<size_t>(app.preset_index)];
+    const ModelPreset& p = app_catalog(app).models[static_cast<size_t>(app.preset_index)];
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", p.source.c_str());
     ImGui::PopTextWrapPos();

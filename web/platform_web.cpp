@@ -51,6 +51,18 @@ EM_JS(void, js_frame_drawn, (int first), {
     if (Module['onFirstFrame']) Module['onFirstFrame']();
   }
 });
+// The file never leaves the browser: it is read locally and handed to the core's loader.
+EM_JS(void, js_pick_catalog_file, (), {
+  var input = document.createElement('input');
+  input.type = 'file';
+  input.accept = '.json,application/json';
+  input.onchange = function() {
+    var file = input.files && input.files[0];
+    if (!file) return;
+    file.text().then(function(text) { Module['loadCatalog'](file.name, text); });
+  };
+  input.click();
+});
 // clang-format on
 
 }  // namespace
@@ -71,5 +83,6 @@ Lang platform_initial_language() { return js_initial_language_is_zh() ? Lang::zh
 void platform_save_language(Lang lang) { js_save_language(lang == Lang::zh ? 1 : 0); }
 void platform_install_wake_listeners() { js_install_wake_listeners(); }
 void platform_frame_drawn(bool first) { js_frame_drawn(first ? 1 : 0); }
+void platform_pick_catalog_file() { js_pick_catalog_file(); }
 
 }  // namespace llmplan::web

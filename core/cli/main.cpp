@@ -1,11 +1,12 @@
 // llmplan CLI: the native front end of the same core the web app runs.
 //   llmplan estimate FILE|- [--format json|table]    scenario JSON in, result JSON out
-//   llmplan catalog list                              model ids of the built-in catalog
+//   llmplan catalog list|check|diff ...                 the catalog (see --help)
 // Exit codes: 0 success, 2 invalid input or usage (message names the field), 1 internal error.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmplan/catalog.hpp"
+#include "llmplan/catalog_diff.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/units.hpp"
 
@@ -25,8 +27,13 @@ const char* kHelp =
     "  llmplan estimate FILE|- [--format json|table]\n"
     "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
     "      --format json (default) prints the result JSON; --format table a summary for people.\n"
-    "  llmplan catalog list\n"
-    "      Print the model preset ids of the built-in catalog.\n"
+    "  llmplan catalog list [SECTION] [--json]\n"
+    "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
+    "      providers, instances, models, currency (a table, or the entries as JSON).\n"
+    "  llmplan catalog check FILE...\n"
+    "      Validate a catalog: one merged file, or the section files catalog/*.json.\n"
+    "  llmplan catalog diff OLD NEW\n"
+    "      Print what changed between two catalogs, entry by entry and field by field.\n"
     "  llmplan --help | --version\n"
     "\n"
     "Exit status: 0 success; 2 invalid scenario or usage (the message names the field and the\n"
@@ -105,12 +112,146 @@ int cmd_estimate(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmd_catalog(const std::vector<std::string>& args) {
-  if (args.size() != 1 || args[0] != "list") return usage_error("catalog: the only subcommand is 'list'");
+// ---- catalog ---------------------------------------------------------------
+
+std::string opt_num(const llmplan::Opt& v, const char* fmt = "%g") {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, *v);
+  return buf;
+}
+
+void list_table(const llmplan::Catalog& c, const std::string& section) {
+  using llmplan::format_count;
+  if (section == "accelerators") {
+    std::printf("%-16s %-32s %8s %10s %10s %s\n", "id", "name", "mem_GB", "bf16_TF", "mem_GB/s", "intra_node_link");
+    for (const auto& a : c.accelerators)
+      std::printf("%-16s %-32s %8g %10s %10g %s\n", a.id.c_str(), a.name.c_str(), a.memory_gb,
+                  opt_num(a.bf16_dense_tflops).c_str(), a.memory_bw_gb_per_s,
+                  a.intra_node_link.empty() ? "-" : a.intra_node_link.c_str());
+  } else if (section == "interconnects") {
+    std::printf("%-22s %-10s %-15s %5s %10s %10s\n", "id", "scope", "technology", "rdma", "GB/s", "nccl_GB/s");
+    for (const auto& l : c.interconnects)
+      std::printf("%-22s %-10s %-15s %5s %10g %10s\n", l.id.c_str(),
+                  l.scope == llmplan::LinkScope::intra_node ? "intra" : "inter", l.technology.c_str(),
+                  l.rdma ? "yes" : "no", l.bandwidth_gb_per_s, opt_num(l.nccl_busbw_gb_per_s).c_str());
+  } else if (section == "storage") {
+    std::printf("%-26s %-10s %-12s %10s %10s %12s\n", "id", "provider", "kind", "read_MB/s", "write_MB/s", "USD/TB-month");
+    for (const auto& s : c.storage)
+      std::printf("%-26s %-10s %-12s %10s %10s %12s\n", s.id.c_str(), s.provider.c_str(), s.kind.c_str(),
+                  opt_num(s.read_mb_per_s).c_str(), opt_num(s.write_mb_per_s).c_str(), opt_num(s.usd_per_tb_month).c_str());
+  } else if (section == "providers") {
+    std::printf("%-14s %-28s %-12s %s\n", "id", "name", "kind", "country");
+    for (const auto& p : c.providers)
+      std::printf("%-14s %-28s %-12s %s\n", p.id.c_str(), p.name.c_str(), p.kind.c_str(), p.country.c_str());
+  } else if (section == "instances") {
+    std::printf("%-40s %-12s %4s %-16s %-4s %10s %10s\n", "id", "provider", "gpus", "accelerator", "cur", "on_demand/h", "spot/h");
+    for (const auto& i : c.instances)
+      std::printf("%-40s %-12s %4d %-16s %-4s %10s %10s\n", i.id.c_str(), i.provider.c_str(), i.gpus, i.accelerator.c_str(),
+                  i.currency == llmplan::CurrencyCode::usd ? "usd" : "cny", opt_num(i.on_demand_per_hour, "%.2f").c_str(),
+                  opt_num(i.spot_per_hour, "%.2f").c_str());
+  } else if (section == "models") {
+    std::printf("%-20s %-26s %10s %10s %8s\n", "id", "name", "params", "published", "context");
+    for (const auto& m : c.models)
+      std::printf("%-20s %-26s %10s %10s %8d\n", m.id.c_str(), m.name.c_str(),
+                  format_count(llmplan::count_params(m.arch).total).c_str(), format_count(m.published_params).c_str(),
+                  m.max_context);
+  } else if (section == "currency") {
+    std::printf("usd_to_cny %g (as of %s; %s)\n", c.currency.usd_to_cny, c.currency.as_of.c_str(), c.currency.source.c_str());
+  }
+}
+
+bool known_section(const std::string& s) {
+  for (const char* k : llmplan::kCatalogSections)
+    if (s == k) return true;
+  return false;
+}
+
+int catalog_list(const std::vector<std::string>& args) {
+  std::string section;
+  bool as_json = false;
+  for (const std::string& a : args) {
+    if (a == "--json") {
+      as_json = true;
+    } else if (section.empty() && known_section(a)) {
+      section = a;
+    } else {
+      return usage_error("catalog list: expected one of accelerators, interconnects, storage, providers, instances, "
+                         "models, currency and optionally --json; got '" + a + "'");
+    }
+  }
   const llmplan::Catalog& c = llmplan::builtin_catalog();
-  std::printf("# catalog %s (as of %s)\n# models\n", c.catalog_version.c_str(), c.as_of.c_str());
-  for (const auto& m : c.models) std::printf("%-16s %s\n", m.id.c_str(), m.name.c_str());
+  if (as_json) {
+    const auto doc = nlohmann::json::parse(llmplan::builtin_catalog_json());
+    std::printf("%s\n", (section.empty() ? doc : doc[section]).dump(2).c_str());
+    return 0;
+  }
+  if (section.empty()) {  // the ids scenarios use most: accelerators and models
+    std::printf("# catalog %s (as of %s, schema %d): %zu interconnects, %zu storage tiers, %zu providers, "
+                "%zu instances; `llmplan catalog list SECTION` prints one section\n",
+                c.catalog_version.c_str(), c.as_of.c_str(), c.schema_version, c.interconnects.size(), c.storage.size(),
+                c.providers.size(), c.instances.size());
+    list_table(c, "accelerators");
+    std::printf("\n");
+    list_table(c, "models");
+    return 0;
+  }
+  list_table(c, section);
   return 0;
+}
+
+// Loads FILE... (one merged catalog, or several section files); prints diagnostics on failure.
+std::optional<llmplan::CatalogLoad> load_files(const std::vector<std::string>& paths, std::vector<std::string>& texts) {
+  std::vector<llmplan::CatalogFile> files;
+  texts.resize(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::string error;
+    if (!read_input(paths[i], texts[i], error)) {
+      std::fprintf(stderr, "llmplan: %s\n", error.c_str());
+      return std::nullopt;
+    }
+  }
+  for (size_t i = 0; i < paths.size(); ++i) files.push_back({paths[i], texts[i]});
+  llmplan::CatalogLoad load = llmplan::load_catalog_files(files);
+  if (!load.catalog) {
+    for (const std::string& d : load.diagnostics) std::fprintf(stderr, "%s\n", d.c_str());
+    return std::nullopt;
+  }
+  return load;
+}
+
+int catalog_check(const std::vector<std::string>& paths) {
+  if (paths.empty()) return usage_error("catalog check: give one merged catalog file, or the section files catalog/*.json");
+  std::vector<std::string> texts;
+  const auto load = load_files(paths, texts);
+  if (!load) return 2;
+  const llmplan::Catalog& c = *load->catalog;
+  std::printf("ok: catalog %s (as of %s, schema %d): %zu accelerators, %zu interconnects, %zu storage tiers, "
+              "%zu providers, %zu instances, %zu models\n",
+              c.catalog_version.c_str(), c.as_of.c_str(), c.schema_version, c.accelerators.size(), c.interconnects.size(),
+              c.storage.size(), c.providers.size(), c.instances.size(), c.models.size());
+  return 0;
+}
+
+int catalog_diff(const std::vector<std::string>& paths) {
+  if (paths.size() != 2) return usage_error("catalog diff: give OLD and NEW catalog files");
+  std::vector<std::string> ta, tb;
+  const auto a = load_files({paths[0]}, ta);
+  const auto b = load_files({paths[1]}, tb);
+  if (!a || !b) return 2;
+  const std::vector<std::string> lines = llmplan::diff_catalogs(a->merged_json, b->merged_json);
+  for (const std::string& l : lines) std::printf("%s\n", l.c_str());
+  if (lines.empty()) std::printf("(no differences)\n");
+  return 0;
+}
+
+int cmd_catalog(const std::vector<std::string>& args) {
+  const std::string sub = args.empty() ? "" : args[0];
+  const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  if (sub == "list") return catalog_list(rest);
+  if (sub == "check") return catalog_check(rest);
+  if (sub == "diff") return catalog_diff(rest);
+  return usage_error("catalog: expected list, check or diff");
 }
 
 }  // namespace

@@ -1,8 +1,16 @@
-// catalog.cpp: strict loader for the versioned catalog. A bad entry rejects the whole catalog
-// with the path of the first problem: silently skipping one would change users' numbers.
+// catalog.cpp: strict loader for the versioned catalog (catalog/SCHEMA.md). Every problem becomes
+// a diagnostic with a JSON-pointer path; a catalog with any diagnostic is rejected whole, since
+// silently skipping an entry would change users' numbers.
+//
+// [SECTION] Lookups
+// [SECTION] Field checks shared by all sections
+// [SECTION] One reader per section
+// [SECTION] References between sections
+// [SECTION] Documents: one merged file or several section files
 #include "llmplan/catalog.hpp"
 
 #include <cctype>
+#include <functional>
 #include <set>
 
 #include "json_read.hpp"
@@ -10,13 +18,37 @@
 namespace llmplan {
 
 using detail::json;
+using detail::PathStyle;
 using detail::Reader;
 
-const ModelPreset* Catalog::find_model(std::string_view id) const {
-  for (const ModelPreset& m : models)
-    if (m.id == id) return &m;
+//-----------------------------------------------------------------------------
+// [SECTION] Lookups
+//-----------------------------------------------------------------------------
+
+namespace {
+template <class T>
+const T* find_by_id(const std::vector<T>& items, std::string_view id) {
+  for (const T& item : items)
+    if (item.id == id) return &item;
   return nullptr;
 }
+}  // namespace
+
+const ModelPreset* Catalog::find_model(std::string_view id) const { return find_by_id(models, id); }
+const Accelerator* Catalog::find_accelerator(std::string_view id) const { return find_by_id(accelerators, id); }
+const Interconnect* Catalog::find_interconnect(std::string_view id) const { return find_by_id(interconnects, id); }
+const Instance* Catalog::find_instance(std::string_view id) const { return find_by_id(instances, id); }
+const Provider* Catalog::find_provider(std::string_view id) const { return find_by_id(providers, id); }
+
+std::string CatalogLoad::error() const {
+  std::string s;
+  for (const std::string& d : diagnostics) s += (s.empty() ? "" : "\n") + d;
+  return s;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Field checks shared by all sections
+//-----------------------------------------------------------------------------
 
 namespace {
 
@@ -29,56 +61,388 @@ bool valid_id(const std::string& id) {
   return true;
 }
 
-bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) {
-  if (!r.object(o, p)) return false;
-  std::initializer_list<const char*> keys = {"id", "name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn",
-                                             "vocab", "gated_mlp", "tied_embeddings", "qkv_bias", "linear_bias",
-                                             "norm", "learned_positions", "max_context", "published_params",
-                                             "source", "as_of"};
-  for (const char* required : {"id", "name", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "source", "as_of"})
-    if (!o.contains(required)) return r.fail(Reader::join(p, required), "is required");
-  if (!r.keys(o, p, keys) || !r.string(o, "id", p, m.id) || !r.string(o, "name", p, m.name) ||
-      !r.string(o, "source", p, m.source) || !r.string(o, "as_of", p, m.as_of) ||
-      !r.integer(o, "max_context", p, 0, 100000000, m.max_context) ||
-      !r.number(o, "published_params", p, 0, 1e14, m.published_params))
+// YYYY, YYYY-MM or YYYY-MM-DD (entries); the file header must be a full date.
+bool valid_date(const std::string& s, bool full) {
+  const size_t n = s.size();
+  if (n != 10 && (full || (n != 4 && n != 7))) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const bool dash = i == 4 || i == 7;
+    if (dash ? s[i] != '-' : !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+bool valid_catalog_version(const std::string& s) {  // YYYY.MM.N
+  if (s.size() < 9 || s[4] != '.' || s[7] != '.') return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+// id, name, source, as_of, notes and sources: present in every entry of every section.
+bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e,
+                std::initializer_list<const char*> allowed) {
+  if (!r.object(o, p) || !r.keys(o, p, allowed) || !r.required(o, p, {"id", "name", "source", "as_of"}) ||
+      !r.string(o, "id", p, e.id) || !r.string(o, "name", p, e.name) || !r.string(o, "source", p, e.source) ||
+      !r.string(o, "as_of", p, e.as_of) || !r.string(o, "notes", p, e.notes))
     return false;
-  if (!valid_id(m.id)) return r.fail(Reader::join(p, "id"), "must be 1-64 characters of a-z, 0-9, '-', '.'; got \"" + m.id + "\"");
-  if (m.source.empty()) return r.fail(Reader::join(p, "source"), "must name where the figures come from");
+  if (!valid_id(e.id))
+    return r.fail(r.join(p, "id"), "must be 1-64 characters of a-z, 0-9, '-' and '.'; got \"" + e.id + "\"");
+  if (e.source.empty()) return r.fail(r.join(p, "source"), "must name where the figures come from");
+  if (!valid_date(e.as_of, false))
+    return r.fail(r.join(p, "as_of"), "must be a date YYYY, YYYY-MM or YYYY-MM-DD; got \"" + e.as_of + "\"");
+  if (o.contains("sources")) {
+    const json& s = o["sources"];
+    const std::string sp = r.join(p, "sources");
+    if (!r.object(s, sp)) return false;
+    for (const auto& [field, text] : s.items()) {
+      bool known = false;
+      for (const char* a : allowed) known = known || field == a;
+      if (!known) return r.fail(r.join(sp, field), "names no field of this entry");
+      if (!text.is_string() || text.get<std::string>().empty())
+        return r.fail(r.join(sp, field), "must be a non-empty string");
+    }
+  }
+  return true;
+}
+
+bool opt(Reader& r, const json& o, const char* key, const std::string& p, Opt& out) {
+  return r.positive(o, key, p, out, true);
+}
+
+bool req(Reader& r, const json& o, const char* key, const std::string& p, double& out) {
+  Opt v;
+  if (!r.required(o, p, {key}) || !r.positive(o, key, p, v, false)) return false;
+  out = *v;
+  return true;
+}
+
+// A fraction in (0, 1], or null.
+bool fraction(Reader& r, const json& o, const char* key, const std::string& p, Opt& out) {
+  if (!o.contains(key) || o[key].is_null()) return r.ok();
+  double v = 0;
+  if (!r.number(o, key, p, 0.0, 1.0, v)) return false;
+  if (v <= 0) return r.fail(r.join(p, key), "must be > 0 and at most 1, or null; got 0");
+  out = v;
+  return true;
+}
+
+bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std::initializer_list<const char*> names,
+            std::string& out) {
+  if (!r.required(o, p, {key}) || !r.string(o, key, p, out)) return false;
+  for (const char* n : names)
+    if (out == n) return true;
+  return r.fail(r.join(p, key), "must be one of " + Reader::list(names) + "; got \"" + out + "\"");
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] One reader per section
+//-----------------------------------------------------------------------------
+
+bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
+  if (!entry_info(r, o, p, a,
+                  {"id", "name", "source", "as_of", "notes", "sources", "vendor", "form_factor", "memory_gb",
+                   "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops", "bf16_dense_tflops", "fp16_dense_tflops",
+                   "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link", "intra_node_gb_per_s", "pcie_gen",
+                   "tdp_w", "gemm_bf16_efficiency"}) ||
+      !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
+      !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
+      !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||
+      !opt(r, o, "fp32_tflops", p, a.fp32_tflops) || !opt(r, o, "tf32_dense_tflops", p, a.tf32_dense_tflops) ||
+      !opt(r, o, "bf16_dense_tflops", p, a.bf16_dense_tflops) || !opt(r, o, "fp16_dense_tflops", p, a.fp16_dense_tflops) ||
+      !opt(r, o, "fp8_dense_tflops", p, a.fp8_dense_tflops) || !opt(r, o, "fp4_dense_tflops", p, a.fp4_dense_tflops) ||
+      !opt(r, o, "intra_node_gb_per_s", p, a.intra_node_gb_per_s) || !opt(r, o, "tdp_w", p, a.tdp_w) ||
+      !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency))
+    return false;
+  if (o.contains("intra_node_link") && !o["intra_node_link"].is_null() && !r.string(o, "intra_node_link", p, a.intra_node_link))
+    return false;
+  if (o.contains("pcie_gen") && !o["pcie_gen"].is_null() && !r.integer(o, "pcie_gen", p, 3, 6, a.pcie_gen)) return false;
+  // The time model needs a 16-bit tensor peak; Volta and Turing have FP16 but no BF16.
+  if (!a.bf16_dense_tflops && !a.fp16_dense_tflops)
+    return r.fail(r.join(p, "bf16_dense_tflops"), "or fp16_dense_tflops must be given (> 0)");
+  if (a.intra_node_link.empty() != !a.intra_node_gb_per_s)
+    return r.fail(r.join(p, "intra_node_gb_per_s"), "and intra_node_link must be given together, or both null");
+  return true;
+}
+
+bool read_interconnect(Reader& r, const json& o, const std::string& p, Interconnect& c) {
+  std::string scope;
+  if (!entry_info(r, o, p, c,
+                  {"id", "name", "source", "as_of", "notes", "sources", "scope", "technology", "rdma",
+                   "line_rate_gbps", "bandwidth_gb_per_s", "nccl_busbw_gb_per_s", "latency_us"}) ||
+      !one_of(r, o, "scope", p, {"intra_node", "inter_node"}, scope) ||
+      !one_of(r, o, "technology", p, {"nvlink", "pcie", "infinity_fabric", "hccs", "infiniband", "roce", "ethernet"},
+              c.technology) ||
+      !r.required(o, p, {"rdma"}) || !r.boolean(o, "rdma", p, c.rdma) ||
+      !opt(r, o, "line_rate_gbps", p, c.line_rate_gbps) || !req(r, o, "bandwidth_gb_per_s", p, c.bandwidth_gb_per_s) ||
+      !opt(r, o, "nccl_busbw_gb_per_s", p, c.nccl_busbw_gb_per_s) || !opt(r, o, "latency_us", p, c.latency_us))
+    return false;
+  c.scope = scope == "intra_node" ? LinkScope::intra_node : LinkScope::inter_node;
+  if (c.nccl_busbw_gb_per_s && *c.nccl_busbw_gb_per_s > c.bandwidth_gb_per_s * 2.0)
+    return r.fail(r.join(p, "nccl_busbw_gb_per_s"), "must not exceed twice bandwidth_gb_per_s (" +
+                                                        Reader::num(c.bandwidth_gb_per_s) + "); got " +
+                                                        Reader::num(*c.nccl_busbw_gb_per_s));
+  return true;
+}
+
+bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s) {
+  return entry_info(r, o, p, s,
+                    {"id", "name", "source", "as_of", "notes", "sources", "provider", "kind", "read_mb_per_s",
+                     "write_mb_per_s", "read_mb_per_s_per_tib", "single_stream_mb_per_s", "parallel_client_mb_per_s",
+                     "iops", "usd_per_tb_month"}) &&
+         r.required(o, p, {"provider"}) && r.string(o, "provider", p, s.provider) &&
+         one_of(r, o, "kind", p, {"block", "local_nvme", "parallel_fs", "file", "object"}, s.kind) &&
+         opt(r, o, "read_mb_per_s", p, s.read_mb_per_s) && opt(r, o, "write_mb_per_s", p, s.write_mb_per_s) &&
+         opt(r, o, "read_mb_per_s_per_tib", p, s.read_mb_per_s_per_tib) &&
+         opt(r, o, "single_stream_mb_per_s", p, s.single_stream_mb_per_s) &&
+         opt(r, o, "parallel_client_mb_per_s", p, s.parallel_client_mb_per_s) && opt(r, o, "iops", p, s.iops) &&
+         opt(r, o, "usd_per_tb_month", p, s.usd_per_tb_month);
+}
+
+bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) {
+  if (!entry_info(r, o, p, v, {"id", "name", "source", "as_of", "notes", "sources", "kind", "country", "url"}) ||
+      !one_of(r, o, "kind", p, {"hyperscaler", "gpu_cloud", "marketplace", "cn_cloud"}, v.kind) ||
+      !r.required(o, p, {"country", "url"}) || !r.string(o, "country", p, v.country) || !r.string(o, "url", p, v.url))
+    return false;
+  if (v.country.size() != 2 || !std::isupper(static_cast<unsigned char>(v.country[0])) ||
+      !std::isupper(static_cast<unsigned char>(v.country[1])))
+    return r.fail(r.join(p, "country"), "must be an ISO 3166 alpha-2 code such as \"US\"; got \"" + v.country + "\"");
+  return true;
+}
+
+bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) {
+  std::string currency, link;
+  if (!entry_info(r, o, p, i,
+                  {"id", "name", "source", "as_of", "notes", "sources", "provider", "instance_type", "accelerator",
+                   "gpus", "vcpus", "ram_gb", "local_nvme_tb", "network_gbps", "inter_node_link", "region",
+                   "currency", "on_demand_per_hour", "spot_per_hour", "reserved_1yr_per_hour",
+                   "reserved_3yr_per_hour"}) ||
+      !r.required(o, p, {"provider", "instance_type", "accelerator", "gpus", "region"}) ||
+      !r.string(o, "provider", p, i.provider) || !r.string(o, "instance_type", p, i.instance_type) ||
+      !r.string(o, "accelerator", p, i.accelerator) || !r.integer(o, "gpus", p, 1, 1024, i.gpus) ||
+      !opt(r, o, "vcpus", p, i.vcpus) || !opt(r, o, "ram_gb", p, i.ram_gb) || !opt(r, o, "network_gbps", p, i.network_gbps) ||
+      !r.string(o, "region", p, i.region) || !one_of(r, o, "currency", p, {"usd", "cny"}, currency) ||
+      !opt(r, o, "on_demand_per_hour", p, i.on_demand_per_hour) || !opt(r, o, "spot_per_hour", p, i.spot_per_hour) ||
+      !opt(r, o, "reserved_1yr_per_hour", p, i.reserved_1yr_per_hour) ||
+      !opt(r, o, "reserved_3yr_per_hour", p, i.reserved_3yr_per_hour))
+    return false;
+  // Local NVMe may be 0 (none); every other figure is > 0 or null.
+  if (o.contains("local_nvme_tb") && !o["local_nvme_tb"].is_null()) {
+    double tb = 0;
+    if (!r.number(o, "local_nvme_tb", p, 0, 1e6, tb)) return false;
+    i.local_nvme_tb = tb;
+  }
+  if (o.contains("inter_node_link") && !o["inter_node_link"].is_null() && !r.string(o, "inter_node_link", p, i.inter_node_link))
+    return false;
+  i.currency = currency == "usd" ? CurrencyCode::usd : CurrencyCode::cny;
+  const bool priced = i.on_demand_per_hour || i.spot_per_hour || i.reserved_1yr_per_hour || i.reserved_3yr_per_hour;
+  if (!priced && i.notes.empty())
+    return r.fail(r.join(p, "on_demand_per_hour"), "no price is given: give one, or say in notes why none was found");
+  return true;
+}
+
+bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) {
+  if (!entry_info(r, o, p, m,
+                  {"id", "name", "source", "as_of", "notes", "sources", "layers", "hidden", "heads", "kv_heads",
+                   "head_dim", "ffn", "vocab", "gated_mlp", "tied_embeddings", "qkv_bias", "linear_bias", "norm",
+                   "learned_positions", "experts", "top_k", "shared_experts", "expert_ffn", "shared_expert_ffn",
+                   "dense_layers", "attention", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
+                   "qk_rope_head_dim", "v_head_dim", "max_context", "published_params", "published_active_params"}) ||
+      !r.required(o, p, {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_context", "published_params"}) ||
+      !r.integer(o, "max_context", p, 1, 100000000, m.max_context) ||
+      !req(r, o, "published_params", p, m.published_params) ||
+      !opt(r, o, "published_active_params", p, m.published_active_params))
+    return false;
   return detail::read_arch_fields(r, o, p, m.arch);
+}
+
+// Reads one array section; each entry gets its own Reader so one bad entry does not hide others.
+template <class T>
+void read_section(const json& doc, const char* name, std::vector<T>& out,
+                  const std::function<bool(Reader&, const json&, const std::string&, T&)>& read,
+                  std::vector<std::string>& diags) {
+  const std::string path = std::string("/") + name;
+  if (!doc.contains(name)) {
+    diags.push_back(path + ": is required");
+    return;
+  }
+  const json& arr = doc[name];
+  if (!arr.is_array()) {
+    diags.push_back(path + ": must be an array");
+    return;
+  }
+  std::set<std::string> ids;
+  for (size_t i = 0; i < arr.size() && diags.size() < kMaxDiagnostics; ++i) {
+    InputError err;
+    Reader r(err, PathStyle::pointer);
+    T item;
+    const std::string p = r.index(path, i);
+    if (read(r, arr[i], p, item) && !ids.insert(item.id).second)
+      r.fail(p + "/id", "duplicate id \"" + item.id + "\"");
+    if (!err.field.empty()) {
+      diags.push_back(err.message);
+    } else {
+      out.push_back(std::move(item));
+    }
+  }
+}
+
+void read_currency(const json& doc, CurrencyRate& c, std::vector<std::string>& diags) {
+  InputError err;
+  Reader r(err, PathStyle::pointer);
+  if (!doc.contains("currency")) {
+    diags.push_back("/currency: is required");
+    return;
+  }
+  const json& o = doc["currency"];
+  double rate = 0;
+  if (r.object(o, "/currency") && r.keys(o, "/currency", {"usd_to_cny", "source", "as_of"}) &&
+      r.required(o, "/currency", {"usd_to_cny", "source", "as_of"}) &&
+      r.number(o, "usd_to_cny", "/currency", 0.01, 1000, rate) && r.string(o, "source", "/currency", c.source) &&
+      r.string(o, "as_of", "/currency", c.as_of)) {
+    c.usd_to_cny = rate;
+    if (!valid_date(c.as_of, true)) r.fail("/currency/as_of", "must be a date YYYY-MM-DD; got \"" + c.as_of + "\"");
+  }
+  if (!err.field.empty()) diags.push_back(err.message);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] References between sections
+//-----------------------------------------------------------------------------
+
+void check_references(const Catalog& c, std::vector<std::string>& diags) {
+  auto link_scope_is = [&](const std::string& id, LinkScope scope) {
+    const Interconnect* l = c.find_interconnect(id);
+    return l && l->scope == scope;
+  };
+  for (size_t i = 0; i < c.accelerators.size(); ++i) {
+    const Accelerator& a = c.accelerators[i];
+    if (!a.intra_node_link.empty() && !link_scope_is(a.intra_node_link, LinkScope::intra_node))
+      diags.push_back("/accelerators/" + std::to_string(i) + "/intra_node_link: \"" + a.intra_node_link +
+                      "\" is not an intra_node interconnect id");
+  }
+  for (size_t i = 0; i < c.storage.size(); ++i) {
+    const StorageTier& s = c.storage[i];
+    if (s.provider != "generic" && !c.find_provider(s.provider))
+      diags.push_back("/storage/" + std::to_string(i) + "/provider: \"" + s.provider + "\" is not a provider id or \"generic\"");
+  }
+  for (size_t i = 0; i < c.instances.size(); ++i) {
+    const Instance& in = c.instances[i];
+    const std::string p = "/instances/" + std::to_string(i);
+    if (!c.find_provider(in.provider)) diags.push_back(p + "/provider: \"" + in.provider + "\" is not a provider id");
+    if (!c.find_accelerator(in.accelerator))
+      diags.push_back(p + "/accelerator: \"" + in.accelerator + "\" is not an accelerator id");
+    if (!in.inter_node_link.empty() && !link_scope_is(in.inter_node_link, LinkScope::inter_node))
+      diags.push_back(p + "/inter_node_link: \"" + in.inter_node_link + "\" is not an inter_node interconnect id");
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Documents: one merged file or several section files
+//-----------------------------------------------------------------------------
+
+struct Header {
+  int schema_version = 0;
+  std::string catalog_version;
+  std::string as_of;
+};
+
+// The header every catalog file carries; refuses a newer schema before reading anything else.
+bool read_header(const json& doc, const std::string& where, Header& h, std::vector<std::string>& diags) {
+  InputError err;
+  Reader r(err, PathStyle::pointer);
+  if (r.object(doc, "") && r.required(doc, "", {"schema_version", "catalog_version", "as_of"}) &&
+      r.integer(doc, "schema_version", "", 1, 1000000, h.schema_version)) {
+    if (h.schema_version > kCatalogSchemaVersion) {
+      r.fail("/schema_version", "the catalog uses schema " + Reader::num(h.schema_version) + " but this llmplan reads up to " +
+                                    Reader::num(kCatalogSchemaVersion) + ": update llmplan to read it");
+    } else if (h.schema_version < kCatalogSchemaVersion) {
+      r.fail("/schema_version", "schema " + Reader::num(h.schema_version) + " is older than " +
+                                    Reader::num(kCatalogSchemaVersion) + " and no longer read");
+    } else if (r.string(doc, "catalog_version", "", h.catalog_version) && r.string(doc, "as_of", "", h.as_of)) {
+      if (!valid_catalog_version(h.catalog_version))
+        r.fail("/catalog_version", "must look like 2026.11.0 (YYYY.MM.N); got \"" + h.catalog_version + "\"");
+      else if (!valid_date(h.as_of, true))
+        r.fail("/as_of", "must be a date YYYY-MM-DD; got \"" + h.as_of + "\"");
+    }
+  }
+  if (err.field.empty()) return true;
+  diags.push_back(where + err.message);
+  return false;
+}
+
+CatalogLoad load_document(const json& doc) {
+  CatalogLoad out;
+  Header h;
+  if (!read_header(doc, "", h, out.diagnostics)) return out;
+  Catalog c;
+  c.schema_version = h.schema_version;
+  c.catalog_version = h.catalog_version;
+  c.as_of = h.as_of;
+  for (const auto& [key, value] : doc.items()) {
+    bool known = key == "schema_version" || key == "catalog_version" || key == "as_of" || key == "$schema";
+    for (const char* s : kCatalogSections) known = known || key == s;
+    if (!known) out.diagnostics.push_back("/" + key + ": unknown section; allowed: accelerators, interconnects, storage, "
+                                          "providers, instances, models, currency");
+  }
+  auto& d = out.diagnostics;
+  read_section<Accelerator>(doc, "accelerators", c.accelerators, read_accelerator, d);
+  read_section<Interconnect>(doc, "interconnects", c.interconnects, read_interconnect, d);
+  read_section<StorageTier>(doc, "storage", c.storage, read_storage, d);
+  read_section<Provider>(doc, "providers", c.providers, read_provider, d);
+  read_section<Instance>(doc, "instances", c.instances, read_instance, d);
+  read_section<ModelPreset>(doc, "models", c.models, read_model, d);
+  read_currency(doc, c.currency, d);
+  if (d.empty()) check_references(c, d);
+  if (d.size() > kMaxDiagnostics) d.resize(kMaxDiagnostics);
+  if (d.empty()) out.catalog = std::move(c);
+  return out;
+}
+
+json parse_or_diagnose(std::string_view text, const std::string& where, std::vector<std::string>& diags) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    diags.push_back(where + "not valid JSON (" + std::string(e.what()) + ")");
+    return json();
+  }
 }
 
 }  // namespace
 
 CatalogLoad load_catalog(std::string_view text) {
   CatalogLoad out;
-  const json doc = json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded()) {
-    out.error = "catalog: not valid JSON";
-    return out;
+  const json doc = parse_or_diagnose(text, "", out.diagnostics);
+  if (!out.diagnostics.empty()) return out;
+  return load_document(doc);
+}
+
+CatalogLoad load_catalog_files(const std::vector<CatalogFile>& files) {
+  CatalogLoad out;
+  json merged = json::object();
+  Header first;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const std::string where = files[f].name + ": ";
+    json doc = parse_or_diagnose(files[f].text, where, out.diagnostics);
+    Header h;
+    if (!out.diagnostics.empty() || !read_header(doc, where, h, out.diagnostics)) return out;
+    if (f == 0) first = h;
+    if (h.catalog_version != first.catalog_version)
+      out.diagnostics.push_back(where + "/catalog_version: \"" + h.catalog_version + "\" differs from \"" +
+                                first.catalog_version + "\" in " + files[0].name);
+    for (auto& [key, value] : doc.items()) {
+      if (key == "schema_version" || key == "catalog_version" || key == "as_of") continue;
+      if (merged.contains(key)) out.diagnostics.push_back(where + "/" + key + ": section given by two files");
+      merged[key] = std::move(value);
+    }
+    if (h.as_of > first.as_of) first.as_of = h.as_of;  // the merged catalog is as recent as its newest file
   }
-  InputError err;
-  Reader r(err);
-  Catalog c;
-  bool ok = r.object(doc, "catalog") && r.keys(doc, "", {"$schema", "schema_version", "catalog_version", "as_of", "models"}) &&
-            r.integer(doc, "schema_version", "", 1, 1000, c.schema_version) &&
-            r.string(doc, "catalog_version", "", c.catalog_version) && r.string(doc, "as_of", "", c.as_of);
-  if (ok && c.schema_version != kCatalogSchemaVersion)
-    ok = r.fail("schema_version", "this build reads schema " + Reader::num(kCatalogSchemaVersion) + "; got " +
-                                      Reader::num(c.schema_version));
-  if (ok && !(doc.contains("models") && doc["models"].is_array())) ok = r.fail("models", "must be an array");
-  std::set<std::string> ids;
-  for (size_t i = 0; ok && i < doc["models"].size(); ++i) {
-    ModelPreset m;
-    const std::string path = "models[" + std::to_string(i) + "]";
-    ok = read_model(r, doc["models"][i], path, m);
-    if (ok && !ids.insert(m.id).second) ok = r.fail(path + ".id", "duplicate id \"" + m.id + "\"");
-    if (ok) c.models.push_back(std::move(m));
-  }
-  if (!ok) {
-    out.error = err.message;
-    return out;
-  }
-  out.catalog = std::move(c);
+  if (!out.diagnostics.empty()) return out;
+  merged["schema_version"] = first.schema_version;
+  merged["catalog_version"] = first.catalog_version;
+  merged["as_of"] = first.as_of;
+  out = load_document(merged);
+  if (out.catalog) out.merged_json = merged.dump(1);
   return out;
 }
 

@@ -55,10 +55,11 @@ std::string warning_message(const Warning& w) {
 
 namespace {
 
-json params_json(const ParamCount& p, const ModelArch& m) {
+json params_json(const ParamCount& p) {
   return {{"total", p.total},
           {"per_layer", p.per_layer()},
-          {"layers", m.layers * p.per_layer()},
+          {"layers", p.layers_total},
+          {"active", p.active},
           {"embedding", p.embedding + p.positions},
           {"head", p.head},
           {"final_norm", p.final_norm}};
@@ -89,7 +90,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
     warnings.push_back({{"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}});
   }
-  json model = {{"params", params_json(r.params, s.model)}};
+  json model = {{"params", params_json(r.params)}};
   if (!s.model_preset.empty()) model["preset"] = s.model_preset;
   return {{"llmplan_version", LLMPLAN_VERSION},
           {"catalog_version", catalog.catalog_version},

@@ -1,7 +1,10 @@
 // json_read.hpp: strict readers for untrusted JSON. Each reports the first problem as an
 // InputError whose message names the field path and the allowed values; none throws.
+// Scenario fields are named with dots ("parallel.tp"), catalog fields with JSON pointers
+// ("/accelerators/3/memory_gb").
 #pragma once
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,18 +15,27 @@ namespace llmplan::detail {
 
 using nlohmann::json;
 
+enum class PathStyle { dotted, pointer };
+
 class Reader {
  public:
-  explicit Reader(InputError& err) : err_(err) {}
+  explicit Reader(InputError& err, PathStyle style = PathStyle::dotted) : err_(err), style_(style) {}
   bool ok() const { return err_.field.empty(); }
   bool fail(const std::string& field, const std::string& message);
 
+  std::string join(const std::string& path, const std::string& key) const;
+  std::string index(const std::string& path, size_t i) const;
+
   // Rejects keys not in `allowed` (typos must not be silently ignored).
   bool keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed);
+  bool required(const json& obj, const std::string& path, std::initializer_list<const char*> names);
   bool object(const json& v, const std::string& path);
   // Each reads obj[key] into out when present; a missing key leaves out (the default) alone.
   bool integer(const json& obj, const char* key, const std::string& path, long long lo, long long hi, int& out);
   bool number(const json& obj, const char* key, const std::string& path, double lo, double hi, double& out);
+  // A number > 0 ("must be > 0, got -80"); with `nullable`, JSON null reads as an empty optional.
+  bool positive(const json& obj, const char* key, const std::string& path, std::optional<double>& out,
+                bool nullable);
   bool boolean(const json& obj, const char* key, const std::string& path, bool& out);
   bool string(const json& obj, const char* key, const std::string& path, std::string& out);
 
@@ -45,22 +57,20 @@ class Reader {
     return fail(join(path, key), "must be one of " + list(names) + "; got \"" + s + "\"");
   }
 
-  static std::string join(const std::string& path, const char* key);
   static std::string list(std::initializer_list<const char*> names);
   static std::string num(double v);
 
  private:
   InputError& err_;
+  PathStyle style_;
 };
-
-}  // namespace llmplan::detail
-
-namespace llmplan::detail {
 
 // The architecture fields shared by a scenario's "model" object and the catalog's presets.
 inline constexpr std::initializer_list<const char*> kArchKeys = {
-    "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "gated_mlp",
-    "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions"};
+    "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "gated_mlp", "tied_embeddings",
+    "qkv_bias", "linear_bias", "norm", "learned_positions", "experts", "top_k", "shared_experts", "expert_ffn",
+    "shared_expert_ffn", "dense_layers", "attention", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
+    "qk_rope_head_dim", "v_head_dim"};
 
 bool read_arch_fields(Reader& r, const json& obj, const std::string& path, ModelArch& arch);
 bool check_arch(Reader& r, const ModelArch& arch, const std::string& path);

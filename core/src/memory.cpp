@@ -61,16 +61,14 @@ struct LayerTensors {
 
 LayerTensors layer_tensors(const ModelArch& m, double e, bool dropout) {
   const double h = m.hidden;
-  const double q = static_cast<double>(m.heads) * m.effective_head_dim();
-  const double kv = static_cast<double>(m.kv_heads) * m.effective_head_dim();
-  const double f = m.ffn;
+  const double f = m.active_mlp_width();  // MoE: the top_k routed + shared experts a token passes
   LayerTensors t;
   t.replicated = 2 * e * h     // inputs of the two norms
                + e * h         // input of the QKV projection
                + e * h;        // input of the MLP
   if (dropout) t.replicated += 2 * h;  // 1-byte masks after attention and after the MLP
-  t.sharded = e * q + 2 * e * kv       // Q, K and V for the attention products
-            + e * q;                   // input of the output projection
+  t.sharded = e * (m.q_width() + m.k_width() + m.v_width())  // Q, K and V for the attention products
+            + e * m.attn_out_width();                         // input of the output projection
   // Classic MLP keeps the GeLU input and output (2 x f); a gated MLP keeps gate, up,
   // activation output and the product fed to the down projection (4 x f).
   t.sharded += (m.gated_mlp ? 4.0 : 2.0) * e * f;

@@ -1,32 +1,93 @@
-// model.cpp: parameter count of a dense decoder (model-reference §1). Checked in tests against
-// Llama-2-7B 6.74e9, Llama-3-8B 8.03e9 and GPT-3 175B.
+// model.cpp: parameter count of a decoder (model-reference §1): dense or MoE MLPs, MHA/GQA or
+// DeepSeek's MLA. Checked in tests against Llama-2-7B 6.74e9, Llama-3-8B 8.03e9, GPT-3 175B and
+// against every catalog preset's published count.
 #include "llmplan/model.hpp"
 
 namespace llmplan {
 
+double ModelArch::q_width() const {
+  if (attention == AttentionKind::mla) return static_cast<double>(heads) * (qk_nope_head_dim + qk_rope_head_dim);
+  return static_cast<double>(heads) * effective_head_dim();
+}
+double ModelArch::k_width() const {
+  if (attention == AttentionKind::mla) return q_width();
+  return static_cast<double>(kv_heads) * effective_head_dim();
+}
+double ModelArch::v_width() const {
+  if (attention == AttentionKind::mla) return static_cast<double>(heads) * v_head_dim;
+  return k_width();
+}
+double ModelArch::attn_out_width() const {
+  return attention == AttentionKind::mla ? v_width() : q_width();
+}
+double ModelArch::active_mlp_width() const {
+  if (!is_moe()) return ffn;
+  return static_cast<double>(top_k) * expert_ffn + static_cast<double>(shared_experts) * effective_shared_ffn();
+}
+
+namespace {
+
+// DeepSeek-V2 paper §2.1.2: queries through an optional low-rank bottleneck (with its norm),
+// keys/values from a shared latent of kv_lora_rank plus a decoupled RoPE key.
+double mla_attention(const ModelArch& m) {
+  const double h = m.hidden;
+  const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+  double q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank + static_cast<double>(m.q_lora_rank) * m.heads * qk
+                               : h * m.heads * qk;
+  const double kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank +
+                    static_cast<double>(m.kv_lora_rank) * m.heads * (m.qk_nope_head_dim + m.v_head_dim);
+  const double o = static_cast<double>(m.heads) * m.v_head_dim * h;
+  return q + kv + o;
+}
+
+double mha_attention(const ModelArch& m) {
+  const double h = m.hidden;
+  const double q = m.q_width(), kv = m.k_width();
+  double p = h * q + 2.0 * h * kv + q * h;  // Q, K, V, O
+  if (m.qkv_bias || m.linear_bias) p += q + 2.0 * kv;
+  if (m.linear_bias) p += h;
+  return p;
+}
+
+// Gated (SwiGLU: gate, up, down) = 3hf; classic (up, down) = 2hf.
+double mlp(const ModelArch& m, double width) {
+  const double h = m.hidden;
+  double p = (m.gated_mlp ? 3.0 : 2.0) * h * width;
+  if (m.linear_bias) p += (m.gated_mlp ? 2.0 : 1.0) * width + h;
+  return p;
+}
+
+}  // namespace
+
 ParamCount count_params(const ModelArch& m) {
   const double h = m.hidden;
-  const double hd = m.effective_head_dim();
-  const double q_width = m.heads * hd;     // = h for standard attention
-  const double kv_width = m.kv_heads * hd; // shrinks by k/a under GQA
-  const double f = m.ffn;
   const double norm_params = m.norm == NormKind::layernorm ? 2.0 * h : h;
 
   ParamCount p;
-  // Attention: Q (h x q), K and V (h x kv each), O (q x h)
-  p.attention_per_layer = h * q_width + 2.0 * h * kv_width + q_width * h;
-  if (m.qkv_bias || m.linear_bias) p.attention_per_layer += q_width + 2.0 * kv_width;
-  if (m.linear_bias) p.attention_per_layer += h;
-  // MLP: gated (gate, up, down) = 3hf; classic (up, down) = 2hf
-  p.mlp_per_layer = (m.gated_mlp ? 3.0 : 2.0) * h * f;
-  if (m.linear_bias) p.mlp_per_layer += (m.gated_mlp ? 2.0 : 1.0) * f + h;
+  p.attention_per_layer = m.attention == AttentionKind::mla ? mla_attention(m) : mha_attention(m);
+  p.mlp_dense = mlp(m, m.ffn);
+  if (m.is_moe()) {
+    const double router = h * m.experts;
+    const double shared = m.shared_experts * mlp(m, m.effective_shared_ffn());
+    p.mlp_moe = m.experts * mlp(m, m.expert_ffn) + shared + router;
+    p.mlp_moe_active = m.top_k * mlp(m, m.expert_ffn) + shared + router;
+  }
+  p.mlp_per_layer = m.is_moe() ? p.mlp_moe : p.mlp_dense;
   p.norms_per_layer = 2.0 * norm_params;
+
+  const int dense = m.is_moe() ? m.dense_layers : m.layers;
+  const int moe = m.moe_layers();
+  const double block = p.attention_per_layer + p.norms_per_layer;
+  p.layers_total = dense * (block + p.mlp_dense) + moe * (block + p.mlp_moe);
+  const double layers_active = dense * (block + p.mlp_dense) + moe * (block + p.mlp_moe_active);
 
   p.embedding = static_cast<double>(m.vocab) * h;
   p.positions = static_cast<double>(m.learned_positions) * h;
   p.head = m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * h;
   p.final_norm = norm_params;
-  p.total = m.layers * p.per_layer() + p.embedding + p.positions + p.head + p.final_norm;
+  const double rest = p.embedding + p.positions + p.head + p.final_norm;
+  p.total = p.layers_total + rest;
+  p.active = layers_active + rest;
   return p;
 }
 

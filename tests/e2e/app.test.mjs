@@ -206,3 +206,31 @@ test('a browser without WebAssembly gets a clear message', async () => {
     await context.close();
   }
 });
+
+test('the app reports its catalog; a broken picked catalog is refused and a valid one is used', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    const builtin = await page.evaluate(() => window.llmplan.catalogStatus());
+    assert.deepEqual(builtin, { catalogVersion: '2026.11.0', asOf: builtin.asOf, source: 'built-in', error: '' });
+    assert.equal(await page.evaluate(() => window.llmplan.catalogVersion), '2026.11.0');
+
+    await page.evaluate(() => window.Module.loadCatalog('bad.json', '{"schema_version": 1}'));
+    const refused = await page.evaluate(() => window.llmplan.catalogStatus());
+    assert.equal(refused.source, 'built-in');
+    assert.match(refused.error, /bad\.json: \/catalog_version: is required/);
+
+    const result = await page.evaluate(() => {
+      const c = window.llmplan.catalog();
+      c.catalog_version = '2026.12.0';
+      window.Module.loadCatalog('mine.json', JSON.stringify(c));
+      return window.llmplan.catalogStatus();
+    });
+    assert.deepEqual(result, { catalogVersion: '2026.12.0', asOf: builtin.asOf, source: 'mine.json', error: '' });
+    const png = await page.screenshot();
+    writeFileSync(join(artifactsDir, 'app-user-catalog.png'), png);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,5 +1,6 @@
-// catalog.hpp: the versioned catalog (models for now; hardware and prices join it later),
-// parsed strictly from JSON text the caller provides. Core does no file I/O.
+// catalog.hpp: the versioned catalog (accelerators, interconnects, storage, providers, cloud
+// instances, models, currency), parsed and validated strictly from JSON text the caller gives.
+// Field meanings and units: catalog/SCHEMA.md. Core does no file I/O.
 #pragma once
 #include <optional>
 #include <string>
@@ -10,35 +11,132 @@
 
 namespace llmplan {
 
-struct ModelPreset {
-  std::string id;              // stable, lowercase; links and scripts use it; never renamed
-  std::string name;            // display name
+using Opt = std::optional<double>;  // null in the catalog: not published / not applicable
+
+struct EntryInfo {
+  std::string id;      // stable, lowercase; links and scripts use it; never renamed
+  std::string name;
+  std::string source;  // where the entry's figures come from
+  std::string as_of;
+  std::string notes;
+};
+
+struct Accelerator : EntryInfo {
+  std::string vendor;
+  std::string form_factor;
+  double memory_gb = 0;
+  double memory_bw_gb_per_s = 0;
+  Opt fp32_tflops;
+  Opt tf32_dense_tflops, bf16_dense_tflops, fp16_dense_tflops, fp8_dense_tflops, fp4_dense_tflops;
+  std::string intra_node_link;     // interconnect id, empty when none is published
+  Opt intra_node_gb_per_s;         // per GPU, one direction
+  int pcie_gen = 0;                // 0 when not published
+  Opt tdp_w;
+  Opt gemm_bf16_efficiency;        // measured large-GEMM / peak
+
+  // The 16-bit tensor peak training runs at: BF16, else FP16 (Volta, Turing). Always set.
+  double half_dense_tflops() const { return bf16_dense_tflops ? *bf16_dense_tflops : *fp16_dense_tflops; }
+};
+
+enum class LinkScope { intra_node, inter_node };
+
+struct Interconnect : EntryInfo {
+  LinkScope scope = LinkScope::intra_node;
+  std::string technology;
+  bool rdma = false;
+  Opt line_rate_gbps;
+  double bandwidth_gb_per_s = 0;   // one direction, per GPU (intra) or per port (inter)
+  Opt nccl_busbw_gb_per_s;
+  Opt latency_us;
+};
+
+struct StorageTier : EntryInfo {
+  std::string provider;
+  std::string kind;  // block | local_nvme | parallel_fs | file | object
+  Opt read_mb_per_s, write_mb_per_s, read_mb_per_s_per_tib, single_stream_mb_per_s, parallel_client_mb_per_s, iops,
+      usd_per_tb_month;
+};
+
+struct Provider : EntryInfo {
+  std::string kind;  // hyperscaler | gpu_cloud | marketplace | cn_cloud
+  std::string country;
+  std::string url;
+};
+
+enum class CurrencyCode { usd, cny };
+
+struct Instance : EntryInfo {
+  std::string provider;        // provider id
+  std::string instance_type;
+  std::string accelerator;     // accelerator id
+  int gpus = 1;
+  Opt vcpus, ram_gb, local_nvme_tb, network_gbps;
+  std::string inter_node_link; // interconnect id, or empty
+  std::string region;
+  CurrencyCode currency = CurrencyCode::usd;
+  Opt on_demand_per_hour, spot_per_hour, reserved_1yr_per_hour, reserved_3yr_per_hour;  // per instance-hour
+};
+
+struct ModelPreset : EntryInfo {
   ModelArch arch;
-  int max_context = 0;         // tokens
-  double published_params = 0; // the authors' stated count (0 when not published)
-  std::string source;          // where the architecture and count come from
-  std::string as_of;           // date the entry was checked
+  int max_context = 0;
+  double published_params = 0;
+  Opt published_active_params;
+};
+
+struct CurrencyRate {
+  double usd_to_cny = 0;
+  std::string source;
+  std::string as_of;
 };
 
 struct Catalog {
   int schema_version = 0;
   std::string catalog_version;
   std::string as_of;
+  std::vector<Accelerator> accelerators;
+  std::vector<Interconnect> interconnects;
+  std::vector<StorageTier> storage;
+  std::vector<Provider> providers;
+  std::vector<Instance> instances;
   std::vector<ModelPreset> models;
+  CurrencyRate currency;
 
   const ModelPreset* find_model(std::string_view id) const;
+  const Accelerator* find_accelerator(std::string_view id) const;
+  const Interconnect* find_interconnect(std::string_view id) const;
+  const Instance* find_instance(std::string_view id) const;
+  const Provider* find_provider(std::string_view id) const;
 };
 
+// Section names in document order; `catalog list SECTION` takes these.
+inline constexpr const char* kCatalogSections[] = {"accelerators", "interconnects", "storage", "providers",
+                                                   "instances",    "models",        "currency"};
+
 struct CatalogLoad {
-  std::optional<Catalog> catalog;
-  std::string error;  // "models[3].heads: ..." when the catalog is rejected
+  std::optional<Catalog> catalog;            // empty when any diagnostic was reported
+  std::vector<std::string> diagnostics;      // "/accelerators/3/memory_gb: must be > 0, got -80"
+  std::string merged_json;                   // load_catalog_files(): the merged document
+  std::string error() const;                 // the diagnostics joined by newlines
+};
+
+struct CatalogFile {
+  std::string name;       // shown before its diagnostics, e.g. "catalog/models.json"
+  std::string_view text;
 };
 
 inline constexpr int kCatalogSchemaVersion = 1;
+inline constexpr size_t kMaxDiagnostics = 50;
 
+// One merged document (the header and every section).
 CatalogLoad load_catalog(std::string_view json_text);
+// Several files that each carry the header and some sections (catalog/*.json), merged then
+// validated as one; the same catalog_version everywhere, no section twice.
+CatalogLoad load_catalog_files(const std::vector<CatalogFile>& files);
 
-// The catalog compiled into this binary (catalog/models.json), loaded once.
+// The catalog compiled into this binary (catalog/*.json merged at build time), loaded once.
 const Catalog& builtin_catalog();
+// Its JSON text, for `catalog list --json` and the site's catalog.json.
+std::string_view builtin_catalog_json();
 
 }  // namespace llmplan

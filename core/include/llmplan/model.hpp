@@ -6,6 +6,7 @@
 namespace llmplan {
 
 enum class NormKind { rmsnorm, layernorm };  // RMSNorm has a weight; LayerNorm a weight and a bias
+enum class AttentionKind { mha, mla };       // MHA/GQA/MQA, or DeepSeek's multi-head latent attention
 
 struct ModelArch {
   int layers = 32;              // transformer blocks L
@@ -21,22 +22,52 @@ struct ModelArch {
   bool linear_bias = false;     // biases on every linear layer (GPT-2/3)
   NormKind norm = NormKind::rmsnorm;
   int learned_positions = 0;    // rows of a learned position embedding (GPT: context); 0 for RoPE
+  // Mixture of experts (experts == 0: dense). MoE layers replace the dense MLP by `experts` routed
+  // experts of width expert_ffn (top_k per token) plus always-on shared experts.
+  int experts = 0;
+  int top_k = 0;
+  int shared_experts = 0;
+  int expert_ffn = 0;
+  int shared_expert_ffn = 0;    // 0 means expert_ffn
+  int dense_layers = 0;         // leading layers that keep a dense MLP of width ffn (DeepSeek-V3: 3)
+  // Multi-head latent attention (DeepSeek-V2/V3), used when attention == mla.
+  AttentionKind attention = AttentionKind::mha;
+  int q_lora_rank = 0;          // 0: queries are projected directly
+  int kv_lora_rank = 0;
+  int qk_nope_head_dim = 0;
+  int qk_rope_head_dim = 0;
+  int v_head_dim = 0;
 
   int effective_head_dim() const { return head_dim > 0 ? head_dim : hidden / heads; }
+  bool is_moe() const { return experts > 0; }
+  int moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
+  int effective_shared_ffn() const { return shared_expert_ffn > 0 ? shared_expert_ffn : expert_ffn; }
+  // Widths of the tensors attention keeps per token (per layer, before TP sharding).
+  double q_width() const;
+  double k_width() const;
+  double v_width() const;
+  double attn_out_width() const;  // input of the output projection
+  // MLP width a token passes through in the largest layer (routed top_k + shared experts for MoE).
+  double active_mlp_width() const;
 };
 
 // Parameters by where they live, so memory can split them across TP ranks and pipeline stages.
 struct ParamCount {
   double attention_per_layer = 0;   // Q, K, V, O weights and biases (TP-sharded)
-  double mlp_per_layer = 0;         // MLP weights and biases (TP-sharded)
+  double mlp_per_layer = 0;         // MLP of the largest layer: all experts, shared experts and router for MoE
+  double mlp_dense = 0;             // dense MLP of width ffn
+  double mlp_moe = 0;               // one MoE layer's experts, shared experts and router (0 when dense)
+  double mlp_moe_active = 0;        // the part of an MoE layer one token uses (top_k + shared + router)
   double norms_per_layer = 0;       // two norms per block (replicated across TP)
   double embedding = 0;             // V·h token embedding (vocab-parallel under TP)
   double positions = 0;             // learned position embedding (replicated)
   double head = 0;                  // untied output projection V·h (0 when tied)
   double final_norm = 0;
+  double layers_total = 0;          // all blocks, dense and MoE
   double total = 0;
+  double active = 0;                // parameters one token uses (= total for dense models)
 
-  double per_layer() const { return attention_per_layer + mlp_per_layer + norms_per_layer; }
+  double per_layer() const { return attention_per_layer + mlp_per_layer + norms_per_layer; }  // largest block
 };
 
 ParamCount count_params(const ModelArch& arch);
