@@ -78,6 +78,13 @@ TEST_SUITE("Korthikanti activations") {
 }
 
 TEST_SUITE("whole GPU") {
+  Cluster cluster(int gpus, int per_node, double memory_gb) {
+    Cluster c;
+    c.gpus = gpus;
+    c.gpus_per_node = per_node;
+    c.gpu_memory_gb = memory_gb;
+    return c;
+  }
   Scenario llama7b() {
     Scenario s;
     s.model_preset = "llama-2-7b";
@@ -94,7 +101,7 @@ TEST_SUITE("whole GPU") {
 
   TEST_CASE("ZeRO-3 over 8 GPUs shards all 16 bytes per parameter") {
     Scenario s = llama7b();
-    s.cluster = {8, 8, 80.0};
+    s.cluster = cluster(8, 8, 80.0);
     s.parallel.zero = 3;
     const MemoryResult m = estimate_memory(s, count_params(s.model));
     CHECK(m.per_gpu.weights + m.per_gpu.gradients + m.per_gpu.optimizer == doctest::Approx(16.0 * 6738415616.0 / 8));
@@ -107,7 +114,7 @@ TEST_SUITE("whole GPU") {
 
   TEST_CASE("pipeline: the first stage holds p micro-batches in flight and is the most loaded") {
     Scenario s = llama7b();
-    s.cluster = {2, 2, 80.0};
+    s.cluster = cluster(2, 2, 80.0);
     s.parallel.pp = 2;
     s.global_batch = 8;  // 8 micro-batches per step, 2 in flight on stage 0
     const MemoryResult m = estimate_memory(s, count_params(s.model));
@@ -126,7 +133,7 @@ TEST_SUITE("whole GPU") {
     // fixed 107,814,649,856 + 1e9; per sequence (32 · 629,145,600 + 853,540,864) · 1.05
     // = 22,035,510,067 B; (200e9 - 108,814,649,856) / 22,035,510,067 = 4.14 -> 4
     Scenario s = llama7b();
-    s.cluster = {1, 1, 200.0};
+    s.cluster = cluster(1, 1, 200.0);
     const MemoryResult m = estimate_memory(s, count_params(s.model));
     CHECK(m.max_micro_batch == 4);
     s.cluster.gpu_memory_gb = 80.0;  // 16 B/param alone is 107.8 GB

@@ -54,7 +54,7 @@ TEST_CASE("rejections name the field and the allowed values") {
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 4096.5})", "seq_len", "integer");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "micro_batch": "4"})", "micro_batch", "got \"4\"");
   check_rejects(R"({"model": {"preset": "llama-9"}})", "model.preset", "unknown id");
-  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "method": "lora"})", "method", "\"pretrain\", \"continued\", \"full\"");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "method": "dpo"})", "method", "\"pretrain\", \"continued\", \"full\", \"lora\", \"qlora\", \"freeze\"");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 4}})", "parallel.zero", "0..3");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 3}, "cluster": {"gpus": 3}})", "parallel.tp",
                 "must divide the model's heads (32)");
@@ -92,13 +92,14 @@ TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
 
 TEST_CASE("warnings carry their numbers") {
   const JsonResponse r = estimate_json(
-      R"({"model": {"preset": "llama-2-70b"}, "seq_len": 8192, "cluster": {"gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 1000}, "parallel": {"tp": 16}})",
+      R"({"model": {"preset": "llama-2-70b"}, "seq_len": 8192, "cluster": {"gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 1000},
+          "parallel": {"tp": 16}, "storage": {"data_tier": "fsx-lustre-p2-1000"}})",
       builtin_catalog());
   REQUIRE(r.ok);
   const auto j = nlohmann::json::parse(r.body);
   std::string codes;
   for (const auto& w : j["warnings"]) codes += w["code"].get<std::string>() + " ";
-  CHECK(codes == "tp_crosses_nodes seq_exceeds_context ");
+  CHECK(codes == "tp_crosses_nodes seq_exceeds_context comm_dominates ");
   CHECK(j["warnings"][0]["value"].get<double>() == 16.0);
   CHECK(j["warnings"][1]["limit"].get<double>() == 4096.0);
 }

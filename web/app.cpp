@@ -32,7 +32,8 @@ void default_scenario(AppState& app) {
   s.method = Method::full;
   s.seq_len = 4096;
   s.micro_batch = 1;
-  s.cluster = {8, 8, 80.0};
+  s.cluster.gpus = 8;
+  s.cluster.gpus_per_node = 8;
   s.parallel.zero = 3;
 }
 
@@ -123,9 +124,9 @@ void app_update(AppState& app) {
     app.result_is_stale = app.has_result;
     return;
   }
-  const int max_context =
+  app.scenario.max_context =
       app.preset_index >= 0 ? app_catalog(app).models[static_cast<size_t>(app.preset_index)].max_context : 0;
-  app.result = estimate(app.scenario, max_context);
+  app.result = estimate(app.scenario);
   app.has_result = true;
   app.result_is_stale = false;
 }

@@ -1,7 +1,8 @@
-// estimate.cpp: runs the model on a validated scenario and serialises the result.
-// Result keys are a public contract (README, "Result JSON"): add, never rename.
+// estimate.cpp: runs the model on a validated scenario, applies the seeds' rules as warnings and
+// serialises the result. Result keys are a public contract (README, "Result JSON"): add, never rename.
 #include "llmplan/estimate.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "llmplan/catalog.hpp"
@@ -11,30 +12,85 @@ namespace llmplan {
 
 using json = nlohmann::ordered_json;  // keeps keys in the documented order
 
-EstimateResult estimate(const Scenario& s, int max_context) {
+namespace {
+
+Tier tier_of(const Scenario& s, const ParamCount& p) {
+  if (s.cluster.nodes() > 1 || p.total > 70e9) return Tier::l3;
+  if (s.cluster.gpus <= 2 && p.total <= 13.5e9) return Tier::l1;
+  return Tier::l2;
+}
+
+void add_warnings(const Scenario& s, const EstimateResult& r, Warnings& w) {
+  const Cluster& c = s.cluster;
+  const int nodes = c.nodes();
+  const int per_node = std::min(c.gpus, c.gpus_per_node);
+  if (!r.memory.fits) w.add({WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes});
+  if (s.parallel.tp > c.gpus_per_node)
+    w.add({WarningCode::tp_crosses_nodes, static_cast<double>(s.parallel.tp), static_cast<double>(c.gpus_per_node)});
+  if (s.max_context > 0 && s.seq_len > s.max_context)
+    w.add({WarningCode::seq_exceeds_context, static_cast<double>(s.seq_len), static_cast<double>(s.max_context)});
+  if (nodes > 1 && !s.network.rdma) w.add({WarningCode::multinode_without_rdma, s.network.node_gb_per_s * 8, 100});
+  if (s.storage.data_kind == "block")
+    w.add({WarningCode::data_on_block_disk, s.storage.data_read_mb_per_s, r.io.data_bytes_per_s / 1e6});
+  if (r.io.data_utilisation > 1.0) w.add({WarningCode::io_bound, r.io.data_bytes_per_s / 1e6, s.storage.data_read_mb_per_s});
+  const double node_gpu_gb = per_node * c.gpu_memory_gb;
+  if (c.node_ram_gb > 0 && c.node_ram_gb < 2 * node_gpu_gb) w.add({WarningCode::host_ram_below_2x_gpu, c.node_ram_gb, 2 * node_gpu_gb});
+  if (c.node_vcpus > 0 && c.node_vcpus < 16) w.add({WarningCode::few_vcpus, c.node_vcpus, 16});
+  if (per_node > 1 && c.intra_node_gb_per_s < 100 && (s.parallel.tp > 1 || s.dp() > 1))
+    w.add({WarningCode::pcie_only_gpus, c.intra_node_gb_per_s, 100});
+  if (nodes > 1 && s.storage.checkpoint_kind == "local_nvme")
+    w.add({WarningCode::checkpoints_on_local_disk, static_cast<double>(nodes), 1});
+  if (c.node_ram_gb > 0 && r.memory.cpu_offload_bytes_per_node > c.node_ram_gb * 1e9)
+    w.add({WarningCode::offload_exceeds_host_ram, r.memory.cpu_offload_bytes_per_node, c.node_ram_gb * 1e9});
+  const Comm& cm = r.time.comm;
+  const double exposed = cm.tp_exposed_s + cm.pp_exposed_s + cm.dp_exposed_s;
+  if (exposed > r.time.step_s / 3) w.add({WarningCode::comm_dominates, exposed, r.time.step_s});
+  if (s.pricing.usd_per_gpu_hour <= 0) w.add({WarningCode::no_price, 0, 0});
+  if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0) w.add({WarningCode::spot_without_rate, 0, 0});
+}
+
+}  // namespace
+
+EstimateResult estimate(const Scenario& s, Explainer* ex) {
   EstimateResult r;
   r.params = count_params(s.model);
   r.dp = s.dp();
   r.global_batch = s.effective_global_batch();
   r.grad_accum = s.grad_accum();
   r.memory = estimate_memory(s, r.params);
-  if (!r.memory.fits)
-    r.warnings.add({WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes});
-  if (s.parallel.tp > s.cluster.gpus_per_node)
-    r.warnings.add({WarningCode::tp_crosses_nodes, static_cast<double>(s.parallel.tp),
-                    static_cast<double>(s.cluster.gpus_per_node)});
-  if (max_context > 0 && s.seq_len > max_context)
-    r.warnings.add({WarningCode::seq_exceeds_context, static_cast<double>(s.seq_len), static_cast<double>(max_context)});
+  r.time = estimate_time(s, r.params, r.memory, ex);
+  r.io = estimate_io(s, r.params, r.memory, r.time, ex);
+  r.cost = estimate_cost(s, r.time, r.io, ex);
+  r.tier = tier_of(s, r.params);
+  add_warnings(s, r, r.warnings);
+  if (ex) {
+    const MemoryBreakdown& m = r.memory.per_gpu;
+    ex->add("model.params.total", r.params.total, "1",
+            "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm (model-reference §1)",
+            {{"layers", static_cast<double>(s.model.layers)}, {"per_layer", r.params.per_layer()}, {"embedding", r.params.embedding},
+             {"head", r.params.head}});
+    ex->add("memory.per_gpu_bytes.weights", m.weights, "B", "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
+            {{"zero", static_cast<double>(s.parallel.zero)}, {"dp", static_cast<double>(r.dp)}});
+    ex->add("memory.per_gpu_bytes.optimizer", m.optimizer, "B",
+            "trained parameters on this GPU x (fp32 master + optimizer state bytes) / dp when ZeRO >= 1",
+            {{"bytes_per_param", state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16).optimizer}});
+    ex->add("memory.per_gpu_bytes.activations", m.activations, "B",
+            "layers x in-flight micro-batches x per-layer bytes (Korthikanti et al. 2022 Table 2, per tensor)",
+            {{"seq_len", static_cast<double>(s.seq_len)}, {"micro_batch", static_cast<double>(s.micro_batch)},
+             {"tp", static_cast<double>(s.parallel.tp)}});
+    ex->add("memory.per_gpu_bytes.total", m.total(), "B", "weights + gradients + optimizer + activations + logits + buffers + runtime",
+            {{"capacity", r.memory.capacity_bytes}});
+  }
   return r;
 }
 
 const char* warning_code(WarningCode code) {
-  switch (code) {
-    case WarningCode::memory_exceeds: return "memory_exceeds";
-    case WarningCode::tp_crosses_nodes: return "tp_crosses_nodes";
-    case WarningCode::seq_exceeds_context: return "seq_exceeds_context";
-  }
-  return "unknown";
+  static const char* names[] = {"memory_exceeds", "tp_crosses_nodes", "seq_exceeds_context", "multinode_without_rdma",
+                                "data_on_block_disk", "io_bound", "host_ram_below_2x_gpu", "few_vcpus", "pcie_only_gpus",
+                                "checkpoints_on_local_disk", "offload_exceeds_host_ram", "comm_dominates", "no_price",
+                                "spot_without_rate"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
+  return names[static_cast<int>(code)];
 }
 
 std::string warning_message(const Warning& w) {
@@ -47,21 +103,56 @@ std::string warning_message(const Warning& w) {
              " GPUs: its per-layer all-reduces then cross the inter-node network (one user measured 3x slower than one node). "
              "Keep TP within a node and use pipeline/data parallelism across nodes.";
     case WarningCode::seq_exceeds_context:
-      return "Sequence length " + format_count(w.value) + " exceeds the model's trained context of " +
-             format_count(w.limit) + " tokens; long-context training needs position scaling (e.g. RoPE scaling).";
+      return "Sequence length " + format_count(w.value) + " exceeds the model's trained context of " + format_count(w.limit) +
+             " tokens; long-context training needs position scaling (e.g. RoPE scaling).";
+    case WarningCode::multinode_without_rdma:
+      return "Several nodes without RDMA: gradients cross " + format_count(w.value) +
+             " Gb/s kernel TCP. Seed arithmetic: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a step "
+             "computes in 1-2 s. Use InfiniBand or RoCE (>= " + format_count(w.limit) + " Gb/s per node, 400 per GPU is typical).";
+    case WarningCode::data_on_block_disk:
+      return "Training data on a cloud block disk (" + format_count(w.value) + " MB/s for the job; the GPUs read " +
+             format_count(w.limit) + " MB/s). Block disks stall multi-GPU jobs and cannot be shared: stage data to local "
+             "NVMe or use a parallel file system.";
+    case WarningCode::io_bound:
+      return "The data tier gives " + format_count(w.limit) + " MB/s but the GPUs consume " + format_count(w.value) +
+             " MB/s: steps wait for data. Use local NVMe or a faster tier.";
+    case WarningCode::host_ram_below_2x_gpu:
+      return "Host RAM " + format_count(w.value) + " GB is under twice the node's GPU memory (" + format_count(w.limit) +
+             " GB): checkpoint loading, pinned buffers and offload need headroom.";
+    case WarningCode::few_vcpus:
+      return "Only " + format_count(w.value) + " vCPUs per node (seed: 8 vCPUs dropped one H100 from 90 % to under 60 % "
+             "utilisation; 32 kept up). Choose at least " + format_count(w.limit) + ".";
+    case WarningCode::pcie_only_gpus:
+      return "GPUs talk over PCIe only (" + format_count(w.value) + " GB/s per direction, NVLink gives 300-900): gradient and "
+             "tensor-parallel traffic between them is slow. For a small model one larger GPU is often faster than two small ones.";
+    case WarningCode::checkpoints_on_local_disk:
+      return "Checkpoints of a job on " + format_count(w.value) + " nodes go to local disks: losing a node loses its shard. "
+             "Save to shared storage (parallel file system or object storage).";
+    case WarningCode::offload_exceeds_host_ram:
+      return "CPU offload needs " + format_bytes(w.value) + " of host RAM per node but the node has " + format_bytes(w.limit) + ".";
+    case WarningCode::comm_dominates:
+      return "Exposed communication takes " + format_duration(w.value) + " of a " + format_duration(w.limit) +
+             " step: the network, not the GPUs, sets the pace.";
+    case WarningCode::no_price:
+      return "No price for this accelerator and pricing mode in the catalog: give pricing.usd_per_gpu_hour to see costs.";
+    case WarningCode::spot_without_rate:
+      return "Spot pricing without pricing.spot_interruptions_per_hour: interruptions, lost work and checkpoint cadence are "
+             "not accounted for.";
+    case WarningCode::count: break;
   }
   return "";
+}
+
+const char* to_string(Tier t) {
+  static const char* names[] = {"L1", "L2", "L3"};
+  return names[static_cast<int>(t)];
 }
 
 namespace {
 
 json params_json(const ParamCount& p) {
-  return {{"total", p.total},
-          {"per_layer", p.per_layer()},
-          {"layers", p.layers_total},
-          {"active", p.active},
-          {"embedding", p.embedding + p.positions},
-          {"head", p.head},
+  return {{"total", p.total},       {"per_layer", p.per_layer()},           {"layers", p.layers_total},
+          {"active", p.active},     {"embedding", p.embedding + p.positions}, {"head", p.head},
           {"final_norm", p.final_norm}};
 }
 
@@ -81,7 +172,43 @@ json memory_json(const MemoryResult& m) {
           {"headroom_bytes", m.headroom_bytes},
           {"fits", m.fits},
           {"max_micro_batch", m.max_micro_batch},
-          {"stage", to_string(m.stage)}};
+          {"stage", to_string(m.stage)},
+          {"trainable_params", m.trainable_params},
+          {"cpu_offload_bytes_per_node", m.cpu_offload_bytes_per_node},
+          {"nvme_offload_bytes_per_node", m.nvme_offload_bytes_per_node}};
+}
+
+json time_json(const TimeResult& t) {
+  return {{"step_s", t.step_s},
+          {"compute_s", t.compute_s},
+          {"exposed_comm_s", t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s},
+          {"bubble_s", t.bubble_s},
+          {"offload_s", t.offload_s},
+          {"io_stall_s", t.io_stall_s},
+          {"tokens_per_step", t.tokens_per_step},
+          {"tokens_per_s", t.tokens_per_s},
+          {"mfu", t.mfu},
+          {"hfu", t.hfu},
+          {"model_tflops_per_gpu", t.model_tflops_per_gpu},
+          {"achieved_tflops_per_gpu", t.achieved_tflops},
+          {"gemm_efficiency", t.gemm_efficiency},
+          {"model_flops_per_token", t.flops.model_per_token},
+          {"model_flops_per_step", t.flops.model_per_step},
+          {"steps", t.steps},
+          {"training_hours", t.training_hours},
+          {"total_hours", t.total_hours},
+          {"total_days", t.total_hours / 24.0}};
+}
+
+json comm_json(const Comm& c) {
+  auto one = [](double bytes, double s, double exposed, bool inter) {
+    return json{{"bytes", bytes}, {"s", s}, {"exposed_s", exposed}, {"link", inter ? "inter_node" : "intra_node"}};
+  };
+  return {{"tp", one(c.tp_bytes, c.tp_s, c.tp_exposed_s, c.tp_inter_node)},
+          {"pp", one(c.pp_bytes, c.pp_s, c.pp_exposed_s, c.pp_inter_node)},
+          {"dp", one(c.dp_bytes, c.dp_s, c.dp_exposed_s, c.dp_inter_node)},
+          {"intra_node_bytes", c.intra_bytes()},
+          {"inter_node_bytes", c.inter_bytes()}};
 }
 
 json result_json(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
@@ -92,9 +219,17 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
   }
   json model = {{"params", params_json(r.params)}};
   if (!s.model_preset.empty()) model["preset"] = s.model_preset;
+  const IoResult& io = r.io;
   return {{"llmplan_version", LLMPLAN_VERSION},
           {"catalog_version", catalog.catalog_version},
           {"model", model},
+          {"cluster",
+           {{"accelerator", s.cluster.accelerator},
+            {"instance", s.cluster.instance},
+            {"gpus", s.cluster.gpus},
+            {"gpus_per_node", s.cluster.gpus_per_node},
+            {"nodes", s.cluster.nodes()},
+            {"inter_node_link", s.network.inter_node_link}}},
           {"layout",
            {{"gpus", s.cluster.gpus},
             {"tp", s.parallel.tp},
@@ -105,12 +240,53 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"global_batch", r.global_batch},
             {"grad_accum", r.grad_accum}}},
           {"memory", memory_json(r.memory)},
+          {"time", time_json(r.time)},
+          {"gpu_hours", r.time.gpu_hours},
+          {"comm", comm_json(r.time.comm)},
+          {"io",
+           {{"data_bytes_per_s", io.data_bytes_per_s},
+            {"data_tier_bytes_per_s", io.data_tier_bytes_per_s},
+            {"data_utilisation", io.data_utilisation},
+            {"input_cores_per_node", io.input_cores_per_node},
+            {"dataset_bytes", io.dataset_bytes}}},
+          {"checkpoint",
+           {{"size_bytes", io.checkpoint_bytes},
+            {"write_s", io.checkpoint_write_s},
+            {"interval_h", io.checkpoint_interval_h},
+            {"interruptions_per_hour", io.interruptions_per_hour},
+            {"overhead_fraction", io.overhead_fraction},
+            {"retention_bytes", io.retention_bytes}}},
+          {"cost",
+           {{"usd_per_gpu_hour", r.cost.usd_per_gpu_hour},
+            {"price_source", s.pricing.price_source},
+            {"mode", to_string(s.pricing.mode)},
+            {"overhead_factor", s.pricing.overhead_factor},
+            {"compute_usd", r.cost.compute_usd},
+            {"storage_usd", r.cost.storage_usd},
+            {"total_usd", r.cost.total_usd},
+            {"usd_per_billion_tokens", r.cost.usd_per_billion_tokens},
+            {"total_cny", r.cost.total_cny},
+            {"usd_to_cny", r.cost.usd_to_cny}}},
+          {"tier", to_string(r.tier)},
           {"warnings", warnings}};
+}
+
+// JSON has no infinity: write null.
+double finite(double v) { return std::isfinite(v) ? v : 0.0; }
+
+json explain_json(const Explainer& ex) {
+  json out = json::object();
+  for (const Explanation& e : ex.items()) {
+    json inputs = json::object();
+    for (const auto& [name, v] : e.inputs) inputs[name] = finite(v);
+    out[e.key] = {{"value", finite(e.value)}, {"unit", e.unit}, {"formula", e.formula}, {"inputs", inputs}};
+  }
+  return out;
 }
 
 }  // namespace
 
-JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog) {
+JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, bool explain) {
   JsonResponse out;
   ScenarioParse parse = parse_scenario(scenario_json, catalog);
   if (!parse.scenario) {
@@ -119,10 +295,12 @@ JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalo
     return out;
   }
   const Scenario& s = *parse.scenario;
-  const ModelPreset* preset = s.model_preset.empty() ? nullptr : catalog.find_model(s.model_preset);
-  const EstimateResult r = estimate(s, preset ? preset->max_context : 0);
+  Explainer ex;
+  const EstimateResult r = estimate(s, explain ? &ex : nullptr);
+  json body = result_json(s, r, catalog);
+  if (explain) body["explain"] = explain_json(ex);
   out.ok = true;
-  out.body = result_json(s, r, catalog).dump(2);
+  out.body = body.dump(2);
   return out;
 }
 

@@ -30,9 +30,41 @@ const double kDeepSpeedBucketElements = 5e8;
 // [SECTION] Model states (ZeRO paper, Rajbhandari et al. 2020, §3 and Figure 1)
 //-----------------------------------------------------------------------------
 
-StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer /*optimizer: AdamW*/) {
-  if (precision == Precision::fp32) return {4, 4, 8};  // fp32 weights, grads; Adam m and v
-  return {2, 2, 12};  // 16-bit weights and grads; fp32 master + m + v (K = 12)
+// Optimizer state per parameter besides the master copy: AdamW keeps fp32 m and v (8 B);
+// 8-bit Adam (Dettmers et al. 2022) 1 B each; SGD with momentum 4 B; Adafactor factors the
+// second moment into row and column vectors (negligible per parameter) and keeps no momentum.
+double optimizer_state_bytes(Optimizer o) {
+  switch (o) {
+    case Optimizer::adamw8bit: return 2;
+    case Optimizer::sgd: return 4;
+    case Optimizer::adafactor: return 0;
+    case Optimizer::adamw: break;
+  }
+  return 8;
+}
+
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, bool pure_bf16) {
+  // Pure bf16 (torchtune's default, LLaMA-Factory's pure_bf16): no fp32 master, optimizer states
+  // in bf16 too (AdamW m and v at 2 B each).
+  if (pure_bf16 && precision == Precision::bf16) return {2, 2, optimizer_state_bytes(optimizer) / 2};
+  // fp32 training has no master copy; mixed precision (bf16/fp16, and fp8 whose Transformer
+  // Engine recipe keeps bf16 weights) keeps 16-bit weights and grads plus an fp32 master.
+  if (precision == Precision::fp32) return {4, 4, optimizer_state_bytes(optimizer)};
+  return {2, 2, 4 + optimizer_state_bytes(optimizer)};
+}
+
+// LoRA (Hu et al. 2021): r x (d_in + d_out) per adapted matrix; "attention" adapts Q, K, V, O,
+// "all_linear" adds every MLP matrix (of every expert for MoE).
+double lora_params_per_layer(const ModelArch& m, const Lora& lora) {
+  const double r = lora.rank, h = m.hidden;
+  double p = r * ((h + m.q_width()) + (h + m.k_width()) + (h + m.v_width()) + (m.attn_out_width() + h));
+  if (lora.targets == LoraTargets::all_linear) {
+    const double mats = m.gated_mlp ? 3.0 : 2.0;
+    const double experts = m.is_moe() ? m.experts + m.shared_experts : 1.0;
+    const double f = m.is_moe() ? m.expert_ffn : m.ffn;
+    p += experts * mats * r * (h + f);
+  }
+  return p;
 }
 
 ModelStateBytes model_state_bytes(double params, StateBytesPerParam b, int dp, int zero) {
@@ -59,19 +91,20 @@ struct LayerTensors {
   double scores = 0;      // bytes per (token x key position x head): the s x s attention maps
 };
 
-LayerTensors layer_tensors(const ModelArch& m, double e, bool dropout) {
+LayerTensors layer_tensors(const ModelArch& m, double e, double g, bool dropout) {
   const double h = m.hidden;
   const double f = m.active_mlp_width();  // MoE: the top_k routed + shared experts a token passes
   LayerTensors t;
   t.replicated = 2 * e * h     // inputs of the two norms
-               + e * h         // input of the QKV projection
-               + e * h;        // input of the MLP
+               + g * h         // input of the QKV projection
+               + g * h;        // input of the MLP
   if (dropout) t.replicated += 2 * h;  // 1-byte masks after attention and after the MLP
   t.sharded = e * (m.q_width() + m.k_width() + m.v_width())  // Q, K and V for the attention products
-            + e * m.attn_out_width();                         // input of the output projection
+            + g * m.attn_out_width();                         // input of the output projection
   // Classic MLP keeps the GeLU input and output (2 x f); a gated MLP keeps gate, up,
-  // activation output and the product fed to the down projection (4 x f).
-  t.sharded += (m.gated_mlp ? 4.0 : 2.0) * e * f;
+  // activation output and the product fed to the down projection (4 x f). The last one of
+  // each is a GEMM input.
+  t.sharded += ((m.gated_mlp ? 3.0 : 1.0) * e + g) * f;
   t.scores = e + (dropout ? 1.0 + e : 0.0);  // softmax output (+ dropout mask and output)
   return t;
 }
@@ -79,7 +112,7 @@ LayerTensors layer_tensors(const ModelArch& m, double e, bool dropout) {
 }  // namespace
 
 double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) {
-  const LayerTensors t = layer_tensors(m, a.element_bytes, a.dropout);
+  const LayerTensors t = layer_tensors(m, a.element_bytes, a.gemm_input_bytes, a.dropout);
   const double tokens = static_cast<double>(a.seq_len) * a.micro_batch;
   const double tp = std::max(a.tp, 1);
   const double rep_div = a.sequence_parallel ? tp : 1.0;
@@ -102,8 +135,10 @@ namespace {
 
 struct StageLoad {
   double params = 0;     // parameters held by one GPU of this stage (TP-sharded)
+  double layers = 0;     // transformer blocks of this stage
   double in_flight = 1;  // micro-batches whose activations are alive at the peak
   bool has_logits = false;
+  bool first = true;
 };
 
 double layer_params_per_rank(const ParamCount& p, int tp) {
@@ -116,6 +151,7 @@ double layer_params_per_rank(const ParamCount& p, int tp) {
 StageLoad first_stage(const Scenario& s, const ParamCount& p) {
   const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
+  st.layers = s.model.layers / pp;
   st.params = (s.model.layers / pp) * layer_params_per_rank(p, tp) + p.embedding / tp + p.positions;
   if (pp == 1) {
     st.params += p.head / tp + p.final_norm;
@@ -128,6 +164,8 @@ StageLoad first_stage(const Scenario& s, const ParamCount& p) {
 StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
+  st.layers = s.model.layers / pp;
+  st.first = false;
   const double head = s.model.tied_embeddings ? p.embedding : p.head;
   st.params = (s.model.layers / pp) * layer_params_per_rank(p, tp) + head / tp + p.final_norm;
   st.has_logits = true;
@@ -136,8 +174,50 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
 
 double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 
+// Freeze-tuning trains the top `trainable_layers` blocks (LLaMA-Factory's default); 0 means a
+// quarter of them.
+int trainable_layers(const Scenario& s) {
+  if (s.method != Method::freeze) return s.model.layers;
+  return s.trainable_layers > 0 ? s.trainable_layers : std::max(1, s.model.layers / 4);
+}
+
+// How a stage's parameters split into frozen (weights only) and trained (weights, grads, states).
+struct StageParams {
+  double frozen = 0;           // at 16-bit (or NF4 for QLoRA's block linears)
+  double frozen_bytes = 0;
+  double trained = 0;
+};
+
+StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad& st) {
+  StageParams out;
+  const int tp = s.parallel.tp;
+  if (s.is_peft()) {
+    const double block_linear = (p.attention_per_layer + p.mlp_per_layer) / tp;
+    const double other = st.params - st.layers * block_linear;
+    const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : 2.0;
+    out.frozen = st.params;
+    out.frozen_bytes = st.layers * block_linear * linear_bytes + other * 2.0;
+    out.trained = st.layers * lora_params_per_layer(s.model, s.lora) / tp;
+    return out;
+  }
+  if (s.method == Method::freeze) {
+    // Stages hold the bottom layers first; the trained ones are the top of the model.
+    const int first_layer = st.first ? 0 : s.model.layers - static_cast<int>(st.layers);
+    const int top_start = s.model.layers - trainable_layers(s);
+    const double trained_layers =
+        std::max(0.0, first_layer + st.layers - std::max(static_cast<double>(top_start), static_cast<double>(first_layer)));
+    out.trained = trained_layers * layer_params_per_rank(p, tp);
+    out.frozen = st.params - out.trained;
+    out.frozen_bytes = out.frozen * 2.0;
+    return out;
+  }
+  out.trained = st.params;
+  return out;
+}
+
 ActivationShape activation_shape(const Scenario& s) {
   ActivationShape a;
+  a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : element_bytes(s.precision);
   a.seq_len = s.seq_len;
   a.micro_batch = s.micro_batch;
   a.tp = s.parallel.tp;
@@ -151,8 +231,15 @@ ActivationShape activation_shape(const Scenario& s) {
 
 double stage_activations(const Scenario& s, const StageLoad& st) {
   const ActivationShape a = activation_shape(s);
-  const double layers = s.model.layers / s.parallel.pp;
-  double bytes = layers * st.in_flight * activation_bytes_per_layer(s.model, a);
+  // Frozen bottom layers (freeze-tuning) run without autograd and keep nothing for backward.
+  const double frozen_below = s.method == Method::freeze ? s.model.layers - trainable_layers(s) : 0.0;
+  const double stage_start = st.first ? 0.0 : s.model.layers - st.layers;
+  const double layers = std::max(0.0, st.layers - std::max(0.0, frozen_below - stage_start));
+  if (layers <= 0) return 0;
+  // Activation offloading (torchtune, Megatron cpu-offloading) streams saved tensors to host
+  // memory: the GPU keeps the layer in use and the one being copied.
+  const double kept_layers = s.techniques.activation_offload ? std::min(2.0, layers) : layers * st.in_flight;
+  double bytes = kept_layers * activation_bytes_per_layer(s.model, a);
   if (a.recompute == Recompute::full) {
     // During backward one layer is recomputed and holds its whole working set.
     ActivationShape working = a;
@@ -169,7 +256,9 @@ double logits_bytes(const Scenario& s) {
   const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
-  return tokens * (2 * e * s.model.hidden / rep_div + (e + 4.0) * s.model.vocab / tp);
+  // Chunked cross-entropy upcasts the logits to fp32 one chunk at a time.
+  const double fp32_copy = 4.0 / s.techniques.loss_chunks;
+  return tokens * (2 * e * s.model.hidden / rep_div + (e + fp32_copy) * s.model.vocab / tp);
 }
 
 double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b) {
@@ -182,13 +271,21 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
   return 2.0 * kDdpBucketBytes;
 }
 
+// PEFT adapters train in 16-bit with an fp32 master like full mixed precision (16 B with AdamW).
 MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st) {
-  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer);
-  const ModelStateBytes states = model_state_bytes(st.params, b, s.dp(), s.parallel.zero);
+  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  const StageParams sp = stage_params(s, p, st);
+  const ModelStateBytes states = model_state_bytes(sp.trained, b, s.dp(), s.parallel.zero);
+  const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? s.dp() : 1);
   MemoryBreakdown m;
-  m.weights = states.weights;
-  m.gradients = states.gradients;
-  m.optimizer = states.optimizer;
+  m.weights = states.weights + frozen;
+  // Fusing the optimizer step into backward (torchtune optimizer_in_bwd) frees each gradient
+  // right after its update: at most one block's gradients are alive.
+  m.gradients = s.techniques.optimizer_in_backward
+                    ? std::min(states.gradients, layer_params_per_rank(p, s.parallel.tp) * b.gradients)
+                    : states.gradients;
+  m.optimizer = s.parallel.offload == Offload::none ? states.optimizer : 0.0;
+  if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too
   m.activations = stage_activations(s, st);
   m.logits = st.has_logits ? logits_bytes(s) : 0.0;
   m.buffers = buffer_bytes(s, p, b);
@@ -232,8 +329,26 @@ int largest_micro_batch(Scenario s, const ParamCount& p, double capacity) {
 
 }  // namespace
 
+// Host-side bytes per node when offloading: the sharded optimizer states (and with ZeRO-3 the
+// weights) of every GPU of the node, measured on the first stage.
+double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
+  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  const StageParams sp = stage_params(s, p, first_stage(s, p));
+  const ModelStateBytes states = model_state_bytes(sp.trained, b, s.dp(), s.parallel.zero);
+  double per_gpu = states.optimizer;
+  if (s.parallel.zero >= 3) per_gpu += states.weights + sp.frozen_bytes / s.dp();
+  return per_gpu * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+}
+
 MemoryResult estimate_memory(const Scenario& s, const ParamCount& p) {
   MemoryResult r;
+  if (s.is_peft()) {
+    r.trainable_params = s.model.layers * lora_params_per_layer(s.model, s.lora);
+  } else {
+    r.trainable_params = s.method == Method::freeze ? trainable_layers(s) * (p.layers_total / s.model.layers) : p.total;
+  }
+  if (s.parallel.offload == Offload::cpu) r.cpu_offload_bytes_per_node = offload_bytes_per_node(s, p);
+  if (s.parallel.offload == Offload::nvme) r.nvme_offload_bytes_per_node = offload_bytes_per_node(s, p);
   const Peak peak = peak_stage(s, p);
   r.per_gpu = peak.mem;
   r.stage = peak.stage;

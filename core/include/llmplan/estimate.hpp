@@ -1,37 +1,56 @@
 // estimate.hpp: the one entry point every front end calls (CLI, Embind, the ImGui app).
-// estimate() is allocation-free; the JSON wrappers parse, estimate and serialise.
+// estimate() is allocation-free unless explanations are asked for; the JSON wrappers parse,
+// estimate and serialise.
 #pragma once
 #include <array>
 #include <string>
 #include <string_view>
 
+#include "llmplan/explain.hpp"
 #include "llmplan/memory.hpp"
 #include "llmplan/model.hpp"
+#include "llmplan/performance.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
 
 struct Catalog;
 
+// The seeds' rules of thumb (model-reference §7) and the model's own limits; codes are a
+// public contract (README), messages may improve.
 enum class WarningCode {
-  memory_exceeds,      // the most loaded GPU needs more than it has
-  tp_crosses_nodes,    // tensor parallelism spans nodes: every layer waits on the slow link
-  seq_exceeds_context, // sequence longer than the preset's trained context
+  memory_exceeds,              // the most loaded GPU needs more than it has
+  tp_crosses_nodes,            // tensor parallelism spans nodes: every layer waits on the slow link
+  seq_exceeds_context,         // sequence longer than the preset's trained context
+  multinode_without_rdma,      // gradients cross nodes over kernel TCP
+  data_on_block_disk,          // training data on a cloud block disk (100-200 MB/s class)
+  io_bound,                    // the data tier cannot feed the GPUs
+  host_ram_below_2x_gpu,       // less host RAM than twice the node's GPU memory
+  few_vcpus,                   // fewer than 16 vCPUs per node
+  pcie_only_gpus,              // several GPUs that talk over PCIe only
+  checkpoints_on_local_disk,   // multi-node job saving to one node's local disk
+  offload_exceeds_host_ram,    // CPU offload needs more RAM than the node has
+  comm_dominates,              // exposed communication is over a third of the step
+  no_price,                    // no price in the catalog for this accelerator and mode
+  spot_without_rate,           // spot pricing without an interruption rate
+  count
 };
 
 struct Warning {
   WarningCode code;
-  double value = 0;  // the number behind the warning (bytes, GPUs, tokens)
+  double value = 0;  // the number behind the warning (bytes, GPUs, tokens, MB/s)
   double limit = 0;  // what it was compared with
 };
 
 struct Warnings {
-  std::array<Warning, 8> items{};
+  std::array<Warning, static_cast<size_t>(WarningCode::count)> items{};
   int count = 0;
   void add(Warning w) {
     if (count < static_cast<int>(items.size())) items[static_cast<size_t>(count++)] = w;
   }
 };
+
+enum class Tier { l1, l2, l3 };  // seeds: L1 1-13B PEFT on 1-2 GPUs; L2 one 8-GPU node; L3 multi-node 100B+
 
 struct EstimateResult {
   ParamCount params;
@@ -39,14 +58,18 @@ struct EstimateResult {
   int global_batch = 1;
   int grad_accum = 1;
   MemoryResult memory;
+  TimeResult time;
+  IoResult io;
+  CostResult cost;
+  Tier tier = Tier::l1;
   Warnings warnings;
 };
 
-// `max_context` is the preset's trained context (0 when unknown).
-EstimateResult estimate(const Scenario& s, int max_context = 0);
+EstimateResult estimate(const Scenario& s, Explainer* explain = nullptr);
 
 const char* warning_code(WarningCode code);
 std::string warning_message(const Warning& w);
+const char* to_string(Tier t);
 
 struct JsonResponse {
   bool ok = false;
@@ -55,7 +78,8 @@ struct JsonResponse {
 };
 
 // Parses a scenario, estimates it and serialises the result: the CLI and window.llmplan.estimate
-// both call exactly this.
-JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog);
+// both call exactly this. With `explain`, the result carries "explain": {key: {value, unit,
+// formula, inputs}} for every figure.
+JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, bool explain = false);
 
 }  // namespace llmplan

@@ -13,7 +13,13 @@ struct StateBytesPerParam {
   double gradients = 2;
   double optimizer = 12;
 };
-StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer);
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, bool pure_bf16 = false);
+double optimizer_state_bytes(Optimizer optimizer);
+double lora_params_per_layer(const ModelArch& arch, const Lora& lora);
+
+// QLoRA (Dettmers et al. 2023 §3): NF4 weights at 0.5 B plus double-quantised constants at
+// 0.127 bit per parameter, for the linear layers of the blocks (embeddings, head, norms stay 16-bit).
+inline constexpr double kNf4BytesPerParam = 0.5 + 0.127 / 8.0;
 
 struct ModelStateBytes {
   double weights = 0;
@@ -34,6 +40,7 @@ struct ActivationShape {
   bool flash_attention = false;
   bool dropout = true;
   double element_bytes = 2;  // 16-bit activations
+  double gemm_input_bytes = 2;  // inputs saved for the weight-gradient GEMMs (1 under FP8 training)
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
 
@@ -53,6 +60,9 @@ struct MemoryBreakdown {
 
 struct MemoryResult {
   MemoryBreakdown per_gpu;  // of the most loaded pipeline stage
+  double trainable_params = 0;       // parameters with gradients and optimizer state (whole model)
+  double cpu_offload_bytes_per_node = 0;   // optimizer states (and ZeRO-3 weights) moved to host RAM
+  double nvme_offload_bytes_per_node = 0;  // ... or to local NVMe
   Stage stage = Stage::only;
   double capacity_bytes = 0;
   double headroom_bytes = 0;  // capacity - total; negative when it does not fit

@@ -1,0 +1,426 @@
+// performance.cpp: time, communication, IO, reliability and cost of one training scenario.
+//
+// [SECTION] Named constants
+// [SECTION] FLOPs (Kaplan 6N; Narayanan et al. 2021 §5.1)
+// [SECTION] Achieved compute rate
+// [SECTION] Communication (ring collectives, nccl-tests bus bandwidth)
+// [SECTION] Step time
+// [SECTION] Data, checkpoints and interruptions (Young 1974 / Daly 2006)
+// [SECTION] Cost
+#include "llmplan/performance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace llmplan {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Named constants (values and sources; the calibrated ones say on which cases)
+//-----------------------------------------------------------------------------
+
+// Large BF16 GEMM throughput / dense peak where the catalog has no measurement: the median of
+// the catalog's published ratios (A100 0.87, H100 ~0.80, MI300X 0.51: stas00 ml-engineering MAMF).
+const double kDefaultGemmEfficiency = 0.75;
+// A GEMM whose smallest dimension is d runs at d / (d + kGemmHalfSize) of the large-GEMM rate.
+// Calibrated on the Megatron-LM throughput cases of tests/validation (fit subset).
+double kGemmHalfSize = 320.0;
+// Elementwise work between GEMMs (norms, residual adds, bias, GeLU/SwiGLU, dropout, rotary) is
+// memory-bound: per token, layer and pass it moves kElementwisePasses x (h + f) activations
+// through HBM. Calibrated on the fit subset of tests/validation.
+double kElementwisePasses = 24.0;
+// Unfused attention (no FlashAttention) reads and writes the a x s score matrix this many
+// times per pass (scale/mask, softmax, dropout and their backward). Calibrated likewise.
+double kSoftmaxPasses = 2.0;
+// HBM bandwidth a memory-bound kernel achieves (STREAM-like copy on A100/H100 ~ 90 %).
+const double kMemBwEfficiency = 0.9;
+// Bucketed gradient all-reduce starts during the last micro-batch's backward (PyTorch DDP,
+// Megatron overlap_grad_reduce); this share of that backward can hide it.
+double kDpOverlap = 0.8;
+// ZeRO-3 / FSDP hides parameter gathers behind compute less well than bucketed all-reduce
+// (prefetch depth, per-layer synchronisation). Fitted on narayanan-zero3-174.6b-1536gpu.
+double kZero3Overlap = 0.5;
+// Share of the compute that Megatron-Core's tensor-parallel communication overlap can hide
+// behind (userbuffer GEMM/collective pipelining). Uncalibrated: set to the DP value.
+const double kTpCommOverlap = 0.8;
+// QLoRA dequantises NF4 weights before every GEMM; users report 20-40 % slower steps than
+// LoRA at the same shape (uncalibrated: no validation case yet).
+const double kQloraSlowdown = 1.3;
+// DeepSpeed CPU Adam updates ~1e9 parameters per second on a modern server (ZeRO-Offload paper,
+// Ren et al. 2021, §5: 6x faster than PyTorch CPU Adam; order of magnitude, uncalibrated).
+const double kCpuAdamParamsPerS = 1e9;
+// A data-center NVMe sustains ~3 GB/s mixed read/write (ZeRO-Infinity swaps optimizer states).
+const double kNvmeOffloadGbPerS = 3.0;
+// Seed 000: 8 vCPU starved one H100 (90 % -> <60 % utilisation) while 32 kept up; for
+// pre-tokenised text 4 loader cores per GPU is the common PyTorch setting (num_workers).
+const double kInputCoresPerGpu = 4.0;
+
+namespace {
+
+double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
+
+//-----------------------------------------------------------------------------
+// [SECTION] FLOPs
+//-----------------------------------------------------------------------------
+
+// Parameters that are GEMM weights for one token: the active blocks' linears plus the logit
+// projection (embedding lookups and norms cost no GEMM).
+double matmul_params(const ParamCount& p, const ModelArch& m) {
+  return p.active - p.embedding - p.positions - p.head - p.final_norm - m.layers * p.norms_per_layer +
+         static_cast<double>(m.vocab) * m.hidden;
+}
+
+// Attention score FLOPs per token, forward: QK^T (2 s q) and scores x V (2 s v) per layer.
+double attention_fwd_flops(const ModelArch& m, int seq_len) {
+  return 2.0 * seq_len * (m.q_width() + m.v_width()) * m.layers;
+}
+
+}  // namespace
+
+Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
+  const ModelArch& m = s.model;
+  const double P = matmul_params(p, m);
+  const double attn = attention_fwd_flops(m, s.seq_len);
+  const double logits = static_cast<double>(m.vocab) * m.hidden;
+  const double blocks = P - logits;
+  Flops f;
+  if (s.is_peft()) {
+    // Forward 2P, backward through frozen weights for activation gradients 2P (no weight
+    // gradients), adapters 6 each; attention backward is twice its forward.
+    const double adapters = m.layers * lora_params_per_layer(m, s.lora);
+    f.model_per_token = 4.0 * P + 6.0 * adapters + 3.0 * attn;
+  } else if (s.method == Method::freeze) {
+    const int trained = s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4);
+    const double share = static_cast<double>(trained) / m.layers;
+    // Frozen bottom blocks run forward only; the trained top blocks and the head train fully.
+    f.model_per_token = 2.0 * (1 - share) * (blocks + attn) + 6.0 * share * blocks + 3.0 * share * attn + 6.0 * logits;
+  } else {
+    f.model_per_token = 6.0 * P + 3.0 * attn;  // Kaplan et al. 2020 6N + attention
+  }
+  double recompute = 0;
+  if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
+  if (s.parallel.recompute == Recompute::selective && !s.parallel.flash_attention) recompute = attn;
+  if (s.parallel.recompute == Recompute::selective && s.parallel.flash_attention) recompute = attn;  // FA recomputes scores
+  f.hardware_per_token = f.model_per_token + recompute;
+  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
+  f.model_per_step = f.model_per_token * tokens;
+  f.hardware_per_gpu_step = f.hardware_per_token * tokens / s.cluster.gpus;
+  if (ex) {
+    ex->add("time.flops.model_per_token", f.model_per_token, "FLOP",
+            s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)"
+                        : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
+                          "2 s (q + v) L per token forward (Narayanan et al. 2021 §5.1)",
+            {{"P", P}, {"A", attn}, {"seq_len", static_cast<double>(s.seq_len)}});
+    ex->add("time.flops.hardware_per_token", f.hardware_per_token, "FLOP",
+            "model FLOPs + recomputed forward work (full: 2 P_blocks + A; selective: A)", {{"recompute", recompute}});
+  }
+  return f;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Achieved compute rate
+//-----------------------------------------------------------------------------
+
+double gemm_efficiency(const Scenario& s, Explainer* ex) {
+  const ModelArch& m = s.model;
+  const double e_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : kDefaultGemmEfficiency;
+  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len;
+  const double width = static_cast<double>(m.hidden) / s.parallel.tp;
+  const double d = std::min(tokens, width);
+  const double e = e_max * d / (d + kGemmHalfSize);
+  if (ex)
+    ex->add("time.gemm_efficiency", e, "1",
+            "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len, hidden / tp); e_max is the accelerator's "
+            "measured large-GEMM efficiency (catalog) or kDefaultGemmEfficiency",
+            {{"e_max", e_max}, {"d", d}, {"kGemmHalfSize", kGemmHalfSize}});
+  return e;
+}
+
+double peak_tflops(const Scenario& s) {
+  switch (s.precision) {
+    case Precision::fp32: return s.cluster.peak_fp32_tflops;
+    case Precision::fp8: return s.cluster.peak_fp8_tflops;
+    default: return s.cluster.peak_16bit_tflops;
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Communication
+//-----------------------------------------------------------------------------
+
+double allreduce_s(double bytes, int n, double busbw, double latency_s) {
+  if (n <= 1 || bytes <= 0) return 0;
+  return 2.0 * (n - 1) / n * bytes / busbw + 2.0 * (n - 1) * latency_s;
+}
+
+double Comm::intra_bytes() const {
+  return (tp_inter_node ? 0 : tp_bytes) + (pp_inter_node ? 0 : pp_bytes) + (dp_inter_node ? 0 : dp_bytes);
+}
+double Comm::inter_bytes() const {
+  return (tp_inter_node ? tp_bytes : 0) + (pp_inter_node ? pp_bytes : 0) + (dp_inter_node ? dp_bytes : 0);
+}
+
+namespace {
+
+struct Links {
+  double intra_busbw;  // bytes/s per GPU
+  double inter_busbw;  // bytes/s per GPU (its share of the node's NICs)
+  double intra_latency_s;
+  double inter_latency_s;
+};
+
+Links links(const Scenario& s) {
+  const Cluster& c = s.cluster;
+  Links l;
+  const double intra = c.intra_busbw_gb_per_s > 0 ? c.intra_busbw_gb_per_s : 0.8 * c.intra_node_gb_per_s;
+  l.intra_busbw = intra * 1e9;
+  l.inter_busbw = s.network.node_gb_per_s * s.network.busbw_fraction / std::max(1, std::min(c.gpus, c.gpus_per_node)) * 1e9;
+  l.intra_latency_s = 2e-6;
+  l.inter_latency_s = s.network.latency_us * 1e-6;
+  return l;
+}
+
+Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& mem, double compute_per_mb_s,
+                   Explainer* ex) {
+  const Links l = links(s);
+  const Parallel& x = s.parallel;
+  const int per_node = s.cluster.gpus_per_node;
+  const int m = std::max(1, s.grad_accum());
+  const double e = bytes_per_element(s.precision);
+  const double act = static_cast<double>(s.micro_batch) * s.seq_len * s.model.hidden * e;  // b s h, one layer boundary
+  const double layers_per_stage = static_cast<double>(s.model.layers) / x.pp;
+  Comm c;
+
+  // Tensor parallel (Megatron): 2 all-reduces forward + 2 backward per layer (sequence
+  // parallelism swaps them for all-gather + reduce-scatter of the same volume); full recompute
+  // repeats the forward pair. On the critical path.
+  if (x.tp > 1) {
+    c.tp_inter_node = x.tp > per_node;
+    const double per_layer = (x.recompute == Recompute::full ? 6.0 : 4.0);
+    const double count = per_layer * layers_per_stage * m;
+    const double busbw = c.tp_inter_node ? l.inter_busbw : l.intra_busbw;
+    const double lat = c.tp_inter_node ? l.inter_latency_s : l.intra_latency_s;
+    c.tp_bytes = count * 2.0 * (x.tp - 1) / x.tp * act;
+    c.tp_s = count * allreduce_s(act, x.tp, busbw, lat);
+    // Megatron-Core's --tp-comm-overlap splits the GEMMs and hides the collectives behind them.
+    c.tp_exposed_s = x.tp_comm_overlap ? std::max(0.0, c.tp_s - kTpCommOverlap * m * compute_per_mb_s) : c.tp_s;
+  }
+  // Pipeline: each micro-batch sends its activations forward and their gradients back once per
+  // stage boundary.
+  if (x.pp > 1) {
+    c.pp_inter_node = x.tp * x.pp > per_node;
+    const double bw = c.pp_inter_node ? l.inter_busbw : l.intra_busbw;
+    c.pp_bytes = 2.0 * m * act / x.tp;
+    c.pp_s = c.pp_bytes / bw;
+    c.pp_exposed_s = c.pp_s;
+  }
+  // Data parallel: gradients of the trained parameters this GPU holds, once per step (ZeRO-1/2:
+  // reduce-scatter + all-gather, same volume); ZeRO-3 gathers weights forward and backward and
+  // reduce-scatters gradients every micro-batch: 1.5x the volume (ZeRO paper §7).
+  const int dp = s.dp();
+  if (dp > 1) {
+    c.dp_inter_node = x.tp * x.pp * dp > per_node;
+    const double trained_per_gpu = mem.trainable_params / (x.tp * x.pp);
+    const double grad_bytes = trained_per_gpu * (s.precision == Precision::fp32 ? 4.0 : 2.0);
+    const double busbw = c.dp_inter_node ? l.inter_busbw : l.intra_busbw;
+    const double lat = c.dp_inter_node ? l.inter_latency_s : l.intra_latency_s;
+    if (x.zero >= 3) {
+      const double frozen_per_gpu = s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
+      const double per_mb = 1.5 * grad_bytes + frozen_per_gpu;
+      c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
+      c.dp_s = m * allreduce_s(per_mb, dp, busbw, lat);
+      c.dp_exposed_s = std::max(0.0, c.dp_s - kZero3Overlap * m * compute_per_mb_s);
+    } else {
+      c.dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes;
+      c.dp_s = allreduce_s(grad_bytes, dp, busbw, lat);
+      const double backward_last_mb = compute_per_mb_s * 2.0 / 3.0;
+      c.dp_exposed_s = std::max(0.0, c.dp_s - kDpOverlap * backward_last_mb);
+    }
+  }
+  if (ex) {
+    ex->add("comm.tp_s", c.tp_s, "s", "4 all-reduces per layer per micro-batch (6 with full recompute) of b s h bytes over tp ranks",
+            {{"bytes", act}, {"tp", static_cast<double>(x.tp)}, {"busbw_GBps", (c.tp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9}});
+    ex->add("comm.dp_s", c.dp_s, "s",
+            "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch)",
+            {{"dp", static_cast<double>(dp)}, {"bytes", c.dp_bytes}, {"busbw_GBps", (c.dp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9}});
+    ex->add("comm.dp_exposed_s", c.dp_exposed_s, "s", "max(0, dp_s - kDpOverlap x backward time it can hide behind)",
+            {{"kDpOverlap", kDpOverlap}});
+  }
+  return c;
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Step time
+//-----------------------------------------------------------------------------
+
+// Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
+// FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
+double elementwise_s(const Scenario& s, Explainer* ex) {
+  const ModelArch& m = s.model;
+  const Parallel& x = s.parallel;
+  const double e = bytes_per_element(s.precision);
+  const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
+  const double per_token_layer = kElementwisePasses * (h_share + m.active_mlp_width() / x.tp) * e;
+  const double scores = x.flash_attention ? 0.0 : kSoftmaxPasses * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
+  const double passes = 3.0 + (x.recompute == Recompute::full ? 1.0 : 0.0);
+  const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
+  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.dp();
+  const double layers = static_cast<double>(m.layers) / x.pp;
+  const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores);
+  const double t = bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * kMemBwEfficiency);
+  if (ex)
+    ex->add("time.elementwise_s", t, "s",
+            "memory-bound bytes / (HBM bandwidth x kMemBwEfficiency): tokens x layers x passes x kElementwisePasses x (h + f) "
+            "x bytes (+ kSoftmaxPasses x heads x seq_len without FlashAttention)",
+            {{"bytes", bytes}, {"hbm_GBps", s.cluster.memory_bw_gb_per_s}, {"kElementwisePasses", kElementwisePasses},
+             {"kSoftmaxPasses", kSoftmaxPasses}});
+  return t;
+}
+
+TimeResult estimate_time(const Scenario& s, const ParamCount& p, const MemoryResult& mem, Explainer* ex) {
+  TimeResult t;
+  t.flops = training_flops(s, p, ex);
+  t.gemm_efficiency = gemm_efficiency(s, ex);
+  const double peak = peak_tflops(s) * 1e12;
+  const double slowdown = s.method == Method::qlora ? kQloraSlowdown : 1.0;
+  t.compute_s = (t.flops.hardware_per_gpu_step / (peak * t.gemm_efficiency) + elementwise_s(s, ex)) * slowdown;
+  t.achieved_tflops = t.flops.hardware_per_gpu_step / t.compute_s / 1e12;
+  const int m = std::max(1, s.grad_accum());
+  const double compute_per_mb = t.compute_s / m;
+  t.comm = communication(s, p, mem, compute_per_mb, ex);
+  // 1F1B bubble: (p - 1) / m of the ideal step (Narayanan et al. 2021 §2.2).
+  const int pp = s.parallel.pp;
+  t.bubble_s = pp > 1 ? (pp - 1.0) / m * (t.compute_s + t.comm.tp_exposed_s) : 0.0;
+  if (s.parallel.offload != Offload::none) {
+    const double trained_per_gpu = mem.trainable_params / (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() : 1));
+    const double gpus_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+    const double cpu_adam = trained_per_gpu * gpus_node / kCpuAdamParamsPerS;
+    const double pcie = trained_per_gpu * 4.0 / (s.cluster.pcie_gb_per_s * 1e9);  // grads down, weights up
+    const double nvme = s.parallel.offload == Offload::nvme ? mem.nvme_offload_bytes_per_node * 2.0 / (kNvmeOffloadGbPerS * 1e9) : 0.0;
+    t.offload_s = cpu_adam + pcie + nvme;
+  }
+  t.step_s = t.compute_s + t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s + t.bubble_s + t.offload_s;
+  t.tokens_per_step = static_cast<double>(s.effective_global_batch()) * s.seq_len;
+  if (ex) {
+    ex->add("time.compute_s", t.compute_s, "s",
+            "hardware FLOPs per GPU per step / (dense peak x GEMM efficiency) + memory-bound elementwise time",
+            {{"flops_per_gpu", t.flops.hardware_per_gpu_step}, {"peak_TFLOPS", peak / 1e12}, {"gemm_efficiency", t.gemm_efficiency},
+             {"qlora_slowdown", slowdown}});
+    ex->add("time.bubble_s", t.bubble_s, "s", "(p - 1) / m x (compute + tensor-parallel time), 1F1B schedule",
+            {{"p", static_cast<double>(pp)}, {"m", static_cast<double>(m)}});
+  }
+  return t;
+}
+
+namespace {
+
+void finish_time(const Scenario& s, TimeResult& t, Explainer* ex) {
+  t.step_s += t.io_stall_s;
+  t.tokens_per_s = t.tokens_per_step / t.step_s;
+  const double peak = peak_tflops(s) * 1e12;
+  t.mfu = t.flops.model_per_step / (t.step_s * s.cluster.gpus * peak);
+  t.hfu = t.flops.hardware_per_gpu_step / (t.step_s * peak);
+  t.model_tflops_per_gpu = t.flops.model_per_step / t.step_s / s.cluster.gpus / 1e12;
+  const double tokens = s.training_tokens();
+  t.steps = tokens > 0 ? std::ceil(tokens / t.tokens_per_step) : 0;
+  t.training_hours = t.steps * t.step_s / 3600.0;
+  if (ex) {
+    ex->add("time.step_s", t.step_s, "s", "compute + exposed TP + exposed PP + exposed DP + bubble + offload + IO stall",
+            {{"compute_s", t.compute_s}, {"tp_exposed_s", t.comm.tp_exposed_s}, {"pp_exposed_s", t.comm.pp_exposed_s},
+             {"dp_exposed_s", t.comm.dp_exposed_s}, {"bubble_s", t.bubble_s}, {"offload_s", t.offload_s}, {"io_stall_s", t.io_stall_s}});
+    ex->add("time.tokens_per_s", t.tokens_per_s, "token/s", "global_batch x seq_len / step_s (whole cluster)",
+            {{"tokens_per_step", t.tokens_per_step}, {"step_s", t.step_s}});
+    ex->add("time.mfu", t.mfu, "1", "model FLOPs per step / (step_s x GPUs x dense peak); model FLOPs exclude recompute",
+            {{"model_flops_per_step", t.flops.model_per_step}, {"gpus", static_cast<double>(s.cluster.gpus)}, {"peak_TFLOPS", peak / 1e12}});
+  }
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Data, checkpoints and interruptions
+//-----------------------------------------------------------------------------
+
+IoResult estimate_io(const Scenario& s, const ParamCount& /*p*/, const MemoryResult& mem, TimeResult& t, Explainer* ex) {
+  IoResult io;
+  const StorageChoice& st = s.storage;
+  // Data feed: the cluster's token rate x bytes per token must come off the data tier.
+  const double compute_rate = t.tokens_per_step / t.step_s;
+  io.data_bytes_per_s = compute_rate * st.bytes_per_token;
+  io.data_tier_bytes_per_s = st.data_read_mb_per_s * 1e6;
+  io.data_utilisation = io.data_tier_bytes_per_s > 0 ? io.data_bytes_per_s / io.data_tier_bytes_per_s : 0;
+  const double read_s = t.tokens_per_step * st.bytes_per_token / std::max(io.data_tier_bytes_per_s, 1.0);
+  t.io_stall_s = std::max(0.0, read_s - t.step_s);  // prefetching hides reads shorter than a step
+  io.input_cores_per_node = kInputCoresPerGpu * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+  const double dataset_tokens = st.dataset_tokens > 0 ? st.dataset_tokens : s.training_tokens() / std::max(s.epochs, 1.0);
+  io.dataset_bytes = dataset_tokens * st.bytes_per_token;
+  finish_time(s, t, ex);
+
+  // Checkpoint: 16-bit weights + fp32 master + optimizer states of what trains (14 B/param for
+  // AdamW); PEFT saves only the adapters.
+  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  io.checkpoint_bytes = mem.trainable_params * (b.weights + b.optimizer);
+  io.checkpoint_write_s = io.checkpoint_bytes / (st.checkpoint_write_mb_per_s * 1e6);
+  const double nodes = s.cluster.nodes();
+  const double spot = s.pricing.mode == PricingMode::spot ? s.pricing.spot_interruptions_per_hour * nodes : 0.0;
+  io.interruptions_per_hour = s.pricing.failures_per_gpu_hour * s.cluster.gpus + spot;
+  io.mtbi_h = io.interruptions_per_hour > 0 ? 1.0 / io.interruptions_per_hour : std::numeric_limits<double>::infinity();
+  const double c_h = io.checkpoint_write_s / 3600.0;
+  // Young (1974): tau = sqrt(2 C M); the user's interval wins when given.
+  io.checkpoint_interval_h = st.checkpoint_interval_h > 0 ? st.checkpoint_interval_h
+                             : std::isfinite(io.mtbi_h) ? std::sqrt(2.0 * c_h * io.mtbi_h)
+                                                        : std::max(1.0, t.training_hours);
+  io.checkpoint_interval_h = std::max(io.checkpoint_interval_h, c_h);
+  // Stall to write + on each interruption, half an interval of lost work and the restart.
+  const double lost = std::isfinite(io.mtbi_h) ? (io.checkpoint_interval_h / 2.0 + s.pricing.restart_h) / io.mtbi_h : 0.0;
+  io.overhead_fraction = c_h / io.checkpoint_interval_h + lost;
+  t.total_hours = t.training_hours * (1.0 + io.overhead_fraction);
+  t.gpu_hours = t.total_hours * s.cluster.gpus;
+  io.retention_bytes = st.checkpoints_kept * io.checkpoint_bytes + io.dataset_bytes;
+  if (ex) {
+    ex->add("checkpoint.size_bytes", io.checkpoint_bytes, "B",
+            "trained parameters x (16-bit weights + fp32 master + optimizer states) bytes",
+            {{"trainable_params", mem.trainable_params}, {"bytes_per_param", b.weights + b.optimizer}});
+    ex->add("checkpoint.write_s", io.checkpoint_write_s, "s", "size / write throughput of the checkpoint tier for the whole job",
+            {{"write_MBps", st.checkpoint_write_mb_per_s}});
+    ex->add("checkpoint.interval_h", io.checkpoint_interval_h, "h", "Young (1974): sqrt(2 x write time x mean time between interruptions)",
+            {{"write_h", c_h}, {"mtbi_h", std::isfinite(io.mtbi_h) ? io.mtbi_h : 0.0}});
+    ex->add("time.total_hours", t.total_hours, "h",
+            "training hours x (1 + write/interval + (interval/2 + restart) / MTBI)",
+            {{"training_hours", t.training_hours}, {"overhead_fraction", io.overhead_fraction}});
+    ex->add("gpu_hours", t.gpu_hours, "GPU-h", "GPUs x total hours", {{"gpus", static_cast<double>(s.cluster.gpus)}});
+    ex->add("io.data_bytes_per_s", io.data_bytes_per_s, "B/s", "cluster tokens/s x bytes per token on disk",
+            {{"bytes_per_token", st.bytes_per_token}, {"tier_MBps", st.data_read_mb_per_s}});
+  }
+  return io;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Cost
+//-----------------------------------------------------------------------------
+
+CostResult estimate_cost(const Scenario& s, const TimeResult& t, const IoResult& io, Explainer* ex) {
+  CostResult c;
+  const Pricing& pr = s.pricing;
+  c.usd_per_gpu_hour = pr.usd_per_gpu_hour;
+  c.usd_to_cny = pr.usd_to_cny;
+  c.compute_usd = t.gpu_hours * pr.overhead_factor * pr.usd_per_gpu_hour;
+  const double months = std::max(s.storage.retention_months, t.total_hours * pr.overhead_factor / 730.0);
+  c.storage_usd = io.retention_bytes / 1e12 * s.storage.usd_per_tb_month * months;
+  c.total_usd = c.compute_usd + c.storage_usd;
+  const double tokens = s.training_tokens();
+  c.usd_per_billion_tokens = tokens > 0 ? c.total_usd / (tokens / 1e9) : 0;
+  c.total_cny = c.total_usd * pr.usd_to_cny;
+  if (ex) {
+    ex->add("cost.compute_usd", c.compute_usd, "USD", "GPU-hours x overhead factor x USD per GPU-hour",
+            {{"gpu_hours", t.gpu_hours}, {"overhead_factor", pr.overhead_factor}, {"usd_per_gpu_hour", pr.usd_per_gpu_hour}});
+    ex->add("cost.storage_usd", c.storage_usd, "USD", "(kept checkpoints + dataset) TB x USD per TB-month x months",
+            {{"retention_TB", io.retention_bytes / 1e12}, {"usd_per_tb_month", s.storage.usd_per_tb_month}, {"months", months}});
+    ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)", {{"usd_to_cny", pr.usd_to_cny}});
+  }
+  return c;
+}
+
+}  // namespace llmplan
