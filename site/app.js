@@ -1,6 +1,7 @@
 // app.js: the page shell. Checks the browser can run the app, loads the WebAssembly module,
 // shows progress and errors, and publishes the JS API:
-//   window.llmplan.estimate(scenario)  -> result object (throws LlmplanInputError naming the field)
+//   window.llmplan.estimate(scenario, {explain})  -> result object (throws LlmplanInputError naming the field);
+//                                     with {explain: true} it carries "explain": formula and values per figure
 //   window.llmplan.version, window.llmplan.catalogVersion
 //   window.llmplan.catalog()         -> the built-in catalog (every section, with sources)
 //   window.llmplan.catalogStatus()   -> {catalogVersion, asOf, source, error} of the catalog the UI uses
@@ -59,9 +60,10 @@
         catalogVersion: Module.catalogVersion(),
         catalog: function () { return JSON.parse(Module.catalogJson()); },
         catalogStatus: function () { return JSON.parse(Module.appCatalogStatus()); },
-        estimate: function (scenario) {
+        estimate: function (scenario, options) {
           var input = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
-          var result = JSON.parse(Module.estimate(input));
+          var explain = options && options.explain;
+          var result = JSON.parse(explain ? Module.estimateExplained(input) : Module.estimate(input));
           if (result.error) throw LlmplanInputError(result.error.field, result.error.message);
           return result;
         }

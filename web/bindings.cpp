@@ -17,6 +17,10 @@ std::string estimate(const std::string& scenario_json) {
   return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog()).body;
 }
 
+std::string estimate_explained(const std::string& scenario_json) {
+  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog(), true).body;
+}
+
 std::string version() { return LLMPLAN_VERSION; }
 std::string catalog_version() { return llmplan::builtin_catalog().catalog_version; }
 std::string catalog_json() { return std::string(llmplan::builtin_catalog_json()); }
@@ -40,6 +44,7 @@ std::string app_catalog_status() {
 
 EMSCRIPTEN_BINDINGS(llmplan) {
   emscripten::function("estimate", &estimate);
+  emscripten::function("estimateExplained", &estimate_explained);
   emscripten::function("version", &version);
   emscripten::function("catalogVersion", &catalog_version);
   emscripten::function("catalogJson", &catalog_json);

@@ -24,9 +24,10 @@ const char* kHelp =
     "llmplan " LLMPLAN_VERSION ": GPU, time and cost planner for training large language models\n"
     "\n"
     "Usage:\n"
-    "  llmplan estimate FILE|- [--format json|table]\n"
+    "  llmplan estimate FILE|- [--format json|table] [--explain]\n"
     "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
-    "      --format json (default) prints the result JSON; --format table a summary for people.\n"
+    "      --format json (default) prints the result JSON; --format table a summary for people;\n"
+    "      --explain adds \"explain\": the formula and the values behind every figure.\n"
     "  llmplan catalog list [SECTION] [--json]\n"
     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
     "      providers, instances, models, currency (a table, or the entries as JSON).\n"
@@ -78,14 +79,35 @@ void print_table(const std::string& body) {
   std::printf("Fits              %s (headroom %s); largest micro-batch that fits: %d\n",
               m["fits"].get<bool>() ? "yes" : "NO", format_bytes(m["headroom_bytes"].get<double>()).c_str(),
               m["max_micro_batch"].get<int>());
+  const auto& t = r["time"];
+  const auto& c = r["cost"];
+  std::printf("Step              %s (compute %s, exposed communication %s, bubble %s)\n",
+              llmplan::format_duration(t["step_s"].get<double>()).c_str(), llmplan::format_duration(t["compute_s"].get<double>()).c_str(),
+              llmplan::format_duration(t["exposed_comm_s"].get<double>()).c_str(), llmplan::format_duration(t["bubble_s"].get<double>()).c_str());
+  std::printf("Throughput        %s tokens/s, MFU %s\n", llmplan::format_count(t["tokens_per_s"].get<double>()).c_str(),
+              llmplan::format_percent(t["mfu"].get<double>()).c_str());
+  if (t["steps"].get<double>() > 0)
+    std::printf("Run               %s wall clock, %s GPU-hours, %s (%s), %s per 1B tokens\n",
+                llmplan::format_duration(t["total_hours"].get<double>() * 3600).c_str(),
+                llmplan::format_count(r["gpu_hours"].get<double>()).c_str(),
+                llmplan::format_money(c["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
+                llmplan::format_money(c["total_cny"].get<double>(), llmplan::Currency::cny).c_str(),
+                llmplan::format_money(c["usd_per_billion_tokens"].get<double>(), llmplan::Currency::usd).c_str());
+  std::printf("Checkpoint        %s, written in %s, every %s; tier %s\n",
+              format_bytes(r["checkpoint"]["size_bytes"].get<double>()).c_str(),
+              llmplan::format_duration(r["checkpoint"]["write_s"].get<double>()).c_str(),
+              llmplan::format_duration(r["checkpoint"]["interval_h"].get<double>() * 3600).c_str(), r["tier"].get<std::string>().c_str());
   for (const auto& w : r["warnings"])
     std::printf("Warning [%s] %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
 }
 
 int cmd_estimate(const std::vector<std::string>& args) {
   std::string file, format = "json";
+  bool explain = false;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--format" && i + 1 < args.size()) {
+    if (args[i] == "--explain") {
+      explain = true;
+    } else if (args[i] == "--format" && i + 1 < args.size()) {
       format = args[++i];
     } else if (args[i].rfind("--format=", 0) == 0) {
       format = args[i].substr(9);
@@ -99,7 +121,7 @@ int cmd_estimate(const std::vector<std::string>& args) {
   if (format != "json" && format != "table") return usage_error("--format must be json or table; got '" + format + "'");
   std::string text, error;
   if (!read_input(file, text, error)) return usage_error(error);
-  const llmplan::JsonResponse r = llmplan::estimate_json(text, llmplan::builtin_catalog());
+  const llmplan::JsonResponse r = llmplan::estimate_json(text, llmplan::builtin_catalog(), explain);
   if (!r.ok) {
     std::fprintf(stderr, "llmplan: invalid scenario: %s\n", r.error.message.c_str());
     return 2;

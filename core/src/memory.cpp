@@ -307,7 +307,11 @@ Peak peak_stage(const Scenario& s, const ParamCount& p) {
 
 // Memory grows with the micro-batch (fewer micro-batches in flight never outweigh bigger ones),
 // so a bisection finds the largest one that fits while the global batch stays the same.
-int largest_micro_batch(Scenario s, const ParamCount& p, double capacity) {
+int largest_micro_batch(const Scenario& original, const ParamCount& p, double capacity) {
+  // A per-thread scratch copy: assigning into it reuses its strings' storage, so the planner's
+  // hot path does not allocate.
+  static thread_local Scenario s;
+  s = original;
   const int global = s.effective_global_batch();
   auto fits = [&](int b) {
     s.micro_batch = b;

@@ -22,6 +22,17 @@ after(async () => {
 });
 
 const scenarios = {
+  contract_example: {
+    model: { preset: 'llama-2-7b' }, method: 'pretrain', precision: 'bf16', optimizer: 'adamw',
+    seq_len: 4096, micro_batch: 1, global_batch: 1024, tokens: 2e12,
+    cluster: { accelerator: 'a100-sxm4-80gb', gpus: 2048, gpus_per_node: 8 },
+    parallel: { tp: 8, pp: 1, zero: 1, sequence_parallel: true, recompute: 'selective' },
+    pricing: { mode: 'on_demand', usd_per_gpu_hour: 2.0 },
+  },
+  qlora_instance: {
+    model: { preset: 'qwen2.5-7b' }, method: 'qlora', lora: { rank: 16, targets: 'all_linear' }, tokens: 1e8,
+    cluster: { instance: 'aws-g6e.4xlarge-us-east-1' }, parallel: { recompute: 'full' },
+  },
   llama2_7b_zero3: {
     model: { preset: 'llama-2-7b' }, method: 'full', seq_len: 4096, micro_batch: 1, global_batch: 64,
     cluster: { gpus: 8, gpus_per_node: 8, gpu_memory_gb: 80 }, parallel: { zero: 3 },
@@ -92,6 +103,11 @@ test('window.llmplan.estimate returns exactly the CLI result for the same scenar
       const web = await page.evaluate((s) => window.llmplan.estimate(s), scenario);
       assert.deepEqual(web, cli(scenario), name);
     }
+    const explained = await page.evaluate((s) => window.llmplan.estimate(s, { explain: true }), scenarios.contract_example);
+    const cliExplained = JSON.parse(execFileSync(cliPath, ['estimate', '-', '--explain'],
+      { input: JSON.stringify(scenarios.contract_example) }).toString());
+    assert.deepEqual(explained, cliExplained);
+    assert.equal(explained.explain['time.step_s'].value, explained.time.step_s);
     const fromString = await page.evaluate((s) => window.llmplan.estimate(JSON.stringify(s)), scenarios.llama2_7b_zero3);
     assert.equal(fromString.memory.per_gpu_bytes.total, cli(scenarios.llama2_7b_zero3).memory.per_gpu_bytes.total);
   } finally {

@@ -1,0 +1,131 @@
+// Time, communication, checkpoint and cost formulas against hand calculations and papers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/performance.hpp"
+
+using namespace llmplan;
+
+namespace {
+Scenario parse(const char* text) {
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
+  return *p.scenario;
+}
+}  // namespace
+
+TEST_CASE("ring all-reduce: 2 (n-1)/n S / busbw (nccl-tests PERFORMANCE.md)") {
+  // 1 GB over 8 ranks at 100 GB/s bus bandwidth: 2 x 7/8 x 1e9 / 1e11 = 17.5 ms
+  CHECK(allreduce_s(1e9, 8, 100e9, 0) == doctest::Approx(0.0175));
+  CHECK(allreduce_s(1e9, 1, 100e9, 0) == 0.0);
+  // latency adds 2 (n-1) alpha: 14 x 5 us = 70 us
+  CHECK(allreduce_s(1e9, 8, 100e9, 5e-6) == doctest::Approx(0.0175 + 70e-6));
+}
+
+TEST_CASE("FLOPs per step equal Megatron's formula for GPT-3 175B (Narayanan et al. 2021 §5.1)") {
+  // 72 B s L h^2 (1 + s/(6h) + V/(12 h L)) with B = 1536, s = 2048, L = 96, h = 12288, V = 51200
+  const Scenario s = parse(R"({"model": {"layers": 96, "hidden": 12288, "heads": 96, "ffn": 49152, "vocab": 51200,
+      "gated_mlp": false, "tied_embeddings": true}, "seq_len": 2048, "global_batch": 1536,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1536}})");
+  const double B = 1536, sl = 2048, L = 96, h = 12288, V = 51200;
+  const double megatron = 72 * B * sl * L * h * h * (1 + sl / (6 * h) + V / (12 * h * L));
+  const Flops f = training_flops(s, count_params(s.model), nullptr);
+  CHECK(f.model_per_step == doctest::Approx(megatron).epsilon(1e-6));
+  // full recompute adds one forward: 96 B s L h^2 (1 + s/(6h) + V/(16 h L)) minus the logit layer's extra pass
+  Scenario r = s;
+  r.parallel.recompute = Recompute::full;
+  const double megatron_full = 96 * B * sl * L * h * h * (1 + sl / (6 * h) + V / (16 * h * L));
+  CHECK(training_flops(r, count_params(r.model), nullptr).hardware_per_token * B * sl ==
+        doctest::Approx(megatron_full).epsilon(1e-6));
+}
+
+TEST_CASE("LoRA FLOPs: 4 P + 6 P_adapter + attention, a third less than full training") {
+  const Scenario full = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "cluster": {"gpus": 1}})");
+  const Scenario lora = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "lora", "lora": {"rank": 8, "targets": "attention"},
+      "cluster": {"gpus": 1}})");
+  const ParamCount p = count_params(full.model);
+  const double P = training_flops(full, p, nullptr).model_per_token;
+  // attention adapters: 32 layers x 8 x 4 x (4096 + 4096) = 8,388,608 parameters
+  CHECK(lora_params_per_layer(lora.model, lora.lora) * 32 == 8388608.0);
+  const double attn = 3.0 * 2.0 * 4096 * (4096 + 4096) * 32;  // 3 x forward scores
+  const double matmul = (P - attn) / 6.0;
+  CHECK(training_flops(lora, p, nullptr).model_per_token == doctest::Approx(4 * matmul + 6 * 8388608.0 + attn));
+}
+
+TEST_CASE("pipeline bubble (p-1)/m of the step and Young's checkpoint interval") {
+  Scenario s = parse(R"({"model": {"preset": "llama-2-13b"}, "seq_len": 4096, "global_batch": 64, "tokens": 1e9,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"pp": 4, "zero": 1},
+      "pricing": {"failures_per_gpu_hour": 0.01, "usd_per_gpu_hour": 2.5}})");
+  const EstimateResult r = estimate(s);
+  // dp = 2, m = 64 / 2 = 32 micro-batches; bubble = 3/32 of (compute + TP time)
+  CHECK(r.grad_accum == 32);
+  CHECK(r.time.bubble_s == doctest::Approx(3.0 / 32.0 * r.time.compute_s));
+  // Young: tau = sqrt(2 C M), M = 1 / (0.01 x 8) = 12.5 h
+  const double c_h = r.io.checkpoint_write_s / 3600.0;
+  CHECK(r.io.mtbi_h == doctest::Approx(12.5));
+  CHECK(r.io.checkpoint_interval_h == doctest::Approx(std::sqrt(2 * c_h * 12.5)));
+  CHECK(r.io.overhead_fraction == doctest::Approx(c_h / r.io.checkpoint_interval_h +
+                                                  (r.io.checkpoint_interval_h / 2 + 0.25) / 12.5));
+  // checkpoint = 14 B per parameter for AdamW (2 weights + 4 master + 8 moments)
+  CHECK(r.io.checkpoint_bytes == doctest::Approx(14.0 * r.params.total));
+  // cost = GPU-hours x overhead (1.3 default) x price; CNY at the catalog rate
+  CHECK(r.cost.compute_usd == doctest::Approx(r.time.gpu_hours * 1.3 * 2.5));
+  CHECK(r.cost.total_cny == doctest::Approx(r.cost.total_usd * builtin_catalog().currency.usd_to_cny));
+  CHECK(r.time.steps == std::ceil(1e9 / (64.0 * 4096)));
+}
+
+TEST_CASE("optimizers, pure bf16 and QLoRA change the bytes per parameter") {
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw).optimizer == 12);      // 4 master + 8
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw8bit).optimizer == 6);   // 4 master + 2
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::sgd).optimizer == 8);         // 4 master + 4 momentum
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adafactor).optimizer == 4);   // master only
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw, true).optimizer == 4);  // bf16 m and v
+  // QLoRA anchor (Dettmers et al. 2023, abstract): a 65B model fine-tunes on one 48 GB GPU.
+  const Scenario q = parse(R"({"model": {"layers": 80, "hidden": 8192, "heads": 64, "ffn": 22016, "vocab": 32000},
+      "method": "qlora", "lora": {"rank": 64, "targets": "all_linear"}, "seq_len": 512, "micro_batch": 1,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1, "gpu_memory_gb": 48}, "parallel": {"recompute": "full"}})");
+  const EstimateResult r = estimate(q);
+  // block linears 80 x (4 x 8192^2 + 3 x 8192 x 22016) = 64,760,053,760 at 0.5 + 0.127/8 B;
+  // embedding + head + norms 525,606,912 at 2 B; adapters 80 x 64 x (4 x 16384 + 3 x 30208) = 799,539,200 at 2 B
+  CHECK(r.memory.per_gpu.weights == doctest::Approx(64760053760.0 * (0.5 + 0.127 / 8) + 525606912.0 * 2 + 799539200.0 * 2));
+  CHECK(r.memory.per_gpu.optimizer == doctest::Approx(799539200.0 * 12));
+  // The paper pages optimizer states to CPU RAM when memory runs short: without them it fits.
+  CHECK(r.memory.per_gpu.total() - r.memory.per_gpu.optimizer < 48e9);
+}
+
+TEST_CASE("warnings follow the seeds' rules with their numbers") {
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096, "global_batch": 64,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "network": {"inter_node_link": "ethernet-25g"},
+      "parallel": {"tp": 8, "zero": 3}, "storage": {"data_tier": "aws-ebs-gp3", "checkpoint_tier": "aws-ebs-gp3"}})");
+  const EstimateResult r = estimate(s);
+  bool no_rdma = false, block = false;
+  for (int i = 0; i < r.warnings.count; ++i) {
+    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
+    no_rdma = no_rdma || w.code == WarningCode::multinode_without_rdma;
+    block = block || w.code == WarningCode::data_on_block_disk;
+  }
+  CHECK(no_rdma);
+  CHECK(block);
+  CHECK(r.tier == Tier::l3);
+}
+
+TEST_CASE("explanations cover the headline figures and equal them") {
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"zero": 3}})");
+  Explainer ex;
+  const EstimateResult r = estimate(s, &ex);
+  auto find = [&](const char* key) -> const Explanation* {
+    for (const Explanation& e : ex.items())
+      if (e.key == key) return &e;
+    return nullptr;
+  };
+  for (const char* key : {"time.step_s", "time.mfu", "time.tokens_per_s", "time.total_hours", "gpu_hours", "cost.compute_usd",
+                          "checkpoint.size_bytes", "memory.per_gpu_bytes.total", "model.params.total", "comm.dp_s"})
+    CHECK_MESSAGE(find(key) != nullptr, key);
+  CHECK(find("time.step_s")->value == r.time.step_s);
+  CHECK(find("memory.per_gpu_bytes.total")->value == r.memory.per_gpu.total());
+  CHECK_FALSE(find("time.mfu")->formula.empty());
+}
