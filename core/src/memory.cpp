@@ -46,7 +46,11 @@ double optimizer_state_bytes(Optimizer o) {
 StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, bool pure_bf16) {
   // Pure bf16 (torchtune's default, LLaMA-Factory's pure_bf16): no fp32 master, optimizer states
   // in bf16 too (AdamW m and v at 2 B each).
-  if (pure_bf16 && precision == Precision::bf16) return {2, 2, optimizer_state_bytes(optimizer) / 2};
+  if (pure_bf16 && precision == Precision::bf16) {
+    // fp32 moments become bf16; 8-bit Adam's moments are 8-bit either way.
+    const double states = optimizer == Optimizer::adamw8bit ? 2.0 : optimizer_state_bytes(optimizer) / 2;
+    return {2, 2, states};
+  }
   // fp32 training has no master copy; mixed precision (bf16/fp16, and fp8 whose Transformer
   // Engine recipe keeps bf16 weights) keeps 16-bit weights and grads plus an fp32 master.
   if (precision == Precision::fp32) return {4, 4, optimizer_state_bytes(optimizer)};
@@ -91,11 +95,11 @@ struct LayerTensors {
   double scores = 0;      // bytes per (token x key position x head): the s x s attention maps
 };
 
-LayerTensors layer_tensors(const ModelArch& m, double e, double g, bool dropout) {
+LayerTensors layer_tensors(const ModelArch& m, double e, double g, double norm_in, bool dropout) {
   const double h = m.hidden;
   const double f = m.active_mlp_width();  // MoE: the top_k routed + shared experts a token passes
   LayerTensors t;
-  t.replicated = 2 * e * h     // inputs of the two norms
+  t.replicated = 2 * norm_in * h  // inputs of the two norms
                + g * h         // input of the QKV projection
                + g * h;        // input of the MLP
   if (dropout) t.replicated += 2 * h;  // 1-byte masks after attention and after the MLP
@@ -112,7 +116,8 @@ LayerTensors layer_tensors(const ModelArch& m, double e, double g, bool dropout)
 }  // namespace
 
 double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) {
-  const LayerTensors t = layer_tensors(m, a.element_bytes, a.gemm_input_bytes, a.dropout);
+  const double norm_in = a.norm_input_bytes > 0 ? a.norm_input_bytes : a.element_bytes;
+  const LayerTensors t = layer_tensors(m, a.element_bytes, a.gemm_input_bytes, norm_in, a.dropout);
   const double tokens = static_cast<double>(a.seq_len) * a.micro_batch;
   const double tp = std::max(a.tp, 1);
   const double rep_div = a.sequence_parallel ? tp : 1.0;
@@ -218,6 +223,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
 ActivationShape activation_shape(const Scenario& s) {
   ActivationShape a;
   a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : element_bytes(s.precision);
+  a.norm_input_bytes = s.techniques.fp32_norm_inputs ? 4.0 : element_bytes(s.precision);
   a.seq_len = s.seq_len;
   a.micro_batch = s.micro_batch;
   a.tp = s.parallel.tp;
@@ -289,6 +295,19 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   m.activations = stage_activations(s, st);
   m.logits = st.has_logits ? logits_bytes(s) : 0.0;
   m.buffers = buffer_bytes(s, p, b);
+  // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
+  // during backward while activations are freed, and frees it at zero_grad: its peak is the
+  // larger of "activations at the start of backward" and "gradients at its end", not their sum.
+  // DDP, FSDP/ZeRO and Megatron keep persistent gradient buffers, and accumulation keeps .grad.
+  const bool transient_grads = s.dp() == 1 && s.parallel.tp * s.parallel.pp == 1 && s.grad_accum() == 1;
+  if (transient_grads) {
+    if (m.activations + m.logits >= m.gradients) {
+      m.gradients = 0;
+    } else {
+      m.activations = 0;
+      m.logits = 0;
+    }
+  }
   m.runtime = kRuntimeOverheadBytes + kAllocatorFragmentation * (m.activations + m.logits + m.buffers);
   return m;
 }

@@ -205,7 +205,8 @@ bool read_techniques(Reader& r, const json& root, Scenario& s) {
   const json& o = root["techniques"];
   const std::string p = "techniques";
   Techniques& t = s.techniques;
-  return r.object(o, p) && r.keys(o, p, {"loss_chunks", "activation_offload", "optimizer_in_backward"}) &&
+  return r.object(o, p) && r.keys(o, p, {"loss_chunks", "activation_offload", "optimizer_in_backward", "fp32_norm_inputs"}) &&
+         r.boolean(o, "fp32_norm_inputs", p, t.fp32_norm_inputs) &&
          r.integer(o, "loss_chunks", p, 1, 1024, t.loss_chunks) && r.boolean(o, "activation_offload", p, t.activation_offload) &&
          r.boolean(o, "optimizer_in_backward", p, t.optimizer_in_backward);
 }

@@ -72,6 +72,7 @@ struct Techniques {
   int loss_chunks = 1;               // chunked cross-entropy (torchtune: 8): fp32 logits one chunk at a time
   bool activation_offload = false;   // saved activations streamed to host memory
   bool optimizer_in_backward = false;  // optimizer step fused into backward: gradients freed at once
+  bool fp32_norm_inputs = false;     // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
 };
 
 struct StorageChoice {
