@@ -78,8 +78,21 @@ EstimateResult estimate(const Scenario& s, Explainer* ex) {
             "layers x in-flight micro-batches x per-layer bytes (Korthikanti et al. 2022 Table 2, per tensor)",
             {{"seq_len", static_cast<double>(s.seq_len)}, {"micro_batch", static_cast<double>(s.micro_batch)},
              {"tp", static_cast<double>(s.parallel.tp)}});
+    ex->add("memory.per_gpu_bytes.gradients", m.gradients, "B",
+            "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single process)",
+            {{"bytes_per_param", state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16).gradients}});
+    ex->add("memory.per_gpu_bytes.logits", m.logits, "B",
+            "micro_batch x seq_len x (2 e h + (e + 4 / loss_chunks) V / tp): norm and head inputs, logits, fp32 loss copy",
+            {{"vocab", static_cast<double>(s.model.vocab)}, {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)}});
+    ex->add("memory.per_gpu_bytes.buffers", m.buffers, "B",
+            "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
+    ex->add("memory.per_gpu_bytes.runtime", m.runtime, "B", "kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
+            {{"kRuntimeOverheadBytes", kRuntimeOverheadBytes}, {"kAllocatorFragmentation", kAllocatorFragmentation}});
     ex->add("memory.per_gpu_bytes.total", m.total(), "B", "weights + gradients + optimizer + activations + logits + buffers + runtime",
             {{"capacity", r.memory.capacity_bytes}});
+    ex->add("memory.max_micro_batch", r.memory.max_micro_batch, "sequences",
+            "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)", {});
+    ex->add("cost.usd_per_gpu_hour", s.pricing.usd_per_gpu_hour, "USD", s.pricing.price_source.empty() ? "no price in the catalog; give pricing.usd_per_gpu_hour" : s.pricing.price_source.c_str(), {});
   }
   return r;
 }
@@ -248,13 +261,17 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"data_tier_bytes_per_s", io.data_tier_bytes_per_s},
             {"data_utilisation", io.data_utilisation},
             {"input_cores_per_node", io.input_cores_per_node},
-            {"dataset_bytes", io.dataset_bytes}}},
+            {"dataset_bytes", io.dataset_bytes},
+            {"staging_h", io.staging_h},
+            {"staging_source", s.storage.staging_source}}},
           {"checkpoint",
            {{"size_bytes", io.checkpoint_bytes},
             {"write_s", io.checkpoint_write_s},
             {"interval_h", io.checkpoint_interval_h},
             {"interruptions_per_hour", io.interruptions_per_hour},
             {"overhead_fraction", io.overhead_fraction},
+            {"expected_interruptions", io.expected_interruptions},
+            {"lost_work_h", io.lost_work_h},
             {"retention_bytes", io.retention_bytes}}},
           {"cost",
            {{"usd_per_gpu_hour", r.cost.usd_per_gpu_hour},

@@ -244,7 +244,9 @@ Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& m
             "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch)",
             {{"dp", static_cast<double>(dp)}, {"bytes", c.dp_bytes}, {"busbw_GBps", (c.dp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9}});
     ex->add("comm.dp_exposed_s", c.dp_exposed_s, "s", "max(0, dp_s - kDpOverlap x backward time it can hide behind)",
-            {{"kDpOverlap", kDpOverlap}});
+            {{"kDpOverlap", kDpOverlap}, {"kZero3Overlap", kZero3Overlap}});
+    ex->add("comm.pp_s", c.pp_s, "s", "2 x micro-batches x b s h bytes / tp per stage boundary / link bandwidth",
+            {{"bytes", c.pp_bytes}, {"pp", static_cast<double>(x.pp)}});
   }
   return c;
 }
@@ -332,6 +334,10 @@ void finish_time(const Scenario& s, TimeResult& t, Explainer* ex) {
              {"dp_exposed_s", t.comm.dp_exposed_s}, {"bubble_s", t.bubble_s}, {"offload_s", t.offload_s}, {"io_stall_s", t.io_stall_s}});
     ex->add("time.tokens_per_s", t.tokens_per_s, "token/s", "global_batch x seq_len / step_s (whole cluster)",
             {{"tokens_per_step", t.tokens_per_step}, {"step_s", t.step_s}});
+    ex->add("time.training_hours", t.training_hours, "h", "ceil(tokens / tokens per step) x step_s / 3600",
+            {{"tokens", s.training_tokens()}, {"steps", t.steps}});
+    ex->add("time.model_tflops_per_gpu", t.model_tflops_per_gpu, "TFLOP/s", "model FLOPs per step / step_s / GPUs",
+            {{"model_flops_per_step", t.flops.model_per_step}});
     ex->add("time.mfu", t.mfu, "1", "model FLOPs per step / (step_s x GPUs x dense peak); model FLOPs exclude recompute",
             {{"model_flops_per_step", t.flops.model_per_step}, {"gpus", static_cast<double>(s.cluster.gpus)}, {"peak_TFLOPS", peak / 1e12}});
   }
@@ -379,6 +385,9 @@ IoResult estimate_io(const Scenario& s, const ParamCount& /*p*/, const MemoryRes
   t.total_hours = t.training_hours * (1.0 + io.overhead_fraction);
   t.gpu_hours = t.total_hours * s.cluster.gpus;
   io.retention_bytes = st.checkpoints_kept * io.checkpoint_bytes + io.dataset_bytes;
+  io.staging_h = st.staging_mb_per_s > 0 ? io.dataset_bytes / (st.staging_mb_per_s * 1e6) / 3600.0 : 0.0;
+  io.expected_interruptions = t.total_hours * io.interruptions_per_hour;
+  io.lost_work_h = std::isfinite(io.mtbi_h) ? io.expected_interruptions * (io.checkpoint_interval_h / 2.0 + s.pricing.restart_h) : 0.0;
   if (ex) {
     ex->add("checkpoint.size_bytes", io.checkpoint_bytes, "B",
             "trained parameters x (16-bit weights + fp32 master + optimizer states) bytes",
@@ -393,6 +402,12 @@ IoResult estimate_io(const Scenario& s, const ParamCount& /*p*/, const MemoryRes
     ex->add("gpu_hours", t.gpu_hours, "GPU-h", "GPUs x total hours", {{"gpus", static_cast<double>(s.cluster.gpus)}});
     ex->add("io.data_bytes_per_s", io.data_bytes_per_s, "B/s", "cluster tokens/s x bytes per token on disk",
             {{"bytes_per_token", st.bytes_per_token}, {"tier_MBps", st.data_read_mb_per_s}});
+    ex->add("io.staging_h", io.staging_h, "h", "dataset bytes / min(object-store parallel clients x nodes, data tier write rate)",
+            {{"dataset_bytes", io.dataset_bytes}, {"staging_MBps", st.staging_mb_per_s}});
+    ex->add("checkpoint.lost_work_h", io.lost_work_h, "h", "expected interruptions x (interval / 2 + restart)",
+            {{"interruptions", io.expected_interruptions}, {"interval_h", io.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h}});
+    ex->add("io.input_cores_per_node", io.input_cores_per_node, "cores", "kInputCoresPerGpu x GPUs per node (seed 000)",
+            {{"kInputCoresPerGpu", kInputCoresPerGpu}});
   }
   return io;
 }

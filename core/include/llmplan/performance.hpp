@@ -76,6 +76,9 @@ struct IoResult {
   double checkpoint_interval_h = 0;
   double overhead_fraction = 0;       // checkpoint stalls + expected lost work + restarts
   double retention_bytes = 0;
+  double staging_h = 0;               // copying the dataset from object storage before training
+  double expected_interruptions = 0;  // over the run
+  double lost_work_h = 0;             // wall-clock hours redone or spent restarting over the run
 };
 
 struct CostResult {

@@ -88,6 +88,8 @@ struct StorageChoice {
   double retention_months = 1;   // how long checkpoints and data are kept
   int checkpoints_kept = 2;
   double usd_per_tb_month = 0;   // resolved price of the checkpoint tier (0 when unpublished)
+  double staging_mb_per_s = 0;   // resolved: object storage -> data tier copy rate for the job (0: no staging)
+  std::string staging_source;    // the object-storage tier used for staging
 };
 
 struct Pricing {
