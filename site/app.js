@@ -2,6 +2,7 @@
 // shows progress and errors, and publishes the JS API:
 //   window.llmplan.estimate(scenario, {explain})  -> result object (throws LlmplanInputError naming the field);
 //                                     with {explain: true} it carries "explain": formula and values per figure
+//   window.llmplan.plan(question)      -> ranked plans, Pareto front, searched space, rejections (as `llmplan plan`)
 //   window.llmplan.version, window.llmplan.catalogVersion
 //   window.llmplan.catalog()         -> the built-in catalog (every section, with sources)
 //   window.llmplan.catalogStatus()   -> {catalogVersion, asOf, source, error} of the catalog the UI uses
@@ -59,6 +60,11 @@
         version: Module.version(),
         catalogVersion: Module.catalogVersion(),
         catalog: function () { return JSON.parse(Module.catalogJson()); },
+        plan: function (question) {
+          var result = JSON.parse(Module.plan(typeof question === 'string' ? question : JSON.stringify(question)));
+          if (result.error) throw LlmplanInputError(result.error.field, result.error.message);
+          return result;
+        },
         catalogStatus: function () { return JSON.parse(Module.appCatalogStatus()); },
         estimate: function (scenario, options) {
           var input = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);

@@ -7,6 +7,7 @@
 #include "app.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/planner.hpp"
 
 extern "C" void llmplan_wake();
 
@@ -20,6 +21,9 @@ std::string estimate(const std::string& scenario_json) {
 std::string estimate_explained(const std::string& scenario_json) {
   return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog(), true).body;
 }
+
+// Exactly the CLI's `llmplan plan`.
+std::string plan(const std::string& question_json) { return llmplan::plan_json(question_json, llmplan::builtin_catalog()).body; }
 
 std::string version() { return LLMPLAN_VERSION; }
 std::string catalog_version() { return llmplan::builtin_catalog().catalog_version; }
@@ -45,6 +49,7 @@ std::string app_catalog_status() {
 EMSCRIPTEN_BINDINGS(llmplan) {
   emscripten::function("estimate", &estimate);
   emscripten::function("estimateExplained", &estimate_explained);
+  emscripten::function("plan", &plan);
   emscripten::function("version", &version);
   emscripten::function("catalogVersion", &catalog_version);
   emscripten::function("catalogJson", &catalog_json);

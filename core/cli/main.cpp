@@ -16,6 +16,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
 
 namespace {
@@ -28,6 +29,11 @@ const char* kHelp =
     "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
     "      --format json (default) prints the result JSON; --format table a summary for people;\n"
     "      --explain adds \"explain\": the formula and the values behind every figure.\n"
+    "  llmplan plan FILE|- [--format json|table]\n"
+    "      Search the catalog's offerings, node counts and parallel layouts for the best plan:\n"
+    "      a scenario without cluster/parallel plus \"objective\" (min_cost, min_time,\n"
+    "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
+    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, spot}.\n"
     "  llmplan catalog list [SECTION] [--json]\n"
     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
     "      providers, instances, models, currency (a table, or the entries as JSON).\n"
@@ -267,6 +273,58 @@ int catalog_diff(const std::vector<std::string>& paths) {
   return 0;
 }
 
+void print_plan_table(const std::string& body) {
+  const auto r = nlohmann::json::parse(body);
+  std::printf("Objective %s; %s layouts over %d offerings, %s estimated\n", r["objective"].get<std::string>().c_str(),
+              llmplan::format_count(r["searched"]["layouts"].get<double>()).c_str(), r["searched"]["offerings"].get<int>(),
+              llmplan::format_count(r["searched"]["evaluated"].get<double>()).c_str());
+  std::printf("%-4s %-36s %5s %-44s %10s %12s %6s\n", "rank", "instance", "gpus", "layout", "time", "cost", "MFU");
+  for (const auto& p : r["plans"]) {
+    const auto& l = p["layout"];
+    char layout[96];
+    std::snprintf(layout, sizeof layout, "TP%d PP%d DP%d ZeRO-%d mb%d %s%s", l["tp"].get<int>(), l["pp"].get<int>(),
+                  l["dp"].get<int>(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["recompute"].get<std::string>().c_str(),
+                  l["offload"] == "cpu" ? " offload" : "");
+    std::printf("%-4d %-36s %5d %-44s %10s %12s %5.1f%%\n", p["rank"].get<int>(), p["instance"].get<std::string>().c_str(),
+                p["gpus"].get<int>(), layout, llmplan::format_duration(p["time"]["total_hours"].get<double>() * 3600).c_str(),
+                llmplan::format_money(p["cost"]["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
+                100 * p["time"]["mfu"].get<double>());
+    std::printf("     why: %s\n", p["why"].get<std::string>().c_str());
+  }
+  std::printf("rejected:");
+  for (const auto& [k, v] : r["rejected"].items()) std::printf(" %s %s", k.c_str(), llmplan::format_count(v.get<double>()).c_str());
+  std::printf("\n");
+  if (r.contains("message")) std::printf("%s\n", r["message"].get<std::string>().c_str());
+}
+
+int cmd_plan(const std::vector<std::string>& args) {
+  std::string file, format = "json";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--format" && i + 1 < args.size()) {
+      format = args[++i];
+    } else if (file.empty() && (args[i] == "-" || args[i][0] != '-')) {
+      file = args[i];
+    } else {
+      return usage_error("plan: unexpected argument '" + args[i] + "'");
+    }
+  }
+  if (file.empty()) return usage_error("plan: missing FILE (use '-' for standard input)");
+  if (format != "json" && format != "table") return usage_error("--format must be json or table; got '" + format + "'");
+  std::string text, error;
+  if (!read_input(file, text, error)) return usage_error(error);
+  const llmplan::PlanJsonResponse r = llmplan::plan_json(text, llmplan::builtin_catalog());
+  if (!r.ok) {
+    std::fprintf(stderr, "llmplan: invalid question: %s\n", r.error.message.c_str());
+    return 2;
+  }
+  if (format == "table") {
+    print_plan_table(r.body);
+  } else {
+    std::printf("%s\n", r.body.c_str());
+  }
+  return 0;
+}
+
 int cmd_catalog(const std::vector<std::string>& args) {
   const std::string sub = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
@@ -294,6 +352,7 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "estimate") return cmd_estimate(args);
     if (cmd == "catalog") return cmd_catalog(args);
+    if (cmd == "plan") return cmd_plan(args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "llmplan: internal error: %s\n", e.what());
     return 1;

@@ -216,7 +216,7 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
                   {"id", "name", "source", "as_of", "notes", "sources", "provider", "instance_type", "accelerator",
                    "gpus", "vcpus", "ram_gb", "local_nvme_tb", "network_gbps", "inter_node_link", "region",
                    "currency", "on_demand_per_hour", "spot_per_hour", "reserved_1yr_per_hour",
-                   "reserved_3yr_per_hour"}) ||
+                   "reserved_3yr_per_hour", "min_billing_hours"}) ||
       !r.required(o, p, {"provider", "instance_type", "accelerator", "gpus", "region"}) ||
       !r.string(o, "provider", p, i.provider) || !r.string(o, "instance_type", p, i.instance_type) ||
       !r.string(o, "accelerator", p, i.accelerator) || !r.integer(o, "gpus", p, 1, 1024, i.gpus) ||
@@ -224,7 +224,7 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
       !r.string(o, "region", p, i.region) || !one_of(r, o, "currency", p, {"usd", "cny"}, currency) ||
       !opt(r, o, "on_demand_per_hour", p, i.on_demand_per_hour) || !opt(r, o, "spot_per_hour", p, i.spot_per_hour) ||
       !opt(r, o, "reserved_1yr_per_hour", p, i.reserved_1yr_per_hour) ||
-      !opt(r, o, "reserved_3yr_per_hour", p, i.reserved_3yr_per_hour))
+      !opt(r, o, "reserved_3yr_per_hour", p, i.reserved_3yr_per_hour) || !opt(r, o, "min_billing_hours", p, i.min_billing_hours))
     return false;
   // Local NVMe may be 0 (none); every other figure is > 0 or null.
   if (o.contains("local_nvme_tb") && !o["local_nvme_tb"].is_null()) {

@@ -421,7 +421,9 @@ CostResult estimate_cost(const Scenario& s, const TimeResult& t, const IoResult&
   const Pricing& pr = s.pricing;
   c.usd_per_gpu_hour = pr.usd_per_gpu_hour;
   c.usd_to_cny = pr.usd_to_cny;
-  c.compute_usd = t.gpu_hours * pr.overhead_factor * pr.usd_per_gpu_hour;
+  // Rents sold by the month charge the whole block however short the job.
+  const double billed_hours = std::max(t.total_hours * pr.overhead_factor, pr.min_billing_hours);
+  c.compute_usd = billed_hours * s.cluster.gpus * pr.usd_per_gpu_hour;
   const double months = std::max(s.storage.retention_months, t.total_hours * pr.overhead_factor / 730.0);
   c.storage_usd = io.retention_bytes / 1e12 * s.storage.usd_per_tb_month * months;
   c.total_usd = c.compute_usd + c.storage_usd;
@@ -429,8 +431,10 @@ CostResult estimate_cost(const Scenario& s, const TimeResult& t, const IoResult&
   c.usd_per_billion_tokens = tokens > 0 ? c.total_usd / (tokens / 1e9) : 0;
   c.total_cny = c.total_usd * pr.usd_to_cny;
   if (ex) {
-    ex->add("cost.compute_usd", c.compute_usd, "USD", "GPU-hours x overhead factor x USD per GPU-hour",
-            {{"gpu_hours", t.gpu_hours}, {"overhead_factor", pr.overhead_factor}, {"usd_per_gpu_hour", pr.usd_per_gpu_hour}});
+    ex->add("cost.compute_usd", c.compute_usd, "USD",
+            "max(total hours x overhead factor, minimum billing hours) x GPUs x USD per GPU-hour",
+            {{"gpu_hours", t.gpu_hours}, {"overhead_factor", pr.overhead_factor}, {"usd_per_gpu_hour", pr.usd_per_gpu_hour},
+             {"min_billing_hours", pr.min_billing_hours}});
     ex->add("cost.storage_usd", c.storage_usd, "USD", "(kept checkpoints + dataset) TB x USD per TB-month x months",
             {{"retention_TB", io.retention_bytes / 1e12}, {"usd_per_tb_month", s.storage.usd_per_tb_month}, {"months", months}});
     ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)", {{"usd_to_cny", pr.usd_to_cny}});

@@ -230,28 +230,9 @@ double tier_job_mb_per_s(const StorageTier& t, int nodes, bool write) {
   return per_device.value_or(0) * nodes;  // local_nvme, block
 }
 
-bool read_storage(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
+// Turns the storage tier ids into job-wide throughputs for this cluster size.
+bool resolve_storage(Reader& r, const Catalog& catalog, Scenario& s) {
   StorageChoice& st = s.storage;
-  if (root.contains("storage")) {
-    const json& o = root["storage"];
-    const std::string p = "storage";
-    std::string interval;
-    if (!r.object(o, p) ||
-        !r.keys(o, p, {"data_tier", "checkpoint_tier", "checkpoint_interval_h", "bytes_per_token", "dataset_tokens",
-                       "retention_months", "checkpoints_kept"}) ||
-        !r.string(o, "data_tier", p, st.data_tier) || !r.string(o, "checkpoint_tier", p, st.checkpoint_tier) ||
-        !r.number(o, "bytes_per_token", p, 0.5, 10000, st.bytes_per_token) ||
-        !r.number(o, "dataset_tokens", p, 0, 1e16, st.dataset_tokens) ||
-        !r.number(o, "retention_months", p, 0, 120, st.retention_months) ||
-        !r.integer(o, "checkpoints_kept", p, 1, 1000, st.checkpoints_kept))
-      return false;
-    if (o.contains("checkpoint_interval_h")) {
-      const json& v = o["checkpoint_interval_h"];
-      if (!(v.is_string() && v.get<std::string>() == "auto") &&
-          !r.number(o, "checkpoint_interval_h", p, 0.01, 10000, st.checkpoint_interval_h))
-        return r.fail("storage.checkpoint_interval_h", "must be \"auto\" (Young/Daly) or hours in 0.01..10000; got " + v.dump());
-    }
-  }
   if (st.data_tier.empty()) st.data_tier = "local-nvme-gen4-980pro";
   if (st.checkpoint_tier.empty()) st.checkpoint_tier = st.data_tier;
   const int nodes = s.cluster.nodes();
@@ -289,6 +270,31 @@ bool read_storage(Reader& r, const json& root, const Catalog& catalog, Scenario&
     st.staging_mb_per_s = std::min(best * nodes, absorb > 0 ? absorb : best * nodes);
   }
   return true;
+}
+
+bool read_storage(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
+  StorageChoice& st = s.storage;
+  if (root.contains("storage")) {
+    const json& o = root["storage"];
+    const std::string p = "storage";
+    std::string interval;
+    if (!r.object(o, p) ||
+        !r.keys(o, p, {"data_tier", "checkpoint_tier", "checkpoint_interval_h", "bytes_per_token", "dataset_tokens",
+                       "retention_months", "checkpoints_kept"}) ||
+        !r.string(o, "data_tier", p, st.data_tier) || !r.string(o, "checkpoint_tier", p, st.checkpoint_tier) ||
+        !r.number(o, "bytes_per_token", p, 0.5, 10000, st.bytes_per_token) ||
+        !r.number(o, "dataset_tokens", p, 0, 1e16, st.dataset_tokens) ||
+        !r.number(o, "retention_months", p, 0, 120, st.retention_months) ||
+        !r.integer(o, "checkpoints_kept", p, 1, 1000, st.checkpoints_kept))
+      return false;
+    if (o.contains("checkpoint_interval_h")) {
+      const json& v = o["checkpoint_interval_h"];
+      if (!(v.is_string() && v.get<std::string>() == "auto") &&
+          !r.number(o, "checkpoint_interval_h", p, 0.01, 10000, st.checkpoint_interval_h))
+        return r.fail("storage.checkpoint_interval_h", "must be \"auto\" (Young/Daly) or hours in 0.01..10000; got " + v.dump());
+    }
+  }
+  return resolve_storage(r, catalog, s);
 }
 
 const Opt& mode_price(const Instance& in, PricingMode m) {
@@ -350,6 +356,7 @@ bool read_pricing(Reader& r, const json& root, const Catalog& catalog, Scenario&
                                         " price; choose another mode or give pricing.usd_per_gpu_hour");
     pr.usd_per_gpu_hour = usd_per_gpu_hour(in, *mode_price(in, pr.mode), pr.usd_to_cny);
     pr.price_source = "catalog instance " + in.id + " (" + mode + ", " + in.source + ", as of " + in.as_of + ")";
+    if (pr.mode == PricingMode::on_demand) pr.min_billing_hours = in.min_billing_hours.value_or(0);
   } else {
     int count = 0;
     pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
@@ -425,6 +432,40 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)
     r.fail("trainable_layers", "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
   return err;
+}
+
+bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, int nodes, PricingMode mode,
+                       InputError& error) {
+  Reader r(error);
+  const Accelerator* accel = catalog.find_accelerator(in.accelerator);
+  const Opt& price = mode_price(in, mode);
+  if (!accel || !price) return r.fail("cluster.instance", "instance \"" + in.id + "\" has no accelerator or no price in this mode");
+  Cluster& c = s.cluster;
+  c.instance = in.id;
+  apply_accelerator(*accel, c);
+  c.gpus_per_node = in.gpus;
+  c.gpus = in.gpus * nodes;
+  c.node_ram_gb = in.ram_gb.value_or(0);
+  c.node_vcpus = in.vcpus.value_or(0);
+  c.node_nvme_tb = in.local_nvme_tb.value_or(0);
+  apply_intra_link(catalog, c);
+  s.network = Network{};
+  s.network.inter_node_link.clear();
+  s.network.node_gb_per_s = 0;
+  if (const Interconnect* l = catalog.find_interconnect(in.inter_node_link)) {
+    apply_link(*l, 1, s.network);
+  } else {
+    s.network.rdma = false;  // unpublished fabric: assume plain TCP, the seeds' cautious default
+    s.network.busbw_fraction = kDefaultTcpBusbwFraction;
+    s.network.latency_us = 50;
+  }
+  if (in.network_gbps) s.network.node_gb_per_s = *in.network_gbps / 8.0;
+  if (s.network.node_gb_per_s <= 0) s.network.node_gb_per_s = 25.0 / 8.0;  // 25 GbE, the common cloud default
+  s.pricing.mode = mode;
+  s.pricing.usd_per_gpu_hour = usd_per_gpu_hour(in, *price, s.pricing.usd_to_cny);
+  s.pricing.price_source = "catalog instance " + in.id + " (" + kModeNames[static_cast<int>(mode)] + ")";
+  s.pricing.min_billing_hours = mode == PricingMode::on_demand ? in.min_billing_hours.value_or(0) : 0.0;
+  return resolve_storage(r, catalog, s);
 }
 
 const char* to_string(Method m) {

@@ -250,3 +250,22 @@ test('the app reports its catalog; a broken picked catalog is refused and a vali
     await context.close();
   }
 });
+
+test('window.llmplan.plan returns exactly the CLI plan for the same question', async () => {
+  const { context, page } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    const question = {
+      model: { preset: 'llama-3.1-8b' }, method: 'qlora', seq_len: 2048, global_batch: 32, tokens: 2e8,
+      objective: 'min_cost', constraints: { max_gpus: 8 },
+    };
+    const t0 = Date.now();
+    const web = await page.evaluate((q) => window.llmplan.plan(q), question);
+    console.log(`# 8B QLoRA plan in the browser: ${Date.now() - t0} ms`);
+    const cli = JSON.parse(execFileSync(cliPath, ['plan', '-'], { input: JSON.stringify(question) }).toString());
+    assert.deepEqual(web, cli);
+    assert.equal(web.plans[0].gpus, 1);
+  } finally {
+    await context.close();
+  }
+});

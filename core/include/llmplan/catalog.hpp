@@ -75,6 +75,7 @@ struct Instance : EntryInfo {
   std::string region;
   CurrencyCode currency = CurrencyCode::usd;
   Opt on_demand_per_hour, spot_per_hour, reserved_1yr_per_hour, reserved_3yr_per_hour;  // per instance-hour
+  Opt min_billing_hours;       // on-demand sold only in blocks this long (monthly rent: 730)
 };
 
 struct ModelPreset : EntryInfo {

@@ -96,6 +96,7 @@ struct Pricing {
   PricingMode mode = PricingMode::on_demand;
   double usd_per_gpu_hour = 0;   // resolved: the override, the instance's price, or the catalog median
   std::string price_source;      // where the price came from (explanations show it)
+  double min_billing_hours = 0;  // a rent sold in blocks (monthly: 730); 0 when billed by use
   double overhead_factor = 1.3;  // debugging, reruns, idle time on top of pure training (seeds: 1.3-1.5)
   Currency currency = Currency::usd;
   double usd_to_cny = 7.1;       // resolved from the catalog
@@ -145,6 +146,13 @@ struct ScenarioParse {
 };
 
 ScenarioParse parse_scenario(std::string_view json_text, const Catalog& catalog);
+
+struct Instance;
+// Points a parsed scenario at `nodes` of a catalog instance priced in `mode`: hardware, links,
+// storage throughput and price are re-resolved (the planner's inner loop). False when the
+// instance lacks a price in that mode.
+bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, PricingMode mode,
+                       InputError& error);
 
 // Cross-field checks (divisibility, ranges that depend on the model); empty field when valid.
 // Used by the parser and by the UI after every edit, so both reject the same inputs.

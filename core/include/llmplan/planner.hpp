@@ -1,0 +1,106 @@
+// planner.hpp: searches catalog offerings x node counts x parallel layouts for the best plan
+// under an objective and constraints, with counted rejections, the Pareto front of (time, cost)
+// and the reasons each plan ranks where it does. Deterministic; runs in slices (step()) so the
+// UI can show progress between frames.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "llmplan/estimate.hpp"
+#include "llmplan/scenario.hpp"
+
+namespace llmplan {
+
+struct Catalog;
+struct Instance;
+
+enum class Objective { min_cost, min_time, min_cost_under_deadline, min_time_under_budget };
+
+struct Constraints {
+  int max_gpus = 1024;
+  double deadline_days = 0;           // 0: none
+  double budget_usd = 0;              // 0: none
+  std::vector<std::string> providers; // empty: all
+  std::vector<std::string> accelerators;
+  bool spot = false;                  // also consider spot prices
+};
+
+struct Question {
+  Scenario base;          // model, method, shape, tokens, storage and pricing options; cluster/layout are searched
+  Objective objective = Objective::min_cost;
+  Constraints constraints;
+  int top_n = 5;
+};
+
+// network: several machines of an offering with no published scale-out fabric.
+enum class RejectReason { memory, divisibility, batch, deadline, budget, no_price, software, network, count };
+
+struct Layout {
+  int tp = 1, pp = 1, zero = 0, micro_batch = 1;
+  Recompute recompute = Recompute::none;
+  Offload offload = Offload::none;
+};
+
+struct PlanCandidate {
+  const Instance* instance = nullptr;
+  int nodes = 1;
+  PricingMode mode = PricingMode::on_demand;
+  Layout layout;
+  double step_s = 0, total_hours = 0, cost_usd = 0, mfu = 0, memory_bytes = 0, capacity_bytes = 0;
+  double exposed_comm_s = 0, bubble_s = 0, compute_s = 0;
+  int gpus() const;
+};
+
+struct PlanResult {
+  std::vector<PlanCandidate> plans;   // ranked, best first, one per (offering, node count, mode)
+  std::vector<PlanCandidate> pareto;  // non-dominated in (total hours, cost), fastest first
+  std::vector<std::string> why;       // per plan: why it ranks where it does
+  std::uint64_t evaluated = 0;        // layouts estimated
+  std::uint64_t space = 0;            // layouts enumerated (evaluated + rejected before estimating)
+  std::uint64_t rejected[static_cast<int>(RejectReason::count)] = {};
+  int offerings = 0;
+  std::vector<int> node_counts;
+};
+
+const char* to_string(RejectReason r);
+const char* to_string(Objective o);
+
+class Planner {
+ public:
+  Planner(const Question& q, const Catalog& catalog);
+  // Evaluates up to `budget` layouts; returns true when the search is complete.
+  bool step(std::uint64_t budget);
+  double progress() const;  // 0..1 over the offerings x node counts
+  // Ranks what was found so far (call after step() returned true for the final answer).
+  PlanResult result() const;
+
+ private:
+  struct Work {
+    const Instance* instance;
+    int nodes;
+    PricingMode mode;
+  };
+  void evaluate(const Work& w);
+  Question q_;
+  const Catalog& catalog_;
+  std::vector<Work> work_;
+  size_t next_ = 0;
+  PlanResult acc_;
+  std::vector<PlanCandidate> best_;  // best layout per work item that passed
+};
+
+// The whole search at once: `llmplan plan` and window.llmplan.plan call this.
+PlanResult plan(const Question& q, const Catalog& catalog);
+
+struct PlanJsonResponse {
+  bool ok = false;
+  std::string body;
+  InputError error;
+};
+// Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel} and
+// returns the plan JSON (README, "llmplan plan").
+PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalog);
+
+}  // namespace llmplan

@@ -1,0 +1,427 @@
+// planner.cpp: the search behind `llmplan plan`: offerings x node counts x layouts, each
+// estimated by the same core as `llmplan estimate`, rejected with a counted reason or ranked.
+//
+// [SECTION] Search space
+// [SECTION] One offering at one node count
+// [SECTION] Ranking, Pareto front and reasons
+// [SECTION] JSON question and answer
+#include "llmplan/planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "json_read.hpp"
+#include "llmplan/catalog.hpp"
+#include "llmplan/units.hpp"
+
+namespace llmplan {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Search space
+//-----------------------------------------------------------------------------
+
+namespace {
+
+// Node counts tried per offering: the sizes people rent, up to the GPU limit.
+const int kNodeCounts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
+const int kMicroBatches[] = {1, 2, 4, 8, 16, 32};
+const Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Recompute::full};
+
+bool allowed(const std::vector<std::string>& list, const std::string& v) {
+  return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+}
+
+// Within 1 % on the objective two plans are a tie: for cost, the smaller cluster wins (fewer
+// GPUs to rent, fail and debug: a 7B QLoRA job stays on one GPU), then the faster; for time,
+// the cheaper. Total and deterministic.
+bool better(Objective o, const PlanCandidate& a, const PlanCandidate& b) {
+  const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
+  const double x = by_cost ? a.cost_usd : a.total_hours, y = by_cost ? b.cost_usd : b.total_hours;
+  if (std::fabs(x - y) > 0.01 * std::min(x, y)) return x < y;
+  if (by_cost && a.gpus() != b.gpus()) return a.gpus() < b.gpus();
+  if (by_cost) return a.total_hours < b.total_hours;
+  return a.cost_usd < b.cost_usd;
+}
+
+}  // namespace
+
+int PlanCandidate::gpus() const { return nodes * (instance ? instance->gpus : 1); }
+
+const char* to_string(RejectReason r) {
+  static const char* names[] = {"memory", "divisibility", "batch", "deadline", "budget", "no_price", "software", "network"};
+  return names[static_cast<int>(r)];
+}
+
+const char* to_string(Objective o) {
+  static const char* names[] = {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"};
+  return names[static_cast<int>(o)];
+}
+
+Planner::Planner(const Question& q, const Catalog& catalog) : q_(q), catalog_(catalog) {
+  const Constraints& c = q_.constraints;
+  for (const Instance& in : catalog_.instances) {
+    if (!allowed(c.providers, in.provider) || !allowed(c.accelerators, in.accelerator)) continue;
+    // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA (and AMD ROCm) GPUs only.
+    const Accelerator* a = catalog_.find_accelerator(in.accelerator);
+    if (q_.base.method == Method::qlora && a && a->vendor != "nvidia" && a->vendor != "amd") {
+      ++acc_.rejected[static_cast<int>(RejectReason::software)];
+      continue;
+    }
+    bool any = false;
+    for (PricingMode mode : {PricingMode::on_demand, PricingMode::spot}) {
+      if (mode == PricingMode::spot && !c.spot) continue;
+      const Opt& price = mode == PricingMode::spot ? in.spot_per_hour : in.on_demand_per_hour;
+      if (!price) {
+        ++acc_.rejected[static_cast<int>(RejectReason::no_price)];
+        continue;
+      }
+      any = true;
+      for (int nodes : kNodeCounts) {
+        if (nodes * in.gpus > c.max_gpus) continue;
+        // Several machines form one job only over a published scale-out fabric; single-GPU
+        // containers and marketplace hosts without one are used one machine at a time.
+        if (nodes > 1 && in.inter_node_link.empty()) {
+          ++acc_.rejected[static_cast<int>(RejectReason::network)];
+          continue;
+        }
+        work_.push_back({&in, nodes, mode});
+      }
+    }
+    acc_.offerings += any ? 1 : 0;
+  }
+  for (int n : kNodeCounts)
+    if (n <= c.max_gpus) acc_.node_counts.push_back(n);
+}
+
+double Planner::progress() const {
+  return work_.empty() ? 1.0 : static_cast<double>(next_) / static_cast<double>(work_.size());
+}
+
+bool Planner::step(std::uint64_t budget) {
+  const std::uint64_t stop = acc_.evaluated + budget;
+  while (next_ < work_.size() && acc_.evaluated < stop) evaluate(work_[next_++]);
+  return next_ >= work_.size();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] One offering at one node count
+//-----------------------------------------------------------------------------
+
+void Planner::evaluate(const Work& w) {
+  Scenario s = q_.base;
+  InputError err;
+  if (!retarget_scenario(s, catalog_, *w.instance, w.nodes, w.mode, err)) return;
+  const ModelArch& m = s.model;
+  const int gpus = s.cluster.gpus;
+  const int global = s.effective_global_batch();
+  auto reject = [&](RejectReason r) {
+    ++acc_.rejected[static_cast<int>(r)];
+    ++acc_.space;
+  };
+  PlanCandidate best;
+  bool found = false;
+  for (int tp = 1; tp <= std::min(gpus, s.cluster.gpus_per_node); ++tp) {
+    if (m.heads % tp != 0) continue;  // not a layout: TP must divide the heads
+    for (int pp = 1; pp <= m.layers && tp * pp <= gpus; ++pp) {
+      if (m.layers % pp != 0) continue;
+      if (gpus % (tp * pp) != 0) {
+        reject(RejectReason::divisibility);
+        continue;
+      }
+      const int dp = gpus / (tp * pp);
+      for (int zero = 0; zero <= 3; ++zero) {
+        if (dp == 1 && zero > 0) continue;  // ZeRO shards over DP: nothing to shard
+        for (Offload off : {Offload::none, Offload::cpu}) {
+          if (off == Offload::cpu && zero == 0) continue;
+          for (Recompute rc : kRecomputes) {
+            for (int mb : kMicroBatches) {
+              if (global % (mb * dp) != 0) {
+                reject(RejectReason::batch);
+                continue;
+              }
+              s.parallel.tp = tp;
+              s.parallel.pp = pp;
+              s.parallel.zero = zero;
+              s.parallel.offload = off;
+              s.parallel.recompute = rc;
+              s.parallel.sequence_parallel = tp > 1;
+              s.micro_batch = mb;
+              s.global_batch = global;
+              ++acc_.space;
+              ++acc_.evaluated;
+              const EstimateResult r = estimate(s);
+              // Offload needs host RAM for what moved there; unknown RAM is not assumed to suffice.
+              const double host = s.cluster.node_ram_gb * 1e9;
+              const bool host_short = off == Offload::cpu && (host <= 0 || r.memory.cpu_offload_bytes_per_node > 0.8 * host);
+              if (!r.memory.fits || host_short) {
+                ++acc_.rejected[static_cast<int>(RejectReason::memory)];
+                continue;
+              }
+              const double days = r.time.total_hours * s.pricing.overhead_factor / 24.0;
+              if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
+                ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
+                continue;
+              }
+              if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
+                ++acc_.rejected[static_cast<int>(RejectReason::budget)];
+                continue;
+              }
+              PlanCandidate c;
+              c.instance = w.instance;
+              c.nodes = w.nodes;
+              c.mode = w.mode;
+              c.layout = {tp, pp, zero, mb, rc, off};
+              c.step_s = r.time.step_s;
+              c.total_hours = r.time.total_hours;
+              c.cost_usd = r.cost.total_usd;
+              c.mfu = r.time.mfu;
+              c.memory_bytes = r.memory.per_gpu.total();
+              c.capacity_bytes = r.memory.capacity_bytes;
+              c.exposed_comm_s = r.time.comm.tp_exposed_s + r.time.comm.pp_exposed_s + r.time.comm.dp_exposed_s;
+              c.bubble_s = r.time.bubble_s;
+              c.compute_s = r.time.compute_s;
+              if (!found || better(q_.objective, c, best)) best = c;
+              found = true;
+              // A larger micro-batch that still fits rarely loses; stop at the first that does not fit.
+            }
+          }
+        }
+      }
+    }
+  }
+  if (found) best_.push_back(best);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Ranking, Pareto front and reasons
+//-----------------------------------------------------------------------------
+
+namespace {
+
+std::string layout_text(const PlanCandidate& c) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "TP %d x PP %d, ZeRO-%d%s, micro-batch %d, recompute %s", c.layout.tp, c.layout.pp,
+                c.layout.zero, c.layout.offload == Offload::cpu ? " + CPU offload" : "", c.layout.micro_batch,
+                to_string(c.layout.recompute));
+  return buf;
+}
+
+double price_per_gpu_hour(const PlanCandidate& c) { return c.total_hours > 0 ? c.cost_usd / (c.total_hours * c.gpus()) : 0; }
+
+// The main reason `c` loses to `best`: the largest of the step-time differences, or price.
+std::string loses_because(const PlanCandidate& c, const PlanCandidate& best) {
+  char buf[256];
+  const double comm = c.exposed_comm_s / c.step_s, bcomm = best.exposed_comm_s / best.step_s;
+  const double bubble = c.bubble_s / c.step_s;
+  if (comm > 0.2 && comm > bcomm + 0.1) {
+    std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) on %d nodes", 100 * comm,
+                  100 * bcomm, c.nodes);
+  } else if (bubble > 0.15) {
+    std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step", 100 * bubble);
+  } else if (price_per_gpu_hour(c) > 1.15 * price_per_gpu_hour(best) && c.mfu < 1.15 * best.mfu) {
+    std::snprintf(buf, sizeof buf, "its GPU-hour costs more in effect (%s vs %s incl. overhead)",
+                  format_money(price_per_gpu_hour(c), Currency::usd).c_str(),
+                  format_money(price_per_gpu_hour(best), Currency::usd).c_str());
+  } else {
+    std::snprintf(buf, sizeof buf, "MFU %.0f %% vs %.0f %% on %s", 100 * c.mfu, 100 * best.mfu, c.instance->accelerator.c_str());
+  }
+  return buf;
+}
+
+std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t rank, size_t feasible, Objective o) {
+  char buf[512];
+  if (rank == 0) {
+    const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
+    std::snprintf(buf, sizeof buf, "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour; %s",
+                  by_cost ? "cheapest" : "fastest", feasible, format_money(c.cost_usd, Currency::usd).c_str(),
+                  format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu,
+                  format_money(price_per_gpu_hour(c), Currency::usd).c_str(), layout_text(c).c_str());
+    return buf;
+  }
+  const double slower = c.total_hours / best.total_hours;
+  const double dearer = c.cost_usd - best.cost_usd;
+  const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
+  if (by_cost && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() != best.gpus()) {
+    std::snprintf(buf, sizeof buf, "same cost within 1 %% and %.2fx the time on %d GPUs instead of %d: at equal cost the smaller "
+                  "cluster ranks first (fewer machines to rent, fail and debug)", slower, c.gpus(), best.gpus());
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.2fx the time and %s than #1: %s", slower,
+                (format_money(std::fabs(dearer), Currency::usd) + (dearer >= 0 ? " more" : " less")).c_str(),
+                loses_because(c, best).c_str());
+  return buf;
+}
+
+}  // namespace
+
+PlanResult Planner::result() const {
+  PlanResult out = acc_;
+  std::vector<PlanCandidate> ranked = best_;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const PlanCandidate& a, const PlanCandidate& b) { return better(q_.objective, a, b); });
+  const size_t n = std::min(ranked.size(), static_cast<size_t>(std::max(1, q_.top_n)));
+  for (size_t i = 0; i < n; ++i) {
+    out.plans.push_back(ranked[i]);
+    out.why.push_back(why_text(ranked[i], ranked[0], i, ranked.size(), q_.objective));
+  }
+  // Pareto front over (time, cost): sort by time, keep each plan cheaper than all faster ones.
+  std::vector<PlanCandidate> by_time = best_;
+  std::stable_sort(by_time.begin(), by_time.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
+    return a.total_hours < b.total_hours || (a.total_hours == b.total_hours && a.cost_usd < b.cost_usd);
+  });
+  double cheapest = INFINITY;
+  for (const PlanCandidate& c : by_time)
+    if (c.cost_usd < cheapest) {
+      out.pareto.push_back(c);
+      cheapest = c.cost_usd;
+    }
+  return out;
+}
+
+PlanResult plan(const Question& q, const Catalog& catalog) {
+  Planner p(q, catalog);
+  while (!p.step(1u << 20)) {
+  }
+  return p.result();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] JSON question and answer
+//-----------------------------------------------------------------------------
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using detail::Reader;
+
+json candidate_json(const PlanCandidate& c, const Question& q) {
+  const int dp = c.gpus() / (c.layout.tp * c.layout.pp);
+  const int global = q.base.global_batch;
+  return {{"instance", c.instance->id},
+          {"provider", c.instance->provider},
+          {"accelerator", c.instance->accelerator},
+          {"nodes", c.nodes},
+          {"gpus", c.gpus()},
+          {"pricing_mode", to_string(c.mode)},
+          {"layout",
+           {{"tp", c.layout.tp},
+            {"pp", c.layout.pp},
+            {"dp", dp},
+            {"zero", c.layout.zero},
+            {"sequence_parallel", c.layout.tp > 1},
+            {"micro_batch", c.layout.micro_batch},
+            {"global_batch", global},
+            {"grad_accum", global / (c.layout.micro_batch * dp)},
+            {"recompute", to_string(c.layout.recompute)},
+            {"offload", to_string(c.layout.offload)}}},
+          {"time", {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
+          {"cost", {{"total_usd", c.cost_usd}, {"usd_per_gpu_hour", price_per_gpu_hour(c)}}},
+          {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
+}
+
+bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
+  if (!r.object(root, "")) return false;
+  for (const char* searched : {"cluster", "parallel", "network"})
+    if (root.contains(searched))
+      return r.fail(searched, "is what the planner searches; leave it out (constraints narrow the search)");
+  r.choice(root, "objective", "", {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"}, q.objective);
+  if (!r.ok() || !r.integer(root, "top_n", "", 1, 100, q.top_n)) return false;
+  if (root.contains("constraints")) {
+    const nlohmann::json& c = root["constraints"];
+    Constraints& k = q.constraints;
+    if (!r.object(c, "constraints") ||
+        !r.keys(c, "constraints", {"max_gpus", "deadline_days", "budget_usd", "providers", "accelerators", "spot"}) ||
+        !r.integer(c, "max_gpus", "constraints", 1, 100000, k.max_gpus) ||
+        !r.number(c, "deadline_days", "constraints", 0.001, 100000, k.deadline_days) ||
+        !r.number(c, "budget_usd", "constraints", 0.01, 1e12, k.budget_usd) || !r.boolean(c, "spot", "constraints", k.spot))
+      return false;
+    for (const char* list : {"providers", "accelerators"}) {
+      if (!c.contains(list)) continue;
+      const std::string f = std::string("constraints.") + list;
+      if (!c[list].is_array()) return r.fail(f, "must be an array of catalog ids");
+      for (const auto& v : c[list]) {
+        if (!v.is_string()) return r.fail(f, "must be an array of catalog ids; got " + v.dump());
+        (std::string(list) == "providers" ? k.providers : k.accelerators).push_back(v.get<std::string>());
+      }
+    }
+  }
+  if (q.objective == Objective::min_cost_under_deadline && q.constraints.deadline_days <= 0)
+    return r.fail("constraints.deadline_days", "is required by objective \"min_cost_under_deadline\"");
+  if (q.objective == Objective::min_time_under_budget && q.constraints.budget_usd <= 0)
+    return r.fail("constraints.budget_usd", "is required by objective \"min_time_under_budget\"");
+  return true;
+}
+
+}  // namespace
+
+PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
+  PlanJsonResponse out;
+  nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  Reader r(out.error);
+  Question q;
+  if (root.is_discarded()) {
+    r.fail("(question)", "not valid JSON");
+  } else if (read_question(r, root, q)) {
+    for (const char* k : {"objective", "constraints", "top_n"}) root.erase(k);
+    ScenarioParse parse = parse_scenario(root.dump(), catalog);
+    if (!parse.scenario) {
+      out.error = parse.error;
+    } else {
+      q.base = std::move(*parse.scenario);
+      if (q.base.training_tokens() <= 0)
+        r.fail("tokens", "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
+    }
+  }
+  if (!out.error.field.empty()) {
+    out.body = json{{"error", {{"field", out.error.field}, {"message", out.error.message}}}}.dump();
+    return out;
+  }
+  // One global batch for every layout, so plans are comparable: the user's, else 4M tokens
+  // for pretraining (LLaMA's batch) and 64 sequences for fine-tuning.
+  if (q.base.global_batch <= 0) {
+    const bool pre = q.base.method == Method::pretrain || q.base.method == Method::continued;
+    q.base.global_batch = pre ? std::max(1, static_cast<int>(std::lround(4194304.0 / q.base.seq_len))) : 64;
+  }
+  const PlanResult res = plan(q, catalog);
+  json plans = json::array();
+  for (size_t i = 0; i < res.plans.size(); ++i) {
+    json p = candidate_json(res.plans[i], q);
+    p["rank"] = i + 1;
+    p["why"] = res.why[i];
+    plans.push_back(p);
+  }
+  json pareto = json::array();
+  for (const PlanCandidate& c : res.pareto)
+    pareto.push_back({{"instance", c.instance->id}, {"nodes", c.nodes}, {"gpus", c.gpus()}, {"pricing_mode", to_string(c.mode)},
+                      {"total_hours", c.total_hours}, {"cost_usd", c.cost_usd}});
+  json rejected = json::object();
+  for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
+    rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
+  json body = {{"llmplan_version", LLMPLAN_VERSION},
+               {"catalog_version", catalog.catalog_version},
+               {"objective", to_string(q.objective)},
+               {"plans", plans},
+               {"pareto", pareto},
+               {"searched",
+                {{"offerings", res.offerings},
+                 {"node_counts", res.node_counts},
+                 {"tp", "divisors of heads up to the GPUs of one node"},
+                 {"pp", "divisors of layers"},
+                 {"zero", {0, 1, 2, 3}},
+                 {"offload", {"none", "cpu"}},
+                 {"recompute", {"none", "selective", "full"}},
+                 {"micro_batch", {1, 2, 4, 8, 16, 32}},
+                 {"global_batch", q.base.global_batch},
+                 {"layouts", res.space},
+                 {"evaluated", res.evaluated}}},
+               {"rejected", rejected}};
+  if (res.plans.empty())
+    body["message"] = "no offering satisfies the constraints: see \"rejected\" for why, and relax max_gpus, the deadline or the budget";
+  out.ok = true;
+  out.body = body.dump(2);
+  return out;
+}
+
+}  // namespace llmplan
