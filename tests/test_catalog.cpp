@@ -19,7 +19,8 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.11.0");
+    CHECK(c.catalog_version == "2026.12.0");
+    CHECK(c.as_of == "2026-12-01");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
     CHECK(c.models.size() >= 30);
@@ -43,6 +44,16 @@ TEST_SUITE("shipped catalog") {
                            "infiniband-xdr", "roce-100g", "roce-200g", "roce-400g", "ethernet-1g", "ethernet-10g",
                            "ethernet-25g", "ethernet-100g"})
       CHECK_MESSAGE(c.find_interconnect(id) != nullptr, id);
+  }
+
+  TEST_CASE("a renamed id still resolves through its alias") {
+    // gpt-3-175b shipped before the preset became gpt3-175b; links and scripts that use it keep working.
+    const Catalog& c = builtin_catalog();
+    const ModelPreset* renamed = c.find_model("gpt3-175b");
+    REQUIRE(renamed != nullptr);
+    CHECK(c.find_model("gpt-3-175b") == renamed);
+    CHECK(renamed->id == "gpt3-175b");
+    CHECK(c.find_model("gpt-3") == nullptr);
   }
 
   TEST_CASE("every preset's derived parameter count is within 2 % of the published count") {
@@ -205,6 +216,42 @@ TEST_SUITE("malformed catalogs") {
       CAPTURE(c.expected);
       const std::string got = first_diagnostic(c.doc);
       CHECK_MESSAGE(got.rfind(c.expected, 0) == 0, got);
+    }
+  }
+
+  TEST_CASE("aliases resolve in every lookup, and must each name one entry") {
+    json doc = minimal();
+    doc["models"][0]["aliases"] = {"tiny-old", "tiny-0"};
+    doc["accelerators"][0]["aliases"] = {"h100"};
+    const CatalogLoad load = load_catalog(doc.dump());
+    REQUIRE_MESSAGE(load.catalog.has_value(), load.error());
+    CHECK(load.catalog->find_model("tiny-old") == &load.catalog->models[0]);
+    CHECK(load.catalog->find_model("tiny-0") == &load.catalog->models[0]);
+    CHECK(load.catalog->find_accelerator("h100") == &load.catalog->accelerators[0]);
+    CHECK(load.catalog->find_model("h100") == nullptr);  // aliases are per section
+
+    json taken = minimal();
+    taken["models"].push_back(taken["models"][0]);
+    taken["models"][1]["id"] = "tiny-2";
+    taken["models"][1]["aliases"] = {"tiny"};
+    json twice = minimal();
+    twice["models"].push_back(twice["models"][0]);
+    twice["models"][1]["id"] = "tiny-2";
+    twice["models"][0]["aliases"] = {"old"};
+    twice["models"][1]["aliases"] = {"old"};
+    const std::pair<json, std::string> cases[] = {
+        {set("/models/0/aliases", "tiny-old"), "/models/0/aliases: must be an array of former ids"},
+        {set("/models/0/aliases", {"Tiny Old"}),
+         "/models/0/aliases/0: must be 1-64 characters of a-z, 0-9, '-' and '.'; got \"Tiny Old\""},
+        {set("/models/0/aliases", {7}), "/models/0/aliases/0: must be a string"},
+        {set("/models/0/aliases", {"tiny"}), "/models/0/aliases/0: repeats the entry's own id \"tiny\""},
+        {taken, "/models/1/aliases/0: \"tiny\" is already an id or alias in models"},
+        {twice, "/models/1/aliases/0: \"old\" is already an id or alias in models"},
+    };
+    for (const auto& [bad, expected] : cases) {
+      CAPTURE(expected);
+      const std::string got = first_diagnostic(bad);
+      CHECK_MESSAGE(got.rfind(expected, 0) == 0, got);
     }
   }
 

@@ -26,10 +26,15 @@ using detail::Reader;
 //-----------------------------------------------------------------------------
 
 namespace {
+// The id first, then the aliases: the loader guarantees an alias never equals an id or another
+// alias of the same section, so at most one entry matches either way.
 template <class T>
 const T* find_by_id(const std::vector<T>& items, std::string_view id) {
   for (const T& item : items)
     if (item.id == id) return &item;
+  for (const T& item : items)
+    for (const std::string& alias : item.aliases)
+      if (alias == id) return &item;
   return nullptr;
 }
 }  // namespace
@@ -91,6 +96,20 @@ bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e,
   if (e.source.empty()) return r.fail(r.join(p, "source"), "must name where the figures come from");
   if (!valid_date(e.as_of, false))
     return r.fail(r.join(p, "as_of"), "must be a date YYYY, YYYY-MM or YYYY-MM-DD; got \"" + e.as_of + "\"");
+  if (o.contains("aliases")) {
+    const json& a = o["aliases"];
+    const std::string ap = r.join(p, "aliases");
+    if (!a.is_array()) return r.fail(ap, "must be an array of former ids");
+    for (size_t i = 0; i < a.size(); ++i) {
+      const std::string ip = r.index(ap, i);
+      if (!a[i].is_string()) return r.fail(ip, "must be a string");
+      const std::string alias = a[i].get<std::string>();
+      if (!valid_id(alias))
+        return r.fail(ip, "must be 1-64 characters of a-z, 0-9, '-' and '.'; got \"" + alias + "\"");
+      if (alias == e.id) return r.fail(ip, "repeats the entry's own id \"" + alias + "\"");
+      e.aliases.push_back(alias);
+    }
+  }
   if (o.contains("sources")) {
     const json& s = o["sources"];
     const std::string sp = r.join(p, "sources");
@@ -141,7 +160,7 @@ bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std
 
 bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (!entry_info(r, o, p, a,
-                  {"id", "name", "source", "as_of", "notes", "sources", "vendor", "form_factor", "memory_gb",
+                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "vendor", "form_factor", "memory_gb",
                    "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops", "bf16_dense_tflops", "fp16_dense_tflops",
                    "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link", "intra_node_gb_per_s", "pcie_gen",
                    "tdp_w", "gemm_bf16_efficiency"}) ||
@@ -168,7 +187,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
 bool read_interconnect(Reader& r, const json& o, const std::string& p, Interconnect& c) {
   std::string scope;
   if (!entry_info(r, o, p, c,
-                  {"id", "name", "source", "as_of", "notes", "sources", "scope", "technology", "rdma",
+                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "scope", "technology", "rdma",
                    "line_rate_gbps", "bandwidth_gb_per_s", "nccl_busbw_gb_per_s", "latency_us"}) ||
       !one_of(r, o, "scope", p, {"intra_node", "inter_node"}, scope) ||
       !one_of(r, o, "technology", p, {"nvlink", "pcie", "infinity_fabric", "hccs", "infiniband", "roce", "ethernet"},
@@ -187,7 +206,7 @@ bool read_interconnect(Reader& r, const json& o, const std::string& p, Interconn
 
 bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s) {
   return entry_info(r, o, p, s,
-                    {"id", "name", "source", "as_of", "notes", "sources", "provider", "kind", "read_mb_per_s",
+                    {"id", "name", "source", "as_of", "notes", "sources", "aliases", "provider", "kind", "read_mb_per_s",
                      "write_mb_per_s", "read_mb_per_s_per_tib", "single_stream_mb_per_s", "parallel_client_mb_per_s",
                      "iops", "usd_per_tb_month"}) &&
          r.required(o, p, {"provider"}) && r.string(o, "provider", p, s.provider) &&
@@ -200,7 +219,7 @@ bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s
 }
 
 bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) {
-  if (!entry_info(r, o, p, v, {"id", "name", "source", "as_of", "notes", "sources", "kind", "country", "url"}) ||
+  if (!entry_info(r, o, p, v, {"id", "name", "source", "as_of", "notes", "sources", "aliases", "kind", "country", "url"}) ||
       !one_of(r, o, "kind", p, {"hyperscaler", "gpu_cloud", "marketplace", "cn_cloud"}, v.kind) ||
       !r.required(o, p, {"country", "url"}) || !r.string(o, "country", p, v.country) || !r.string(o, "url", p, v.url))
     return false;
@@ -213,7 +232,7 @@ bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) 
 bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) {
   std::string currency, link;
   if (!entry_info(r, o, p, i,
-                  {"id", "name", "source", "as_of", "notes", "sources", "provider", "instance_type", "accelerator",
+                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "provider", "instance_type", "accelerator",
                    "gpus", "vcpus", "ram_gb", "local_nvme_tb", "network_gbps", "inter_node_link", "region",
                    "currency", "on_demand_per_hour", "spot_per_hour", "reserved_1yr_per_hour",
                    "reserved_3yr_per_hour", "min_billing_hours"}) ||
@@ -243,7 +262,7 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
 
 bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) {
   if (!entry_info(r, o, p, m,
-                  {"id", "name", "source", "as_of", "notes", "sources", "layers", "hidden", "heads", "kv_heads",
+                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "layers", "hidden", "heads", "kv_heads",
                    "head_dim", "ffn", "vocab", "gated_mlp", "tied_embeddings", "qkv_bias", "linear_bias", "norm",
                    "learned_positions", "experts", "top_k", "shared_experts", "expert_ffn", "shared_expert_ffn",
                    "dense_layers", "attention", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
@@ -285,6 +304,15 @@ void read_section(const json& doc, const char* name, std::vector<T>& out,
       out.push_back(std::move(item));
     }
   }
+  // An alias must name one entry only: not an id of the section, not another entry's alias.
+  std::set<std::string> aliases;
+  for (size_t i = 0; i < out.size() && diags.size() < kMaxDiagnostics; ++i)
+    for (size_t k = 0; k < out[i].aliases.size(); ++k) {
+      const std::string& a = out[i].aliases[k];
+      if (ids.count(a) || !aliases.insert(a).second)
+        diags.push_back(path + "/" + std::to_string(i) + "/aliases/" + std::to_string(k) + ": \"" + a +
+                        "\" is already an id or alias in " + name);
+    }
 }
 
 void read_currency(const json& doc, CurrencyRate& c, std::vector<std::string>& diags) {

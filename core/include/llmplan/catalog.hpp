@@ -19,6 +19,7 @@ struct EntryInfo {
   std::string source;  // where the entry's figures come from
   std::string as_of;
   std::string notes;
+  std::vector<std::string> aliases;  // former ids that still resolve to this entry (find_*)
 };
 
 struct Accelerator : EntryInfo {
@@ -103,6 +104,7 @@ struct Catalog {
   std::vector<ModelPreset> models;
   CurrencyRate currency;
 
+  // Lookups by id; an entry's `aliases` (ids it had before a rename) resolve to it too.
   const ModelPreset* find_model(std::string_view id) const;
   const Accelerator* find_accelerator(std::string_view id) const;
   const Interconnect* find_interconnect(std::string_view id) const;
