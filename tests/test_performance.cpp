@@ -1,7 +1,12 @@
 // Time, communication, checkpoint and cost formulas against hand calculations and papers.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
@@ -123,9 +128,64 @@ TEST_CASE("explanations cover the headline figures and equal them") {
     return nullptr;
   };
   for (const char* key : {"time.step_s", "time.mfu", "time.tokens_per_s", "time.total_hours", "gpu_hours", "cost.compute_usd",
-                          "checkpoint.size_bytes", "memory.per_gpu_bytes.total", "model.params.total", "comm.dp_s"})
+                          "checkpoint.size_bytes", "memory.per_gpu_bytes.total", "model.params.total", "comm.dp.s"})
     CHECK_MESSAGE(find(key) != nullptr, key);
   CHECK(find("time.step_s")->value == r.time.step_s);
   CHECK(find("memory.per_gpu_bytes.total")->value == r.memory.per_gpu.total());
   CHECK_FALSE(find("time.mfu")->formula.empty());
+}
+
+namespace {
+// Every number (and boolean) of the result JSON, as its dot-joined path; warnings[] carry their
+// own message, value and limit, so arrays are not walked.
+void numeric_leaves(const nlohmann::json& j, const std::string& path, std::vector<std::string>& out) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) numeric_leaves(v, path.empty() ? k : path + "." + k, out);
+  } else if (j.is_number() || j.is_boolean()) {
+    out.push_back(path);
+  }
+}
+}  // namespace
+
+TEST_CASE("explanations: every numeric figure of the result JSON has one, under its own path, with its value") {
+  // Scenarios that switch on each branch: pretraining across nodes with TP, PP and DP; ZeRO-3
+  // with CPU offload on spot; QLoRA on one GPU; freeze-tuning.
+  const char* scenarios[] = {
+      R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096, "global_batch": 512, "tokens": 1e11,
+          "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 4, "pp": 2, "zero": 1,
+          "sequence_parallel": true, "recompute": "selective"}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e9, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16},
+          "parallel": {"zero": 3, "offload": "cpu"}, "pricing": {"mode": "spot", "spot_interruptions_per_hour": 0.05}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "micro_batch": 4, "tokens": 1e8,
+          "cluster": {"accelerator": "rtx-4090", "gpus": 1}})",
+      R"({"model": {"preset": "qwen2.5-7b"}, "method": "freeze", "tokens": 1e8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})",
+  };
+  for (const char* text : scenarios) {
+    const JsonResponse resp = estimate_json(text, builtin_catalog(), true);
+    REQUIRE_MESSAGE(resp.ok, resp.error.message);
+    nlohmann::json doc = nlohmann::json::parse(resp.body);
+    const nlohmann::json explain = doc["explain"];
+    doc.erase("explain");
+    std::vector<std::string> leaves;
+    numeric_leaves(doc, "", leaves);
+    CHECK(leaves.size() >= 80);
+    for (const std::string& path : leaves) {
+      CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
+      if (!explain.contains(path)) continue;
+      const nlohmann::json& e = explain[path];
+      CHECK_MESSAGE(!e["formula"].get<std::string>().empty(), path);
+      // The explained value is the figure itself (JSON writes no infinity: both are finite here).
+      const nlohmann::json* leaf = &doc;
+      for (size_t from = 0; from <= path.size();) {
+        const size_t dot = std::min(path.find('.', from), path.size());
+        leaf = &leaf->at(path.substr(from, dot - from));
+        from = dot + 1;
+      }
+      const double v = leaf->is_boolean() ? (leaf->get<bool>() ? 1.0 : 0.0) : leaf->get<double>();
+      CHECK_MESSAGE(e["value"].get<double>() == doctest::Approx(v).epsilon(1e-9), path);
+    }
+    // ... and no explanation names a path the result does not have.
+    for (const auto& [key, e] : explain.items())
+      CHECK_MESSAGE(std::find(leaves.begin(), leaves.end(), key) != leaves.end(), "explanation " << key << " is not a result path");
+  }
 }

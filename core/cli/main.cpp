@@ -29,11 +29,12 @@ const char* kHelp =
     "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
     "      --format json (default) prints the result JSON; --format table a summary for people;\n"
     "      --explain adds \"explain\": the formula and the values behind every figure.\n"
-    "  llmplan plan FILE|- [--format json|table]\n"
+    "  llmplan plan FILE|- [--format json|table|artifacts]\n"
     "      Search the catalog's offerings, node counts and parallel layouts for the best plan:\n"
     "      a scenario without cluster/parallel plus \"objective\" (min_cost, min_time,\n"
     "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
-    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, spot}.\n"
+    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, spot}. --format artifacts\n"
+    "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
     "  llmplan catalog list [SECTION] [--json]\n"
     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
     "      providers, instances, models, currency (a table, or the entries as JSON).\n"
@@ -295,6 +296,44 @@ void print_plan_table(const std::string& body) {
   for (const auto& [k, v] : r["rejected"].items()) std::printf(" %s %s", k.c_str(), llmplan::format_count(v.get<double>()).c_str());
   std::printf("\n");
   if (r.contains("message")) std::printf("%s\n", r["message"].get<std::string>().c_str());
+  if (r["plans"].empty()) return;
+  const auto& a = r["plans"][0]["advice"];
+  std::printf("\nplan 1: tier %s\n  network: %s\n  data: %s\n  checkpoints: %s\n", a["tier"].get<std::string>().c_str(),
+              a["rdma"]["reason"].get<std::string>().c_str(), a["data"].get<std::string>().c_str(),
+              a["checkpoints"].get<std::string>().c_str());
+  for (const auto& w : a["warnings"]) std::printf("  warning %s: %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
+  std::printf("  (--format artifacts prints its launch commands, configs and checklist)\n");
+}
+
+// The best plan's launch artefacts and checklist, as Markdown a user can keep next to the job.
+void print_plan_artifacts(const std::string& body) {
+  const auto r = nlohmann::json::parse(body);
+  if (r["plans"].empty()) {
+    std::printf("%s\n", r.value("message", std::string("no plan")).c_str());
+    return;
+  }
+  const auto& p = r["plans"][0];
+  std::printf("# Plan 1: %d x %s on %s (%s)\n\n", p["gpus"].get<int>(), p["accelerator"].get<std::string>().c_str(),
+              p["instance"].get<std::string>().c_str(), p["pricing_mode"].get<std::string>().c_str());
+  std::printf("%s\n\nScenario (llmplan estimate reproduces it):\n```json\n%s\n```\n", p["why"].get<std::string>().c_str(),
+              p["scenario"].dump().c_str());
+  const auto& art = p["artifacts"];
+  const struct { const char* key; const char* title; const char* lang; } parts[] = {
+      {"torchrun", "torchrun (each node)", "sh"},     {"deepspeed_json", "ds_config.json", "json"},
+      {"accelerate_yaml", "accelerate config", "yaml"}, {"megatron_args", "megatron_args.txt", "text"},
+      {"peft_python", "PEFT setup", "python"}};
+  std::printf("\nFramework: %s\n", art["framework"].get<std::string>().c_str());
+  for (const auto& part : parts) {
+    if (art[part.key].is_null()) continue;
+    std::string text = art[part.key].get<std::string>();
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    std::printf("\n## %s\n```%s\n%s\n```\n", part.title, part.lang, text.c_str());
+  }
+  std::printf("\n## Checklist after provisioning\n");
+  int i = 0;
+  for (const auto& c : p["checklist"])
+    std::printf("%d. %s: `%s`\n   expect: %s\n", ++i, c["title"].get<std::string>().c_str(), c["command"].get<std::string>().c_str(),
+                c["expect"].get<std::string>().c_str());
 }
 
 int cmd_plan(const std::vector<std::string>& args) {
@@ -309,7 +348,8 @@ int cmd_plan(const std::vector<std::string>& args) {
     }
   }
   if (file.empty()) return usage_error("plan: missing FILE (use '-' for standard input)");
-  if (format != "json" && format != "table") return usage_error("--format must be json or table; got '" + format + "'");
+  if (format != "json" && format != "table" && format != "artifacts")
+    return usage_error("--format must be json, table or artifacts; got '" + format + "'");
   std::string text, error;
   if (!read_input(file, text, error)) return usage_error(error);
   const llmplan::PlanJsonResponse r = llmplan::plan_json(text, llmplan::builtin_catalog());
@@ -319,6 +359,8 @@ int cmd_plan(const std::vector<std::string>& args) {
   }
   if (format == "table") {
     print_plan_table(r.body);
+  } else if (format == "artifacts") {
+    print_plan_artifacts(r.body);
   } else {
     std::printf("%s\n", r.body.c_str());
   }

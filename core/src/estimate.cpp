@@ -2,6 +2,7 @@
 // serialises the result. Result keys are a public contract (README, "Result JSON"): add, never rename.
 #include "llmplan/estimate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -65,10 +66,48 @@ EstimateResult estimate(const Scenario& s, Explainer* ex) {
   add_warnings(s, r, r.warnings);
   if (ex) {
     const MemoryBreakdown& m = r.memory.per_gpu;
-    ex->add("model.params.total", r.params.total, "1",
+    const ParamCount& pc = r.params;
+    const ModelArch& a = s.model;
+    const double L = a.layers;
+    ex->add("model.params.total", pc.total, "1",
             "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm (model-reference §1)",
-            {{"layers", static_cast<double>(s.model.layers)}, {"per_layer", r.params.per_layer()}, {"embedding", r.params.embedding},
-             {"head", r.params.head}});
+            {{"layers", L}, {"per_layer", pc.per_layer()}, {"embedding", pc.embedding + pc.positions}, {"head", pc.head},
+             {"final_norm", pc.final_norm}});
+    ex->add("model.params.per_layer", pc.per_layer(), "1",
+            "attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
+            {{"hidden", static_cast<double>(a.hidden)}, {"ffn", static_cast<double>(a.ffn)}, {"heads", static_cast<double>(a.heads)},
+             {"kv_heads", static_cast<double>(a.kv_heads)}, {"experts", static_cast<double>(a.experts)}});
+    ex->add("model.params.layers", pc.layers_total, "1", "sum over the layers of their parameters (dense and MoE layers)",
+            {{"layers", L}, {"dense_layers", static_cast<double>(a.dense_layers)}});
+    ex->add("model.params.active", pc.active, "1",
+            "parameters one token passes through: MoE counts top_k routed + shared experts only (dense: = total)",
+            {{"top_k", static_cast<double>(a.top_k)}, {"experts", static_cast<double>(a.experts)}});
+    ex->add("model.params.embedding", pc.embedding + pc.positions, "1", "vocab x hidden (+ learned positions x hidden)",
+            {{"vocab", static_cast<double>(a.vocab)}, {"hidden", static_cast<double>(a.hidden)},
+             {"learned_positions", static_cast<double>(a.learned_positions)}});
+    ex->add("model.params.head", pc.head, "1", "vocab x hidden for an untied output head, 0 when tied to the embedding",
+            {{"tied_embeddings", a.tied_embeddings ? 1.0 : 0.0}});
+    ex->add("model.params.final_norm", pc.final_norm, "1", "hidden (RMSNorm) or 2 x hidden (LayerNorm)",
+            {{"hidden", static_cast<double>(a.hidden)}});
+    const Cluster& c = s.cluster;
+    ex->add("cluster.gpus", c.gpus, "GPUs", "scenario cluster.gpus (or instance GPUs x nodes)", {});
+    ex->add("cluster.gpus_per_node", c.gpus_per_node, "GPUs", "scenario cluster.gpus_per_node (or the instance's), min(8, gpus) by default", {});
+    ex->add("cluster.nodes", c.nodes(), "nodes", "gpus / gpus_per_node (1 when gpus <= gpus_per_node)",
+            {{"gpus", static_cast<double>(c.gpus)}, {"gpus_per_node", static_cast<double>(c.gpus_per_node)}});
+    const Parallel& x = s.parallel;
+    ex->add("layout.gpus", c.gpus, "GPUs", "tp x pp x dp", {{"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)},
+            {"dp", static_cast<double>(r.dp)}});
+    ex->add("layout.tp", x.tp, "GPUs", "scenario parallel.tp (tensor parallel, Megatron)", {});
+    ex->add("layout.pp", x.pp, "stages", "scenario parallel.pp (pipeline stages, 1F1B)", {});
+    ex->add("layout.dp", r.dp, "replicas", "gpus / (tp x pp)", {{"gpus", static_cast<double>(c.gpus)}, {"tp", static_cast<double>(x.tp)},
+            {"pp", static_cast<double>(x.pp)}});
+    ex->add("layout.zero", x.zero, "stage", "scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)", {});
+    ex->add("layout.micro_batch", s.micro_batch, "sequences", "scenario micro_batch: sequences per GPU per micro-batch", {});
+    ex->add("layout.global_batch", r.global_batch, "sequences", "scenario global_batch, or micro_batch x dp when 0",
+            {{"micro_batch", static_cast<double>(s.micro_batch)}, {"dp", static_cast<double>(r.dp)}});
+    ex->add("layout.grad_accum", r.grad_accum, "micro-batches", "global_batch / (micro_batch x dp)",
+            {{"global_batch", static_cast<double>(r.global_batch)}, {"micro_batch", static_cast<double>(s.micro_batch)},
+             {"dp", static_cast<double>(r.dp)}});
     ex->add("memory.per_gpu_bytes.weights", m.weights, "B", "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
             {{"zero", static_cast<double>(s.parallel.zero)}, {"dp", static_cast<double>(r.dp)}});
     ex->add("memory.per_gpu_bytes.optimizer", m.optimizer, "B",
@@ -90,8 +129,26 @@ EstimateResult estimate(const Scenario& s, Explainer* ex) {
             {{"kRuntimeOverheadBytes", kRuntimeOverheadBytes}, {"kAllocatorFragmentation", kAllocatorFragmentation}});
     ex->add("memory.per_gpu_bytes.total", m.total(), "B", "weights + gradients + optimizer + activations + logits + buffers + runtime",
             {{"capacity", r.memory.capacity_bytes}});
+    ex->add("memory.per_gpu_bytes.other", m.other(), "B", "logits + buffers + runtime: what is neither model state nor layer activations",
+            {{"logits", m.logits}, {"buffers", m.buffers}, {"runtime", m.runtime}});
+    ex->add("memory.capacity_bytes", r.memory.capacity_bytes, "B", "usable GPU memory: cluster.gpu_memory_gb x 1e9 (catalog or override)",
+            {{"gpu_memory_gb", c.gpu_memory_gb}});
+    ex->add("memory.headroom_bytes", r.memory.headroom_bytes, "B", "capacity - total (negative: does not fit)",
+            {{"capacity", r.memory.capacity_bytes}, {"total", m.total()}});
+    ex->add("memory.fits", r.memory.fits ? 1.0 : 0.0, "bool", "headroom >= 0", {{"headroom_bytes", r.memory.headroom_bytes}});
     ex->add("memory.max_micro_batch", r.memory.max_micro_batch, "sequences",
-            "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)", {});
+            "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)",
+            {{"capacity", r.memory.capacity_bytes}});
+    ex->add("memory.trainable_params", r.memory.trainable_params, "1",
+            "full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top trainable layers",
+            {{"method", static_cast<double>(s.method)}, {"lora_rank", static_cast<double>(s.lora.rank)},
+             {"trainable_layers", static_cast<double>(s.trainable_layers)}});
+    ex->add("memory.cpu_offload_bytes_per_node", r.memory.cpu_offload_bytes_per_node, "B",
+            "offload cpu: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Offload)",
+            {{"gpus_per_node", static_cast<double>(std::min(c.gpus, c.gpus_per_node))}});
+    ex->add("memory.nvme_offload_bytes_per_node", r.memory.nvme_offload_bytes_per_node, "B",
+            "offload nvme: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Infinity)",
+            {{"gpus_per_node", static_cast<double>(std::min(c.gpus, c.gpus_per_node))}});
     ex->add("cost.usd_per_gpu_hour", s.pricing.usd_per_gpu_hour, "USD", s.pricing.price_source.empty() ? "no price in the catalog; give pricing.usd_per_gpu_hour" : s.pricing.price_source.c_str(), {});
   }
   return r;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_read.hpp"
+#include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/units.hpp"
 
@@ -28,6 +29,20 @@ namespace {
 const int kNodeCounts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
 const int kMicroBatches[] = {1, 2, 4, 8, 16, 32};
 const Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Recompute::full};
+constexpr int kMicroBatchCount = sizeof(kMicroBatches) / sizeof(kMicroBatches[0]);
+constexpr int kRecomputeCount = sizeof(kRecomputes) / sizeof(kRecomputes[0]);
+
+// Layouts the frameworks the launch artefacts target can run (advice.hpp): DeepSpeed or FSDP
+// without model parallelism (ZeRO 0-3, CPU offload); Megatron-LM with TP/PP (distributed
+// optimizer = ZeRO-1, or torch FSDP2 = ZeRO-3 with TP but no PP). Megatron needs TP to divide
+// the KV heads too.
+bool runnable(const Layout& l, int kv_heads, Method method) {
+  if (l.tp == 1 && l.pp == 1) return true;
+  // PEFT and freeze-tuning run in Hugging Face PEFT / Trainer: data parallel and ZeRO/FSDP only.
+  if (method == Method::lora || method == Method::qlora || method == Method::freeze) return false;
+  if (kv_heads % l.tp != 0 || l.offload != Offload::none) return false;
+  return l.zero <= 1 || (l.zero == 3 && l.pp == 1);
+}
 
 bool allowed(const std::vector<std::string>& list, const std::string& v) {
   return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
@@ -122,6 +137,7 @@ void Planner::evaluate(const Work& w) {
   };
   PlanCandidate best;
   bool found = false;
+  const int kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
   for (int tp = 1; tp <= std::min(gpus, s.cluster.gpus_per_node); ++tp) {
     if (m.heads % tp != 0) continue;  // not a layout: TP must divide the heads
     for (int pp = 1; pp <= m.layers && tp * pp <= gpus; ++pp) {
@@ -135,10 +151,19 @@ void Planner::evaluate(const Work& w) {
         if (dp == 1 && zero > 0) continue;  // ZeRO shards over DP: nothing to shard
         for (Offload off : {Offload::none, Offload::cpu}) {
           if (off == Offload::cpu && zero == 0) continue;
+          if (!runnable({tp, pp, zero, 1, Recompute::none, off}, kv_heads, s.method)) {
+            for (int i = 0; i < kRecomputeCount * kMicroBatchCount; ++i) reject(RejectReason::software);
+            continue;
+          }
           for (Recompute rc : kRecomputes) {
+            bool too_big = false;  // memory grows with the micro-batch: once one fails, larger ones do
             for (int mb : kMicroBatches) {
               if (global % (mb * dp) != 0) {
                 reject(RejectReason::batch);
+                continue;
+              }
+              if (too_big) {
+                reject(RejectReason::memory);
                 continue;
               }
               s.parallel.tp = tp;
@@ -157,6 +182,7 @@ void Planner::evaluate(const Work& w) {
               const bool host_short = off == Offload::cpu && (host <= 0 || r.memory.cpu_offload_bytes_per_node > 0.8 * host);
               if (!r.memory.fits || host_short) {
                 ++acc_.rejected[static_cast<int>(RejectReason::memory)];
+                too_big = true;
                 continue;
               }
               const double days = r.time.total_hours * s.pricing.overhead_factor / 24.0;
@@ -184,7 +210,6 @@ void Planner::evaluate(const Work& w) {
               c.compute_s = r.time.compute_s;
               if (!found || better(q_.objective, c, best)) best = c;
               found = true;
-              // A larger micro-batch that still fits rarely loses; stop at the first that does not fit.
             }
           }
         }
@@ -210,22 +235,35 @@ std::string layout_text(const PlanCandidate& c) {
 
 double price_per_gpu_hour(const PlanCandidate& c) { return c.total_hours > 0 ? c.cost_usd / (c.total_hours * c.gpus()) : 0; }
 
-// The main reason `c` loses to `best`: the largest of the step-time differences, or price.
-std::string loses_because(const PlanCandidate& c, const PlanCandidate& best) {
+std::string fabric_name(const PlanCandidate& c) {
+  return c.instance->inter_node_link.empty() ? std::string("TCP") : c.instance->inter_node_link;
+}
+
+// The main reason `c` loses to `best` under the objective: fewer GPUs (for time), exposed
+// communication, the pipeline bubble, the price of the same GPU, a dearer GPU-hour, or MFU.
+std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Objective o) {
   char buf[256];
+  const bool by_time = o == Objective::min_time || o == Objective::min_time_under_budget;
   const double comm = c.exposed_comm_s / c.step_s, bcomm = best.exposed_comm_s / best.step_s;
   const double bubble = c.bubble_s / c.step_s;
-  if (comm > 0.2 && comm > bcomm + 0.1) {
-    std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) on %d nodes", 100 * comm,
-                  100 * bcomm, c.nodes);
+  const double price = price_per_gpu_hour(c), best_price = price_per_gpu_hour(best);
+  const bool same_gpu = c.instance->accelerator == best.instance->accelerator;
+  if (by_time && c.gpus() < 0.8 * best.gpus()) {
+    std::snprintf(buf, sizeof buf, "%d GPUs instead of %d (MFU %.0f %% vs %.0f %%)", c.gpus(), best.gpus(), 100 * c.mfu, 100 * best.mfu);
+  } else if (comm > 0.2 && comm > bcomm + 0.1) {
+    std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s", 100 * comm,
+                  100 * bcomm, c.nodes, fabric_name(c).c_str());
   } else if (bubble > 0.15) {
-    std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step", 100 * bubble);
-  } else if (price_per_gpu_hour(c) > 1.15 * price_per_gpu_hour(best) && c.mfu < 1.15 * best.mfu) {
-    std::snprintf(buf, sizeof buf, "its GPU-hour costs more in effect (%s vs %s incl. overhead)",
-                  format_money(price_per_gpu_hour(c), Currency::usd).c_str(),
-                  format_money(price_per_gpu_hour(best), Currency::usd).c_str());
+    std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d)", 100 * bubble, c.layout.pp);
+  } else if (same_gpu && std::fabs(c.mfu - best.mfu) <= 0.05 * best.mfu) {
+    std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)", c.instance->accelerator.c_str(),
+                  format_money(price, Currency::usd).c_str(), format_money(best_price, Currency::usd).c_str());
+  } else if (price > 1.15 * best_price && c.mfu < 1.15 * best.mfu) {
+    std::snprintf(buf, sizeof buf, "its GPU-hour costs more in effect (%s vs %s incl. overhead)", format_money(price, Currency::usd).c_str(),
+                  format_money(best_price, Currency::usd).c_str());
   } else {
-    std::snprintf(buf, sizeof buf, "MFU %.0f %% vs %.0f %% on %s", 100 * c.mfu, 100 * best.mfu, c.instance->accelerator.c_str());
+    std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu, c.instance->accelerator.c_str(), 100 * best.mfu,
+                  best.instance->accelerator.c_str());
   }
   return buf;
 }
@@ -234,7 +272,7 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
   char buf[512];
   if (rank == 0) {
     const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
-    std::snprintf(buf, sizeof buf, "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour; %s",
+    std::snprintf(buf, sizeof buf, "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour incl. overhead; %s",
                   by_cost ? "cheapest" : "fastest", feasible, format_money(c.cost_usd, Currency::usd).c_str(),
                   format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu,
                   format_money(price_per_gpu_hour(c), Currency::usd).c_str(), layout_text(c).c_str());
@@ -248,9 +286,14 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
                   "cluster ranks first (fewer machines to rent, fail and debug)", slower, c.gpus(), best.gpus());
     return buf;
   }
-  std::snprintf(buf, sizeof buf, "%.2fx the time and %s than #1: %s", slower,
+  char pace[48];
+  if (slower >= 0.995)
+    std::snprintf(pace, sizeof pace, "%.2fx the time", slower);
+  else
+    std::snprintf(pace, sizeof pace, "%.2fx faster", 1.0 / slower);
+  std::snprintf(buf, sizeof buf, "%s and %s than #1: %s", pace,
                 (format_money(std::fabs(dearer), Currency::usd) + (dearer >= 0 ? " more" : " less")).c_str(),
-                loses_because(c, best).c_str());
+                loses_because(c, best, o).c_str());
   return buf;
 }
 
@@ -296,29 +339,97 @@ namespace {
 using json = nlohmann::ordered_json;
 using detail::Reader;
 
-json candidate_json(const PlanCandidate& c, const Question& q) {
+json known(double v) { return v > 0 ? json(v) : json(nullptr); }
+
+json layout_json(const PlanCandidate& c) {
+  return {{"tp", c.layout.tp},
+          {"pp", c.layout.pp},
+          {"zero", c.layout.zero},
+          {"sequence_parallel", c.layout.tp > 1},
+          {"recompute", to_string(c.layout.recompute)},
+          {"offload", to_string(c.layout.offload)}};
+}
+
+// The scenario `llmplan estimate` takes to reproduce this plan: the question's own fields plus
+// the offering, node count, layout, batch and pricing mode the search chose.
+json plan_scenario(const json& question, const PlanCandidate& c, int global_batch) {
+  json sc = question;
+  sc["cluster"] = {{"instance", c.instance->id}, {"nodes", c.nodes}};
+  sc["parallel"] = layout_json(c);
+  sc["micro_batch"] = c.layout.micro_batch;
+  sc["global_batch"] = global_batch;
+  if (!sc.contains("pricing")) sc["pricing"] = json::object();
+  sc["pricing"]["mode"] = to_string(c.mode);
+  return sc;
+}
+
+json advice_json(const PlanAdvice& a) {
+  json warnings = json::array();
+  for (int i = 0; i < a.warnings.count; ++i) {
+    const Warning& w = a.warnings.items[static_cast<size_t>(i)];
+    warnings.push_back({{"code", warning_code(w.code)}, {"message", warning_message(w)}});
+  }
+  const NodeSizing& n = a.node;
+  return {{"tier", to_string(a.tier)},
+          {"warnings", warnings},
+          {"node",
+           {{"vcpus_needed", n.vcpus_needed}, {"vcpus", known(n.vcpus)}, {"ram_gb_needed", n.ram_gb_needed}, {"ram_gb", known(n.ram_gb)},
+            {"nvme_tb_needed", n.nvme_tb_needed}, {"nvme_tb", known(n.nvme_tb)}}},
+          {"rdma",
+           {{"needed", a.rdma.needed}, {"reason", a.rdma_reason}, {"inter_node_bytes_per_gpu_step", a.rdma.inter_node_bytes},
+            {"step_s", a.rdma.step_s}, {"tcp_step_s", a.rdma.tcp_step_s}}},
+          {"data", a.data_location},
+          {"checkpoints", a.checkpoint_location}};
+}
+
+json artifacts_json(const LaunchArtifacts& a) {
+  auto text = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
+  return {{"framework", a.framework},
+          {"torchrun", a.torchrun},
+          {"deepspeed_json", text(a.deepspeed_json)},
+          {"accelerate_yaml", text(a.accelerate_yaml)},
+          {"megatron_args", text(a.megatron_args)},
+          {"peft_python", text(a.peft_python)}};
+}
+
+json checklist_json(const std::vector<Check>& checks) {
+  json out = json::array();
+  for (const Check& c : checks)
+    out.push_back({{"id", c.id}, {"title", c.title}, {"command", c.command}, {"expect", c.expect},
+                   {"expected", c.expected}, {"unit", c.unit}});
+  return out;
+}
+
+// One ranked plan: the search's figures, the scenario that reproduces it, and (estimated anew
+// from that scenario, the same path as `llmplan estimate`) its advice, artefacts and checklist.
+json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog) {
   const int dp = c.gpus() / (c.layout.tp * c.layout.pp);
   const int global = q.base.global_batch;
-  return {{"instance", c.instance->id},
-          {"provider", c.instance->provider},
-          {"accelerator", c.instance->accelerator},
-          {"nodes", c.nodes},
-          {"gpus", c.gpus()},
-          {"pricing_mode", to_string(c.mode)},
-          {"layout",
-           {{"tp", c.layout.tp},
-            {"pp", c.layout.pp},
-            {"dp", dp},
-            {"zero", c.layout.zero},
-            {"sequence_parallel", c.layout.tp > 1},
-            {"micro_batch", c.layout.micro_batch},
-            {"global_batch", global},
-            {"grad_accum", global / (c.layout.micro_batch * dp)},
-            {"recompute", to_string(c.layout.recompute)},
-            {"offload", to_string(c.layout.offload)}}},
-          {"time", {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
-          {"cost", {{"total_usd", c.cost_usd}, {"usd_per_gpu_hour", price_per_gpu_hour(c)}}},
-          {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
+  json layout = layout_json(c);
+  layout["dp"] = dp;
+  layout["micro_batch"] = c.layout.micro_batch;
+  layout["global_batch"] = global;
+  layout["grad_accum"] = global / (c.layout.micro_batch * dp);
+  json entry = {{"instance", c.instance->id},
+                {"provider", c.instance->provider},
+                {"accelerator", c.instance->accelerator},
+                {"nodes", c.nodes},
+                {"gpus", c.gpus()},
+                {"pricing_mode", to_string(c.mode)},
+                {"layout", layout},
+                {"time", {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
+                {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
+                {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
+  const json sc = plan_scenario(question, c, global);
+  entry["scenario"] = sc;
+  const ScenarioParse parse = parse_scenario(sc.dump(), catalog);
+  if (!parse.scenario) return entry;  // cannot happen: the planner searched this very scenario
+  const EstimateResult r = estimate(*parse.scenario);
+  entry["cost"]["usd_per_gpu_hour"] = r.cost.usd_per_gpu_hour;
+  entry["advice"] = advice_json(advise(*parse.scenario, r, catalog));
+  entry["artifacts"] = artifacts_json(launch_artifacts(*parse.scenario, r));
+  entry["checklist"] = checklist_json(checklist(*parse.scenario, r, catalog));
+  return entry;
 }
 
 bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
@@ -326,6 +437,11 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
   for (const char* searched : {"cluster", "parallel", "network"})
     if (root.contains(searched))
       return r.fail(searched, "is what the planner searches; leave it out (constraints narrow the search)");
+  if (root.contains("pricing") && root["pricing"].is_object())
+    for (const char* k : {"usd_per_gpu_hour", "mode"})
+      if (root["pricing"].contains(k))
+        return r.fail(std::string("pricing.") + k, "is chosen per offering by the planner from the catalog; leave it out "
+                                                   "(constraints.spot adds spot prices)");
   r.choice(root, "objective", "", {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"}, q.objective);
   if (!r.ok() || !r.integer(root, "top_n", "", 1, 100, q.top_n)) return false;
   if (root.contains("constraints")) {
@@ -356,26 +472,22 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
 
 }  // namespace
 
-PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
-  PlanJsonResponse out;
+QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
+  QuestionParse out;
   nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   Reader r(out.error);
   Question q;
-  if (root.is_discarded()) {
-    r.fail("(question)", "not valid JSON");
-  } else if (read_question(r, root, q)) {
-    for (const char* k : {"objective", "constraints", "top_n"}) root.erase(k);
-    ScenarioParse parse = parse_scenario(root.dump(), catalog);
-    if (!parse.scenario) {
-      out.error = parse.error;
-    } else {
-      q.base = std::move(*parse.scenario);
-      if (q.base.training_tokens() <= 0)
-        r.fail("tokens", "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
-    }
+  if (root.is_discarded()) return r.fail("(question)", "not valid JSON"), out;
+  if (!read_question(r, root, q)) return out;
+  for (const char* k : {"objective", "constraints", "top_n"}) root.erase(k);
+  ScenarioParse parse = parse_scenario(root.dump(), catalog);
+  if (!parse.scenario) {
+    out.error = parse.error;
+    return out;
   }
-  if (!out.error.field.empty()) {
-    out.body = json{{"error", {{"field", out.error.field}, {"message", out.error.message}}}}.dump();
+  q.base = std::move(*parse.scenario);
+  if (q.base.training_tokens() <= 0) {
+    r.fail("tokens", "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
     return out;
   }
   // One global batch for every layout, so plans are comparable: the user's, else 4M tokens
@@ -384,12 +496,26 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
     const bool pre = q.base.method == Method::pretrain || q.base.method == Method::continued;
     q.base.global_batch = pre ? std::max(1, static_cast<int>(std::lround(4194304.0 / q.base.seq_len))) : 64;
   }
+  out.question = std::move(q);
+  out.scenario_json = root.dump();
+  return out;
+}
+
+PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
+  PlanJsonResponse out;
+  const QuestionParse parsed = parse_question(text, catalog);
+  if (!parsed.question) {
+    out.error = parsed.error;
+    out.body = json{{"error", {{"field", out.error.field}, {"message", out.error.message}}}}.dump();
+    return out;
+  }
+  const Question& q = *parsed.question;
   const PlanResult res = plan(q, catalog);
+  const json question = json::parse(parsed.scenario_json);
   json plans = json::array();
   for (size_t i = 0; i < res.plans.size(); ++i) {
-    json p = candidate_json(res.plans[i], q);
-    p["rank"] = i + 1;
-    p["why"] = res.why[i];
+    json p = {{"rank", i + 1}, {"why", res.why[i]}};
+    p.update(plan_entry(res.plans[i], question, q, catalog));
     plans.push_back(p);
   }
   json pareto = json::array();

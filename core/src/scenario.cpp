@@ -110,6 +110,23 @@ void apply_link(const Interconnect& l, double ports, Network& net) {
   net.latency_us = l.latency_us.value_or(l.rdma ? 5.0 : 50.0);
 }
 
+// An instance's scale-out network: its published fabric, else plain TCP at its published rate
+// (25 GbE, the common cloud default, when none is published): the seeds' cautious default.
+void apply_instance_network(const Catalog& catalog, const Instance& in, Network& net) {
+  net = Network{};
+  net.inter_node_link.clear();
+  net.node_gb_per_s = 0;
+  if (const Interconnect* l = catalog.find_interconnect(in.inter_node_link)) {
+    apply_link(*l, 1, net);
+  } else {
+    net.rdma = false;
+    net.busbw_fraction = kDefaultTcpBusbwFraction;
+    net.latency_us = 50;
+  }
+  if (in.network_gbps) net.node_gb_per_s = *in.network_gbps / 8.0;
+  if (net.node_gb_per_s <= 0) net.node_gb_per_s = 25.0 / 8.0;
+}
+
 // The measured NCCL bus bandwidth of the accelerator's scale-up link, when the catalog has one.
 void apply_intra_link(const Catalog& catalog, Cluster& c) {
   const Accelerator* a = catalog.find_accelerator(c.accelerator);
@@ -147,8 +164,7 @@ bool read_cluster_fields(Reader& r, const json& root, const Catalog& catalog, Sc
     c.node_ram_gb = in->ram_gb.value_or(0);
     c.node_vcpus = in->vcpus.value_or(0);
     c.node_nvme_tb = in->local_nvme_tb.value_or(0);
-    if (const Interconnect* l = catalog.find_interconnect(in->inter_node_link)) apply_link(*l, 1, s.network);
-    if (in->network_gbps) s.network.node_gb_per_s = *in->network_gbps / 8.0;
+    apply_instance_network(catalog, *in, s.network);
   } else {
     if (o.contains("nodes")) return r.fail("cluster.nodes", "applies only with cluster.instance; give cluster.gpus instead");
     if (!r.string(o, "accelerator", p, c.accelerator)) return false;
@@ -434,6 +450,10 @@ InputError validate_scenario(const Scenario& s) {
   return err;
 }
 
+void set_inter_node_link(const Interconnect& link, double ports_per_node, Network& network) {
+  apply_link(link, ports_per_node, network);
+}
+
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, int nodes, PricingMode mode,
                        InputError& error) {
   Reader r(error);
@@ -449,18 +469,7 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, 
   c.node_vcpus = in.vcpus.value_or(0);
   c.node_nvme_tb = in.local_nvme_tb.value_or(0);
   apply_intra_link(catalog, c);
-  s.network = Network{};
-  s.network.inter_node_link.clear();
-  s.network.node_gb_per_s = 0;
-  if (const Interconnect* l = catalog.find_interconnect(in.inter_node_link)) {
-    apply_link(*l, 1, s.network);
-  } else {
-    s.network.rdma = false;  // unpublished fabric: assume plain TCP, the seeds' cautious default
-    s.network.busbw_fraction = kDefaultTcpBusbwFraction;
-    s.network.latency_us = 50;
-  }
-  if (in.network_gbps) s.network.node_gb_per_s = *in.network_gbps / 8.0;
-  if (s.network.node_gb_per_s <= 0) s.network.node_gb_per_s = 25.0 / 8.0;  // 25 GbE, the common cloud default
+  apply_instance_network(catalog, in, s.network);
   s.pricing.mode = mode;
   s.pricing.usd_per_gpu_hour = usd_per_gpu_hour(in, *price, s.pricing.usd_to_cny);
   s.pricing.price_source = "catalog instance " + in.id + " (" + kModeNames[static_cast<int>(mode)] + ")";

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady } from './harness.mjs';
 
@@ -227,9 +227,11 @@ test('the app reports its catalog; a broken picked catalog is refused and a vali
   const { context, page, errors } = await openApp(browser, server.origin);
   try {
     await waitReady(page);
+    // The version the shipped catalog files carry (every section file carries the same one).
+    const shipped = JSON.parse(readFileSync(new URL('../../catalog/accelerators.json', import.meta.url))).catalog_version;
     const builtin = await page.evaluate(() => window.llmplan.catalogStatus());
-    assert.deepEqual(builtin, { catalogVersion: '2026.11.0', asOf: builtin.asOf, source: 'built-in', error: '' });
-    assert.equal(await page.evaluate(() => window.llmplan.catalogVersion), '2026.11.0');
+    assert.deepEqual(builtin, { catalogVersion: shipped, asOf: builtin.asOf, source: 'built-in', error: '' });
+    assert.equal(await page.evaluate(() => window.llmplan.catalogVersion), shipped);
 
     await page.evaluate(() => window.Module.loadCatalog('bad.json', '{"schema_version": 1}'));
     const refused = await page.evaluate(() => window.llmplan.catalogStatus());

@@ -3,8 +3,11 @@
 // vs published with the error, writes the table as Markdown and JSON for the site, and fails
 // when the targets are missed:
 //   median |error| <= 10 % for throughput (MFU, TFLOPS/GPU, tokens/s), memory and GPU-hours,
-//   no case worse than 25 %. Errors are also reported separately for the cases the calibrated
-//   constants were fitted on ("fit") and for the others ("holdout").
+//   no case worse than 25 % unless the case carries its own justified tolerance
+//   ("tolerance": number or {metric: number}, with "tolerance_reason"), which is printed and
+//   asserted instead. A case with "exclude": "reason" is run and printed but counts in no median
+//   and no gate (kept visible, never silently dropped). Errors are also reported separately for
+//   the cases the calibrated constants were fitted on ("fit") and for the others ("holdout").
 // Usage: validate CASES.json OUT_DIR [--gate GROUP]...
 //   Without --gate every target is enforced; with it, only the named groups' targets (median
 //   and worst case) decide the exit status, and the others are reported as not yet gated.
@@ -26,9 +29,16 @@ namespace {
 
 using nlohmann::json;
 
+constexpr double kDefaultTolerance = 0.25;  // issue 4: no case worse than 25 %
+constexpr double kMedianTarget = 0.10;      // issue 4: median |error| <= 10 % per group
+
 struct Row {
   std::string id, metric, group, calibration, source;
   double published = 0, predicted = 0, error = 0;
+  double tolerance = kDefaultTolerance;
+  std::string note;      // tolerance or exclusion reason
+  bool excluded = false;
+  bool within() const { return excluded || std::fabs(error) <= tolerance; }
 };
 
 double predicted_value(const std::string& metric, const llmplan::EstimateResult& r, const llmplan::Scenario& s) {
@@ -71,9 +81,25 @@ std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
     }
     const llmplan::EstimateResult r = llmplan::estimate(*parse.scenario);
     for (const auto& [metric, value] : c["published"].items()) {
-      Row row{id, metric, group_of(metric), c.value("calibration", "holdout"), c.value("source", ""), value.get<double>(), 0, 0};
+      Row row;
+      row.id = id;
+      row.metric = metric;
+      row.group = group_of(metric);
+      row.calibration = c.value("calibration", "holdout");
+      row.source = c.value("source", "");
+      row.published = value.get<double>();
       row.predicted = predicted_value(metric, r, *parse.scenario);
       row.error = row.predicted / row.published - 1.0;
+      if (c.contains("tolerance")) {
+        const json& t = c["tolerance"];
+        if (t.is_number()) row.tolerance = t.get<double>();
+        else if (t.is_object() && t.contains(metric)) row.tolerance = t[metric].get<double>();
+        if (row.tolerance != kDefaultTolerance) row.note = "tolerance: " + c.value("tolerance_reason", std::string("(no reason given)"));
+      }
+      if (c.contains("exclude")) {
+        row.excluded = true;
+        row.note = "excluded: " + c["exclude"].get<std::string>();
+      }
       rows.push_back(row);
     }
   }
@@ -93,7 +119,7 @@ void fit(const json& doc) {
         int invalid = 0;
         std::vector<double> errs;
         for (const Row& r : run_cases(doc, invalid, true))
-          if (r.calibration == "fit" && r.group == "throughput") errs.push_back(std::fabs(r.error));
+          if (r.calibration == "fit" && r.group == "throughput" && !r.excluded) errs.push_back(std::fabs(r.error));
         const double m = median(errs);
         if (m < best) {
           best = m;
@@ -130,44 +156,61 @@ int main(int argc, char** argv) {
   const std::vector<Row> rows = run_cases(doc, invalid, false);
 
   std::ostringstream md;
-  md << "| case | metric | published | predicted | error | calibration |\n|---|---|---|---|---|---|\n";
-  std::printf("%-44s %-22s %12s %12s %8s %s\n", "case", "metric", "published", "predicted", "error", "set");
+  md << "| case | metric | published | predicted | error | tolerance | set | note |\n|---|---|---|---|---|---|---|---|\n";
+  std::printf("%-44s %-22s %12s %12s %8s %6s %-7s %s\n", "case", "metric", "published", "predicted", "error", "tol", "set", "note");
   for (const Row& r : rows) {
-    std::printf("%-44s %-22s %12.4g %12.4g %+7.1f%% %s\n", r.id.c_str(), r.metric.c_str(), r.published, r.predicted,
-                100 * r.error, r.calibration.c_str());
+    std::printf("%-44s %-22s %12.4g %12.4g %+7.1f%% %5.0f%% %-7s %s%s\n", r.id.c_str(), r.metric.c_str(), r.published, r.predicted,
+                100 * r.error, 100 * r.tolerance, r.calibration.c_str(), r.within() ? "" : "OUT OF TOLERANCE ", r.note.c_str());
     char line[512];
-    std::snprintf(line, sizeof line, "| %s | %s | %.4g | %.4g | %+.1f %% | %s |\n", r.id.c_str(), r.metric.c_str(), r.published,
-                  r.predicted, 100 * r.error, r.calibration.c_str());
-    md << line;
+    std::snprintf(line, sizeof line, "| %s | %s | %.4g | %.4g | %+.1f %% | %.0f %% | %s | ", r.id.c_str(), r.metric.c_str(), r.published,
+                  r.predicted, 100 * r.error, 100 * r.tolerance, r.calibration.c_str());
+    md << line << r.note << " |\n";
   }
 
   bool ok = invalid == 0;
   bool all_met = invalid == 0;
-  std::map<std::string, std::vector<double>> by_group, by_set;
+  std::map<std::string, std::vector<double>> by_group;
+  std::map<std::string, std::map<std::string, std::vector<double>>> by_group_set;
   std::map<std::string, std::pair<double, std::string>> worst_by_group;
+  std::map<std::string, int> outside, excluded;
   for (const Row& r : rows) {
+    if (r.excluded) {
+      ++excluded[r.group];
+      continue;
+    }
     by_group[r.group].push_back(std::fabs(r.error));
-    by_set[r.calibration].push_back(std::fabs(r.error));
+    by_group_set[r.group][r.calibration].push_back(std::fabs(r.error));
+    by_group_set["all"][r.calibration].push_back(std::fabs(r.error));
+    if (!r.within()) ++outside[r.group];
     auto& w = worst_by_group[r.group];
     if (std::fabs(r.error) > w.first) w = {std::fabs(r.error), r.id + " " + r.metric};
   }
   std::printf("\n");
-  md << "\n| group | cases | median abs error | target |\n|---|---|---|---|\n";
+  md << "\n| group | figures | excluded | median abs error | worst | outside tolerance | fit median | holdout median |\n"
+        "|---|---|---|---|---|---|---|---|\n";
   for (const auto& [g, errs] : by_group) {
     const double m = median(errs);
     const auto& w = worst_by_group[g];
-    const bool met = m <= 0.10 && w.first <= 0.25;
-    std::printf("%-10s median |error| %5.1f %% over %zu figures (target <= 10 %%); worst %s at %.1f %% (target <= 25 %%): %s%s\n",
-                g.c_str(), 100 * m, errs.size(), w.second.c_str(), 100 * w.first, met ? "met" : "MISSED",
-                gated(g) ? "" : " (not gated yet)");
-    char line[256];
-    std::snprintf(line, sizeof line, "| %s | %zu | %.1f %% | <= 10 %% |\n", g.c_str(), errs.size(), 100 * m);
+    const bool met = m <= kMedianTarget && outside[g] == 0;
+    const auto& sets = by_group_set[g];
+    auto set_median = [&](const char* name) { return sets.count(name) ? 100 * median(sets.at(name)) : NAN; };
+    auto set_count = [&](const char* name) { return sets.count(name) ? sets.at(name).size() : size_t{0}; };
+    std::printf("%-10s median |error| %5.1f %% over %zu figures (target <= 10 %%), %d excluded; worst %s at %.1f %%; "
+                "%d outside their tolerance (25 %% unless justified): %s%s\n",
+                g.c_str(), 100 * m, errs.size(), excluded[g], w.second.c_str(), 100 * w.first, outside[g], met ? "met" : "MISSED",
+                gated(g) ? "" : " (not gated)");
+    std::printf("%-10s   fit median %5.1f %% over %zu, holdout median %5.1f %% over %zu\n", "", set_median("fit"),
+                set_count("fit"), set_median("holdout"), set_count("holdout"));
+    char line[512];
+    std::snprintf(line, sizeof line, "| %s | %zu | %d | %.1f %% | %.1f %% (%s) | %d | %.1f %% (%zu) | %.1f %% (%zu) |\n", g.c_str(),
+                  errs.size(), excluded[g], 100 * m, 100 * w.first, w.second.c_str(), outside[g], set_median("fit"), set_count("fit"),
+                  set_median("holdout"), set_count("holdout"));
     md << line;
     all_met = all_met && met;
     if (gated(g)) ok = ok && met;
   }
-  for (const auto& [set, errs] : by_set)
-    std::printf("median |error| on %-8s cases %6.1f %% over %zu figures\n", set.c_str(), 100 * median(errs), errs.size());
+  for (const auto& [set, errs] : by_group_set["all"])
+    std::printf("median |error| on %-8s cases %6.1f %% over %zu figures (all groups)\n", set.c_str(), 100 * median(errs), errs.size());
   if (invalid) std::printf("%d cases could not be parsed\n", invalid);
 
   const std::string out = argv[2];
@@ -175,7 +218,8 @@ int main(int argc, char** argv) {
   json j = json::array();
   for (const Row& r : rows)
     j.push_back({{"case", r.id}, {"metric", r.metric}, {"published", r.published}, {"predicted", r.predicted},
-                 {"error", r.error}, {"calibration", r.calibration}, {"source", r.source}});
+                 {"error", r.error}, {"tolerance", r.tolerance}, {"excluded", r.excluded}, {"note", r.note},
+                 {"calibration", r.calibration}, {"source", r.source}});
   std::ofstream(out + "/validation.json") << j.dump(1);
   std::printf("validation: %s%s\n", all_met ? "all targets met" : "some targets missed",
               ok ? (all_met ? "" : "; every gated group meets its targets") : "; a gated group misses its targets");

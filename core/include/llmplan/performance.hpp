@@ -97,6 +97,16 @@ double gemm_efficiency(const Scenario& s, Explainer* ex);
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);
 
+// NCCL bus bandwidth a GPU gets inside its node and across nodes (its share of the node's NICs):
+// what the communication model uses, and what the post-provisioning checklist expects.
+struct LinkBandwidth {
+  double intra_busbw = 0;  // bytes/s per GPU
+  double inter_busbw = 0;  // bytes/s per GPU
+  double intra_latency_s = 0;
+  double inter_latency_s = 0;
+};
+LinkBandwidth link_bandwidth(const Scenario& s);
+
 TimeResult estimate_time(const Scenario& s, const ParamCount& p, const MemoryResult& mem, Explainer* ex);
 IoResult estimate_io(const Scenario& s, const ParamCount& p, const MemoryResult& mem, TimeResult& time, Explainer* ex);
 CostResult estimate_cost(const Scenario& s, const TimeResult& time, const IoResult& io, Explainer* ex);

@@ -4,6 +4,7 @@
 // UI can show progress between frames.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,15 @@ struct PlanJsonResponse {
   std::string body;
   InputError error;
 };
+struct QuestionParse {
+  std::optional<Question> question;  // empty when the question is invalid
+  InputError error;
+  std::string scenario_json;         // the question without objective/constraints/top_n
+};
+// Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel};
+// the global batch defaults to 4M tokens (pretraining) or 64 sequences (fine-tuning).
+QuestionParse parse_question(std::string_view question_json, const Catalog& catalog);
+
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel} and
 // returns the plan JSON (README, "llmplan plan").
 PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalog);

@@ -148,6 +148,10 @@ struct ScenarioParse {
 ScenarioParse parse_scenario(std::string_view json_text, const Catalog& catalog);
 
 struct Instance;
+struct Interconnect;
+// Puts the scale-out network on `link` with this many ports per node (bandwidth, RDMA, the
+// achieved NCCL fraction and latency from the catalog entry).
+void set_inter_node_link(const Interconnect& link, double ports_per_node, Network& network);
 // Points a parsed scenario at `nodes` of a catalog instance priced in `mode`: hardware, links,
 // storage throughput and price are re-resolved (the planner's inner loop). False when the
 // instance lacks a price in that mode.

@@ -1,0 +1,74 @@
+// advice.hpp: what a chosen plan needs around its GPUs (model-reference §5, §7; seed 000 §2.2,
+// §4, §5, §6.3): per-node CPU, RAM and NVMe sizing, whether RDMA is needed and why, where data
+// and checkpoints should live, the launch artefacts for the frameworks that run the layout, and
+// the post-provisioning checklist with the figures this plan expects.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "llmplan/estimate.hpp"
+#include "llmplan/scenario.hpp"
+
+namespace llmplan {
+
+struct Catalog;
+
+// Seed 000 §2.2: at least 16 vCPUs per node, host RAM at least twice the GPU memory, a local
+// NVMe of at least 0.5-1 TB for the staged data set.
+inline constexpr double kMinNodeVcpus = 16;
+inline constexpr double kHostRamPerGpuMemory = 2.0;
+inline constexpr double kMinLocalNvmeTb = 1.0;
+
+struct NodeSizing {
+  double vcpus_needed = 0, vcpus = 0;    // per node; `vcpus` 0 when the offering does not say
+  double ram_gb_needed = 0, ram_gb = 0;
+  double nvme_tb_needed = 0, nvme_tb = 0;
+};
+
+struct RdmaAdvice {
+  bool needed = false;           // several nodes whose traffic a 25 Gb/s TCP network would expose
+  double inter_node_bytes = 0;   // per GPU per step across nodes (this plan)
+  double step_s = 0;             // this plan's step
+  double tcp_step_s = 0;         // the same plan over 25 Gb/s Ethernet (kernel TCP)
+};
+
+struct PlanAdvice {
+  Tier tier = Tier::l1;
+  Warnings warnings;
+  NodeSizing node;
+  RdmaAdvice rdma;
+  std::string rdma_reason;           // one sentence with the numbers
+  std::string data_location;         // where the training data should sit, and why
+  std::string checkpoint_location;   // where checkpoints should go, and why
+};
+
+PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& catalog);
+
+// One post-provisioning check: the command to run and the figure this plan expects.
+struct Check {
+  std::string id;          // stable: topology, nccl_intra, nccl_inter, ib_write_bw, fio_data_read, ...
+  std::string title;
+  std::string command;
+  std::string expect;      // what to see, with the pass threshold
+  double expected = 0;     // the figure, in `unit`
+  std::string unit;
+};
+
+// Seed 000 §6.3: a link or disk passes at 80 % of what the plan expects.
+inline constexpr double kCheckPassFraction = 0.8;
+
+std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog);
+
+// Launch artefacts for the plan (text a user copies); empty when they do not apply.
+struct LaunchArtifacts {
+  std::string framework;         // deepspeed | fsdp | megatron: the one that runs this layout
+  std::string torchrun;          // the command on each node
+  std::string deepspeed_json;    // ZeRO stage, offload, precision, micro/global batch, accumulation
+  std::string accelerate_yaml;   // accelerate config with FSDP (or DeepSpeed) settings
+  std::string megatron_args;     // Megatron-LM pretrain_gpt.py arguments
+  std::string peft_python;       // LoRA / QLoRA setup (PEFT and bitsandbytes) for PEFT methods
+};
+
+LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r);
+
+}  // namespace llmplan

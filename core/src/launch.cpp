@@ -1,0 +1,300 @@
+// launch.cpp: the commands and configs that run a plan: torchrun on every node, a DeepSpeed
+// JSON, an accelerate config (FSDP or DeepSpeed), Megatron-LM arguments and a PEFT snippet.
+// Every value comes from the scenario and its estimate, so the artefacts cannot disagree with
+// the plan (tests parse them back).
+//
+// [SECTION] Which framework runs the layout
+// [SECTION] torchrun
+// [SECTION] DeepSpeed and accelerate
+// [SECTION] Megatron-LM
+// [SECTION] PEFT
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "llmplan/advice.hpp"
+
+namespace llmplan {
+
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Which framework runs the layout
+//-----------------------------------------------------------------------------
+
+bool model_parallel(const Scenario& s) { return s.parallel.tp > 1 || s.parallel.pp > 1; }
+
+// Megatron-LM: distributed optimizer (ZeRO-1) or torch FSDP2 (ZeRO-3 without PP); no offload.
+bool megatron_runs(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  return !s.is_peft() && s.method != Method::freeze && x.offload == Offload::none &&
+         (x.zero <= 1 || (x.zero == 3 && x.pp == 1));
+}
+
+const char* framework(const Scenario& s) {
+  if (model_parallel(s)) return "megatron";
+  if (s.parallel.zero == 3 && s.parallel.offload == Offload::none) return "fsdp";
+  return "deepspeed";
+}
+
+int save_interval_steps(const EstimateResult& r) {
+  if (r.time.step_s <= 0) return 1;
+  return std::max(1, static_cast<int>(std::lround(r.io.checkpoint_interval_h * 3600 / r.time.step_s)));
+}
+
+long long train_steps(const EstimateResult& r) { return std::max(1LL, static_cast<long long>(std::ceil(r.time.steps))); }
+
+std::string num(long long v) { return std::to_string(v); }
+
+//-----------------------------------------------------------------------------
+// [SECTION] torchrun
+//-----------------------------------------------------------------------------
+
+std::string nccl_environment(const Scenario& s) {
+  if (s.cluster.nodes() == 1) return "";
+  const std::string& link = s.network.inter_node_link;
+  if (link.rfind("aws-efa", 0) == 0) return "export FI_PROVIDER=efa FI_EFA_USE_DEVICE_RDMA=1 NCCL_DEBUG=WARN\n";
+  if (s.network.rdma) return "export NCCL_IB_HCA=mlx5 NCCL_DEBUG=WARN   # RDMA NICs; check the names with ibv_devices\n";
+  return "export NCCL_SOCKET_IFNAME=eth0 NCCL_IB_DISABLE=1 NCCL_DEBUG=WARN   # TCP only: name the data interface\n";
+}
+
+std::string torchrun(const Scenario& s) {
+  const int per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+  const int nodes = s.cluster.nodes();
+  std::string cmd = nccl_environment(s) + "torchrun";
+  if (nodes == 1) {
+    cmd += " --standalone --nproc_per_node=" + num(per_node);
+  } else {
+    cmd += " --nnodes=" + num(nodes) + " --nproc_per_node=" + num(per_node) +
+           " --node_rank=$NODE_RANK --rdzv_id=llmplan --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500";
+  }
+  const std::string fw = framework(s);
+  if (fw == "megatron") return cmd + " \\\n  pretrain_gpt.py $(cat megatron_args.txt)   # Megatron-LM";
+  if (fw == "fsdp")
+    return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch --config_file accelerate_fsdp.yaml train.py";
+  return cmd + " \\\n  train.py --deepspeed ds_config.json   # your script (Hugging Face Trainer or deepspeed.initialize)";
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] DeepSpeed and accelerate
+//-----------------------------------------------------------------------------
+
+std::string deepspeed_json(const Scenario& s, const EstimateResult& r) {
+  using json = nlohmann::ordered_json;
+  json ds = {{"train_batch_size", r.global_batch},
+             {"train_micro_batch_size_per_gpu", s.micro_batch},
+             {"gradient_accumulation_steps", r.grad_accum},
+             {"gradient_clipping", 1.0}};
+  if (s.precision == Precision::bf16 || s.precision == Precision::fp8) ds["bf16"] = {{"enabled", true}};
+  if (s.precision == Precision::fp16) ds["fp16"] = {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}};
+  json zero = {{"stage", s.parallel.zero}, {"overlap_comm", true}, {"contiguous_gradients", true}};
+  if (s.parallel.zero >= 1 && s.parallel.zero <= 2) {
+    zero["reduce_bucket_size"] = kDeepSpeedBucketElements;
+    zero["allgather_bucket_size"] = kDeepSpeedBucketElements;
+  }
+  if (s.parallel.offload != Offload::none) {
+    const bool nvme = s.parallel.offload == Offload::nvme;
+    json dev = {{"device", nvme ? "nvme" : "cpu"}, {"pin_memory", true}};
+    if (nvme) dev["nvme_path"] = "/local_nvme";
+    zero["offload_optimizer"] = dev;
+    if (s.parallel.zero == 3) zero["offload_param"] = dev;
+  }
+  if (s.parallel.zero == 3) {
+    zero["stage3_prefetch_bucket_size"] = "auto";
+    zero["stage3_param_persistence_threshold"] = "auto";
+    zero["stage3_gather_16bit_weights_on_model_save"] = true;
+  }
+  ds["zero_optimization"] = zero;
+  ds["steps_per_print"] = 10;
+  return ds.dump(2);
+}
+
+const char* mixed_precision(const Scenario& s) {
+  switch (s.precision) {
+    case Precision::bf16: return "bf16";
+    case Precision::fp16: return "fp16";
+    case Precision::fp8: return "fp8";
+    case Precision::fp32: return "no";
+  }
+  return "no";
+}
+
+const char* fsdp_sharding(int zero) {
+  if (zero >= 3) return "FULL_SHARD";
+  if (zero >= 1) return "SHARD_GRAD_OP";  // FSDP has no optimizer-only sharding: ZeRO-1 maps to ZeRO-2
+  return "NO_SHARD";
+}
+
+std::string accelerate_yaml(const Scenario& s) {
+  const int nodes = s.cluster.nodes();
+  const bool fsdp = std::string(framework(s)) == "fsdp";
+  std::string y = "# accelerate launch --config_file accelerate_" + std::string(fsdp ? "fsdp" : "deepspeed") +
+                  ".yaml train.py   (machine_rank: 0..nodes-1, one per node)\n";
+  y += "compute_environment: LOCAL_MACHINE\n";
+  y += std::string("distributed_type: ") + (fsdp ? "FSDP" : (s.cluster.gpus == 1 && s.parallel.zero == 0 ? "NO" : "DEEPSPEED")) + "\n";
+  y += std::string("mixed_precision: ") + mixed_precision(s) + "\n";
+  y += "num_machines: " + num(nodes) + "\n";
+  y += "num_processes: " + num(s.cluster.gpus) + "\n";
+  y += "machine_rank: 0\n";
+  if (nodes > 1) y += "main_process_ip: MASTER_ADDR\nmain_process_port: 29500\nrdzv_backend: c10d\nsame_network: true\n";
+  if (fsdp) {
+    y += "fsdp_config:\n";
+    y += std::string("  fsdp_sharding_strategy: ") + fsdp_sharding(s.parallel.zero) + "\n";
+    y += "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n";
+    y += "  fsdp_backward_prefetch: BACKWARD_PRE\n";
+    y += std::string("  fsdp_offload_params: ") + (s.parallel.offload == Offload::cpu ? "true" : "false") + "\n";
+    y += std::string("  fsdp_activation_checkpointing: ") + (s.parallel.recompute != Recompute::none ? "true" : "false") + "\n";
+    y += "  fsdp_state_dict_type: SHARDED_STATE_DICT\n";
+    y += "  fsdp_cpu_ram_efficient_loading: true\n";
+    y += "  fsdp_sync_module_states: true\n";
+    y += "  fsdp_use_orig_params: true\n";
+  } else if (s.cluster.gpus > 1 || s.parallel.zero > 0) {
+    y += "deepspeed_config:\n  deepspeed_config_file: ds_config.json\n  deepspeed_multinode_launcher: standard\n";
+  }
+  return y;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Megatron-LM
+//-----------------------------------------------------------------------------
+
+// Arguments of Megatron-LM's pretrain_gpt.py (Megatron-Core flag names), one per line.
+std::string megatron_args(const Scenario& s, const EstimateResult& r) {
+  const ModelArch& m = s.model;
+  const Parallel& x = s.parallel;
+  std::string a;
+  auto arg = [&a](const std::string& flag, const std::string& value = "") {
+    a += flag + (value.empty() ? "" : " " + value) + "\n";
+  };
+  arg("--tensor-model-parallel-size", num(x.tp));
+  arg("--pipeline-model-parallel-size", num(x.pp));
+  if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
+  if (x.zero == 1) arg("--use-distributed-optimizer");
+  if (x.zero == 1) arg("--overlap-grad-reduce");
+  if (x.zero == 1) arg("--overlap-param-gather");
+  if (x.zero == 3) arg("--use-torch-fsdp2");
+  if (x.recompute == Recompute::selective) arg("--recompute-activations");
+  if (x.recompute == Recompute::full) {
+    arg("--recompute-granularity", "full");
+    arg("--recompute-method", "uniform");
+    arg("--recompute-num-layers", "1");
+  }
+  arg("--num-layers", num(m.layers));
+  arg("--hidden-size", num(m.hidden));
+  arg("--ffn-hidden-size", num(m.ffn));
+  arg("--num-attention-heads", num(m.heads));
+  if (m.head_dim > 0) arg("--kv-channels", num(m.head_dim));
+  if (m.attention == AttentionKind::mla) {
+    arg("--multi-latent-attention");
+    if (m.q_lora_rank > 0) arg("--q-lora-rank", num(m.q_lora_rank));
+    arg("--kv-lora-rank", num(m.kv_lora_rank));
+    arg("--qk-head-dim", num(m.qk_nope_head_dim));
+    arg("--qk-pos-emb-head-dim", num(m.qk_rope_head_dim));
+    arg("--v-head-dim", num(m.v_head_dim));
+  } else if (m.kv_heads > 0 && m.kv_heads < m.heads) {
+    arg("--group-query-attention");
+    arg("--num-query-groups", num(m.kv_heads));
+  }
+  if (m.is_moe()) {
+    arg("--num-experts", num(m.experts));
+    arg("--moe-router-topk", num(m.top_k));
+    arg("--moe-ffn-hidden-size", num(m.expert_ffn));
+    if (m.shared_experts > 0) arg("--moe-shared-expert-intermediate-size", num(static_cast<long long>(m.shared_experts) * m.effective_shared_ffn()));
+    if (m.dense_layers > 0) arg("--moe-layer-freq", "\"([0]*" + num(m.dense_layers) + "+[1]*" + num(m.moe_layers()) + ")\"");
+  }
+  if (m.gated_mlp) arg("--swiglu");
+  arg("--normalization", m.norm == NormKind::rmsnorm ? "RMSNorm" : "LayerNorm");
+  if (m.learned_positions > 0) {
+    arg("--position-embedding-type", "learned_absolute");
+  } else {
+    arg("--position-embedding-type", "rope");
+  }
+  if (!m.tied_embeddings) arg("--untie-embeddings-and-output-weights");
+  if (!m.linear_bias) arg("--disable-bias-linear");
+  if (m.qkv_bias) arg("--add-qkv-bias");
+  if (x.flash_attention) arg("--attention-backend", "flash");
+  arg("--seq-length", num(s.seq_len));
+  arg("--max-position-embeddings", num(std::max(s.seq_len, s.max_context)));
+  arg("--micro-batch-size", num(s.micro_batch));
+  arg("--global-batch-size", num(r.global_batch));
+  arg("--train-iters", num(train_steps(r)));
+  if (s.precision == Precision::bf16) arg("--bf16");
+  if (s.precision == Precision::fp16) arg("--fp16");
+  if (s.precision == Precision::fp8) {
+    arg("--bf16");
+    arg("--fp8-format", "hybrid");
+  }
+  arg("--save-interval", num(save_interval_steps(r)));
+  arg("--save", "/checkpoints");
+  arg("--load", "/checkpoints");
+  if (s.method != Method::pretrain)  // fine-tuning starts from the released weights; a restart resumes from --load
+    arg("--pretrained-checkpoint", "BASE_CHECKPOINT   # the base model converted from Hugging Face to Megatron format");
+  arg("--data-path", "DATA_PREFIX   # your tokenised data (tools/preprocess_data.py)");
+  arg("--tokenizer-type", "HuggingFaceTokenizer");
+  arg("--tokenizer-model", "TOKENIZER   # the model's Hugging Face tokenizer");
+  return a;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] PEFT
+//-----------------------------------------------------------------------------
+
+// How the Trainer shards: the DeepSpeed config, FSDP, or nothing on one GPU.
+std::string sharding_argument(const Scenario& s) {
+  const std::string fw = framework(s);
+  if (fw == "fsdp") return ", fsdp=\"full_shard auto_wrap\"";
+  if (s.parallel.zero > 0 || s.cluster.gpus > 1) return ", deepspeed=\"ds_config.json\"";
+  return "";
+}
+
+std::string peft_python(const Scenario& s, const EstimateResult& r) {
+  const bool qlora = s.method == Method::qlora;
+  const std::string name = s.model_preset.empty() ? "your model" : s.model_preset;
+  const bool ckpt = s.parallel.recompute != Recompute::none;
+  std::string py = "# " + std::string(qlora ? "QLoRA" : "LoRA") + " rank " + num(s.lora.rank) + " on " +
+                   (s.lora.targets == LoraTargets::all_linear ? "every linear layer" : "q, k, v, o") + " of " + name +
+                   " (PEFT" + (qlora ? " + bitsandbytes" : "") + ")\n";
+  py += "import torch\n";
+  py += std::string("from transformers import AutoModelForCausalLM, TrainingArguments") + (qlora ? ", BitsAndBytesConfig" : "") + "\n";
+  py += std::string("from peft import LoraConfig, get_peft_model") + (qlora ? ", prepare_model_for_kbit_training" : "") + "\n\n";
+  py += "MODEL = \"" + name + "\"  # a local path or the Hugging Face id of this model\n";
+  if (qlora) {
+    py += "bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True,\n";
+    py += "                         bnb_4bit_compute_dtype=torch.bfloat16, bnb_4bit_quant_storage=torch.bfloat16)\n";
+    py += "model = AutoModelForCausalLM.from_pretrained(MODEL, quantization_config=bnb, torch_dtype=torch.bfloat16,\n";
+  } else {
+    py += "model = AutoModelForCausalLM.from_pretrained(MODEL, torch_dtype=torch.bfloat16,\n";
+  }
+  py += std::string("                                             attn_implementation=\"") +
+        (s.parallel.flash_attention ? "flash_attention_2" : "eager") + "\")\n";
+  if (qlora) py += std::string("model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=") + (ckpt ? "True" : "False") + ")\n";
+  const std::string targets = s.lora.targets == LoraTargets::all_linear ? "\"all-linear\"" : "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]";
+  py += "lora = LoraConfig(r=" + num(s.lora.rank) + ", lora_alpha=" + num(2 * s.lora.rank) +
+        ", lora_dropout=0.05, target_modules=" + targets + ", task_type=\"CAUSAL_LM\")\n";
+  py += "model = get_peft_model(model, lora)\n";
+  py += "model.print_trainable_parameters()\n";
+  py += "args = TrainingArguments(output_dir=\"out\", per_device_train_batch_size=" + num(s.micro_batch) +
+        ", gradient_accumulation_steps=" + num(r.grad_accum) + ",\n";
+  py += std::string("                         bf16=True, gradient_checkpointing=") + (ckpt ? "True" : "False") +
+        ", max_steps=" + num(train_steps(r)) + ", save_steps=" + num(save_interval_steps(r)) + ",\n";
+  py += std::string("                         save_total_limit=") + num(s.storage.checkpoints_kept) +
+        sharding_argument(s) + ")\n";
+  return py;
+}
+
+}  // namespace
+
+LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r) {
+  LaunchArtifacts a;
+  a.framework = framework(s);
+  a.torchrun = torchrun(s);
+  if (!model_parallel(s)) {
+    a.deepspeed_json = deepspeed_json(s, r);
+    a.accelerate_yaml = accelerate_yaml(s);
+  }
+  if (megatron_runs(s)) a.megatron_args = megatron_args(s, r);
+  if (s.is_peft()) a.peft_python = peft_python(s, r);
+  return a;
+}
+
+}  // namespace llmplan
