@@ -32,17 +32,20 @@ const Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Recomput
 constexpr int kMicroBatchCount = sizeof(kMicroBatches) / sizeof(kMicroBatches[0]);
 constexpr int kRecomputeCount = sizeof(kRecomputes) / sizeof(kRecomputes[0]);
 
-// Layouts the frameworks the launch artefacts target can run (advice.hpp): DeepSpeed or FSDP
-// without model parallelism (ZeRO 0-3, CPU offload); Megatron-LM with TP/PP (distributed
-// optimizer = ZeRO-1, or torch FSDP2 = ZeRO-3 with TP but no PP). Megatron needs TP to divide
-// the KV heads too.
-bool runnable(const Layout& l, int kv_heads, Method method) {
+}  // namespace
+
+// Megatron-LM's distributed optimizer is ZeRO-1; its torch FSDP2 path is ZeRO-3 without PP;
+// DeepSpeed refuses ZeRO-2/3 with pipeline parallelism; Megatron needs TP | KV heads.
+
+bool framework_runs(const Layout& l, int kv_heads, Method method) {
   if (l.tp == 1 && l.pp == 1) return true;
   // PEFT and freeze-tuning run in Hugging Face PEFT / Trainer: data parallel and ZeRO/FSDP only.
   if (method == Method::lora || method == Method::qlora || method == Method::freeze) return false;
   if (kv_heads % l.tp != 0 || l.offload != Offload::none) return false;
   return l.zero <= 1 || (l.zero == 3 && l.pp == 1);
 }
+
+namespace {
 
 bool allowed(const std::vector<std::string>& list, const std::string& v) {
   return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
@@ -151,7 +154,7 @@ void Planner::evaluate(const Work& w) {
         if (dp == 1 && zero > 0) continue;  // ZeRO shards over DP: nothing to shard
         for (Offload off : {Offload::none, Offload::cpu}) {
           if (off == Offload::cpu && zero == 0) continue;
-          if (!runnable({tp, pp, zero, 1, Recompute::none, off}, kv_heads, s.method)) {
+          if (!framework_runs({tp, pp, zero, 1, Recompute::none, off}, kv_heads, s.method)) {
             for (int i = 0; i < kRecomputeCount * kMicroBatchCount; ++i) reject(RejectReason::software);
             continue;
           }

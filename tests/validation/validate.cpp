@@ -24,6 +24,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/planner.hpp"
 
 namespace {
 
@@ -68,6 +69,40 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// "layout": "searched": the run's layout is not published (Meta's GPU-hours), so the case takes
+// the runnable layout (the planner's rules) with the fewest GPU-hours that fits on the stated
+// cluster: TP within a node, PP up to 16, ZeRO 0-3, recompute, micro-batch 1-8. A team tuning
+// a months-long run searches the same space; the chosen layout is printed with the row.
+std::string search_layout(llmplan::Scenario& s) {
+  const llmplan::Scenario base = s;
+  const llmplan::ModelArch& m = base.model;
+  double best = INFINITY;
+  std::string chosen = "no layout fits";
+  for (int tp = 1; tp <= base.cluster.gpus_per_node; tp *= 2)
+    for (int pp = 1; pp <= 16; pp *= 2)
+      for (int zero = 0; zero <= 3; ++zero)
+        for (llmplan::Recompute rc : {llmplan::Recompute::none, llmplan::Recompute::selective, llmplan::Recompute::full})
+          for (int mb = 1; mb <= 8; mb *= 2) {
+            if (m.heads % tp || m.layers % pp || base.cluster.gpus % (tp * pp)) continue;
+            if (!llmplan::framework_runs({tp, pp, zero, mb, rc, llmplan::Offload::none}, m.kv_heads, base.method)) continue;
+            llmplan::Scenario t = base;
+            t.parallel.tp = tp;
+            t.parallel.pp = pp;
+            t.parallel.zero = zero;
+            t.parallel.recompute = rc;
+            t.parallel.sequence_parallel = tp > 1;
+            t.micro_batch = mb;
+            if (t.global_batch % (mb * t.dp()) != 0 || !llmplan::validate_scenario(t).field.empty()) continue;
+            const llmplan::EstimateResult r = llmplan::estimate(t);
+            if (!r.memory.fits || r.time.gpu_hours >= best) continue;
+            best = r.time.gpu_hours;
+            s = t;
+            chosen = "layout searched (unpublished): TP " + std::to_string(tp) + " PP " + std::to_string(pp) + " ZeRO-" +
+                     std::to_string(zero) + " recompute " + llmplan::to_string(rc) + " micro-batch " + std::to_string(mb);
+          }
+  return chosen;
+}
+
 std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
   std::vector<Row> rows;
   invalid = 0;
@@ -79,7 +114,9 @@ std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
       ++invalid;
       continue;
     }
-    const llmplan::EstimateResult r = llmplan::estimate(*parse.scenario);
+    llmplan::Scenario scenario = *parse.scenario;
+    const std::string layout_note = c.value("layout", "") == "searched" ? search_layout(scenario) : "";
+    const llmplan::EstimateResult r = llmplan::estimate(scenario);
     for (const auto& [metric, value] : c["published"].items()) {
       Row row;
       row.id = id;
@@ -88,13 +125,15 @@ std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
       row.calibration = c.value("calibration", "holdout");
       row.source = c.value("source", "");
       row.published = value.get<double>();
-      row.predicted = predicted_value(metric, r, *parse.scenario);
+      row.predicted = predicted_value(metric, r, scenario);
+      row.note = layout_note;
       row.error = row.predicted / row.published - 1.0;
       if (c.contains("tolerance")) {
         const json& t = c["tolerance"];
         if (t.is_number()) row.tolerance = t.get<double>();
         else if (t.is_object() && t.contains(metric)) row.tolerance = t[metric].get<double>();
-        if (row.tolerance != kDefaultTolerance) row.note = "tolerance: " + c.value("tolerance_reason", std::string("(no reason given)"));
+        if (row.tolerance != kDefaultTolerance)
+          row.note += (row.note.empty() ? "" : "; ") + std::string("tolerance: ") + c.value("tolerance_reason", std::string("(no reason given)"));
       }
       if (c.contains("exclude")) {
         row.excluded = true;

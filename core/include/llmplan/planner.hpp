@@ -44,6 +44,11 @@ struct Layout {
   Offload offload = Offload::none;
 };
 
+// Layouts the frameworks of the launch artefacts run: DeepSpeed/FSDP (ZeRO 0-3, CPU offload)
+// without model parallelism; Megatron-LM with TP/PP (ZeRO-1 distributed optimizer, or ZeRO-3
+// via torch FSDP2 without PP; TP dividing the KV heads); PEFT and freeze-tuning without TP/PP.
+bool framework_runs(const Layout& layout, int kv_heads, Method method);
+
 struct PlanCandidate {
   const Instance* instance = nullptr;
   int nodes = 1;
