@@ -248,9 +248,10 @@ TEST_SUITE("malformed catalogs") {
         {taken, "/models/1/aliases/0: \"tiny\" is already an id or alias in models"},
         {twice, "/models/1/aliases/0: \"old\" is already an id or alias in models"},
     };
-    for (const auto& [bad, expected] : cases) {
+    for (const auto& c : cases) {  // no structured binding: clang 14 (em++) cannot capture one in CAPTURE
+      const std::string& expected = c.second;
       CAPTURE(expected);
-      const std::string got = first_diagnostic(bad);
+      const std::string got = first_diagnostic(c.first);
       CHECK_MESSAGE(got.rfind(expected, 0) == 0, got);
     }
   }

@@ -119,6 +119,7 @@ void app_init(AppState& app) {
 }
 
 void app_update(AppState& app) {
+  resolve_catalog_price(app.scenario, app_catalog(app));  // as the parser does for the CLI and the JS API
   app.error = validate_scenario(app.scenario);
   if (!app.error.field.empty()) {
     app.result_is_stale = app.has_result;

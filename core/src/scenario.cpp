@@ -25,9 +25,6 @@ using detail::Reader;
 // [SECTION] Named defaults
 //-----------------------------------------------------------------------------
 
-// Llama 3 paper §3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs
-// -> 419 / (54 x 24 x 16384) = 1.97e-5 per GPU-hour.
-const double kDefaultFailuresPerGpuHour = 419.0 / (54.0 * 24.0 * 16384.0);
 // NCCL all-reduce bus bandwidth as a fraction of the line rate when no measurement is in the
 // catalog: RDMA fabrics reach ~80 % (nccl-tests on NDR/HDR); kernel TCP far less (seed 000).
 const double kDefaultRdmaBusbwFraction = 0.8;
@@ -374,11 +371,7 @@ bool read_pricing(Reader& r, const json& root, const Catalog& catalog, Scenario&
     pr.price_source = "catalog instance " + in.id + " (" + mode + ", " + in.source + ", as of " + in.as_of + ")";
     if (pr.mode == PricingMode::on_demand) pr.min_billing_hours = in.min_billing_hours.value_or(0);
   } else {
-    int count = 0;
-    pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
-    pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) + " catalog instances with " +
-                                  s.cluster.accelerator
-                            : "";
+    resolve_catalog_price(s, catalog);
   }
   return true;
 }
@@ -452,6 +445,16 @@ InputError validate_scenario(const Scenario& s) {
 
 void set_inter_node_link(const Interconnect& link, double ports_per_node, Network& network) {
   apply_link(link, ports_per_node, network);
+}
+
+void resolve_catalog_price(Scenario& s, const Catalog& catalog) {
+  Pricing& pr = s.pricing;
+  pr.usd_to_cny = catalog.currency.usd_to_cny;
+  int count = 0;
+  pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
+  pr.price_source = count ? "median " + std::string(kModeNames[static_cast<int>(pr.mode)]) + " price per GPU of the " +
+                                std::to_string(count) + " catalog instances with " + s.cluster.accelerator
+                          : "";
 }
 
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, int nodes, PricingMode mode,

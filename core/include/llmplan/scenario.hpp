@@ -92,6 +92,10 @@ struct StorageChoice {
   std::string staging_source;    // the object-storage tier used for staging
 };
 
+// Llama 3 paper §3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs
+// -> 419 / (54 x 24 x 16384) = 1.97e-5 job interruptions per GPU-hour.
+inline constexpr double kDefaultFailuresPerGpuHour = 419.0 / (54.0 * 24.0 * 16384.0);
+
 struct Pricing {
   PricingMode mode = PricingMode::on_demand;
   double usd_per_gpu_hour = 0;   // resolved: the override, the instance's price, or the catalog median
@@ -101,7 +105,7 @@ struct Pricing {
   Currency currency = Currency::usd;
   double usd_to_cny = 7.1;       // resolved from the catalog
   double spot_interruptions_per_hour = 0;  // per instance (node)
-  double failures_per_gpu_hour = 0;        // job interruptions per GPU-hour (default from Llama 3 §3.3.4)
+  double failures_per_gpu_hour = kDefaultFailuresPerGpuHour;  // job interruptions per GPU-hour
   double restart_h = 0.25;       // time to detect, restart and reload after an interruption
 };
 
@@ -157,6 +161,11 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
 // instance lacks a price in that mode.
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, PricingMode mode,
                        InputError& error);
+
+// Prices an accelerator-only cluster (no instance, no override) at the catalog's median price
+// per GPU for the pricing mode, and takes the catalog's USD->CNY rate. The parser does this;
+// front ends that edit a Scenario directly call it after each edit.
+void resolve_catalog_price(Scenario& s, const Catalog& catalog);
 
 // Cross-field checks (divisibility, ranges that depend on the model); empty field when valid.
 // Used by the parser and by the UI after every edit, so both reject the same inputs.
