@@ -1,19 +1,27 @@
 // app.js: the page shell. Checks the browser can run the app, loads the WebAssembly module,
-// shows progress and errors, and publishes the JS API:
+// shows progress and errors, and publishes the JS API (built by api.js, shared with the embed and
+// documentation pages, plus the app's own catalogStatus):
 //   window.llmplan.estimate(scenario, {explain})  -> result object (throws LlmplanInputError naming the field);
 //                                     with {explain: true} it carries "explain": formula and values per figure
 //   window.llmplan.plan(question)      -> ranked plans, Pareto front, searched space, rejections (as `llmplan plan`)
+//   window.llmplan.encode(scenario)    -> the full link to this app on that scenario
+//   window.llmplan.decode(link)        -> {scenario, question, notices, catalogVersion}
 //   window.llmplan.version, window.llmplan.catalogVersion
 //   window.llmplan.catalog()         -> the built-in catalog (every section, with sources)
 //   window.llmplan.catalogStatus()   -> {catalogVersion, asOf, source, error} of the catalog the UI uses
 //   window.llmplanReady === true once the first frame is drawn.
+// In the single-file build this script is inlined with data-inline-runtime and the Emscripten
+// runtime follows it inline, so nothing is loaded.
 (function () {
   'use strict';
+  var inlineRuntime = !!(document.currentScript && document.currentScript.hasAttribute('data-inline-runtime'));
   var overlay = document.getElementById('overlay');
   var text = document.getElementById('overlay-text');
   var progress = document.getElementById('overlay-progress');
 
   function fail(message) {
+    // The inlined runtime runs right after this script: keep it from starting into a broken page.
+    if (inlineRuntime && !window.Module) window.Module = { noInitialRun: true, print: function () {}, printErr: function () {} };
     overlay.classList.remove('hidden');
     overlay.classList.add('error');
     text.textContent = message;
@@ -39,13 +47,6 @@
     fail('The graphics context was lost (GPU reset or too many tabs). Reload the page to continue; your inputs are kept in the link.');
   });
 
-  function LlmplanInputError(field, message) {
-    var err = new Error(message);
-    err.name = 'LlmplanInputError';
-    err.field = field;
-    return err;
-  }
-
   var Module = {
     canvas: canvas,
     print: function (s) { console.log(s); },
@@ -56,24 +57,11 @@
     },
     onAbort: function (what) { fail('llmplan stopped unexpectedly: ' + what + '. Reload the page to try again.'); },
     onRuntimeInitialized: function () {
-      window.llmplan = {
-        version: Module.version(),
-        catalogVersion: Module.catalogVersion(),
-        catalog: function () { return JSON.parse(Module.catalogJson()); },
-        plan: function (question) {
-          var result = JSON.parse(Module.plan(typeof question === 'string' ? question : JSON.stringify(question)));
-          if (result.error) throw LlmplanInputError(result.error.field, result.error.message);
-          return result;
-        },
-        catalogStatus: function () { return JSON.parse(Module.appCatalogStatus()); },
-        estimate: function (scenario, options) {
-          var input = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
-          var explain = options && options.explain;
-          var result = JSON.parse(explain ? Module.estimateExplained(input) : Module.estimate(input));
-          if (result.error) throw LlmplanInputError(result.error.field, result.error.message);
-          return result;
-        }
-      };
+      // Links the app makes open this very page (index.html, or the single file from disk).
+      var api = window.llmplanApi.wrap(Module, { appUrl: location.href });
+      api.catalogStatus = function () { return JSON.parse(Module.appCatalogStatus()); };
+      window.llmplan = api;
+      window.llmplanApi.runtimeLoaded();
     },
     onFirstFrame: function () {
       progress.style.width = '100%';
@@ -83,6 +71,8 @@
   };
   window.Module = Module;
 
+  window.llmplanApi.registerServiceWorker();
+  if (inlineRuntime) return;
   var script = document.createElement('script');
   script.src = 'llmplan.js';
   script.onerror = function () { fail('Could not load llmplan.js. Check your connection and reload.'); };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite of an already-built tree and prints one closing line, "N passed, N failed",
-# counting native doctest cases and CLI contract tests (ctest), the same core tests compiled to
+# counting native doctest cases, CLI contract tests, validation and fuzzing (ctest), the same
+# again under AddressSanitizer/UBSan, the same core tests compiled to
 # WebAssembly under Node, and the browser end-to-end tests. Exits non-zero on any failure.
 # ./llmplan test installs, builds and then runs this.
 set -uo pipefail
@@ -34,6 +35,15 @@ line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$LOGS
 total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
 nfail=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<<"$line")
 [ -n "$line" ] && add_counts native $((total - nfail)) "$nfail" "$rc" || add_counts native "" "" "$rc"
+
+section "sanitizers: the core tests, CLI tests and libFuzzer targets under ASan + UBSan (ctest)"
+# The validation table is the same code path as natively and slow under ASan: it runs natively.
+ctest --test-dir build/asan --output-on-failure -j2 -E '^validation\.' 2>&1 | tee "$LOGS/asan.log"
+rc=${PIPESTATUS[0]}
+line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$LOGS/asan.log" | tail -1)
+total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+nfail=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<<"$line")
+[ -n "$line" ] && add_counts asan $((total - nfail)) "$nfail" "$rc" || add_counts asan "" "" "$rc"
 
 section "wasm: the same core tests compiled with Emscripten, run by Node"
 # --no-experimental-fetch: Node 20's fetch() cannot load the 3.1.6 loader's file paths.

@@ -153,7 +153,8 @@ TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate"
 
 TEST_CASE("the DeepSpeed JSON parses and carries the plan's batch, accumulation and ZeRO stage") {
   for (const char* q : {k7bQlora, k70bFull}) {
-    for (const json& p : plan_of(q)["plans"]) {
+    const json answer = plan_of(q);  // kept alive: a range-for over a temporary's member dangles
+    for (const json& p : answer["plans"]) {
       const json& a = p["artifacts"];
       if (a["deepspeed_json"].is_null()) {
         CHECK(p["layout"]["tp"].get<int>() * p["layout"]["pp"].get<int>() > 1);  // only model-parallel plans have none

@@ -5,8 +5,11 @@
 #include <cstdio>
 
 #include "i18n.hpp"
+#include <nlohmann/json.hpp>
+
 #include "imgui.h"
 #include "llmplan/catalog.hpp"
+#include "llmplan/link.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -47,6 +50,22 @@ void catalog_bar(AppState& app) {
     ImGui::SameLine();
     if (ImGui::SmallButton(tr(S::use_builtin_catalog))) app_use_builtin_catalog(app);
   }
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::copy_link))) {
+    platform_copy_link(app.fragment, false);
+    app.copied = true;
+  }
+  record_widget("copy_link");
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::copy_embed))) {
+    platform_copy_link(app.fragment, true);
+    app.copied = true;
+  }
+  record_widget("copy_embed");
+  if (app.copied) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr(S::copied));
+  }
   if (!app.catalog_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
     ImGui::PushTextWrapPos(0.0f);
@@ -54,6 +73,33 @@ void catalog_bar(AppState& app) {
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
+}
+
+// What opening the link reported: fields that fell back to their defaults, and what changed in
+// the catalog since the link was made (it opened with its own release).
+void link_report(AppState& app) {
+  if (app.link_notices.empty() && app.link_changes.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+  ImGui::PushTextWrapPos(0.0f);
+  for (const LinkNotice& n : app.link_notices) ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), n.message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+  if (!app.link_changes.empty()) {
+    char title[160];
+    std::snprintf(title, sizeof title, tr(S::link_changes), app_catalog(app).catalog_version.c_str(),
+                  builtin_catalog().catalog_version.c_str(), static_cast<int>(app.link_changes.size()));
+    if (ImGui::TreeNode("link_changes", "%s", title)) {
+      ImGui::PushTextWrapPos(0.0f);
+      for (const std::string& c : app.link_changes) ImGui::BulletText("%s", c.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::TreePop();
+    }
+  }
+  if (ImGui::SmallButton(tr(S::dismiss))) {
+    app.link_notices.clear();
+    app.link_changes.clear();
+  }
+  ImGui::Separator();
 }
 
 bool top_bar() {
@@ -116,6 +162,77 @@ void app_init(AppState& app) {
   set_language(platform_initial_language());
   platform_save_language(language());
   app_update(app);
+  platform_install_hash_listener();
+  platform_open_initial_hash();
+}
+
+namespace {
+
+// Uses `release` as the app's catalog (it shows in the catalog bar, with "use built-in").
+void use_release(AppState& app, const AppState::Release& release) {
+  app.user_catalog = release.catalog;
+  app.user_catalog_name = "release " + release.catalog.catalog_version + " (the link's)";
+  app.catalog_error.clear();
+}
+
+}  // namespace
+
+void app_open_link(AppState& app, const std::string& link) {
+  if (link.empty() || link == "#") {  // no link: the first view, whose link is then written
+    app_update(app);
+    return;
+  }
+  const std::string version = link_catalog_version(link);
+  const Catalog& current = builtin_catalog();
+  const auto found = app.releases.find(version);
+  const AppState::Release* release = found != app.releases.end() ? &found->second : nullptr;
+  if (!version.empty() && version != current.catalog_version && !release && app.pending_link != link) {
+    app.pending_link = link;  // open now with the built-in catalog, again when the release arrives
+    platform_fetch_release(version);
+  }
+  OpenedLink opened = open_link(link, current, builtin_catalog_json(), release ? &release->catalog : nullptr,
+                                release ? std::string_view(release->json) : std::string_view());
+  if (release) {
+    use_release(app, *release);
+  } else {
+    app.user_catalog.reset();
+    app.user_catalog_name.clear();
+  }
+  std::string input = opened.link.input_json;
+  if (opened.link.is_question) {  // the planner panel is not in this app yet: open the scenario part
+    nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
+    for (const char* k : {"objective", "constraints", "top_n"}) doc.erase(k);
+    input = doc.dump();
+    opened.link.notices.push_back({"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
+  }
+  const ScenarioParse parse = parse_scenario(input, app_catalog(app));
+  app.link_notices = std::move(opened.link.notices);
+  app.link_changes = std::move(opened.changes);
+  if (parse.scenario) {
+    app.scenario = *parse.scenario;
+    if (app.scenario.model_preset.empty()) {
+      app.preset_index = -1;  // a custom architecture
+    } else {
+      select_preset(app, app.scenario.model_preset);
+    }
+  }
+  app_update(app);
+}
+
+void app_load_release(AppState& app, const std::string& text) {
+  CatalogLoad load = load_catalog(text);
+  if (!load.catalog) {
+    app.link_notices.push_back({"c", "the catalog release of this link is damaged: " + load.diagnostics.front()});
+    return;
+  }
+  const std::string version = load.catalog->catalog_version;
+  app.releases[version] = AppState::Release{std::move(*load.catalog), text};
+  if (!app.pending_link.empty() && link_catalog_version(app.pending_link) == version) app_open_link(app, app.pending_link);
+}
+
+void app_release_missing(AppState& app, const std::string& version) {
+  app.link_notices.push_back({"c", "catalog release " + version + " could not be loaded (offline and not cached?): the numbers "
+                                   "use catalog " + builtin_catalog().catalog_version + " instead"});
 }
 
 void app_update(AppState& app) {
@@ -130,10 +247,17 @@ void app_update(AppState& app) {
   app.result = estimate(app.scenario);
   app.has_result = true;
   app.result_is_stale = false;
+  const LinkEncode link = encode_link(write_scenario_input(app.scenario, app_catalog(app)), app_catalog(app));
+  if (link.ok && link.fragment != app.fragment) {
+    app.fragment = link.fragment;
+    app.copied = false;
+    platform_write_hash(app.fragment);
+  }
 }
 
 bool app_draw(AppState& app) {
   const ImGuiIO& io = ImGui::GetIO();
+  widget_rects().clear();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -141,6 +265,7 @@ bool app_draw(AppState& app) {
   ImGui::Begin("llmplan", nullptr, flags);
   bool changed = top_bar();
   catalog_bar(app);
+  link_report(app);
   // Two columns from 60 em (900 CSS px at the 15 px font); below that, one scrolling column.
   const bool wide = io.DisplaySize.x >= 60 * em();
   if (wide) {

@@ -1,12 +1,15 @@
 // app.hpp: the app's state (the scenario being edited and its cached estimate) and the frame.
 // The app draws what core computes; it computes nothing of its own.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "llmplan/catalog.hpp"
 
 #include "llmplan/estimate.hpp"
+#include "llmplan/link.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan::web {
@@ -21,6 +24,18 @@ struct AppState {
   EstimateResult result;       // of the last valid scenario
   bool has_result = false;
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
+  // The link (location.hash): the fragment last written, what opening a link reported, and
+  // older catalog releases fetched for links made with them (by catalog_version).
+  std::string fragment;
+  std::vector<LinkNotice> link_notices;
+  std::vector<std::string> link_changes;
+  std::string pending_link;            // waiting for its catalog release to arrive
+  struct Release {
+    Catalog catalog;
+    std::string json;
+  };
+  std::map<std::string, Release> releases;
+  bool copied = false;                 // "copied" feedback next to the buttons
 };
 
 // The catalog in use: the one the user picked, else the built-in one.
@@ -32,8 +47,13 @@ void app_init(AppState& app);
 // there), otherwise keeps the current catalog and records the diagnostics for the UI.
 void app_load_catalog(AppState& app, const std::string& name, const std::string& text);
 void app_use_builtin_catalog(AppState& app);
-// Re-validates and re-estimates after an edit.
+// Re-validates and re-estimates after an edit, and writes the link.
 void app_update(AppState& app);
+// Opens a link (fragment, "#fragment" or URL) with the catalog release it was made with: a
+// fetched one, else the built-in catalog while the release is fetched. Empty: the first view.
+void app_open_link(AppState& app, const std::string& link);
+void app_load_release(AppState& app, const std::string& text);
+void app_release_missing(AppState& app, const std::string& version);
 // Draws one frame of UI; returns true when the state changed (so a few more frames are drawn).
 bool app_draw(AppState& app);
 

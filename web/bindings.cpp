@@ -1,5 +1,7 @@
-// bindings.cpp: the Embind surface. window.llmplan (site/app.js) wraps these; keep them thin.
+// bindings.cpp: the app's own Embind functions (its catalog); the computing ones, shared with the
+// API module, are in bindings_api.cpp. window.llmplan (site/app.js) wraps these; keep them thin.
 #include <emscripten/bind.h>
+#include <emscripten/html5.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -7,27 +9,11 @@
 #include "app.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
-#include "llmplan/planner.hpp"
+#include "widgets.hpp"
 
 extern "C" void llmplan_wake();
 
 namespace {
-
-// Exactly the CLI's entry point: same parser, same estimate, same JSON.
-std::string estimate(const std::string& scenario_json) {
-  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog()).body;
-}
-
-std::string estimate_explained(const std::string& scenario_json) {
-  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog(), true).body;
-}
-
-// Exactly the CLI's `llmplan plan`.
-std::string plan(const std::string& question_json) { return llmplan::plan_json(question_json, llmplan::builtin_catalog()).body; }
-
-std::string version() { return LLMPLAN_VERSION; }
-std::string catalog_version() { return llmplan::builtin_catalog().catalog_version; }
-std::string catalog_json() { return std::string(llmplan::builtin_catalog_json()); }
 
 // The app's file picker hands the chosen file here; the UI shows the outcome.
 void load_catalog(const std::string& name, const std::string& text) {
@@ -44,15 +30,51 @@ std::string app_catalog_status() {
   return j.dump();
 }
 
+// location.hash at start-up and on every hashchange the app did not write.
+void app_open_link(const std::string& link) {
+  llmplan::web::app_open_link(llmplan::web::app_state(), link);
+  llmplan_wake();
+}
+void app_load_release(const std::string& text) { llmplan::web::app_load_release(llmplan::web::app_state(), text); }
+void app_release_missing(const std::string& version) { llmplan::web::app_release_missing(llmplan::web::app_state(), version); }
+// The form widgets of the last frame, [{id, x, y, w, h}] in CSS pixels (test hook).
+std::string app_widgets() {
+  nlohmann::json out = nlohmann::json::array();
+  const double dpr = emscripten_get_device_pixel_ratio();
+  for (const llmplan::web::WidgetRect& r : llmplan::web::widget_rects())
+    out.push_back({{"id", r.id}, {"x", r.x / dpr}, {"y", r.y / dpr}, {"w", r.w / dpr}, {"h", r.h / dpr}});
+  return out.dump();
+}
+
+// The app's current estimate, as the JSON the CLI prints for the same scenario.
+std::string app_result() {
+  const llmplan::web::AppState& app = llmplan::web::app_state();
+  return llmplan::estimate_json(llmplan::write_scenario_input(app.scenario, llmplan::web::app_catalog(app)),
+                                llmplan::web::app_catalog(app)).body;
+}
+
+// What opening the last link reported: {"notices": [{field, message}], "changes": [...], "catalog"}.
+std::string app_link_report() {
+  const llmplan::web::AppState& app = llmplan::web::app_state();
+  nlohmann::json notices = nlohmann::json::array();
+  for (const llmplan::LinkNotice& n : app.link_notices) notices.push_back({{"field", n.field}, {"message", n.message}});
+  return nlohmann::json{{"notices", notices}, {"changes", app.link_changes},
+                        {"catalog", llmplan::web::app_catalog(app).catalog_version}}.dump();
+}
+
+// The fragment of what the app shows now (tests read it; the address bar shows it 300 ms later).
+std::string app_fragment() { return llmplan::web::app_state().fragment; }
+
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(llmplan) {
-  emscripten::function("estimate", &estimate);
-  emscripten::function("estimateExplained", &estimate_explained);
-  emscripten::function("plan", &plan);
-  emscripten::function("version", &version);
-  emscripten::function("catalogVersion", &catalog_version);
-  emscripten::function("catalogJson", &catalog_json);
+EMSCRIPTEN_BINDINGS(llmplan_app) {
+  emscripten::function("appOpenLink", &app_open_link);
+  emscripten::function("appLoadRelease", &app_load_release);
+  emscripten::function("appReleaseMissing", &app_release_missing);
+  emscripten::function("appFragment", &app_fragment);
+  emscripten::function("appWidgets", &app_widgets);
+  emscripten::function("appResult", &app_result);
+  emscripten::function("appLinkReport", &app_link_report);
   emscripten::function("loadCatalog", &load_catalog);
   emscripten::function("appCatalogStatus", &app_catalog_status);
 }

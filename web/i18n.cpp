@@ -97,6 +97,13 @@ constexpr Entry kStrings[] = {
     {S::use_builtin_catalog, "Use built-in", "改用内置目录"},
     {S::catalog_refused, "Still using the previous catalog; could not use", "仍使用之前的目录；无法使用"},
     {S::more_problems, " (and %d more problems)", "（另有 %d 个问题）"},
+    {S::copy_link, "Copy link", "复制链接"},
+    {S::copy_embed, "Copy embed code", "复制嵌入代码"},
+    {S::copied, "copied", "已复制"},
+    {S::link_notice, "Link:", "链接："},
+    {S::link_changes, "Opened with catalog %s, as when the link was made; catalog %s changed %d figures it uses",
+     "按链接创建时的目录 %s 打开；目录 %s 中它用到的数据有 %d 处变化"},
+    {S::dismiss, "Dismiss", "知道了"},
 };
 static_assert(sizeof(kStrings) / sizeof(kStrings[0]) == static_cast<size_t>(S::count), "one entry per S");
 

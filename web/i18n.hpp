@@ -20,6 +20,7 @@ enum class S {
   col_component, col_share, max_micro_batch, max_micro_batch_none, stage, stage_only, stage_first, stage_last,
   invalid_input, warnings, unit_note, sources_note,
   catalog, as_of, load_catalog, use_builtin_catalog, catalog_refused, more_problems,
+  copy_link, copy_embed, copied, link_notice, link_changes, dismiss,
   count
 };
 

@@ -63,6 +63,53 @@ EM_JS(void, js_pick_catalog_file, (), {
   };
   input.click();
 });
+// The scenario lives in location.hash (README "Links"). Writes are debounced and use
+// history.replaceState, so typing never floods the history; a hashchange the app did not write
+// (the user edited the address, went back, or followed a link) re-opens the app on it.
+EM_JS(void, js_install_hash_listener, (), {
+  Module['__lastHash'] = location.hash;
+  window.addEventListener('hashchange', function() {
+    if (location.hash === Module['__lastHash']) return;
+    Module['__lastHash'] = location.hash;
+    Module['appOpenLink'](location.hash);
+    Module['_llmplan_wake']();
+  });
+});
+
+EM_JS(void, js_open_initial_hash, (), {
+  Module['appOpenLink'](location.hash);
+});
+
+EM_JS(void, js_write_hash, (const char* fragment), {
+  var hash = '#' + UTF8ToString(fragment);
+  clearTimeout(Module['__hashTimer']);
+  Module['__hashTimer'] = setTimeout(function() {
+    Module['__lastHash'] = hash;
+    if (location.hash !== hash) history.replaceState(history.state, "", hash);
+  }, 300);
+});
+
+// An older catalog release a link names, from this site (cached by the service worker).
+EM_JS(void, js_fetch_release, (const char* version), {
+  var v = UTF8ToString(version);
+  fetch('catalogs/' + encodeURIComponent(v) + '.json')
+    .then(function(r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+    .then(function(text) { Module['appLoadRelease'](text); Module['_llmplan_wake'](); })
+    .catch(function() { Module['appReleaseMissing'](v); Module['_llmplan_wake'](); });
+});
+
+// kind 0: the link to this page; 1: the iframe snippet of the embed page.
+EM_JS(void, js_copy_link, (const char* fragment, int kind), {
+  var hash = '#' + UTF8ToString(fragment);
+  var text = location.href.split('#')[0] + hash;
+  if (kind === 1) {
+    var src = new URL('embed.html' + hash, location.href).href;
+    text = '<iframe src="' + src + '" title="llmplan estimate" width="100%" height="460" ' +
+           'style="border:0;max-width:720px" loading="lazy"></iframe>';
+  }
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function() {});
+  window.llmplanLastCopied = text;
+});
 // clang-format on
 
 }  // namespace
@@ -84,5 +131,10 @@ void platform_save_language(Lang lang) { js_save_language(lang == Lang::zh ? 1 :
 void platform_install_wake_listeners() { js_install_wake_listeners(); }
 void platform_frame_drawn(bool first) { js_frame_drawn(first ? 1 : 0); }
 void platform_pick_catalog_file() { js_pick_catalog_file(); }
+void platform_install_hash_listener() { js_install_hash_listener(); }
+void platform_open_initial_hash() { js_open_initial_hash(); }
+void platform_write_hash(const std::string& fragment) { js_write_hash(fragment.c_str()); }
+void platform_fetch_release(const std::string& version) { js_fetch_release(version.c_str()); }
+void platform_copy_link(const std::string& fragment, bool embed) { js_copy_link(fragment.c_str(), embed ? 1 : 0); }
 
 }  // namespace llmplan::web

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace llmplan::web {
 namespace {
@@ -45,7 +46,18 @@ void range_tooltip(double lo, double hi) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%g .. %g", lo, hi);
 }
 
+std::vector<WidgetRect> g_rects;
+
+void record(const char* id) { record_widget(id); }
+
 }  // namespace
+
+void record_widget(const char* id) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  g_rects.push_back({id, a.x, a.y, b.x - a.x, b.y - a.y});
+}
+
+std::vector<WidgetRect>& widget_rects() { return g_rects; }
 
 bool begin_form(const char* id) {
   if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp)) return false;
@@ -61,6 +73,7 @@ bool form_int(const char* label, const char* field, int* value, int lo, int hi, 
   ErrorScope scope(field, error);
   ImGui::PushID(label);
   bool changed = ImGui::InputInt("##v", value, 1, 8);
+  record(field ? field : label);
   ImGui::PopID();
   scope.end_frame();
   range_tooltip(lo, hi);
@@ -76,6 +89,7 @@ bool form_double(const char* label, const char* field, double* value, double lo,
   ImGui::PushID(label);
   const double step = 1.0, step_fast = 8.0;
   bool changed = ImGui::InputScalar("##v", ImGuiDataType_Double, value, &step, &step_fast, format);
+  record(field ? field : label);
   ImGui::PopID();
   scope.end_frame();
   range_tooltip(lo, hi);
@@ -90,6 +104,7 @@ bool form_combo(const char* label, const char* field, int* index, const char* co
   ErrorScope scope(field, error);
   ImGui::PushID(label);
   const bool changed = ImGui::Combo("##v", index, items, count);
+  record(field ? field : label);
   ImGui::PopID();
   scope.end_frame();
   scope.message(error);
@@ -100,6 +115,7 @@ bool form_checkbox(const char* label, bool* value) {
   label_cell(label);
   ImGui::PushID(label);
   const bool changed = ImGui::Checkbox("##v", value);
+  record(label);
   ImGui::PopID();
   return changed;
 }

@@ -1,12 +1,24 @@
 // widgets.hpp: small form helpers on top of ImGui: a label column, range-clamped inputs that
 // also show steppers (soft keyboards do not open for a canvas), and error highlighting.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "imgui.h"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan::web {
 
 inline float em() { return ImGui::GetFontSize(); }  // sizes scale with the font (and so the dpr)
+
+// Where each form widget was drawn this frame (canvas pixels), by its field path: the test hook
+// (Module.appWidgets) lets browser tests click real widgets and check the layout.
+struct WidgetRect {
+  std::string id;
+  float x, y, w, h;
+};
+std::vector<WidgetRect>& widget_rects();  // app_draw clears it at the start of each frame
+void record_widget(const char* id);       // the last item, under `id`
 
 // A two-column form (label | widget); rows go between begin_form() and end_form().
 bool begin_form(const char* id);

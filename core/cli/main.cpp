@@ -15,7 +15,9 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
+#include "llmplan/catalog_releases.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/link.hpp"
 #include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
 
@@ -35,6 +37,14 @@ const char* kHelp =
     "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
     "      {max_gpus, deadline_days, budget_usd, providers, accelerators, spot}. --format artifacts\n"
     "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
+    "  llmplan link encode FILE|- [--catalog VERSION]\n"
+    "      Print the link fragment (v=1&c=...&m=...) of a scenario or planner question JSON\n"
+    "      (made with the built-in catalog, or an archived release of it).\n"
+    "  llmplan link decode LINK\n"
+    "      Decode a link (a fragment or a whole URL) with the catalog release it was made with:\n"
+    "      the scenario, notices for every field that fell back to its default, catalog changes.\n"
+    "  llmplan link estimate LINK [--format json|table]\n"
+    "      Decode a link and print its estimate (or plan, for a planner link).\n"
     "  llmplan catalog list [SECTION] [--json]\n"
     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
     "      providers, instances, models, currency (a table, or the entries as JSON).\n"
@@ -42,6 +52,8 @@ const char* kHelp =
     "      Validate a catalog: one merged file, or the section files catalog/*.json.\n"
     "  llmplan catalog diff OLD NEW\n"
     "      Print what changed between two catalogs, entry by entry and field by field.\n"
+    "  llmplan catalog dump\n"
+    "      Print the built-in catalog as one merged document (archived in catalog/releases/).\n"
     "  llmplan --help | --version\n"
     "\n"
     "Exit status: 0 success; 2 invalid scenario or usage (the message names the field and the\n"
@@ -367,13 +379,67 @@ int cmd_plan(const std::vector<std::string>& args) {
   return 0;
 }
 
+llmplan::OpenedLink open_cli_link(const std::string& link) {
+  const std::string version = llmplan::link_catalog_version(link);
+  return llmplan::open_link(link, llmplan::builtin_catalog(), llmplan::builtin_catalog_json(), llmplan::catalog_for_version(version),
+                            llmplan::catalog_json_for_version(version));
+}
+
+int cmd_link(const std::vector<std::string>& args) {
+  const std::string sub = args.empty() ? "" : args[0];
+  if (args.size() < 2) return usage_error("link: expected encode FILE|-, decode LINK or estimate LINK");
+  if (sub == "encode") {
+    std::string text, error;
+    if (!read_input(args[1], text, error)) return usage_error(error);
+    const llmplan::Catalog* catalog = &llmplan::builtin_catalog();
+    if (args.size() == 4 && args[2] == "--catalog") {
+      catalog = llmplan::catalog_for_version(args[3]);
+      if (!catalog) return usage_error("link encode: --catalog " + args[3] + " is not a catalog release of this build");
+    } else if (args.size() != 2) {
+      return usage_error("link encode: expected FILE|- [--catalog VERSION]");
+    }
+    const llmplan::LinkEncode e = llmplan::encode_link(text, *catalog);
+    if (!e.ok) {
+      std::fprintf(stderr, "llmplan: invalid scenario: %s\n", e.error.message.c_str());
+      return 2;
+    }
+    std::printf("%s\n", e.fragment.c_str());
+    return 0;
+  }
+  const llmplan::OpenedLink opened = open_cli_link(args[1]);
+  if (sub == "decode") {
+    std::printf("%s\n", llmplan::opened_link_json(opened).c_str());
+    return opened.link.valid ? 0 : 2;
+  }
+  if (sub != "estimate") return usage_error("link: expected encode, decode or estimate; got '" + sub + "'");
+  for (const llmplan::LinkNotice& n : opened.link.notices) std::fprintf(stderr, "llmplan: link: %s: %s\n", n.field.c_str(), n.message.c_str());
+  if (!opened.link.valid) return 2;
+  const llmplan::Catalog& catalog = *llmplan::catalog_for_version(opened.catalog_used);
+  std::vector<std::string> rest(args.begin() + 2, args.end());
+  const std::string format = rest.size() == 2 && rest[0] == "--format" ? rest[1] : "json";
+  if (!rest.empty() && !(rest.size() == 2 && rest[0] == "--format" && (format == "json" || format == "table")))
+    return usage_error("link estimate: expected LINK [--format json|table]");
+  if (opened.link.is_question) {
+    const llmplan::PlanJsonResponse r = llmplan::plan_json(opened.link.input_json, catalog);
+    format == "table" ? print_plan_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
+    return r.ok ? 0 : 2;
+  }
+  const llmplan::JsonResponse r = llmplan::estimate_json(opened.link.input_json, catalog);
+  format == "table" ? print_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
+  return r.ok ? 0 : 2;
+}
+
 int cmd_catalog(const std::vector<std::string>& args) {
   const std::string sub = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (sub == "list") return catalog_list(rest);
   if (sub == "check") return catalog_check(rest);
   if (sub == "diff") return catalog_diff(rest);
-  return usage_error("catalog: expected list, check or diff");
+  if (sub == "dump" && rest.empty()) {  // the merged built-in catalog: what catalog/releases/ archives
+    std::printf("%s\n", std::string(llmplan::builtin_catalog_json()).c_str());
+    return 0;
+  }
+  return usage_error("catalog: expected list, check, diff or dump");
 }
 
 }  // namespace
@@ -395,6 +461,7 @@ int main(int argc, char** argv) {
     if (cmd == "estimate") return cmd_estimate(args);
     if (cmd == "catalog") return cmd_catalog(args);
     if (cmd == "plan") return cmd_plan(args);
+    if (cmd == "link") return cmd_link(args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "llmplan: internal error: %s\n", e.what());
     return 1;

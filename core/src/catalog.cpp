@@ -430,7 +430,7 @@ CatalogLoad load_document(const json& doc) {
 json parse_or_diagnose(std::string_view text, const std::string& where, std::vector<std::string>& diags) {
   try {
     return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range 406 for numbers like 1E978
     diags.push_back(where + "not valid JSON (" + std::string(e.what()) + ")");
     return json();
   }

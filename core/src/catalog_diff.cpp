@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_read.hpp"
 #include "llmplan/catalog.hpp"
 
 namespace llmplan {
@@ -31,8 +32,8 @@ void diff_fields(const std::string& prefix, const json& a, const json& b, std::v
 }  // namespace
 
 std::vector<std::string> diff_catalogs(std::string_view old_json, std::string_view new_json) {
-  const json a = json::parse(old_json.begin(), old_json.end(), nullptr, false);
-  const json b = json::parse(new_json.begin(), new_json.end(), nullptr, false);
+  const json a = detail::parse_untrusted(old_json);
+  const json b = detail::parse_untrusted(new_json);
   std::vector<std::string> out;
   if (!a.is_object() || !b.is_object()) return {"(not catalog documents)"};
   for (const char* key : {"schema_version", "catalog_version", "as_of"})

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,18 @@ namespace llmplan::detail {
 using nlohmann::json;
 
 enum class PathStyle { dotted, pointer };
+
+// json::parse of untrusted text that never throws: nlohmann 3.11 throws out_of_range 406 for a
+// number such as 1E978 even with allow_exceptions = false (found by tests/fuzz). A discarded
+// value on any error.
+template <class J = json>
+J parse_untrusted(std::string_view text) {
+  try {
+    return J::parse(text.begin(), text.end(), nullptr, false);
+  } catch (const nlohmann::json::exception&) {
+    return J(J::value_t::discarded);
+  }
+}
 
 class Reader {
  public:

@@ -477,7 +477,7 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
 
 QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   QuestionParse out;
-  nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  nlohmann::json root = detail::parse_untrusted(text);
   Reader r(out.error);
   Question q;
   if (root.is_discarded()) return r.fail("(question)", "not valid JSON"), out;

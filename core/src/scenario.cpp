@@ -246,7 +246,7 @@ double tier_job_mb_per_s(const StorageTier& t, int nodes, bool write) {
 // Turns the storage tier ids into job-wide throughputs for this cluster size.
 bool resolve_storage(Reader& r, const Catalog& catalog, Scenario& s) {
   StorageChoice& st = s.storage;
-  if (st.data_tier.empty()) st.data_tier = "local-nvme-gen4-980pro";
+  if (st.data_tier.empty()) st.data_tier = kDefaultDataTier;
   if (st.checkpoint_tier.empty()) st.checkpoint_tier = st.data_tier;
   const int nodes = s.cluster.nodes();
   for (const auto& [id, field, write] : {std::tuple{st.data_tier, "storage.data_tier", false},
@@ -361,7 +361,7 @@ bool read_pricing(Reader& r, const json& root, const Catalog& catalog, Scenario&
   const std::string mode = kModeNames[static_cast<int>(pr.mode)];
   if (override_price > 0) {
     pr.usd_per_gpu_hour = override_price;
-    pr.price_source = "pricing.usd_per_gpu_hour";
+    pr.price_source = kPriceOverrideSource;
   } else if (!s.cluster.instance.empty()) {
     const Instance& in = *catalog.find_instance(s.cluster.instance);
     if (!mode_price(in, pr.mode))
@@ -384,7 +384,7 @@ bool read_pricing(Reader& r, const json& root, const Catalog& catalog, Scenario&
 
 ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   ScenarioParse out;
-  const json root = json::parse(text.begin(), text.end(), nullptr, false);
+  const json root = detail::parse_untrusted(text);
   if (root.is_discarded()) {
     out.error = {"(scenario)", "(scenario): not valid JSON"};
     return out;
@@ -450,6 +450,7 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
 void resolve_catalog_price(Scenario& s, const Catalog& catalog) {
   Pricing& pr = s.pricing;
   pr.usd_to_cny = catalog.currency.usd_to_cny;
+  if (!s.cluster.instance.empty() || pr.price_source == kPriceOverrideSource) return;  // priced already
   int count = 0;
   pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
   pr.price_source = count ? "median " + std::string(kModeNames[static_cast<int>(pr.mode)]) + " price per GPU of the " +

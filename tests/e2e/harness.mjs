@@ -19,11 +19,19 @@ const types = {
 };
 
 // Serves siteDir; `log` collects every request path so tests can assert what was fetched.
-export async function startServer(log = []) {
+// `prefix` serves the site under a sub-path (e.g. '/some/sub/path'), as a static host may;
+// `routes` adds test pages: {'/host.html': {type: 'text/html', body: '...'}}.
+export async function startServer(log = [], { prefix = '', routes = {} } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     log.push(path);
-    let file = normalize(join(siteDir, path));
+    if (routes[path]) {
+      res.writeHead(200, { 'content-type': routes[path].type || 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(routes[path].body);
+      return;
+    }
+    if (prefix && path !== prefix && !path.startsWith(prefix + '/')) { res.writeHead(404).end('not found'); return; }
+    let file = normalize(join(siteDir, path.slice(prefix.length)));
     if (!file.startsWith(siteDir)) { res.writeHead(403).end(); return; }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');

@@ -75,6 +75,11 @@ struct Techniques {
   bool fp32_norm_inputs = false;     // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
 };
 
+// The data tier when a scenario names none (one consumer Gen4 NVMe drive per node).
+inline constexpr const char* kDefaultDataTier = "local-nvme-gen4-980pro";
+// Pricing::price_source when the user gave pricing.usd_per_gpu_hour.
+inline constexpr const char* kPriceOverrideSource = "pricing.usd_per_gpu_hour";
+
 struct StorageChoice {
   std::string data_tier;         // catalog storage id; empty: local NVMe when the node has it
   std::string checkpoint_tier;   // catalog storage id; empty: same as data
@@ -162,10 +167,15 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, PricingMode mode,
                        InputError& error);
 
-// Prices an accelerator-only cluster (no instance, no override) at the catalog's median price
+// Prices an accelerator-only cluster (no instance, no override; else only the rate) at the catalog's median price
 // per GPU for the pricing mode, and takes the catalog's USD->CNY rate. The parser does this;
 // front ends that edit a Scenario directly call it after each edit.
 void resolve_catalog_price(Scenario& s, const Catalog& catalog);
+
+// The input JSON that parses back to `s` (what llmplan estimate and links take), writing only
+// what differs from the defaults. The scale-out network is resolved from the cluster and not
+// written: a scenario whose network fields were overridden loses those overrides.
+std::string write_scenario_input(const Scenario& s, const Catalog& catalog);
 
 // Cross-field checks (divisibility, ranges that depend on the model); empty field when valid.
 // Used by the parser and by the UI after every edit, so both reject the same inputs.

@@ -1,0 +1,118 @@
+// site_tool.mjs: the build steps of the static site that CMake cannot do by itself (hashing,
+// base64, HTML inlining). Run by web/CMakeLists.txt with the Node that Emscripten needs anyway:
+//   node site_tool.mjs catalogs RELEASES_DIR OUT_DIR           copy old catalog releases + index.json
+//   node site_tool.mjs validation VALIDATE_JS CASES WORK OUT    run the validation suite, write OUT
+//   node site_tool.mjs single-file SITE_SRC SINGLE_JS OUT       inline the app into one HTML file
+//   node site_tool.mjs service-worker TEMPLATE SITE VERSION CATALOG_JSON   precache list + cache name
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+function die(message) {
+  console.error(`site_tool: ${message}`);
+  process.exit(1);
+}
+
+const read = (file) => readFileSync(file, 'utf8');
+const sha256 = (data) => createHash('sha256').update(data).digest();
+
+// [SECTION] catalogs: catalog/releases/<catalog_version>.json -> site/catalogs/, plus an index.
+function catalogs(releasesDir, outDir) {
+  mkdirSync(outDir, { recursive: true });
+  const releases = [];
+  if (existsSync(releasesDir)) {
+    for (const name of readdirSync(releasesDir).sort()) {
+      if (!name.endsWith('.json')) continue;
+      const version = name.slice(0, -5);
+      if (!/^\d{4}\.\d{1,2}\.\d+$/.test(version)) die(`${name}: a release file is named <catalog_version>.json`);
+      let doc;
+      try { doc = JSON.parse(read(join(releasesDir, name))); } catch (e) { die(`${name}: not JSON (${e.message})`); }
+      if (doc.catalog_version !== version) die(`${name}: carries catalog_version ${doc.catalog_version}`);
+      copyFileSync(join(releasesDir, name), join(outDir, name));
+      releases.push({ catalog_version: version, as_of: doc.as_of || null, file: `catalogs/${name}` });
+    }
+  }
+  writeFileSync(join(outDir, 'index.json'), JSON.stringify({ releases }, null, 1) + '\n');
+}
+
+// [SECTION] validation: the core's validation suite (WASM under Node) -> site/validation.json.
+// The exit status only says whether every target is met; the page shows the table either way.
+function validation(validateJs, cases, workDir, out) {
+  mkdirSync(workDir, { recursive: true });
+  const run = spawnSync(process.execPath, ['--no-experimental-fetch', validateJs, cases, workDir], { encoding: 'utf8' });
+  if (run.error) die(`could not run ${validateJs}: ${run.error.message}`);
+  const table = join(workDir, 'validation.json');
+  if (!existsSync(table)) die(`the validation suite wrote no table (exit ${run.status}):\n${run.stderr}`);
+  const summary = run.stdout.split('\n').filter((l) => /median \|error\||^validation:|could not be parsed/.test(l))
+    .map((l) => l.replace(/\s+/g, ' ').trim());
+  const doc = { generated_by: 'tests/validation/validate.cpp compiled to WebAssembly, run at build time',
+                exit_status: run.status, summary, cases: JSON.parse(read(table)) };
+  writeFileSync(out, JSON.stringify(doc) + '\n');
+}
+
+// [SECTION] single-file: index.html with its CSS, scripts and the SINGLE_FILE app inlined; the CSP
+// allows exactly these inline scripts and style by their SHA-256, nothing else.
+function singleFile(siteSrc, singleJs, out) {
+  let html = read(join(siteSrc, 'index.html'));
+  const hashes = { script: [], style: [] };
+  const inline = (kind, body, attrs = '') => {
+    if (/<\/(script|style)/i.test(body)) die(`an inlined ${kind} contains a closing tag`);
+    hashes[kind].push(`'sha256-${sha256(body).toString('base64')}'`);
+    return `<${kind}${attrs}>${body}</${kind}>`;
+  };
+  const replaceOnce = (pattern, make) => {
+    if (!pattern.test(html)) die(`index.html has no ${pattern}`);
+    html = html.replace(pattern, make);
+  };
+  replaceOnce(/<!-- site-only -->[\s\S]*?<!-- \/site-only -->\s*/g, () => '');
+  replaceOnce(/<link rel="stylesheet" href="style.css">/, () => inline('style', read(join(siteSrc, 'style.css'))));
+  const icon = readFileSync(join(siteSrc, 'favicon.svg')).toString('base64');
+  replaceOnce(/href="favicon.svg"/, () => `href="data:image/svg+xml;base64,${icon}"`);
+  replaceOnce(/<script src="api.js"><\/script>/, () => inline('script', read(join(siteSrc, 'api.js'))));
+  replaceOnce(/<script src="app.js"><\/script>/, () =>
+    inline('script', read(join(siteSrc, 'app.js')), ' data-inline-runtime') + '\n  ' + inline('script', read(singleJs)));
+  // connect-src data: lets the runtime read its inlined wasm (a data: URI) without a fallback.
+  const csp = `default-src 'none'; script-src ${hashes.script.join(' ')} 'wasm-unsafe-eval'; ` +
+              `style-src ${hashes.style.join(' ')}; img-src data:; connect-src data:; base-uri 'none'; form-action 'none'`;
+  replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+  writeFileSync(out, html);
+}
+
+// [SECTION] service-worker: every file of the site (but the worker itself and the single file,
+// which needs no server) in the precache list; the cache name carries the llmplan version, the
+// catalog version and a hash of all those files, so JS and WASM always change together.
+function listFiles(dir) {
+  const files = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p); else files.push(relative(dir, p).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+function serviceWorker(template, siteDir, version, catalogJson) {
+  const catalogVersion = JSON.parse(read(catalogJson)).catalog_version;
+  const files = listFiles(siteDir).filter((f) => f !== 'sw.js' && f !== 'llmplan-single.html');
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f + '\0').update(readFileSync(join(siteDir, f))).update('\0');
+  const cache = `llmplan-${version}-${catalogVersion}-${hash.digest('hex').slice(0, 12)}`;
+  let sw = read(template);
+  if (!sw.includes("'__LLMPLAN_CACHE__'") || !sw.includes('__LLMPLAN_FILES__')) die(`${template} lacks its placeholders`);
+  sw = sw.replace("'__LLMPLAN_CACHE__'", () => JSON.stringify(cache))
+         .replace('__LLMPLAN_FILES__', () => JSON.stringify(['./', ...files], null, 1));
+  writeFileSync(join(siteDir, 'sw.js'), sw);
+  console.log(`service worker: cache ${cache}, ${files.length} files`);
+}
+
+const [command, ...args] = process.argv.slice(2);
+const commands = { catalogs: [catalogs, 2], validation: [validation, 4], 'single-file': [singleFile, 3],
+                   'service-worker': [serviceWorker, 4] };
+if (!commands[command] || args.length !== commands[command][1]) {
+  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker ARGS... (see the file header)');
+}
+commands[command][0](...args);

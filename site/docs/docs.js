@@ -1,0 +1,181 @@
+// docs.js: the live parts of the documentation pages, chosen by <body data-page>:
+//   validation  the table ../validation.json (written at build time by the core's validation suite)
+//   catalog     every section of the built-in catalog (API module), with sources and dates
+//   embedding   the iframe snippet and live figures computed by the API module
+//   url-format  the field-code table from the core (linkFields) and an example link
+// Everything is text nodes; nothing from data is parsed as HTML.
+(function () {
+  'use strict';
+  var page = document.body.getAttribute('data-page');
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    (children || []).forEach(function (c) {
+      if (c !== null && c !== undefined) e.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+    });
+    return e;
+  }
+  function byId(id) { return document.getElementById(id); }
+  function ready() { window.llmplanReady = true; }
+  function failed(where, e) {
+    where.replaceChildren(el('p', { class: 'error' }, [e.message || String(e)]));
+    ready();
+  }
+  function num(x, digits) { return new Intl.NumberFormat('en-US', { maximumSignificantDigits: digits || 4 }).format(x); }
+  var formats = {
+    gb: function (x) { return num(x / 1e9, 3) + ' GB'; },
+    percent: function (x) { return (100 * x).toFixed(1) + ' %'; },
+    days: function (x) { return num(x, 3) + ' days'; },
+    hours: function (x) { return num(x, 3) + ' h'; },
+    usd: function (x) { return '$' + new Intl.NumberFormat('en-US', { maximumFractionDigits: x < 100 ? 2 : 0 }).format(x); }
+  };
+  function at(obj, path) {
+    return path.split('.').reduce(function (o, k) { return o === undefined || o === null ? undefined : o[k]; }, obj);
+  }
+
+  // [SECTION] validation
+  function validation() {
+    var summary = byId('summary');
+    return fetch('../validation.json').then(function (r) {
+      if (!r.ok) throw new Error('validation.json is missing from this site (HTTP ' + r.status + ')');
+      return r.json();
+    }).then(function (doc) {
+      var lines = doc.summary.map(function (l) { return el('li', {}, [l]); });
+      summary.replaceChildren(el('p', {}, [doc.cases.length + ' figures from ' +
+        new Set(doc.cases.map(function (c) { return c.case; })).size + ' cases. ' + doc.generated_by + ':']),
+        el('ul', { id: 'summary-lines' }, lines));
+      var body = byId('cases').tBodies[0];
+      doc.cases.forEach(function (c) {
+        var within = c.within !== undefined ? c.within : c.excluded || Math.abs(c.error) <= c.tolerance;
+        var note = [c.source, c.note ? ' — ' + c.note : '', c.excluded ? ' (excluded from the medians)' : ''].join('');
+        body.appendChild(el('tr', { 'data-case': c.case, 'data-metric': c.metric }, [
+          el('td', {}, [c.case]), el('td', {}, [c.metric]),
+          el('td', { class: 'num' }, [num(c.published)]), el('td', { class: 'num' }, [num(c.predicted)]),
+          el('td', { class: 'num ' + (within ? 'in' : 'out') }, [(c.error >= 0 ? '+' : '') + (100 * c.error).toFixed(1) + ' %']),
+          el('td', { class: 'num' }, [Math.round(100 * c.tolerance) + ' %']), el('td', {}, [c.calibration]),
+          el('td', { class: 'source' }, [note])]));
+      });
+      byId('cases').hidden = false;
+      ready();
+    }).catch(function (e) { failed(summary, e); });
+  }
+
+  // [SECTION] catalog
+  function cell(v) {
+    if (v === null) return el('td', { class: 'muted' }, ['null']);
+    if (typeof v === 'object') return el('td', {}, [el('code', {}, [JSON.stringify(v)])]);
+    return el('td', { class: typeof v === 'number' ? 'num' : '' }, [String(v)]);
+  }
+  function sectionTable(name, entries) {
+    var keys = [];
+    entries.forEach(function (e) { Object.keys(e).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
+    // id and name first, the provenance last: as_of, source, notes.
+    var head = ['id', 'name'].filter(function (k) { return keys.indexOf(k) >= 0; });
+    var tail = ['as_of', 'source', 'notes'].filter(function (k) { return keys.indexOf(k) >= 0; });
+    keys = head.concat(keys.filter(function (k) { return head.indexOf(k) < 0 && tail.indexOf(k) < 0; }), tail);
+    return el('div', { class: 'scroll' }, [el('table', { 'data-section': name }, [
+      el('thead', {}, [el('tr', {}, keys.map(function (k) { return el('th', {}, [k]); }))]),
+      el('tbody', {}, entries.map(function (e) {
+        return el('tr', { 'data-id': e.id || '' }, keys.map(function (k) {
+          var td = cell(e[k] === undefined ? '' : e[k]);
+          if (k === 'source' || k === 'notes') td.className = 'source';
+          return td;
+        }));
+      }))])]);
+  }
+  function catalog(api) {
+    var c = api.catalog();
+    byId('catalog-meta').textContent = 'Catalog ' + c.catalog_version + ', as of ' + c.as_of + ' (schema ' +
+      c.schema_version + '), built into llmplan ' + api.version + '.';
+    var sections = byId('catalog-sections');
+    var toc = [];
+    Object.keys(c).forEach(function (name) {
+      var v = c[name];
+      if (Array.isArray(v)) {
+        toc.push(el('a', { href: '#' + name }, [name + ' (' + v.length + ')']), ' · ');
+        sections.appendChild(el('h2', { id: name }, [name + ' (' + v.length + ' entries)']));
+        sections.appendChild(sectionTable(name, v));
+      } else if (v && typeof v === 'object') {
+        toc.push(el('a', { href: '#' + name }, [name]), ' · ');
+        sections.appendChild(el('h2', { id: name }, [name]));
+        sections.appendChild(sectionTable(name, [v]));
+      }
+    });
+    toc.pop();
+    byId('catalog-toc').replaceChildren.apply(byId('catalog-toc'), toc);
+    return fetch('../catalogs/index.json').then(function (r) { return r.ok ? r.json() : { releases: [] }; })
+      .then(function (idx) {
+        var items = idx.releases.map(function (r) {
+          return el('li', {}, [el('a', { href: '../' + r.file }, [r.catalog_version]), ' (as of ' + (r.as_of || '?') + ')']);
+        });
+        byId('catalog-releases').replaceChildren(el('h2', { id: 'releases' }, ['Older releases shipped with the site']),
+          items.length ? el('ul', {}, items) : el('p', { class: 'muted' }, ['None: every link so far uses ' + c.catalog_version + '.']),
+          el('p', { class: 'muted' }, ['Links made with one of these open with its numbers; see catalog/CHANGELOG.md for what changed.']));
+      }).catch(function () {}).then(ready);
+  }
+
+  // [SECTION] embedding
+  var examples = {
+    contract: {
+      model: { preset: 'llama-2-7b' }, method: 'pretrain', precision: 'bf16', optimizer: 'adamw',
+      seq_len: 4096, micro_batch: 1, global_batch: 1024, tokens: 2e12,
+      cluster: { accelerator: 'a100-sxm4-80gb', gpus: 2048, gpus_per_node: 8 },
+      parallel: { tp: 8, pp: 1, zero: 1, sequence_parallel: true, recompute: 'selective' },
+      pricing: { mode: 'on_demand', usd_per_gpu_hour: 2.0 }
+    },
+    qlora: {
+      model: { preset: 'qwen2.5-7b' }, method: 'qlora', lora: { rank: 16, targets: 'all_linear' }, tokens: 1e8,
+      cluster: { instance: 'aws-g6e.4xlarge-us-east-1' }, parallel: { recompute: 'full' }
+    },
+    plan: { model: { preset: 'llama-3.1-8b' }, method: 'qlora', seq_len: 2048, global_batch: 32, tokens: 2e8,
+            objective: 'min_cost', constraints: { max_gpus: 8 } }
+  };
+  function embedding(api) {
+    var results = {
+      contract: api.estimate(examples.contract), qlora: api.estimate(examples.qlora), plan: api.plan(examples.plan)
+    };
+    Array.prototype.forEach.call(document.querySelectorAll('.live'), function (span) {
+      var v = at(results[span.getAttribute('data-example')], span.getAttribute('data-figure'));
+      var f = formats[span.getAttribute('data-format')];
+      span.setAttribute('data-value', String(v));
+      span.textContent = v === undefined ? '(n/a)' : f ? f(v) : String(v);
+    });
+    byId('example-desc').textContent = 'Qwen2.5-7B, QLoRA, one AWS g6e.4xlarge';
+    var snippet = byId('iframe-snippet');
+    try {
+      var link = api.encode(examples.qlora);
+      var embedUrl = llmplanApi.siteUrl('embed.html') + link.slice(link.indexOf('#'));
+      snippet.textContent = '<iframe src="' + embedUrl + '"\n        width="100%" height="460" loading="lazy" ' +
+        'title="llmplan estimate"\n        style="border:0; max-width:560px"></iframe>';
+      byId('iframe-preview').src = embedUrl;
+    } catch (e) {
+      snippet.textContent = 'This build cannot encode links: ' + e.message;
+    }
+    ready();
+  }
+
+  // [SECTION] url-format
+  function urlFormat(api) {
+    try { byId('example-link').textContent = api.encode(examples.contract); } catch (e) {
+      byId('example-link').textContent = 'This build cannot encode links: ' + e.message;
+    }
+    var fields = llmplanApi.linkFields();
+    if (!fields) { byId('fields-status').textContent = 'This build of the core has no link field table.'; ready(); return; }
+    byId('fields-status').textContent = fields.length + ' field codes, in the order links write them:';
+    var body = byId('fields').tBodies[0];
+    fields.forEach(function (f) {
+      body.appendChild(el('tr', { 'data-code': f.code }, [el('td', {}, [el('code', {}, [f.code])]),
+        el('td', {}, [el('code', {}, [f.field])]), el('td', {}, [f.type])]));
+    });
+    byId('fields').hidden = false;
+    ready();
+  }
+
+  llmplanApi.registerServiceWorker();
+  var needsApi = { catalog: catalog, embedding: embedding, 'url-format': urlFormat };
+  if (page === 'validation') validation();
+  else if (needsApi[page]) {
+    llmplanApi.load().then(needsApi[page]).catch(function (e) { failed(document.querySelector('main'), e); });
+  } else ready();
+})();

@@ -1,0 +1,204 @@
+// embed.js: embed.html#<fragment>, a compact read-only result card for blog columns. Decodes the
+// link with the API module (and the catalog release it was made with, when the site has it),
+// estimates it (or plans a planner question) and shows the headline figures, warnings, notices,
+// the catalog version and an "Open in llmplan" link with the same fragment. English and Chinese
+// (?lang=zh|en, else the browser's language); the strings are the two tables below.
+(function () {
+  'use strict';
+
+  // [SECTION] strings: one table per language, the same keys in each.
+  var STRINGS = {
+    en: {
+      title: 'llmplan estimate', loading: 'Computing…', noLink: 'This embed has no scenario.',
+      noLinkHint: 'Use embed.html#<link fragment>: copy a link from llmplan and put embed.html before its #.',
+      invalid: 'This scenario cannot be estimated', failed: 'llmplan could not start',
+      fits: 'Fits', noFit: 'Does not fit', memory: 'Per-GPU memory', of: 'of', step: 'Step time',
+      total: 'Training time', cost: 'Cost', mfu: 'MFU', tier: 'Tier', throughput: 'Tokens/s',
+      warnings: 'Warnings', notices: 'Link notices', changed: 'Catalog changed since the link was made',
+      catalog: 'catalog', open: 'Open in llmplan', gpus: 'GPUs', node: 'node', nodes: 'nodes',
+      days: 'days', hours: 'h', layout: 'layout', plan: 'Best plan', planCount: 'plans ranked',
+      noPlan: 'No plan satisfies the constraints', microBatch: 'micro-batch', moreWarnings: 'more',
+      methods: { pretrain: 'pretraining', continued: 'continued pretraining', full: 'full fine-tune', lora: 'LoRA',
+                 qlora: 'QLoRA', freeze: 'freeze-tuning' }
+    },
+    zh: {
+      title: 'llmplan 估算', loading: '计算中…', noLink: '此嵌入没有场景。',
+      noLinkHint: '使用 embed.html#<链接片段>：复制 llmplan 的链接，把 embed.html 放在 # 之前。',
+      invalid: '无法估算此场景', failed: 'llmplan 无法启动',
+      fits: '放得下', noFit: '放不下', memory: '每卡显存', of: '/', step: '单步时间',
+      total: '训练时长', cost: '费用', mfu: 'MFU', tier: '等级', throughput: '每秒 token',
+      warnings: '警告', notices: '链接提示', changed: '链接创建后目录有变化',
+      catalog: '目录', open: '在 llmplan 中打开', gpus: '张 GPU', node: '个节点', nodes: '个节点',
+      days: '天', hours: '小时', layout: '并行', plan: '最佳方案', planCount: '个方案已排序',
+      noPlan: '没有满足约束的方案', microBatch: '微批', moreWarnings: '更多',
+      methods: { pretrain: '预训练', continued: '继续预训练', full: '全参微调', lora: 'LoRA', qlora: 'QLoRA',
+                 freeze: '冻结微调' }
+    }
+  };
+
+  function pickLanguage() {
+    var q = new URLSearchParams(location.search).get('lang');
+    var want = (q || navigator.language || 'en').toLowerCase();
+    return want.indexOf('zh') === 0 ? 'zh' : 'en';
+  }
+  var lang = pickLanguage();
+  var T = STRINGS[lang];
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.title = T.title;
+
+  // [SECTION] formatting (presentation only: every figure comes from the core as is)
+  var locale = lang === 'zh' ? 'zh-CN' : 'en-US';
+  function num(x, digits) { return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(x); }
+  function sig(x) { return num(x, Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : 2); }
+  function gb(bytes) { return sig(bytes / 1e9) + ' GB'; }
+  function seconds(s) { return s < 1 ? num(s * 1000, 0) + ' ms' : sig(s) + ' s'; }
+  function duration(hours) { return hours < 48 ? sig(hours) + ' ' + T.hours : sig(hours / 24) + ' ' + T.days; }
+  function money(x, currency) {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency, maximumFractionDigits: x < 100 ? 2 : 0 }).format(x);
+  }
+  function percent(x) { return num(100 * x, 1) + ' %'; }
+
+  // [SECTION] DOM helpers: text only, never HTML from the link.
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    (children || []).forEach(function (c) { e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function figure(label, text, path, value) {
+    return el('div', {}, [el('dt', {}, [label]), el('dd', { 'data-figure': path, 'data-value': String(value) }, [text])]);
+  }
+  function list(cls, title, items) {
+    return el('ul', { class: cls, 'aria-label': title }, items.map(function (t) { return el('li', {}, [t]); }));
+  }
+
+  var card = document.getElementById('card');
+  function show(state, children) {
+    card.replaceChildren.apply(card, children);
+    card.setAttribute('data-state', state);
+    window.llmplanReady = true;
+  }
+
+  function names(catalog) {
+    var byId = {};
+    ['models', 'accelerators', 'instances'].forEach(function (section) {
+      (catalog[section] || []).forEach(function (e) { byId[e.id] = e.name || e.id; });
+    });
+    return byId;
+  }
+
+  function footer(api, fragment, opened) {
+    var used = opened && opened.catalogUsed ? opened.catalogUsed : api.catalogVersion;
+    var open = el('a', { href: llmplanApi.siteUrl('./') + (fragment ? '#' + fragment : ''), target: '_blank',
+                         rel: 'noopener', 'data-open': '' }, [T.open + ' ↗']);
+    return el('footer', {}, [el('span', { 'data-catalog': used }, ['llmplan ' + api.version + ' · ' + T.catalog + ' ' + used]), open]);
+  }
+
+  function noticesOf(opened) {
+    var out = [];
+    if (opened.notices.length) {
+      out.push(list('notices', T.notices, opened.notices.map(function (n) { return n.field + ': ' + n.message; })));
+    }
+    if (opened.changes.length) {
+      out.push(list('notices', T.changed, [T.changed + ' (' + opened.catalogVersion + ' → ' + opened.catalogUsed + '):']
+        .concat(opened.changes.slice(0, 4))));
+    }
+    return out;
+  }
+
+  function scenarioCard(api, opened, fragment, r) {
+    var s = opened.scenario;
+    var n = names(api.catalog());
+    var model = (s.model && s.model.preset && n[s.model.preset]) || (s.model && s.model.preset) || 'custom model';
+    var method = T.methods[s.method || 'pretrain'] || s.method;
+    var c = r.cluster;
+    var hw = c.instance ? (n[c.instance] || c.instance) : (n[c.accelerator] || c.accelerator);
+    var L = r.layout;
+    var sub = [method, (s.precision || 'bf16'), 'seq ' + num(s.seq_len || 4096, 0), c.gpus + ' × ' + hw + ' (' +
+               c.nodes + ' ' + (c.nodes === 1 ? T.node : T.nodes) + ')',
+               T.layout + ' TP' + L.tp + ' PP' + L.pp + ' DP' + L.dp + ' ZeRO-' + L.zero + ', ' + T.microBatch + ' ' + L.micro_batch];
+    var m = r.memory;
+    var used = m.per_gpu_bytes.total;
+    var verdict = el('div', { class: 'verdict ' + (m.fits ? 'fits' : 'nofit') }, [
+      el('span', { class: 'badge', 'data-figure': 'memory.fits', 'data-value': String(m.fits) }, [m.fits ? '✓ ' + T.fits : '✗ ' + T.noFit]),
+      el('span', {}, [T.memory + ' ']),
+      el('strong', { 'data-figure': 'memory.per_gpu_bytes.total', 'data-value': String(used) }, [gb(used)]),
+      el('span', { 'data-figure': 'memory.capacity_bytes', 'data-value': String(m.capacity_bytes) }, [T.of + ' ' + gb(m.capacity_bytes)]),
+      el('div', { class: 'bar', role: 'presentation' })]);
+    verdict.lastChild.appendChild(el('span', { 'data-pct': '' }));
+    verdict.lastChild.firstChild.style.width = Math.min(100, 100 * used / m.capacity_bytes) + '%';
+    var cny = (s.pricing && s.pricing.currency) === 'cny' || lang === 'zh';
+    var figures = el('dl', { class: 'figures' }, [
+      figure(T.step, seconds(r.time.step_s), 'time.step_s', r.time.step_s),
+      figure(T.total, duration(r.time.total_hours), 'time.total_hours', r.time.total_hours),
+      cny ? figure(T.cost, money(r.cost.total_cny, 'CNY'), 'cost.total_cny', r.cost.total_cny)
+          : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd),
+      figure(T.mfu, percent(r.time.mfu), 'time.mfu', r.time.mfu),
+      figure(T.throughput, num(r.time.tokens_per_s, 0), 'time.tokens_per_s', r.time.tokens_per_s),
+      figure(T.tier, r.tier, 'tier', r.tier)]);
+    var parts = [el('h1', {}, [model]), el('p', { class: 'sub' }, [sub.join(' · ')]), verdict, figures];
+    if (r.warnings.length) {
+      var top = r.warnings.slice(0, 3).map(function (w) { return w.message; });
+      if (r.warnings.length > 3) top.push('+' + (r.warnings.length - 3) + ' ' + T.moreWarnings);
+      parts.push(list('warnings', T.warnings, top));
+    }
+    return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
+  }
+
+  function questionCard(api, opened, fragment, p) {
+    var q = opened.question;
+    var n = names(api.catalog());
+    var model = (q.model && q.model.preset && n[q.model.preset]) || (q.model && q.model.preset) || 'custom model';
+    var parts = [el('h1', {}, [model]), el('p', { class: 'sub' }, [(T.methods[q.method || 'pretrain'] || q.method) + ' · ' +
+                                                               (q.objective || 'min_cost')])];
+    var best = p.plans && p.plans[0];
+    if (!best) {
+      parts.push(el('p', { class: 'error' }, [T.noPlan + (p.message ? ': ' + p.message : '')]));
+    } else {
+      parts.push(el('div', { class: 'verdict fits' }, [
+        el('span', { class: 'badge' }, [T.plan]),
+        el('strong', { 'data-figure': 'plans.0.instance', 'data-value': best.instance }, [best.gpus + ' × ' + (n[best.instance] || best.instance)])]));
+      parts.push(el('dl', { class: 'figures' }, [
+        figure(T.total, duration(best.time.total_hours), 'plans.0.time.total_hours', best.time.total_hours),
+        figure(T.cost, money(best.cost.total_usd, 'USD'), 'plans.0.cost.total_usd', best.cost.total_usd),
+        figure(T.mfu, percent(best.time.mfu), 'plans.0.time.mfu', best.time.mfu),
+        figure(T.gpus, String(best.gpus), 'plans.0.gpus', best.gpus)]));
+      if (best.why) parts.push(el('p', { class: 'sub' }, [best.why]));
+    }
+    return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
+  }
+
+  function render(api) {
+    var fragment = location.hash.replace(/^#/, '');
+    if (!fragment) {
+      show('empty', [el('h1', {}, [T.noLink]), el('p', { class: 'sub' }, [T.noLinkHint]), footer(api, '', null)]);
+      return Promise.resolve();
+    }
+    // A link made with an older catalog computes with that release when the site ships it.
+    var version = '';
+    try { version = api.linkCatalogVersion(fragment); } catch (e) { version = ''; }
+    return api.loadCatalogRelease(version).then(function () {
+      var opened = api.decode(fragment);
+      var options = { catalogVersion: opened.catalogUsed };
+      try {
+        if (opened.question) show('ready', questionCard(api, opened, fragment, api.plan(opened.question, options)));
+        else if (opened.scenario) show('ready', scenarioCard(api, opened, fragment, api.estimate(opened.scenario, options)));
+        else throw api && llmplanApi.InputError('link', T.noLink);
+      } catch (e) {
+        show('invalid', [el('h1', {}, [T.invalid]),
+          el('p', { class: 'error', 'data-error-field': e.field || '' }, [(e.field ? e.field + ': ' : '') + e.message])]
+          .concat(noticesOf(opened), [footer(api, fragment, opened)]));
+      }
+    });
+  }
+
+  show('loading', [el('p', { class: 'status' }, [T.loading])]);
+  window.llmplanReady = false;
+  llmplanApi.registerServiceWorker();
+  llmplanApi.load().then(function (api) {
+    window.addEventListener('hashchange', function () { render(api); });
+    return render(api);
+  }).catch(function (e) {
+    show('failed', [el('h1', {}, [T.failed]), el('p', { class: 'error' }, [e.message])]);
+  });
+})();

@@ -1,0 +1,140 @@
+// Links in the app: a golden link opens with its exact numbers (with the catalog release it was
+// made with), editing an input rewrites the hash, a hashchange re-opens the app, bad fields give
+// notices, and the copy buttons give the link and the iframe snippet.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launchBrowser, openApp, repoRoot, startServer, waitReady } from './harness.mjs';
+import { join } from 'node:path';
+
+let server;
+let browser;
+const golden = JSON.parse(readFileSync(join(repoRoot, 'tests/golden/links.json'), 'utf8')).links;
+const byName = (name) => golden.find((l) => l.name === name);
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function at(doc, dotted) {
+  return dotted.split('.').reduce((v, k) => (v == null ? undefined : v[k]), doc);
+}
+
+// The app's estimate (Module.appResult: the CLI's JSON for the app's scenario) against the
+// golden expectations, to 1e-9 relative.
+function assertExpected(result, expected, name) {
+  for (const [key, want] of Object.entries(expected)) {
+    const got = at(result, key);
+    if (typeof want === 'number' && !Number.isInteger(want)) {
+      assert.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `${name} ${key}: ${got} vs ${want}`);
+    } else {
+      assert.deepEqual(got, want, `${name} ${key}`);
+    }
+  }
+}
+
+async function appResult(page) {
+  return page.evaluate(() => JSON.parse(window.Module.appResult()));
+}
+
+async function widget(page, id) {
+  const rects = await page.evaluate(() => JSON.parse(window.Module.appWidgets()));
+  const r = rects.find((w) => w.id === id);
+  assert.ok(r, `widget ${id} is drawn`);
+  return r;
+}
+
+test('a golden link opens in the app with its exact numbers', async () => {
+  for (const name of ['llama-3.1-70b-full-b200', 'llama-2-13b-spot-pricing', 'custom-arch-moe-mla']) {
+    const link = byName(name);
+    const { context, page } = await openApp(browser, server.origin, { path: '/' + link.link });
+    try {
+      await waitReady(page);
+      assertExpected(await appResult(page), link.expected, name);
+      const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
+      assert.deepEqual(report.notices, [], `${name} opens without notices`);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('a link made with an older catalog opens with that release and lists what changed since', async () => {
+  const link = byName('release-2026.11.0-p4de');
+  const { context, page } = await openApp(browser, server.origin, { path: '/' + link.link });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => JSON.parse(window.Module.appLinkReport()).catalog === '2026.11.0', null, { timeout: 10000 });
+    assertExpected(await appResult(page), link.expected, link.name);
+    const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
+    assert.ok(report.changes.some((c) => c.includes('aws-p4de.24xlarge-us-east-1 inter_node_link')), JSON.stringify(report.changes));
+  } finally {
+    await context.close();
+  }
+});
+
+test('editing an input rewrites the hash; a hashchange re-opens the app', async () => {
+  const link = byName('llama-3.1-70b-full-b200');
+  const { context, page } = await openApp(browser, server.origin, { path: '/' + link.link });
+  try {
+    await waitReady(page);
+    assert.match(link.link, /&s=4096&/);
+    // The "+" stepper sits at the right end of the sequence-length field.
+    const r = await widget(page, 'seq_len');
+    const entries = await page.evaluate(() => history.length);
+    await page.mouse.click(r.x + r.w - r.h / 2, r.y + r.h / 2);
+    await page.waitForFunction(() => /&s=4097&/.test(location.hash), null, { timeout: 5000 });
+    assert.equal((await appResult(page)).time.tokens_per_step, 256 * 4097);
+    // History is not flooded: replaceState, not pushState.
+    assert.equal(await page.evaluate(() => history.length), entries);
+
+    const other = byName('qwen2.5-72b-lora-8xh100');
+    await page.evaluate((h) => { location.hash = h; }, other.link);
+    await page.waitForFunction((m) => JSON.parse(window.Module.appResult()).model.preset === m, 'qwen2.5-72b', { timeout: 5000 });
+    assertExpected(await appResult(page), other.expected, other.name);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link with bad fields opens with notices naming them and keeps the rest', async () => {
+  const { context, page } = await openApp(browser, server.origin, { path: '/#v=1&m=llama-3.1-70b&tp=3&s=abc&gb=256&n=16&g=h100-sxm5-80gb&zz=1' });
+  try {
+    await waitReady(page);
+    const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
+    const fields = report.notices.map((n) => n.field);
+    for (const f of ['parallel.tp', 'seq_len', 'zz']) assert.ok(fields.includes(f), `${f} in ${fields}`);
+    const r = await appResult(page);
+    assert.equal(r.layout.global_batch, 256);
+    assert.equal(r.cluster.gpus, 16);
+    await page.screenshot({ path: join(repoRoot, 'build/web/e2e/app-link-notices.png') });
+  } finally {
+    await context.close();
+  }
+});
+
+test('the copy buttons give the link to this view and the embed iframe snippet', async () => {
+  const link = byName('qwen2.5-7b-full-h800');
+  const { context, page } = await openApp(browser, server.origin, { path: '/' + link.link });
+  try {
+    await waitReady(page);
+    const fragment = await page.evaluate(() => window.Module.appFragment());
+    const copyLink = await widget(page, 'copy_link');
+    await page.mouse.click(copyLink.x + copyLink.w / 2, copyLink.y + copyLink.h / 2);
+    await page.waitForFunction(() => !!window.llmplanLastCopied, null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => window.llmplanLastCopied), `${server.origin}/#${fragment}`);
+    const copyEmbed = await widget(page, 'copy_embed');
+    await page.mouse.click(copyEmbed.x + copyEmbed.w / 2, copyEmbed.y + copyEmbed.h / 2);
+    await page.waitForFunction(() => window.llmplanLastCopied.startsWith('<iframe'), null, { timeout: 5000 });
+    const snippet = await page.evaluate(() => window.llmplanLastCopied);
+    assert.ok(snippet.includes(`src="${server.origin}/embed.html#${fragment}"`), snippet);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,355 @@
+// Browser tests of the static site around the app: offline after the first visit (service
+// worker), the single-file build from file://, the embed card inside an iframe on another origin,
+// the documentation pages, the Content-Security-Policy, a sub-path host, and no request leaving
+// the page's origin on any page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { artifactsDir, cliPath, launchBrowser, openApp, siteDir, startServer, waitReady } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  mkdirSync(artifactsDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const qlora = {
+  model: { preset: 'qwen2.5-7b' }, method: 'qlora', lora: { rank: 16, targets: 'all_linear' }, tokens: 1e8,
+  cluster: { instance: 'aws-g6e.4xlarge-us-east-1' }, parallel: { recompute: 'full' },
+};
+// Does not fit on 8 x 80 GB without sharding: the card must say so, with warnings.
+const tooBig = {
+  model: { preset: 'llama-3-70b' }, method: 'full', seq_len: 4096, global_batch: 64, tokens: 1e9,
+  cluster: { gpus: 8, gpus_per_node: 8, gpu_memory_gb: 80 },
+};
+
+function cli(args, input) {
+  return execFileSync(cliPath, args, { input: input === undefined ? undefined : JSON.stringify(input) }).toString();
+}
+const fragmentOf = (scenario) => cli(['link', 'encode', '-'], scenario).trim();
+
+// Records console errors, page errors and CSP violations of a page (and its frames).
+function watch(page) {
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(String(e)));
+  return problems;
+}
+const cspProbe = () => {
+  window.__csp = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+};
+
+async function newPage(opts = {}) {
+  const context = await browser.newContext({ viewport: { width: opts.width || 1100, height: opts.height || 800 },
+                                             deviceScaleFactor: opts.dpr || 1, locale: opts.locale || 'en-US' });
+  const page = await context.newPage();
+  const problems = watch(page);
+  const requests = [];
+  context.on('request', (r) => requests.push(r.url()));
+  await page.addInitScript(cspProbe);
+  return { context, page, problems, requests };
+}
+
+// The figures the embed card shows, as the raw values it carries in data-value.
+async function cardFigures(frame) {
+  return frame.evaluate(() => Object.fromEntries(
+    [...document.querySelectorAll('[data-figure]')].map((e) => [e.getAttribute('data-figure'), e.getAttribute('data-value')])));
+}
+
+test('the app works offline after the first visit (service worker, versioned cache)', async () => {
+  const { context, page, errors: problems } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+    const caches = await page.evaluate(() => caches.keys());
+    const catalogVersion = await page.evaluate(() => window.llmplan.catalogVersion);
+    assert.equal(caches.length, 1);
+    assert.match(caches[0], new RegExp(`^llmplan-\\d+\\.\\d+\\.\\d+-${catalogVersion.replace(/\./g, '\\.')}-[0-9a-f]{12}$`));
+    const online = await page.evaluate((s) => window.llmplan.estimate(s), qlora);
+    await context.setOffline(true);
+    await page.reload();
+    await waitReady(page);
+    assert.deepEqual(await page.evaluate((s) => window.llmplan.estimate(s), qlora), online);
+    // The embed page and the docs come from the same cache.
+    await page.goto(server.origin + '/embed.html#' + fragmentOf(qlora));
+    await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 15000 });
+    await page.goto(server.origin + '/docs/validation.html');
+    await page.waitForSelector('#cases tbody tr');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a new build replaces the offline cache as a whole once the open page has its runtime', async () => {
+  const routes = {};
+  const srv = await startServer([], { routes });
+  const { context, page, errors } = await openApp(browser, srv.origin);
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+    const [first] = await page.evaluate(() => caches.keys());
+    // The next build: another cache name (its hash covers every file, JS and WASM together).
+    const sw = readFileSync(join(siteDir, 'sw.js'), 'utf8');
+    routes['/sw.js'] = { type: 'text/javascript', body: sw.replace(JSON.stringify(first), JSON.stringify(first + 'next')) };
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
+    await page.waitForFunction((name) => caches.keys().then((k) => k.length === 1 && k[0] === name), first + 'next',
+      { timeout: 15000, polling: 200 });
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller.scriptURL.endsWith('/sw.js')), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await srv.close();
+  }
+});
+
+test('the single-file build opens from file:// and computes the CLI numbers', async () => {
+  const file = join(siteDir, 'llmplan-single.html');
+  const { context, page, problems, requests } = await newPage({ dpr: 2, width: 1280, height: 720 });
+  try {
+    await page.goto(pathToFileURL(file).href + '?lang=en');
+    await waitReady(page);
+    assert.deepEqual(await page.evaluate((s) => window.llmplan.estimate(s), qlora), JSON.parse(cli(['estimate', '-'], qlora)));
+    const link = await page.evaluate((s) => window.llmplan.encode(s), qlora);
+    assert.ok(link.startsWith(pathToFileURL(file).href + '#v=1&'), link);
+    assert.deepEqual(requests.filter((u) => !u.startsWith('data:')), [pathToFileURL(file).href + '?lang=en'],
+      'nothing but the file itself is loaded');
+    assert.deepEqual(await page.evaluate(() => window.__csp), []);
+    assert.deepEqual(problems, []);
+    writeFileSync(join(artifactsDir, 'single-file.png'), await page.screenshot());
+  } finally {
+    await context.close();
+  }
+});
+
+test('the embed card in a 360 px iframe on another origin shows llmplan.estimate of its decoded link', async () => {
+  for (const [name, scenario, lang] of [['qlora', qlora, 'en'], ['toobig', tooBig, 'zh']]) {
+    const fragment = fragmentOf(scenario);
+    const embedUrl = `${server.origin}/embed.html?lang=${lang}#${fragment}`;
+    const host = await startServer([], { routes: { '/post.html': { body:
+      `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>A blog post</title><body style="margin:8px;font:16px serif">` +
+      `<p>Our fine-tune, live:</p><iframe id="e" src="${embedUrl}" width="360" height="520" style="border:0"></iframe>` } } });
+    const { context, page, problems, requests } = await newPage({ dpr: 2, width: 400, height: 600 });
+    try {
+      await page.goto(host.origin + '/post.html');
+      const frame = await (await page.waitForSelector('#e')).contentFrame();
+      await frame.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
+        null, { timeout: 20000 });
+      const shown = await cardFigures(frame);
+      // The reference: the app's own API decodes the same link and estimates it.
+      const app = await newPage();
+      let expected;
+      try {
+        await app.page.goto(server.origin + '/');
+        await waitReady(app.page);
+        expected = await app.page.evaluate((f) => {
+          const d = window.llmplan.decode(f);
+          return { decoded: d, result: window.llmplan.estimate(d.scenario) };
+        }, fragment);
+      } finally {
+        await app.context.close();
+      }
+      assert.deepEqual(expected.result, JSON.parse(cli(['estimate', '-'], scenario)), 'the decoded link estimates as the CLI');
+      const at = (p) => p.split('.').reduce((o, k) => o[k], expected.result);
+      const figures = ['memory.per_gpu_bytes.total', 'memory.capacity_bytes', 'memory.fits', 'time.step_s',
+                       'time.total_hours', 'time.mfu', 'time.tokens_per_s', 'tier'];
+      for (const f of figures) assert.equal(shown[f], String(at(f)), f);
+      const cost = lang === 'zh' ? 'cost.total_cny' : 'cost.total_usd';
+      assert.equal(shown[cost], String(at(cost)), cost);
+      const card = await frame.evaluate(() => ({
+        open: document.querySelector('[data-open]').href, catalog: document.querySelector('[data-catalog]').dataset.catalog,
+        lang: document.documentElement.lang, text: document.getElementById('card').innerText,
+        width: document.getElementById('card').getBoundingClientRect().width, scroll: document.documentElement.scrollWidth,
+        warnings: document.querySelectorAll('.warnings li').length }));
+      assert.equal(card.open, `${server.origin}/#${fragment}`, 'Open in llmplan carries the same fragment');
+      assert.equal(card.catalog, expected.decoded.catalogVersion);
+      assert.ok(card.scroll <= 360, `no horizontal scroll at 360 px (${card.scroll})`);
+      if (lang === 'zh') {
+        assert.equal(card.lang, 'zh-CN');
+        assert.match(card.text, /放不下/);
+        assert.ok(card.warnings > 0, 'a scenario that does not fit lists its warnings');
+      } else {
+        assert.match(card.text, /Fits/);
+      }
+      assert.deepEqual(requests.filter((u) => !u.startsWith(host.origin + '/') && !u.startsWith(server.origin + '/')), []);
+      assert.deepEqual(problems, []);
+      writeFileSync(join(artifactsDir, `embed-iframe-360-${name}-${lang}.png`), await page.screenshot({ fullPage: true }));
+    } finally {
+      await context.close();
+      await host.close();
+    }
+  }
+});
+
+test('the embed page names what a bad link field fell back from, and loads in at most 1 MB', async () => {
+  const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });
+  const bytes = [];
+  page.on('response', async (r) => { try { bytes.push((await r.body()).length); } catch { /* redirects */ } });
+  try {
+    const fragment = fragmentOf(qlora) + '&tp=abc&zz=1';
+    await page.goto(server.origin + '/embed.html?lang=en#' + fragment);
+    await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
+    const notices = await page.evaluate(() => [...document.querySelectorAll('.notices li')].map((e) => e.textContent));
+    const decoded = await page.evaluate((f) => window.llmplan.decode(f), fragment);
+    assert.ok(decoded.notices.length >= 2, JSON.stringify(decoded.notices));
+    for (const n of decoded.notices) assert.ok(notices.includes(`${n.field}: ${n.message}`), `notice shown: ${n.field}`);
+    writeFileSync(join(artifactsDir, 'embed-notices-360.png'), await page.screenshot({ fullPage: true }));
+    await page.waitForTimeout(200);
+    const total = bytes.reduce((a, b) => a + b, 0);
+    console.log(`# embed page first load: ${total} bytes`);
+    assert.ok(total <= 1e6, `embed first load ${total} bytes`);
+    // No fragment, or a scenario the core rejects: a clear card, not a blank one.
+    await page.goto(server.origin + '/embed.html');
+    await page.waitForFunction(() => document.getElementById('card').dataset.state === 'empty');
+    await page.goto(server.origin + '/embed.html#v=1&m=llama-2-70b&g=3&tp=3');
+    await page.waitForFunction(() => ['invalid', 'ready'].includes(document.getElementById('card').dataset.state));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link made with an older catalog release computes with that release', async () => {
+  const index = JSON.parse(readFileSync(join(siteDir, 'catalogs/index.json'), 'utf8'));
+  if (!index.releases.length) return;  // nothing older shipped yet
+  const old = index.releases[0].catalog_version;
+  const fragment = fragmentOf(qlora).replace(/(^|&)c=[^&]*/, `$1c=${old}`);
+  const { context, page, problems } = await newPage();
+  try {
+    await page.goto(server.origin + '/embed.html#' + fragment);
+    await page.waitForFunction(() => document.getElementById('card').dataset.state, null, { timeout: 20000 });
+    await page.waitForFunction(() => document.getElementById('card').dataset.state !== 'loading');
+    assert.equal(await page.evaluate(() => document.querySelector('[data-catalog]').dataset.catalog), old);
+    const cliOld = JSON.parse(cli(['link', 'estimate', fragment]));
+    const shown = await cardFigures(page);
+    assert.equal(shown['time.step_s'], String(cliOld.time.step_s));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the documentation pages render the core\'s validation table, catalog and link fields', async () => {
+  const { context, page, problems } = await newPage({ dpr: 2 });
+  try {
+    const validation = JSON.parse(readFileSync(join(siteDir, 'validation.json'), 'utf8'));
+    await page.goto(server.origin + '/docs/validation.html');
+    await page.waitForFunction(() => window.llmplanReady === true);
+    assert.equal(await page.locator('#cases tbody tr').count(), validation.cases.length);
+    assert.ok(validation.cases.length >= 100);
+    writeFileSync(join(artifactsDir, 'docs-validation.png'), await page.screenshot());
+
+    await page.goto(server.origin + '/docs/catalog.html');
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    const catalog = await page.evaluate(() => window.llmplan.catalog());
+    for (const [section, entries] of Object.entries(catalog).filter(([, v]) => Array.isArray(v))) {
+      assert.equal(await page.locator(`table[data-section="${section}"] tbody tr`).count(), entries.length, section);
+    }
+    assert.ok(await page.locator('table[data-section="accelerators"] th', { hasText: 'source' }).count() > 0);
+    writeFileSync(join(artifactsDir, 'docs-catalog.png'), await page.screenshot());
+
+    await page.goto(server.origin + '/docs/url-format.html');
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    const codes = await page.locator('#fields tbody tr').count();
+    assert.ok(codes >= 20, `${codes} field codes`);
+    assert.match(await page.textContent('#example-link'), /#v=1&c=/);
+
+    await page.goto(server.origin + '/docs/embedding.html');
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    const live = await page.evaluate(() => [...document.querySelectorAll('.live')].map((e) => e.dataset.value));
+    assert.ok(live.length >= 8 && live.every((v) => v && v !== 'undefined'), JSON.stringify(live));
+    const contract = JSON.parse(cli(['estimate', '-'], {
+      model: { preset: 'llama-2-7b' }, method: 'pretrain', precision: 'bf16', optimizer: 'adamw',
+      seq_len: 4096, micro_batch: 1, global_batch: 1024, tokens: 2e12,
+      cluster: { accelerator: 'a100-sxm4-80gb', gpus: 2048, gpus_per_node: 8 },
+      parallel: { tp: 8, pp: 1, zero: 1, sequence_parallel: true, recompute: 'selective' },
+      pricing: { mode: 'on_demand', usd_per_gpu_hour: 2.0 } }));
+    assert.equal(live[0], String(contract.memory.per_gpu_bytes.total), 'inline figure = CLI');
+    assert.match(await page.textContent('#iframe-snippet'), /<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#v=1&/);
+    writeFileSync(join(artifactsDir, 'docs-embedding.png'), await page.screenshot({ fullPage: true }));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/validation.html',
+               '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html'];
+
+test('every page carries the CSP, breaks none of it and requests nothing outside its origin', async () => {
+  for (const path of pages) {
+    const html = readFileSync(join(siteDir, path === '/' ? 'index.html' : path), 'utf8');
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
+    assert.ok(csp, `${path} has a CSP meta tag`);
+    assert.match(csp[1], /default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'/, path);
+    assert.doesNotMatch(html, /<script>|<script (?![^>]*src=)/, `${path} has no inline script`);
+    assert.doesNotMatch(html, /(src|href)="\//, `${path} uses relative URLs only`);
+  }
+  const { context, page, problems, requests } = await newPage();
+  try {
+    for (const path of pages) {
+      await page.goto(server.origin + path + (path === '/embed.html' ? '#' + fragmentOf(qlora) : ''));
+      await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+      await page.waitForTimeout(100);
+      assert.deepEqual(await page.evaluate(() => window.__csp), [], `${path}: CSP violations`);
+    }
+    assert.deepEqual(requests.filter((u) => !u.startsWith(server.origin + '/')), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the site works from a sub-path of a static host', async () => {
+  const prefix = '/some/sub/path';
+  const log = [];
+  const sub = await startServer(log, { prefix });
+  const { context, page, problems, requests } = await newPage();
+  try {
+    await page.goto(`${sub.origin}${prefix}/`);
+    await waitReady(page);
+    const link = await page.evaluate((s) => window.llmplan.encode(s), qlora);
+    assert.ok(link.startsWith(`${sub.origin}${prefix}/#v=1&`), link);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+    await page.goto(`${sub.origin}${prefix}/embed.html#${fragmentOf(qlora)}`);
+    await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
+    assert.equal(await page.evaluate(() => document.querySelector('[data-open]').href), `${sub.origin}${prefix}/#${fragmentOf(qlora)}`);
+    for (const doc of ['catalog', 'url-format', 'validation']) {
+      await page.goto(`${sub.origin}${prefix}/docs/${doc}.html`);
+      await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    }
+    assert.deepEqual(requests.filter((u) => !u.startsWith(`${sub.origin}${prefix}/`)), []);
+    assert.deepEqual(log.filter((p) => !p.startsWith(prefix + '/')), [], 'every request stays under the sub-path');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await sub.close();
+  }
+});
+
+test('the app shell links the documentation pages, and they link each other', async () => {
+  const index = readFileSync(join(siteDir, 'index.html'), 'utf8');
+  for (const doc of ['methodology', 'validation', 'catalog', 'embedding', 'url-format']) {
+    assert.ok(index.includes(`href="docs/${doc}.html"`), doc);
+    for (const other of ['methodology', 'validation', 'catalog', 'embedding', 'url-format']) {
+      assert.ok(readFileSync(join(siteDir, `docs/${doc}.html`), 'utf8').includes(`href="${other}.html"`), `${doc} -> ${other}`);
+    }
+  }
+  assert.ok(existsSync(join(siteDir, 'manifest.webmanifest')));
+  const manifest = JSON.parse(readFileSync(join(siteDir, 'manifest.webmanifest'), 'utf8'));
+  assert.equal(manifest.start_url, './');
+});

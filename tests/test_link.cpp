@@ -1,0 +1,265 @@
+// Links: the field-code table, round trips, the length target, robust decoding with notices, old
+// catalog releases, and the golden links of tests/golden/links.json (same numbers forever).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/catalog_releases.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/link.hpp"
+#include "llmplan/planner.hpp"
+
+using namespace llmplan;
+using nlohmann::json;
+
+namespace {
+
+std::string encode(const std::string& input) {
+  const LinkEncode e = encode_link(input, builtin_catalog());
+  REQUIRE_MESSAGE(e.ok, e.error.message);
+  return e.fragment;
+}
+
+LinkDecode decode(const std::string& link) { return decode_link(link, builtin_catalog()); }
+
+bool has_notice(const LinkDecode& d, const std::string& field) {
+  for (const LinkNotice& n : d.notices)
+    if (n.field == field) return true;
+  return false;
+}
+
+// The golden links file, found from the test binary's usual working directories (native ctest
+// runs in build/native/tests, the WASM run from the repository root).
+json golden_links() {
+  for (const char* path : {"tests/golden/links.json", "../../tests/golden/links.json", "../../../tests/golden/links.json"}) {
+    std::ifstream in(path);
+    if (!in) continue;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return json::parse(ss.str());
+  }
+  return json();
+}
+
+const json* at(const json& doc, const std::string& dotted) {
+  const json* v = &doc;
+  std::stringstream ss(dotted);
+  std::string key;
+  while (std::getline(ss, key, '.')) {
+    if (v->is_array()) {
+      const size_t i = static_cast<size_t>(std::stoul(key));
+      if (i >= v->size()) return nullptr;
+      v = &(*v)[i];
+    } else if (v->is_object() && v->contains(key)) {
+      v = &(*v)[key];
+    } else {
+      return nullptr;
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_SUITE("links") {
+  TEST_CASE("field codes and paths are unique and reserved codes are not used") {
+    std::set<std::string> codes, fields;
+    for (const LinkField& f : kLinkFields) {
+      CHECK_MESSAGE(codes.insert(f.code).second, f.code);
+      CHECK_MESSAGE(fields.insert(f.field).second, f.field);
+      CHECK(std::string(f.code) != "v");
+      CHECK(std::string(f.code) != "c");
+      CHECK(std::string(f.code) != "u");
+    }
+    CHECK(kLinkFields.size() >= 80);
+  }
+
+  TEST_CASE("a scenario using every section round-trips exactly") {
+    const std::string input = R"({"model": {"layers": 24, "hidden": 2048, "heads": 16, "kv_heads": 8, "head_dim": 128, "ffn": 8192,
+      "vocab": 102400, "gated_mlp": true, "tied_embeddings": false, "qkv_bias": true, "norm": "rmsnorm", "experts": 64,
+      "top_k": 6, "shared_experts": 2, "expert_ffn": 1408, "shared_expert_ffn": 2816, "dense_layers": 1},
+      "method": "lora", "lora": {"rank": 32, "targets": "attention"}, "precision": "bf16", "optimizer": "adamw8bit",
+      "seq_len": 4096, "micro_batch": 2, "global_batch": 64, "tokens": 1.5e9, "epochs": 1.5, "dropout": false,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 79.5},
+      "network": {"inter_node_link": "roce-400g", "inter_node_gbps": 3200, "intra_node_gb_per_s": 400, "busbw_fraction": 0.75},
+      "parallel": {"tp": 1, "pp": 1, "zero": 2, "sequence_parallel": false, "recompute": "selective", "offload": "cpu",
+                   "flash_attention": true, "tp_comm_overlap": false},
+      "techniques": {"loss_chunks": 8, "activation_offload": false, "optimizer_in_backward": false, "fp32_norm_inputs": true},
+      "storage": {"data_tier": "aws-ebs-gp3", "checkpoint_tier": "local-nvme-gen4-980pro", "checkpoint_interval_h": "auto",
+                  "bytes_per_token": 2, "dataset_tokens": 3e9, "retention_months": 2, "checkpoints_kept": 4},
+      "pricing": {"mode": "spot", "usd_per_gpu_hour": 2.49, "overhead_factor": 1.4, "currency": "cny",
+                  "spot_interruptions_per_hour": 0.02, "failures_per_gpu_hour": 2e-5, "restart_h": 0.3}})";
+    const std::string fragment = encode(input);
+    const LinkDecode d = decode("https://example.org/tools/llmplan/#" + fragment);
+    CHECK(d.notices.empty());
+    CHECK(d.valid);
+    CHECK(d.version == 1);
+    CHECK(d.catalog_version == builtin_catalog().catalog_version);
+    CHECK(json::parse(d.input_json) == json::parse(input));
+    // ... and the estimate is the same one: the link reproduces the scenario exactly.
+    CHECK(estimate_json(d.input_json, builtin_catalog()).body == estimate_json(input, builtin_catalog()).body);
+  }
+
+  TEST_CASE("a planner question round-trips, lists included") {
+    const std::string input = R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "tokens": 2e9, "objective": "min_time_under_budget",
+      "constraints": {"budget_usd": 5000, "max_gpus": 64, "providers": ["aws", "lambda"], "accelerators": ["h100-sxm5-80gb"],
+      "spot": true, "deadline_days": 9.5}, "top_n": 3})";
+    const LinkDecode d = decode(encode(input));
+    CHECK(d.notices.empty());
+    CHECK(d.is_question);
+    CHECK(json::parse(d.input_json) == json::parse(input));
+  }
+
+  TEST_CASE("typical scenarios encode in at most 200 characters") {
+    const json links = golden_links();
+    REQUIRE(links.is_object());
+    int n = 0;
+    for (const json& l : links["links"]) {
+      const std::string fragment = l["link"].get<std::string>().substr(1);
+      CHECK_MESSAGE(fragment.size() <= 200, l["name"].get<std::string>());  // bench/link-lengths.sh prints them
+      ++n;
+    }
+    CHECK(n >= 20);
+  }
+
+  TEST_CASE("numbers are written in their shortest exact form") {
+    const std::string f = encode(R"({"model": {"preset": "llama-2-7b"}, "tokens": 2e12, "pricing": {"overhead_factor": 1.3,
+      "failures_per_gpu_hour": 1.97e-05}})");
+    CHECK(f.find("&t=2e12") != std::string::npos);
+    CHECK(f.find("&ov=1.3") != std::string::npos);
+    CHECK(f.find("&fr=1.97e-5") != std::string::npos);
+  }
+
+  TEST_CASE("a bad field falls back to its default with a notice naming it; every other field is kept") {
+    const LinkDecode d = decode("#v=1&c=2026.12.0&m=llama-3.1-70b&s=abc&tp=3&gb=256&n=16&g=h100-sxm5-80gb&z=3&zz=9&sp=maybe");
+    CHECK(d.valid);
+    CHECK(has_notice(d, "seq_len"));              // not a number
+    CHECK(has_notice(d, "parallel.tp"));          // does not divide the 64 heads
+    CHECK(has_notice(d, "zz"));                   // unknown code
+    CHECK(has_notice(d, "parallel.sequence_parallel"));  // not 1/0
+    const json in = json::parse(d.input_json);
+    CHECK(in["global_batch"] == 256);
+    CHECK(in["cluster"]["gpus"] == 16);
+    CHECK(in["parallel"]["zero"] == 3);
+    CHECK_FALSE(in["parallel"].contains("tp"));
+    CHECK_FALSE(in.contains("seq_len"));
+  }
+
+  TEST_CASE("cross-field rules drop the field that breaks them, not the rest") {
+    // 1024 is not a multiple of micro-batch 3 x DP 16: the global batch is the field at fault.
+    const LinkDecode d = decode("v=1&m=llama-2-7b&n=16&mb=3&gb=1024");
+    CHECK(d.valid);
+    CHECK(has_notice(d, "global_batch"));
+    CHECK(json::parse(d.input_json)["micro_batch"] == 3);
+    // An instance and an accelerator together: the field the rule names goes, the other stays.
+    const LinkDecode both = decode("v=1&m=llama-2-7b&i=lambda-8x-b200-sxm&g=h100-sxm5-80gb");
+    CHECK(both.valid);
+    CHECK(has_notice(both, "cluster.instance"));
+    CHECK(json::parse(both.input_json)["cluster"]["accelerator"] == "h100-sxm5-80gb");
+    // An unknown preset falls back to the default model.
+    const LinkDecode model = decode("v=1&m=no-such-model&s=2048");
+    CHECK(model.valid);
+    CHECK(has_notice(model, "model.preset"));
+    CHECK(json::parse(model.input_json)["seq_len"] == 2048);
+  }
+
+  TEST_CASE("missing, newer and garbage links still decode to a valid scenario") {
+    CHECK(decode("").valid);
+    CHECK(decode("").notices.empty());
+    const LinkDecode bare = decode("https://example.org/llmplan/");
+    CHECK(bare.valid);
+    const LinkDecode newer = decode("#v=7&m=llama-2-7b&xq=1");
+    CHECK(newer.valid);
+    CHECK(has_notice(newer, "v"));
+    CHECK(has_notice(newer, "xq"));
+    const LinkDecode junk = decode(std::string("#\x01\xff%zz=&&&==&m=%41%4&v=x&", 24));
+    CHECK(junk.valid);
+    const LinkDecode longer = decode("#v=1&m=llama-2-7b&" + std::string(20000, 'a'));
+    CHECK(longer.valid);
+    CHECK(has_notice(longer, "(link)"));
+    const LinkDecode twice = decode("#v=1&s=2048&s=4096");
+    CHECK(json::parse(twice.input_json)["seq_len"] == 2048);
+    CHECK(has_notice(twice, "seq_len"));
+  }
+
+  TEST_CASE("every archived catalog release loads, and a link made with one opens with it") {
+    for (const CatalogRelease& r : catalog_releases()) {
+      const CatalogLoad load = load_catalog(r.json);
+      CHECK_MESSAGE(load.catalog.has_value(), r.version << ": " << load.error());
+      CHECK(load.catalog->catalog_version == r.version);
+      CHECK(catalog_for_version(r.version) != nullptr);
+    }
+    const std::string link = "#v=1&c=2026.11.0&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&i=aws-p4de.24xlarge-us-east-1&nn=4&tp=8&z=1&sp=1";
+    const OpenedLink opened = open_link(link, builtin_catalog(), builtin_catalog_json(), catalog_for_version("2026.11.0"),
+                                        catalog_json_for_version("2026.11.0"));
+    CHECK(opened.catalog_used == "2026.11.0");
+    // 2026.12.0 added p4de's EFA fabric: the change is listed...
+    bool fabric = false;
+    for (const std::string& c : opened.changes) fabric |= c.find("aws-p4de.24xlarge-us-east-1 inter_node_link") != std::string::npos;
+    CHECK(fabric);
+    // ... and it matters: the same link opened with today's catalog gives other numbers.
+    const json old_r = json::parse(estimate_json(opened.link.input_json, *catalog_for_version("2026.11.0")).body);
+    const json new_r = json::parse(estimate_json(opened.link.input_json, builtin_catalog()).body);
+    CHECK(old_r["time"]["step_s"].get<double>() > 1.5 * new_r["time"]["step_s"].get<double>());
+    // Without the release, the link opens with the current catalog and says so.
+    const OpenedLink fallback = open_link(link, builtin_catalog(), builtin_catalog_json(), nullptr, "");
+    CHECK(fallback.catalog_used == builtin_catalog().catalog_version);
+    bool said = false;
+    for (const LinkNotice& n : fallback.link.notices) said |= n.field == "c";
+    CHECK(said);
+  }
+
+  TEST_CASE("golden links decode, with the release they name, to the same numbers forever") {
+    const json links = golden_links();
+    REQUIRE(links.is_object());
+    for (const json& l : links["links"]) {
+      const std::string name = l["name"].get<std::string>();
+      CAPTURE(name);
+      const Catalog* catalog = catalog_for_version(l["catalog"].get<std::string>());
+      REQUIRE(catalog != nullptr);
+      const LinkDecode d = decode_link(l["link"].get<std::string>(), *catalog);
+      CHECK(d.notices.empty());
+      REQUIRE(d.valid);
+      const json r = json::parse(d.is_question ? plan_json(d.input_json, *catalog).body : estimate_json(d.input_json, *catalog).body);
+      for (const auto& item : l["expected"].items()) {
+        const std::string key = item.key();
+        CAPTURE(key);
+        const json* got = at(r, key);
+        REQUIRE(got != nullptr);
+        if (item.value().is_number_float()) {
+          CHECK(got->get<double>() == doctest::Approx(item.value().get<double>()).epsilon(1e-9));
+        } else {
+          CHECK(*got == item.value());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a parsed scenario writes back to an input that gives the same estimate (the app's links)") {
+  const json links = golden_links();
+  REQUIRE(links.is_object());
+  int checked = 0;
+  for (const json& l : links["links"]) {
+    const Catalog* catalog = catalog_for_version(l["catalog"].get<std::string>());
+    const LinkDecode d = decode_link(l["link"].get<std::string>(), *catalog);
+    if (d.is_question || json::parse(d.input_json).contains("network")) continue;  // network overrides are not written
+    const ScenarioParse p = parse_scenario(d.input_json, *catalog);
+    REQUIRE(p.scenario);
+    const std::string written = write_scenario_input(*p.scenario, *catalog);
+    CAPTURE(written);
+    CHECK(estimate_json(written, *catalog).body == estimate_json(d.input_json, *catalog).body);
+    // ... and a link made from it is no longer than the original.
+    const LinkEncode e = encode_link(written, *catalog);
+    REQUIRE(e.ok);
+    CHECK(e.fragment.size() <= l["link"].get<std::string>().size() + 40);
+    ++checked;
+  }
+  CHECK(checked >= 15);
+}
