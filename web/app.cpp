@@ -102,6 +102,20 @@ void link_report(AppState& app) {
   ImGui::Separator();
 }
 
+// The result views, one tab each. Each view is one draw_* function in its own panel file; it
+// returns true when it changed the app's state (or needs more frames, e.g. a running search).
+bool draw_views(AppState& app) {
+  bool changed = false;
+  if (!ImGui::BeginTabBar("views")) return false;
+  if (ImGui::BeginTabItem(tr(S::view_results))) {
+    draw_memory(app);
+    ImGui::EndTabItem();
+  }
+  // [views: add further tabs above this line]
+  ImGui::EndTabBar();
+  return changed;
+}
+
 bool top_bar() {
   bool changed = false;
   ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[1]);
@@ -276,12 +290,12 @@ bool app_draw(AppState& app) {
     ImGui::SameLine();
     ImGui::BeginChild("results", ImVec2(0, 0), false);
     if (changed) app_update(app);
-    draw_memory(app);
+    changed |= draw_views(app);
     ImGui::EndChild();
   } else {
     changed |= draw_inputs(app);
     if (changed) app_update(app);
-    draw_memory(app);
+    changed |= draw_views(app);
   }
   ImGui::End();
   return changed;

@@ -104,6 +104,9 @@ constexpr Entry kStrings[] = {
     {S::link_changes, "Opened with catalog %s, as when the link was made; catalog %s changed %d figures it uses",
      "按链接创建时的目录 %s 打开；目录 %s 中它用到的数据有 %d 处变化"},
     {S::dismiss, "Dismiss", "知道了"},
+    {S::view_results, "Results", "结果"},
+    // [planner strings: add above this line]
+    // [estimate strings: add above this line]
 };
 static_assert(sizeof(kStrings) / sizeof(kStrings[0]) == static_cast<size_t>(S::count), "one entry per S");
 

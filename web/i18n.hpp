@@ -21,6 +21,9 @@ enum class S {
   invalid_input, warnings, unit_note, sources_note,
   catalog, as_of, load_catalog, use_builtin_catalog, catalog_refused, more_problems,
   copy_link, copy_embed, copied, link_notice, link_changes, dismiss,
+  view_results,
+  // [planner strings: add above this line]
+  // [estimate strings: add above this line]
   count
 };
 
