@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
   json j = json::array();
   for (const Row& r : rows)
     j.push_back({{"case", r.id}, {"metric", r.metric}, {"published", r.published}, {"predicted", r.predicted},
-                 {"error", r.error}, {"tolerance", r.tolerance}, {"excluded", r.excluded}, {"note", r.note},
+                 {"error", r.error}, {"tolerance", r.tolerance}, {"within", r.within()}, {"excluded", r.excluded}, {"note", r.note},
                  {"calibration", r.calibration}, {"source", r.source}});
   std::ofstream(out + "/validation.json") << j.dump(1);
   std::printf("validation: %s%s\n", all_met ? "all targets met" : "some targets missed",
