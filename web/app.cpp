@@ -16,62 +16,55 @@
 namespace llmplan::web {
 namespace {
 
-// Points the scenario at preset `id` of the catalog in use, or its first model when absent.
+// Points the input at preset `id` of the catalog in use, or its first model when absent.
 void select_preset(AppState& app, const std::string& id) {
   const Catalog& catalog = app_catalog(app);
-  app.preset_index = catalog.models.empty() ? -1 : 0;
-  for (size_t i = 0; i < catalog.models.size(); ++i)
-    if (catalog.models[i].id == id) app.preset_index = static_cast<int>(i);
-  if (app.preset_index < 0) return;  // keep the architecture as a custom one
-  const ModelPreset& p = catalog.models[static_cast<size_t>(app.preset_index)];
-  app.scenario.model_preset = p.id;
-  app.scenario.model = p.arch;
+  if (catalog.models.empty()) return;  // keep the model as it is
+  const ModelPreset* p = catalog.find_model(id);
+  app.input["model"] = {{"preset", p ? p->id : catalog.models.front().id}};
 }
 
-// The first view: a full fine-tune of Llama 3.1 8B on one 8 x 80 GB node with ZeRO-3.
+// The first view: a full fine-tune of Llama 3.1 8B on 1B tokens, one 8 x 80 GB node with ZeRO-3.
 void default_scenario(AppState& app) {
-  select_preset(app, "llama-3.1-8b");
-  Scenario& s = app.scenario;
-  s.method = Method::full;
-  s.seq_len = 4096;
-  s.micro_batch = 1;
-  s.cluster.gpus = 8;
-  s.cluster.gpus_per_node = 8;
-  s.parallel.zero = 3;
+  app.input = {{"model", {{"preset", "llama-3.1-8b"}}}, {"method", "full"}, {"seq_len", 4096}, {"micro_batch", 1},
+               {"tokens", 1e9},
+               {"cluster", {{"gpus", 8}, {"gpus_per_node", 8}}}, {"parallel", {{"zero", 3}}}};
 }
 
 void catalog_bar(AppState& app) {
   const Catalog& c = app_catalog(app);
-  ImGui::TextDisabled("%s %s (%s %s)%s%s", tr(S::catalog), c.catalog_version.c_str(), tr(S::as_of), c.as_of.c_str(),
-                      app.user_catalog ? " - " : "", app.user_catalog ? app.user_catalog_name.c_str() : "");
-  ImGui::SameLine();
-  if (ImGui::SmallButton(tr(S::load_catalog))) platform_pick_catalog_file();
-  if (app.user_catalog) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton(tr(S::use_builtin_catalog))) app_use_builtin_catalog(app);
+  char line[256];
+  std::snprintf(line, sizeof line, "%s %s (%s %s)%s%s", tr(S::catalog), c.catalog_version.c_str(), tr(S::as_of),
+                c.as_of.c_str(), app.user_catalog ? " - " : "", app.user_catalog ? app.user_catalog_name.c_str() : "");
+  ImGui::AlignTextToFramePadding();
+  text_wrapped_disabled(line);
+  if (!app.user_catalog && app.edited_catalog) {
+    flow_same_line(ImGui::CalcTextSize(tr(S::catalog_with_edits)).x);
+    text_colored(ImVec4(0.95f, 0.75f, 0.35f, 1.0f), tr(S::catalog_with_edits));
   }
-  ImGui::SameLine();
-  if (ImGui::SmallButton(tr(S::copy_link))) {
+  flow_same_line(button_width(tr(S::load_catalog), true));
+  if (small_button(tr(S::load_catalog), "load_catalog")) platform_pick_catalog_file();
+  if (app.user_catalog) {
+    flow_same_line(button_width(tr(S::use_builtin_catalog), true));
+    if (small_button(tr(S::use_builtin_catalog), "use_builtin")) app_use_builtin_catalog(app);
+  }
+  flow_same_line(button_width(tr(S::copy_link), true));
+  if (small_button(tr(S::copy_link), "copy_link")) {
     platform_copy_link(app.fragment, false);
     app.copied = true;
   }
-  record_widget("copy_link");
-  ImGui::SameLine();
-  if (ImGui::SmallButton(tr(S::copy_embed))) {
+  flow_same_line(button_width(tr(S::copy_embed), true));
+  if (small_button(tr(S::copy_embed), "copy_embed")) {
     platform_copy_link(app.fragment, true);
     app.copied = true;
   }
-  record_widget("copy_embed");
   if (app.copied) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", tr(S::copied));
+    flow_same_line(ImGui::CalcTextSize(tr(S::copied)).x);
+    text_disabled(tr(S::copied));
   }
   if (!app.catalog_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(app.catalog_error.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
+    const ImVec4 red(0.95f, 0.35f, 0.35f, 1.0f);
+    text_wrapped(app.catalog_error.c_str(), &red);
   }
 }
 
@@ -107,9 +100,41 @@ void link_report(AppState& app) {
 bool draw_views(AppState& app) {
   bool changed = false;
   if (!ImGui::BeginTabBar("views")) return false;
-  if (ImGui::BeginTabItem(tr(S::view_results))) {
-    draw_memory(app);
+  const bool results = ImGui::BeginTabItem(tr(S::view_results));
+  record_widget("tab_results");
+  if (results) {
+    changed |= draw_results(app);
     ImGui::EndTabItem();
+  }
+  const bool catalog = ImGui::BeginTabItem(tr(S::view_catalog));
+  record_widget("tab_catalog");
+  if (catalog) {
+    changed |= draw_catalog(app);
+    ImGui::EndTabItem();
+  }
+  {
+    const bool open = ImGui::BeginTabItem(tr(S::view_planner));
+    record_widget("tab_planner");
+    if (open) {
+      changed |= draw_planner(app);
+      ImGui::EndTabItem();
+    }
+  }
+  {
+    const bool open = ImGui::BeginTabItem(tr(S::view_design));
+    record_widget("tab_design");
+    if (open) {
+      changed |= draw_design(app);
+      ImGui::EndTabItem();
+    }
+  }
+  {
+    const bool open = ImGui::BeginTabItem(tr(S::view_topology));
+    record_widget("tab_topology");
+    if (open) {
+      changed |= draw_topology(app);
+      ImGui::EndTabItem();
+    }
   }
   // [views: add further tabs above this line]
   ImGui::EndTabBar();
@@ -119,15 +144,20 @@ bool draw_views(AppState& app) {
 bool top_bar() {
   bool changed = false;
   ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[1]);
-  ImGui::TextUnformatted("llmplan");
+  text("llmplan");
   ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("%s", tr(S::tagline));
   const char* toggle = tr(S::language_toggle);
   const float button_w = ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - button_w);
-  if (ImGui::Button(toggle)) {
+  const float right = ImGui::GetWindowContentRegionMax().x - button_w;
+  ImGui::SameLine();
+  // The tagline only where it fits beside the language button (narrow windows drop it).
+  if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(tr(S::tagline)).x + em() < right) {
+    ImGui::AlignTextToFramePadding();
+    text_disabled(tr(S::tagline));
+    ImGui::SameLine();
+  }
+  ImGui::SetCursorPosX(right);
+  if (button(toggle, "language")) {
     set_language(language() == Lang::en ? Lang::zh : Lang::en);
     platform_save_language(language());
     changed = true;
@@ -138,7 +168,9 @@ bool top_bar() {
 
 }  // namespace
 
-const Catalog& app_catalog(const AppState& app) { return app.user_catalog ? *app.user_catalog : builtin_catalog(); }
+const Catalog& app_catalog(const AppState& app) {
+  return app.user_catalog ? *app.user_catalog : app.edited_catalog ? *app.edited_catalog : builtin_catalog();
+}
 
 AppState& app_state() {
   static AppState app;
@@ -173,6 +205,7 @@ void app_use_builtin_catalog(AppState& app) {
 
 void app_init(AppState& app) {
   default_scenario(app);
+  app_set_catalog_edits(app, platform_load_setting("llmplan.catalogEdits"));
   set_language(platform_initial_language());
   platform_save_language(language());
   app_update(app);
@@ -197,14 +230,17 @@ void app_open_link(AppState& app, const std::string& link) {
     return;
   }
   const std::string version = link_catalog_version(link);
-  const Catalog& current = builtin_catalog();
+  // The built-in catalog with the user's own edits (custom GPUs, prices) when there are any.
+  const Catalog& current = app.edited_catalog ? *app.edited_catalog : builtin_catalog();
+  const std::string_view current_json =
+      app.edited_catalog ? std::string_view(app.edited_catalog_json) : builtin_catalog_json();
   const auto found = app.releases.find(version);
   const AppState::Release* release = found != app.releases.end() ? &found->second : nullptr;
   if (!version.empty() && version != current.catalog_version && !release && app.pending_link != link) {
     app.pending_link = link;  // open now with the built-in catalog, again when the release arrives
     platform_fetch_release(version);
   }
-  OpenedLink opened = open_link(link, current, builtin_catalog_json(), release ? &release->catalog : nullptr,
+  OpenedLink opened = open_link(link, current, current_json, release ? &release->catalog : nullptr,
                                 release ? std::string_view(release->json) : std::string_view());
   if (release) {
     use_release(app, *release);
@@ -219,17 +255,10 @@ void app_open_link(AppState& app, const std::string& link) {
     input = doc.dump();
     opened.link.notices.push_back({"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
   }
-  const ScenarioParse parse = parse_scenario(input, app_catalog(app));
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
-  if (parse.scenario) {
-    app.scenario = *parse.scenario;
-    if (app.scenario.model_preset.empty()) {
-      app.preset_index = -1;  // a custom architecture
-    } else {
-      select_preset(app, app.scenario.model_preset);
-    }
-  }
+  nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
+  if (doc.is_object()) app.input = std::move(doc);
   app_update(app);
 }
 
@@ -250,18 +279,28 @@ void app_release_missing(AppState& app, const std::string& version) {
 }
 
 void app_update(AppState& app) {
-  resolve_catalog_price(app.scenario, app_catalog(app));  // as the parser does for the CLI and the JS API
-  app.error = validate_scenario(app.scenario);
-  if (!app.error.field.empty()) {
+  const Catalog& catalog = app_catalog(app);
+  const std::string text = app.input.dump();
+  ++app.updates;
+  ScenarioParse parse = parse_scenario(text, catalog);
+  if (!parse.scenario) {
+    app.error = std::move(parse.error);
     app.result_is_stale = app.has_result;
     return;
   }
-  app.scenario.max_context =
-      app.preset_index >= 0 ? app_catalog(app).models[static_cast<size_t>(app.preset_index)].max_context : 0;
-  app.result = estimate(app.scenario);
+  app.error = InputError{};
+  app.scenario = std::move(*parse.scenario);
+  app.preset_index = -1;
+  for (size_t i = 0; i < catalog.models.size(); ++i)
+    if (catalog.models[i].id == app.scenario.model_preset) app.preset_index = static_cast<int>(i);
+  app.explainer = Explainer{};
+  app.result = estimate(app.scenario, &app.explainer);
+  app.explain_index.clear();
+  for (size_t i = 0; i < app.explainer.items().size(); ++i) app.explain_index[app.explainer.items()[i].key] = i;
+  app.advice = advise(app.scenario, app.result, catalog);
   app.has_result = true;
   app.result_is_stale = false;
-  const LinkEncode link = encode_link(write_scenario_input(app.scenario, app_catalog(app)), app_catalog(app));
+  const LinkEncode link = encode_link(text, catalog);
   if (link.ok && link.fragment != app.fragment) {
     app.fragment = link.fragment;
     app.copied = false;
@@ -269,9 +308,22 @@ void app_update(AppState& app) {
   }
 }
 
+void app_set_input(AppState& app, const std::string& input_json) {
+  nlohmann::json doc = nlohmann::json::parse(input_json, nullptr, false);
+  if (!doc.is_object()) return;
+  app.input = std::move(doc);
+  app_update(app);
+}
+
+const Explanation* app_explain(const AppState& app, const std::string& key) {
+  const auto it = app.explain_index.find(key);
+  return it == app.explain_index.end() ? nullptr : &app.explainer.items()[it->second];
+}
+
 bool app_draw(AppState& app) {
   const ImGuiIO& io = ImGui::GetIO();
   widget_rects().clear();
+  text_rects().clear();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -283,19 +335,25 @@ bool app_draw(AppState& app) {
   // Two columns from 60 em (900 CSS px at the 15 px font); below that, one scrolling column.
   const bool wide = io.DisplaySize.x >= 60 * em();
   if (wide) {
-    const float left_w = std::max(28 * em(), io.DisplaySize.x * 0.36f);
+    const float left_w = std::max(28 * em(), io.DisplaySize.x * 0.38f);
     ImGui::BeginChild("inputs", ImVec2(left_w, 0), false);
     changed |= draw_inputs(app);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("results", ImVec2(0, 0), false);
     if (changed) app_update(app);
-    changed |= draw_views(app);
+    if (draw_views(app)) {
+      app_update(app);  // a view edited the input (e.g. "use" in the catalog)
+      changed = true;
+    }
     ImGui::EndChild();
   } else {
     changed |= draw_inputs(app);
     if (changed) app_update(app);
-    changed |= draw_views(app);
+    if (draw_views(app)) {
+      app_update(app);
+      changed = true;
+    }
   }
   ImGui::End();
   return changed;

@@ -6,11 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "llmplan/catalog.hpp"
+#include <nlohmann/json.hpp>
+#include <unordered_map>
 
+#include "llmplan/advice.hpp"
+#include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/explain.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/scenario.hpp"
+#include "planner_state.hpp"
 
 namespace llmplan::web {
 
@@ -18,10 +23,23 @@ struct AppState {
   std::optional<Catalog> user_catalog;  // a catalog the user picked, when it loaded cleanly
   std::string user_catalog_name;
   std::string catalog_error;           // why the last picked file was refused (the built-in one stays)
+  // The user's own catalog edits (instance price overrides, custom GPUs; localStorage
+  // "llmplan.catalogEdits") applied to the built-in catalog and validated by load_catalog.
+  nlohmann::json catalog_edits = nlohmann::json::object();
+  std::optional<Catalog> edited_catalog;
+  std::string edited_catalog_json;
+  std::string edits_error;             // why the edits were refused (the built-in catalog stays)
+  // The scenario INPUT document (README field table; what `llmplan estimate` takes) is the
+  // source of truth: widgets edit it and every edit re-parses it with parse_scenario, so the app,
+  // the CLI and links share one path. `scenario` is the last successful parse.
+  nlohmann::json input = nlohmann::json::object();
   Scenario scenario;
-  int preset_index = 0;        // index into builtin_catalog().models, or -1 for a custom architecture
-  InputError error;            // from validate_scenario(); empty field when the scenario is valid
+  int preset_index = 0;        // index into app_catalog(app).models, or -1 for a custom architecture
+  InputError error;            // from parse_scenario(); empty field when the input is valid
   EstimateResult result;       // of the last valid scenario
+  Explainer explainer;         // the result's explanations ("why"), recorded once per update
+  std::unordered_map<std::string, size_t> explain_index;  // result key -> explainer.items() index
+  PlanAdvice advice;           // node sizing, RDMA, data and checkpoint placement (llmplan::advise)
   bool has_result = false;
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
   // The link (location.hash): the fragment last written, what opening a link reported, and
@@ -36,6 +54,11 @@ struct AppState {
   };
   std::map<std::string, Release> releases;
   bool copied = false;                 // "copied" feedback next to the buttons
+  std::string export_note;             // feedback of the last export ("copied", "downloaded")
+  int updates = 0;                     // how many times the input was re-parsed (tests, bench)
+  PlannerState planner;                // the planner tab (panel_planner.cpp)
+  DesignState design;                  // the design-space heat map (panel_design.cpp)
+  TopologyState topology;              // the cluster sketch (panel_topology.cpp)
 };
 
 // The catalog in use: the one the user picked, else the built-in one.
@@ -47,8 +70,14 @@ void app_init(AppState& app);
 // there), otherwise keeps the current catalog and records the diagnostics for the UI.
 void app_load_catalog(AppState& app, const std::string& name, const std::string& text);
 void app_use_builtin_catalog(AppState& app);
-// Re-validates and re-estimates after an edit, and writes the link.
+// Re-parses the input document, re-estimates (with explanations and advice), writes the link.
 void app_update(AppState& app);
+// Replaces the scenario input document (e.g. a plan's scenario) and updates.
+void app_set_input(AppState& app, const std::string& input_json);
+// The explanation of result figure `key` ("time.step_s"), or nullptr.
+const Explanation* app_explain(const AppState& app, const std::string& key);
+// Applies the user's catalog edits (JSON text; empty: none) and keeps them when they validate.
+void app_set_catalog_edits(AppState& app, const std::string& edits_json);
 // Opens a link (fragment, "#fragment" or URL) with the catalog release it was made with: a
 // fetched one, else the built-in catalog while the release is fetched. Empty: the first view.
 void app_open_link(AppState& app, const std::string& link);
@@ -60,5 +89,10 @@ bool app_draw(AppState& app);
 // Panels, one file each.
 bool draw_inputs(AppState& app);
 void draw_memory(const AppState& app);
+bool draw_results(AppState& app);
+bool draw_catalog(AppState& app);
+bool draw_planner(AppState& app);    // true while a search runs (frames continue)
+bool draw_design(AppState& app);     // true while the grid is computed
+bool draw_topology(AppState& app);
 
 }  // namespace llmplan::web

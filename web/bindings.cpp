@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app.hpp"
+#include "platform.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "widgets.hpp"
@@ -26,7 +27,8 @@ std::string app_catalog_status() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
   const llmplan::Catalog& c = llmplan::web::app_catalog(app);
   nlohmann::json j = {{"catalogVersion", c.catalog_version}, {"asOf", c.as_of},
-                      {"source", app.user_catalog ? app.user_catalog_name : "built-in"}, {"error", app.catalog_error}};
+                      {"source", app.user_catalog ? app.user_catalog_name : app.edited_catalog ? "built-in + edits" : "built-in"},
+                      {"error", app.catalog_error}};
   return j.dump();
 }
 
@@ -46,11 +48,39 @@ std::string app_widgets() {
   return out.dump();
 }
 
+// Text drawn in the last frame with the rectangle each may use, [{text, x, y, w, h, clip: [x0, y0,
+// x1, y1]}] in CSS pixels (layout test: no overlap, nothing past its column).
+std::string app_texts() {
+  nlohmann::json out = nlohmann::json::array();
+  const double dpr = emscripten_get_device_pixel_ratio();
+  for (const llmplan::web::TextRect& r : llmplan::web::text_rects())
+    out.push_back({{"text", r.text}, {"x", r.x / dpr}, {"y", r.y / dpr}, {"w", r.w / dpr}, {"h", r.h / dpr},
+                   {"clip", {r.x0 / dpr, r.y0 / dpr, r.x1 / dpr, r.y1 / dpr}}});
+  return out.dump();
+}
+
+// Touches and pastes from the page (platform_web.cpp's listeners).
+void app_touch(int kind, float x, float y) {
+  llmplan::web::platform_touch_event(kind, x, y);
+  llmplan_wake();
+}
+void app_paste(const std::string& text) {
+  llmplan::web::platform_paste(text);
+  llmplan_wake();
+}
+
+// The scenario input document the app edits (what `llmplan estimate` takes) and how many times
+// it was re-parsed.
+std::string app_input() { return llmplan::web::app_state().input.dump(); }
+int app_updates() { return llmplan::web::app_state().updates; }
+std::string app_catalog_edits() { return llmplan::web::app_state().catalog_edits.dump(); }
+
 // The app's current estimate, as the JSON the CLI prints for the same scenario.
 std::string app_result() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
-  return llmplan::estimate_json(llmplan::write_scenario_input(app.scenario, llmplan::web::app_catalog(app)),
-                                llmplan::web::app_catalog(app)).body;
+  const std::string input = app.error.field.empty() ? app.input.dump()  // what the app shows: the last valid input
+                                                    : llmplan::write_scenario_input(app.scenario, llmplan::web::app_catalog(app));
+  return llmplan::estimate_json(input, llmplan::web::app_catalog(app)).body;
 }
 
 // What opening the last link reported: {"notices": [{field, message}], "changes": [...], "catalog"}.
@@ -77,4 +107,10 @@ EMSCRIPTEN_BINDINGS(llmplan_app) {
   emscripten::function("appLinkReport", &app_link_report);
   emscripten::function("loadCatalog", &load_catalog);
   emscripten::function("appCatalogStatus", &app_catalog_status);
+  emscripten::function("appTexts", &app_texts);
+  emscripten::function("appTouch", &app_touch);
+  emscripten::function("appPaste", &app_paste);
+  emscripten::function("appInput", &app_input);
+  emscripten::function("appUpdates", &app_updates);
+  emscripten::function("appCatalogEdits", &app_catalog_edits);
 }

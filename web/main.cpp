@@ -40,7 +40,10 @@ void wake() {
 
 void on_cursor(GLFWwindow*, double, double) { wake(); }
 void on_button(GLFWwindow*, int, int, int) { wake(); }
-void on_key(GLFWwindow*, int, int, int, int) { wake(); }
+void on_key(GLFWwindow*, int key, int, int action, int) {
+  platform_key_event(key, action);
+  wake();
+}
 void on_char(GLFWwindow*, unsigned int) { wake(); }
 void on_focus(GLFWwindow*, int) { wake(); }
 void on_enter(GLFWwindow*, int) { wake(); }
@@ -100,16 +103,21 @@ void frame() {
     return;
   }
   --g_frames_pending;
+  const double t0 = emscripten_get_now();
   sync_canvas();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (platform_touch_frame()) g_frames_pending = std::max(g_frames_pending, 1);
+  if (platform_key_frame()) g_frames_pending = std::max(g_frames_pending, 1);
   ImGui::NewFrame();
   if (app_draw(app_state())) g_frames_pending = kFramesAfterEvent;
   ImGui::Render();
+  const double t1 = emscripten_get_now();
   glViewport(0, 0, g_fb_width, g_fb_height);
   glClearColor(0.105f, 0.115f, 0.135f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  platform_frame_time(t1 - t0, emscripten_get_now() - t0);
   platform_frame_drawn(g_first_frame);
   g_first_frame = false;
 }
@@ -138,6 +146,7 @@ int main() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no filesystem; settings live in localStorage
+  ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // Tab, arrows, Space, Enter
   set_style();
   // Ours first, so ImGui's callbacks chain to them; scroll is replaced after init (see on_scroll).
   glfwSetCursorPosCallback(g_window, on_cursor);
@@ -148,6 +157,7 @@ int main() {
   glfwSetCursorEnterCallback(g_window, on_enter);
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
   glfwSetScrollCallback(g_window, on_scroll);
+  platform_install_input_glue();
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   app_init(app_state());

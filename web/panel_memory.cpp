@@ -14,6 +14,7 @@ struct Component {
   S label;
   double bytes;
   ImU32 color;
+  const char* key;  // result key of its explanation
 };
 
 const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
@@ -22,27 +23,28 @@ const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
 
 int components(const MemoryBreakdown& m, Component out[7]) {
   const Component all[] = {
-      {S::weights, m.weights, IM_COL32(76, 142, 218, 255)},
-      {S::gradients, m.gradients, IM_COL32(232, 145, 64, 255)},
-      {S::optimizer_states, m.optimizer, IM_COL32(160, 110, 210, 255)},
-      {S::activations, m.activations, IM_COL32(86, 180, 110, 255)},
-      {S::logits, m.logits, IM_COL32(64, 186, 186, 255)},
-      {S::buffers, m.buffers, IM_COL32(200, 180, 90, 255)},
-      {S::runtime, m.runtime, IM_COL32(128, 128, 140, 255)},
+      {S::weights, m.weights, IM_COL32(76, 142, 218, 255), "memory.per_gpu_bytes.weights"},
+      {S::gradients, m.gradients, IM_COL32(232, 145, 64, 255), "memory.per_gpu_bytes.gradients"},
+      {S::optimizer_states, m.optimizer, IM_COL32(160, 110, 210, 255), "memory.per_gpu_bytes.optimizer"},
+      {S::activations, m.activations, IM_COL32(86, 180, 110, 255), "memory.per_gpu_bytes.activations"},
+      {S::logits, m.logits, IM_COL32(64, 186, 186, 255), "memory.per_gpu_bytes.logits"},
+      {S::buffers, m.buffers, IM_COL32(200, 180, 90, 255), "memory.per_gpu_bytes.buffers"},
+      {S::runtime, m.runtime, IM_COL32(128, 128, 140, 255), "memory.per_gpu_bytes.runtime"},
   };
   std::copy(std::begin(all), std::end(all), out);
   return 7;
 }
 
-void verdict(const MemoryResult& m) {
-  ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[1]);  // the large face
-  ImGui::TextColored(m.fits ? kGood : kBad, "%s", m.fits ? tr(S::fits) : tr(S::does_not_fit));
-  ImGui::PopFont();
+void verdict(const AppState& app, const MemoryResult& m) {
+  text_colored(m.fits ? kGood : kBad, m.fits ? tr(S::fits) : tr(S::does_not_fit));
   ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::Text("%s %s %s  (%s %s)", format_bytes(m.per_gpu.total()).c_str(), tr(S::of_capacity),
-              format_bytes(m.capacity_bytes).c_str(), m.fits ? tr(S::headroom) : tr(S::over_by),
-              format_bytes(m.fits ? m.headroom_bytes : -m.headroom_bytes).c_str());
+  char line[256];
+  std::snprintf(line, sizeof line, "%s %s %s  (%s %s)", format_bytes(m.per_gpu.total()).c_str(), tr(S::of_capacity),
+                format_bytes(m.capacity_bytes).c_str(), m.fits ? tr(S::headroom) : tr(S::over_by),
+                format_bytes(m.fits ? m.headroom_bytes : -m.headroom_bytes).c_str());
+  text_wrapped(line);
+  ImGui::SameLine();
+  why_marker(app, "memory.headroom_bytes");
 }
 
 // One bar scaled to max(total, capacity); a white tick marks the capacity.
@@ -65,16 +67,17 @@ void stacked_bar(const MemoryResult& m, const Component* c, int n) {
   ImGui::Dummy(ImVec2(width, height + em() * 0.4f));
 }
 
-void breakdown_table(const MemoryResult& m, const Component* c, int n) {
+void breakdown_table(const AppState& app, const MemoryResult& m, const Component* c, int n) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("breakdown", 4, flags)) return;
+  if (!ImGui::BeginTable("breakdown", 5, flags)) return;
   ImGui::TableSetupColumn(tr(S::col_component), ImGuiTableColumnFlags_WidthStretch, 2.2f);
   ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn(tr(S::col_share), ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("(?)").x);
   ImGui::TableHeadersRow();
   const double total = m.per_gpu.total();
-  auto row = [&](const char* label, double bytes, ImU32 color, bool share = true) {
+  auto row = [&](const char* label, double bytes, ImU32 color, const char* key, bool share = true) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     if (color) {
@@ -84,17 +87,19 @@ void breakdown_table(const MemoryResult& m, const Component* c, int n) {
       ImGui::Dummy(ImVec2(s, s));
       ImGui::SameLine();
     }
-    ImGui::TextUnformatted(label);
+    text_wrapped(label);
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(format_bytes(bytes).c_str());
+    text(format_bytes(bytes).c_str());
     ImGui::TableSetColumnIndex(2);
-    ImGui::TextUnformatted(format_bytes(bytes, ByteUnit::binary).c_str());
+    text(format_bytes(bytes, ByteUnit::binary).c_str());
     ImGui::TableSetColumnIndex(3);
-    if (share) ImGui::TextUnformatted(format_percent(bytes / total).c_str());
+    if (share) text(format_percent(bytes / total).c_str());
+    ImGui::TableSetColumnIndex(4);
+    why_marker(app, key);
   };
-  for (int i = 0; i < n; ++i) row(tr(c[i].label), c[i].bytes, c[i].color);
-  row(tr(S::total), total, 0);
-  row(tr(S::capacity), m.capacity_bytes, 0, false);
+  for (int i = 0; i < n; ++i) row(tr(c[i].label), c[i].bytes, c[i].color, c[i].key);
+  row(tr(S::total), total, 0, "memory.per_gpu_bytes.total");
+  row(tr(S::capacity), m.capacity_bytes, 0, "memory.capacity_bytes", false);
   ImGui::EndTable();
 }
 
@@ -105,33 +110,20 @@ void details(const AppState& app) {
   char buf[96];
   if (m.max_micro_batch > 0) {
     std::snprintf(buf, sizeof buf, "%d", m.max_micro_batch);
-    form_text(tr(S::max_micro_batch), buf);
+    form_text(tr(S::max_micro_batch), buf, &app, "memory.max_micro_batch");
   } else {
-    form_text(tr(S::max_micro_batch), tr(S::max_micro_batch_none));
+    form_text(tr(S::max_micro_batch), tr(S::max_micro_batch_none), &app, "memory.max_micro_batch");
   }
   std::snprintf(buf, sizeof buf, tr(S::batch_detail), r.global_batch, app.scenario.micro_batch, r.dp, r.grad_accum);
-  form_text(tr(S::global_batch), buf);
+  form_text(tr(S::global_batch), buf, &app, "layout.global_batch");
   if (m.stage != Stage::only)
     form_text(tr(S::stage), tr(m.stage == Stage::first ? S::stage_first : S::stage_last));
   const ParamCount& p = r.params;
   std::snprintf(buf, sizeof buf, tr(S::params_detail), format_count(p.per_layer()).c_str(), app.scenario.model.layers,
                 format_count(p.embedding + p.positions + p.head).c_str());
-  form_text(tr(S::params), format_count(p.total).c_str());
-  form_text("", buf);
+  form_text(tr(S::params), format_count(p.total).c_str(), &app, "model.params.total");
+  form_text("", buf, &app, "model.params.per_layer");
   end_form();
-}
-
-void warnings(const EstimateResult& r) {
-  if (r.warnings.count == 0) return;
-  section_header(tr(S::warnings));
-  ImGui::PushTextWrapPos(0.0f);
-  for (int i = 0; i < r.warnings.count; ++i) {
-    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    ImGui::TextColored(kWarn, "[%s]", warning_code(w.code));
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", warning_message(w).c_str());
-  }
-  ImGui::PopTextWrapPos();
 }
 
 }  // namespace
@@ -139,25 +131,21 @@ void warnings(const EstimateResult& r) {
 void draw_memory(const AppState& app) {
   section_header(tr(S::section_result));
   if (!app.error.field.empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(kBad, "%s: %s", tr(S::invalid_input), app.error.message.c_str());
-    ImGui::PopTextWrapPos();
+    const std::string e = std::string(tr(S::invalid_input)) + ": " + app.error.message;
+    text_wrapped(e.c_str(), &kBad);
   }
   if (!app.has_result) return;
   if (app.result_is_stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
   Component c[7];
   const int n = components(app.result.memory.per_gpu, c);
-  verdict(app.result.memory);
+  verdict(app, app.result.memory);
   stacked_bar(app.result.memory, c, n);
-  breakdown_table(app.result.memory, c, n);
+  breakdown_table(app, app.result.memory, c, n);
   ImGui::Spacing();
   details(app);
-  warnings(app.result);
   if (app.result_is_stale) ImGui::PopStyleVar();
-  ImGui::Spacing();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s. %s", tr(S::unit_note), tr(S::sources_note));
-  ImGui::PopTextWrapPos();
+  const std::string note = std::string(tr(S::unit_note)) + ". " + tr(S::sources_note);
+  text_wrapped_disabled(note.c_str());
 }
 
 }  // namespace llmplan::web

@@ -29,5 +29,27 @@ void platform_write_hash(const std::string& fragment);
 void platform_fetch_release(const std::string& version);
 // Copies the page's link, or the embed iframe snippet, for `fragment` to the clipboard.
 void platform_copy_link(const std::string& fragment, bool embed);
+// Copies text to the clipboard (navigator.clipboard.writeText; also window.llmplanLastCopied).
+void platform_copy_text(const std::string& text);
+// localStorage (empty when absent or unavailable); settings survive reloads.
+std::string platform_load_setting(const std::string& key);
+void platform_save_setting(const std::string& key, const std::string& value);
+// Input the built-in GLFW gets wrong or lacks: first-tap touch (position one frame before the
+// button), the browser's paste event and ImGui's clipboard, Ctrl+wheel left to the browser (zoom).
+void platform_install_input_glue();
+void platform_touch_event(int kind, float x, float y);  // 0 start, 1 move, 2 end (device pixels)
+bool platform_touch_frame();   // after the backend's NewFrame: applies the touch; true: draw another frame
+void platform_paste(const std::string& text);          // the paste event's text, typed into the active field
+// ImGui 1.86 reads key state once per frame, so a key pressed and released between two frames
+// (a quick tap, or a test's key press) would be lost: the GLFW key callback reports each key
+// here, and platform_key_frame() (after the backend's NewFrame) holds such a key down for one frame.
+void platform_key_event(int key, int action);
+bool platform_key_frame();  // true: a held-over key is released next frame (draw another)
+// The frame's CPU time (ImGui frame, and with the GL submission) for window.llmplanFrameMs.
+void platform_frame_time(double ui_ms, double total_ms);
+// The page's address without its fragment (links in exported summaries).
+std::string platform_page_url();
+// Downloads `text` as a file (a Blob link; also window.llmplanLastDownload for tests).
+void platform_download(const std::string& filename, const std::string& mime, const std::string& text);
 
 }  // namespace llmplan::web

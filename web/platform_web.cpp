@@ -3,6 +3,10 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <cfloat>
+#include <cstdlib>
+
+#include "imgui.h"
 #include "platform.hpp"
 
 namespace {
@@ -110,7 +114,102 @@ EM_JS(void, js_copy_link, (const char* fragment, int kind), {
   if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function() {});
   window.llmplanLastCopied = text;
 });
+
+EM_JS(void, js_copy_text, (const char* text), {
+  var t = UTF8ToString(text);
+  window.llmplanLastCopied = t;
+  if (navigator.clipboard) navigator.clipboard.writeText(t).catch(function() {});
+});
+
+EM_JS(char*, js_load_setting, (const char* key), {
+  var v = null;
+  try { v = window.localStorage.getItem(UTF8ToString(key)); } catch (e) {}
+  if (v === null) return 0;
+  var n = lengthBytesUTF8(v) + 1;
+  var p = _malloc(n);
+  stringToUTF8(v, p, n);
+  return p;
+});
+
+EM_JS(char*, js_page_url, (), {
+  var v = location.href.split('#')[0];
+  var n = lengthBytesUTF8(v) + 1;
+  var p = _malloc(n);
+  stringToUTF8(v, p, n);
+  return p;
+});
+
+EM_JS(void, js_save_setting, (const char* key, const char* value), {
+  try {
+    var v = UTF8ToString(value);
+    if (v === "") window.localStorage.removeItem(UTF8ToString(key));
+    else window.localStorage.setItem(UTF8ToString(key), v);
+  } catch (e) {}
+});
+
+// The built-in GLFW turns a touchstart into a button press at the previous cursor position, so a
+// first tap misses (style.md "Input"). Touches are taken before GLFW sees them (window, capture)
+// and replayed as position first, button a frame later (platform_touch_frame). Ctrl+wheel is kept
+// from GLFW, which would preventDefault it, so the browser zooms. Paste arrives as the browser's
+// paste event (ImGui has no clipboard to read from in a page).
+EM_JS(void, js_install_input_glue, (), {
+  var canvas = Module['canvas'];
+  var send = function(kind, e) {
+    if (e.target !== canvas) return;
+    var t = e.changedTouches && e.changedTouches[0];
+    if (!t) return;
+    var r = canvas.getBoundingClientRect();
+    var dpr = window.devicePixelRatio || 1;
+    Module['appTouch'](kind, (t.clientX - r.left) * dpr, (t.clientY - r.top) * dpr);
+    e.stopPropagation();
+    if (e.cancelable) e.preventDefault();  // no emulated mouse events after the touch
+  };
+  var opts = {capture: true, passive: false};
+  window.addEventListener('touchstart', function(e) { send(0, e); }, opts);
+  window.addEventListener('touchmove', function(e) { send(1, e); }, opts);
+  window.addEventListener('touchend', function(e) { send(2, e); }, opts);
+  window.addEventListener('touchcancel', function(e) { send(2, e); }, opts);
+  window.addEventListener('wheel', function(e) { if (e.ctrlKey) e.stopPropagation(); }, {capture: true});
+  document.addEventListener('paste', function(e) {
+    var text = e.clipboardData ? e.clipboardData.getData('text/plain') : "";
+    if (!text) return;
+    Module['appPaste'](text);
+    e.preventDefault();
+  });
+});
+
+EM_JS(void, js_frame_time, (double ui_ms, double total_ms), {
+  window.llmplanFrameMs = ui_ms;
+  window.llmplanFrameTotalMs = total_ms;
+  window.llmplanFrameMsSum = (window.llmplanFrameMsSum || 0) + ui_ms;
+  window.llmplanFrameTotalMsSum = (window.llmplanFrameTotalMsSum || 0) + total_ms;
+  window.llmplanFrameMsMax = Math.max(window.llmplanFrameMsMax || 0, ui_ms);
+});
+
+EM_JS(void, js_download, (const char* filename, const char* mime, const char* text), {
+  var name = UTF8ToString(filename), type = UTF8ToString(mime), body = UTF8ToString(text);
+  window.llmplanLastDownload = {filename: name, mime: type, text: body};
+  var url = URL.createObjectURL(new Blob([body], {type: type}));
+  var a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(function() { URL.revokeObjectURL(url); }, 1000);
+});
 // clang-format on
+
+// First-tap touch: 1 = the position is shown for a frame, 2 = the button is down, 3 = released.
+struct Touch {
+  int phase = 0;
+  bool ended = false;
+  float x = 0, y = 0;
+};
+Touch g_touch;
+
+void set_clipboard(void*, const char* text) { js_copy_text(text); }
+const char* get_clipboard(void*) { return ""; }  // pasted text arrives through the paste event
 
 }  // namespace
 
@@ -136,5 +235,111 @@ void platform_open_initial_hash() { js_open_initial_hash(); }
 void platform_write_hash(const std::string& fragment) { js_write_hash(fragment.c_str()); }
 void platform_fetch_release(const std::string& version) { js_fetch_release(version.c_str()); }
 void platform_copy_link(const std::string& fragment, bool embed) { js_copy_link(fragment.c_str(), embed ? 1 : 0); }
+void platform_copy_text(const std::string& text) { js_copy_text(text.c_str()); }
+
+std::string platform_load_setting(const std::string& key) {
+  char* p = js_load_setting(key.c_str());
+  if (!p) return "";
+  std::string out(p);
+  std::free(p);
+  return out;
+}
+void platform_save_setting(const std::string& key, const std::string& value) { js_save_setting(key.c_str(), value.c_str()); }
+
+void platform_install_input_glue() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = set_clipboard;
+  io.GetClipboardTextFn = get_clipboard;
+  js_install_input_glue();
+}
+
+void platform_touch_event(int kind, float x, float y) {
+  g_touch.x = x;
+  g_touch.y = y;
+  if (kind == 0) {
+    g_touch.phase = 1;
+    g_touch.ended = false;
+  } else if (kind == 2) {
+    g_touch.ended = true;
+  }
+}
+
+bool platform_touch_frame() {
+  if (g_touch.phase == 0) return false;
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(g_touch.x, g_touch.y);
+  switch (g_touch.phase) {
+    case 1:  // hover first, so the widget under the finger is known when the button goes down
+      io.MouseDown[0] = false;
+      g_touch.phase = 2;
+      return true;
+    case 2:
+      io.MouseDown[0] = true;
+      if (!g_touch.ended) return false;  // held: the end event wakes the loop
+      g_touch.phase = 3;
+      return true;
+    default:
+      io.MouseDown[0] = false;
+      g_touch.phase = 0;
+      return true;
+  }
+}
+
+void platform_paste(const std::string& text) {
+  std::string clean;
+  for (char c : text)
+    if (c != '\n' && c != '\r') clean += c;
+  ImGui::GetIO().AddInputCharactersUTF8(clean.c_str());
+}
+
+namespace {
+constexpr int kKeys = 512;
+bool g_pressed_since_frame[kKeys];
+bool g_tap[kKeys];      // pressed and released since the last frame: show as down for one frame
+bool g_release[kKeys];  // held over last frame: release now
+}  // namespace
+
+void platform_key_event(int key, int action) {
+  if (key < 0 || key >= kKeys) return;
+  if (action == 1) g_pressed_since_frame[key] = true;   // GLFW_PRESS
+  if (action == 0 && g_pressed_since_frame[key]) g_tap[key] = true;  // GLFW_RELEASE in the same frame
+}
+
+bool platform_key_frame() {
+  ImGuiIO& io = ImGui::GetIO();
+  bool more = false;
+  for (int k = 0; k < kKeys && k < static_cast<int>(IM_ARRAYSIZE(io.KeysDown)); ++k) {
+    if (g_release[k]) {
+      io.KeysDown[k] = false;
+      g_release[k] = false;
+    }
+    if (g_tap[k]) {
+      io.KeysDown[k] = true;
+      g_tap[k] = false;
+      g_release[k] = true;
+      more = true;
+    }
+    g_pressed_since_frame[k] = false;
+  }
+  // Modifiers as the backend derives them (GLFW_KEY_LEFT_SHIFT 340 .. GLFW_KEY_RIGHT_SUPER 347).
+  io.KeyShift = io.KeysDown[340] || io.KeysDown[344];
+  io.KeyCtrl = io.KeysDown[341] || io.KeysDown[345];
+  io.KeyAlt = io.KeysDown[342] || io.KeysDown[346];
+  io.KeySuper = io.KeysDown[343] || io.KeysDown[347];
+  return more;
+}
+
+void platform_frame_time(double ui_ms, double total_ms) { js_frame_time(ui_ms, total_ms); }
+
+std::string platform_page_url() {
+  char* p = js_page_url();
+  std::string out(p ? p : "");
+  std::free(p);
+  return out;
+}
+
+void platform_download(const std::string& filename, const std::string& mime, const std::string& text) {
+  js_download(filename.c_str(), mime.c_str(), text.c_str());
+}
 
 }  // namespace llmplan::web

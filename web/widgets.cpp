@@ -5,6 +5,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "app.hpp"
+#include "i18n.hpp"
+#include "imgui_internal.h"  // FindRenderedTextEnd: the label as drawn, without its ##id
+
 namespace llmplan::web {
 namespace {
 
@@ -14,7 +18,7 @@ void label_cell(const char* label) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label);
+  text_wrapped(label);
   ImGui::TableSetColumnIndex(1);
   ImGui::SetNextItemWidth(-1.0f);
 }
@@ -47,6 +51,7 @@ void range_tooltip(double lo, double hi) {
 }
 
 std::vector<WidgetRect> g_rects;
+std::vector<TextRect> g_texts;
 
 void record(const char* id) { record_widget(id); }
 
@@ -58,11 +63,117 @@ void record_widget(const char* id) {
 }
 
 std::vector<WidgetRect>& widget_rects() { return g_rects; }
+std::vector<TextRect>& text_rects() { return g_texts; }
+
+void record_text_item(const char* text) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+  g_texts.push_back({text ? text : "", a.x, a.y, b.x - a.x, b.y - a.y, c0.x, c1.x, c0.y, c1.y});
+}
+
+void record_label_in_item(const char* label, float reserved_right) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const char* end = ImGui::FindRenderedTextEnd(label);
+  const ImVec2 size = ImGui::CalcTextSize(label, end);
+  const ImVec2 pad = ImGui::GetStyle().FramePadding;
+  g_texts.push_back({std::string(label, end), a.x + pad.x, a.y + pad.y, size.x, size.y, a.x, b.x - reserved_right,
+                     a.y, b.y});
+}
+
+void text(const char* s) {
+  ImGui::TextUnformatted(s);
+  record_text_item(s);
+}
+
+void text_disabled(const char* s) {
+  ImGui::TextDisabled("%s", s);
+  record_text_item(s);
+}
+
+void text_colored(const ImVec4& color, const char* s) {
+  ImGui::TextColored(color, "%s", s);
+  record_text_item(s);
+}
+
+void text_wrapped(const char* s, const ImVec4* color) {
+  if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(s);
+  ImGui::PopTextWrapPos();
+  if (color) ImGui::PopStyleColor();
+  record_text_item(s);
+}
+
+bool button(const char* label, const char* id) {
+  const bool pressed = ImGui::Button(label);
+  if (id) record_widget(id);
+  record_label_in_item(label);
+  return pressed;
+}
+
+bool small_button(const char* label, const char* id) {
+  const bool pressed = ImGui::SmallButton(label);
+  if (id) record_widget(id);
+  record_label_in_item(label);
+  return pressed;
+}
+
+void text_wrapped_disabled(const char* s) {
+  const ImVec4 c = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+  text_wrapped(s, &c);
+}
+
+void flow_same_line(float next_w) {
+  const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+  const float limit = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (x + next_w <= limit) ImGui::SameLine();
+}
+
+float button_width(const char* label, bool small) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + (small ? 0.0f : 2.0f) * ImGui::GetStyle().FramePadding.x +
+         (small ? 2.0f * ImGui::GetStyle().FramePadding.x : 0.0f);
+}
+
+void why_marker(const AppState& app, const std::string& key) {
+  ImGui::TextDisabled("(?)");
+  record_text_item("(?)");
+  if (!ImGui::IsItemHovered()) return;
+  const Explanation* e = app_explain(app, key);
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(em() * 34);
+  ImGui::TextDisabled("%s: %s", tr(S::why_title), key.c_str());
+  if (e) {
+    ImGui::Text("= %.6g %s", e->value, e->unit.c_str());
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", tr(S::why_formula));
+    ImGui::TextUnformatted(e->formula.c_str());
+    if (!e->inputs.empty()) {
+      ImGui::Spacing();
+      ImGui::TextDisabled("%s", tr(S::why_inputs));
+      for (const auto& [name, v] : e->inputs) ImGui::BulletText("%s = %.6g", name.c_str(), v);
+    }
+  } else {
+    ImGui::TextUnformatted("-");
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void item_tooltip(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(em() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
 
 bool begin_form(const char* id) {
-  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp)) return false;
+  if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_SizingStretchProp)) return false;
   ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 0.5f);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.5f);
+  ImGui::TableSetupColumn("why", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("(?)").x);
   return true;
 }
 
@@ -120,17 +231,21 @@ bool form_checkbox(const char* label, bool* value) {
   return changed;
 }
 
-void form_text(const char* label, const char* text) {
+void form_text(const char* label, const char* value, const AppState* app, const char* key) {
   label_cell(label);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(text);
+  text_wrapped(value);
+  if (app && key) {
+    ImGui::TableSetColumnIndex(2);
+    ImGui::AlignTextToFramePadding();
+    why_marker(*app, key);
+  }
 }
 
-void section_header(const char* text) {
+void section_header(const char* label) {
   ImGui::Spacing();
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram));
-  ImGui::TextUnformatted(text);
-  ImGui::PopStyleColor();
+  const ImVec4 c = ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram);
+  text_wrapped(label, &c);
   ImGui::Separator();
 }
 

@@ -403,16 +403,34 @@ json checklist_json(const std::vector<Check>& checks) {
   return out;
 }
 
-// One ranked plan: the search's figures, the scenario that reproduces it, and (estimated anew
-// from that scenario, the same path as `llmplan estimate`) its advice, artefacts and checklist.
+// The plan's advice, artefacts and checklist, estimated anew from the scenario that reproduces
+// it (the same path as `llmplan estimate`).
+PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q, const Catalog& catalog) {
+  PlanDetails d;
+  d.scenario_json = sc.dump();
+  d.dp = c.gpus() / (c.layout.tp * c.layout.pp);
+  d.global_batch = q.base.global_batch;
+  d.grad_accum = d.global_batch / (c.layout.micro_batch * d.dp);
+  const ScenarioParse parse = parse_scenario(d.scenario_json, catalog);
+  if (!parse.scenario) return d;  // cannot happen: the planner searched this very scenario
+  d.ok = true;
+  d.scenario = *parse.scenario;
+  d.result = estimate(d.scenario);
+  d.advice = advise(d.scenario, d.result, catalog);
+  d.artifacts = launch_artifacts(d.scenario, d.result);
+  d.checklist = checklist(d.scenario, d.result, catalog);
+  return d;
+}
+
+// One ranked plan: the search's figures, the scenario that reproduces it, and its details.
 json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog) {
-  const int dp = c.gpus() / (c.layout.tp * c.layout.pp);
-  const int global = q.base.global_batch;
+  const json sc = plan_scenario(question, c, q.base.global_batch);
+  const PlanDetails d = details_of(sc, c, q, catalog);
   json layout = layout_json(c);
-  layout["dp"] = dp;
+  layout["dp"] = d.dp;
   layout["micro_batch"] = c.layout.micro_batch;
-  layout["global_batch"] = global;
-  layout["grad_accum"] = global / (c.layout.micro_batch * dp);
+  layout["global_batch"] = d.global_batch;
+  layout["grad_accum"] = d.grad_accum;
   json entry = {{"instance", c.instance->id},
                 {"provider", c.instance->provider},
                 {"accelerator", c.instance->accelerator},
@@ -423,15 +441,12 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
                 {"time", {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
                 {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
                 {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
-  const json sc = plan_scenario(question, c, global);
   entry["scenario"] = sc;
-  const ScenarioParse parse = parse_scenario(sc.dump(), catalog);
-  if (!parse.scenario) return entry;  // cannot happen: the planner searched this very scenario
-  const EstimateResult r = estimate(*parse.scenario);
-  entry["cost"]["usd_per_gpu_hour"] = r.cost.usd_per_gpu_hour;
-  entry["advice"] = advice_json(advise(*parse.scenario, r, catalog));
-  entry["artifacts"] = artifacts_json(launch_artifacts(*parse.scenario, r));
-  entry["checklist"] = checklist_json(checklist(*parse.scenario, r, catalog));
+  if (!d.ok) return entry;
+  entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
+  entry["advice"] = advice_json(d.advice);
+  entry["artifacts"] = artifacts_json(d.artifacts);
+  entry["checklist"] = checklist_json(d.checklist);
   return entry;
 }
 
@@ -502,6 +517,40 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   out.question = std::move(q);
   out.scenario_json = root.dump();
   return out;
+}
+
+PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scenario_json, const Question& q,
+                         const Catalog& catalog) {
+  const json question = json::parse(question_scenario_json, nullptr, false);
+  if (question.is_discarded() || !c.instance) return {};
+  return details_of(plan_scenario(question, c, q.base.global_batch), c, q, catalog);
+}
+
+std::string question_scenario_json(const Scenario& s, const Catalog& catalog) {
+  json doc = json::parse(write_scenario_input(s, catalog));
+  for (const char* k : {"cluster", "network", "parallel", "micro_batch"}) doc.erase(k);
+  if (doc.contains("pricing")) {
+    json& p = doc["pricing"];
+    p.erase("mode");
+    p.erase("usd_per_gpu_hour");
+    if (p.empty()) doc.erase("pricing");
+  }
+  return doc.dump();
+}
+
+std::string write_question(std::string_view scenario_json, Objective objective, const Constraints& c, int top_n) {
+  json doc = json::parse(scenario_json, nullptr, false);
+  if (!doc.is_object()) doc = json::object();
+  doc["objective"] = to_string(objective);
+  json k = {{"max_gpus", c.max_gpus}};
+  if (c.deadline_days > 0) k["deadline_days"] = c.deadline_days;
+  if (c.budget_usd > 0) k["budget_usd"] = c.budget_usd;
+  if (!c.providers.empty()) k["providers"] = c.providers;
+  if (!c.accelerators.empty()) k["accelerators"] = c.accelerators;
+  if (c.spot) k["spot"] = true;
+  doc["constraints"] = k;
+  doc["top_n"] = top_n;
+  return doc.dump();
 }
 
 PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {

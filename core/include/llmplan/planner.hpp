@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "llmplan/advice.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/scenario.hpp"
 
@@ -79,6 +80,7 @@ class Planner {
   // Evaluates up to `budget` layouts; returns true when the search is complete.
   bool step(std::uint64_t budget);
   double progress() const;  // 0..1 over the offerings x node counts
+  std::uint64_t evaluated() const { return acc_.evaluated; }  // layouts estimated so far
   // Ranks what was found so far (call after step() returned true for the final answer).
   PlanResult result() const;
 
@@ -117,5 +119,29 @@ QuestionParse parse_question(std::string_view question_json, const Catalog& cata
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel} and
 // returns the plan JSON (README, "llmplan plan").
 PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalog);
+
+// The scenario part of a planner question for a scenario a front end edits (the app): its input
+// JSON (write_scenario_input) without what the planner searches or prices per offering: cluster,
+// network, parallel, micro_batch, pricing.mode and pricing.usd_per_gpu_hour.
+std::string question_scenario_json(const Scenario& s, const Catalog& catalog);
+// That scenario JSON with an objective, constraints (defaults left out, max_gpus always written)
+// and top_n: the input of `llmplan plan` and of parse_question().
+std::string write_question(std::string_view scenario_json, Objective objective, const Constraints& constraints, int top_n);
+
+// Everything `llmplan plan` prints per plan beyond the search's figures, as structs: the scenario
+// that reproduces the plan, its estimate, advice, launch artefacts and checklist.
+struct PlanDetails {
+  bool ok = false;             // false only if the plan's scenario did not parse (never for a searched plan)
+  std::string scenario_json;   // the `llmplan estimate` input of this plan
+  Scenario scenario;
+  EstimateResult result;
+  PlanAdvice advice;
+  LaunchArtifacts artifacts;
+  std::vector<Check> checklist;
+  int dp = 1, global_batch = 1, grad_accum = 1;
+};
+// `question_scenario_json` is QuestionParse::scenario_json of the question `q` that found `c`.
+PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scenario_json, const Question& q,
+                         const Catalog& catalog);
 
 }  // namespace llmplan

@@ -1,0 +1,334 @@
+// The app's interface driven like a user: real clicks, keys, pastes and taps on the widgets
+// Module.appWidgets() reports, results that change as they should, exports, the catalog view
+// and its edits (kept across a reload), and the layout: screenshots in both languages at several
+// sizes and devicePixelRatios, failing on overlapping or clipped text (Module.appTexts()).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifactsDir, launchBrowser, openApp, startServer, waitReady } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  mkdirSync(artifactsDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Interaction tests use a tall page so every input is on screen without scrolling.
+const tall = { width: 1280, height: 1800 };
+const result = (page) => page.evaluate(() => JSON.parse(window.Module.appResult()));
+const input = (page) => page.evaluate(() => JSON.parse(window.Module.appInput()));
+const updates = (page) => page.evaluate(() => window.Module.appUpdates());
+
+async function widget(page, id) {
+  const rects = await page.evaluate(() => JSON.parse(window.Module.appWidgets()));
+  const r = rects.find((w) => w.id === id);
+  assert.ok(r, `widget ${id} is drawn (have: ${rects.map((w) => w.id).join(', ')})`);
+  return r;
+}
+
+async function click(page, id, dx = 0.5) {
+  const r = await widget(page, id);
+  await page.mouse.move(r.x + r.w * dx, r.y + r.h / 2);  // hover first, as a person does
+  await page.waitForTimeout(50);
+  await page.mouse.click(r.x + r.w * dx, r.y + r.h / 2);
+  await page.waitForTimeout(250);
+}
+
+// Waits until the app has re-parsed its input at least once more than `n` times.
+async function settled(page, n) {
+  await page.waitForFunction((k) => window.Module.appUpdates() > k, n, { timeout: 5000 });
+  await page.waitForTimeout(100);
+}
+
+// Picks entry `index` of the combo `id`: a click opens it, a click on the entry (recorded as
+// "id=index" while the list is open) picks it.
+async function pickCombo(page, id, index) {
+  await click(page, id);
+  await click(page, `${id}=${index}`);
+}
+
+// Every visible text stays within its clip rectangle horizontally and no two overlap.
+async function assertLayout(page, name) {
+  const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+  assert.ok(texts.length > 50, `${name}: ${texts.length} texts recorded`);
+  const visible = texts.filter((t) => t.w > 0 && t.y >= t.clip[1] - 0.5 && t.y + t.h <= t.clip[3] + 0.5);
+  const problems = [];
+  for (const t of visible) {
+    if (t.x < t.clip[0] - 1 || t.x + t.w > t.clip[2] + 1)
+      problems.push(`clipped: "${t.text}" x ${t.x.toFixed(1)}..${(t.x + t.w).toFixed(1)} outside ${t.clip[0].toFixed(1)}..${t.clip[2].toFixed(1)}`);
+  }
+  for (let i = 0; i < visible.length; ++i)
+    for (let j = i + 1; j < visible.length; ++j) {
+      const a = visible[i], b = visible[j];
+      const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (ox > 1 && oy > 1) problems.push(`overlap: "${a.text}" and "${b.text}" (${ox.toFixed(1)} x ${oy.toFixed(1)} px)`);
+    }
+  assert.deepEqual(problems, [], `${name}: ${problems.length} layout problems`);
+}
+
+test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns its field red with the core message', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&z=0' });
+  try {
+    await waitReady(page);
+    const before = await result(page);
+    assert.equal(before.layout.zero, 0);
+    let n = await updates(page);
+    await pickCombo(page, 'parallel.zero', 3);
+    await settled(page, n);
+    const after = await result(page);
+    assert.equal(after.layout.zero, 3);
+    assert.ok(after.memory.per_gpu_bytes.total < before.memory.per_gpu_bytes.total,
+      `${after.memory.per_gpu_bytes.total} < ${before.memory.per_gpu_bytes.total}`);
+
+    // Type an invalid tensor-parallel size (3 does not divide 32 heads): the core names the field.
+    n = await updates(page);
+    const tp = await widget(page, 'parallel.tp');
+    await page.mouse.click(tp.x + tp.w * 0.3, tp.y + tp.h / 2);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    const doc = await input(page);
+    assert.equal(doc.parallel.tp, 3);
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => /parallel\.tp/.test(t.text) && /divide/.test(t.text)), 'the error banner names parallel.tp');
+    assert.ok(texts.some((t) => /^parallel\.tp: must divide/.test(t.text) || /must divide/.test(t.text)), 'the message shows under the field');
+    writeFileSync(join(artifactsDir, 'ui-invalid-tp.png'), await page.screenshot());
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('picking a cloud offering changes the price; the offering\'s price and region are shown', async () => {
+  const { context, page } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&t=1e9' });
+  try {
+    await waitReady(page);
+    const before = await result(page);
+    let n = await updates(page);
+    await pickCombo(page, 'cluster.mode', 1);  // Accelerator x count -> Cloud offering
+    await settled(page, n);
+    const doc = await input(page);
+    assert.ok(doc.cluster.instance, JSON.stringify(doc.cluster));
+    const after = await result(page);
+    assert.equal(after.cluster.instance, doc.cluster.instance);
+    assert.notEqual(after.cost.usd_per_gpu_hour, before.cost.usd_per_gpu_hour);
+    assert.match(after.cost.price_source, /catalog instance/);
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => /per instance-hour/.test(t.text)), 'the offering price line is shown');
+
+    // Pricing mode spot via the keyboard-driven combo: the price changes again (or the core says why).
+    n = await updates(page);
+    await pickCombo(page, 'pricing.mode', 1);
+    await settled(page, n);
+    assert.equal((await input(page)).pricing.mode, 'spot');
+  } finally {
+    await context.close();
+  }
+});
+
+test('keyboard navigation: Tab moves focus between fields and arrows/Enter edit them', async () => {
+  const { context, page } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&s=4096' });
+  try {
+    await waitReady(page);
+    // Focus the sequence-length field by clicking it, then Tab to the micro-batch field and type.
+    const r = await widget(page, 'seq_len');
+    await page.mouse.click(r.x + r.w * 0.3, r.y + r.h / 2);
+    await page.waitForTimeout(100);
+    const n = await updates(page);
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(100);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    const doc = await input(page);
+    assert.equal(doc.seq_len, 4096);
+    assert.equal(doc.micro_batch, 2, JSON.stringify(doc));
+    // Browser shortcuts are not taken: Ctrl+R / F5 / Ctrl+= keydowns are not default-prevented.
+    const prevented = await page.evaluate(() => {
+      const out = {};
+      for (const [key, ctrl] of [['r', true], ['F5', false], ['=', true], ['-', true], ['0', true], ['F12', false]]) {
+        const e = new KeyboardEvent('keydown', { key, ctrlKey: ctrl, bubbles: true, cancelable: true });
+        document.getElementById('canvas').dispatchEvent(e);
+        out[key] = e.defaultPrevented;
+      }
+      return out;
+    });
+    assert.deepEqual(Object.values(prevented).filter(Boolean), [], JSON.stringify(prevented));
+  } finally {
+    await context.close();
+  }
+});
+
+test('paste: the browser paste event types into the active field; Ctrl+C copies through navigator.clipboard', async () => {
+  const { context, page } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&s=4096' });
+  try {
+    await waitReady(page);
+    const r = await widget(page, 'seq_len');
+    await page.mouse.click(r.x + r.w * 0.3, r.y + r.h / 2);  // the field selects all on click
+    await page.waitForTimeout(150);
+    const n = await updates(page);
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', '8192\n');
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await settled(page, n);
+    assert.equal((await input(page)).seq_len, 8192);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    await page.waitForFunction(() => window.llmplanLastCopied === '8192', null, { timeout: 5000 });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a touch tap works on the first tap', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, hasTouch: true, locale: 'en-US' });
+  const page = await context.newPage();
+  try {
+    await page.goto(server.origin + '/#v=1&m=llama-3.1-8b&me=full&n=8&s=4096');
+    await waitReady(page);
+    const r = await widget(page, 'seq_len');
+    const n = await updates(page);
+    // The "+" stepper at the right end of the field: one tap, one step.
+    await page.touchscreen.tap(r.x + r.w - r.h / 2, r.y + r.h / 2);
+    await settled(page, n);
+    assert.equal((await input(page)).seq_len, 4097);
+  } finally {
+    await context.close();
+  }
+});
+
+test('exports: Markdown summary, scenario JSON and result JSON', async () => {
+  const { context, page } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&t=1e9' });
+  try {
+    await waitReady(page);
+    await click(page, 'export_markdown');
+    await page.waitForFunction(() => /## llmplan estimate/.test(window.llmplanLastCopied || ''), null, { timeout: 5000 });
+    const md = await page.evaluate(() => window.llmplanLastCopied);
+    assert.match(md, /Llama 3\.1 8B/);
+    assert.match(md, /\| Cost \| \$/);
+    await click(page, 'export_scenario');
+    await page.waitForFunction(() => window.llmplanLastDownload?.filename === 'llmplan-scenario.json', null, { timeout: 5000 });
+    const scenario = JSON.parse(await page.evaluate(() => window.llmplanLastDownload.text));
+    assert.deepEqual(scenario, await input(page));
+    await click(page, 'export_result');
+    await page.waitForFunction(() => window.llmplanLastDownload?.filename === 'llmplan-result.json', null, { timeout: 5000 });
+    const downloaded = JSON.parse(await page.evaluate(() => window.llmplanLastDownload.text));
+    const web = await page.evaluate((s) => window.llmplan.estimate(s, { explain: true }), scenario);
+    assert.deepEqual(downloaded, web);
+  } finally {
+    await context.close();
+  }
+});
+
+test('catalog view: an instance price override is applied, kept across a reload and exportable', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&t=1e9' });
+  try {
+    await waitReady(page);
+    await click(page, 'tab_catalog');
+    await click(page, 'cat_tab_instances');
+    writeFileSync(join(artifactsDir, 'ui-catalog.png'), await page.screenshot());
+    let n = await updates(page);
+    await click(page, 'instances_use_first');  // "use" on the first row: the scenario runs on it
+    await settled(page, n);
+    const id = (await input(page)).cluster.instance;
+    assert.ok(id);
+    const before = await result(page);
+    // Select the row (its name cell), set a price, apply.
+    const rects = await page.evaluate(() => JSON.parse(window.Module.appWidgets()));
+    const use = rects.find((w) => w.id === 'instances_use_first');
+    await page.mouse.move(use.x + use.w + 30, use.y + use.h / 2);
+    await page.waitForTimeout(50);
+    await page.mouse.click(use.x + use.w + 30, use.y + use.h / 2);
+    await page.waitForTimeout(150);
+    const price = await widget(page, 'price_override');
+    await page.mouse.move(price.x + 10, price.y + price.h / 2);
+    await page.waitForTimeout(50);
+    await page.mouse.click(price.x + 10, price.y + price.h / 2);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('1234');
+    await page.keyboard.press('Enter');
+    n = await updates(page);
+    await click(page, 'price_apply');
+    await settled(page, n);
+    const edits = await page.evaluate(() => JSON.parse(window.Module.appCatalogEdits()));
+    assert.equal(edits.prices[id], 1234);
+    const after = await result(page);
+    assert.notEqual(after.cost.usd_per_gpu_hour, before.cost.usd_per_gpu_hour);
+    assert.equal(await page.evaluate(() => window.llmplan.catalogStatus().source), 'built-in + edits');
+
+    await page.reload();
+    await waitReady(page);
+    const kept = await page.evaluate(() => JSON.parse(window.Module.appCatalogEdits()));
+    assert.equal(kept.prices[id], 1234, 'edits survive a reload (localStorage)');
+    assert.equal((await result(page)).cost.usd_per_gpu_hour, after.cost.usd_per_gpu_hour);
+    await click(page, 'tab_catalog');
+    await click(page, 'cat_tab_edits');
+    await click(page, 'export_edits');
+    await page.waitForFunction(() => window.llmplanLastDownload?.filename === 'llmplan-catalog-edits.json', null, { timeout: 5000 });
+    assert.deepEqual(JSON.parse(await page.evaluate(() => window.llmplanLastDownload.text)), kept);
+    await click(page, 'clear_edits');
+    assert.equal(await page.evaluate(() => localStorage.getItem('llmplan.catalogEdits')), null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a custom GPU is validated by the catalog loader and can be used', async () => {
+  const edits = { gpus: [{ base: 'h100-sxm5-80gb', id: 'my-gpu-141gb', name: 'My GPU 141GB', memory_gb: 141, memory_bw_gb_per_s: 4800, bf16_dense_tflops: 989 }] };
+  const init = (e) => localStorage.setItem('llmplan.catalogEdits', JSON.stringify(e));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
+  await context.addInitScript(init, edits);
+  const page = await context.newPage();
+  try {
+    await page.goto(server.origin + '/');
+    await waitReady(page);
+    const r = await page.evaluate(() => {
+      window.Module.appOpenLink('#v=1&m=llama-3.1-8b&me=full&g=my-gpu-141gb&n=8');
+      return JSON.parse(window.Module.appResult());
+    });
+    assert.equal(r.cluster.accelerator, 'my-gpu-141gb');
+    assert.equal(r.memory.capacity_bytes, 141e9);
+  } finally {
+    await context.close();
+  }
+});
+
+const layouts = [
+  [1280, 720, 1, 'en'], [1280, 720, 1, 'zh'], [1920, 1080, 1, 'en'], [1920, 1080, 1, 'zh'],
+  [800, 900, 1, 'en'], [800, 900, 1, 'zh'], [1280, 720, 2, 'en'], [1280, 720, 2, 'zh'],
+  [1280, 720, 1.25, 'zh'], [1280, 720, 3, 'zh'],
+];
+for (const [width, height, dpr, lang] of layouts) {
+  test(`layout ${width}x${height} at dpr ${dpr} in ${lang}: no overlapping or clipped text`, async () => {
+    const path = `/?lang=${lang}#v=1&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&n=64&tp=8&pp=2&z=1`;
+    const { context, page, errors } = await openApp(browser, server.origin, { width, height, dpr, path });
+    try {
+      await waitReady(page);
+      await page.waitForTimeout(200);
+      writeFileSync(join(artifactsDir, `ui-${width}x${height}-dpr${dpr}-${lang}.png`), await page.screenshot());
+      await assertLayout(page, `${width}x${height}@${dpr} ${lang}`);
+      // The catalog view too.
+      await click(page, 'tab_catalog');
+      await page.waitForTimeout(150);
+      writeFileSync(join(artifactsDir, `ui-catalog-${width}x${height}-dpr${dpr}-${lang}.png`), await page.screenshot());
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -1,0 +1,42 @@
+// The Markdown summary and the step-time / cost breakdowns front ends draw.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/report.hpp"
+
+using namespace llmplan;
+
+TEST_CASE("step breakdown: the parts add up to the step time") {
+  const char* text = R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "global_batch": 256, "tokens": 1e9,
+    "cluster": {"gpus": 32}, "parallel": {"tp": 8, "pp": 2, "zero": 1}})";
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE(p.scenario);
+  const EstimateResult r = estimate(*p.scenario);
+  const StepBreakdown b = step_breakdown(r.time);
+  double sum = 0;
+  for (double v : b.s) sum += v;
+  CHECK(sum == doctest::Approx(r.time.step_s).epsilon(1e-9));
+  CHECK(b.total_s == r.time.step_s);
+  CHECK(b.s[static_cast<size_t>(StepPart::bubble)] > 0);  // pp = 2
+  CHECK(std::string(result_key(StepPart::exposed_comm)) == "time.exposed_comm_s");
+  CHECK(usd_in(100, Currency::cny, r.cost) == doctest::Approx(100 * r.cost.usd_to_cny));
+  CHECK(usd_in(100, Currency::usd, r.cost) == 100);
+}
+
+TEST_CASE("markdown summary names the model, the verdict, the cost and the warnings") {
+  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e9, "cluster": {"gpus": 1}})";
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE(p.scenario);
+  const EstimateResult r = estimate(*p.scenario);
+  REQUIRE_FALSE(r.memory.fits);
+  const std::string md = markdown_summary(text, *p.scenario, r, builtin_catalog(), "https://x/#v=1");
+  CHECK(md.find("Llama 3.1 8B") != std::string::npos);
+  CHECK(md.find("| Fits? | **no**") != std::string::npos);
+  CHECK(md.find("`memory_exceeds`") != std::string::npos);
+  CHECK(md.find("[Open this estimate](https://x/#v=1)") != std::string::npos);
+  CHECK(md.find(R"("preset": "llama-3.1-8b")") != std::string::npos);
+  CHECK(md.find("¥") != std::string::npos);
+}

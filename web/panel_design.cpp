@@ -1,0 +1,215 @@
+// panel_design.cpp: the design-space tab: accelerator (rows) x GPU count (columns) -> the cost
+// or time of the best plan core's DesignSpace finds for that cell, drawn through the project's
+// own WebGL2 shader (gl_heatmap.cpp) with a viridis colour legend. The grid is computed in
+// time-boxed slices while the tab is open and cached until the scenario's question changes.
+#include <emscripten.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include "app.hpp"
+#include "gl_heatmap.hpp"
+#include "i18n.hpp"
+#include "imgui.h"
+#include "llmplan/units.hpp"
+#include "platform.hpp"
+#include "widgets.hpp"
+
+namespace llmplan::web {
+namespace {
+
+// The grid's question: the scenario's, at the lowest cost, over the planner form's providers and spot.
+void restart(AppState& app, DesignState& d) {
+  d.fragment = app.fragment;
+  if (!app.error.field.empty()) return;  // keep the last grid while the inputs are invalid
+  const PlannerState& p = app.planner;
+  Constraints c;
+  c.max_gpus = std::end(kDesignGpuCounts)[-1];
+  c.providers = p.providers;
+  c.spot = p.spot;
+  auto catalog = std::make_shared<const Catalog>(app_catalog(app));
+  const std::string question = write_question(question_scenario_json(app.scenario, *catalog), Objective::min_cost, c, 1);
+  if (question == d.key && (d.space || !d.parse.error.field.empty())) return;
+  d.key = question;
+  d.catalog = catalog;
+  d.parse = parse_question(question, *catalog);
+  d.space.reset();
+  d.values.clear();
+  d.done = false;
+  d.slice_ms.clear();
+  if (!d.parse.question) return;
+  d.space = std::make_unique<DesignSpace>(*d.parse.question, *d.catalog);
+  d.started_ms = emscripten_get_now();
+}
+
+// The colour coordinate of each cell: log scale between the grid's extremes (presentation only).
+void update_values(DesignState& d) {
+  const DesignGrid& g = d.space->grid();
+  const double lo = d.show_time ? g.min_hours : g.min_cost_usd, hi = d.show_time ? g.max_hours : g.max_cost_usd;
+  d.values.assign(g.cells.size(), -1.0f);
+  for (size_t i = 0; i < g.cells.size(); ++i) {
+    if (!g.cells[i].feasible) continue;
+    const double v = d.show_time ? g.cells[i].plan.total_hours : g.cells[i].plan.cost_usd;
+    d.values[i] = hi > lo * 1.0001 ? static_cast<float>(std::log(v / lo) / std::log(hi / lo)) : 0.5f;
+  }
+}
+
+std::string metric_text(const DesignState& d, double v) {
+  return d.show_time ? format_duration(v * 3600) : format_money(v, Currency::usd);
+}
+
+void use_cell(AppState& app, DesignState& d, const PlanCandidate& c) {
+  const PlanDetails details = plan_details(c, d.parse.scenario_json, *d.parse.question, *d.catalog);
+  if (!details.ok) return;
+  app_set_input(app, details.scenario_json);
+  d.fragment = app.fragment;  // the question is unchanged: keep the grid
+}
+
+void draw_grid(AppState& app, DesignState& d) {
+  const DesignGrid& g = d.space->grid();
+  const int rows = static_cast<int>(g.accelerators.size()), cols = static_cast<int>(g.gpu_counts.size());
+  if (rows == 0 || cols == 0) return;
+  float label_w = 0;
+  for (const std::string& a : g.accelerators) label_w = std::max(label_w, ImGui::CalcTextSize(a.c_str()).x);
+  label_w += 0.8f * em();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float cell_h = std::max(1.25f * em(), ImGui::GetTextLineHeight() + 0.3f * em());
+  const float grid_w = std::max(10 * em(), w - label_w - 0.5f * em());
+  const float top_axis = 1.5f * em();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 a(origin.x + label_w, origin.y + top_axis);
+  const ImVec2 b(a.x + grid_w, a.y + cell_h * static_cast<float>(rows));
+  ImGui::InvisibleButton("heatmap", ImVec2(label_w + grid_w, top_axis + cell_h * static_cast<float>(rows)));
+  const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked();
+  widget_rects().push_back({"design.heatmap", a.x, a.y, b.x - a.x, b.y - a.y});  // the cells only
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  int hover = -1;
+  const bool inside = hovered && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
+  if (inside) {
+    const int c = std::clamp(static_cast<int>((mouse.x - a.x) / (grid_w / static_cast<float>(cols))), 0, cols - 1);
+    const int r = std::clamp(static_cast<int>((mouse.y - a.y) / cell_h), 0, rows - 1);
+    hover = r * cols + c;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (!heatmap_draw(dl, a, b, d.values, rows, cols, hover)) {
+    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), tr(S::shader_failed), heatmap_error().c_str());
+    return;
+  }
+  const ImU32 label = IM_COL32(190, 195, 205, 255);
+  for (int c = 0; c < cols; ++c) {
+    char t[16];
+    std::snprintf(t, sizeof t, "%d", g.gpu_counts[static_cast<size_t>(c)]);
+    const float x = a.x + (static_cast<float>(c) + 0.5f) * grid_w / static_cast<float>(cols) - ImGui::CalcTextSize(t).x / 2;
+    dl->AddText(ImVec2(x, origin.y + 0.1f * em()), label, t);
+  }
+  dl->AddText(ImVec2(origin.x, origin.y + 0.1f * em()), IM_COL32(140, 145, 155, 255), tr(S::col_gpus));
+  for (int r = 0; r < rows; ++r) {
+    const char* t = g.accelerators[static_cast<size_t>(r)].c_str();
+    const float y = a.y + (static_cast<float>(r) + 0.5f) * cell_h - ImGui::GetTextLineHeight() / 2;
+    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t).x - 0.4f * em(), y), r < g.rows_done ? label : IM_COL32(110, 115, 125, 255), t);
+  }
+  if (hover < 0) return;
+  const DesignCell& cell = g.cells[static_cast<size_t>(hover)];
+  const std::string& acc = g.accelerators[static_cast<size_t>(hover / cols)];
+  const int gpus = g.gpu_counts[static_cast<size_t>(hover % cols)];
+  ImGui::BeginTooltip();
+  if (!cell.feasible) {
+    ImGui::Text(tr(S::design_cell_none), acc.c_str(), gpus);
+  } else {
+    const PlanCandidate& p = cell.plan;
+    ImGui::Text("%d x %s  (%s, %d x %d)", gpus, acc.c_str(), p.instance->id.c_str(), p.nodes, p.instance->gpus);
+    ImGui::Text(tr(S::layout_fmt), p.layout.tp, p.layout.pp, p.gpus() / (p.layout.tp * p.layout.pp), p.layout.zero,
+                p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch, to_string(p.layout.recompute));
+    ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(p.total_hours * 3600).c_str(), tr(S::col_cost),
+                format_money(p.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(p.mfu).c_str());
+    ImGui::TextDisabled("%s", tr(S::click_to_use));
+    if (clicked) use_cell(app, d, p);
+  }
+  ImGui::EndTooltip();
+}
+
+void draw_legend(DesignState& d) {
+  const DesignGrid& g = d.space->grid();
+  const double lo = d.show_time ? g.min_hours : g.min_cost_usd, hi = d.show_time ? g.max_hours : g.max_cost_usd;
+  if (hi <= 0) return;
+  const float w = std::min(ImGui::GetContentRegionAvail().x, 32 * em());
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 a(origin.x + 0.6f * em(), origin.y), b(origin.x + w - 2.5f * em(), origin.y + 0.9f * em());
+  ImGui::Dummy(ImVec2(w, 2.4f * em()));
+  record_widget("design.legend");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  heatmap_draw_legend(dl, a, b);
+  const ImU32 label = IM_COL32(190, 195, 205, 255);
+  for (int i = 0; i <= 4; ++i) {
+    const double t = i / 4.0;
+    const double v = hi > lo * 1.0001 ? lo * std::pow(hi / lo, t) : lo;
+    const float x = a.x + static_cast<float>(t) * (b.x - a.x);
+    dl->AddLine(ImVec2(x, b.y), ImVec2(x, b.y + 0.3f * em()), label);
+    const std::string s = metric_text(d, v);
+    const float tw = ImGui::CalcTextSize(s.c_str()).x;
+    dl->AddText(ImVec2(std::max(origin.x, x - tw / 2), b.y + 0.35f * em()), label, s.c_str());
+  }
+  const float gx = b.x + 0.8f * em();
+  dl->AddRectFilled(ImVec2(gx, a.y), ImVec2(gx + 0.9f * em(), b.y), IM_COL32(77, 79, 84, 255));
+}
+
+}  // namespace
+
+bool draw_design(AppState& app) {
+  DesignState& d = app.design;
+  if (d.fragment != app.fragment) restart(app, d);
+  ImGui::TextDisabled("%s", tr(S::design_title));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(S::design_metric));
+  ImGui::SameLine();
+  if (ImGui::RadioButton(tr(S::col_cost), !d.show_time)) {
+    d.show_time = false;
+    d.values.clear();
+  }
+  record_widget("design.metric.cost");
+  ImGui::SameLine();
+  if (ImGui::RadioButton(tr(S::col_time), d.show_time)) {
+    d.show_time = true;
+    d.values.clear();
+  }
+  record_widget("design.metric.time");
+  if (!d.parse.question) {
+    if (!d.parse.error.field.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
+      ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), d.parse.error.field.c_str(), d.parse.error.message.c_str());
+      ImGui::PopStyleColor();
+    }
+    return false;
+  }
+  if (!d.space) return false;
+  bool more = false;
+  if (!d.done) {
+    const double t0 = emscripten_get_now();
+    const int before = d.space->grid().rows_done;
+    while (!d.done && emscripten_get_now() - t0 < kPlannerSliceMs) d.done = d.space->step(1);
+    const double t1 = emscripten_get_now();
+    d.slice_ms.push_back(t1 - t0);
+    if (d.done) d.elapsed_ms = t1 - d.started_ms;
+    if (d.space->grid().rows_done != before) d.values.clear();
+    more = !d.done;
+  }
+  if (d.values.empty()) update_values(d);
+  if (!d.done) {
+    ImGui::SameLine();
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, tr(S::design_computing), 100 * d.space->progress());
+    ImGui::ProgressBar(static_cast<float>(d.space->progress()), ImVec2(-1, 0), overlay);
+  } else {
+    ImGui::SameLine();
+    ImGui::TextDisabled(tr(S::design_done), format_count(static_cast<double>(d.space->evaluated())).c_str(),
+                        format_duration(d.elapsed_ms / 1000).c_str());
+  }
+  draw_grid(app, d);
+  draw_legend(d);
+  ImGui::TextDisabled("%s", tr(S::design_grey));
+  return more;
+}
+
+}  // namespace llmplan::web

@@ -1,0 +1,677 @@
+// panel_planner.cpp: the planner tab. The question is the app's scenario (core's
+// question_scenario_json) plus the objective and constraints of the form; core's Planner runs it
+// in time-boxed slices per frame; the result is a sortable table, a Pareto scatter of time vs
+// cost, and for the selected plan its advice, launch artefacts and checklist (core's PlanDetails).
+//
+// [SECTION] Form
+// [SECTION] Search in slices
+// [SECTION] Results table
+// [SECTION] Pareto scatter
+// [SECTION] Selected plan
+#include <emscripten.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app.hpp"
+#include "i18n.hpp"
+#include "imgui.h"
+#include "llmplan/units.hpp"
+#include "platform.hpp"
+#include "widgets.hpp"
+
+namespace llmplan::web {
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Form
+//-----------------------------------------------------------------------------
+
+const S kObjectiveNames[] = {S::obj_min_cost, S::obj_min_time, S::obj_cost_deadline, S::obj_time_budget};
+
+void label_row(const char* label) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::SetNextItemWidth(-1.0f);
+}
+
+// The objective as a combo whose items are recorded (tests click them).
+bool objective_row(PlannerState& p) {
+  label_row(tr(S::objective));
+  bool changed = false;
+  if (ImGui::BeginCombo("##objective", tr(kObjectiveNames[p.objective]))) {
+    for (int i = 0; i < 4; ++i) {
+      if (ImGui::Selectable(tr(kObjectiveNames[i]), i == p.objective)) {
+        p.objective = i;
+        changed = true;
+      }
+      char id[32];
+      std::snprintf(id, sizeof id, "planner.objective.%d", i);
+      record_widget(id);
+    }
+    ImGui::EndCombo();
+  }
+  record_widget("planner.objective");
+  return changed;
+}
+
+// A multi-select from catalog ids: a combo of checkboxes; none ticked means all.
+void multi_select(const char* label, const char* id, const std::vector<std::pair<std::string, std::string>>& items,
+                  std::vector<std::string>& chosen) {
+  label_row(label);
+  char preview[64];
+  if (chosen.empty())
+    std::snprintf(preview, sizeof preview, "%s", tr(S::any_all));
+  else if (chosen.size() == 1)
+    std::snprintf(preview, sizeof preview, "%s", chosen[0].c_str());
+  else
+    std::snprintf(preview, sizeof preview, tr(S::n_selected), static_cast<int>(chosen.size()));
+  ImGui::PushID(id);
+  if (ImGui::BeginCombo("##multi", preview, ImGuiComboFlags_HeightLarge)) {
+    if (ImGui::SmallButton(tr(S::clear_selection))) chosen.clear();
+    for (const auto& [item_id, name] : items) {
+      bool on = std::find(chosen.begin(), chosen.end(), item_id) != chosen.end();
+      if (ImGui::Checkbox(item_id.c_str(), &on)) {
+        if (on)
+          chosen.push_back(item_id);
+        else
+          chosen.erase(std::find(chosen.begin(), chosen.end(), item_id));
+      }
+      if (ImGui::IsItemHovered() && !name.empty()) ImGui::SetTooltip("%s", name.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::PopID();
+  record_widget(id);
+}
+
+// Maps the question's error field to the form's field ids, so form rows highlight themselves.
+InputError form_error(const InputError& e) {
+  InputError out = e;
+  static const struct {
+    const char* from;
+    const char* to;
+  } map[] = {{"constraints.max_gpus", "planner.max_gpus"},
+             {"constraints.deadline_days", "planner.deadline_days"},
+             {"constraints.budget_usd", "planner.budget_usd"}};
+  for (const auto& m : map)
+    if (e.field == m.from) out.field = m.to;
+  return out;
+}
+
+Constraints form_constraints(const PlannerState& p) {
+  Constraints c;
+  c.max_gpus = p.max_gpus;
+  c.deadline_days = p.deadline_days;  // 0: none (the parser then names the field the objective needs)
+  c.budget_usd = p.budget_usd;
+  c.providers = p.providers;
+  c.accelerators = p.accelerators;
+  c.spot = p.spot;
+  return c;
+}
+
+void draw_form(AppState& app, PlannerState& p) {
+  const Catalog& catalog = app_catalog(app);
+  const InputError error = form_error(p.error);
+  if (!begin_form("planner_form")) return;
+  objective_row(p);
+  form_int(tr(S::max_gpus), "planner.max_gpus", &p.max_gpus, 1, 100000, error);
+  form_double(tr(S::deadline_days), "planner.deadline_days", &p.deadline_days, 0, 100000, "%.1f", error);
+  form_double(tr(S::budget_usd), "planner.budget_usd", &p.budget_usd, 0, 1e12, "%.0f", error);
+  std::vector<std::pair<std::string, std::string>> providers, accelerators;
+  for (const Provider& pr : catalog.providers) providers.push_back({pr.id, pr.name});
+  for (const Accelerator& a : catalog.accelerators) {
+    const bool offered = std::any_of(catalog.instances.begin(), catalog.instances.end(),
+                                     [&](const Instance& in) { return in.accelerator == a.id; });
+    if (offered) accelerators.push_back({a.id, a.name});
+  }
+  multi_select(tr(S::providers), "planner.providers", providers, p.providers);
+  multi_select(tr(S::accelerators), "planner.accelerators", accelerators, p.accelerators);
+  label_row(tr(S::spot_allowed));
+  ImGui::Checkbox("##spot", &p.spot);
+  record_widget("planner.spot");
+  end_form();
+  if (!p.error.field.empty() && error.field == p.error.field) {  // an error of the scenario part
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), p.error.field.c_str(), p.error.message.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Search in slices
+//-----------------------------------------------------------------------------
+
+void start_run(AppState& app, PlannerState& p) {
+  p.error = {};
+  if (!app.error.field.empty()) {
+    p.error = app.error;
+    return;
+  }
+  auto run = std::make_unique<PlannerRun>();
+  run->catalog = std::make_shared<const Catalog>(app_catalog(app));
+  const std::string scenario = question_scenario_json(app.scenario, *run->catalog);
+  run->question_json = write_question(scenario, static_cast<Objective>(p.objective), form_constraints(p), kPlannerTopN);
+  run->parse = parse_question(run->question_json, *run->catalog);
+  if (!run->parse.question) {
+    p.error = run->parse.error;
+    return;
+  }
+  run->fragment = app.fragment;
+  run->planner = std::make_unique<Planner>(*run->parse.question, *run->catalog);
+  run->started_ms = emscripten_get_now();
+  p.run = std::move(run);
+  p.selected.reset();
+  p.details.reset();
+  p.order.clear();
+}
+
+// One frame's share of the search: whole offerings-at-a-node-count until kPlannerSliceMs passed.
+void run_slice(PlannerState& p) {
+  PlannerRun& r = *p.run;
+  const double t0 = emscripten_get_now();
+  bool done = false;
+  while (!done && emscripten_get_now() - t0 < kPlannerSliceMs) done = r.planner->step(1);
+  const double t1 = emscripten_get_now();
+  r.slice_ms.push_back(t1 - t0);
+  if (!done) return;
+  r.result = r.planner->result();
+  r.planner.reset();
+  r.elapsed_ms = t1 - r.started_ms;
+  p.order.clear();
+  if (!r.result->plans.empty()) select_plan(p, r.result->plans[0]);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Results table
+//-----------------------------------------------------------------------------
+
+std::string layout_label(const PlanCandidate& c) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, tr(S::layout_fmt), c.layout.tp, c.layout.pp, c.gpus() / (c.layout.tp * c.layout.pp),
+                c.layout.zero, c.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", c.layout.micro_batch,
+                to_string(c.layout.recompute));
+  return buf;
+}
+
+bool same_plan(const PlanCandidate& a, const PlanCandidate& b) {
+  return a.instance == b.instance && a.nodes == b.nodes && a.mode == b.mode;
+}
+
+void sort_rows(PlannerState& p, const PlanResult& res) {
+  if (p.order.size() != res.plans.size()) {
+    p.order.resize(res.plans.size());
+    for (size_t i = 0; i < p.order.size(); ++i) p.order[i] = static_cast<int>(i);
+  }
+  auto key = [&](int i) -> double {
+    const PlanCandidate& c = res.plans[static_cast<size_t>(i)];
+    switch (p.sort_column) {
+      case 3: return c.gpus();
+      case 5: return c.total_hours;
+      case 6: return c.cost_usd;
+      case 7: return c.mfu;
+      default: return i;
+    }
+  };
+  auto text = [&](int i) -> std::string {
+    const PlanCandidate& c = res.plans[static_cast<size_t>(i)];
+    return p.sort_column == 1 ? c.instance->id : c.instance->provider;
+  };
+  std::stable_sort(p.order.begin(), p.order.end(), [&](int a, int b) {
+    const bool less = p.sort_column == 1 || p.sort_column == 2 ? text(a) < text(b) : key(a) < key(b);
+    const bool more = p.sort_column == 1 || p.sort_column == 2 ? text(b) < text(a) : key(b) < key(a);
+    return p.sort_descending ? more : less;
+  });
+}
+
+void draw_table(PlannerState& p, const PlanResult& res) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable |
+                                ImGuiTableFlags_SizingFixedFit;
+  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * std::min<float>(9.0f, static_cast<float>(res.plans.size()) + 1.6f);
+  if (!ImGui::BeginTable("plans", 9, flags, ImVec2(0, rows_h))) return;
+  ImGui::TableSetupScrollFreeze(2, 1);
+  ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_DefaultSort);
+  ImGui::TableSetupColumn(tr(S::col_instance));
+  ImGui::TableSetupColumn(tr(S::col_provider));
+  ImGui::TableSetupColumn(tr(S::col_gpus));
+  ImGui::TableSetupColumn(tr(S::col_layout), ImGuiTableColumnFlags_NoSort);
+  ImGui::TableSetupColumn(tr(S::col_time));
+  ImGui::TableSetupColumn(tr(S::col_cost));
+  ImGui::TableSetupColumn(tr(S::col_mfu));
+  ImGui::TableSetupColumn(tr(S::col_why), ImGuiTableColumnFlags_NoSort);
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
+    if (specs->SpecsDirty || p.order.size() != res.plans.size()) {
+      if (specs->SpecsCount > 0) {
+        p.sort_column = specs->Specs[0].ColumnIndex;
+        p.sort_descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+      }
+      p.order.clear();
+      sort_rows(p, res);
+      specs->SpecsDirty = false;
+    }
+  }
+  for (size_t row = 0; row < p.order.size(); ++row) {
+    const int i = p.order[row];
+    const PlanCandidate& c = res.plans[static_cast<size_t>(i)];
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    char label[32];
+    std::snprintf(label, sizeof label, "%d##plan%d", i + 1, i);
+    const bool selected = p.selected && same_plan(*p.selected, c);
+    if (ImGui::Selectable(label, selected, ImGuiSelectableFlags_SpanAllColumns)) select_plan(p, c);
+    char id[32];
+    std::snprintf(id, sizeof id, "planner.row.%d", i);
+    record_widget(id);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(c.instance->id.c_str());
+    ImGui::TableSetColumnIndex(2);
+    ImGui::TextUnformatted(c.instance->provider.c_str());
+    ImGui::TableSetColumnIndex(3);
+    ImGui::Text("%d", c.gpus());
+    ImGui::TableSetColumnIndex(4);
+    ImGui::TextUnformatted(layout_label(c).c_str());
+    ImGui::TableSetColumnIndex(5);
+    ImGui::TextUnformatted(format_duration(c.total_hours * 3600).c_str());
+    ImGui::TableSetColumnIndex(6);
+    ImGui::TextUnformatted(format_money(c.cost_usd, Currency::usd).c_str());
+    ImGui::TableSetColumnIndex(7);
+    ImGui::TextUnformatted(format_percent(c.mfu).c_str());
+    ImGui::TableSetColumnIndex(8);
+    ImGui::TextUnformatted(res.why[static_cast<size_t>(i)].c_str());
+  }
+  ImGui::EndTable();
+  record_widget("planner.table");
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Pareto scatter
+//-----------------------------------------------------------------------------
+
+// 1-2-5 ticks of a log axis over [lo, hi].
+std::vector<double> log_ticks(double lo, double hi) {
+  std::vector<double> out;
+  for (double decade = std::pow(10.0, std::floor(std::log10(lo))); decade <= hi * 1.0001; decade *= 10)
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = decade * m;
+      if (v >= lo * 0.9999 && v <= hi * 1.0001) out.push_back(v);
+    }
+  if (out.size() > 8) {  // keep the decades only
+    std::vector<double> thin;
+    for (double v : out)
+      if (std::fabs(std::log10(v) - std::round(std::log10(v))) < 1e-9) thin.push_back(v);
+    out = thin;
+  }
+  return out;
+}
+
+// Ticks of a log time axis (seconds) at the durations people think in: minutes, hours, days.
+std::vector<double> time_ticks(double lo, double hi) {
+  static const double kTicks[] = {60,       300,       900,       1800,      3600,      2 * 3600,  3 * 3600,  6 * 3600,
+                                  12 * 3600, 86400,    2 * 86400, 3 * 86400, 7 * 86400, 14 * 86400, 30 * 86400, 60 * 86400,
+                                  90 * 86400, 180 * 86400, 365 * 86400, 730 * 86400, 1825 * 86400};
+  std::vector<double> out;
+  for (double t : kTicks)
+    if (t >= lo && t <= hi) out.push_back(t);
+  while (out.size() > 7) {  // every other one until they fit
+    std::vector<double> thin;
+    for (size_t i = 0; i < out.size(); i += 2) thin.push_back(out[i]);
+    out = thin;
+  }
+  if (out.empty()) out = log_ticks(lo, hi);
+  return out;
+}
+
+void tooltip_plan(const PlanCandidate& c, bool pareto) {
+  ImGui::BeginTooltip();
+  ImGui::Text("%d x %s  (%s)", c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str());
+  ImGui::TextUnformatted(layout_label(c).c_str());
+  ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
+              format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str());
+  if (pareto) ImGui::TextDisabled("%s", tr(S::pareto_point));
+  ImGui::TextDisabled("%s", tr(S::click_to_select));
+  ImGui::EndTooltip();
+}
+
+void draw_pareto(PlannerState& p, const PlanResult& res) {
+  ImGui::TextDisabled("%s", tr(S::pareto_title));
+  std::vector<const PlanCandidate*> pts;
+  for (const PlanCandidate& c : res.plans) pts.push_back(&c);
+  for (const PlanCandidate& c : res.pareto) pts.push_back(&c);
+  if (pts.empty()) return;
+  double tlo = 1e300, thi = 0, clo = 1e300, chi = 0;
+  for (const PlanCandidate* c : pts) {
+    tlo = std::min(tlo, c->total_hours * 3600);
+    thi = std::max(thi, c->total_hours * 3600);
+    clo = std::min(clo, c->cost_usd);
+    chi = std::max(chi, c->cost_usd);
+  }
+  // Pad by a fifth of a decade so points stay off the frame; a single point gets a decade.
+  auto pad = [](double& lo, double& hi) {
+    if (hi <= lo * 1.05) {
+      lo /= 3;
+      hi *= 3;
+    }
+    lo /= 1.25;
+    hi *= 1.25;
+  };
+  pad(tlo, thi);
+  pad(clo, chi);
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float h = std::max(12 * em(), std::min(20 * em(), w * 0.45f));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("pareto", ImVec2(w, h));
+  record_widget("planner.pareto");
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float left = 5.5f * em(), bottom = 2.2f * em();
+  const ImVec2 a(origin.x + left, origin.y + 0.5f * em()), b(origin.x + w - 0.8f * em(), origin.y + h - bottom);
+  dl->AddRectFilled(a, b, IM_COL32(30, 33, 40, 255));
+  auto xof = [&](double t) { return a.x + static_cast<float>(std::log(t / tlo) / std::log(thi / tlo)) * (b.x - a.x); };
+  auto yof = [&](double c) { return b.y - static_cast<float>(std::log(c / clo) / std::log(chi / clo)) * (b.y - a.y); };
+  const ImU32 grid = IM_COL32(70, 75, 85, 255), label = IM_COL32(170, 175, 185, 255);
+  for (double t : time_ticks(tlo, thi)) {
+    const float x = xof(t);
+    dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), grid);
+    const std::string s = format_duration(t);
+    const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+    dl->AddText(ImVec2(x - ts.x / 2, b.y + 0.2f * em()), label, s.c_str());
+  }
+  for (double c : log_ticks(clo, chi)) {
+    const float y = yof(c);
+    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), grid);
+    const std::string s = format_money(c, Currency::usd);
+    const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+    dl->AddText(ImVec2(a.x - ts.x - 0.4f * em(), y - ts.y / 2), label, s.c_str());
+  }
+  const char* xl = tr(S::axis_time);
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(xl).x, b.y + 1.15f * em()), label, xl);
+  dl->AddText(ImVec2(origin.x, origin.y), label, tr(S::axis_cost));
+  // The Pareto front as a staircase, then every point.
+  const ImU32 front = IM_COL32(115, 180, 255, 255);
+  for (size_t i = 1; i < res.pareto.size(); ++i) {
+    const PlanCandidate &u = res.pareto[i - 1], &v = res.pareto[i];
+    dl->AddLine(ImVec2(xof(u.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)), front, 1.5f);
+    dl->AddLine(ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(v.cost_usd)), front, 1.5f);
+  }
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const PlanCandidate* nearest = nullptr;
+  bool nearest_pareto = false;
+  float best_d2 = 0.8f * em() * 0.8f * em();
+  const float r = 0.28f * em();
+  for (size_t i = 0; i < pts.size(); ++i) {
+    const PlanCandidate& c = *pts[i];
+    const bool on_front = i >= res.plans.size();
+    const ImVec2 q(xof(c.total_hours * 3600), yof(c.cost_usd));
+    if (on_front)
+      dl->AddCircleFilled(q, r, front);
+    else
+      dl->AddCircle(q, r * 1.6f, IM_COL32(240, 190, 90, 255), 12, 1.5f);
+    if (p.selected && same_plan(*p.selected, c)) dl->AddCircle(q, r * 2.6f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+    const float dx = q.x - mouse.x, dy = q.y - mouse.y;
+    if (hovered && dx * dx + dy * dy < best_d2) {
+      best_d2 = dx * dx + dy * dy;
+      nearest = &c;
+      nearest_pareto = on_front;
+    }
+  }
+  if (nearest) {
+    for (const PlanCandidate& c : res.pareto)
+      if (same_plan(c, *nearest)) nearest_pareto = true;
+    tooltip_plan(*nearest, nearest_pareto);
+    if (clicked) select_plan(p, *nearest);
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Selected plan
+//-----------------------------------------------------------------------------
+
+void copy_button(PlannerState& p, const char* id, const std::string& text) {
+  ImGui::PushID(id);
+  if (ImGui::SmallButton(tr(S::copy))) {
+    platform_copy_text(text);
+    p.copied = id;
+  }
+  ImGui::PopID();
+  char rid[64];
+  std::snprintf(rid, sizeof rid, "planner.copy.%s", id);
+  record_widget(rid);
+  if (p.copied == id) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr(S::copied));
+  }
+}
+
+// A block of text (a command or config) with its title and a Copy button.
+void artefact(PlannerState& p, const char* id, const char* title, const std::string& text) {
+  if (text.empty()) return;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(title);
+  ImGui::SameLine();
+  copy_button(p, id, text);
+  int lines = 1;
+  for (char ch : text) lines += ch == '\n';
+  const float h = std::min(14.0f, static_cast<float>(lines) + 0.6f) * ImGui::GetTextLineHeight() + ImGui::GetStyle().WindowPadding.y;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.07f, 0.08f, 0.095f, 1.0f));
+  ImGui::BeginChild(id, ImVec2(0, h), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+std::string checklist_text(const std::vector<Check>& checks) {
+  std::string out;
+  int i = 0;
+  for (const Check& c : checks) {
+    char head[16];
+    std::snprintf(head, sizeof head, "%d. ", ++i);
+    out += head + c.title + ": `" + c.command + "`\n   expect: " + c.expect + "\n";
+  }
+  return out;
+}
+
+const S kTiers[] = {S::tier_l1, S::tier_l2, S::tier_l3};
+
+const char* known_or(double v, const std::string& text) { return v > 0 ? text.c_str() : tr(S::unknown); }
+
+// The selected plan in one line with "Use this plan" (above the table, so it is always in view).
+void draw_selection(AppState& app, PlannerState& p) {
+  if (!p.selected || !p.details || !p.details->ok) return;
+  const PlanCandidate& c = *p.selected;
+  const PlanDetails& d = *p.details;
+  const bool in_use = !p.used_fragment.empty() && p.used_fragment == app.fragment;
+  if (ImGui::Button(tr(S::use_plan))) {
+    app_set_input(app, d.scenario_json);
+    p.used_fragment = app.fragment;
+  }
+  record_widget("planner.use");
+  ImGui::SameLine();
+  ImGui::Text(tr(S::plan_heading), c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str(),
+              c.mode == PricingMode::spot ? tr(S::mode_spot) : tr(S::mode_on_demand));
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s %s, %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
+                      format_money(c.cost_usd, Currency::usd).c_str());
+  if (in_use) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("- %s", tr(S::plan_in_use));
+  }
+}
+
+void draw_details(PlannerState& p) {
+  if (!p.selected || !p.details || !p.details->ok) return;
+  const PlanCandidate& c = *p.selected;
+  const PlanDetails& d = *p.details;
+  ImGui::Spacing();
+  section_header(tr(S::selected_plan));
+  ImGui::Text(tr(S::plan_heading), c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str(),
+              c.mode == PricingMode::spot ? tr(S::mode_spot) : tr(S::mode_on_demand));
+  ImGui::TextUnformatted(layout_label(c).c_str());
+  ImGui::Text("%s %s   %s %s   %s %s   %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
+              format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str(), tr(S::tier),
+              tr(kTiers[static_cast<int>(d.advice.tier)]));
+
+  if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("%s: %s", tr(S::rdma), d.advice.rdma.needed ? tr(S::rdma_needed) : tr(S::rdma_not_needed));
+    ImGui::TextDisabled("%s", d.advice.rdma_reason.c_str());
+    ImGui::Text("%s:", tr(S::data_location));
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", d.advice.data_location.c_str());
+    ImGui::Text("%s:", tr(S::checkpoint_location));
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", d.advice.checkpoint_location.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::BeginTable("sizing", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+      ImGui::TableSetupColumn(tr(S::node_sizing));
+      ImGui::TableSetupColumn(tr(S::col_need));
+      ImGui::TableSetupColumn(tr(S::col_have));
+      ImGui::TableHeadersRow();
+      const NodeSizing& n = d.advice.node;
+      char need[32], have[32];
+      auto row = [&](const char* what, const char* a, const char* b) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(what);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(a);
+        ImGui::TableSetColumnIndex(2);
+        ImGui::TextUnformatted(b);
+      };
+      std::snprintf(need, sizeof need, "%.0f", n.vcpus_needed);
+      std::snprintf(have, sizeof have, "%.0f", n.vcpus);
+      row(tr(S::vcpus), need, known_or(n.vcpus, have));
+      const std::string ram_need = format_bytes(n.ram_gb_needed * 1e9), ram_have = format_bytes(n.ram_gb * 1e9);
+      row(tr(S::host_ram), ram_need.c_str(), known_or(n.ram_gb, ram_have));
+      const std::string nvme_need = format_bytes(n.nvme_tb_needed * 1e12), nvme_have = format_bytes(n.nvme_tb * 1e12);
+      row(tr(S::local_nvme), nvme_need.c_str(), known_or(n.nvme_tb, nvme_have));
+      ImGui::EndTable();
+    }
+    if (d.advice.warnings.count > 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+      ImGui::PushTextWrapPos(0.0f);
+      for (int i = 0; i < d.advice.warnings.count; ++i)
+        ImGui::BulletText("%s", warning_message(d.advice.warnings.items[static_cast<size_t>(i)]).c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+    }
+  }
+
+  char launch[96];
+  std::snprintf(launch, sizeof launch, tr(S::launch), d.artifacts.framework.c_str());
+  if (ImGui::CollapsingHeader(launch, ImGuiTreeNodeFlags_DefaultOpen)) {
+    artefact(p, "torchrun", "torchrun", d.artifacts.torchrun);
+    artefact(p, "deepspeed_json", "ds_config.json", d.artifacts.deepspeed_json);
+    artefact(p, "accelerate_yaml", "accelerate config (yaml)", d.artifacts.accelerate_yaml);
+    artefact(p, "megatron_args", "megatron_args.txt", d.artifacts.megatron_args);
+    artefact(p, "peft_python", "PEFT (python)", d.artifacts.peft_python);
+  }
+  if (ImGui::CollapsingHeader(tr(S::checklist), ImGuiTreeNodeFlags_DefaultOpen)) {
+    copy_button(p, "checklist", checklist_text(d.checklist));
+    ImGui::PushTextWrapPos(0.0f);
+    int i = 0;
+    for (const Check& k : d.checklist) {
+      ImGui::Text("%d. %s", ++i, k.title.c_str());
+      ImGui::Indent();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.85f, 1.0f, 1.0f));
+      ImGui::TextUnformatted(k.command.c_str());
+      ImGui::PopStyleColor();
+      ImGui::TextDisabled("%s: %s", tr(S::expect), k.expect.c_str());
+      ImGui::Unindent();
+    }
+    ImGui::PopTextWrapPos();
+  }
+}
+
+}  // namespace
+
+void select_plan(PlannerState& p, const PlanCandidate& c) {
+  if (!p.run) return;
+  p.selected = c;
+  p.details = plan_details(c, p.run->parse.scenario_json, *p.run->parse.question, *p.run->catalog);
+}
+
+bool draw_planner(AppState& app) {
+  PlannerState& p = app.planner;
+  ImGui::TextDisabled("%s", tr(S::planner_question));
+  draw_form(app, p);
+  const bool running = p.run && p.run->planner;
+  if (!running) {
+    if (ImGui::Button(tr(S::run_planner))) start_run(app, p);
+    record_widget("planner.run");
+  } else {
+    if (ImGui::Button(tr(S::cancel))) {
+      p.run->planner.reset();
+      p.run->cancelled = true;
+    }
+    record_widget("planner.cancel");
+  }
+  bool more = false;
+  if (p.run && p.run->planner) {
+    run_slice(p);
+    more = true;  // keep frames coming while the search runs
+  }
+  if (!p.run) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr(S::planner_hint));
+    return more;
+  }
+  PlannerRun& r = *p.run;
+  if (r.planner) {
+    ImGui::SameLine();
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, tr(S::searching), 100 * r.planner->progress(), format_count(static_cast<double>(r.planner->evaluated())).c_str());
+    ImGui::ProgressBar(static_cast<float>(r.planner->progress()), ImVec2(-1, 0), overlay);
+    record_widget("planner.progress");
+    return more;
+  }
+  if (r.cancelled) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr(S::cancelled));
+    return more;
+  }
+  if (!r.result) return more;
+  const PlanResult& res = *r.result;
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled(tr(S::searched_summary), format_count(static_cast<double>(res.space)).c_str(),
+                      format_count(static_cast<double>(res.evaluated)).c_str(), res.offerings,
+                      format_duration(r.elapsed_ms / 1000).c_str());
+  if (r.fragment != app.fragment && p.used_fragment != app.fragment) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", tr(S::stale_question));
+    ImGui::PopStyleColor();
+  }
+  {
+    static const S reasons[] = {S::rej_memory, S::rej_divisibility, S::rej_batch, S::rej_deadline,
+                                S::rej_budget, S::rej_no_price,     S::rej_software, S::rej_network};
+    std::string line = tr(S::rejected);
+    for (int i = 0; i < static_cast<int>(RejectReason::count); ++i) {
+      if (!res.rejected[i]) continue;
+      line += "  ";
+      line += tr(reasons[i]);
+      line += " " + format_count(static_cast<double>(res.rejected[i]));
+    }
+    ImGui::TextDisabled("%s", line.c_str());
+  }
+  if (res.plans.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", tr(S::no_plan));
+    ImGui::PopStyleColor();
+    return more;
+  }
+  draw_selection(app, p);
+  draw_table(p, res);
+  draw_pareto(p, res);
+  draw_details(p);
+  return more;
+}
+
+}  // namespace llmplan::web

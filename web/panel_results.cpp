@@ -1,0 +1,355 @@
+// panel_results.cpp: the Results tab: exports, summary cards (fits?, time, cost, MFU, tier),
+// per-GPU memory (panel_memory.cpp), step-time breakdown, cost breakdown, network and storage
+// needs against the hardware, and the warnings (translated by code, with their numbers). Every
+// figure has a "why" marker showing the core's formula and the values plugged in.
+//
+// [SECTION] Helpers
+// [SECTION] Exports
+// [SECTION] Summary cards
+// [SECTION] Step time
+// [SECTION] Cost
+// [SECTION] Network and storage needs
+// [SECTION] Warnings
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app.hpp"
+#include "i18n.hpp"
+#include "llmplan/report.hpp"
+#include "llmplan/units.hpp"
+#include "platform.hpp"
+#include "widgets.hpp"
+
+namespace llmplan::web {
+namespace {
+
+const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
+const ImVec4 kBad(0.95f, 0.35f, 0.35f, 1.0f);
+const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
+
+//-----------------------------------------------------------------------------
+// [SECTION] Helpers
+//-----------------------------------------------------------------------------
+
+std::string fmt(const char* format, const char* a, const char* b = "") {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, format, a, b);
+  return buf;
+}
+
+std::string num(double v, const char* format = "%.3g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string rate(double bytes_per_s) { return format_bytes(bytes_per_s) + "/s"; }
+
+Currency primary(const AppState& app) { return app.scenario.pricing.currency; }
+Currency secondary(const AppState& app) { return primary(app) == Currency::usd ? Currency::cny : Currency::usd; }
+std::string money(const AppState& app, double usd, Currency c) {
+  return format_money(usd_in(usd, c, app.result.cost), c);
+}
+
+// A table with a label column, value columns and a final narrow "why" column.
+bool begin_lines(const char* id, int value_columns, const S* headers = nullptr) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable(id, value_columns + 2, flags)) return false;
+  ImGui::TableSetupColumn(headers ? tr(headers[0]) : "", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  for (int i = 0; i < value_columns; ++i)
+    ImGui::TableSetupColumn(headers ? tr(headers[i + 1]) : "", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("(?)").x);
+  if (headers) {
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int i = 0; i <= value_columns; ++i) {
+      ImGui::TableSetColumnIndex(i);
+      text_wrapped(tr(headers[i]));
+    }
+  }
+  return true;
+}
+
+// One line: label, values, why marker (key may be null).
+void line(const AppState& app, const char* label, std::initializer_list<std::string> values, const char* key,
+          const ImVec4* color = nullptr) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  text_wrapped(label);
+  int column = 1;
+  for (const std::string& v : values) {
+    ImGui::TableSetColumnIndex(column++);
+    text_wrapped(v.c_str(), color);
+  }
+  ImGui::TableSetColumnIndex(column);
+  if (key) why_marker(app, key);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Exports
+//-----------------------------------------------------------------------------
+
+void exports(AppState& app) {
+  const Catalog& catalog = app_catalog(app);
+  if (small_button(tr(S::export_md), "export_markdown")) {
+    const std::string link = app.fragment.empty() ? "" : platform_page_url() + "#" + app.fragment;
+    platform_copy_text(markdown_summary(app.input.dump(2), app.scenario, app.result, catalog, link));
+    app.export_note = tr(S::copied);
+  }
+  flow_same_line(button_width(tr(S::export_scenario), true));
+  if (small_button(tr(S::export_scenario), "export_scenario")) {
+    platform_download("llmplan-scenario.json", "application/json", app.input.dump(2) + "\n");
+    app.export_note = tr(S::exported);
+  }
+  flow_same_line(button_width(tr(S::export_result), true));
+  if (small_button(tr(S::export_result), "export_result")) {
+    const JsonResponse r = estimate_json(app.input.dump(), catalog, true);
+    const nlohmann::json doc = nlohmann::json::parse(r.body, nullptr, false);
+    platform_download("llmplan-result.json", "application/json", (doc.is_discarded() ? r.body : doc.dump(2)) + "\n");
+    app.export_note = tr(S::exported);
+  }
+  if (!app.export_note.empty()) {
+    flow_same_line(ImGui::CalcTextSize(app.export_note.c_str()).x);
+    text_disabled(app.export_note.c_str());
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Summary cards
+//-----------------------------------------------------------------------------
+
+void card(const AppState& app, const char* title, const std::string& value, const ImVec4* color,
+          const std::string& detail, const char* key) {
+  ImGui::TableNextColumn();
+  text_disabled(title);
+  ImGui::SameLine();
+  if (key) why_marker(app, key);
+  ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[1]);
+  text_wrapped(value.c_str(), color);
+  ImGui::PopFont();
+  text_wrapped_disabled(detail.c_str());
+}
+
+void cards(const AppState& app) {
+  const EstimateResult& r = app.result;
+  const int columns = std::clamp(static_cast<int>(ImGui::GetContentRegionAvail().x / (9.5f * em())), 2, 5);
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchSame;
+  if (!ImGui::BeginTable("cards", columns, flags)) return;
+  const MemoryResult& m = r.memory;
+  card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &kGood : &kBad,
+       format_bytes(m.per_gpu.total()) + " / " + format_bytes(m.capacity_bytes), "memory.fits");
+  char gpu_hours[96];
+  std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.time.gpu_hours).c_str());
+  card(app, tr(S::card_time), format_duration(r.time.total_hours * 3600), nullptr, gpu_hours, "time.total_days");
+  char per_hour[96];
+  std::snprintf(per_hour, sizeof per_hour, tr(S::per_gpu_hour_fmt),
+                money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
+  card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
+       money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour, "cost.total_usd");
+  card(app, tr(S::card_mfu), format_percent(r.time.mfu), nullptr,
+       format_count(r.time.tokens_per_s) + " " + tr(S::u_tok_s), "time.mfu");
+  const S tier = r.tier == Tier::l1 ? S::tier_l1 : r.tier == Tier::l2 ? S::tier_l2 : S::tier_l3;
+  card(app, tr(S::card_tier), to_string(r.tier), nullptr, tr(tier), nullptr);
+  ImGui::EndTable();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Step time
+//-----------------------------------------------------------------------------
+
+const S kPartLabels[] = {S::part_compute, S::part_comm, S::part_bubble, S::part_offload, S::part_io};
+const ImU32 kPartColors[] = {IM_COL32(76, 142, 218, 255), IM_COL32(232, 145, 64, 255), IM_COL32(160, 110, 210, 255),
+                             IM_COL32(86, 180, 110, 255), IM_COL32(220, 90, 90, 255)};
+
+void step_time(const AppState& app) {
+  section_header(tr(S::sec_step));
+  const StepBreakdown b = step_breakdown(app.result.time);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float height = em() * 1.2f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(45, 48, 56, 255), em() * 0.2f);
+  float x = p0.x;
+  for (size_t i = 0; i < b.s.size(); ++i) {
+    const float w = b.total_s > 0 ? static_cast<float>(b.s[i] / b.total_s) * width : 0;
+    dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + w, p0.y + height), kPartColors[i]);
+    x += w;
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  record_widget("step_bar");
+  if (!begin_lines("step_parts", 2)) return;
+  for (size_t i = 0; i < b.s.size(); ++i) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float s = em() * 0.7f;
+    dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(p.x, p.y + em() * 0.2f), ImVec2(p.x + s, p.y + em() * 0.2f + s), kPartColors[i]);
+    ImGui::Dummy(ImVec2(s, s));
+    ImGui::SameLine();
+    text_wrapped(tr(kPartLabels[i]));
+    ImGui::TableSetColumnIndex(1);
+    text(format_duration(b.s[i]).c_str());
+    ImGui::TableSetColumnIndex(2);
+    text(b.total_s > 0 ? format_percent(b.s[i] / b.total_s).c_str() : "-");
+    ImGui::TableSetColumnIndex(3);
+    why_marker(app, result_key(static_cast<StepPart>(i)));
+  }
+  const TimeResult& t = app.result.time;
+  line(app, tr(S::step_total), {format_duration(t.step_s), ""}, "time.step_s");
+  line(app, tr(S::tokens_per_s), {format_count(t.tokens_per_s), tr(S::u_tok_s)}, "time.tokens_per_s");
+  line(app, tr(S::steps), {format_count(t.steps), ""}, "time.steps");
+  ImGui::EndTable();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Cost
+//-----------------------------------------------------------------------------
+
+void cost(const AppState& app) {
+  section_header(tr(S::sec_cost));
+  const CostResult& c = app.result.cost;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("cost", 4, flags)) return;
+  ImGui::TableSetupColumn("item", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("usd", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("cny", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("why", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("(?)").x);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  ImGui::TableSetColumnIndex(0);
+  text(tr(S::col_item));
+  ImGui::TableSetColumnIndex(1);
+  text("USD");
+  ImGui::TableSetColumnIndex(2);
+  text("CNY");
+  auto row = [&](S label, double usd, const char* key) {
+    line(app, tr(label), {money(app, usd, Currency::usd), money(app, usd, Currency::cny)}, key);
+  };
+  row(S::cost_compute, c.compute_usd, "cost.compute_usd");
+  row(S::cost_storage, c.storage_usd, "cost.storage_usd");
+  row(S::cost_total, c.total_usd, "cost.total_usd");
+  row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
+  row(S::price, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
+  line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");
+  line(app, tr(S::gpu_hours), {format_count(app.result.time.gpu_hours), ""}, "gpu_hours");
+  ImGui::EndTable();
+  const std::string source = std::string(tr(S::price_source)) + ": " + app.scenario.pricing.price_source;
+  text_wrapped_disabled(source.c_str());
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Network and storage needs
+//-----------------------------------------------------------------------------
+
+std::string have(double v, const char* unit) { return v > 0 ? num(v, "%.4g") + " " + unit : tr(S::unknown); }
+
+void needs(const AppState& app) {
+  section_header(tr(S::sec_needs));
+  const EstimateResult& r = app.result;
+  const IoResult& io = r.io;
+  const NodeSizing& n = app.advice.node;
+  const S headers[] = {S::col_item, S::col_needed, S::col_provided};
+  if (!begin_lines("needs", 2, headers)) return;
+  const bool io_short = io.data_utilisation > 1;
+  line(app, tr(S::need_data_rate), {rate(io.data_bytes_per_s), rate(io.data_tier_bytes_per_s) + " (" +
+                                    format_percent(io.data_utilisation) + ")"},
+       "io.data_bytes_per_s", io_short ? &kBad : nullptr);
+  line(app, tr(S::need_ckpt), {format_bytes(io.checkpoint_bytes), format_duration(io.checkpoint_write_s)},
+       "checkpoint.write_s");
+  line(app, tr(S::need_ckpt_interval), {format_duration(io.checkpoint_interval_h * 3600), format_percent(io.overhead_fraction)},
+       "checkpoint.interval_h");
+  line(app, tr(S::need_inter), {format_bytes(r.time.comm.inter_bytes()),
+                                rate(app.scenario.network.node_gb_per_s * 1e9) + " / " + tr(S::nodes)},
+       "comm.inter_node_bytes");
+  const bool cpu_short = n.vcpus > 0 && n.vcpus < n.vcpus_needed;
+  line(app, tr(S::need_vcpus), {num(n.vcpus_needed, "%.0f"), have(n.vcpus, "")}, "io.input_cores_per_node",
+       cpu_short ? &kBad : nullptr);
+  const bool ram_short = n.ram_gb > 0 && n.ram_gb < n.ram_gb_needed;
+  line(app, tr(S::need_ram), {num(n.ram_gb_needed, "%.0f") + " GB", have(n.ram_gb, "GB")}, nullptr,
+       ram_short ? &kBad : nullptr);
+  const bool nvme_short = n.nvme_tb > 0 && n.nvme_tb < n.nvme_tb_needed;
+  line(app, tr(S::need_nvme), {num(n.nvme_tb_needed, "%.2f") + " TB", have(n.nvme_tb, "TB")}, nullptr,
+       nvme_short ? &kBad : nullptr);
+  const bool rdma_short = app.advice.rdma.needed && !app.scenario.network.rdma;
+  line(app, tr(S::need_rdma), {tr(app.advice.rdma.needed ? S::rdma_needed : S::rdma_not_needed),
+                               app.scenario.network.rdma ? tr(S::yes) : tr(S::no)},
+       nullptr, rdma_short ? &kBad : nullptr);
+  if (!app.advice.rdma_reason.empty()) item_tooltip(app.advice.rdma_reason.c_str());
+  ImGui::EndTable();
+  for (const auto& [label, body] : {std::pair{S::where_data, &app.advice.data_location},
+                                    std::pair{S::where_ckpt, &app.advice.checkpoint_location}}) {
+    if (body->empty()) continue;
+    const std::string s = std::string(tr(label)) + ": " + *body;
+    text_wrapped_disabled(s.c_str());
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Warnings
+//-----------------------------------------------------------------------------
+
+enum class Kind { count, bytes, duration };
+
+struct WarningText {
+  S text;
+  Kind kind;
+};
+
+const WarningText kWarningTexts[] = {
+    {S::w_memory_exceeds, Kind::bytes},          {S::w_tp_crosses_nodes, Kind::count},
+    {S::w_seq_exceeds_context, Kind::count},     {S::w_multinode_without_rdma, Kind::count},
+    {S::w_data_on_block_disk, Kind::count},      {S::w_io_bound, Kind::count},
+    {S::w_host_ram_below_2x_gpu, Kind::count},   {S::w_few_vcpus, Kind::count},
+    {S::w_pcie_only_gpus, Kind::count},          {S::w_checkpoints_on_local_disk, Kind::count},
+    {S::w_offload_exceeds_host_ram, Kind::bytes}, {S::w_comm_dominates, Kind::duration},
+    {S::w_no_price, Kind::count},                {S::w_spot_without_rate, Kind::count},
+};
+static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
+              "one text per warning code");
+
+std::string warning_value(double v, Kind kind) {
+  switch (kind) {
+    case Kind::bytes: return format_bytes(v);
+    case Kind::duration: return format_duration(v);
+    case Kind::count: break;
+  }
+  return format_count(v);
+}
+
+void warnings(const EstimateResult& r) {
+  if (r.warnings.count == 0) return;
+  section_header(tr(S::warnings));
+  for (int i = 0; i < r.warnings.count; ++i) {
+    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
+    const WarningText& t = kWarningTexts[static_cast<size_t>(w.code)];
+    const std::string message =
+        fmt(tr(t.text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
+    const std::string code = std::string("[") + warning_code(w.code) + "]";
+    text_colored(kWarn, code.c_str());
+    text_wrapped(message.c_str());
+  }
+}
+
+}  // namespace
+
+bool draw_results(AppState& app) {
+  if (!app.has_result) {
+    draw_memory(app);
+    return false;
+  }
+  exports(app);
+  if (app.result_is_stale) {
+    text_wrapped(tr(S::stale), &kBad);
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
+  }
+  cards(app);
+  draw_memory(app);
+  step_time(app);
+  cost(app);
+  needs(app);
+  warnings(app.result);
+  if (app.result_is_stale) ImGui::PopStyleVar();
+  return false;
+}
+
+}  // namespace llmplan::web

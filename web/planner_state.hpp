@@ -1,0 +1,74 @@
+// planner_state.hpp: what the planner, design-space and topology tabs keep between frames: the
+// planner form, the search running in slices, its result and the selected plan's details; the
+// cached design-space grid; the topology colouring. All numbers come from core.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/design_space.hpp"
+#include "llmplan/planner.hpp"
+
+namespace llmplan::web {
+
+// Planner work per frame: slices of one offering at one node count are run until this much
+// time has passed, so a frame's planner work stays well under the 50 ms a long task takes.
+inline constexpr double kPlannerSliceMs = 6.0;
+inline constexpr int kPlannerTopN = 30;
+
+struct PlannerRun {
+  std::shared_ptr<const Catalog> catalog;  // the search's own copy: plans point into it
+  QuestionParse parse;                     // the question (its scenario part and the parsed Question)
+  std::string question_json;               // what `llmplan plan` takes for the same search
+  std::string fragment;                    // app.fragment when it started (the scenario it plans)
+  std::unique_ptr<Planner> planner;        // while running
+  std::optional<PlanResult> result;        // when complete
+  bool cancelled = false;
+  double started_ms = 0, elapsed_ms = 0;
+  std::vector<double> slice_ms;            // planner time per frame (benchmark, test hook)
+};
+
+struct PlannerState {
+  // The form (constraints of issue 5).
+  int objective = static_cast<int>(Objective::min_cost);
+  int max_gpus = 1024;
+  double deadline_days = 0;            // 0: none
+  double budget_usd = 0;               // 0: none
+  std::vector<std::string> providers, accelerators;  // empty: all
+  bool spot = false;
+  InputError error;                        // the last question that did not parse
+
+  std::unique_ptr<PlannerRun> run;
+  int sort_column = 0;
+  bool sort_descending = false;
+  std::vector<int> order;                  // table rows in display order (indices into result->plans)
+  // The selected plan (from the table, the scatter or the heat map) and its details.
+  std::optional<PlanCandidate> selected;
+  std::optional<PlanDetails> details;
+  std::string used_fragment;               // app.fragment after "use this plan"
+  std::string copied;                      // id of the artefact last copied
+};
+
+struct DesignState {
+  std::string fragment;                    // app.fragment the grid was computed for
+  std::string key;                         // its question JSON: recompute only when this changes
+  std::shared_ptr<const Catalog> catalog;
+  QuestionParse parse;
+  std::unique_ptr<DesignSpace> space;
+  bool done = false;
+  bool show_time = false;                  // colour by time instead of cost
+  double started_ms = 0, elapsed_ms = 0;
+  std::vector<double> slice_ms;
+  std::vector<float> values;               // per cell: 0..1 on the log colour scale, -1 infeasible
+};
+
+struct TopologyState {
+  int color_by = 0;                        // 0 TP group, 1 PP stage, 2 DP group
+};
+
+// Selects a plan of the current run and computes its details (advice, artefacts, checklist).
+void select_plan(PlannerState& p, const PlanCandidate& c);
+
+}  // namespace llmplan::web
