@@ -71,6 +71,19 @@
   };
   window.Module = Module;
 
+  // The footer follows the UI language (the app sets <html lang> when it changes).
+  function localiseFooter() {
+    var zh = (document.documentElement.lang || '').indexOf('zh') === 0;
+    var links = document.querySelectorAll('#site-links a[data-zh]');
+    for (var i = 0; i < links.length; ++i) {
+      var a = links[i];
+      if (!a.hasAttribute('data-en')) a.setAttribute('data-en', a.textContent);
+      a.textContent = a.getAttribute(zh ? 'data-zh' : 'data-en');
+    }
+  }
+  new MutationObserver(localiseFooter).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+  localiseFooter();
+
   window.llmplanApi.registerServiceWorker();
   if (inlineRuntime) return;
   var script = document.createElement('script');

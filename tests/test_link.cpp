@@ -37,7 +37,7 @@ bool has_notice(const LinkDecode& d, const std::string& field) {
 // The golden links file of this source tree (LLMPLAN_SOURCE_DIR: tests/CMakeLists.txt), whatever
 // folder ctest or Node runs the tests from.
 json golden_links() {
-  for (const std::string path : {std::string(LLMPLAN_SOURCE_DIR) + "/tests/golden/links.json", std::string("tests/golden/links.json")}) {
+  for (const std::string& path : {std::string(LLMPLAN_SOURCE_DIR) + "/tests/golden/links.json", std::string("tests/golden/links.json")}) {
     std::ifstream in(path);
     if (!in) continue;
     std::stringstream ss;

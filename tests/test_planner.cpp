@@ -314,3 +314,30 @@ TEST_CASE("the search runs in slices with monotonic progress and the same answer
   // The same plan as the JSON call, which fills the same question from the same fields.
   CHECK(json::parse(parsed.body)["plans"][0]["instance"] == a.plans[0].instance->id);
 }
+
+TEST_CASE("region and currency constraints narrow the offerings; CSV lists the ranked plans") {
+  const json cny = plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "global_batch": 32,
+    "tokens": 2e8, "objective": "min_cost", "constraints": {"max_gpus": 8, "currency": "cny"}})");
+  REQUIRE(cny["plans"].size() >= 1);
+  for (const json& p : cny["plans"])
+    CHECK(builtin_catalog().find_instance(p["instance"].get<std::string>())->currency == CurrencyCode::cny);
+  const json east = plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048, "tokens": 1e8,
+    "objective": "min_cost", "constraints": {"max_gpus": 8, "regions": ["us-east-1"]}})");
+  for (const json& p : east["plans"]) {
+    const std::string region = builtin_catalog().find_instance(p["instance"].get<std::string>())->region;
+    CHECK((region == "us-east-1" || region.rfind("all", 0) == 0 || region == "global"));
+  }
+  const PlanJsonResponse bad = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"currency": "eur"}})",
+                                         builtin_catalog());
+  CHECK(bad.error.field == "constraints.currency");
+
+  const QuestionParse q = parse_question(k70bFull, builtin_catalog());
+  REQUIRE(q.question);
+  const PlanResult r = plan(*q.question, builtin_catalog());
+  const std::string csv = plans_csv(r);
+  size_t lines = 0;
+  for (char ch : csv) lines += ch == '\n';
+  CHECK(lines == r.plans.size() + 1);
+  CHECK(csv.find("\r\n1," + r.plans[0].instance->id + ",") != std::string::npos);
+  CHECK(csv.find("\"" + r.why[0] + "\"") != std::string::npos);
+}

@@ -16,7 +16,7 @@ struct Entry {
 
 // Order matches enum S; checked at start-up by string_table().
 constexpr Entry kStrings[] = {
-    {S::tagline, "Will it fit? GPU memory for training a large language model", "放得下吗？大模型训练的单卡显存估算"},
+    {S::tagline, "GPUs, time and cost to train or fine-tune a large language model", "大模型训练与微调：算力、时间与成本规划"},
     {S::language_toggle, "中文", "English"},
     {S::section_model, "Model", "模型"},
     {S::preset, "Preset", "预设"},
@@ -203,6 +203,9 @@ constexpr Entry kStrings[] = {
     {S::topo_scale_up, "Scale-up: %s, %s/s per GPU each way", "节点内互联：%s，每卡单向 %s/s"},
     {S::topo_legend, "GPU labels: T = tensor-parallel rank, P = pipeline stage, D = data-parallel replica (Megatron rank order).", "GPU 标注：T = 张量并行序号，P = 流水线阶段，D = 数据并行副本（Megatron 序号顺序）。"},
     {S::topo_tp_crosses, "Tensor parallelism spans nodes: every layer waits on the scale-out fabric.", "张量并行跨节点：每一层都要等待节点间网络。"},
+    {S::currency_any, "Any currency", "任意币种"},
+    {S::priced_in, "Offerings priced in", "报价币种"},
+    {S::download_csv, "Download plans (CSV)", "下载方案 (CSV)"},
     // [planner strings: add above this line]
     {S::catalog_with_edits, "+ your edits", "+ 你的修改"},
     {S::view_catalog, "Catalog", "硬件与模型目录"},

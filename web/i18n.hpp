@@ -35,6 +35,7 @@ enum class S {
   topo_by_pp, topo_by_dp, topo_more_nodes, topo_node, topo_nvswitch, topo_nvlink, topo_xgmi, topo_hccs,
   topo_pcie, topo_nic, topo_gpu_tip, topo_fabric, topo_rdma, topo_tcp, topo_single_node, topo_scale_up,
   topo_legend, topo_tp_crosses,
+  currency_any, priced_in, download_csv,
   // [planner strings: add above this line]
   catalog_with_edits, view_catalog, sec_model, sec_method, sec_data, sec_cluster, sec_layout, sec_network,
   sec_storage, sec_pricing, reset_tip, range_fmt, input_error, default_word, auto_word, u_tokens, u_seqs,

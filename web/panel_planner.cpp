@@ -112,6 +112,8 @@ Constraints form_constraints(const PlannerState& p) {
   c.providers = p.providers;
   c.accelerators = p.accelerators;
   c.spot = p.spot;
+  static const char* currencies[] = {"", "usd", "cny"};
+  c.currency = currencies[p.currency];
   return c;
 }
 
@@ -132,6 +134,8 @@ void draw_form(AppState& app, PlannerState& p) {
   }
   multi_select(tr(S::providers), "planner.providers", providers, p.providers);
   multi_select(tr(S::accelerators), "planner.accelerators", accelerators, p.accelerators);
+  const char* currencies[] = {tr(S::currency_any), "USD", "CNY"};
+  form_combo(tr(S::priced_in), "planner.currency", &p.currency, currencies, 3, error);
   label_row(tr(S::spot_allowed));
   ImGui::Checkbox("##spot", &p.spot);
   record_widget("planner.spot");
@@ -667,6 +671,8 @@ bool draw_planner(AppState& app) {
     ImGui::PopStyleColor();
     return more;
   }
+  if (ImGui::SmallButton(tr(S::download_csv))) platform_download("llmplan-plans.csv", "text/csv", plans_csv(res));
+  record_widget("planner.csv");
   draw_selection(app, p);
   draw_table(p, res);
   draw_pareto(p, res);

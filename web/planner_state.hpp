@@ -38,6 +38,7 @@ struct PlannerState {
   double budget_usd = 0;               // 0: none
   std::vector<std::string> providers, accelerators;  // empty: all
   bool spot = false;
+  int currency = 0;                        // 0 any, 1 USD-priced offerings only, 2 CNY-priced only
   InputError error;                        // the last question that did not parse
 
   std::unique_ptr<PlannerRun> run;

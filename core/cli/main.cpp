@@ -31,11 +31,12 @@ const char* kHelp =
     "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
     "      --format json (default) prints the result JSON; --format table a summary for people;\n"
     "      --explain adds \"explain\": the formula and the values behind every figure.\n"
-    "  llmplan plan FILE|- [--format json|table|artifacts]\n"
+    "  llmplan plan FILE|- [--format json|table|artifacts|csv]\n"
     "      Search the catalog's offerings, node counts and parallel layouts for the best plan:\n"
     "      a scenario without cluster/parallel plus \"objective\" (min_cost, min_time,\n"
     "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
-    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, spot}. --format artifacts\n"
+    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot}.\n"
+    "      --format artifacts\n"
     "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
     "  llmplan link encode FILE|- [--catalog VERSION]\n"
     "      Print the link fragment (v=1&c=...&m=...) of a scenario or planner question JSON\n"
@@ -360,10 +361,19 @@ int cmd_plan(const std::vector<std::string>& args) {
     }
   }
   if (file.empty()) return usage_error("plan: missing FILE (use '-' for standard input)");
-  if (format != "json" && format != "table" && format != "artifacts")
-    return usage_error("--format must be json, table or artifacts; got '" + format + "'");
+  if (format != "json" && format != "table" && format != "artifacts" && format != "csv")
+    return usage_error("--format must be json, table, artifacts or csv; got '" + format + "'");
   std::string text, error;
   if (!read_input(file, text, error)) return usage_error(error);
+  if (format == "csv") {
+    const llmplan::QuestionParse q = llmplan::parse_question(text, llmplan::builtin_catalog());
+    if (!q.question) {
+      std::fprintf(stderr, "llmplan: invalid question: %s\n", q.error.message.c_str());
+      return 2;
+    }
+    std::fputs(llmplan::plans_csv(llmplan::plan(*q.question, llmplan::builtin_catalog())).c_str(), stdout);
+    return 0;
+  }
   const llmplan::PlanJsonResponse r = llmplan::plan_json(text, llmplan::builtin_catalog());
   if (!r.ok) {
     std::fprintf(stderr, "llmplan: invalid question: %s\n", r.error.message.c_str());

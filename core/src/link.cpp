@@ -110,6 +110,8 @@ const std::vector<LinkField> kLinkFields = {
     {"qp", "constraints.providers", LinkType::list},
     {"qa", "constraints.accelerators", LinkType::list},
     {"qs", "constraints.spot", LinkType::boolean},
+    {"qr", "constraints.regions", LinkType::list},
+    {"qc", "constraints.currency", LinkType::choice},
     {"qn", "top_n", LinkType::integer},
 };
 

@@ -51,6 +51,15 @@ bool allowed(const std::vector<std::string>& list, const std::string& v) {
   return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
 }
 
+// An offering listed for every region ("all", "all OCI regions", "global") is in any region asked for.
+bool in_regions(const std::vector<std::string>& regions, const std::string& region) {
+  return allowed(regions, region) || region.rfind("all", 0) == 0 || region == "global";
+}
+
+bool in_currency(const std::string& currency, CurrencyCode c) {
+  return currency.empty() || (currency == "cny") == (c == CurrencyCode::cny);
+}
+
 // Within 1 % on the objective two plans are a tie: for cost, the smaller cluster wins (fewer
 // GPUs to rent, fail and debug: a 7B QLoRA job stays on one GPU), then the faster; for time,
 // the cheaper. Total and deterministic.
@@ -80,7 +89,9 @@ const char* to_string(Objective o) {
 Planner::Planner(const Question& q, const Catalog& catalog) : q_(q), catalog_(catalog) {
   const Constraints& c = q_.constraints;
   for (const Instance& in : catalog_.instances) {
-    if (!allowed(c.providers, in.provider) || !allowed(c.accelerators, in.accelerator)) continue;
+    if (!allowed(c.providers, in.provider) || !allowed(c.accelerators, in.accelerator) || !in_regions(c.regions, in.region) ||
+        !in_currency(c.currency, in.currency))
+      continue;
     // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA (and AMD ROCm) GPUs only.
     const Accelerator* a = catalog_.find_accelerator(in.accelerator);
     if (q_.base.method == Method::qlora && a && a->vendor != "nvidia" && a->vendor != "amd") {
@@ -466,18 +477,23 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
     const nlohmann::json& c = root["constraints"];
     Constraints& k = q.constraints;
     if (!r.object(c, "constraints") ||
-        !r.keys(c, "constraints", {"max_gpus", "deadline_days", "budget_usd", "providers", "accelerators", "spot"}) ||
+        !r.keys(c, "constraints",
+                {"max_gpus", "deadline_days", "budget_usd", "providers", "accelerators", "regions", "currency", "spot"}) ||
+        !r.string(c, "currency", "constraints", k.currency) ||
         !r.integer(c, "max_gpus", "constraints", 1, 100000, k.max_gpus) ||
         !r.number(c, "deadline_days", "constraints", 0.001, 100000, k.deadline_days) ||
         !r.number(c, "budget_usd", "constraints", 0.01, 1e12, k.budget_usd) || !r.boolean(c, "spot", "constraints", k.spot))
       return false;
-    for (const char* list : {"providers", "accelerators"}) {
+    if (!k.currency.empty() && k.currency != "usd" && k.currency != "cny")
+      return r.fail("constraints.currency", "must be one of \"usd\", \"cny\"; got \"" + k.currency + "\"");
+    for (auto [list, out] : {std::pair{"providers", &k.providers}, std::pair{"accelerators", &k.accelerators},
+                             std::pair{"regions", &k.regions}}) {
       if (!c.contains(list)) continue;
       const std::string f = std::string("constraints.") + list;
       if (!c[list].is_array()) return r.fail(f, "must be an array of catalog ids");
       for (const auto& v : c[list]) {
         if (!v.is_string()) return r.fail(f, "must be an array of catalog ids; got " + v.dump());
-        (std::string(list) == "providers" ? k.providers : k.accelerators).push_back(v.get<std::string>());
+        out->push_back(v.get<std::string>());
       }
     }
   }
@@ -547,10 +563,33 @@ std::string write_question(std::string_view scenario_json, Objective objective, 
   if (c.budget_usd > 0) k["budget_usd"] = c.budget_usd;
   if (!c.providers.empty()) k["providers"] = c.providers;
   if (!c.accelerators.empty()) k["accelerators"] = c.accelerators;
+  if (!c.regions.empty()) k["regions"] = c.regions;
+  if (!c.currency.empty()) k["currency"] = c.currency;
   if (c.spot) k["spot"] = true;
   doc["constraints"] = k;
   doc["top_n"] = top_n;
   return doc.dump();
+}
+
+std::string plans_csv(const PlanResult& res) {
+  auto quoted = [](const std::string& s) {  // RFC 4180: quote, double the quotes
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  std::string csv = "rank,instance,provider,accelerator,nodes,gpus,pricing_mode,tp,pp,dp,zero,micro_batch,recompute,offload,"
+                    "step_s,total_hours,cost_usd,mfu,why\r\n";
+  char buf[256];
+  for (size_t i = 0; i < res.plans.size(); ++i) {
+    const PlanCandidate& c = res.plans[i];
+    const Layout& l = c.layout;
+    std::snprintf(buf, sizeof buf, "%zu,%s,%s,%s,%d,%d,%s,%d,%d,%d,%d,%d,%s,%s,%.6g,%.6g,%.2f,%.4f,", i + 1, c.instance->id.c_str(),
+                  c.instance->provider.c_str(), c.instance->accelerator.c_str(), c.nodes, c.gpus(), to_string(c.mode), l.tp, l.pp,
+                  c.gpus() / (l.tp * l.pp), l.zero, l.micro_batch, to_string(l.recompute), to_string(l.offload), c.step_s,
+                  c.total_hours, c.cost_usd, c.mfu);
+    csv += buf + quoted(i < res.why.size() ? res.why[i] : "") + "\r\n";
+  }
+  return csv;
 }
 
 PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {

@@ -26,6 +26,8 @@ struct Constraints {
   double budget_usd = 0;              // 0: none
   std::vector<std::string> providers; // empty: all
   std::vector<std::string> accelerators;
+  std::vector<std::string> regions;   // empty: all; offerings sold in "all"/"global" regions always match
+  std::string currency;               // "usd" | "cny": only offerings priced in it; empty: all
   bool spot = false;                  // also consider spot prices
 };
 
@@ -115,6 +117,10 @@ struct QuestionParse {
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel};
 // the global batch defaults to 4M tokens (pretraining) or 64 sequences (fine-tuning).
 QuestionParse parse_question(std::string_view question_json, const Catalog& catalog);
+
+// The ranked plans as CSV (header + one row per plan: rank, offering, layout, time, cost, MFU,
+// why), for spreadsheets: `llmplan plan --format csv` and the app's planner download.
+std::string plans_csv(const PlanResult& result);
 
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel} and
 // returns the plan JSON (README, "llmplan plan").
