@@ -346,22 +346,28 @@ bool edits_view(AppState& app) {
   }
   const bool none = !app.edited_catalog;
   if (none) text_wrapped_disabled(tr(S::no_edits));
+  // One edit with its Remove button; true when it was removed (the list changed: stop drawing it).
+  auto edit_line = [&](const char* text, const auto& erase) {
+    const bool removed = small_button(tr(S::remove));
+    if (removed) {
+      json edits = e;
+      erase(edits);
+      changed |= apply_edits(app, edits);
+    } else {
+      ImGui::SameLine();
+      text_wrapped(text);
+    }
+    ImGui::PopID();
+    return removed;
+  };
   if (e.contains("prices"))
-    for (const auto& [id, price] : e["prices"].items()) {
+    for (const auto& item : e["prices"].items()) {
+      const std::string id = item.key();
       char line[256];
       std::snprintf(line, sizeof line, tr(S::edit_price_fmt), id.c_str(),
-                    format_money(price.get<double>(), Currency::usd).c_str());
+                    format_money(item.value().get<double>(), Currency::usd).c_str());
       ImGui::PushID(id.c_str());
-      if (small_button(tr(S::remove))) {
-        json edits = e;
-        edits["prices"].erase(id);
-        changed |= apply_edits(app, edits);
-        ImGui::PopID();
-        return changed;
-      }
-      ImGui::SameLine();
-      text_wrapped(line);
-      ImGui::PopID();
+      if (edit_line(line, [&](json& edits) { edits["prices"].erase(id); })) return changed;
     }
   if (e.contains("gpus"))
     for (size_t i = 0; i < e["gpus"].size(); ++i) {
@@ -369,16 +375,7 @@ bool edits_view(AppState& app) {
       char line[256];
       std::snprintf(line, sizeof line, tr(S::edit_gpu_fmt), g.value("id", "").c_str(), g.value("name", "").c_str());
       ImGui::PushID(static_cast<int>(i));
-      if (small_button(tr(S::remove))) {
-        json edits = e;
-        edits["gpus"].erase(i);
-        changed |= apply_edits(app, edits);
-        ImGui::PopID();
-        return changed;
-      }
-      ImGui::SameLine();
-      text_wrapped(line);
-      ImGui::PopID();
+      if (edit_line(line, [&](json& edits) { edits["gpus"].erase(i); })) return changed;
     }
   if (!none) {
     if (small_button(tr(S::export_edits), "export_edits"))
