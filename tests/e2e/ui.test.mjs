@@ -186,8 +186,15 @@ test('paste: the browser paste event types into the active field; Ctrl+C copies 
     });
     await settled(page, n);
     assert.equal((await input(page)).seq_len, 8192);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Control+C');
+    // Ctrl held as a person holds it (a few frames), so a loaded machine cannot release the
+    // modifier before the app's next frame reads it.
+    await page.keyboard.down('Control');
+    await page.waitForTimeout(100);
+    await page.keyboard.press('a');
+    await page.waitForTimeout(100);
+    await page.keyboard.press('c');
+    await page.waitForTimeout(100);
+    await page.keyboard.up('Control');
     await page.waitForFunction(() => window.llmplanLastCopied === '8192', null, { timeout: 5000 });
   } finally {
     await context.close();
