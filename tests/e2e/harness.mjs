@@ -76,3 +76,15 @@ export async function openApp(browser, origin, { dpr = 1, width = 1280, height =
 export async function waitReady(page, timeout = 30000) {
   await page.waitForFunction(() => window.llmplanReady === true, null, { timeout });
 }
+
+// Replaces the focused field's text as a person does: Ctrl held across a few frames for Ctrl+A
+// (the app samples keys once per frame; a loaded machine can miss a Ctrl released at once),
+// then the text typed key by key.
+export async function selectAllAndType(page, text) {
+  await page.keyboard.down('Control');
+  await page.waitForTimeout(80);
+  await page.keyboard.press('a');
+  await page.waitForTimeout(80);
+  await page.keyboard.up('Control');
+  await page.keyboard.type(text, { delay: 40 });
+}

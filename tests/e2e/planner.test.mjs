@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady } from './harness.mjs';
+import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady, selectAllAndType } from './harness.mjs';
 
 let server;
 let browser;
@@ -119,10 +119,9 @@ async function askSevenDayDeadline(page) {
   for (let i = 0; i < 4; i++) { await page.mouse.move(combo.x + combo.w / 2 + i, combo.y + combo.h / 2); await page.waitForTimeout(40); }  // the popup settles
   await click(page, 'planner.objective.2');
   await click(page, 'planner.deadline_days', 0.3);  // the text part (the steppers sit at the right end)
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('7');
+  await selectAllAndType(page, '7');
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(100);
+  await page.waitForFunction(() => JSON.parse(window.Module.appPlanner()).form.deadline_days === 7, null, { timeout: 5000 });
   const form = (await planner(page)).form;
   assert.equal(form.objective, 'min_cost_under_deadline');
   assert.equal(form.deadline_days, 7);

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, launchBrowser, openApp, startServer, waitReady } from './harness.mjs';
+import { artifactsDir, launchBrowser, openApp, startServer, waitReady, selectAllAndType } from './harness.mjs';
 
 let server;
 let browser;
@@ -94,8 +94,7 @@ test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns 
     n = await updates(page);
     const tp = await widget(page, 'parallel.tp');
     await page.mouse.click(tp.x + tp.w * 0.3, tp.y + tp.h / 2);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('3');
+    await selectAllAndType(page, '3');
     await page.keyboard.press('Enter');
     await settled(page, n);
     const doc = await input(page);
@@ -148,8 +147,7 @@ test('keyboard navigation: Tab moves focus between fields and arrows/Enter edit 
     const n = await updates(page);
     await page.keyboard.press('Tab');
     await page.waitForTimeout(100);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('2');
+    await selectAllAndType(page, '2');
     await page.keyboard.press('Enter');
     await settled(page, n);
     const doc = await input(page);
@@ -265,8 +263,7 @@ test('catalog view: an instance price override is applied, kept across a reload 
     await page.mouse.move(price.x + 10, price.y + price.h / 2);
     await page.waitForTimeout(50);
     await page.mouse.click(price.x + 10, price.y + price.h / 2);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('1234');
+    await selectAllAndType(page, '1234');
     await page.keyboard.press('Enter');
     n = await updates(page);
     await click(page, 'price_apply');
