@@ -341,3 +341,23 @@ TEST_CASE("region and currency constraints narrow the offerings; CSV lists the r
   CHECK(csv.find("\r\n1," + r.plans[0].instance->id + ",") != std::string::npos);
   CHECK(csv.find("\"" + r.why[0] + "\"") != std::string::npos);
 }
+
+TEST_CASE("one offering filter serves the planner and the design space") {
+  const Catalog& c = builtin_catalog();
+  const Instance* aws = c.find_instance("aws-p5.48xlarge-us-east-1");
+  const Instance* autodl = c.find_instance("autodl-1x-rtx-4090");
+  REQUIRE(aws);
+  REQUIRE(autodl);
+  Constraints k;
+  CHECK(offering_allowed(k, *aws));
+  k.currency = "cny";
+  CHECK_FALSE(offering_allowed(k, *aws));
+  CHECK(offering_allowed(k, *autodl));
+  k = Constraints{};
+  k.regions = {"eu-west-1"};
+  CHECK_FALSE(offering_allowed(k, *aws));
+  k.regions = {"us-east-1"};
+  CHECK(offering_allowed(k, *aws));
+  k.providers = {"gcp"};
+  CHECK_FALSE(offering_allowed(k, *aws));
+}

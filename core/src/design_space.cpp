@@ -8,14 +8,6 @@
 
 namespace llmplan {
 
-namespace {
-
-bool allowed(const std::vector<std::string>& list, const std::string& v) {
-  return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
-}
-
-}  // namespace
-
 DesignSpace::DesignSpace(const Question& q, const Catalog& catalog, std::vector<int> gpu_counts) : q_(q), catalog_(catalog) {
   q_.constraints.deadline_days = 0;
   q_.constraints.budget_usd = 0;
@@ -26,9 +18,8 @@ DesignSpace::DesignSpace(const Question& q, const Catalog& catalog, std::vector<
     if (n <= q_.constraints.max_gpus) grid_.gpu_counts.push_back(n);
   if (!grid_.gpu_counts.empty()) q_.constraints.max_gpus = grid_.gpu_counts.back();
   for (const Accelerator& a : catalog_.accelerators) {
-    if (!allowed(q.constraints.accelerators, a.id)) continue;
     const bool offered = std::any_of(catalog_.instances.begin(), catalog_.instances.end(), [&](const Instance& in) {
-      return in.accelerator == a.id && allowed(q.constraints.providers, in.provider) &&
+      return in.accelerator == a.id && offering_allowed(q.constraints, in) &&
              (in.on_demand_per_hour || (q.constraints.spot && in.spot_per_hour));
     });
     if (offered) grid_.accelerators.push_back(a.id);

@@ -74,6 +74,11 @@ bool better(Objective o, const PlanCandidate& a, const PlanCandidate& b) {
 
 }  // namespace
 
+bool offering_allowed(const Constraints& c, const Instance& in) {
+  return allowed(c.providers, in.provider) && allowed(c.accelerators, in.accelerator) && in_regions(c.regions, in.region) &&
+         in_currency(c.currency, in.currency);
+}
+
 int PlanCandidate::gpus() const { return nodes * (instance ? instance->gpus : 1); }
 
 const char* to_string(RejectReason r) {
@@ -89,9 +94,7 @@ const char* to_string(Objective o) {
 Planner::Planner(const Question& q, const Catalog& catalog) : q_(q), catalog_(catalog) {
   const Constraints& c = q_.constraints;
   for (const Instance& in : catalog_.instances) {
-    if (!allowed(c.providers, in.provider) || !allowed(c.accelerators, in.accelerator) || !in_regions(c.regions, in.region) ||
-        !in_currency(c.currency, in.currency))
-      continue;
+    if (!offering_allowed(c, in)) continue;
     // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA (and AMD ROCm) GPUs only.
     const Accelerator* a = catalog_.find_accelerator(in.accelerator);
     if (q_.base.method == Method::qlora && a && a->vendor != "nvidia" && a->vendor != "amd") {

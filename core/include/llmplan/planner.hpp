@@ -31,6 +31,10 @@ struct Constraints {
   bool spot = false;                  // also consider spot prices
 };
 
+// Whether the constraints let the planner consider `instance` at all (providers, accelerators,
+// regions, currency); prices and node counts are checked by the search.
+bool offering_allowed(const Constraints& c, const Instance& instance);
+
 struct Question {
   Scenario base;          // model, method, shape, tokens, storage and pricing options; cluster/layout are searched
   Objective objective = Objective::min_cost;
