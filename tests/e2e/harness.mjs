@@ -77,14 +77,25 @@ export async function waitReady(page, timeout = 30000) {
   await page.waitForFunction(() => window.llmplanReady === true, null, { timeout });
 }
 
-// Replaces the focused field's text as a person does: Ctrl held across a few frames for Ctrl+A
-// (the app samples keys once per frame; a loaded machine can miss a Ctrl released at once),
-// then the text typed key by key.
+// Paces input to the app's frames: waits until it has drawn `n` more frames (window.llmplanFrames
+// counts them; a frame can take 100 ms or more under software WebGL on a busy machine), or 3 s
+// when it has nothing to draw (an idle app draws no frames, and a lone modifier key wakes none).
+export async function waitFrames(page, n = 2) {
+  const start = await page.evaluate(() => window.llmplanFrames || 0);
+  await page.waitForFunction((s) => (window.llmplanFrames || 0) >= s, start + n, { timeout: 3000 }).catch(() => {});
+}
+
+// Replaces the focused field's text as a person does: Ctrl held across frames for Ctrl+A, then
+// the text typed key by key, each key seen by a frame of its own.
 export async function selectAllAndType(page, text) {
   await page.keyboard.down('Control');
-  await page.waitForTimeout(80);
+  await waitFrames(page);
   await page.keyboard.press('a');
-  await page.waitForTimeout(80);
+  await waitFrames(page);
   await page.keyboard.up('Control');
-  await page.keyboard.type(text, { delay: 40 });
+  await waitFrames(page);
+  for (const ch of text) {
+    await page.keyboard.press(ch);
+    await waitFrames(page);
+  }
 }

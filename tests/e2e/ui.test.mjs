@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, launchBrowser, openApp, startServer, waitReady, selectAllAndType } from './harness.mjs';
+import { artifactsDir, launchBrowser, openApp, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
 
 let server;
 let browser;
@@ -187,11 +187,11 @@ test('paste: the browser paste event types into the active field; Ctrl+C copies 
     // Ctrl held as a person holds it (a few frames), so a loaded machine cannot release the
     // modifier before the app's next frame reads it.
     await page.keyboard.down('Control');
-    await page.waitForTimeout(100);
+    await waitFrames(page);
     await page.keyboard.press('a');
-    await page.waitForTimeout(100);
+    await waitFrames(page);
     await page.keyboard.press('c');
-    await page.waitForTimeout(100);
+    await waitFrames(page);
     await page.keyboard.up('Control');
     await page.waitForFunction(() => window.llmplanLastCopied === '8192', null, { timeout: 5000 });
   } finally {
