@@ -371,7 +371,11 @@ bool read_pricing(Reader& r, const json& root, const Catalog& catalog, Scenario&
     pr.price_source = "catalog instance " + in.id + " (" + mode + ", " + in.source + ", as of " + in.as_of + ")";
     if (pr.mode == PricingMode::on_demand) pr.min_billing_hours = in.min_billing_hours.value_or(0);
   } else {
-    resolve_catalog_price(s, catalog);
+    int count = 0;
+    pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
+    pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) + " catalog instances with " +
+                                  s.cluster.accelerator
+                            : "";
   }
   return true;
 }
@@ -445,17 +449,6 @@ InputError validate_scenario(const Scenario& s) {
 
 void set_inter_node_link(const Interconnect& link, double ports_per_node, Network& network) {
   apply_link(link, ports_per_node, network);
-}
-
-void resolve_catalog_price(Scenario& s, const Catalog& catalog) {
-  Pricing& pr = s.pricing;
-  pr.usd_to_cny = catalog.currency.usd_to_cny;
-  if (!s.cluster.instance.empty() || pr.price_source == kPriceOverrideSource) return;  // priced already
-  int count = 0;
-  pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
-  pr.price_source = count ? "median " + std::string(kModeNames[static_cast<int>(pr.mode)]) + " price per GPU of the " +
-                                std::to_string(count) + " catalog instances with " + s.cluster.accelerator
-                          : "";
 }
 
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, int nodes, PricingMode mode,

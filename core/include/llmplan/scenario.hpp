@@ -167,11 +167,6 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, PricingMode mode,
                        InputError& error);
 
-// Prices an accelerator-only cluster (no instance, no override; else only the rate) at the catalog's median price
-// per GPU for the pricing mode, and takes the catalog's USD->CNY rate. The parser does this;
-// front ends that edit a Scenario directly call it after each edit.
-void resolve_catalog_price(Scenario& s, const Catalog& catalog);
-
 // The input JSON that parses back to `s` (what llmplan estimate and links take), writing only
 // what differs from the defaults. The scale-out network is resolved from the cluster and not
 // written: a scenario whose network fields were overridden loses those overrides.
