@@ -17,6 +17,7 @@
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/catalog_releases.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
@@ -55,6 +56,9 @@ const char* kHelp =
     "      Print what changed between two catalogs, entry by entry and field by field.\n"
     "  llmplan catalog dump\n"
     "      Print the built-in catalog as one merged document (archived in catalog/releases/).\n"
+    "  llmplan fields [--format md|html|json]\n"
+    "      Print the reference of every scenario and planner field: type, range, default, unit,\n"
+    "      link code and meaning (docs/scenario.md is this output).\n"
     "  llmplan --help | --version\n"
     "\n"
     "Exit status: 0 success; 2 invalid scenario or usage (the message names the field and the\n"
@@ -452,6 +456,36 @@ int cmd_catalog(const std::vector<std::string>& args) {
   return usage_error("catalog: expected list, check, diff or dump");
 }
 
+// The field table as Markdown (docs/scenario.md), an HTML fragment (the site's page) or JSON.
+int cmd_fields(const std::vector<std::string>& args) {
+  std::string format = "md";
+  if (args.size() == 2 && args[0] == "--format") format = args[1];
+  else if (!args.empty()) return usage_error("fields: expected [--format md|html|json]");
+  if (format == "md") {
+    std::fputs(llmplan::fields_markdown().c_str(), stdout);
+  } else if (format == "html") {
+    std::fputs(llmplan::fields_html().c_str(), stdout);
+  } else if (format == "json") {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const llmplan::FieldSpec& f : llmplan::all_fields()) {
+      nlohmann::ordered_json e = {{"path", f.path}, {"type", llmplan::kFieldTypeNames[static_cast<int>(f.type)]},
+                                  {"code", f.code}, {"unit", f.unit}, {"default", llmplan::field_default_text(f)},
+                                  {"scope", f.scope == llmplan::FieldScope::scenario ? "scenario" : "question"},
+                                  {"meaning", f.meaning}};
+      if (f.type == llmplan::FieldType::integer || f.type == llmplan::FieldType::number ||
+          f.type == llmplan::FieldType::number_or_auto)
+        e["range"] = {f.lo, f.hi};
+      if (!f.choices.empty()) e["choices"] = std::vector<std::string>(f.choices.begin(), f.choices.end());
+      if (*f.applies) e["applies"] = f.applies;
+      out.push_back(e);
+    }
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    return usage_error("fields: --format must be md, html or json; got '" + format + "'");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -472,6 +506,7 @@ int main(int argc, char** argv) {
     if (cmd == "catalog") return cmd_catalog(args);
     if (cmd == "plan") return cmd_plan(args);
     if (cmd == "link") return cmd_link(args);
+    if (cmd == "fields") return cmd_fields(args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "llmplan: internal error: %s\n", e.what());
     return 1;

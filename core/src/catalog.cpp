@@ -85,8 +85,7 @@ bool valid_catalog_version(const std::string& s) {  // YYYY.MM.N
 }
 
 // id, name, source, as_of, notes and sources: present in every entry of every section.
-bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e,
-                std::initializer_list<const char*> allowed) {
+bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e, const std::vector<std::string>& allowed) {
   if (!r.object(o, p) || !r.keys(o, p, allowed) || !r.required(o, p, {"id", "name", "source", "as_of"}) ||
       !r.string(o, "id", p, e.id) || !r.string(o, "name", p, e.name) || !r.string(o, "source", p, e.source) ||
       !r.string(o, "as_of", p, e.as_of) || !r.string(o, "notes", p, e.notes))
@@ -116,7 +115,7 @@ bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e,
     if (!r.object(s, sp)) return false;
     for (const auto& [field, text] : s.items()) {
       bool known = false;
-      for (const char* a : allowed) known = known || field == a;
+      for (const std::string& a : allowed) known = known || field == a;
       if (!known) return r.fail(r.join(sp, field), "names no field of this entry");
       if (!text.is_string() || text.get<std::string>().empty())
         return r.fail(r.join(sp, field), "must be a non-empty string");
@@ -261,12 +260,10 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
 }
 
 bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) {
-  if (!entry_info(r, o, p, m,
-                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "layers", "hidden", "heads", "kv_heads",
-                   "head_dim", "ffn", "vocab", "gated_mlp", "tied_embeddings", "qkv_bias", "linear_bias", "norm",
-                   "learned_positions", "experts", "top_k", "shared_experts", "expert_ffn", "shared_expert_ffn",
-                   "dense_layers", "attention", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
-                   "qk_rope_head_dim", "v_head_dim", "max_context", "published_params", "published_active_params"}) ||
+  std::vector<std::string> allowed = {"id",      "name",    "source",     "as_of",           "notes",
+                                      "sources", "aliases", "max_context", "published_params", "published_active_params"};
+  for (std::string& k : detail::arch_keys()) allowed.push_back(std::move(k));
+  if (!entry_info(r, o, p, m, allowed) ||
       !r.required(o, p, {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_context", "published_params"}) ||
       !r.integer(o, "max_context", p, 1, 100000000, m.max_context) ||
       !req(r, o, "published_params", p, m.published_params) ||

@@ -114,26 +114,139 @@ bool Reader::string(const json& obj, const char* key, const std::string& path, s
   return true;
 }
 
+bool Reader::keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed) {
+  for (const auto& [k, v] : obj.items()) {
+    bool known = false;
+    for (const std::string& a : allowed) known = known || k == a;
+    if (known) continue;
+    std::string names;
+    for (const std::string& a : allowed) names += (names.empty() ? "" : ", ") + std::string("\"") + a + "\"";
+    return fail(join(path, k), "unknown field; allowed here: " + names);
+  }
+  return true;
+}
+
+const json* at_path(const json& root, std::string_view path) {
+  const json* v = &root;
+  while (true) {
+    const size_t dot = path.find('.');
+    const std::string key(path.substr(0, dot));
+    if (!v->is_object()) return nullptr;
+    const auto it = v->find(key);
+    if (it == v->end()) return nullptr;
+    v = &*it;
+    if (dot == std::string_view::npos) return v;
+    path.remove_prefix(dot + 1);
+  }
+}
+
+namespace {
+
+std::string names_text(std::span<const char* const> names) {
+  std::string s;
+  for (const char* n : names) s += (s.empty() ? "" : ", ") + std::string("\"") + n + "\"";
+  return s;
+}
+
+int choice_index(const FieldSpec& f, const std::string& name) {
+  for (size_t i = 0; i < f.choices.size(); ++i)
+    if (name == f.choices[i]) return static_cast<int>(i);
+  return -1;
+}
+
+bool in_range(const json& v, const FieldSpec& f, bool integral) {
+  if (!v.is_number()) return false;
+  const double d = v.get<double>();
+  return std::isfinite(d) && (!integral || d == std::floor(d)) && d >= f.lo && d <= f.hi;
+}
+
+// The names of the next level under `prefix` ("" or "cluster."), in table order.
+std::vector<std::string> children(std::string_view prefix, FieldScope scope) {
+  std::vector<std::string> out;
+  for (const FieldSpec& f : all_fields()) {
+    const std::string_view path = f.path;
+    if (f.scope != scope || path.substr(0, prefix.size()) != prefix) continue;
+    const std::string_view rest = path.substr(prefix.size());
+    const std::string name(rest.substr(0, rest.find('.')));
+    bool seen = false;
+    for (const std::string& o : out) seen = seen || o == name;
+    if (!seen) out.push_back(name);
+  }
+  return out;
+}
+
+bool check_object(Reader& r, const json& obj, const std::string& prefix, FieldScope scope) {
+  const std::string path = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
+  if (!r.object(obj, path) || !r.keys(obj, path, children(prefix, scope))) return false;
+  for (const auto& [k, v] : obj.items()) {
+    const std::string full = prefix + k;
+    if (const FieldSpec* f = find_field(full); f && f->scope == scope) {
+      if (!check_field(r, *f, v, full)) return false;
+    } else if (!check_object(r, v, full + ".", scope)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string& shown) {
+  const std::string range = field_range_text(f);
+  switch (f.type) {
+    case FieldType::integer:
+      return in_range(v, f, true) || r.fail(shown, "must be an integer in " + range + "; got " + v.dump());
+    case FieldType::number:
+      return in_range(v, f, false) || r.fail(shown, "must be a number in " + range + "; got " + v.dump());
+    case FieldType::number_or_auto:
+      return (v.is_string() && v.get<std::string>() == "auto") || in_range(v, f, false) ||
+             r.fail(shown, "must be \"auto\" or a number in " + range + "; got " + v.dump());
+    case FieldType::boolean: return v.is_boolean() || r.fail(shown, "must be true or false; got " + v.dump());
+    case FieldType::id: return v.is_string() || r.fail(shown, "must be a string; got " + v.dump());
+    case FieldType::choice:
+      if (!v.is_string()) return r.fail(shown, "must be a string; got " + v.dump());
+      return choice_index(f, v.get<std::string>()) >= 0 ||
+             r.fail(shown, "must be one of " + names_text(f.choices) + "; got \"" + v.get<std::string>() + "\"");
+    case FieldType::list:
+      if (!v.is_array()) return r.fail(shown, "must be an array of catalog ids");
+      for (const json& x : v)
+        if (!x.is_string()) return r.fail(shown, "must be an array of catalog ids; got " + x.dump());
+      return true;
+  }
+  return false;
+}
+
+void apply_field(const FieldSpec& f, const json& v, Scenario& s) {
+  if (!f.ref) return;
+  const FieldRef ref = f.ref(s);
+  if (int* const* i = std::get_if<int*>(&ref)) **i = static_cast<int>(v.get<double>() / f.scale);
+  else if (double* const* d = std::get_if<double*>(&ref)) {
+    if (v.is_number()) **d = v.get<double>() / f.scale;  // "auto" keeps the default
+  } else if (bool* const* b = std::get_if<bool*>(&ref)) **b = v.get<bool>();
+  else if (std::string* const* str = std::get_if<std::string*>(&ref)) **str = v.get<std::string>();
+  else if (const EnumRef* e = std::get_if<EnumRef>(&ref)) e->set(e->p, choice_index(f, v.get<std::string>()));
+}
+
+bool check_fields(Reader& r, const json& root, FieldScope scope) { return check_object(r, root, "", scope); }
+
+std::vector<std::string> arch_keys() {
+  std::vector<std::string> out;
+  for (const std::string& k : children("model.", FieldScope::scenario))
+    if (k != "preset") out.push_back(k);
+  return out;
+}
+
 bool read_arch_fields(Reader& r, const json& o, const std::string& p, ModelArch& a) {
-  return r.integer(o, "layers", p, 1, 1000, a.layers) && r.integer(o, "hidden", p, 1, 1000000, a.hidden) &&
-         r.integer(o, "heads", p, 1, 4096, a.heads) && r.integer(o, "kv_heads", p, 1, 4096, a.kv_heads) &&
-         r.integer(o, "head_dim", p, 0, 65536, a.head_dim) && r.integer(o, "ffn", p, 1, 10000000, a.ffn) &&
-         r.integer(o, "vocab", p, 1, 10000000, a.vocab) && r.boolean(o, "gated_mlp", p, a.gated_mlp) &&
-         r.boolean(o, "tied_embeddings", p, a.tied_embeddings) && r.boolean(o, "qkv_bias", p, a.qkv_bias) &&
-         r.boolean(o, "linear_bias", p, a.linear_bias) &&
-         r.choice(o, "norm", p, {"rmsnorm", "layernorm"}, a.norm) &&
-         r.integer(o, "learned_positions", p, 0, 10000000, a.learned_positions) &&
-         r.integer(o, "experts", p, 0, 4096, a.experts) && r.integer(o, "top_k", p, 0, 4096, a.top_k) &&
-         r.integer(o, "shared_experts", p, 0, 64, a.shared_experts) &&
-         r.integer(o, "expert_ffn", p, 0, 10000000, a.expert_ffn) &&
-         r.integer(o, "shared_expert_ffn", p, 0, 10000000, a.shared_expert_ffn) &&
-         r.integer(o, "dense_layers", p, 0, 1000, a.dense_layers) &&
-         r.choice(o, "attention", p, {"mha", "mla"}, a.attention) &&
-         r.integer(o, "q_lora_rank", p, 0, 1000000, a.q_lora_rank) &&
-         r.integer(o, "kv_lora_rank", p, 0, 1000000, a.kv_lora_rank) &&
-         r.integer(o, "qk_nope_head_dim", p, 0, 65536, a.qk_nope_head_dim) &&
-         r.integer(o, "qk_rope_head_dim", p, 0, 65536, a.qk_rope_head_dim) &&
-         r.integer(o, "v_head_dim", p, 0, 65536, a.v_head_dim) && check_arch(r, a, p);
+  Scenario s;
+  s.model = a;
+  for (const std::string& key : arch_keys()) {
+    if (!o.contains(key)) continue;
+    const FieldSpec& f = field("model." + key);
+    if (!check_field(r, f, o[key], r.join(p, key))) return false;
+    apply_field(f, o[key], s);
+  }
+  a = s.model;
+  return check_arch(r, a, p);
 }
 
 bool check_arch(Reader& r, const ModelArch& a, const std::string& p) {

@@ -7,9 +7,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "llmplan/fields.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan::detail {
@@ -41,6 +43,7 @@ class Reader {
 
   // Rejects keys not in `allowed` (typos must not be silently ignored).
   bool keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed);
+  bool keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed);
   bool required(const json& obj, const std::string& path, std::initializer_list<const char*> names);
   bool object(const json& v, const std::string& path);
   // Each reads obj[key] into out when present; a missing key leaves out (the default) alone.
@@ -78,13 +81,21 @@ class Reader {
   PathStyle style_;
 };
 
-// The architecture fields shared by a scenario's "model" object and the catalog's presets.
-inline constexpr std::initializer_list<const char*> kArchKeys = {
-    "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "gated_mlp", "tied_embeddings",
-    "qkv_bias", "linear_bias", "norm", "learned_positions", "experts", "top_k", "shared_experts", "expert_ffn",
-    "shared_expert_ffn", "dense_layers", "attention", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
-    "qk_rope_head_dim", "v_head_dim"};
+// The value at a dotted path ("parallel.tp"), or nullptr.
+const json* at_path(const json& root, std::string_view path);
 
+// The type and range check of one table field's value; `shown` is the path the error names.
+bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string& shown);
+// Stores a checked value into the field's Scenario member (fields with a ref only).
+void apply_field(const FieldSpec& f, const json& v, Scenario& s);
+// Checks every table field of `scope` present in `root`: known keys, objects where the table
+// has objects, types and ranges. Nothing is applied.
+bool check_fields(Reader& r, const json& root, FieldScope scope);
+
+// The architecture fields shared by a scenario's "model" object and the catalog's presets: the
+// table's model.* fields without "preset", as keys of that object.
+std::vector<std::string> arch_keys();
+// Reads the architecture fields of `obj` (scenario "model" or a catalog preset) into `arch`.
 bool read_arch_fields(Reader& r, const json& obj, const std::string& path, ModelArch& arch);
 bool check_arch(Reader& r, const ModelArch& arch, const std::string& path);
 

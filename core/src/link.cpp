@@ -18,6 +18,7 @@
 #include "json_read.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/planner.hpp"
 
 namespace llmplan {
@@ -26,94 +27,31 @@ namespace llmplan {
 // [SECTION] Field codes (a public contract: add codes, never rename or reuse one)
 //-----------------------------------------------------------------------------
 
-// Reserved: v (format version), c (catalog version), u (app view state).
-const std::vector<LinkField> kLinkFields = {
-    {"m", "model.preset", LinkType::id},
-    {"L", "model.layers", LinkType::integer},
-    {"H", "model.hidden", LinkType::integer},
-    {"A", "model.heads", LinkType::integer},
-    {"K", "model.kv_heads", LinkType::integer},
-    {"hd", "model.head_dim", LinkType::integer},
-    {"F", "model.ffn", LinkType::integer},
-    {"V", "model.vocab", LinkType::integer},
-    {"gm", "model.gated_mlp", LinkType::boolean},
-    {"te", "model.tied_embeddings", LinkType::boolean},
-    {"qb", "model.qkv_bias", LinkType::boolean},
-    {"lb", "model.linear_bias", LinkType::boolean},
-    {"nm", "model.norm", LinkType::choice},
-    {"lp", "model.learned_positions", LinkType::integer},
-    {"E", "model.experts", LinkType::integer},
-    {"tk", "model.top_k", LinkType::integer},
-    {"se", "model.shared_experts", LinkType::integer},
-    {"ef", "model.expert_ffn", LinkType::integer},
-    {"sf", "model.shared_expert_ffn", LinkType::integer},
-    {"dl", "model.dense_layers", LinkType::integer},
-    {"at", "model.attention", LinkType::choice},
-    {"aq", "model.q_lora_rank", LinkType::integer},
-    {"ak", "model.kv_lora_rank", LinkType::integer},
-    {"an", "model.qk_nope_head_dim", LinkType::integer},
-    {"ar", "model.qk_rope_head_dim", LinkType::integer},
-    {"av", "model.v_head_dim", LinkType::integer},
-    {"me", "method", LinkType::choice},
-    {"lr", "lora.rank", LinkType::integer},
-    {"lt", "lora.targets", LinkType::choice},
-    {"tl", "trainable_layers", LinkType::integer},
-    {"p", "precision", LinkType::choice},
-    {"o", "optimizer", LinkType::choice},
-    {"pb", "pure_bf16", LinkType::boolean},
-    {"s", "seq_len", LinkType::integer},
-    {"mb", "micro_batch", LinkType::integer},
-    {"gb", "global_batch", LinkType::integer},
-    {"t", "tokens", LinkType::number},
-    {"ep", "epochs", LinkType::number},
-    {"do", "dropout", LinkType::boolean},
-    {"g", "cluster.accelerator", LinkType::id},
-    {"n", "cluster.gpus", LinkType::integer},
-    {"gn", "cluster.gpus_per_node", LinkType::integer},
-    {"gmem", "cluster.gpu_memory_gb", LinkType::number},
-    {"i", "cluster.instance", LinkType::id},
-    {"nn", "cluster.nodes", LinkType::integer},
-    {"nl", "network.inter_node_link", LinkType::id},
-    {"ng", "network.inter_node_gbps", LinkType::number},
-    {"ni", "network.intra_node_gb_per_s", LinkType::number},
-    {"bw", "network.busbw_fraction", LinkType::number},
-    {"tp", "parallel.tp", LinkType::integer},
-    {"pp", "parallel.pp", LinkType::integer},
-    {"z", "parallel.zero", LinkType::integer},
-    {"sp", "parallel.sequence_parallel", LinkType::boolean},
-    {"rc", "parallel.recompute", LinkType::choice},
-    {"of", "parallel.offload", LinkType::choice},
-    {"fa", "parallel.flash_attention", LinkType::boolean},
-    {"to", "parallel.tp_comm_overlap", LinkType::boolean},
-    {"lc", "techniques.loss_chunks", LinkType::integer},
-    {"ao", "techniques.activation_offload", LinkType::boolean},
-    {"oib", "techniques.optimizer_in_backward", LinkType::boolean},
-    {"fn", "techniques.fp32_norm_inputs", LinkType::boolean},
-    {"dt", "storage.data_tier", LinkType::id},
-    {"ct", "storage.checkpoint_tier", LinkType::id},
-    {"ci", "storage.checkpoint_interval_h", LinkType::number_or_auto},
-    {"bt", "storage.bytes_per_token", LinkType::number},
-    {"ds", "storage.dataset_tokens", LinkType::number},
-    {"rm", "storage.retention_months", LinkType::number},
-    {"ck", "storage.checkpoints_kept", LinkType::integer},
-    {"pm", "pricing.mode", LinkType::choice},
-    {"pr", "pricing.usd_per_gpu_hour", LinkType::number},
-    {"ov", "pricing.overhead_factor", LinkType::number},
-    {"cu", "pricing.currency", LinkType::choice},
-    {"si", "pricing.spot_interruptions_per_hour", LinkType::number},
-    {"fr", "pricing.failures_per_gpu_hour", LinkType::number},
-    {"rs", "pricing.restart_h", LinkType::number},
-    {"qo", "objective", LinkType::choice},
-    {"qg", "constraints.max_gpus", LinkType::integer},
-    {"qd", "constraints.deadline_days", LinkType::number},
-    {"qu", "constraints.budget_usd", LinkType::number},
-    {"qp", "constraints.providers", LinkType::list},
-    {"qa", "constraints.accelerators", LinkType::list},
-    {"qs", "constraints.spot", LinkType::boolean},
-    {"qr", "constraints.regions", LinkType::list},
-    {"qc", "constraints.currency", LinkType::choice},
-    {"qn", "top_n", LinkType::integer},
-};
+namespace {
+
+LinkType link_type(FieldType t) {
+  switch (t) {
+    case FieldType::integer: return LinkType::integer;
+    case FieldType::number: return LinkType::number;
+    case FieldType::boolean: return LinkType::boolean;
+    case FieldType::choice: return LinkType::choice;
+    case FieldType::id: return LinkType::id;
+    case FieldType::list: return LinkType::list;
+    case FieldType::number_or_auto: return LinkType::number_or_auto;
+  }
+  return LinkType::id;
+}
+
+// The codes live in the field table (fields.cpp), with the fields they stand for.
+std::vector<LinkField> link_fields_of_table() {
+  std::vector<LinkField> out;
+  for (const FieldSpec& f : all_fields()) out.push_back({f.code, f.path, link_type(f.type)});
+  return out;
+}
+
+}  // namespace
+
+const std::vector<LinkField> kLinkFields = link_fields_of_table();
 
 namespace {
 
@@ -134,19 +72,7 @@ const LinkField* field_by_path(std::string_view path) {
   return nullptr;
 }
 
-// The JSON value at a dotted path, or nullptr.
-const json* at_path(const json& root, const std::string& path) {
-  const json* v = &root;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = path.find('.', start);
-    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!v->is_object() || !v->contains(key)) return nullptr;
-    v = &(*v)[key];
-    if (dot == std::string::npos) return v;
-    start = dot + 1;
-  }
-}
+const json* at_path(const json& root, const std::string& path) { return detail::at_path(root, path); }
 
 void set_path(json& root, const std::string& path, json value) {
   json* v = &root;
@@ -386,7 +312,7 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
   leaves(doc, "", paths);
   for (const std::string& p : paths) {
     if (!field_by_path(p)) {  // the parser accepted it, so the table must know it: a build defect
-      out.error = {p, p + ": has no link field code (link.cpp kLinkFields)"};
+      out.error = {p, p + ": has no link field code (the field table, fields.cpp)"};
       return out;
     }
   }

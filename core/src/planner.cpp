@@ -87,7 +87,7 @@ const char* to_string(RejectReason r) {
 }
 
 const char* to_string(Objective o) {
-  static const char* names[] = {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"};
+  const auto& names = kObjectiveNames;
   return names[static_cast<int>(o)];
 }
 

@@ -1,5 +1,7 @@
-// scenario.cpp: strict parsing of a scenario (field list and defaults in README) and resolution of
-// its catalog references (accelerator, instance, links, storage tiers, prices) into numbers.
+// scenario.cpp: strict parsing of a scenario and resolution of its catalog references
+// (accelerator, instance, links, storage tiers, prices) into numbers. The field table
+// (fields.cpp) checks every value's type and range and copies the plain inputs; this file holds
+// what the table cannot: which fields go together, and what the catalog makes of them.
 //
 // [SECTION] Named defaults
 // [SECTION] Model and method
@@ -26,7 +28,8 @@ using detail::Reader;
 //-----------------------------------------------------------------------------
 
 // NCCL all-reduce bus bandwidth as a fraction of the line rate when no measurement is in the
-// catalog: RDMA fabrics reach ~80 % (nccl-tests on NDR/HDR); kernel TCP far less (seed 000).
+// catalog: RDMA fabrics reach ~80 % (nccl-tests all_reduce_perf on HDR/NDR InfiniBand); NCCL's
+// socket transport over kernel TCP reaches far less, and half the line rate is the cautious figure.
 const double kDefaultRdmaBusbwFraction = 0.8;
 const double kDefaultTcpBusbwFraction = 0.5;
 
@@ -34,18 +37,33 @@ namespace {
 
 std::string n(double v) { return Reader::num(v); }
 
+bool has(const json& root, std::string_view path) { return detail::at_path(root, path) != nullptr; }
+
+template <class V>
+V value_at(const json& root, std::string_view path, V fallback) {
+  const json* v = detail::at_path(root, path);
+  return v ? v->get<V>() : fallback;
+}
+
+// Copies every present field of `stage` into the scenario (the table checked them already).
+void apply_stage(const json& root, FieldStage stage, Scenario& s) {
+  for (const FieldSpec& f : all_fields())
+    if (f.scope == FieldScope::scenario && f.stage == stage)
+      if (const json* v = detail::at_path(root, f.path)) detail::apply_field(f, *v, s);
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] Model and method
 //-----------------------------------------------------------------------------
 
+// The architecture fields were copied into s.model; a preset replaces them.
 bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
   if (!root.contains("model")) return r.fail("model", "is required: {\"preset\": \"<catalog id>\"} or the architecture fields");
   const json& o = root["model"];
-  if (!r.object(o, "model")) return false;
   if (o.contains("preset")) {
     for (const auto& [k, v] : o.items())
       if (k != "preset") return r.fail("model." + k, "give either \"preset\" or the architecture fields, not both");
-    if (!r.string(o, "preset", "model", s.model_preset)) return false;
+    s.model_preset = o["preset"].get<std::string>();
     const ModelPreset* preset = catalog.find_model(s.model_preset);
     if (!preset)
       return r.fail("model.preset", "unknown id \"" + s.model_preset + "\"; `llmplan catalog list models` prints the ids");
@@ -53,27 +71,14 @@ bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s
     s.max_context = preset->max_context;
     return true;
   }
-  for (const char* required : {"layers", "hidden", "heads", "ffn", "vocab"})
-    if (!o.contains(required)) return r.fail(std::string("model.") + required, "is required when no preset is given");
-  s.model = ModelArch{};
-  if (!r.keys(o, "model", detail::kArchKeys)) return false;
-  ModelArch& a = s.model;
-  if (!r.integer(o, "heads", "model", 1, 4096, a.heads)) return false;
-  a.kv_heads = a.heads;  // multi-head attention unless kv_heads says otherwise
-  return detail::read_arch_fields(r, o, "model", a);
+  for (const FieldSpec& f : all_fields())
+    if (f.required && !has(root, f.path)) return r.fail(f.path, "is required when no preset is given");
+  if (!o.contains("kv_heads")) s.model.kv_heads = s.model.heads;  // multi-head attention unless kv_heads says otherwise
+  return detail::check_arch(r, s.model, "model");
 }
 
-bool read_method(Reader& r, const json& root, Scenario& s) {
-  if (!r.choice(root, "method", "", {"pretrain", "continued", "full", "lora", "qlora", "freeze"}, s.method) ||
-      !r.integer(root, "trainable_layers", "", 0, 1000, s.trainable_layers))
-    return false;
-  if (root.contains("lora")) {
-    if (!s.is_peft()) return r.fail("lora", "applies only to method \"lora\" or \"qlora\"");
-    const json& o = root["lora"];
-    if (!r.object(o, "lora") || !r.keys(o, "lora", {"rank", "targets"}) || !r.integer(o, "rank", "lora", 1, 4096, s.lora.rank) ||
-        !r.choice(o, "targets", "lora", {"attention", "all_linear"}, s.lora.targets))
-      return false;
-  }
+bool check_method(Reader& r, const json& root, const Scenario& s) {
+  if (root.contains("lora") && !s.is_peft()) return r.fail("lora", "applies only to method \"lora\" or \"qlora\"");
   if (root.contains("trainable_layers") && s.method != Method::freeze)
     return r.fail("trainable_layers", "applies only to method \"freeze\"");
   return true;
@@ -96,8 +101,6 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.pcie_gb_per_s = a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16;
 }
 
-bool read_cluster_fields(Reader& r, const json& root, const Catalog& catalog, Scenario& s);
-
 void apply_link(const Interconnect& l, double ports, Network& net) {
   net.inter_node_link = l.id;
   net.node_gb_per_s = l.bandwidth_gb_per_s * ports;
@@ -108,7 +111,7 @@ void apply_link(const Interconnect& l, double ports, Network& net) {
 }
 
 // An instance's scale-out network: its published fabric, else plain TCP at its published rate
-// (25 GbE, the common cloud default, when none is published): the seeds' cautious default.
+// (25 GbE, the common cloud default, when none is published): the cautious assumption.
 void apply_instance_network(const Catalog& catalog, const Instance& in, Network& net) {
   net = Network{};
   net.inter_node_link.clear();
@@ -131,97 +134,58 @@ void apply_intra_link(const Catalog& catalog, Cluster& c) {
   c.intra_busbw_gb_per_s = l && l->nccl_busbw_gb_per_s ? std::min(*l->nccl_busbw_gb_per_s, c.intra_node_gb_per_s) : 0.0;
 }
 
-bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
-  const bool ok = read_cluster_fields(r, root, catalog, s);
-  if (ok) apply_intra_link(catalog, s.cluster);
-  return ok;
-}
-
-bool read_cluster_fields(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
+// The one place an instance becomes hardware: `nodes` of it, with its accelerator, host and
+// scale-out network (the parser and the planner's retargeting both use it).
+void resolve_instance(const Catalog& catalog, const Instance& in, const Accelerator& accel, int nodes, Scenario& s) {
   Cluster& c = s.cluster;
+  c.instance = in.id;
+  apply_accelerator(accel, c);
+  c.gpus_per_node = in.gpus;
+  c.gpus = in.gpus * nodes;
+  c.node_ram_gb = in.ram_gb.value_or(0);
+  c.node_vcpus = in.vcpus.value_or(0);
+  c.node_nvme_tb = in.local_nvme_tb.value_or(0);
+  apply_intra_link(catalog, c);
+  apply_instance_network(catalog, in, s.network);
+}
+
+bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
+  Cluster& c = s.cluster;
+  if (has(root, "cluster.instance")) {
+    for (const char* other : {"cluster.accelerator", "cluster.gpus", "cluster.gpus_per_node"})
+      if (has(root, other))
+        return r.fail("cluster.instance", "give either an instance (with nodes) or accelerator/gpus/gpus_per_node, not both");
+    const std::string id = value_at<std::string>(root, "cluster.instance", "");
+    const Instance* in = catalog.find_instance(id);
+    if (!in) return r.fail("cluster.instance", "unknown id \"" + id + "\"; `llmplan catalog list instances` prints the ids");
+    const Accelerator* accel = catalog.find_accelerator(in->accelerator);
+    if (!accel) return r.fail("cluster.instance", "instance \"" + id + "\" names an accelerator the catalog lacks");
+    resolve_instance(catalog, *in, *accel, value_at<int>(root, "cluster.nodes", 1), s);
+    return true;
+  }
+  if (has(root, "cluster.nodes")) return r.fail("cluster.nodes", "applies only with cluster.instance; give cluster.gpus instead");
+  c.accelerator = value_at<std::string>(root, "cluster.accelerator", c.accelerator);
   const Accelerator* accel = catalog.find_accelerator(c.accelerator);
-  if (accel) apply_accelerator(*accel, c);
+  if (!accel)
+    return r.fail("cluster.accelerator", "unknown id \"" + c.accelerator + "\"; `llmplan catalog list accelerators` prints the ids");
+  apply_accelerator(*accel, c);
+  c.gpus = value_at<int>(root, "cluster.gpus", c.gpus);
+  c.gpus_per_node = value_at<int>(root, "cluster.gpus_per_node", has(root, "cluster") ? std::min(c.gpus, 8) : c.gpus_per_node);
+  apply_intra_link(catalog, c);
+  // One NIC per GPU, as HGX/DGX nodes are built.
   if (const Interconnect* l = catalog.find_interconnect(s.network.inter_node_link)) apply_link(*l, c.gpus_per_node, s.network);
-  if (!root.contains("cluster")) return true;
-  const json& o = root["cluster"];
-  const std::string p = "cluster";
-  if (!r.object(o, p) || !r.keys(o, p, {"accelerator", "instance", "nodes", "gpus", "gpus_per_node", "gpu_memory_gb"}))
-    return false;
-  if (o.contains("instance")) {
-    if (o.contains("accelerator") || o.contains("gpus") || o.contains("gpus_per_node"))
-      return r.fail("cluster.instance", "give either an instance (with nodes) or accelerator/gpus/gpus_per_node, not both");
-    int nodes = 1;
-    if (!r.string(o, "instance", p, c.instance) || !r.integer(o, "nodes", p, 1, 100000, nodes)) return false;
-    const Instance* in = catalog.find_instance(c.instance);
-    if (!in) return r.fail("cluster.instance", "unknown id \"" + c.instance + "\"; `llmplan catalog list instances` prints the ids");
-    accel = catalog.find_accelerator(in->accelerator);
-    apply_accelerator(*accel, c);
-    c.gpus_per_node = in->gpus;
-    c.gpus = in->gpus * nodes;
-    c.node_ram_gb = in->ram_gb.value_or(0);
-    c.node_vcpus = in->vcpus.value_or(0);
-    c.node_nvme_tb = in->local_nvme_tb.value_or(0);
-    apply_instance_network(catalog, *in, s.network);
-  } else {
-    if (o.contains("nodes")) return r.fail("cluster.nodes", "applies only with cluster.instance; give cluster.gpus instead");
-    if (!r.string(o, "accelerator", p, c.accelerator)) return false;
-    accel = catalog.find_accelerator(c.accelerator);
-    if (!accel)
-      return r.fail("cluster.accelerator", "unknown id \"" + c.accelerator + "\"; `llmplan catalog list accelerators` prints the ids");
-    apply_accelerator(*accel, c);
-    if (!r.integer(o, "gpus", p, 1, 1000000, c.gpus)) return false;
-    c.gpus_per_node = std::min(c.gpus, 8);
-    if (!r.integer(o, "gpus_per_node", p, 1, 72, c.gpus_per_node)) return false;
-    if (const Interconnect* l = catalog.find_interconnect(s.network.inter_node_link))
-      apply_link(*l, c.gpus_per_node, s.network);  // one NIC per GPU, as HGX/DGX nodes are built
-  }
-  return r.number(o, "gpu_memory_gb", p, 1, 1000, c.gpu_memory_gb);
+  return true;
 }
 
-bool read_network(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
-  if (!root.contains("network")) return true;
-  const json& o = root["network"];
-  const std::string p = "network";
-  std::string link;
-  double gbps = 0;
-  if (!r.object(o, p) || !r.keys(o, p, {"inter_node_link", "inter_node_gbps", "intra_node_gb_per_s", "busbw_fraction"}) ||
-      !r.string(o, "inter_node_link", p, link) || !r.number(o, "inter_node_gbps", p, 0.1, 1e6, gbps))
-    return false;
-  if (!link.empty()) {
-    const Interconnect* l = catalog.find_interconnect(link);
-    if (!l || l->scope != LinkScope::inter_node)
-      return r.fail("network.inter_node_link", "unknown inter-node interconnect id \"" + link +
-                                                   "\"; `llmplan catalog list interconnects` prints the ids");
-    apply_link(*l, s.cluster.gpus_per_node, s.network);
-  }
-  if (gbps > 0) s.network.node_gb_per_s = gbps / 8.0;
-  return r.number(o, "intra_node_gb_per_s", p, 0.1, 10000, s.cluster.intra_node_gb_per_s) &&
-         r.number(o, "busbw_fraction", p, 0.01, 1.0, s.network.busbw_fraction);
-}
-
-bool read_parallel_fields(Reader& r, const json& root, Scenario& s) {
-  if (!root.contains("parallel")) return true;
-  const json& o = root["parallel"];
-  const std::string p = "parallel";
-  Parallel& x = s.parallel;
-  return r.object(o, p) &&
-         r.keys(o, p, {"tp", "pp", "zero", "sequence_parallel", "recompute", "offload", "flash_attention", "tp_comm_overlap"}) &&
-         r.integer(o, "tp", p, 1, 1024, x.tp) && r.integer(o, "pp", p, 1, 1000, x.pp) &&
-         r.integer(o, "zero", p, 0, 3, x.zero) && r.boolean(o, "sequence_parallel", p, x.sequence_parallel) &&
-         r.choice(o, "recompute", p, {"none", "selective", "full"}, x.recompute) &&
-         r.choice(o, "offload", p, {"none", "cpu", "nvme"}, x.offload) &&
-         r.boolean(o, "flash_attention", p, x.flash_attention) && r.boolean(o, "tp_comm_overlap", p, x.tp_comm_overlap);
-}
-
-bool read_techniques(Reader& r, const json& root, Scenario& s) {
-  if (!root.contains("techniques")) return true;
-  const json& o = root["techniques"];
-  const std::string p = "techniques";
-  Techniques& t = s.techniques;
-  return r.object(o, p) && r.keys(o, p, {"loss_chunks", "activation_offload", "optimizer_in_backward", "fp32_norm_inputs"}) &&
-         r.boolean(o, "fp32_norm_inputs", p, t.fp32_norm_inputs) &&
-         r.integer(o, "loss_chunks", p, 1, 1024, t.loss_chunks) && r.boolean(o, "activation_offload", p, t.activation_offload) &&
-         r.boolean(o, "optimizer_in_backward", p, t.optimizer_in_backward);
+bool read_network_link(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
+  if (!has(root, "network.inter_node_link")) return true;
+  const std::string link = value_at<std::string>(root, "network.inter_node_link", "");
+  const Interconnect* l = catalog.find_interconnect(link);
+  if (!l || l->scope != LinkScope::inter_node)
+    return r.fail("network.inter_node_link",
+                  "unknown inter-node interconnect id \"" + link + "\"; `llmplan catalog list interconnects` prints the ids");
+  apply_link(*l, s.cluster.gpus_per_node, s.network);
+  return true;
 }
 
 //-----------------------------------------------------------------------------
@@ -266,9 +230,9 @@ bool resolve_storage(Reader& r, const Catalog& catalog, Scenario& s) {
       st.data_kind = t->kind;
     }
   }
-  // Staging: datasets usually sit in object storage and are copied to the data tier first
-  // (seed 000: s5cmd moves 10 TB in ~30 min on one node). The fastest published parallel
-  // client in the catalog sets the per-node rate, capped by what the data tier can absorb.
+  // Staging: datasets usually sit in object storage and are copied to the data tier first with a
+  // parallel client (s5cmd, rclone). The fastest published parallel client in the catalog sets
+  // the per-node rate, capped by what the data tier can absorb.
   if (st.data_kind != "object") {
     double best = 0;
     for (const StorageTier& x : catalog.storage)
@@ -283,31 +247,6 @@ bool resolve_storage(Reader& r, const Catalog& catalog, Scenario& s) {
     st.staging_mb_per_s = std::min(best * nodes, absorb > 0 ? absorb : best * nodes);
   }
   return true;
-}
-
-bool read_storage(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
-  StorageChoice& st = s.storage;
-  if (root.contains("storage")) {
-    const json& o = root["storage"];
-    const std::string p = "storage";
-    std::string interval;
-    if (!r.object(o, p) ||
-        !r.keys(o, p, {"data_tier", "checkpoint_tier", "checkpoint_interval_h", "bytes_per_token", "dataset_tokens",
-                       "retention_months", "checkpoints_kept"}) ||
-        !r.string(o, "data_tier", p, st.data_tier) || !r.string(o, "checkpoint_tier", p, st.checkpoint_tier) ||
-        !r.number(o, "bytes_per_token", p, 0.5, 10000, st.bytes_per_token) ||
-        !r.number(o, "dataset_tokens", p, 0, 1e16, st.dataset_tokens) ||
-        !r.number(o, "retention_months", p, 0, 120, st.retention_months) ||
-        !r.integer(o, "checkpoints_kept", p, 1, 1000, st.checkpoints_kept))
-      return false;
-    if (o.contains("checkpoint_interval_h")) {
-      const json& v = o["checkpoint_interval_h"];
-      if (!(v.is_string() && v.get<std::string>() == "auto") &&
-          !r.number(o, "checkpoint_interval_h", p, 0.01, 10000, st.checkpoint_interval_h))
-        return r.fail("storage.checkpoint_interval_h", "must be \"auto\" (Young/Daly) or hours in 0.01..10000; got " + v.dump());
-    }
-  }
-  return resolve_storage(r, catalog, s);
 }
 
 const Opt& mode_price(const Instance& in, PricingMode m) {
@@ -338,45 +277,37 @@ double catalog_median_price(const Catalog& catalog, const std::string& accel, Pr
   return prices.size() % 2 ? prices[m] : (prices[m - 1] + prices[m]) / 2;
 }
 
-const char* kModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
+std::string mode_name(PricingMode m) { return kPricingModeNames[static_cast<int>(m)]; }
 
-bool read_pricing(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
+// The one place a price is chosen: the user's, the instance's in this mode, or the catalog
+// median for the accelerator. False (with `why`) when the instance has no price in this mode.
+bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::string& why) {
   Pricing& pr = s.pricing;
-  pr.usd_to_cny = catalog.currency.usd_to_cny;
-  pr.failures_per_gpu_hour = kDefaultFailuresPerGpuHour;
-  double override_price = 0;
-  if (root.contains("pricing")) {
-    const json& o = root["pricing"];
-    const std::string p = "pricing";
-    if (!r.object(o, p) ||
-        !r.keys(o, p, {"mode", "usd_per_gpu_hour", "overhead_factor", "currency", "spot_interruptions_per_hour",
-                       "failures_per_gpu_hour", "restart_h"}) ||
-        !r.choice(o, "mode", p, {"on_demand", "spot", "reserved_1yr", "reserved_3yr"}, pr.mode) ||
-        !r.number(o, "usd_per_gpu_hour", p, 0.001, 1000, override_price) ||
-        !r.number(o, "overhead_factor", p, 1, 10, pr.overhead_factor) || !r.choice(o, "currency", p, {"usd", "cny"}, pr.currency) ||
-        !r.number(o, "spot_interruptions_per_hour", p, 0, 1, pr.spot_interruptions_per_hour) ||
-        !r.number(o, "failures_per_gpu_hour", p, 0, 0.01, pr.failures_per_gpu_hour) || !r.number(o, "restart_h", p, 0, 100, pr.restart_h))
-      return false;
-  }
-  const std::string mode = kModeNames[static_cast<int>(pr.mode)];
-  if (override_price > 0) {
-    pr.usd_per_gpu_hour = override_price;
+  const std::string mode = mode_name(pr.mode);
+  pr.min_billing_hours = 0;
+  if (user_price) {
+    pr.source = PriceSource::user;
     pr.price_source = kPriceOverrideSource;
-  } else if (!s.cluster.instance.empty()) {
+    return true;
+  }
+  if (!s.cluster.instance.empty()) {
     const Instance& in = *catalog.find_instance(s.cluster.instance);
-    if (!mode_price(in, pr.mode))
-      return r.fail("pricing.mode", "instance \"" + in.id + "\" has no published " + mode +
-                                        " price; choose another mode or give pricing.usd_per_gpu_hour");
+    if (!mode_price(in, pr.mode)) {
+      why = "instance \"" + in.id + "\" has no published " + mode + " price; choose another mode or give pricing.usd_per_gpu_hour";
+      return false;
+    }
     pr.usd_per_gpu_hour = usd_per_gpu_hour(in, *mode_price(in, pr.mode), pr.usd_to_cny);
+    pr.source = PriceSource::instance;
     pr.price_source = "catalog instance " + in.id + " (" + mode + ", " + in.source + ", as of " + in.as_of + ")";
     if (pr.mode == PricingMode::on_demand) pr.min_billing_hours = in.min_billing_hours.value_or(0);
-  } else {
-    int count = 0;
-    pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
-    pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) + " catalog instances with " +
-                                  s.cluster.accelerator
-                            : "";
+    return true;
   }
+  int count = 0;
+  pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
+  pr.source = count ? PriceSource::catalog_median : PriceSource::none;
+  pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) + " catalog instances with " +
+                                s.cluster.accelerator
+                          : "";
   return true;
 }
 
@@ -395,23 +326,21 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   }
   Reader r(out.error);
   Scenario s;
-  const bool ok =
-      r.object(root, "") &&
-      r.keys(root, "", {"model", "method", "lora", "trainable_layers", "precision", "optimizer", "pure_bf16", "seq_len", "micro_batch",
-                        "global_batch", "tokens", "epochs", "dropout", "cluster", "network", "parallel", "techniques", "storage",
-                        "pricing"}) &&
-      read_model(r, root, catalog, s) && read_method(r, root, s) &&
-      r.choice(root, "precision", "", {"bf16", "fp16", "fp32", "fp8"}, s.precision) &&
-      r.choice(root, "optimizer", "", {"adamw", "adamw8bit", "sgd", "adafactor"}, s.optimizer) &&
-      r.boolean(root, "pure_bf16", "", s.pure_bf16) &&
-      r.integer(root, "seq_len", "", 1, 1048576, s.seq_len) &&
-      r.integer(root, "micro_batch", "", 1, 65536, s.micro_batch) &&
-      r.integer(root, "global_batch", "", 0, 100000000, s.global_batch) &&
-      r.number(root, "tokens", "", 0, 1e16, s.tokens) && r.number(root, "epochs", "", 0.001, 10000, s.epochs) &&
-      r.boolean(root, "dropout", "", s.dropout) && read_cluster(r, root, catalog, s) &&
-      read_network(r, root, catalog, s) && read_parallel_fields(r, root, s) && read_techniques(r, root, s) && read_storage(r, root, catalog, s) &&
-      read_pricing(r, root, catalog, s);
+  s.pricing.usd_to_cny = catalog.currency.usd_to_cny;
+  if (!detail::check_fields(r, root, FieldScope::scenario)) return out;
+  apply_stage(root, FieldStage::input, s);
+  std::string why;
+  const bool ok = read_model(r, root, catalog, s) && check_method(r, root, s) && read_cluster(r, root, catalog, s) &&
+                  read_network_link(r, root, catalog, s);
   if (!ok) return out;
+  apply_stage(root, FieldStage::override_, s);  // the user's figures replace the catalog's
+  s.storage.data_tier = value_at<std::string>(root, "storage.data_tier", "");
+  s.storage.checkpoint_tier = value_at<std::string>(root, "storage.checkpoint_tier", "");
+  if (!resolve_storage(r, catalog, s)) return out;
+  if (!resolve_price(catalog, has(root, "pricing.usd_per_gpu_hour"), s, why)) {
+    r.fail("pricing.mode", why);
+    return out;
+  }
   out.error = validate_scenario(s);
   if (out.error.field.empty()) out.scenario = std::move(s);
   return out;
@@ -455,45 +384,20 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, 
                        InputError& error) {
   Reader r(error);
   const Accelerator* accel = catalog.find_accelerator(in.accelerator);
-  const Opt& price = mode_price(in, mode);
-  if (!accel || !price) return r.fail("cluster.instance", "instance \"" + in.id + "\" has no accelerator or no price in this mode");
-  Cluster& c = s.cluster;
-  c.instance = in.id;
-  apply_accelerator(*accel, c);
-  c.gpus_per_node = in.gpus;
-  c.gpus = in.gpus * nodes;
-  c.node_ram_gb = in.ram_gb.value_or(0);
-  c.node_vcpus = in.vcpus.value_or(0);
-  c.node_nvme_tb = in.local_nvme_tb.value_or(0);
-  apply_intra_link(catalog, c);
-  apply_instance_network(catalog, in, s.network);
+  if (!accel || !mode_price(in, mode))
+    return r.fail("cluster.instance", "instance \"" + in.id + "\" has no accelerator or no price in this mode");
+  resolve_instance(catalog, in, *accel, nodes, s);
   s.pricing.mode = mode;
-  s.pricing.usd_per_gpu_hour = usd_per_gpu_hour(in, *price, s.pricing.usd_to_cny);
-  s.pricing.price_source = "catalog instance " + in.id + " (" + kModeNames[static_cast<int>(mode)] + ")";
-  s.pricing.min_billing_hours = mode == PricingMode::on_demand ? in.min_billing_hours.value_or(0) : 0.0;
+  std::string why;
+  if (!resolve_price(catalog, false, s, why)) return r.fail("pricing.mode", why);
   return resolve_storage(r, catalog, s);
 }
 
-const char* to_string(Method m) {
-  static const char* names[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
-  return names[static_cast<int>(m)];
-}
-const char* to_string(Precision p) {
-  static const char* names[] = {"bf16", "fp16", "fp32", "fp8"};
-  return names[static_cast<int>(p)];
-}
-const char* to_string(Optimizer o) {
-  static const char* names[] = {"adamw", "adamw8bit", "sgd", "adafactor"};
-  return names[static_cast<int>(o)];
-}
-const char* to_string(Recompute r) {
-  static const char* names[] = {"none", "selective", "full"};
-  return names[static_cast<int>(r)];
-}
-const char* to_string(Offload o) {
-  static const char* names[] = {"none", "cpu", "nvme"};
-  return names[static_cast<int>(o)];
-}
-const char* to_string(PricingMode m) { return kModeNames[static_cast<int>(m)]; }
+const char* to_string(Method m) { return kMethodNames[static_cast<int>(m)]; }
+const char* to_string(Precision p) { return kPrecisionNames[static_cast<int>(p)]; }
+const char* to_string(Optimizer o) { return kOptimizerNames[static_cast<int>(o)]; }
+const char* to_string(Recompute r) { return kRecomputeNames[static_cast<int>(r)]; }
+const char* to_string(Offload o) { return kOffloadNames[static_cast<int>(o)]; }
+const char* to_string(PricingMode m) { return kPricingModeNames[static_cast<int>(m)]; }
 
 }  // namespace llmplan

@@ -1,134 +1,112 @@
 // scenario_write.cpp: a parsed Scenario back to the input JSON that reproduces it, writing only
 // what differs from the parser's defaults (so links stay short). Front ends that edit a Scenario
-// directly (the app) use it to make links and to export the scenario.
+// directly use it to make links and to export the scenario.
+//
+// The field table drives it: input and override fields are written when the parser, given the
+// document without them, would produce a different value; only the fields that pick catalog
+// entries (model preset, cluster, storage tiers) are written by code here.
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "json_read.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
-json model_json(const Scenario& s) {
-  if (!s.model_preset.empty()) return {{"preset", s.model_preset}};
-  const ModelArch& m = s.model;
-  const ModelArch d;
-  json o = {{"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"ffn", m.ffn}, {"vocab", m.vocab}};
-  if (m.kv_heads != m.heads) o["kv_heads"] = m.kv_heads;
-  if (m.head_dim) o["head_dim"] = m.head_dim;
-  if (m.gated_mlp != d.gated_mlp) o["gated_mlp"] = m.gated_mlp;
-  if (m.tied_embeddings) o["tied_embeddings"] = true;
-  if (m.qkv_bias) o["qkv_bias"] = true;
-  if (m.linear_bias) o["linear_bias"] = true;
-  if (m.norm != d.norm) o["norm"] = "layernorm";
-  if (m.learned_positions) o["learned_positions"] = m.learned_positions;
-  if (m.is_moe()) {
-    o["experts"] = m.experts;
-    o["top_k"] = m.top_k;
-    if (m.shared_experts) o["shared_experts"] = m.shared_experts;
-    o["expert_ffn"] = m.expert_ffn;
-    if (m.shared_expert_ffn) o["shared_expert_ffn"] = m.shared_expert_ffn;
-    if (m.dense_layers) o["dense_layers"] = m.dense_layers;
-  }
-  if (m.attention == AttentionKind::mla) {
-    o["attention"] = "mla";
-    if (m.q_lora_rank) o["q_lora_rank"] = m.q_lora_rank;
-    o["kv_lora_rank"] = m.kv_lora_rank;
-    o["qk_nope_head_dim"] = m.qk_nope_head_dim;
-    o["qk_rope_head_dim"] = m.qk_rope_head_dim;
-    o["v_head_dim"] = m.v_head_dim;
-  }
-  return o;
+// The field's member in `s` as a JSON value (exact: no formatting round trip).
+ojson member_json(const FieldSpec& f, const Scenario& s) {
+  const FieldRef ref = f.ref(const_cast<Scenario&>(s));  // read only
+  if (const auto* i = std::get_if<int*>(&ref)) return **i;
+  if (const auto* d = std::get_if<double*>(&ref)) return **d * f.scale;
+  if (const auto* b = std::get_if<bool*>(&ref)) return **b;
+  if (const auto* str = std::get_if<std::string*>(&ref)) return **str;
+  if (const auto* e = std::get_if<EnumRef>(&ref)) return f.choices[e->get(e->p)];
+  return nullptr;
 }
 
-json cluster_json(const Scenario& s, const Catalog& catalog) {
+// The resolved fields: the catalog entries a scenario uses and the counts that size them.
+std::optional<ojson> resolved_json(const FieldSpec& f, const Scenario& s) {
+  const std::string_view path = f.path;
   const Cluster& c = s.cluster;
-  if (!c.instance.empty()) return {{"instance", c.instance}, {"nodes", c.nodes()}};
-  json o = {{"accelerator", c.accelerator}, {"gpus", c.gpus}, {"gpus_per_node", c.gpus_per_node}};
-  const Accelerator* a = catalog.find_accelerator(c.accelerator);
-  if (!a || a->memory_gb != c.gpu_memory_gb) o["gpu_memory_gb"] = c.gpu_memory_gb;
-  return o;
+  const bool instance = !c.instance.empty();
+  if (path == "model.preset" && !s.model_preset.empty()) return s.model_preset;
+  if (path == "cluster.instance" && instance) return c.instance;
+  if (path == "cluster.nodes" && instance) return c.nodes();
+  if (path == "cluster.accelerator" && !instance) return c.accelerator;
+  if (path == "cluster.gpus" && !instance) return c.gpus;
+  if (path == "cluster.gpus_per_node" && !instance) return c.gpus_per_node;
+  if (path == "storage.data_tier" && s.storage.data_tier != kDefaultDataTier) return s.storage.data_tier;
+  if (path == "storage.checkpoint_tier" && s.storage.checkpoint_tier != s.storage.data_tier) return s.storage.checkpoint_tier;
+  return std::nullopt;
 }
 
-json parallel_json(const Parallel& x) {
-  const Parallel d;
-  json o = json::object();
-  if (x.tp != d.tp) o["tp"] = x.tp;
-  if (x.pp != d.pp) o["pp"] = x.pp;
-  if (x.zero != d.zero) o["zero"] = x.zero;
-  if (x.sequence_parallel != d.sequence_parallel) o["sequence_parallel"] = x.sequence_parallel;
-  if (x.recompute != d.recompute) o["recompute"] = to_string(x.recompute);
-  if (x.offload != d.offload) o["offload"] = to_string(x.offload);
-  if (x.flash_attention != d.flash_attention) o["flash_attention"] = x.flash_attention;
-  if (x.tp_comm_overlap != d.tp_comm_overlap) o["tp_comm_overlap"] = x.tp_comm_overlap;
-  return o;
+void set_path(ojson& doc, std::string_view path, ojson value) {
+  ojson* v = &doc;
+  while (true) {
+    const size_t dot = path.find('.');
+    const std::string key(path.substr(0, dot));
+    if (dot == std::string_view::npos) {
+      (*v)[key] = std::move(value);
+      return;
+    }
+    if (!v->contains(key)) (*v)[key] = ojson::object();
+    v = &(*v)[key];
+    path.remove_prefix(dot + 1);
+  }
 }
 
-json techniques_json(const Techniques& t) {
-  const Techniques d;
-  json o = json::object();
-  if (t.loss_chunks != d.loss_chunks) o["loss_chunks"] = t.loss_chunks;
-  if (t.activation_offload) o["activation_offload"] = true;
-  if (t.optimizer_in_backward) o["optimizer_in_backward"] = true;
-  if (t.fp32_norm_inputs) o["fp32_norm_inputs"] = true;
-  return o;
+bool writable(const FieldSpec& f, const Scenario& s) {
+  return f.scope == FieldScope::scenario && f.ref && f.stage != FieldStage::resolved && field_applies(f, s);
 }
 
-json storage_json(const StorageChoice& st) {
-  const StorageChoice d;
-  json o = json::object();
-  if (st.data_tier != kDefaultDataTier) o["data_tier"] = st.data_tier;
-  if (st.checkpoint_tier != st.data_tier) o["checkpoint_tier"] = st.checkpoint_tier;
-  if (st.checkpoint_interval_h > 0) o["checkpoint_interval_h"] = st.checkpoint_interval_h;
-  if (st.bytes_per_token != d.bytes_per_token) o["bytes_per_token"] = st.bytes_per_token;
-  if (st.dataset_tokens > 0) o["dataset_tokens"] = st.dataset_tokens;
-  if (st.retention_months != d.retention_months) o["retention_months"] = st.retention_months;
-  if (st.checkpoints_kept != d.checkpoints_kept) o["checkpoints_kept"] = st.checkpoints_kept;
-  return o;
-}
-
-json pricing_json(const Pricing& p) {
-  const Pricing d;
-  json o = json::object();
-  if (p.mode != d.mode) o["mode"] = to_string(p.mode);
-  if (p.price_source == kPriceOverrideSource) o["usd_per_gpu_hour"] = p.usd_per_gpu_hour;
-  if (p.overhead_factor != d.overhead_factor) o["overhead_factor"] = p.overhead_factor;
-  if (p.currency == Currency::cny) o["currency"] = "cny";
-  if (p.spot_interruptions_per_hour > 0) o["spot_interruptions_per_hour"] = p.spot_interruptions_per_hour;
-  if (p.failures_per_gpu_hour != d.failures_per_gpu_hour) o["failures_per_gpu_hour"] = p.failures_per_gpu_hour;
-  if (p.restart_h != d.restart_h) o["restart_h"] = p.restart_h;
-  return o;
-}
-
-void put(json& doc, const char* key, json value) {
-  if (!value.is_object() || !value.empty()) doc[key] = std::move(value);
+// Every field in table order, from `s` where `wanted` says so (so keys keep the table's order).
+ojson build(const Scenario& s, const std::vector<bool>& wanted) {
+  ojson doc = ojson::object();
+  const auto fields = all_fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const FieldSpec& f = fields[i];
+    if (f.scope != FieldScope::scenario) continue;
+    if (f.stage == FieldStage::resolved) {
+      if (auto v = resolved_json(f, s)) set_path(doc, f.path, std::move(*v));
+    } else if (wanted[i]) {
+      set_path(doc, f.path, member_json(f, s));
+    }
+  }
+  return doc;
 }
 
 }  // namespace
 
 std::string write_scenario_input(const Scenario& s, const Catalog& catalog) {
-  const Scenario d;
-  json doc = {{"model", model_json(s)}};
-  if (s.method != d.method) doc["method"] = to_string(s.method);
-  if (s.is_peft()) doc["lora"] = {{"rank", s.lora.rank}, {"targets", s.lora.targets == LoraTargets::attention ? "attention" : "all_linear"}};
-  if (s.method == Method::freeze && s.trainable_layers > 0) doc["trainable_layers"] = s.trainable_layers;
-  if (s.precision != d.precision) doc["precision"] = to_string(s.precision);
-  if (s.optimizer != d.optimizer) doc["optimizer"] = to_string(s.optimizer);
-  if (s.pure_bf16) doc["pure_bf16"] = true;
-  if (s.seq_len != d.seq_len) doc["seq_len"] = s.seq_len;
-  if (s.micro_batch != d.micro_batch) doc["micro_batch"] = s.micro_batch;
-  if (s.global_batch > 0) doc["global_batch"] = s.global_batch;
-  if (s.tokens > 0) doc["tokens"] = s.tokens;
-  if (s.epochs != d.epochs) doc["epochs"] = s.epochs;
-  if (s.dropout) doc["dropout"] = true;
-  doc["cluster"] = cluster_json(s, catalog);
-  put(doc, "parallel", parallel_json(s.parallel));
-  put(doc, "techniques", techniques_json(s.techniques));
-  put(doc, "storage", storage_json(s.storage));
-  put(doc, "pricing", pricing_json(s.pricing));
+  const auto fields = all_fields();
+  const Scenario defaults;
+  std::vector<bool> wanted(fields.size(), false);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const FieldSpec& f = fields[i];
+    wanted[i] = writable(f, s) && f.stage == FieldStage::input &&
+                (f.required || member_json(f, s) != member_json(f, defaults));
+  }
+  // Add what the parser would otherwise resolve differently (a default that depends on another
+  // field, a figure the user put in place of the catalog's), until the document reproduces `s`.
+  ojson doc = build(s, wanted);
+  for (size_t round = 0; round < fields.size(); ++round) {
+    const ScenarioParse back = parse_scenario(doc.dump(), catalog);
+    if (!back.scenario) break;
+    bool added = false;
+    for (size_t i = 0; i < fields.size() && !added; ++i) {
+      const FieldSpec& f = fields[i];
+      if (wanted[i] || !writable(f, s) || member_json(f, *back.scenario) == member_json(f, s)) continue;
+      wanted[i] = added = true;  // one at a time: an added link changes the figures after it
+    }
+    if (!added) break;
+    doc = build(s, wanted);
+  }
   return doc.dump();
 }
 

@@ -7,6 +7,8 @@ namespace llmplan {
 
 enum class NormKind { rmsnorm, layernorm };  // RMSNorm has a weight; LayerNorm a weight and a bias
 enum class AttentionKind { mha, mla };       // MHA/GQA/MQA, or DeepSeek's multi-head latent attention
+inline constexpr const char* kNormNames[] = {"rmsnorm", "layernorm"};
+inline constexpr const char* kAttentionNames[] = {"mha", "mla"};
 
 struct ModelArch {
   int layers = 32;              // transformer blocks L

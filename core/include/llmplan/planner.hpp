@@ -19,6 +19,7 @@ struct Catalog;
 struct Instance;
 
 enum class Objective { min_cost, min_time, min_cost_under_deadline, min_time_under_budget };
+inline constexpr const char* kObjectiveNames[] = {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"};
 
 struct Constraints {
   int max_gpus = 1024;

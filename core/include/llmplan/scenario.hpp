@@ -1,6 +1,7 @@
 // scenario.hpp: everything a user chooses (model, method, precision, shape, cluster, layout),
 // parsed strictly from JSON: an unknown key or an out-of-range value is an InputError that
-// names the field and the allowed range. The field list and defaults are documented in README.
+// names the field and the allowed range. The fields, ranges and defaults are in the field table
+// (fields.hpp), and docs/scenario.md is generated from it.
 #pragma once
 #include <optional>
 #include <string>
@@ -20,6 +21,15 @@ enum class Recompute { none, selective, full };
 enum class Offload { none, cpu, nvme };
 enum class LoraTargets { attention, all_linear };
 enum class PricingMode { on_demand, spot, reserved_1yr, reserved_3yr };
+
+// Each enum's names in JSON, links and the app (index i is enum value i): the only copy.
+inline constexpr const char* kMethodNames[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
+inline constexpr const char* kPrecisionNames[] = {"bf16", "fp16", "fp32", "fp8"};
+inline constexpr const char* kOptimizerNames[] = {"adamw", "adamw8bit", "sgd", "adafactor"};
+inline constexpr const char* kRecomputeNames[] = {"none", "selective", "full"};
+inline constexpr const char* kOffloadNames[] = {"none", "cpu", "nvme"};
+inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
+inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
 
 struct Lora {
   int rank = 16;
@@ -101,12 +111,16 @@ struct StorageChoice {
 // -> 419 / (54 x 24 x 16384) = 1.97e-5 job interruptions per GPU-hour.
 inline constexpr double kDefaultFailuresPerGpuHour = 419.0 / (54.0 * 24.0 * 16384.0);
 
+// Where a scenario's price per GPU-hour came from.
+enum class PriceSource { none, user, instance, catalog_median };
+
 struct Pricing {
   PricingMode mode = PricingMode::on_demand;
   double usd_per_gpu_hour = 0;   // resolved: the override, the instance's price, or the catalog median
-  std::string price_source;      // where the price came from (explanations show it)
+  PriceSource source = PriceSource::none;
+  std::string price_source;      // where the price came from, in words (explanations show it)
   double min_billing_hours = 0;  // a rent sold in blocks (monthly: 730); 0 when billed by use
-  double overhead_factor = 1.3;  // debugging, reruns, idle time on top of pure training (seeds: 1.3-1.5)
+  double overhead_factor = 1.3;  // debugging, reruns, idle time on top of pure training (planning allowance 1.3-1.5)
   Currency currency = Currency::usd;
   double usd_to_cny = 7.1;       // resolved from the catalog
   double spot_interruptions_per_hour = 0;  // per instance (node)

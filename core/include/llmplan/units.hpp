@@ -10,6 +10,7 @@ inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;  // binary gibibyte (nv
 
 enum class ByteUnit { decimal, binary };    // GB/TB (1e9) or GiB/TiB (2^30)
 enum class Currency { usd, cny };
+inline constexpr const char* kCurrencyNames[] = {"usd", "cny"};
 
 std::string format_bytes(double bytes, ByteUnit unit = ByteUnit::decimal);  // "15.1 GB", "14.1 GiB"
 std::string format_duration(double seconds);                             // "42 s", "3.5 min", "5.2 h", "3.1 d"

@@ -1,0 +1,554 @@
+// fields.cpp: the field table of fields.hpp and what is derived from it alone (ranges, defaults
+// and the generated reference). Ranges are the parser's: the app and the reference show them.
+//
+// [SECTION] The table
+// [SECTION] Lookup and values
+// [SECTION] Generated reference
+#include "llmplan/fields.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "llmplan/planner.hpp"
+
+namespace llmplan {
+
+namespace {
+
+// A member pointer as a FieldRef factory: REF(parallel.tp) -> &s.parallel.tp.
+#define REF(member) [](Scenario& s) -> FieldRef { return &s.member; }
+#define ENUM_REF(member) [](Scenario& s) -> FieldRef { return enum_ref(s.member); }
+
+using T = FieldType;
+constexpr FieldStage kInput = FieldStage::input;
+constexpr FieldStage kOverride = FieldStage::override_;
+constexpr FieldScope kQuestion = FieldScope::question;
+
+//-----------------------------------------------------------------------------
+// [SECTION] The table
+//-----------------------------------------------------------------------------
+
+// Reserved link codes, never fields: v (format version), c (catalog version), u (app view state).
+const FieldSpec kFields[] = {
+    // Model: a catalog preset, or the architecture.
+    {.path = "model.preset", .type = T::id, .code = "m", .label = "preset", .help = "t_preset",
+     .meaning = "A catalog model (its architecture and context length); give this or the architecture fields.",
+     .catalog = "models", .section = "model", .default_text = "none: the architecture fields are required"},
+    {.path = "model.layers", .type = T::integer, .lo = 1, .hi = 1000, .code = "L", .unit = "layers", .label = "layers",
+     .help = "t_layers", .meaning = "Transformer blocks L.", .section = "model", .applies = "!model.preset",
+     .default_text = "required without a preset", .required = true, .stage = kInput, .ref = REF(model.layers)},
+    {.path = "model.hidden", .type = T::integer, .lo = 1, .hi = 1000000, .code = "H", .label = "hidden",
+     .help = "t_hidden", .meaning = "Model width h.", .section = "model", .applies = "!model.preset",
+     .default_text = "required without a preset", .required = true, .stage = kInput, .ref = REF(model.hidden)},
+    {.path = "model.heads", .type = T::integer, .lo = 1, .hi = 4096, .code = "A", .label = "heads", .help = "t_heads",
+     .meaning = "Attention (query) heads a.", .section = "model", .applies = "!model.preset",
+     .default_text = "required without a preset", .required = true, .stage = kInput, .ref = REF(model.heads)},
+    {.path = "model.kv_heads", .type = T::integer, .lo = 1, .hi = 4096, .code = "K", .label = "kv_heads",
+     .help = "t_kv_heads", .meaning = "Key/value heads (grouped-query attention when fewer than heads); divides heads.",
+     .section = "model", .applies = "!model.preset", .default_text = "heads (multi-head attention)", .stage = kInput,
+     .ref = REF(model.kv_heads)},
+    {.path = "model.head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "hd", .label = "head_dim",
+     .help = "t_head_dim", .meaning = "Width of one attention head; 0 means hidden / heads.", .section = "model",
+     .applies = "!model.preset", .stage = kInput, .ref = REF(model.head_dim)},
+    {.path = "model.ffn", .type = T::integer, .lo = 1, .hi = 10000000, .code = "F", .label = "ffn", .help = "t_ffn",
+     .meaning = "MLP inner width f (of the dense layers).", .section = "model", .applies = "!model.preset",
+     .default_text = "required without a preset", .required = true, .stage = kInput, .ref = REF(model.ffn)},
+    {.path = "model.vocab", .type = T::integer, .lo = 1, .hi = 10000000, .code = "V", .unit = "tokens", .label = "vocab",
+     .help = "t_vocab", .meaning = "Vocabulary size V.", .section = "model", .applies = "!model.preset",
+     .default_text = "required without a preset", .required = true, .stage = kInput, .ref = REF(model.vocab)},
+    {.path = "model.gated_mlp", .type = T::boolean, .code = "gm", .label = "gated_mlp", .help = "t_gated",
+     .meaning = "SwiGLU-style MLP with three matrices (Llama); false: two matrices (GPT).", .section = "model",
+     .applies = "!model.preset", .stage = kInput, .ref = REF(model.gated_mlp)},
+    {.path = "model.tied_embeddings", .type = T::boolean, .code = "te", .label = "tied_embeddings", .help = "t_tied",
+     .meaning = "The output head shares the input embedding matrix.", .section = "model", .applies = "!model.preset",
+     .stage = kInput, .ref = REF(model.tied_embeddings)},
+    {.path = "model.qkv_bias", .type = T::boolean, .code = "qb", .meaning = "Biases on the Q, K and V projections only (Qwen2).",
+     .applies = "!model.preset", .stage = kInput, .ref = REF(model.qkv_bias)},
+    {.path = "model.linear_bias", .type = T::boolean, .code = "lb", .meaning = "Biases on every linear layer (GPT-2/3).",
+     .applies = "!model.preset", .stage = kInput, .ref = REF(model.linear_bias)},
+    {.path = "model.norm", .type = T::choice, .code = "nm", .meaning = "Normalisation: RMSNorm (a weight) or LayerNorm (a weight and a bias).",
+     .choices = kNormNames, .applies = "!model.preset", .stage = kInput, .ref = ENUM_REF(model.norm)},
+    {.path = "model.learned_positions", .type = T::integer, .lo = 0, .hi = 10000000, .code = "lp", .unit = "positions",
+     .meaning = "Rows of a learned position embedding (GPT: the context length); 0 for rotary embeddings.",
+     .applies = "!model.preset", .stage = kInput, .ref = REF(model.learned_positions)},
+    {.path = "model.experts", .type = T::integer, .lo = 0, .hi = 4096, .code = "E", .label = "experts",
+     .help = "t_experts", .meaning = "Routed experts per MoE layer; 0 for a dense model.", .section = "model",
+     .applies = "!model.preset", .stage = kInput, .ref = REF(model.experts)},
+    {.path = "model.top_k", .type = T::integer, .lo = 0, .hi = 4096, .code = "tk", .label = "top_k", .help = "t_top_k",
+     .meaning = "Routed experts each token uses; 1..experts for an MoE model.", .section = "model",
+     .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.top_k)},
+    {.path = "model.shared_experts", .type = T::integer, .lo = 0, .hi = 64, .code = "se", .label = "shared_experts",
+     .help = "t_shared", .meaning = "Always-on shared experts per MoE layer.", .section = "model",
+     .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.shared_experts)},
+    {.path = "model.expert_ffn", .type = T::integer, .lo = 0, .hi = 10000000, .code = "ef", .label = "expert_ffn",
+     .help = "t_expert_ffn", .meaning = "Inner width of one routed expert; at least 1 for an MoE model.",
+     .section = "model", .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.expert_ffn)},
+    {.path = "model.shared_expert_ffn", .type = T::integer, .lo = 0, .hi = 10000000, .code = "sf",
+     .meaning = "Inner width of one shared expert; 0 means expert_ffn.", .applies = "!model.preset&model.experts>0", .stage = kInput,
+     .ref = REF(model.shared_expert_ffn)},
+    {.path = "model.dense_layers", .type = T::integer, .lo = 0, .hi = 1000, .code = "dl", .unit = "layers",
+     .label = "dense_layers", .help = "t_dense_layers",
+     .meaning = "Leading layers that keep a dense MLP of width ffn (DeepSeek-V3: 3).", .section = "model",
+     .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.dense_layers)},
+    {.path = "model.attention", .type = T::choice, .code = "at",
+     .meaning = "Attention kind: multi-head/grouped-query (mha) or DeepSeek's multi-head latent attention (mla).",
+     .choices = kAttentionNames, .applies = "!model.preset", .stage = kInput, .ref = ENUM_REF(model.attention)},
+    {.path = "model.q_lora_rank", .type = T::integer, .lo = 0, .hi = 1000000, .code = "aq",
+     .meaning = "MLA: rank of the query bottleneck; 0 projects queries directly.", .applies = "!model.preset&model.attention=mla",
+     .stage = kInput, .ref = REF(model.q_lora_rank)},
+    {.path = "model.kv_lora_rank", .type = T::integer, .lo = 0, .hi = 1000000, .code = "ak",
+     .meaning = "MLA: rank of the compressed key/value latent.", .applies = "!model.preset&model.attention=mla", .stage = kInput,
+     .ref = REF(model.kv_lora_rank)},
+    {.path = "model.qk_nope_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "an",
+     .meaning = "MLA: per-head query/key width without rotary embedding.", .applies = "!model.preset&model.attention=mla",
+     .stage = kInput, .ref = REF(model.qk_nope_head_dim)},
+    {.path = "model.qk_rope_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "ar",
+     .meaning = "MLA: per-head query/key width with rotary embedding.", .applies = "!model.preset&model.attention=mla",
+     .stage = kInput, .ref = REF(model.qk_rope_head_dim)},
+    {.path = "model.v_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "av",
+     .meaning = "MLA: per-head value width.", .applies = "!model.preset&model.attention=mla", .stage = kInput,
+     .ref = REF(model.v_head_dim)},
+
+    // Method and precision.
+    {.path = "method", .type = T::choice, .code = "me", .label = "method", .help = "t_method",
+     .meaning = "Pretraining, continued pretraining, full fine-tune, LoRA, QLoRA, or training only the top layers (freeze).",
+     .choices = kMethodNames, .section = "method", .stage = kInput, .ref = ENUM_REF(method)},
+    {.path = "lora.rank", .type = T::integer, .lo = 1, .hi = 4096, .code = "lr", .label = "lora_rank",
+     .help = "t_lora_rank", .meaning = "LoRA rank r of the adapters.", .section = "method",
+     .applies = "method=lora|qlora", .stage = kInput, .ref = REF(lora.rank)},
+    {.path = "lora.targets", .type = T::choice, .code = "lt", .label = "lora_targets", .help = "t_lora_targets",
+     .meaning = "Which linear layers get adapters: q, k, v, o (attention) or every linear layer.",
+     .choices = kLoraTargetNames, .section = "method", .applies = "method=lora|qlora", .stage = kInput,
+     .ref = ENUM_REF(lora.targets)},
+    {.path = "trainable_layers", .type = T::integer, .lo = 0, .hi = 1000, .code = "tl", .unit = "layers",
+     .label = "trainable_layers", .help = "t_trainable",
+     .meaning = "Freeze: the top layers that train, at most the model's layers; 0 means a quarter of them.",
+     .section = "method", .applies = "method=freeze", .stage = kInput, .ref = REF(trainable_layers)},
+    {.path = "precision", .type = T::choice, .code = "p", .label = "precision", .help = "t_precision",
+     .meaning = "Compute precision of the matrix multiplications (fp8 needs FP8 tensor cores).",
+     .choices = kPrecisionNames, .section = "method", .stage = kInput, .ref = ENUM_REF(precision)},
+    {.path = "optimizer", .type = T::choice, .code = "o", .label = "optimizer", .help = "t_optimizer",
+     .meaning = "Optimizer, which sets the bytes of optimizer state per trainable parameter.",
+     .choices = kOptimizerNames, .section = "method", .stage = kInput, .ref = ENUM_REF(optimizer)},
+    {.path = "pure_bf16", .type = T::boolean, .code = "pb", .label = "pure_bf16", .help = "t_pure_bf16",
+     .meaning = "bf16 weights, gradients and optimizer states with no fp32 master copy (torchtune).",
+     .section = "method", .applies = "precision=bf16", .stage = kInput, .ref = REF(pure_bf16)},
+
+    // Data and batch.
+    {.path = "seq_len", .type = T::integer, .lo = 1, .hi = 1048576, .code = "s", .unit = "tokens", .label = "seq_len",
+     .help = "t_seq_len", .meaning = "Tokens per training sequence s.", .section = "data", .stage = kInput,
+     .ref = REF(seq_len)},
+    {.path = "micro_batch", .type = T::integer, .lo = 1, .hi = 65536, .code = "mb", .unit = "sequences",
+     .label = "micro_batch", .help = "t_micro_batch", .meaning = "Sequences per micro-batch on each GPU b.",
+     .section = "data", .stage = kInput, .ref = REF(micro_batch)},
+    {.path = "global_batch", .type = T::integer, .lo = 0, .hi = 100000000, .code = "gb", .unit = "sequences",
+     .label = "global_batch", .help = "t_global_batch",
+     .meaning = "Sequences per optimizer step, a multiple of micro_batch x data-parallel size; 0 means one micro-batch per GPU.",
+     .section = "data", .stage = kInput, .ref = REF(global_batch)},
+    {.path = "tokens", .type = T::number, .lo = 0, .hi = 1e16, .code = "t", .unit = "tokens", .label = "tokens",
+     .help = "t_tokens", .meaning = "Training tokens; 0 means storage.dataset_tokens x epochs.", .section = "data",
+     .stage = kInput, .ref = REF(tokens)},
+    {.path = "epochs", .type = T::number, .lo = 0.001, .hi = 10000, .code = "ep", .label = "epochs",
+     .help = "t_epochs", .meaning = "Passes over the data set, when tokens is not given.", .section = "data",
+     .stage = kInput, .ref = REF(epochs)},
+    {.path = "dropout", .type = T::boolean, .code = "do",
+     .meaning = "Dropout layers keep 1-byte masks (GPT-3 style); off for Llama and Qwen.", .stage = kInput,
+     .ref = REF(dropout)},
+
+    // Cluster: an accelerator and a GPU count, or a cloud instance and a node count.
+    {.path = "cluster.accelerator", .type = T::id, .code = "g", .label = "accelerator", .help = "t_accelerator",
+     .meaning = "A catalog accelerator.", .catalog = "accelerators", .section = "cluster", .applies = "!cluster.instance",
+     .default_text = "h100-sxm5-80gb"},
+    {.path = "cluster.gpus", .type = T::integer, .lo = 1, .hi = 1000000, .code = "n", .unit = "GPUs", .label = "gpus",
+     .help = "t_gpus", .meaning = "Accelerators in the job: at most one node, or whole nodes.", .section = "cluster",
+     .applies = "!cluster.instance", .default_text = "8"},
+    {.path = "cluster.gpus_per_node", .type = T::integer, .lo = 1, .hi = 72, .code = "gn", .unit = "GPUs",
+     .label = "gpus_per_node", .help = "t_gpus_per_node",
+     .meaning = "GPUs that share one scale-up domain (NVLink/PCIe); tensor parallelism stays inside it.",
+     .section = "cluster", .applies = "!cluster.instance", .default_text = "min(gpus, 8)"},
+    {.path = "cluster.gpu_memory_gb", .type = T::number, .lo = 1, .hi = 1000, .code = "gmem", .unit = "GB",
+     .label = "gpu_memory", .help = "t_gpu_memory", .meaning = "Usable memory per GPU in decimal GB.",
+     .section = "cluster", .default_text = "the accelerator's memory", .stage = kOverride,
+     .ref = REF(cluster.gpu_memory_gb)},
+    {.path = "cluster.instance", .type = T::id, .code = "i", .label = "instance", .help = "t_instance",
+     .meaning = "A catalog cloud instance (offering): its accelerator, node size, network and price.",
+     .catalog = "instances", .section = "cluster", .default_text = "none"},
+    {.path = "cluster.nodes", .type = T::integer, .lo = 1, .hi = 100000, .code = "nn", .unit = "nodes",
+     .label = "nodes", .help = "t_nodes", .meaning = "Instances (nodes) of cluster.instance.", .section = "cluster",
+     .applies = "cluster.instance", .default_text = "1"},
+
+    // Network overrides: the catalog gives them from the instance or the link.
+    {.path = "network.inter_node_link", .type = T::id, .code = "nl", .label = "inter_link", .help = "t_inter_link",
+     .meaning = "The scale-out interconnect between nodes (a catalog inter-node link), one port per GPU.",
+     .catalog = "interconnects", .section = "network",
+     .default_text = "the instance's fabric, else infiniband-ndr", .stage = kOverride,
+     .ref = REF(network.inter_node_link)},
+    {.path = "network.inter_node_gbps", .type = T::number, .lo = 0.1, .hi = 1e6, .code = "ng", .unit = "Gbit/s",
+     .label = "inter_gbps", .help = "t_inter_gbps", .meaning = "Scale-out bandwidth of one node, one direction, all NICs.",
+     .section = "network", .default_text = "the link's rate x ports", .stage = kOverride,
+     .ref = REF(network.node_gb_per_s), .scale = 8},
+    {.path = "network.intra_node_gb_per_s", .type = T::number, .lo = 0.1, .hi = 10000, .code = "ni", .unit = "GB/s",
+     .meaning = "Scale-up bandwidth per GPU, one direction (NVLink or PCIe).",
+     .default_text = "the accelerator's link", .stage = kOverride, .ref = REF(cluster.intra_node_gb_per_s)},
+    {.path = "network.busbw_fraction", .type = T::number, .lo = 0.01, .hi = 1, .code = "bw",
+     .meaning = "Achieved NCCL bus bandwidth as a fraction of the scale-out line rate.",
+     .default_text = "measured for the link, else 0.8 (RDMA) or 0.5 (TCP)", .stage = kOverride,
+     .ref = REF(network.busbw_fraction)},
+
+    // Parallel layout.
+    {.path = "parallel.tp", .type = T::integer, .lo = 1, .hi = 1024, .code = "tp", .unit = "GPUs", .label = "tp",
+     .help = "t_tp", .meaning = "Tensor-parallel size; divides the heads and stays inside a node.", .section = "layout",
+     .stage = kInput, .ref = REF(parallel.tp)},
+    {.path = "parallel.pp", .type = T::integer, .lo = 1, .hi = 1000, .code = "pp", .unit = "stages", .label = "pp",
+     .help = "t_pp", .meaning = "Pipeline stages; divides the layers.", .section = "layout", .stage = kInput,
+     .ref = REF(parallel.pp)},
+    {.path = "parallel.zero", .type = T::integer, .lo = 0, .hi = 3, .code = "z", .label = "zero", .help = "t_zero",
+     .meaning = "ZeRO stage over the data-parallel group (FSDP full shard = 3).", .section = "layout",
+     .stage = kInput, .ref = REF(parallel.zero)},
+    {.path = "parallel.sequence_parallel", .type = T::boolean, .code = "sp", .label = "sequence_parallel",
+     .help = "t_sp", .meaning = "Megatron sequence parallelism (matters with tp > 1).", .section = "layout",
+     .stage = kInput, .ref = REF(parallel.sequence_parallel)},
+    {.path = "parallel.recompute", .type = T::choice, .code = "rc", .label = "recompute", .help = "t_recompute",
+     .meaning = "Activation recomputation: none, selective (attention) or full.", .choices = kRecomputeNames,
+     .section = "layout", .stage = kInput, .ref = ENUM_REF(parallel.recompute)},
+    {.path = "parallel.offload", .type = T::choice, .code = "of", .label = "offload", .help = "t_offload",
+     .meaning = "ZeRO-Offload of optimizer states (and, with ZeRO-3, weights) to CPU memory or NVMe; needs zero >= 1.",
+     .choices = kOffloadNames, .section = "layout", .stage = kInput, .ref = ENUM_REF(parallel.offload)},
+    {.path = "parallel.flash_attention", .type = T::boolean, .code = "fa", .label = "flash_attention",
+     .help = "t_flash", .meaning = "Fused attention that stores no s x s score matrix.", .section = "layout",
+     .stage = kInput, .ref = REF(parallel.flash_attention)},
+    {.path = "parallel.tp_comm_overlap", .type = T::boolean, .code = "to", .label = "tp_overlap",
+     .help = "t_tp_overlap", .meaning = "Tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap).",
+     .section = "layout", .stage = kInput, .ref = REF(parallel.tp_comm_overlap)},
+
+    // Framework techniques that change what a GPU holds.
+    {.path = "techniques.loss_chunks", .type = T::integer, .lo = 1, .hi = 1024, .code = "lc", .unit = "chunks",
+     .meaning = "Chunked cross-entropy: fp32 logits one chunk at a time (torchtune: 8).", .stage = kInput,
+     .ref = REF(techniques.loss_chunks)},
+    {.path = "techniques.activation_offload", .type = T::boolean, .code = "ao",
+     .meaning = "Saved activations streamed to host memory.", .stage = kInput, .ref = REF(techniques.activation_offload)},
+    {.path = "techniques.optimizer_in_backward", .type = T::boolean, .code = "oib",
+     .meaning = "Optimizer step fused into the backward pass, so gradients are freed at once.", .stage = kInput,
+     .ref = REF(techniques.optimizer_in_backward)},
+    {.path = "techniques.fp32_norm_inputs", .type = T::boolean, .code = "fn",
+     .meaning = "Unfused RMSNorm/LayerNorm (PyTorch eager, Hugging Face, torchtune) saves fp32 inputs.",
+     .stage = kInput, .ref = REF(techniques.fp32_norm_inputs)},
+
+    // Storage.
+    {.path = "storage.data_tier", .type = T::id, .code = "dt", .label = "data_tier", .help = "t_data_tier",
+     .meaning = "Where the training data is read from (a catalog storage tier).", .catalog = "storage",
+     .section = "storage", .default_text = kDefaultDataTier},
+    {.path = "storage.checkpoint_tier", .type = T::id, .code = "ct", .label = "ckpt_tier", .help = "t_ckpt_tier",
+     .meaning = "Where checkpoints are written (a catalog storage tier).", .catalog = "storage",
+     .section = "storage", .default_text = "the data tier"},
+    {.path = "storage.checkpoint_interval_h", .type = T::number_or_auto, .lo = 0.01, .hi = 10000, .code = "ci",
+     .unit = "h", .label = "ckpt_interval", .help = "t_ckpt_interval",
+     .meaning = "Hours between checkpoints, or \"auto\" for the Young/Daly optimum.", .section = "storage",
+     .default_text = "auto", .stage = kInput, .ref = REF(storage.checkpoint_interval_h)},
+    {.path = "storage.bytes_per_token", .type = T::number, .lo = 0.5, .hi = 10000, .code = "bt", .unit = "B",
+     .label = "bytes_per_token", .help = "t_bytes_per_token",
+     .meaning = "Bytes per training token on disk (pre-tokenised uint32: 4, uint16: 2).", .section = "data",
+     .stage = kInput, .ref = REF(storage.bytes_per_token)},
+    {.path = "storage.dataset_tokens", .type = T::number, .lo = 0, .hi = 1e16, .code = "ds", .unit = "tokens",
+     .label = "dataset_tokens", .help = "t_dataset_tokens",
+     .meaning = "Tokens in the data set, for staging and retention; 0 means the training tokens.", .section = "data",
+     .stage = kInput, .ref = REF(storage.dataset_tokens)},
+    {.path = "storage.retention_months", .type = T::number, .lo = 0, .hi = 120, .code = "rm", .unit = "months",
+     .label = "retention", .help = "t_retention", .meaning = "How long checkpoints and data are kept and paid for.",
+     .section = "storage", .stage = kInput, .ref = REF(storage.retention_months)},
+    {.path = "storage.checkpoints_kept", .type = T::integer, .lo = 1, .hi = 1000, .code = "ck", .unit = "checkpoints",
+     .label = "ckpt_kept", .help = "t_ckpt_kept", .meaning = "Checkpoints kept at a time.", .section = "storage",
+     .stage = kInput, .ref = REF(storage.checkpoints_kept)},
+
+    // Pricing and reliability.
+    {.path = "pricing.mode", .type = T::choice, .code = "pm", .label = "price_mode", .help = "t_price_mode",
+     .meaning = "Which published price applies: on demand, spot, or a 1- or 3-year reservation.",
+     .choices = kPricingModeNames, .section = "pricing", .stage = kInput, .ref = ENUM_REF(pricing.mode)},
+    {.path = "pricing.usd_per_gpu_hour", .type = T::number, .lo = 0.001, .hi = 1000, .code = "pr", .unit = "USD/GPU-h",
+     .label = "price", .help = "t_price", .meaning = "Your price per GPU-hour, replacing the catalog's.",
+     .section = "pricing", .default_text = "the instance's price, else the catalog median for the accelerator",
+     .stage = kOverride, .ref = REF(pricing.usd_per_gpu_hour)},
+    {.path = "pricing.overhead_factor", .type = T::number, .lo = 1, .hi = 10, .code = "ov", .unit = "x",
+     .label = "overhead", .help = "t_overhead",
+     .meaning = "Debugging, reruns and idle time on top of pure training (planning allowance 1.3-1.5).",
+     .section = "pricing", .stage = kInput, .ref = REF(pricing.overhead_factor)},
+    {.path = "pricing.currency", .type = T::choice, .code = "cu", .label = "currency", .help = "t_currency",
+     .meaning = "Currency the costs are shown in (converted at the catalog's dated rate).", .choices = kCurrencyNames,
+     .section = "pricing", .stage = kInput, .ref = ENUM_REF(pricing.currency)},
+    {.path = "pricing.spot_interruptions_per_hour", .type = T::number, .lo = 0, .hi = 1, .code = "si",
+     .unit = "per node-hour", .label = "spot_rate", .help = "t_spot_rate",
+     .meaning = "Spot preemptions per instance-hour.", .section = "pricing", .stage = kInput,
+     .ref = REF(pricing.spot_interruptions_per_hour)},
+    {.path = "pricing.failures_per_gpu_hour", .type = T::number, .lo = 0, .hi = 0.01, .code = "fr",
+     .unit = "per GPU-hour", .label = "failure_rate", .help = "t_failure_rate",
+     .meaning = "Job interruptions per GPU-hour (Llama 3 paper: 419 in 54 days on 16,384 H100s).",
+     .section = "pricing", .stage = kInput, .ref = REF(pricing.failures_per_gpu_hour)},
+    {.path = "pricing.restart_h", .type = T::number, .lo = 0, .hi = 100, .code = "rs", .unit = "h",
+     .meaning = "Time to detect an interruption, restart and reload the last checkpoint.", .stage = kInput,
+     .ref = REF(pricing.restart_h)},
+
+    // Planner questions only: what to optimise and the limits of the search.
+    {.path = "objective", .type = T::choice, .code = "qo",
+     .meaning = "What the planner minimises: cost, time, cost under a deadline, or time under a budget.",
+     .choices = kObjectiveNames, .default_text = "min_cost", .scope = kQuestion},
+    {.path = "constraints.max_gpus", .type = T::integer, .lo = 1, .hi = 100000, .code = "qg", .unit = "GPUs",
+     .meaning = "Most GPUs a plan may use.", .default_text = "1024", .scope = kQuestion},
+    {.path = "constraints.deadline_days", .type = T::number, .lo = 0.001, .hi = 100000, .code = "qd", .unit = "days",
+     .meaning = "Longest wall-clock time a plan may take; required by min_cost_under_deadline.",
+     .default_text = "none", .scope = kQuestion},
+    {.path = "constraints.budget_usd", .type = T::number, .lo = 0.01, .hi = 1e12, .code = "qu", .unit = "USD",
+     .meaning = "Most a plan may cost; required by min_time_under_budget.", .default_text = "none",
+     .scope = kQuestion},
+    {.path = "constraints.providers", .type = T::list, .code = "qp", .meaning = "Only offerings of these providers.",
+     .catalog = "providers", .default_text = "all", .scope = kQuestion},
+    {.path = "constraints.accelerators", .type = T::list, .code = "qa",
+     .meaning = "Only offerings with these accelerators.", .catalog = "accelerators", .default_text = "all",
+     .scope = kQuestion},
+    {.path = "constraints.spot", .type = T::boolean, .code = "qs", .meaning = "Also consider spot prices.",
+     .default_text = "false", .scope = kQuestion},
+    {.path = "constraints.regions", .type = T::list, .code = "qr",
+     .meaning = "Only offerings sold in these regions (global offerings always match).", .default_text = "all",
+     .scope = kQuestion},
+    {.path = "constraints.currency", .type = T::choice, .code = "qc",
+     .meaning = "Only offerings priced in this currency.", .choices = kCurrencyNames, .default_text = "any",
+     .scope = kQuestion},
+    {.path = "top_n", .type = T::integer, .lo = 1, .hi = 100, .code = "qn", .unit = "plans",
+     .meaning = "Ranked plans to return.", .default_text = "5", .scope = kQuestion},
+};
+
+#undef REF
+#undef ENUM_REF
+
+std::string num(double v) {
+  char buf[48];
+  if (std::fabs(v) < 1e15 && v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Lookup and values
+//-----------------------------------------------------------------------------
+
+std::span<const FieldSpec> all_fields() { return kFields; }
+
+const FieldSpec* find_field(std::string_view path) {
+  for (const FieldSpec& f : kFields)
+    if (path == f.path) return &f;
+  return nullptr;
+}
+
+const FieldSpec& field(std::string_view path) {
+  if (const FieldSpec* f = find_field(path)) return *f;
+  std::fprintf(stderr, "llmplan: no field \"%.*s\" in the field table\n", static_cast<int>(path.size()), path.data());
+  std::abort();
+}
+
+std::string field_range_text(const FieldSpec& f) {
+  switch (f.type) {
+    case FieldType::integer:
+    case FieldType::number:
+    case FieldType::number_or_auto: return num(f.lo) + ".." + num(f.hi);
+    default: return "";
+  }
+}
+
+std::string field_value_json(const FieldSpec& f, const Scenario& s) {
+  if (!f.ref) return "";
+  const FieldRef ref = f.ref(const_cast<Scenario&>(s));  // read only
+  if (const auto* i = std::get_if<int*>(&ref)) return num(**i * f.scale);
+  if (const auto* d = std::get_if<double*>(&ref)) return num(**d * f.scale);
+  if (const auto* b = std::get_if<bool*>(&ref)) return **b ? "true" : "false";
+  // Built by appending: "\"" + std::string trips GCC 12's -Wrestrict (bug 105651).
+  std::string quoted = "\"";
+  if (const auto* str = std::get_if<std::string*>(&ref)) quoted += **str;
+  else if (const EnumRef* e = std::get_if<EnumRef>(&ref)) quoted += f.choices[e->get(e->p)];
+  else return "";
+  return quoted + '"';
+}
+
+namespace {
+
+// The value of the field at `path` in `s`, as text comparable with a condition's value.
+std::string condition_value(std::string_view path, const Scenario& s) {
+  const FieldSpec* f = find_field(path);
+  if (!f) return "";
+  if (path == "model.preset") return s.model_preset;
+  if (path == "cluster.instance") return s.cluster.instance;
+  std::string v = field_value_json(*f, s);
+  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+  return v == "false" || v == "0" ? "" : v;
+}
+
+}  // namespace
+
+namespace {
+
+// One condition: "path" (set: non-empty, non-zero, true), "!path" (not set), "path=a|b" (one of
+// the names), "path>0".
+bool condition_holds(std::string_view c, const Scenario& s) {
+  const bool negate = !c.empty() && c.front() == '!';
+  if (negate) c.remove_prefix(1);
+  const size_t op = c.find_first_of("=>");
+  const std::string value = condition_value(c.substr(0, op), s);
+  bool holds = !value.empty();
+  if (op != std::string_view::npos && c[op] == '>') {
+    holds = !value.empty() && std::strtod(value.c_str(), nullptr) > std::strtod(std::string(c.substr(op + 1)).c_str(), nullptr);
+  } else if (op != std::string_view::npos) {
+    holds = false;
+    std::string_view names = c.substr(op + 1);
+    while (!names.empty()) {
+      const size_t bar = names.find('|');
+      holds = holds || names.substr(0, bar) == value;
+      names = bar == std::string_view::npos ? std::string_view{} : names.substr(bar + 1);
+    }
+  }
+  return holds != negate;
+}
+
+}  // namespace
+
+// Conditions joined by '&' all hold.
+bool field_applies(const FieldSpec& f, const Scenario& s) {
+  std::string_view c = f.applies;
+  while (!c.empty()) {
+    const size_t amp = c.find('&');
+    if (!condition_holds(c.substr(0, amp), s)) return false;
+    c = amp == std::string_view::npos ? std::string_view{} : c.substr(amp + 1);
+  }
+  return true;
+}
+
+std::string field_default_text(const FieldSpec& f) {
+  if (*f.default_text) return f.default_text;
+  const Scenario defaults;
+  std::string v = field_value_json(f, defaults);
+  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+  return v;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Generated reference
+//-----------------------------------------------------------------------------
+
+namespace {
+
+// "method=lora|qlora" as prose.
+std::string condition_text(std::string_view c) {
+  const bool negate = c.front() == '!';
+  if (negate) c.remove_prefix(1);
+  const size_t op = c.find_first_of("=>");
+  const std::string path(c.substr(0, op));
+  if (op == std::string_view::npos) return negate ? "without " + path : "with " + path;
+  if (c[op] == '>') return "when " + path + " > " + std::string(c.substr(op + 1));
+  std::string names;
+  std::string_view rest = c.substr(op + 1);
+  while (!rest.empty()) {
+    const size_t bar = rest.find('|');
+    names += (names.empty() ? "" : " or ") + std::string("\"") + std::string(rest.substr(0, bar)) + "\"";
+    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+  }
+  return "when " + path + " is " + names;
+}
+
+std::string applies_text(const FieldSpec& f) {
+  std::string out;
+  std::string_view c = f.applies;
+  while (!c.empty()) {
+    const size_t amp = c.find('&');
+    out += (out.empty() ? "" : " and ") + condition_text(c.substr(0, amp));
+    c = amp == std::string_view::npos ? std::string_view{} : c.substr(amp + 1);
+  }
+  return out;
+}
+
+std::string allowed_text(const FieldSpec& f) {
+  if (f.type == FieldType::choice) {
+    std::string s;
+    for (const char* n : f.choices) s += (s.empty() ? "" : ", ") + std::string("`") + n + "`";
+    return s;
+  }
+  if (f.type == FieldType::id || f.type == FieldType::list) {
+    if (*f.catalog) return std::string("ids from `llmplan catalog list ") + f.catalog + "`";
+    return "names";
+  }
+  if (f.type == FieldType::boolean) return "`true`, `false`";
+  std::string r = field_range_text(f);
+  if (f.type == FieldType::number_or_auto) r = "`\"auto\"` or " + r;
+  return r;
+}
+
+struct Group {
+  const char* title;
+  FieldScope scope;
+};
+
+}  // namespace
+
+std::string fields_markdown() {
+  std::string out =
+      "# Scenario and question fields\n\n"
+      "Generated from the field table in `core/src/fields.cpp` by `llmplan fields --format md`; do not edit by "
+      "hand. A scenario is the JSON that `llmplan estimate` and links take; a planner question is a scenario "
+      "without `cluster`, `network` and `parallel`, plus the question fields. Every field is optional unless "
+      "its default says it is required. Unknown fields are refused, and a value out of its range is refused "
+      "with a message that names the field and the range.\n\n"
+      "Link codes are a public contract: a code is never renamed or reused. `v`, `c` and `u` are reserved.\n";
+  for (const Group& g : {Group{"Scenario fields", FieldScope::scenario}, Group{"Planner question fields", FieldScope::question}}) {
+    out += std::string("\n## ") + g.title + "\n\n";
+    out += "| field | type | allowed | default | unit | link | meaning |\n|---|---|---|---|---|---|---|\n";
+    for (const FieldSpec& f : kFields) {
+      if (f.scope != g.scope) continue;
+      std::string meaning = f.meaning;
+      const std::string applies = applies_text(f);
+      if (!applies.empty()) meaning += " Applies " + applies + ".";
+      out += std::string("| `") + f.path + "` | " + kFieldTypeNames[static_cast<int>(f.type)] + " | " + allowed_text(f) +
+             " | " + field_default_text(f) + " | " + f.unit + " | `" + f.code + "` | " + meaning + " |\n";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  bool code = false;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '`') out += (code = !code) ? "<code>" : "</code>";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string fields_html() {
+  std::string out;
+  for (const Group& g : {Group{"Scenario fields", FieldScope::scenario}, Group{"Planner question fields", FieldScope::question}}) {
+    out += std::string("<h2>") + g.title + "</h2>\n<table>\n<thead><tr><th>field</th><th>type</th><th>allowed</th>"
+           "<th>default</th><th>unit</th><th>link</th><th>meaning</th></tr></thead>\n<tbody>\n";
+    for (const FieldSpec& f : kFields) {
+      if (f.scope != g.scope) continue;
+      std::string meaning = f.meaning;
+      const std::string applies = applies_text(f);
+      if (!applies.empty()) meaning += " Applies " + applies + ".";
+      out += std::string("<tr id=\"") + f.path + "\"><td><code>" + f.path + "</code></td><td>" +
+             html_escape(kFieldTypeNames[static_cast<int>(f.type)]) + "</td><td>" + html_escape(allowed_text(f)) +
+             "</td><td>" + html_escape(field_default_text(f)) + "</td><td>" + html_escape(f.unit) + "</td><td><code>" +
+             f.code + "</code></td><td>" + html_escape(meaning) + "</td></tr>\n";
+    }
+    out += "</tbody>\n</table>\n";
+  }
+  return out;
+}
+
+}  // namespace llmplan
