@@ -77,13 +77,13 @@ const FieldSpec kFields[] = {
     {.path = "model.experts", .type = T::integer, .lo = 0, .hi = 4096, .code = "E", .label = "experts",
      .help = "t_experts", .meaning = "Routed experts per MoE layer; 0 for a dense model.", .section = "model",
      .applies = "!model.preset", .stage = kInput, .ref = REF(model.experts)},
-    {.path = "model.top_k", .type = T::integer, .lo = 0, .hi = 4096, .code = "tk", .label = "top_k", .help = "t_top_k",
+    {.path = "model.top_k", .type = T::integer, .lo = 1, .hi = 4096, .code = "tk", .label = "top_k", .help = "t_top_k",
      .meaning = "Routed experts each token uses; 1..experts for an MoE model.", .section = "model",
      .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.top_k)},
     {.path = "model.shared_experts", .type = T::integer, .lo = 0, .hi = 64, .code = "se", .label = "shared_experts",
      .help = "t_shared", .meaning = "Always-on shared experts per MoE layer.", .section = "model",
      .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.shared_experts)},
-    {.path = "model.expert_ffn", .type = T::integer, .lo = 0, .hi = 10000000, .code = "ef", .label = "expert_ffn",
+    {.path = "model.expert_ffn", .type = T::integer, .lo = 1, .hi = 10000000, .code = "ef", .label = "expert_ffn",
      .help = "t_expert_ffn", .meaning = "Inner width of one routed expert; at least 1 for an MoE model.",
      .section = "model", .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.expert_ffn)},
     {.path = "model.shared_expert_ffn", .type = T::integer, .lo = 0, .hi = 10000000, .code = "sf",
@@ -99,7 +99,7 @@ const FieldSpec kFields[] = {
     {.path = "model.q_lora_rank", .type = T::integer, .lo = 0, .hi = 1000000, .code = "aq",
      .meaning = "MLA: rank of the query bottleneck; 0 projects queries directly.", .applies = "!model.preset&model.attention=mla",
      .stage = kInput, .ref = REF(model.q_lora_rank)},
-    {.path = "model.kv_lora_rank", .type = T::integer, .lo = 0, .hi = 1000000, .code = "ak",
+    {.path = "model.kv_lora_rank", .type = T::integer, .lo = 1, .hi = 1000000, .code = "ak",
      .meaning = "MLA: rank of the compressed key/value latent.", .applies = "!model.preset&model.attention=mla", .stage = kInput,
      .ref = REF(model.kv_lora_rank)},
     {.path = "model.qk_nope_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "an",
@@ -108,7 +108,7 @@ const FieldSpec kFields[] = {
     {.path = "model.qk_rope_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "ar",
      .meaning = "MLA: per-head query/key width with rotary embedding.", .applies = "!model.preset&model.attention=mla",
      .stage = kInput, .ref = REF(model.qk_rope_head_dim)},
-    {.path = "model.v_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "av",
+    {.path = "model.v_head_dim", .type = T::integer, .lo = 1, .hi = 65536, .code = "av",
      .meaning = "MLA: per-head value width.", .applies = "!model.preset&model.attention=mla", .stage = kInput,
      .ref = REF(model.v_head_dim)},
 
@@ -284,8 +284,9 @@ const FieldSpec kFields[] = {
      .ref = REF(pricing.spot_interruptions_per_hour)},
     {.path = "pricing.failures_per_gpu_hour", .type = T::number, .lo = 0, .hi = 0.01, .code = "fr",
      .unit = "per GPU-hour", .label = "failure_rate", .help = "t_failure_rate",
-     .meaning = "Job interruptions per GPU-hour (Llama 3 paper: 419 in 54 days on 16,384 H100s).",
-     .section = "pricing", .stage = kInput, .ref = REF(pricing.failures_per_gpu_hour)},
+     .meaning = "Job interruptions per GPU-hour.", .section = "pricing",
+     .default_text = "1.97e-5: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs (Llama 3 paper, 3.3.4)",
+     .stage = kInput, .ref = REF(pricing.failures_per_gpu_hour)},
     {.path = "pricing.restart_h", .type = T::number, .lo = 0, .hi = 100, .code = "rs", .unit = "h",
      .meaning = "Time to detect an interruption, restart and reload the last checkpoint.", .stage = kInput,
      .ref = REF(pricing.restart_h)},
@@ -322,10 +323,18 @@ const FieldSpec kFields[] = {
 #undef REF
 #undef ENUM_REF
 
+// Whole numbers in full ("1000000"), others in the shortest text that reads back as exactly
+// `v` ("0.8", "1e+16"), as the parser's messages write them.
 std::string num(double v) {
   char buf[48];
-  if (std::fabs(v) < 1e15 && v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%g", v);
+  if (std::fabs(v) < 1e15 && v == std::floor(v)) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   return buf;
 }
 
@@ -348,6 +357,22 @@ const FieldSpec& field(std::string_view path) {
   std::fprintf(stderr, "llmplan: no field \"%.*s\" in the field table\n", static_cast<int>(path.size()), path.data());
   std::abort();
 }
+
+std::vector<std::string> field_children(std::string_view prefix, FieldScope scope) {
+  std::vector<std::string> out;
+  for (const FieldSpec& f : kFields) {
+    const std::string_view path = f.path;
+    if (f.scope != scope || path.substr(0, prefix.size()) != prefix) continue;
+    const std::string_view rest = path.substr(prefix.size());
+    const std::string name(rest.substr(0, rest.find('.')));
+    bool seen = false;
+    for (const std::string& o : out) seen = seen || o == name;
+    if (!seen) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<std::string> question_keys() { return field_children("", FieldScope::question); }
 
 std::string field_range_text(const FieldSpec& f) {
   switch (f.type) {

@@ -160,24 +160,9 @@ bool in_range(const json& v, const FieldSpec& f, bool integral) {
   return std::isfinite(d) && (!integral || d == std::floor(d)) && d >= f.lo && d <= f.hi;
 }
 
-// The names of the next level under `prefix` ("" or "cluster."), in table order.
-std::vector<std::string> children(std::string_view prefix, FieldScope scope) {
-  std::vector<std::string> out;
-  for (const FieldSpec& f : all_fields()) {
-    const std::string_view path = f.path;
-    if (f.scope != scope || path.substr(0, prefix.size()) != prefix) continue;
-    const std::string_view rest = path.substr(prefix.size());
-    const std::string name(rest.substr(0, rest.find('.')));
-    bool seen = false;
-    for (const std::string& o : out) seen = seen || o == name;
-    if (!seen) out.push_back(name);
-  }
-  return out;
-}
-
 bool check_object(Reader& r, const json& obj, const std::string& prefix, FieldScope scope) {
   const std::string path = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
-  if (!r.object(obj, path) || !r.keys(obj, path, children(prefix, scope))) return false;
+  if (!r.object(obj, path) || !r.keys(obj, path, field_children(prefix, scope))) return false;
   for (const auto& [k, v] : obj.items()) {
     const std::string full = prefix + k;
     if (const FieldSpec* f = find_field(full); f && f->scope == scope) {
@@ -231,7 +216,7 @@ bool check_fields(Reader& r, const json& root, FieldScope scope) { return check_
 
 std::vector<std::string> arch_keys() {
   std::vector<std::string> out;
-  for (const std::string& k : children("model.", FieldScope::scenario))
+  for (const std::string& k : field_children("model.", FieldScope::scenario))
     if (k != "preset") out.push_back(k);
   return out;
 }

@@ -289,7 +289,8 @@ namespace {
 
 // Validates `doc` as a question (when it has objective/constraints/top_n) or a scenario.
 InputError check_input(const json& doc, const Catalog& catalog, bool& is_question) {
-  is_question = doc.is_object() && (doc.contains("objective") || doc.contains("constraints") || doc.contains("top_n"));
+  is_question = false;
+  for (const std::string& k : question_keys()) is_question = is_question || (doc.is_object() && doc.contains(k));
   const std::string text = doc.dump();
   if (is_question) return parse_question(text, catalog).error;
   return parse_scenario(text, catalog).error;
@@ -491,7 +492,7 @@ std::vector<std::string> link_catalog_changes(std::string_view input_json, std::
   if (!old_load.catalog) return out;
   json doc = detail::parse_untrusted(input_json);
   if (!doc.is_object()) return out;
-  for (const char* k : {"objective", "constraints", "top_n"}) doc.erase(k);
+  for (const std::string& k : question_keys()) doc.erase(k);
   const ScenarioParse parse = parse_scenario(doc.dump(), *old_load.catalog);
   if (!parse.scenario) return out;
   const Scenario& s = *parse.scenario;

@@ -6,6 +6,7 @@
 // [SECTION] Ranking, Pareto front and reasons
 // [SECTION] JSON question and answer
 #include "llmplan/planner.hpp"
+#include "llmplan/fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -474,32 +475,32 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
       if (root["pricing"].contains(k))
         return r.fail(std::string("pricing.") + k, "is chosen per offering by the planner from the catalog; leave it out "
                                                    "(constraints.spot adds spot prices)");
-  r.choice(root, "objective", "", {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"}, q.objective);
-  if (!r.ok() || !r.integer(root, "top_n", "", 1, 100, q.top_n)) return false;
-  if (root.contains("constraints")) {
-    const nlohmann::json& c = root["constraints"];
-    Constraints& k = q.constraints;
-    if (!r.object(c, "constraints") ||
-        !r.keys(c, "constraints",
-                {"max_gpus", "deadline_days", "budget_usd", "providers", "accelerators", "regions", "currency", "spot"}) ||
-        !r.string(c, "currency", "constraints", k.currency) ||
-        !r.integer(c, "max_gpus", "constraints", 1, 100000, k.max_gpus) ||
-        !r.number(c, "deadline_days", "constraints", 0.001, 100000, k.deadline_days) ||
-        !r.number(c, "budget_usd", "constraints", 0.01, 1e12, k.budget_usd) || !r.boolean(c, "spot", "constraints", k.spot))
-      return false;
-    if (!k.currency.empty() && k.currency != "usd" && k.currency != "cny")
-      return r.fail("constraints.currency", "must be one of \"usd\", \"cny\"; got \"" + k.currency + "\"");
-    for (auto [list, out] : {std::pair{"providers", &k.providers}, std::pair{"accelerators", &k.accelerators},
-                             std::pair{"regions", &k.regions}}) {
-      if (!c.contains(list)) continue;
-      const std::string f = std::string("constraints.") + list;
-      if (!c[list].is_array()) return r.fail(f, "must be an array of catalog ids");
-      for (const auto& v : c[list]) {
-        if (!v.is_string()) return r.fail(f, "must be an array of catalog ids; got " + v.dump());
-        out->push_back(v.get<std::string>());
-      }
-    }
-  }
+  // The question's own fields, checked by the field table; the scenario part is parsed later.
+  nlohmann::json own = nlohmann::json::object();
+  for (const std::string& k : question_keys())
+    if (root.contains(k)) own[k] = root[k];
+  if (!detail::check_fields(r, own, FieldScope::question)) return false;
+  const auto number = [&](const char* path, double fallback) {
+    const nlohmann::json* v = detail::at_path(own, path);
+    return v ? v->get<double>() : fallback;
+  };
+  const auto names = [&](const char* path) {
+    const nlohmann::json* v = detail::at_path(own, path);
+    return v ? v->get<std::vector<std::string>>() : std::vector<std::string>{};
+  };
+  Constraints& k = q.constraints;
+  if (const nlohmann::json* v = detail::at_path(own, "objective"))
+    for (size_t i = 0; i < std::size(kObjectiveNames); ++i)
+      if (*v == kObjectiveNames[i]) q.objective = static_cast<Objective>(i);
+  q.top_n = static_cast<int>(number("top_n", q.top_n));
+  k.max_gpus = static_cast<int>(number("constraints.max_gpus", k.max_gpus));
+  k.deadline_days = number("constraints.deadline_days", k.deadline_days);
+  k.budget_usd = number("constraints.budget_usd", k.budget_usd);
+  k.providers = names("constraints.providers");
+  k.accelerators = names("constraints.accelerators");
+  k.regions = names("constraints.regions");
+  if (const nlohmann::json* v = detail::at_path(own, "constraints.currency")) k.currency = v->get<std::string>();
+  if (const nlohmann::json* v = detail::at_path(own, "constraints.spot")) k.spot = v->get<bool>();
   if (q.objective == Objective::min_cost_under_deadline && q.constraints.deadline_days <= 0)
     return r.fail("constraints.deadline_days", "is required by objective \"min_cost_under_deadline\"");
   if (q.objective == Objective::min_time_under_budget && q.constraints.budget_usd <= 0)
@@ -516,7 +517,7 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   Question q;
   if (root.is_discarded()) return r.fail("(question)", "not valid JSON"), out;
   if (!read_question(r, root, q)) return out;
-  for (const char* k : {"objective", "constraints", "top_n"}) root.erase(k);
+  for (const std::string& k : question_keys()) root.erase(k);
   ScenarioParse parse = parse_scenario(root.dump(), catalog);
   if (!parse.scenario) {
     out.error = parse.error;

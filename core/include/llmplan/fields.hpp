@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "llmplan/scenario.hpp"
 
@@ -71,6 +72,13 @@ const FieldSpec* find_field(std::string_view path);
 // The field at `path`, which the caller knows is in the table (a missing one is a build defect
 // that the field-table test catches).
 const FieldSpec& field(std::string_view path);
+
+// The names one level under `prefix` ("" or "constraints.") in fields of `scope`, in table
+// order: the keys a document may have there.
+std::vector<std::string> field_children(std::string_view prefix, FieldScope scope);
+// The top-level keys only a planner question has ("objective", "constraints", "top_n"): a
+// document with one of them is a question, and without them it is its scenario.
+std::vector<std::string> question_keys();
 
 // "1..1024", or "" for fields without a numeric range.
 std::string field_range_text(const FieldSpec& f);

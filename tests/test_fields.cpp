@@ -1,0 +1,259 @@
+// The field table: every field's default and range ends are accepted and the values just beyond
+// refused by the parser (naming the field), and every field survives the writer and a link.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/fields.hpp"
+#include "llmplan/link.hpp"
+#include "llmplan/planner.hpp"
+
+using namespace llmplan;
+using nlohmann::json;
+
+namespace {
+
+// A custom architecture roomy enough for every range end: 1000 layers (pp up to 1000,
+// trainable_layers up to 1000), 4096 heads (tp up to 1024 divides them), an explicit head_dim
+// (so any hidden size is valid).
+json base_document() {
+  return {{"model", {{"layers", 1000}, {"hidden", 4096}, {"heads", 4096}, {"ffn", 11008}, {"vocab", 32000}}}};
+}
+
+void set_path(json& doc, const std::string& path, json value) {
+  json* v = &doc;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (dot == std::string::npos) {
+      (*v)[key] = std::move(value);
+      return;
+    }
+    if (!v->contains(key)) (*v)[key] = json::object();
+    v = &(*v)[key];
+    start = dot + 1;
+  }
+}
+
+const json* get_path(const json& doc, const std::string& path) {
+  const json* v = &doc;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!v->is_object() || !v->contains(key)) return nullptr;
+    v = &(*v)[key];
+    if (dot == std::string::npos) return v;
+    start = dot + 1;
+  }
+}
+
+// Makes the field apply (its `applies` condition) and meets the cross-field rules the value
+// brings with it (divisibility of GPUs, MoE and MLA companions, offload needs ZeRO).
+void give_context(json& doc, const FieldSpec& f) {
+  const std::string applies = f.applies;
+  const std::string path = f.path;
+  if (path == "model.preset") doc["model"] = json::object();
+  if (applies.find("method=lora") != std::string::npos) doc["method"] = "lora";
+  if (applies.find("method=freeze") != std::string::npos) doc["method"] = "freeze";
+  if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
+  if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" ||
+      path == "model.dense_layers")
+    doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
+  if (applies.find("model.attention=mla") != std::string::npos)
+    doc["model"].update({{"attention", "mla"}, {"kv_lora_rank", 512}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}});
+  if (path == "model.hidden" || path == "model.heads") doc["model"]["head_dim"] = 128;
+  if (path == "model.heads") doc["model"].erase("kv_heads");
+}
+
+void meet_rules(json& doc) {
+  const json* offload = get_path(doc, "parallel.offload");
+  if (offload && *offload != "none") set_path(doc, "parallel.zero", 1);
+  const json* tp = get_path(doc, "parallel.tp");
+  const json* pp = get_path(doc, "parallel.pp");
+  const long long tp_pp = (tp ? tp->get<long long>() : 1) * (pp ? pp->get<long long>() : 1);
+  if (tp_pp > 1) set_path(doc, "cluster.gpus", std::lcm(tp_pp, 8LL));
+  const json* experts = get_path(doc, "model.experts");
+  if (experts && experts->get<int>() == 0)
+    for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"}) doc["model"].erase(k);
+  const json* attention = get_path(doc, "model.attention");
+  if (attention && *attention == "mla") {
+    json& m = doc["model"];
+    for (const char* k : {"kv_lora_rank", "v_head_dim"})
+      if (!m.contains(k)) m[k] = 128;
+    if (m.value("qk_nope_head_dim", 0) + m.value("qk_rope_head_dim", 0) == 0)
+      m[m.contains("qk_rope_head_dim") ? "qk_nope_head_dim" : "qk_rope_head_dim"] = 64;
+  }
+  const json* objective = get_path(doc, "objective");
+  if (objective && *objective == "min_cost_under_deadline") set_path(doc, "constraints.deadline_days", 30);
+  if (objective && *objective == "min_time_under_budget") set_path(doc, "constraints.budget_usd", 1e6);
+  const json* top_k = get_path(doc, "model.top_k");
+  if (top_k && experts && top_k->get<int>() > experts->get<int>()) doc["model"]["experts"] = *top_k;
+}
+
+// The values a field must accept: its default where that is a value, its range ends, each name.
+std::vector<json> accepted(const FieldSpec& f) {
+  switch (f.type) {
+    case FieldType::integer: return {static_cast<long long>(f.lo), static_cast<long long>(f.hi)};
+    case FieldType::number: return {f.lo, f.hi};
+    case FieldType::number_or_auto: return {"auto", f.lo, f.hi};
+    case FieldType::boolean: return {true, false};
+    case FieldType::choice: {
+      std::vector<json> out;
+      for (const char* n : f.choices) out.push_back(n);
+      return out;
+    }
+    case FieldType::list: return {json::array()};
+    case FieldType::id: break;
+  }
+  const std::string catalog = f.catalog;
+  const Catalog& c = builtin_catalog();
+  if (catalog == "models") return {c.models.front().id};
+  if (catalog == "accelerators") return {"h100-sxm5-80gb", "a100-sxm4-80gb"};
+  if (catalog == "instances") return {c.instances.front().id};
+  if (catalog == "storage") return {"local-nvme-gen4-980pro", "aws-ebs-gp3"};
+  if (catalog == "interconnects") return {"infiniband-ndr", "roce-400g"};
+  return {};
+}
+
+// Values just beyond the range, of the wrong type, or an unknown name: each must be refused.
+std::vector<json> refused(const FieldSpec& f) {
+  const double inf = std::numeric_limits<double>::infinity();
+  switch (f.type) {
+    case FieldType::integer:
+      return {static_cast<long long>(f.lo) - 1, static_cast<long long>(f.hi) + 1, f.lo + 0.5, "1"};
+    case FieldType::number:
+      return {std::nextafter(f.lo, -inf), std::nextafter(f.hi, inf), "1"};
+    case FieldType::number_or_auto: return {std::nextafter(f.lo, -inf), std::nextafter(f.hi, inf), "never"};
+    case FieldType::boolean: return {1, "true"};
+    case FieldType::choice: return {"no-such-name", 0};
+    case FieldType::list: return {"h100", json::array({1})};
+    case FieldType::id: return {"no-such-id", 1};
+  }
+  return {};
+}
+
+std::string parse_error(const json& doc, FieldScope scope, std::string& written) {
+  if (scope == FieldScope::question) {
+    const QuestionParse q = parse_question(doc.dump(), builtin_catalog());
+    return q.question ? "" : q.error.field + " | " + q.error.message;
+  }
+  const ScenarioParse p = parse_scenario(doc.dump(), builtin_catalog());
+  if (p.scenario) written = write_scenario_input(*p.scenario, builtin_catalog());
+  return p.scenario ? "" : p.error.field + " | " + p.error.message;
+}
+
+json question_base() {
+  return {{"model", {{"preset", "llama-3.1-8b"}}}, {"tokens", 1e9}, {"objective", "min_cost"}};
+}
+
+}  // namespace
+
+TEST_SUITE("field table") {
+  TEST_CASE("paths and link codes are unique, reserved codes unused, and every field is documented") {
+    std::set<std::string> paths, codes;
+    for (const FieldSpec& f : all_fields()) {
+      CHECK_MESSAGE(paths.insert(f.path).second, f.path);
+      CHECK_MESSAGE(codes.insert(f.code).second, f.code);
+      for (const char* reserved : {"v", "c", "u", ""}) CHECK_MESSAGE(std::string(f.code) != reserved, f.path);
+      CHECK_MESSAGE(std::string(f.meaning).size() > 10, f.path);
+      CHECK_MESSAGE(!field_default_text(f).empty(), f.path);
+      CHECK_MESSAGE((f.type != FieldType::choice) == f.choices.empty(), f.path);
+      if (f.stage != FieldStage::resolved) CHECK_MESSAGE(static_cast<bool>(f.ref), f.path);
+      if (*f.section) CHECK_MESSAGE(*f.label, f.path);  // the app needs a label and a tooltip
+      if (*f.section) CHECK_MESSAGE(*f.help, f.path);
+    }
+    // One link code per field: the link table is the field table.
+    CHECK(kLinkFields.size() == all_fields().size());
+  }
+
+  TEST_CASE("the parser accepts every field's range ends and names, and refuses what lies beyond") {
+    for (const FieldSpec& f : all_fields()) {
+      const json base = f.scope == FieldScope::question ? question_base() : base_document();
+      for (const json& value : accepted(f)) {
+        json doc = base;
+        give_context(doc, f);
+        set_path(doc, f.path, value);
+        meet_rules(doc);
+        std::string written;
+        CHECK_MESSAGE(parse_error(doc, f.scope, written).empty(), std::string(f.path) << " = " << value.dump() << ": "
+                                                                          << parse_error(doc, f.scope, written));
+      }
+      for (const json& value : refused(f)) {
+        json doc = base;
+        give_context(doc, f);
+        set_path(doc, f.path, value);
+        std::string written;
+        const std::string err = parse_error(doc, f.scope, written);
+        CHECK_MESSAGE(err.rfind(std::string(f.path) + " | " + f.path + ": ", 0) == 0,
+                      std::string(f.path) << " = " << value.dump() << " gave: " << err);
+      }
+    }
+  }
+
+  TEST_CASE("range errors state the table's range") {
+    std::string written;
+    json doc = base_document();
+    doc["pricing"] = {{"spot_interruptions_per_hour", 2}};
+    CHECK(parse_error(doc, FieldScope::scenario, written) ==
+          "pricing.spot_interruptions_per_hour | pricing.spot_interruptions_per_hour: must be a number in 0..1; got 2");
+    doc = base_document();
+    doc["network"] = {{"inter_node_gbps", 0.05}};
+    CHECK(parse_error(doc, FieldScope::scenario, written) ==
+          "network.inter_node_gbps | network.inter_node_gbps: must be a number in 0.1..1000000; got 0.05");
+  }
+
+  TEST_CASE("every scenario field survives the writer and a link") {
+    const Catalog& catalog = builtin_catalog();
+    for (const FieldSpec& f : all_fields()) {
+      if (f.scope != FieldScope::scenario) continue;
+      for (const json& value : accepted(f)) {
+        json doc = base_document();
+        give_context(doc, f);
+        set_path(doc, f.path, value);
+        meet_rules(doc);
+        const ScenarioParse first = parse_scenario(doc.dump(), catalog);
+        REQUIRE_MESSAGE(first.scenario, std::string(f.path) << ": " << first.error.message);
+        const std::string written = write_scenario_input(*first.scenario, catalog);
+        const ScenarioParse again = parse_scenario(written, catalog);
+        REQUIRE_MESSAGE(again.scenario, std::string(f.path) << ": " << again.error.message << " in " << written);
+        // The writer reproduces the scenario: the same document again, and the same member.
+        CHECK_MESSAGE(write_scenario_input(*again.scenario, catalog) == written, std::string(f.path) << " = " << value.dump());
+        CHECK_MESSAGE(field_value_json(f, *again.scenario) == field_value_json(f, *first.scenario),
+                      std::string(f.path) << " = " << value.dump() << " wrote " << written);
+        // A value other than the default is written out (resolved fields by their own code).
+        const json out = json::parse(written);
+        if (f.ref && field_value_json(f, *first.scenario) != field_value_json(f, parse_scenario(base_document().dump(), catalog).scenario.value()) &&
+            field_applies(f, *first.scenario) && f.stage == FieldStage::input)
+          CHECK_MESSAGE(get_path(out, f.path) != nullptr, std::string(f.path) << " = " << value.dump() << " not written: " << written);
+        // The link of the document opens as the same scenario, with no notice.
+        const LinkEncode e = encode_link(doc.dump(), catalog);
+        REQUIRE_MESSAGE(e.ok, std::string(f.path) << ": " << e.error.message);
+        const LinkDecode d = decode_link(e.fragment, catalog);
+        CHECK_MESSAGE(d.notices.empty(), std::string(f.path) << " = " << value.dump());
+        const ScenarioParse linked = parse_scenario(d.input_json, catalog);
+        REQUIRE_MESSAGE(linked.scenario, std::string(f.path) << ": " << linked.error.message);
+        CHECK_MESSAGE(write_scenario_input(*linked.scenario, catalog) == written, std::string(f.path) << " = " << value.dump());
+      }
+    }
+  }
+
+  TEST_CASE("docs/scenario.md is the generated reference (run `llmplan fields --format md > docs/scenario.md`)") {
+    std::ifstream in(std::string(LLMPLAN_SOURCE_DIR) + "/docs/scenario.md");
+    if (!in) in.open("docs/scenario.md");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(text.str() == fields_markdown());
+  }
+}
