@@ -9,6 +9,7 @@
 
 #include "imgui.h"
 #include "llmplan/catalog.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/link.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
@@ -251,7 +252,7 @@ void app_open_link(AppState& app, const std::string& link) {
   std::string input = opened.link.input_json;
   if (opened.link.is_question) {  // the planner panel is not in this app yet: open the scenario part
     nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
-    for (const char* k : {"objective", "constraints", "top_n"}) doc.erase(k);
+    for (const std::string& k : question_keys()) doc.erase(k);
     input = doc.dump();
     opened.link.notices.push_back({"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
   }

@@ -1,78 +1,89 @@
 // i18n.hpp: every string the UI shows, in English and Simplified Chinese. The build subsets the
 // fonts to the characters of i18n.cpp, so a string drawn from anywhere else may lack glyphs.
 #pragma once
+#include <string_view>
 
 namespace llmplan::web {
 
 enum class Lang { en, zh };
 
+// Every UI string by name. The names are also the keys the field table (core/src/fields.cpp)
+// uses for each field's label and tooltip.
+#define LLMPLAN_UI_STRINGS(X) \
+  X(tagline) X(language_toggle) \
+  X(section_model) X(preset) X(custom_arch) X(layers) X(hidden) X(heads) X(kv_heads) X(ffn) X(vocab) X(gated_mlp) X(tied_embeddings) \
+  X(params) X(params_detail) \
+  X(section_training) X(method) X(method_pretrain) X(method_continued) X(method_full) X(precision) X(optimizer) \
+  X(seq_len) X(micro_batch) X(global_batch) X(global_batch_auto) X(batch_detail) \
+  X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
+  X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) X(recompute) \
+  X(recompute_none) X(recompute_selective) X(recompute_full) X(flash_attention) \
+  X(section_result) X(fits) X(does_not_fit) X(headroom) X(over_by) X(of_capacity) \
+  X(weights) X(gradients) X(optimizer_states) X(activations) X(logits) X(buffers) X(runtime) X(total) X(capacity) \
+  X(col_component) X(col_share) X(max_micro_batch) X(max_micro_batch_none) X(stage) X(stage_only) X(stage_first) X(stage_last) \
+  X(invalid_input) X(warnings) X(unit_note) X(sources_note) \
+  X(catalog) X(as_of) X(load_catalog) X(use_builtin_catalog) X(catalog_refused) X(more_problems) \
+  X(copy_link) X(copy_embed) X(copied) X(link_notice) X(link_changes) X(dismiss) \
+  X(view_results) \
+  X(view_planner) X(view_design) X(view_topology) X(planner_question) X(objective) X(obj_min_cost) X(obj_min_time) \
+  X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(providers) X(accelerators) X(any_all) \
+  X(n_selected) X(clear_selection) X(spot_allowed) X(run_planner) X(cancel) X(planner_hint) X(searching) X(cancelled) \
+  X(searched_summary) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \
+  X(rej_deadline) X(rej_budget) X(rej_no_price) X(rej_software) X(rej_network) X(no_plan) X(col_instance) X(col_layout) \
+  X(col_time) X(col_cost) X(col_mfu) X(col_why) X(layout_fmt) X(cpu_offload) X(pareto_title) X(axis_time) X(axis_cost) \
+  X(pareto_point) X(click_to_select) X(selected_plan) X(plan_heading) X(tier) X(use_plan) X(plan_in_use) X(advice) X(rdma) \
+  X(data_location) X(checkpoint_location) X(node_sizing) X(col_need) X(col_have) X(vcpus) X(host_ram) X(local_nvme) X(launch) \
+  X(copy) X(checklist) X(expect) X(design_title) X(design_metric) X(design_computing) X(design_done) X(design_cell_none) \
+  X(click_to_use) X(design_grey) X(shader_failed) X(topo_no_result) X(topo_summary) X(topo_color_by) X(topo_by_tp) \
+  X(topo_by_pp) X(topo_by_dp) X(topo_more_nodes) X(topo_node) X(topo_nvswitch) X(topo_nvlink) X(topo_xgmi) X(topo_hccs) \
+  X(topo_pcie) X(topo_nic) X(topo_gpu_tip) X(topo_fabric) X(topo_rdma) X(topo_tcp) X(topo_single_node) X(topo_scale_up) \
+  X(topo_legend) X(topo_tp_crosses) \
+  X(currency_any) X(priced_in) X(download_csv) \
+  /* [planner strings: add above this line] */ \
+  X(catalog_with_edits) X(view_catalog) X(sec_model) X(sec_method) X(sec_data) X(sec_cluster) X(sec_layout) X(sec_network) \
+  X(sec_storage) X(sec_pricing) X(reset_tip) X(range_fmt) X(input_error) X(default_word) X(auto_word) X(u_tokens) X(u_sequences) \
+  X(u_gpus) X(u_nodes) X(u_layers) X(u_h) X(u_months) X(u_per_node_hour) X(u_per_gpu_hour) X(u_usd_gpu_h) X(u_x) X(u_bytes_token) X(u_checkpoints) \
+  X(t_preset) X(t_layers) X(t_hidden) X(t_heads) X(t_kv_heads) X(t_ffn) X(t_vocab) X(t_head_dim) X(t_gated) X(t_tied) X(experts) \
+  X(t_experts) X(top_k) X(t_top_k) X(shared_experts) X(t_shared) X(expert_ffn) X(t_expert_ffn) X(dense_layers) \
+  X(t_dense_layers) X(head_dim) X(method_lora) X(method_qlora) X(method_freeze) X(t_method) X(lora_rank) X(t_lora_rank) \
+  X(lora_targets) X(t_lora_targets) X(lora_targets_attention) X(lora_targets_all_linear) X(trainable_layers) X(t_trainable) X(t_precision) \
+  X(pure_bf16) X(t_pure_bf16) X(t_optimizer) X(t_seq_len) X(t_micro_batch) X(t_global_batch) X(tokens) X(t_tokens) \
+  X(dataset_tokens) X(t_dataset_tokens) X(epochs) X(t_epochs) X(bytes_per_token) X(t_bytes_per_token) X(cluster_mode) \
+  X(mode_accel) X(mode_instance) X(t_cluster_mode) X(accelerator) X(t_accelerator) X(t_gpus) X(t_gpus_per_node) \
+  X(t_gpu_memory) X(instance) X(t_instance) X(nodes) X(t_nodes) X(filter) X(offering_fmt) X(offering_price) X(na) X(t_tp) X(t_pp) \
+  X(t_dp) X(t_zero) X(t_sp) X(t_recompute) X(offload) X(t_offload) X(offload_none) X(offload_cpu) X(offload_nvme) X(t_flash) \
+  X(tp_overlap) X(t_tp_overlap) X(inter_link) X(t_inter_link) X(inter_gbps) X(t_inter_gbps) X(u_gbit_s) X(from_catalog) \
+  X(data_tier) X(t_data_tier) X(ckpt_tier) X(t_ckpt_tier) X(ckpt_interval) X(t_ckpt_interval) X(retention) X(t_retention) \
+  X(ckpt_kept) X(t_ckpt_kept) X(price_mode) X(t_price_mode) X(price_mode_on_demand) X(price_mode_spot) X(price_mode_reserved_1yr) X(price_mode_reserved_3yr) X(price) \
+  X(t_price) X(overhead) X(t_overhead) X(currency) X(t_currency) X(spot_rate) X(t_spot_rate) X(failure_rate) X(t_failure_rate) \
+  X(card_fits) X(card_time) X(card_cost) X(card_mfu) X(card_tier) X(yes) X(no) X(tier_l1) X(tier_l2) X(tier_l3) X(gpu_hours_fmt) \
+  X(per_gpu_hour_fmt) X(sec_step) X(part_compute) X(part_comm) X(part_bubble) X(part_offload) X(part_io) X(step_total) \
+  X(tokens_per_s) X(u_tok_s) X(steps) X(sec_cost) X(cost_compute) X(cost_storage) X(cost_total) X(cost_per_btok) X(col_item) \
+  X(col_value) X(col_provided) X(col_needed) X(price_source) X(sec_needs) X(need_data_rate) X(need_ckpt) \
+  X(need_ckpt_interval) X(need_inter) X(need_vcpus) X(need_ram) X(need_nvme) X(need_rdma) X(rdma_needed) X(rdma_not_needed) \
+  X(unknown) X(where_data) X(where_ckpt) X(why_title) X(why_formula) X(why_inputs) X(stale) X(export_md) X(export_scenario) \
+  X(export_result) X(exported) X(w_memory_exceeds) X(w_tp_crosses_nodes) X(w_seq_exceeds_context) \
+  X(w_multinode_without_rdma) X(w_data_on_block_disk) X(w_io_bound) X(w_host_ram_below_2x_gpu) X(w_few_vcpus) \
+  X(w_pcie_only_gpus) X(w_checkpoints_on_local_disk) X(w_offload_exceeds_host_ram) X(w_comm_dominates) X(w_no_price) \
+  X(w_spot_without_rate) X(cat_accelerators) X(cat_instances) X(cat_models) X(col_id) X(col_name) X(col_vendor) X(col_memory) \
+  X(col_hbm) X(col_bf16) X(col_fp8) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) X(col_on_demand) \
+  X(col_spot) X(col_params) X(col_context) X(use) X(override_price) X(apply) X(remove) X(add_gpu) X(based_on) X(gpu_id) X(gpu_name) \
+  X(your_edits) X(export_edits) X(export_catalog) X(clear_edits) X(edits_refused) X(edit_price_fmt) X(edit_gpu_fmt) \
+  X(no_edits) X(custom_gpu_source) X(rows_fmt) \
+  X(gpu_hours) X(edits_tab) \
+  X(default_fmt) X(on) X(off) X(sec_techniques) X(qkv_bias) X(t_qkv_bias) X(linear_bias) X(t_linear_bias) X(norm) X(t_norm) X(norm_rmsnorm) X(norm_layernorm) X(learned_positions) X(t_learned_positions) X(shared_expert_ffn) X(t_shared_expert_ffn) X(attention) X(t_attention) X(attention_mha) X(attention_mla) X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(intra_gb_per_s) X(t_intra_gb_per_s) X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_positions) \
+  /* [estimate strings: add above this line] */
+
 enum class S {
-  tagline, language_toggle,
-  section_model, preset, custom_arch, layers, hidden, heads, kv_heads, ffn, vocab, gated_mlp, tied_embeddings,
-  params, params_detail,
-  section_training, method, method_pretrain, method_continued, method_full, precision, optimizer,
-  seq_len, micro_batch, global_batch, global_batch_auto, batch_detail,
-  section_cluster, gpus, gpus_per_node, gpu_memory, gpu_memory_hint,
-  section_layout, tp, pp, dp, zero, zero_0, zero_1, zero_2, zero_3, sequence_parallel, recompute,
-  recompute_none, recompute_selective, recompute_full, flash_attention,
-  section_result, fits, does_not_fit, headroom, over_by, of_capacity,
-  weights, gradients, optimizer_states, activations, logits, buffers, runtime, total, capacity,
-  col_component, col_share, max_micro_batch, max_micro_batch_none, stage, stage_only, stage_first, stage_last,
-  invalid_input, warnings, unit_note, sources_note,
-  catalog, as_of, load_catalog, use_builtin_catalog, catalog_refused, more_problems,
-  copy_link, copy_embed, copied, link_notice, link_changes, dismiss,
-  view_results,
-  view_planner, view_design, view_topology, planner_question, objective, obj_min_cost, obj_min_time,
-  obj_cost_deadline, obj_time_budget, max_gpus, deadline_days, budget_usd, providers, accelerators, any_all,
-  n_selected, clear_selection, spot_allowed, run_planner, cancel, planner_hint, searching, cancelled,
-  searched_summary, planner_error, stale_question, rejected, rej_memory, rej_divisibility, rej_batch,
-  rej_deadline, rej_budget, rej_no_price, rej_software, rej_network, no_plan, col_instance, col_layout,
-  col_time, col_cost, col_mfu, col_why, layout_fmt, cpu_offload, pareto_title, axis_time, axis_cost,
-  pareto_point, click_to_select, selected_plan, plan_heading, tier, use_plan, plan_in_use, advice, rdma,
-  data_location, checkpoint_location, node_sizing, col_need, col_have, vcpus, host_ram, local_nvme, launch,
-  copy, checklist, expect, design_title, design_metric, design_computing, design_done, design_cell_none,
-  click_to_use, design_grey, shader_failed, topo_no_result, topo_summary, topo_color_by, topo_by_tp,
-  topo_by_pp, topo_by_dp, topo_more_nodes, topo_node, topo_nvswitch, topo_nvlink, topo_xgmi, topo_hccs,
-  topo_pcie, topo_nic, topo_gpu_tip, topo_fabric, topo_rdma, topo_tcp, topo_single_node, topo_scale_up,
-  topo_legend, topo_tp_crosses,
-  currency_any, priced_in, download_csv,
-  // [planner strings: add above this line]
-  catalog_with_edits, view_catalog, sec_model, sec_method, sec_data, sec_cluster, sec_layout, sec_network,
-  sec_storage, sec_pricing, reset_tip, range_fmt, input_error, default_word, auto_word, u_tokens, u_seqs,
-  u_gpus, u_nodes, u_layers, u_h, u_months, u_per_h, u_per_gpu_h, u_usd_gpu_h, u_x, u_bytes, u_count,
-  t_preset, t_layers, t_hidden, t_heads, t_kv_heads, t_ffn, t_vocab, t_head_dim, t_gated, t_tied, experts,
-  t_experts, top_k, t_top_k, shared_experts, t_shared, expert_ffn, t_expert_ffn, dense_layers,
-  t_dense_layers, head_dim, method_lora, method_qlora, method_freeze, t_method, lora_rank, t_lora_rank,
-  lora_targets, t_lora_targets, targets_attention, targets_all, trainable_layers, t_trainable, t_precision,
-  pure_bf16, t_pure_bf16, t_optimizer, t_seq_len, t_micro_batch, t_global_batch, tokens, t_tokens,
-  dataset_tokens, t_dataset_tokens, epochs, t_epochs, bytes_per_token, t_bytes_per_token, cluster_mode,
-  mode_accel, mode_instance, t_cluster_mode, accelerator, t_accelerator, t_gpus, t_gpus_per_node,
-  t_gpu_memory, instance, t_instance, nodes, t_nodes, filter, offering_fmt, offering_price, na, t_tp, t_pp,
-  t_dp, t_zero, t_sp, t_recompute, offload, t_offload, offload_none, offload_cpu, offload_nvme, t_flash,
-  tp_overlap, t_tp_overlap, inter_link, t_inter_link, inter_gbps, t_inter_gbps, u_gbps, from_catalog,
-  data_tier, t_data_tier, ckpt_tier, t_ckpt_tier, ckpt_interval, t_ckpt_interval, retention, t_retention,
-  ckpt_kept, t_ckpt_kept, price_mode, t_price_mode, mode_on_demand, mode_spot, mode_r1, mode_r3, price,
-  t_price, overhead, t_overhead, currency, t_currency, spot_rate, t_spot_rate, failure_rate, t_failure_rate,
-  card_fits, card_time, card_cost, card_mfu, card_tier, yes, no, tier_l1, tier_l2, tier_l3, gpu_hours_fmt,
-  per_gpu_hour_fmt, sec_step, part_compute, part_comm, part_bubble, part_offload, part_io, step_total,
-  tokens_per_s, u_tok_s, steps, sec_cost, cost_compute, cost_storage, cost_total, cost_per_btok, col_item,
-  col_value, col_provided, col_needed, price_source, sec_needs, need_data_rate, need_ckpt,
-  need_ckpt_interval, need_inter, need_vcpus, need_ram, need_nvme, need_rdma, rdma_needed, rdma_not_needed,
-  unknown, where_data, where_ckpt, why_title, why_formula, why_inputs, stale, export_md, export_scenario,
-  export_result, exported, w_memory_exceeds, w_tp_crosses_nodes, w_seq_exceeds_context,
-  w_multinode_without_rdma, w_data_on_block_disk, w_io_bound, w_host_ram_below_2x_gpu, w_few_vcpus,
-  w_pcie_only_gpus, w_checkpoints_on_local_disk, w_offload_exceeds_host_ram, w_comm_dominates, w_no_price,
-  w_spot_without_rate, cat_accelerators, cat_instances, cat_models, col_id, col_name, col_vendor, col_memory,
-  col_hbm, col_bf16, col_fp8, col_source, col_as_of, col_provider, col_gpus, col_region, col_on_demand,
-  col_spot, col_params, col_context, use, override_price, apply, remove, add_gpu, based_on, gpu_id, gpu_name,
-  your_edits, export_edits, export_catalog, clear_edits, edits_refused, edit_price_fmt, edit_gpu_fmt,
-  no_edits, custom_gpu_source, rows_fmt,
-  gpu_hours, edits_tab,
-  // [estimate strings: add above this line]
+#define LLMPLAN_S_ENUM(n) n,
+  LLMPLAN_UI_STRINGS(LLMPLAN_S_ENUM)
+#undef LLMPLAN_S_ENUM
   count
 };
 
 const char* tr(S s);
+// The string named `name` (an enumerator's name, e.g. "t_tp"); false when there is none.
+bool string_named(std::string_view name, S& out);
 Lang language();
 void set_language(Lang lang);
 // Every string of one language joined (to build the font's glyph ranges).

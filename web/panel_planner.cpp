@@ -499,7 +499,7 @@ void draw_selection(AppState& app, PlannerState& p) {
   record_widget("planner.use");
   ImGui::SameLine();
   ImGui::Text(tr(S::plan_heading), c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str(),
-              c.mode == PricingMode::spot ? tr(S::mode_spot) : tr(S::mode_on_demand));
+              c.mode == PricingMode::spot ? tr(S::price_mode_spot) : tr(S::price_mode_on_demand));
   ImGui::SameLine();
   ImGui::TextDisabled("%s %s, %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
                       format_money(c.cost_usd, Currency::usd).c_str());
@@ -516,7 +516,7 @@ void draw_details(PlannerState& p) {
   ImGui::Spacing();
   section_header(tr(S::selected_plan));
   ImGui::Text(tr(S::plan_heading), c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str(),
-              c.mode == PricingMode::spot ? tr(S::mode_spot) : tr(S::mode_on_demand));
+              c.mode == PricingMode::spot ? tr(S::price_mode_spot) : tr(S::price_mode_on_demand));
   ImGui::TextUnformatted(layout_label(c).c_str());
   ImGui::Text("%s %s   %s %s   %s %s   %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
               format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str(), tr(S::tier),

@@ -65,15 +65,15 @@ const FieldSpec kFields[] = {
     {.path = "model.tied_embeddings", .type = T::boolean, .code = "te", .label = "tied_embeddings", .help = "t_tied",
      .meaning = "The output head shares the input embedding matrix.", .section = "model", .applies = "!model.preset",
      .stage = kInput, .ref = REF(model.tied_embeddings)},
-    {.path = "model.qkv_bias", .type = T::boolean, .code = "qb", .meaning = "Biases on the Q, K and V projections only (Qwen2).",
-     .applies = "!model.preset", .stage = kInput, .ref = REF(model.qkv_bias)},
-    {.path = "model.linear_bias", .type = T::boolean, .code = "lb", .meaning = "Biases on every linear layer (GPT-2/3).",
-     .applies = "!model.preset", .stage = kInput, .ref = REF(model.linear_bias)},
-    {.path = "model.norm", .type = T::choice, .code = "nm", .meaning = "Normalisation: RMSNorm (a weight) or LayerNorm (a weight and a bias).",
-     .choices = kNormNames, .applies = "!model.preset", .stage = kInput, .ref = ENUM_REF(model.norm)},
+    {.path = "model.qkv_bias", .type = T::boolean, .code = "qb", .label = "qkv_bias", .help = "t_qkv_bias", .meaning = "Biases on the Q, K and V projections only (Qwen2).",
+     .section = "model", .applies = "!model.preset", .stage = kInput, .ref = REF(model.qkv_bias)},
+    {.path = "model.linear_bias", .type = T::boolean, .code = "lb", .label = "linear_bias", .help = "t_linear_bias", .meaning = "Biases on every linear layer (GPT-2/3).",
+     .section = "model", .applies = "!model.preset", .stage = kInput, .ref = REF(model.linear_bias)},
+    {.path = "model.norm", .type = T::choice, .code = "nm", .label = "norm", .help = "t_norm", .meaning = "Normalisation: RMSNorm (a weight) or LayerNorm (a weight and a bias).",
+     .choices = kNormNames, .section = "model", .applies = "!model.preset", .stage = kInput, .ref = ENUM_REF(model.norm)},
     {.path = "model.learned_positions", .type = T::integer, .lo = 0, .hi = 10000000, .code = "lp", .unit = "positions",
-     .meaning = "Rows of a learned position embedding (GPT: the context length); 0 for rotary embeddings.",
-     .applies = "!model.preset", .stage = kInput, .ref = REF(model.learned_positions)},
+     .label = "learned_positions", .help = "t_learned_positions", .meaning = "Rows of a learned position embedding (GPT: the context length); 0 for rotary embeddings.",
+     .section = "model", .applies = "!model.preset", .stage = kInput, .ref = REF(model.learned_positions)},
     {.path = "model.experts", .type = T::integer, .lo = 0, .hi = 4096, .code = "E", .label = "experts",
      .help = "t_experts", .meaning = "Routed experts per MoE layer; 0 for a dense model.", .section = "model",
      .applies = "!model.preset", .stage = kInput, .ref = REF(model.experts)},
@@ -87,29 +87,29 @@ const FieldSpec kFields[] = {
      .help = "t_expert_ffn", .meaning = "Inner width of one routed expert; at least 1 for an MoE model.",
      .section = "model", .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.expert_ffn)},
     {.path = "model.shared_expert_ffn", .type = T::integer, .lo = 0, .hi = 10000000, .code = "sf",
-     .meaning = "Inner width of one shared expert; 0 means expert_ffn.", .applies = "!model.preset&model.experts>0", .stage = kInput,
+     .label = "shared_expert_ffn", .help = "t_shared_expert_ffn", .meaning = "Inner width of one shared expert; 0 means expert_ffn.", .section = "model", .applies = "!model.preset&model.experts>0", .stage = kInput,
      .ref = REF(model.shared_expert_ffn)},
     {.path = "model.dense_layers", .type = T::integer, .lo = 0, .hi = 1000, .code = "dl", .unit = "layers",
      .label = "dense_layers", .help = "t_dense_layers",
      .meaning = "Leading layers that keep a dense MLP of width ffn (DeepSeek-V3: 3).", .section = "model",
      .applies = "!model.preset&model.experts>0", .stage = kInput, .ref = REF(model.dense_layers)},
     {.path = "model.attention", .type = T::choice, .code = "at",
-     .meaning = "Attention kind: multi-head/grouped-query (mha) or DeepSeek's multi-head latent attention (mla).",
-     .choices = kAttentionNames, .applies = "!model.preset", .stage = kInput, .ref = ENUM_REF(model.attention)},
+     .label = "attention", .help = "t_attention", .meaning = "Attention kind: multi-head/grouped-query (mha) or DeepSeek's multi-head latent attention (mla).",
+     .choices = kAttentionNames, .section = "model", .applies = "!model.preset", .stage = kInput, .ref = ENUM_REF(model.attention)},
     {.path = "model.q_lora_rank", .type = T::integer, .lo = 0, .hi = 1000000, .code = "aq",
-     .meaning = "MLA: rank of the query bottleneck; 0 projects queries directly.", .applies = "!model.preset&model.attention=mla",
+     .label = "q_lora_rank", .help = "t_q_lora_rank", .meaning = "MLA: rank of the query bottleneck; 0 projects queries directly.", .section = "model", .applies = "!model.preset&model.attention=mla",
      .stage = kInput, .ref = REF(model.q_lora_rank)},
     {.path = "model.kv_lora_rank", .type = T::integer, .lo = 1, .hi = 1000000, .code = "ak",
-     .meaning = "MLA: rank of the compressed key/value latent.", .applies = "!model.preset&model.attention=mla", .stage = kInput,
+     .label = "kv_lora_rank", .help = "t_kv_lora_rank", .meaning = "MLA: rank of the compressed key/value latent.", .section = "model", .applies = "!model.preset&model.attention=mla", .stage = kInput,
      .ref = REF(model.kv_lora_rank)},
     {.path = "model.qk_nope_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "an",
-     .meaning = "MLA: per-head query/key width without rotary embedding.", .applies = "!model.preset&model.attention=mla",
+     .label = "qk_nope_head_dim", .help = "t_qk_nope_head_dim", .meaning = "MLA: per-head query/key width without rotary embedding.", .section = "model", .applies = "!model.preset&model.attention=mla",
      .stage = kInput, .ref = REF(model.qk_nope_head_dim)},
     {.path = "model.qk_rope_head_dim", .type = T::integer, .lo = 0, .hi = 65536, .code = "ar",
-     .meaning = "MLA: per-head query/key width with rotary embedding.", .applies = "!model.preset&model.attention=mla",
+     .label = "qk_rope_head_dim", .help = "t_qk_rope_head_dim", .meaning = "MLA: per-head query/key width with rotary embedding.", .section = "model", .applies = "!model.preset&model.attention=mla",
      .stage = kInput, .ref = REF(model.qk_rope_head_dim)},
     {.path = "model.v_head_dim", .type = T::integer, .lo = 1, .hi = 65536, .code = "av",
-     .meaning = "MLA: per-head value width.", .applies = "!model.preset&model.attention=mla", .stage = kInput,
+     .label = "v_head_dim", .help = "t_v_head_dim", .meaning = "MLA: per-head value width.", .section = "model", .applies = "!model.preset&model.attention=mla", .stage = kInput,
      .ref = REF(model.v_head_dim)},
 
     // Method and precision.
@@ -155,7 +155,7 @@ const FieldSpec kFields[] = {
      .help = "t_epochs", .meaning = "Passes over the data set, when tokens is not given.", .section = "data",
      .stage = kInput, .ref = REF(epochs)},
     {.path = "dropout", .type = T::boolean, .code = "do",
-     .meaning = "Dropout layers keep 1-byte masks (GPT-3 style); off for Llama and Qwen.", .stage = kInput,
+     .label = "dropout", .help = "t_dropout", .meaning = "Dropout layers keep 1-byte masks (GPT-3 style); off for Llama and Qwen.", .section = "techniques", .stage = kInput,
      .ref = REF(dropout)},
 
     // Cluster: an accelerator and a GPU count, or a cloud instance and a node count.
@@ -191,11 +191,11 @@ const FieldSpec kFields[] = {
      .section = "network", .default_text = "the link's rate x ports", .stage = kOverride,
      .ref = REF(network.node_gb_per_s), .scale = 8},
     {.path = "network.intra_node_gb_per_s", .type = T::number, .lo = 0.1, .hi = 10000, .code = "ni", .unit = "GB/s",
-     .meaning = "Scale-up bandwidth per GPU, one direction (NVLink or PCIe).",
-     .default_text = "the accelerator's link", .stage = kOverride, .ref = REF(cluster.intra_node_gb_per_s)},
+     .label = "intra_gb_per_s", .help = "t_intra_gb_per_s", .meaning = "Scale-up bandwidth per GPU, one direction (NVLink or PCIe).",
+     .section = "network", .default_text = "the accelerator's link", .stage = kOverride, .ref = REF(cluster.intra_node_gb_per_s)},
     {.path = "network.busbw_fraction", .type = T::number, .lo = 0.01, .hi = 1, .code = "bw",
-     .meaning = "Achieved NCCL bus bandwidth as a fraction of the scale-out line rate.",
-     .default_text = "measured for the link, else 0.8 (RDMA) or 0.5 (TCP)", .stage = kOverride,
+     .label = "busbw_fraction", .help = "t_busbw_fraction", .meaning = "Achieved NCCL bus bandwidth as a fraction of the scale-out line rate.",
+     .section = "network", .default_text = "measured for the link, else 0.8 (RDMA) or 0.5 (TCP)", .stage = kOverride,
      .ref = REF(network.busbw_fraction)},
 
     // Parallel layout.
@@ -226,16 +226,16 @@ const FieldSpec kFields[] = {
 
     // Framework techniques that change what a GPU holds.
     {.path = "techniques.loss_chunks", .type = T::integer, .lo = 1, .hi = 1024, .code = "lc", .unit = "chunks",
-     .meaning = "Chunked cross-entropy: fp32 logits one chunk at a time (torchtune: 8).", .stage = kInput,
+     .label = "loss_chunks", .help = "t_loss_chunks", .meaning = "Chunked cross-entropy: fp32 logits one chunk at a time (torchtune: 8).", .section = "techniques", .stage = kInput,
      .ref = REF(techniques.loss_chunks)},
     {.path = "techniques.activation_offload", .type = T::boolean, .code = "ao",
-     .meaning = "Saved activations streamed to host memory.", .stage = kInput, .ref = REF(techniques.activation_offload)},
+     .label = "activation_offload", .help = "t_activation_offload", .meaning = "Saved activations streamed to host memory.", .section = "techniques", .stage = kInput, .ref = REF(techniques.activation_offload)},
     {.path = "techniques.optimizer_in_backward", .type = T::boolean, .code = "oib",
-     .meaning = "Optimizer step fused into the backward pass, so gradients are freed at once.", .stage = kInput,
+     .label = "optimizer_in_backward", .help = "t_optimizer_in_backward", .meaning = "Optimizer step fused into the backward pass, so gradients are freed at once.", .section = "techniques", .stage = kInput,
      .ref = REF(techniques.optimizer_in_backward)},
     {.path = "techniques.fp32_norm_inputs", .type = T::boolean, .code = "fn",
-     .meaning = "Unfused RMSNorm/LayerNorm (PyTorch eager, Hugging Face, torchtune) saves fp32 inputs.",
-     .stage = kInput, .ref = REF(techniques.fp32_norm_inputs)},
+     .label = "fp32_norm_inputs", .help = "t_fp32_norm_inputs", .meaning = "Unfused RMSNorm/LayerNorm (PyTorch eager, Hugging Face, torchtune) saves fp32 inputs.",
+     .section = "techniques", .stage = kInput, .ref = REF(techniques.fp32_norm_inputs)},
 
     // Storage.
     {.path = "storage.data_tier", .type = T::id, .code = "dt", .label = "data_tier", .help = "t_data_tier",
@@ -248,7 +248,7 @@ const FieldSpec kFields[] = {
      .unit = "h", .label = "ckpt_interval", .help = "t_ckpt_interval",
      .meaning = "Hours between checkpoints, or \"auto\" for the Young/Daly optimum.", .section = "storage",
      .default_text = "auto", .stage = kInput, .ref = REF(storage.checkpoint_interval_h)},
-    {.path = "storage.bytes_per_token", .type = T::number, .lo = 0.5, .hi = 10000, .code = "bt", .unit = "B",
+    {.path = "storage.bytes_per_token", .type = T::number, .lo = 0.5, .hi = 10000, .code = "bt", .unit = "bytes/token",
      .label = "bytes_per_token", .help = "t_bytes_per_token",
      .meaning = "Bytes per training token on disk (pre-tokenised uint32: 4, uint16: 2).", .section = "data",
      .stage = kInput, .ref = REF(storage.bytes_per_token)},
@@ -288,7 +288,7 @@ const FieldSpec kFields[] = {
      .default_text = "1.97e-5: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs (Llama 3 paper, 3.3.4)",
      .stage = kInput, .ref = REF(pricing.failures_per_gpu_hour)},
     {.path = "pricing.restart_h", .type = T::number, .lo = 0, .hi = 100, .code = "rs", .unit = "h",
-     .meaning = "Time to detect an interruption, restart and reload the last checkpoint.", .stage = kInput,
+     .label = "restart_h", .help = "t_restart_h", .meaning = "Time to detect an interruption, restart and reload the last checkpoint.", .section = "pricing", .stage = kInput,
      .ref = REF(pricing.restart_h)},
 
     // Planner questions only: what to optimise and the limits of the search.
@@ -407,7 +407,7 @@ std::string condition_value(std::string_view path, const Scenario& s) {
   if (path == "cluster.instance") return s.cluster.instance;
   std::string v = field_value_json(*f, s);
   if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
-  return v == "false" || v == "0" ? "" : v;
+  return v;
 }
 
 }  // namespace
@@ -416,11 +416,12 @@ namespace {
 
 // One condition: "path" (set: non-empty, non-zero, true), "!path" (not set), "path=a|b" (one of
 // the names), "path>0".
-bool condition_holds(std::string_view c, const Scenario& s) {
+bool condition_holds(std::string_view c, const std::function<std::string(std::string_view)>& value_of) {
   const bool negate = !c.empty() && c.front() == '!';
   if (negate) c.remove_prefix(1);
   const size_t op = c.find_first_of("=>");
-  const std::string value = condition_value(c.substr(0, op), s);
+  std::string value = value_of(c.substr(0, op));
+  if (value == "false" || value == "0") value.clear();
   bool holds = !value.empty();
   if (op != std::string_view::npos && c[op] == '>') {
     holds = !value.empty() && std::strtod(value.c_str(), nullptr) > std::strtod(std::string(c.substr(op + 1)).c_str(), nullptr);
@@ -439,14 +440,18 @@ bool condition_holds(std::string_view c, const Scenario& s) {
 }  // namespace
 
 // Conditions joined by '&' all hold.
-bool field_applies(const FieldSpec& f, const Scenario& s) {
+bool field_applies(const FieldSpec& f, const std::function<std::string(std::string_view)>& value_of) {
   std::string_view c = f.applies;
   while (!c.empty()) {
     const size_t amp = c.find('&');
-    if (!condition_holds(c.substr(0, amp), s)) return false;
+    if (!condition_holds(c.substr(0, amp), value_of)) return false;
     c = amp == std::string_view::npos ? std::string_view{} : c.substr(amp + 1);
   }
   return true;
+}
+
+bool field_applies(const FieldSpec& f, const Scenario& s) {
+  return field_applies(f, [&s](std::string_view path) { return condition_value(path, s); });
 }
 
 std::string field_default_text(const FieldSpec& f) {

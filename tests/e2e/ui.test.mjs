@@ -28,7 +28,10 @@ const result = (page) => page.evaluate(() => JSON.parse(window.Module.appResult(
 const input = (page) => page.evaluate(() => JSON.parse(window.Module.appInput()));
 const updates = (page) => page.evaluate(() => window.Module.appUpdates());
 
+// Waits (up to 5 s: frames are slow under software WebGL on a busy machine) for widget `id`.
 async function widget(page, id) {
+  await page.waitForFunction((w) => JSON.parse(window.Module.appWidgets()).some((r) => r.id === w), id, { timeout: 5000 })
+    .catch(() => {});
   const rects = await page.evaluate(() => JSON.parse(window.Module.appWidgets()));
   const r = rects.find((w) => w.id === id);
   assert.ok(r, `widget ${id} is drawn (have: ${rects.map((w) => w.id).join(', ')})`);
@@ -38,9 +41,9 @@ async function widget(page, id) {
 async function click(page, id, dx = 0.5) {
   const r = await widget(page, id);
   await page.mouse.move(r.x + r.w * dx, r.y + r.h / 2);  // hover first, as a person does
-  await page.waitForTimeout(50);
+  await waitFrames(page);
   await page.mouse.click(r.x + r.w * dx, r.y + r.h / 2);
-  await page.waitForTimeout(250);
+  await waitFrames(page, 3);
 }
 
 // Waits until the app has re-parsed its input at least once more than `n` times.

@@ -6,6 +6,7 @@
 // Adding a field: one entry here (with a new, never used link code), the struct member it
 // fills, and the code that uses the value. CONTRIBUTING.md shows a real example.
 #pragma once
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -90,6 +91,9 @@ std::string field_value_json(const FieldSpec& f, const Scenario& s);
 
 // Whether the field applies to `s` (its `applies` condition holds).
 bool field_applies(const FieldSpec& f, const Scenario& s);
+// The same against any source of values: `value_of(path)` gives a field's value as text ("" when
+// unset, false or 0), e.g. read from an input document that may not parse yet (the app).
+bool field_applies(const FieldSpec& f, const std::function<std::string(std::string_view)>& value_of);
 
 // The field reference as Markdown (docs/scenario.md) or as an HTML fragment (the site's page).
 std::string fields_markdown();
