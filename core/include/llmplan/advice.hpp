@@ -61,7 +61,7 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
 
 // Launch artefacts for the plan (text a user copies); empty when they do not apply.
 struct LaunchArtifacts {
-  std::string framework;         // deepspeed | fsdp | megatron: the one that runs this layout
+  std::string framework;         // deepspeed | fsdp | megatron: the one that runs this layout (layouts.hpp); none if none does
   std::string torchrun;          // the command on each node
   std::string deepspeed_json;    // ZeRO stage, offload, precision, micro/global batch, accumulation
   std::string accelerate_yaml;   // accelerate config with FSDP (or DeepSpeed) settings
