@@ -30,8 +30,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kDefaultTolerance = 0.25;  // issue 4: no case worse than 25 %
-constexpr double kMedianTarget = 0.10;      // issue 4: median |error| <= 10 % per group
+// The project's accuracy targets (README, Validation).
+constexpr double kDefaultTolerance = 0.25;  // no case worse than 25 %
+constexpr double kMedianTarget = 0.10;      // median |error| <= 10 % per group
 
 struct Row {
   std::string id, metric, group, calibration, source;
