@@ -1,5 +1,5 @@
 // The app's planner helpers in core: the question of an edited scenario, per-plan details as
-// structs (the same as `llmplan plan` JSON), the design-space grid and the cluster sketch.
+// structs (the same as `llmplan plan` JSON) and the design-space grid.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,7 +8,6 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/design_space.hpp"
 #include "llmplan/planner.hpp"
-#include "llmplan/topology.hpp"
 
 using namespace llmplan;
 using nlohmann::json;
@@ -115,30 +114,4 @@ TEST_CASE("design space: each cell is the best plan of its accelerator at exactl
   CHECK(cheapest == doctest::Approx(best.plans[0].cost_usd));
   CHECK(g.min_cost_usd == doctest::Approx(cheapest));
   CHECK(g.max_cost_usd >= g.min_cost_usd);
-}
-
-TEST_CASE("cluster sketch: nodes, scale-up domain, fabric and Megatron rank order") {
-  const Scenario s = parsed(R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64,
-    "gpus_per_node": 8}, "parallel": {"tp": 8, "pp": 2}})");
-  const ClusterSketch k = sketch_cluster(s, builtin_catalog());
-  CHECK(k.nodes == 8);
-  CHECK(k.gpus_per_node == 8);
-  CHECK(k.dp == 4);
-  CHECK(k.scale_up == ScaleUp::nvswitch);
-  CHECK(k.fabric == "infiniband-ndr");
-  CHECK(k.rdma);
-  CHECK(k.nics_per_node == 8);  // one 400 Gb/s port per GPU
-  CHECK(k.nic_gbps == doctest::Approx(400));
-  // rank = tp + TP x (dp + DP x pp)
-  CHECK(rank_role(0, 8, 2, 4).tp == 0);
-  CHECK(rank_role(13, 8, 2, 4).tp == 5);
-  CHECK(rank_role(13, 8, 2, 4).dp == 1);
-  CHECK(rank_role(13, 8, 2, 4).pp == 0);
-  CHECK(rank_role(40, 8, 2, 4).pp == 1);
-  CHECK(rank_role(40, 8, 2, 4).dp == 1);
-  CHECK(sketch_nodes(3, 4) == std::vector<int>{0, 1, 2});
-  CHECK(sketch_nodes(128, 4) == std::vector<int>{0, 1, 2, 127});
-  const Scenario pcie = parsed(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "l40s", "gpus": 4}})");
-  CHECK(sketch_cluster(pcie, builtin_catalog()).scale_up == ScaleUp::pcie);
-  CHECK(sketch_cluster(pcie, builtin_catalog()).nodes == 1);
 }

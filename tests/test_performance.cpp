@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -101,7 +102,7 @@ TEST_CASE("optimizers, pure bf16 and QLoRA change the bytes per parameter") {
   CHECK(r.memory.per_gpu.total() - r.memory.per_gpu.optimizer < 48e9);
 }
 
-TEST_CASE("warnings follow the seeds' rules with their numbers") {
+TEST_CASE("warnings follow the planning rules of thumb with their numbers") {
   const Scenario s = parse(R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096, "global_batch": 64,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "network": {"inter_node_link": "ethernet-25g"},
       "parallel": {"tp": 8, "zero": 3}, "storage": {"data_tier": "aws-ebs-gp3", "checkpoint_tier": "aws-ebs-gp3"}})");
@@ -168,7 +169,13 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     doc.erase("explain");
     std::vector<std::string> leaves;
     numeric_leaves(doc, "", leaves);
-    CHECK(leaves.size() >= 80);
+    // The result JSON has the same 87 figures for every scenario (counted from its sections).
+    std::map<std::string, int> per_section;
+    for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
+    const std::map<std::string, int> expected = {{"model", 7}, {"cluster", 3}, {"layout", 8}, {"memory", 16}, {"time", 19},
+                                                 {"gpu_hours", 1}, {"comm", 11}, {"io", 6}, {"checkpoint", 8}, {"cost", 8}};
+    CHECK(per_section == expected);
+    CHECK(leaves.size() == 87);
     for (const std::string& path : leaves) {
       CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
       if (!explain.contains(path)) continue;

@@ -2,7 +2,9 @@
 //   llmplan estimate FILE|- [--format json|table]    scenario JSON in, result JSON out
 //   llmplan catalog list|check|diff ...                 the catalog (see --help)
 // Exit codes: 0 success, 2 invalid input or usage (message names the field), 1 internal error.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -50,10 +52,12 @@ const char* kHelp =
     "  llmplan catalog list [SECTION] [--json]\n"
     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
     "      providers, instances, models, currency (a table, or the entries as JSON).\n"
-    "  llmplan catalog check FILE...\n"
-    "      Validate a catalog: one merged file, or the section files catalog/*.json.\n"
+    "  llmplan catalog check FILE|DIR...\n"
+    "      Validate a catalog: one merged file, or the section files catalog/*.json (a folder\n"
+    "      stands for the *.json files directly in it, as the build merges catalog/).\n"
     "  llmplan catalog diff OLD NEW\n"
-    "      Print what changed between two catalogs, entry by entry and field by field.\n"
+    "      Print what changed between two catalogs (files or folders), entry by entry and\n"
+    "      field by field.\n"
     "  llmplan catalog dump\n"
     "      Print the built-in catalog as one merged document (archived in catalog/releases/).\n"
     "  llmplan fields [--format md|html|json]\n"
@@ -246,8 +250,33 @@ int catalog_list(const std::vector<std::string>& args) {
   return 0;
 }
 
-// Loads FILE... (one merged catalog, or several section files); prints diagnostics on failure.
-std::optional<llmplan::CatalogLoad> load_files(const std::vector<std::string>& paths, std::vector<std::string>& texts) {
+// A folder stands for the *.json files directly in it (catalog/: one file per section, as the
+// build merges them; catalog/releases/ below it is not read), in name order; a file for itself.
+bool expand_folders(const std::vector<std::string>& args, std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  for (const std::string& arg : args) {
+    std::error_code ec;
+    if (arg == "-" || !fs::is_directory(arg, ec)) {
+      paths.push_back(arg);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const fs::directory_entry& e : fs::directory_iterator(arg, ec))
+      if (e.is_regular_file(ec) && e.path().extension() == ".json") found.push_back(e.path().string());
+    if (found.empty()) {
+      std::fprintf(stderr, "llmplan: %s: a folder with no *.json catalog files\n", arg.c_str());
+      return false;
+    }
+    std::sort(found.begin(), found.end());
+    paths.insert(paths.end(), found.begin(), found.end());
+  }
+  return true;
+}
+
+// Loads FILE|DIR... (one merged catalog, or several section files); prints diagnostics on failure.
+std::optional<llmplan::CatalogLoad> load_files(const std::vector<std::string>& args, std::vector<std::string>& texts) {
+  std::vector<std::string> paths;
+  if (!expand_folders(args, paths)) return std::nullopt;
   std::vector<llmplan::CatalogFile> files;
   texts.resize(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmplan/advice.hpp"
+#include "llmplan/layouts.hpp"
 
 namespace llmplan {
 
@@ -22,20 +23,9 @@ namespace {
 // [SECTION] Which framework runs the layout
 //-----------------------------------------------------------------------------
 
-bool model_parallel(const Scenario& s) { return s.parallel.tp > 1 || s.parallel.pp > 1; }
-
-// Megatron-LM: distributed optimizer (ZeRO-1) or torch FSDP2 (ZeRO-3 without PP); no offload.
-bool megatron_runs(const Scenario& s) {
-  const Parallel& x = s.parallel;
-  return !s.is_peft() && s.method != Method::freeze && x.offload == Offload::none &&
-         (x.zero <= 1 || (x.zero == 3 && x.pp == 1));
-}
-
-const char* framework(const Scenario& s) {
-  if (model_parallel(s)) return "megatron";
-  if (s.parallel.zero == 3 && s.parallel.offload == Offload::none) return "fsdp";
-  return "deepspeed";
-}
+// The one rule the planner searches with (layouts.hpp): Megatron-LM for TP/PP, torch FSDP for
+// ZeRO-3 without offload, DeepSpeed otherwise; none for a layout no framework runs.
+FrameworkChoice framework(const Scenario& s) { return framework_for(layout_of(s), s.model, s.method); }
 
 int save_interval_steps(const EstimateResult& r) {
   if (r.time.step_s <= 0) return 1;
@@ -68,11 +58,16 @@ std::string torchrun(const Scenario& s) {
     cmd += " --nnodes=" + num(nodes) + " --nproc_per_node=" + num(per_node) +
            " --node_rank=$NODE_RANK --rdzv_id=llmplan --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500";
   }
-  const std::string fw = framework(s);
-  if (fw == "megatron") return cmd + " \\\n  pretrain_gpt.py $(cat megatron_args.txt)   # Megatron-LM";
-  if (fw == "fsdp")
-    return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch --config_file accelerate_fsdp.yaml train.py";
-  return cmd + " \\\n  train.py --deepspeed ds_config.json   # your script (Hugging Face Trainer or deepspeed.initialize)";
+  const FrameworkChoice fw = framework(s);
+  switch (fw.framework) {
+    case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py $(cat megatron_args.txt)   # Megatron-LM";
+    case Framework::fsdp:
+      return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch --config_file accelerate_fsdp.yaml train.py";
+    case Framework::deepspeed:
+      return cmd + " \\\n  train.py --deepspeed ds_config.json   # your script (Hugging Face Trainer or deepspeed.initialize)";
+    case Framework::none: break;
+  }
+  return cmd + " \\\n  train.py   # no framework of these artefacts runs this layout: " + fw.reason;
 }
 
 //-----------------------------------------------------------------------------
@@ -127,7 +122,7 @@ const char* fsdp_sharding(int zero) {
 
 std::string accelerate_yaml(const Scenario& s) {
   const int nodes = s.cluster.nodes();
-  const bool fsdp = std::string(framework(s)) == "fsdp";
+  const bool fsdp = framework(s).framework == Framework::fsdp;
   std::string y = "# accelerate launch --config_file accelerate_" + std::string(fsdp ? "fsdp" : "deepspeed") +
                   ".yaml train.py   (machine_rank: 0..nodes-1, one per node)\n";
   y += "compute_environment: LOCAL_MACHINE\n";
@@ -241,8 +236,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
 
 // How the Trainer shards: the DeepSpeed config, FSDP, or nothing on one GPU.
 std::string sharding_argument(const Scenario& s) {
-  const std::string fw = framework(s);
-  if (fw == "fsdp") return ", fsdp=\"full_shard auto_wrap\"";
+  if (framework(s).framework == Framework::fsdp) return ", fsdp=\"full_shard auto_wrap\"";
   if (s.parallel.zero > 0 || s.cluster.gpus > 1) return ", deepspeed=\"ds_config.json\"";
   return "";
 }
@@ -286,13 +280,15 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
 
 LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r) {
   LaunchArtifacts a;
-  a.framework = framework(s);
+  const Framework fw = framework(s).framework;
+  a.framework = to_string(fw);
   a.torchrun = torchrun(s);
-  if (!model_parallel(s)) {
+  if (fw == Framework::deepspeed || fw == Framework::fsdp) {
     a.deepspeed_json = deepspeed_json(s, r);
     a.accelerate_yaml = accelerate_yaml(s);
   }
-  if (megatron_runs(s)) a.megatron_args = megatron_args(s, r);
+  // Megatron-LM also runs some data-parallel layouts: its arguments come as an alternative.
+  if (megatron_runs(layout_of(s), s.model, s.method)) a.megatron_args = megatron_args(s, r);
   if (s.is_peft()) a.peft_python = peft_python(s, r);
   return a;
 }

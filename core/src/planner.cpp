@@ -28,23 +28,8 @@ namespace {
 
 // Node counts tried per offering: the sizes people rent, up to the GPU limit.
 const int kNodeCounts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
-const int kMicroBatches[] = {1, 2, 4, 8, 16, 32};
-const Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Recompute::full};
-constexpr int kMicroBatchCount = sizeof(kMicroBatches) / sizeof(kMicroBatches[0]);
-constexpr int kRecomputeCount = sizeof(kRecomputes) / sizeof(kRecomputes[0]);
 
 }  // namespace
-
-// Megatron-LM's distributed optimizer is ZeRO-1; its torch FSDP2 path is ZeRO-3 without PP;
-// DeepSpeed refuses ZeRO-2/3 with pipeline parallelism; Megatron needs TP | KV heads.
-
-bool framework_runs(const Layout& l, int kv_heads, Method method) {
-  if (l.tp == 1 && l.pp == 1) return true;
-  // PEFT and freeze-tuning run in Hugging Face PEFT / Trainer: data parallel and ZeRO/FSDP only.
-  if (method == Method::lora || method == Method::qlora || method == Method::freeze) return false;
-  if (kv_heads % l.tp != 0 || l.offload != Offload::none) return false;
-  return l.zero <= 1 || (l.zero == 3 && l.pp == 1);
-}
 
 namespace {
 
@@ -142,97 +127,69 @@ bool Planner::step(std::uint64_t budget) {
 // [SECTION] One offering at one node count
 //-----------------------------------------------------------------------------
 
+namespace {
+
+// The figures of one estimated layout that ranking and the reasons use.
+PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, const Layout& l, const EstimateResult& r) {
+  PlanCandidate c;
+  c.instance = instance;
+  c.nodes = nodes;
+  c.mode = mode;
+  c.layout = l;
+  c.step_s = r.time.step_s;
+  c.total_hours = r.time.total_hours;
+  c.cost_usd = r.cost.total_usd;
+  c.mfu = r.time.mfu;
+  c.memory_bytes = r.memory.per_gpu.total();
+  c.capacity_bytes = r.memory.capacity_bytes;
+  c.exposed_comm_s = r.time.comm.tp_exposed_s + r.time.comm.pp_exposed_s + r.time.comm.dp_exposed_s;
+  c.bubble_s = r.time.bubble_s;
+  c.compute_s = r.time.compute_s;
+  return c;
+}
+
+}  // namespace
+
 void Planner::evaluate(const Work& w) {
   Scenario s = q_.base;
   InputError err;
   if (!retarget_scenario(s, catalog_, *w.instance, w.nodes, w.mode, err)) return;
-  const ModelArch& m = s.model;
-  const int gpus = s.cluster.gpus;
   const int global = s.effective_global_batch();
-  auto reject = [&](RejectReason r) {
-    ++acc_.rejected[static_cast<int>(r)];
-    ++acc_.space;
-  };
+  const LayoutEnumeration e = enumerate_layouts(layout_space(s));
+  acc_.rejected[static_cast<int>(RejectReason::divisibility)] += e.divisibility;
+  acc_.rejected[static_cast<int>(RejectReason::software)] += e.software;
+  acc_.rejected[static_cast<int>(RejectReason::batch)] += e.batch;
+  acc_.space += e.divisibility + e.software + e.batch;
   PlanCandidate best;
   bool found = false;
-  const int kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
-  for (int tp = 1; tp <= std::min(gpus, s.cluster.gpus_per_node); ++tp) {
-    if (m.heads % tp != 0) continue;  // not a layout: TP must divide the heads
-    for (int pp = 1; pp <= m.layers && tp * pp <= gpus; ++pp) {
-      if (m.layers % pp != 0) continue;
-      if (gpus % (tp * pp) != 0) {
-        reject(RejectReason::divisibility);
-        continue;
-      }
-      const int dp = gpus / (tp * pp);
-      for (int zero = 0; zero <= 3; ++zero) {
-        if (dp == 1 && zero > 0) continue;  // ZeRO shards over DP: nothing to shard
-        for (Offload off : {Offload::none, Offload::cpu}) {
-          if (off == Offload::cpu && zero == 0) continue;
-          if (!framework_runs({tp, pp, zero, 1, Recompute::none, off}, kv_heads, s.method)) {
-            for (int i = 0; i < kRecomputeCount * kMicroBatchCount; ++i) reject(RejectReason::software);
-            continue;
-          }
-          for (Recompute rc : kRecomputes) {
-            bool too_big = false;  // memory grows with the micro-batch: once one fails, larger ones do
-            for (int mb : kMicroBatches) {
-              if (global % (mb * dp) != 0) {
-                reject(RejectReason::batch);
-                continue;
-              }
-              if (too_big) {
-                reject(RejectReason::memory);
-                continue;
-              }
-              s.parallel.tp = tp;
-              s.parallel.pp = pp;
-              s.parallel.zero = zero;
-              s.parallel.offload = off;
-              s.parallel.recompute = rc;
-              s.parallel.sequence_parallel = tp > 1;
-              s.micro_batch = mb;
-              s.global_batch = global;
-              ++acc_.space;
-              ++acc_.evaluated;
-              const EstimateResult r = estimate(s);
-              // Offload needs host RAM for what moved there; unknown RAM is not assumed to suffice.
-              const double host = s.cluster.node_ram_gb * 1e9;
-              const bool host_short = off == Offload::cpu && (host <= 0 || r.memory.cpu_offload_bytes_per_node > 0.8 * host);
-              if (!r.memory.fits || host_short) {
-                ++acc_.rejected[static_cast<int>(RejectReason::memory)];
-                too_big = true;
-                continue;
-              }
-              const double days = r.time.total_hours * s.pricing.overhead_factor / 24.0;
-              if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
-                ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
-                continue;
-              }
-              if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
-                ++acc_.rejected[static_cast<int>(RejectReason::budget)];
-                continue;
-              }
-              PlanCandidate c;
-              c.instance = w.instance;
-              c.nodes = w.nodes;
-              c.mode = w.mode;
-              c.layout = {tp, pp, zero, mb, rc, off};
-              c.step_s = r.time.step_s;
-              c.total_hours = r.time.total_hours;
-              c.cost_usd = r.cost.total_usd;
-              c.mfu = r.time.mfu;
-              c.memory_bytes = r.memory.per_gpu.total();
-              c.capacity_bytes = r.memory.capacity_bytes;
-              c.exposed_comm_s = r.time.comm.tp_exposed_s + r.time.comm.pp_exposed_s + r.time.comm.dp_exposed_s;
-              c.bubble_s = r.time.bubble_s;
-              c.compute_s = r.time.compute_s;
-              if (!found || better(q_.objective, c, best)) best = c;
-              found = true;
-            }
-          }
-        }
-      }
+  const Layout* too_big = nullptr;  // memory grows with the micro-batch: once one fails, larger ones do
+  for (const Layout& l : e.layouts) {
+    ++acc_.space;
+    if (too_big && same_but_micro_batch(l, *too_big)) {
+      ++acc_.rejected[static_cast<int>(RejectReason::memory)];
+      continue;
     }
+    apply_layout(l, s);
+    s.global_batch = global;
+    ++acc_.evaluated;
+    const EstimateResult r = estimate(s);
+    if (!layout_fits(s, r)) {
+      ++acc_.rejected[static_cast<int>(RejectReason::memory)];
+      too_big = &l;
+      continue;
+    }
+    const double days = r.time.total_hours * s.pricing.overhead_factor / 24.0;
+    if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
+      ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
+      continue;
+    }
+    if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
+      ++acc_.rejected[static_cast<int>(RejectReason::budget)];
+      continue;
+    }
+    const PlanCandidate c = candidate(w.instance, w.nodes, w.mode, l, r);
+    if (!found || better(q_.objective, c, best)) best = c;
+    found = true;
   }
   if (found) best_.push_back(best);
 }
@@ -358,6 +315,20 @@ using json = nlohmann::ordered_json;
 using detail::Reader;
 
 json known(double v) { return v > 0 ? json(v) : json(nullptr); }
+
+// The searched ranges as `llmplan plan` states them (layouts.hpp).
+json zero_stages() {
+  json out = json::array();
+  for (int z = 0; z <= kMaxZeroStage; ++z) out.push_back(z);
+  return out;
+}
+
+template <typename Enum, size_t N>
+json names_of(const Enum (&values)[N]) {
+  json out = json::array();
+  for (Enum v : values) out.push_back(to_string(v));
+  return out;
+}
 
 json layout_json(const PlanCandidate& c) {
   return {{"tp", c.layout.tp},
@@ -630,10 +601,10 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
                  {"node_counts", res.node_counts},
                  {"tp", "divisors of heads up to the GPUs of one node"},
                  {"pp", "divisors of layers"},
-                 {"zero", {0, 1, 2, 3}},
-                 {"offload", {"none", "cpu"}},
-                 {"recompute", {"none", "selective", "full"}},
-                 {"micro_batch", {1, 2, 4, 8, 16, 32}},
+                 {"zero", zero_stages()},
+                 {"offload", names_of(kOffloads)},
+                 {"recompute", names_of(kRecomputes)},
+                 {"micro_batch", kMicroBatches},
                  {"global_batch", q.base.global_batch},
                  {"layouts", res.space},
                  {"evaluated", res.evaluated}}},

@@ -1,4 +1,6 @@
 # Runs the CLI once and checks its exit code, stdout (against a golden file or a regex) and stderr.
+# A *.json golden is compared by JSON_COMPARE with REL_TOLERANCE for floating-point numbers
+# (tests/cli/CMakeLists.txt says why); any other golden byte for byte.
 # Regenerate a golden file after a documented model change with: LLMPLAN_UPDATE_GOLDEN=1 ctest -R cli.
 set(args ${ARGS})
 if(INPUT)
@@ -13,9 +15,18 @@ if(GOLDEN)
   if(DEFINED ENV{LLMPLAN_UPDATE_GOLDEN})
     file(WRITE ${GOLDEN} "${out}")
   endif()
-  file(READ ${GOLDEN} expected)
-  if(NOT out STREQUAL expected)
-    message(FATAL_ERROR "stdout differs from ${GOLDEN}\n--- got:\n${out}")
+  if(GOLDEN MATCHES "[.]json$")
+    file(WRITE ${ACTUAL} "${out}")
+    execute_process(COMMAND ${JSON_COMPARE} ${GOLDEN} ${ACTUAL} ${REL_TOLERANCE} RESULT_VARIABLE same OUTPUT_VARIABLE diff
+                    ERROR_VARIABLE diff)
+    if(NOT same EQUAL 0)
+      message(FATAL_ERROR "stdout (${ACTUAL}) differs from ${GOLDEN}:\n${diff}")
+    endif()
+  else()
+    file(READ ${GOLDEN} expected)
+    if(NOT out STREQUAL expected)
+      message(FATAL_ERROR "stdout differs from ${GOLDEN}\n--- got:\n${out}")
+    endif()
   endif()
 endif()
 if(EXPECT_STDOUT_REGEX AND NOT out MATCHES "${EXPECT_STDOUT_REGEX}")

@@ -1,7 +1,7 @@
-// advice.hpp: what a chosen plan needs around its GPUs (model-reference §5, §7; seed 000 §2.2,
-// §4, §5, §6.3): per-node CPU, RAM and NVMe sizing, whether RDMA is needed and why, where data
-// and checkpoints should live, the launch artefacts for the frameworks that run the layout, and
-// the post-provisioning checklist with the figures this plan expects.
+// advice.hpp: what a chosen plan needs around its GPUs: per-node CPU, RAM and NVMe sizing,
+// whether RDMA is needed and why, where data and checkpoints should live, the launch artefacts
+// for the frameworks that run the layout, and the post-provisioning checklist with the figures
+// this plan expects.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,8 +13,10 @@ namespace llmplan {
 
 struct Catalog;
 
-// Seed 000 §2.2: at least 16 vCPUs per node, host RAM at least twice the GPU memory, a local
-// NVMe of at least 0.5-1 TB for the staged data set.
+// Planning rules of thumb for a training node (no single public source): at least 16 vCPUs
+// for data loading and the launcher, host RAM at least twice the node's GPU memory (model loading,
+// pinned data-loader buffers and checkpoint saves pass through it), and a local NVMe of at least 1 TB for the staged
+// data set.
 inline constexpr double kMinNodeVcpus = 16;
 inline constexpr double kHostRamPerGpuMemory = 2.0;
 inline constexpr double kMinLocalNvmeTb = 1.0;
@@ -54,14 +56,15 @@ struct Check {
   std::string unit;
 };
 
-// Seed 000 §6.3: a link or disk passes at 80 % of what the plan expects.
+// A planning rule of thumb: a link or disk passes at 80 % of what the plan expects; below that,
+// look for a misconfiguration (wrong NIC, PCIe link width, disk type) before training.
 inline constexpr double kCheckPassFraction = 0.8;
 
 std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog);
 
 // Launch artefacts for the plan (text a user copies); empty when they do not apply.
 struct LaunchArtifacts {
-  std::string framework;         // deepspeed | fsdp | megatron: the one that runs this layout
+  std::string framework;         // deepspeed | fsdp | megatron: the one that runs this layout (layouts.hpp); none if none does
   std::string torchrun;          // the command on each node
   std::string deepspeed_json;    // ZeRO stage, offload, precision, micro/global batch, accumulation
   std::string accelerate_yaml;   // accelerate config with FSDP (or DeepSpeed) settings

@@ -11,6 +11,7 @@
 
 #include "llmplan/advice.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/layouts.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
@@ -45,17 +46,6 @@ struct Question {
 
 // network: several machines of an offering with no published scale-out fabric.
 enum class RejectReason { memory, divisibility, batch, deadline, budget, no_price, software, network, count };
-
-struct Layout {
-  int tp = 1, pp = 1, zero = 0, micro_batch = 1;
-  Recompute recompute = Recompute::none;
-  Offload offload = Offload::none;
-};
-
-// Layouts the frameworks of the launch artefacts run: DeepSpeed/FSDP (ZeRO 0-3, CPU offload)
-// without model parallelism; Megatron-LM with TP/PP (ZeRO-1 distributed optimizer, or ZeRO-3
-// via torch FSDP2 without PP; TP dividing the KV heads); PEFT and freeze-tuning without TP/PP.
-bool framework_runs(const Layout& layout, int kv_heads, Method method);
 
 struct PlanCandidate {
   const Instance* instance = nullptr;

@@ -1,0 +1,83 @@
+// layouts.hpp: the parallel layouts a search tries, with one set of ranges for the planner and
+// the validation, and the framework that runs a layout (the one the launch artefacts target).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "llmplan/estimate.hpp"
+#include "llmplan/scenario.hpp"
+
+namespace llmplan {
+
+struct Layout {
+  int tp = 1, pp = 1, zero = 0, micro_batch = 1;
+  Recompute recompute = Recompute::none;
+  Offload offload = Offload::none;
+};
+
+Layout layout_of(const Scenario& s);         // the scenario's own TP, PP, ZeRO, micro-batch, recompute, offload
+void apply_layout(const Layout& l, Scenario& s);  // sets them (and sequence parallelism whenever TP > 1)
+
+//-----------------------------------------------------------------------------
+// Which framework runs a layout
+//-----------------------------------------------------------------------------
+
+// none: no framework of the launch artefacts runs the layout (the planner rejects it as "software").
+enum class Framework { none, deepspeed, fsdp, megatron };
+const char* to_string(Framework f);  // "none" | "deepspeed" | "fsdp" | "megatron"
+
+struct FrameworkChoice {
+  Framework framework = Framework::none;
+  const char* reason = "";  // one sentence: why this framework, or why none runs the layout
+};
+
+// Without model parallelism: torch FSDP for ZeRO-3 without offload, else DeepSpeed (ZeRO 0-3,
+// CPU offload). With TP or PP: Megatron-LM, or none (see megatron_runs).
+FrameworkChoice framework_for(const Layout& layout, const ModelArch& model, Method method);
+// Whether Megatron-LM runs the layout: full training only (PEFT and freeze-tuning run in
+// Hugging Face PEFT / Trainer), TP dividing the KV heads, no offload, and ZeRO-1 (distributed
+// optimizer) or ZeRO-3 without PP (torch FSDP2). Also true of some layouts framework_for gives
+// to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
+bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
+
+//-----------------------------------------------------------------------------
+// The search space
+//-----------------------------------------------------------------------------
+
+// The ranges every layout search uses. TP: divisors of the heads up to the GPUs of one node;
+// PP: divisors of the layers; ZeRO 0-3 (0 only without data parallelism: nothing to shard).
+inline constexpr int kMaxZeroStage = 3;
+inline constexpr Offload kOffloads[] = {Offload::none, Offload::cpu};  // CPU offload needs ZeRO >= 1
+inline constexpr Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Recompute::full};
+inline constexpr int kMicroBatches[] = {1, 2, 4, 8, 16, 32};
+
+// What the layouts depend on: the model, the method, the cluster's size and the global batch.
+struct LayoutSpace {
+  const ModelArch* model = nullptr;
+  Method method = Method::pretrain;
+  int gpus = 1;
+  int gpus_per_node = 1;
+  int global_batch = 1;  // sequences per step; every layout keeps it
+};
+LayoutSpace layout_space(const Scenario& s);  // of the scenario's model, method, cluster and global batch
+
+struct LayoutEnumeration {
+  // Layouts that divide evenly and that a framework runs, in a fixed order: TP, PP, ZeRO,
+  // offload, recompute, micro-batch, each ascending (the order above). Micro-batch is the
+  // innermost range, so a caller can skip larger micro-batches once one runs out of memory.
+  std::vector<Layout> layouts;
+  // Rejected before estimating (the planner's counted reasons):
+  std::uint64_t divisibility = 0;  // (TP, PP) pairs whose product does not divide the GPUs
+  std::uint64_t software = 0;      // layouts no framework runs (framework_for: none)
+  std::uint64_t batch = 0;         // layouts whose micro-batch x DP does not divide the global batch
+};
+LayoutEnumeration enumerate_layouts(const LayoutSpace& space);
+
+// Same TP, PP, ZeRO, offload and recompute: the layouts differ only in the micro-batch.
+bool same_but_micro_batch(const Layout& a, const Layout& b);
+
+// Whether an estimated layout fits: in GPU memory and, with CPU offload, in host RAM (what moved
+// there within 80 % of the node's RAM; an unknown RAM is not assumed to suffice).
+bool layout_fits(const Scenario& s, const EstimateResult& r);
+
+}  // namespace llmplan

@@ -1,0 +1,158 @@
+// Advice, launch artefacts and checklist of planned layouts: every value is the plan's own.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/planner.hpp"
+#include "plan_questions.hpp"
+
+using namespace llmplan;
+using namespace plan_questions;
+using nlohmann::json;
+
+namespace {
+const char* k70bOnH100 = R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
+  "tokens": 2e9, "objective": "min_cost", "constraints": {"max_gpus": 16, "accelerators": ["h100-sxm5-80gb"]}})";
+
+// "--flag value" lines of the Megatron arguments; "" for a flag without a value, absent: not there.
+std::map<std::string, std::string> megatron_flags(const std::string& args) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(args);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t sp = line.find(' ');
+    out[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1, line.find(' ', sp + 1) - sp - 1);
+  }
+  return out;
+}
+
+const json* check_of(const json& plan, const std::string& id) {
+  for (const json& c : plan["checklist"])
+    if (c["id"] == id) return &c;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("the DeepSpeed JSON parses and carries the plan's batch, accumulation and ZeRO stage") {
+  for (const char* q : {k7bQlora, k70bFull}) {
+    const json answer = plan_of(q);  // kept alive: a range-for over a temporary's member dangles
+    for (const json& p : answer["plans"]) {
+      const json& a = p["artifacts"];
+      if (a["deepspeed_json"].is_null()) {
+        CHECK(p["layout"]["tp"].get<int>() * p["layout"]["pp"].get<int>() > 1);  // only model-parallel plans have none
+        continue;
+      }
+      const json ds = json::parse(a["deepspeed_json"].get<std::string>());
+      const json& l = p["layout"];
+      CHECK(ds["train_batch_size"] == l["global_batch"]);
+      CHECK(ds["train_micro_batch_size_per_gpu"] == l["micro_batch"]);
+      CHECK(ds["gradient_accumulation_steps"] == l["grad_accum"]);
+      CHECK(ds["train_batch_size"].get<int>() ==
+            l["micro_batch"].get<int>() * l["grad_accum"].get<int>() * l["dp"].get<int>());  // DeepSpeed's own check
+      CHECK(ds["zero_optimization"]["stage"] == l["zero"]);
+      CHECK(ds["bf16"]["enabled"] == true);
+      CHECK(ds["zero_optimization"].contains("offload_optimizer") == (l["offload"] == "cpu"));
+      const std::string yaml = a["accelerate_yaml"].get<std::string>();
+      CHECK(yaml.find("num_processes: " + std::to_string(p["gpus"].get<int>()) + "\n") != std::string::npos);
+      CHECK(yaml.find("num_machines: " + std::to_string(p["nodes"].get<int>()) + "\n") != std::string::npos);
+    }
+  }
+}
+
+
+TEST_CASE("Megatron-LM arguments carry the plan's layout, batch and the model's architecture") {
+  const json r = plan_of(k405bPretrain);
+  const json& p = r["plans"][0];
+  REQUIRE(p["artifacts"]["framework"] == "megatron");
+  const auto f = megatron_flags(p["artifacts"]["megatron_args"].get<std::string>());
+  const json& l = p["layout"];
+  CHECK(f.at("--tensor-model-parallel-size") == std::to_string(l["tp"].get<int>()));
+  CHECK(f.at("--pipeline-model-parallel-size") == std::to_string(l["pp"].get<int>()));
+  CHECK(f.at("--micro-batch-size") == std::to_string(l["micro_batch"].get<int>()));
+  CHECK(f.at("--global-batch-size") == "2048");
+  CHECK(f.at("--seq-length") == "8192");
+  CHECK(f.count("--use-distributed-optimizer") == (l["zero"] == 1 ? 1u : 0u));
+  CHECK(f.count("--sequence-parallel") == (l["tp"].get<int>() > 1 ? 1u : 0u));
+  // Llama 3.1 405B (Meta's config): 126 layers, h 16384, FFN 53248, 128 heads, 8 KV heads.
+  CHECK(f.at("--num-layers") == "126");
+  CHECK(f.at("--hidden-size") == "16384");
+  CHECK(f.at("--ffn-hidden-size") == "53248");
+  CHECK(f.at("--num-attention-heads") == "128");
+  CHECK(f.at("--num-query-groups") == "8");
+  // 15e12 tokens / (2048 x 8192 tokens per step) = 894,070.0 steps, rounded up.
+  CHECK(f.at("--train-iters") == "894070");
+  const std::string cmd = p["artifacts"]["torchrun"].get<std::string>();
+  CHECK(cmd.find("--nnodes=" + std::to_string(p["nodes"].get<int>()) + " --nproc_per_node=8") != std::string::npos);
+}
+
+
+TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
+  const json p = plan_of(k7bQlora)["plans"][0];
+  const std::string py = p["artifacts"]["peft_python"].get<std::string>();
+  CHECK(py.find("bnb_4bit_quant_type=\"nf4\"") != std::string::npos);
+  CHECK(py.find("bnb_4bit_use_double_quant=True") != std::string::npos);
+  CHECK(py.find("LoraConfig(r=16, lora_alpha=32") != std::string::npos);
+  CHECK(py.find("target_modules=\"all-linear\"") != std::string::npos);
+  CHECK(py.find("per_device_train_batch_size=" + std::to_string(p["layout"]["micro_batch"].get<int>()) + ",") != std::string::npos);
+  CHECK(py.find("gradient_accumulation_steps=" + std::to_string(p["layout"]["grad_accum"].get<int>()) + ",") != std::string::npos);
+  CHECK(p["artifacts"]["megatron_args"].is_null());
+}
+
+
+TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules with the plan's numbers") {
+  const json single = plan_of(k7bQlora)["plans"][0]["advice"];
+  CHECK(single["rdma"]["needed"] == false);
+  CHECK(single["tier"] == "L1");
+  CHECK(single["node"]["vcpus_needed"].get<double>() == 16);  // kMinNodeVcpus: at least 16 vCPUs a node
+  CHECK(single["checkpoints"].get<std::string>().find("local NVMe") != std::string::npos);
+
+  const json big = plan_of(k405bPretrain)["plans"][0];
+  const json& a = big["advice"];
+  CHECK(a["tier"] == "L3");
+  CHECK(a["rdma"]["needed"] == true);
+  CHECK(a["rdma"]["tcp_step_s"].get<double>() > 1.1 * a["rdma"]["step_s"].get<double>());
+  CHECK(a["rdma"]["step_s"].get<double>() == doctest::Approx(big["time"]["step_s"].get<double>()));
+  CHECK(a["checkpoints"].get<std::string>().find("shared parallel file system") != std::string::npos);
+  // Host RAM >= 2x the node's GPU memory (kHostRamPerGpuMemory): 8 GPUs x memory_gb x 2.
+  const Accelerator* g = builtin_catalog().find_accelerator(big["accelerator"].get<std::string>());
+  CHECK(a["node"]["ram_gb_needed"].get<double>() == doctest::Approx(2 * 8 * g->memory_gb));
+}
+
+
+TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and throughput") {
+  const json p = plan_of(k70bOnH100)["plans"][0];
+  REQUIRE(p["accelerator"] == "h100-sxm5-80gb");
+  // H100 SXM: NVLink 4 at 450 GB/s per direction / 25 GB/s per link = 18 links, "NV18" in nvidia-smi topo -m.
+  const json* topo = check_of(p, "topology");
+  REQUIRE(topo != nullptr);
+  CHECK((*topo)["expected"].get<double>() == 18);
+  CHECK((*topo)["expect"].get<std::string>().find("NV18") != std::string::npos);
+  // Intra-node busbw: the catalog's measured NVLink 4 all-reduce busbw (nccl-tests on H100 HGX).
+  const json* nccl = check_of(p, "nccl_intra");
+  REQUIRE(nccl != nullptr);
+  const Interconnect* nv4 = builtin_catalog().find_interconnect("nvlink4");
+  REQUIRE(nv4->nccl_busbw_gb_per_s.has_value());
+  CHECK((*nccl)["expected"].get<double>() == doctest::Approx(*nv4->nccl_busbw_gb_per_s));
+  const json* first = check_of(p, "first_steps");
+  REQUIRE(first != nullptr);
+  const JsonResponse e = estimate_json(p["scenario"].dump(), builtin_catalog());
+  const json est = json::parse(e.body);
+  CHECK((*first)["expected"].get<double>() ==
+        doctest::Approx(est["time"]["tokens_per_s"].get<double>() / p["gpus"].get<int>()));
+  CHECK(check_of(p, "fio_data_read") != nullptr);
+  CHECK(check_of(p, "checkpoint_roundtrip") != nullptr);
+  if (p["nodes"].get<int>() == 1) CHECK(check_of(p, "nccl_inter") == nullptr);
+
+  const json big = plan_of(k405bPretrain)["plans"][0];
+  CHECK(check_of(big, "nccl_inter") != nullptr);
+  CHECK((check_of(big, "ib_write_bw") != nullptr || check_of(big, "iperf3") != nullptr ||
+         big["scenario"]["cluster"]["instance"].get<std::string>().find("aws") == 0));
+  const json single = plan_of(k7bQlora)["plans"][0];
+  CHECK(check_of(single, "nccl_intra") == nullptr);
+  CHECK(check_of(single, "topology") == nullptr);
+}
