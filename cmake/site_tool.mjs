@@ -4,6 +4,7 @@
 //   node site_tool.mjs validation VALIDATE_JS CASES WORK OUT    run the validation suite, write OUT
 //   node site_tool.mjs single-file SITE_SRC SINGLE_JS OUT       inline the app into one HTML file
 //   node site_tool.mjs service-worker TEMPLATE SITE VERSION CATALOG_JSON   precache list + cache name
+//   node site_tool.mjs markdown-page MARKDOWN TEMPLATE OUT    a docs/ page rendered into a site page
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -109,10 +110,110 @@ function serviceWorker(template, siteDir, version, catalogJson) {
   console.log(`service worker: cache ${cache}, ${files.length} files`);
 }
 
+// [SECTION] markdown-page: a page of docs/ (Markdown, read on GitHub too) rendered into a site
+// page at build time, so the two cannot drift. TEMPLATE is the page's shell in site/ (head, nav,
+// footer) with the placeholder <!-- markdown --> in its <main>; OUT is TEMPLATE with it filled. Only the subset docs/ uses is understood, and
+// anything else stays literal text (never raw HTML):
+//   # headings (ids as GitHub makes them, so "methodology.md#step-time" works in both places),
+//   paragraphs, "- " and "1. " lists (one level; indented lines continue an item), pipe tables,
+//   ``` fenced code, `code`, [text](url), **strong** and *emphasis*.
+// Relative links to other Markdown files become the site page that shows the same thing
+// (kSitePages), or plain text where the site has none; links starting with a scheme or # stay.
+const kSitePages = {
+  'methodology.md': 'methodology.html', 'validation.md': 'validation.html', 'links.md': 'url-format.html',
+  '../catalog/SCHEMA.md': 'catalog.html',
+};
+
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function slug(text) {
+  return text.toLowerCase().replace(/<[^>]*>/g, '').replace(/&[a-z]+;/g, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
+}
+
+function inline(text) {
+  const codes = [];
+  // Code spans first, so nothing inside them is read as a link or emphasis.
+  let s = text.replace(/`([^`]+)`/g, (_, code) => `\u0000${codes.push(`<code>${escapeHtml(code)}</code>`) - 1}\u0000`);
+  s = escapeHtml(s);
+  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, url) => {
+    url = url.replace(/&amp;/g, '&');
+    if (!/^([a-z][a-z0-9+.-]*:|#)/i.test(url)) {
+      const [path, anchor] = url.split('#');
+      if (!kSitePages[path]) return label;
+      url = kSitePages[path] + (anchor ? `#${anchor}` : '');
+    }
+    return `<a href="${escapeHtml(url)}">${label}</a>`;
+  });
+  s = s.replace(/\*\*(\S(?:[^*]*\S)?)\*\*/g, '<strong>$1</strong>').replace(/\*(\S(?:[^*]*\S)?)\*/g, '<em>$1</em>');
+  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => codes[Number(i)]);
+}
+
+function tableRow(line) {
+  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
+}
+
+function markdownToHtml(markdown) {
+  const lines = markdown.replace(/\r\n/g, '\n').split('\n');
+  const out = [];
+  let i = 0;
+  const isBlockStart = (l) => /^(#{1,6} |```|\s*[-*] |\s*\d+\. |\|)/.test(l);
+  while (i < lines.length) {
+    const line = lines[i];
+    if (!line.trim()) { i++; continue; }
+    let m;
+    if ((m = /^(#{1,6}) +(.*?) *#*$/.exec(line))) {
+      const level = m[1].length;
+      const html = inline(m[2]);
+      out.push(`<h${level} id="${slug(html)}">${html}</h${level}>`);
+      i++;
+    } else if (line.startsWith('```')) {
+      const body = [];
+      for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
+      if (i >= lines.length) die('markdown: a ``` code block is not closed');
+      out.push(`<pre><code>${escapeHtml(body.join('\n'))}</code></pre>`);
+      i++;
+    } else if (/^\|/.test(line)) {
+      const head = tableRow(line);
+      if (!/^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(lines[i + 1] || '')) die(`markdown: a table needs a --- row: ${line}`);
+      const rows = [];
+      for (i += 2; i < lines.length && /^\|/.test(lines[i]); i++) rows.push(tableRow(lines[i]));
+      out.push('<div class="scroll"><table>', `<thead><tr>${head.map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead>`,
+               '<tbody>', ...rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`), '</tbody></table></div>');
+    } else if ((m = /^\s*([-*]|\d+\.) /.exec(line))) {
+      const ordered = /\d/.test(m[1]);
+      const items = [];
+      while (i < lines.length && lines[i].trim()) {
+        const item = /^\s*([-*]|\d+\.) +(.*)$/.exec(lines[i]);
+        if (item) items.push(item[2]);
+        else if (/^\s+\S/.test(lines[i]) && items.length) items[items.length - 1] += ' ' + lines[i].trim();
+        else break;
+        i++;
+      }
+      const tag = ordered ? 'ol' : 'ul';
+      out.push(`<${tag}>`, ...items.map((t) => `<li>${inline(t)}</li>`), `</${tag}>`);
+    } else {
+      const para = [];
+      while (i < lines.length && lines[i].trim() && !(para.length && isBlockStart(lines[i]))) para.push(lines[i++].trim());
+      out.push(`<p>${inline(para.join(' '))}</p>`);
+    }
+  }
+  return out.join('\n');
+}
+
+function markdownPage(markdownFile, templateFile, out) {
+  const template = read(templateFile);
+  if (!template.includes('<!-- markdown -->')) die(`${templateFile} lacks its <!-- markdown --> placeholder`);
+  let html = markdownToHtml(read(markdownFile));
+  // The paragraph under the title is the page's lead, as on the other documentation pages.
+  html = html.replace(/^(<h1[^>]*>.*<\/h1>\n)<p>/, '$1<p class="lead">');
+  writeFileSync(out, template.replace('<!-- markdown -->', () => html));
+}
+
 const [command, ...args] = process.argv.slice(2);
 const commands = { catalogs: [catalogs, 2], validation: [validation, 4], 'single-file': [singleFile, 3],
-                   'service-worker': [serviceWorker, 4] };
+                   'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 3] };
 if (!commands[command] || args.length !== commands[command][1]) {
-  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker ARGS... (see the file header)');
+  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page ARGS... (see the file header)');
 }
 commands[command][0](...args);

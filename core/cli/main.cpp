@@ -66,7 +66,7 @@ const char* kHelp =
     "  llmplan --help | --version\n"
     "\n"
     "Exit status: 0 success; 2 invalid scenario or usage (the message names the field and the\n"
-    "allowed range); 1 internal error. Scenario fields and defaults: see README.md.\n";
+    "allowed range); 1 internal error. Scenario fields and defaults: see docs/scenario.md.\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "llmplan: %s\nRun 'llmplan --help' for usage.\n", message.c_str());

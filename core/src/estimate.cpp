@@ -1,5 +1,5 @@
 // estimate.cpp: runs the model on a validated scenario, applies the seeds' rules as warnings and
-// serialises the result. Result keys are a public contract (README, "Result JSON"): add, never rename.
+// serialises the result. Result keys are a public contract (docs/results.md): add, never rename.
 #include "llmplan/estimate.hpp"
 
 #include <algorithm>

@@ -17,7 +17,7 @@ namespace llmplan {
 struct Catalog;
 
 // The seeds' rules of thumb (model-reference §7) and the model's own limits; codes are a
-// public contract (README), messages may improve.
+// public contract (docs/results.md), messages may improve.
 enum class WarningCode {
   memory_exceeds,              // the most loaded GPU needs more than it has
   tp_crosses_nodes,            // tensor parallelism spans nodes: every layer waits on the slow link

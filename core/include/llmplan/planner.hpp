@@ -118,7 +118,7 @@ QuestionParse parse_question(std::string_view question_json, const Catalog& cata
 std::string plans_csv(const PlanResult& result);
 
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel} and
-// returns the plan JSON (README, "llmplan plan").
+// returns the plan JSON (docs/planner.md).
 PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalog);
 
 // The scenario part of a planner question for a scenario a front end edits (the app): its input
