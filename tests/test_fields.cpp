@@ -257,3 +257,15 @@ TEST_SUITE("field table") {
     CHECK(text.str() == fields_markdown());
   }
 }
+
+TEST_CASE("an override field replaces the catalog's figure: network.latency_us") {
+  const Catalog& catalog = builtin_catalog();
+  const ScenarioParse plain = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}})", catalog);
+  const ScenarioParse given =
+      parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "network": {"latency_us": 30}})", catalog);
+  REQUIRE(plain.scenario);
+  REQUIRE(given.scenario);
+  CHECK(plain.scenario->network.latency_us != doctest::Approx(30));  // InfiniBand NDR's, from the catalog
+  CHECK(given.scenario->network.latency_us == doctest::Approx(30));
+  CHECK(write_scenario_input(*given.scenario, catalog).find(R"("latency_us":30)") != std::string::npos);
+}

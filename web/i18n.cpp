@@ -508,6 +508,9 @@ constexpr Entry kStrings[] = {
     {S::u_stages, "stages", "级"},
     {S::u_chunks, "chunks", "块"},
     {S::u_positions, "positions", "个位置"},
+    {S::latency_us, "Inter-node latency", "节点间延迟"},
+    {S::t_latency_us, "One-way latency between nodes; every step of a collective pays it. Default: the link's.", "节点间单向延迟；集合通信的每一步都要付出。默认取网络类型的值。"},
+    {S::u_us, "\xC2\xB5s", "\xC2\xB5s"},
     // [estimate strings: add above this line]
 };
 static_assert(sizeof(kStrings) / sizeof(kStrings[0]) == static_cast<size_t>(S::count), "one entry per S");

@@ -72,6 +72,7 @@ enum class Lang { en, zh };
   X(no_edits) X(custom_gpu_source) X(rows_fmt) \
   X(gpu_hours) X(edits_tab) \
   X(default_fmt) X(on) X(off) X(sec_techniques) X(qkv_bias) X(t_qkv_bias) X(linear_bias) X(t_linear_bias) X(norm) X(t_norm) X(norm_rmsnorm) X(norm_layernorm) X(learned_positions) X(t_learned_positions) X(shared_expert_ffn) X(t_shared_expert_ffn) X(attention) X(t_attention) X(attention_mha) X(attention_mla) X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(intra_gb_per_s) X(t_intra_gb_per_s) X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_positions) \
+  X(latency_us) X(t_latency_us) X(u_us) \
   /* [estimate strings: add above this line] */
 
 enum class S {

@@ -198,6 +198,12 @@ const FieldSpec kFields[] = {
      .section = "network", .default_text = "measured for the link, else 0.8 (RDMA) or 0.5 (TCP)", .stage = kOverride,
      .ref = REF(network.busbw_fraction)},
 
+    {.path = "network.latency_us", .type = T::number, .lo = 0.1, .hi = 100000, .code = "nlat", .unit = "us",
+     .label = "latency_us", .help = "t_latency_us",
+     .meaning = "One-way latency between nodes, which each collective step pays (ring all-reduce: 2 (n - 1) steps).",
+     .section = "network", .default_text = "the link's, else 5 (RDMA) or 50 (TCP)", .stage = kOverride,
+     .ref = REF(network.latency_us)},
+
     // Parallel layout.
     {.path = "parallel.tp", .type = T::integer, .lo = 1, .hi = 1024, .code = "tp", .unit = "GPUs", .label = "tp",
      .help = "t_tp", .meaning = "Tensor-parallel size; divides the heads and stays inside a node.", .section = "layout",
