@@ -11,67 +11,105 @@ enum class Lang { en, zh };
 // uses for each field's label and tooltip.
 #define LLMPLAN_UI_STRINGS(X) \
   X(tagline) X(language_toggle) \
-  X(section_model) X(preset) X(custom_arch) X(layers) X(hidden) X(heads) X(kv_heads) X(ffn) X(vocab) X(gated_mlp) X(tied_embeddings) \
+  X(section_model) X(preset) X(custom_arch) X(layers) X(hidden) X(heads) X(kv_heads) X(ffn) X(vocab) \
+  X(gated_mlp) X(tied_embeddings) \
   X(params) X(params_detail) \
   X(section_training) X(method) X(method_pretrain) X(method_continued) X(method_full) X(precision) X(optimizer) \
   X(seq_len) X(micro_batch) X(global_batch) X(global_batch_auto) X(batch_detail) \
   X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
-  X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) X(recompute) \
+  X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) \
+  X(recompute) \
   X(recompute_none) X(recompute_selective) X(recompute_full) X(flash_attention) \
   X(section_result) X(fits) X(does_not_fit) X(headroom) X(over_by) X(of_capacity) \
   X(weights) X(gradients) X(optimizer_states) X(activations) X(logits) X(buffers) X(runtime) X(total) X(capacity) \
-  X(col_component) X(col_share) X(max_micro_batch) X(max_micro_batch_none) X(stage) X(stage_only) X(stage_first) X(stage_last) \
+  X(col_component) X(col_share) X(max_micro_batch) X(max_micro_batch_none) X(stage) X(stage_only) \
+  X(stage_first) X(stage_last) \
   X(invalid_input) X(warnings) X(unit_note) X(sources_note) \
   X(catalog) X(as_of) X(load_catalog) X(use_builtin_catalog) X(catalog_refused) X(more_problems) \
   X(copy_link) X(copy_embed) X(copied) X(link_notice) X(link_changes) X(dismiss) \
   X(view_results) \
   X(view_planner) X(view_design) X(view_topology) X(planner_question) X(objective) X(obj_min_cost) X(obj_min_time) \
-  X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(providers) X(accelerators) X(any_all) \
+  X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(providers) \
+  X(accelerators) X(any_all) \
   X(n_selected) X(clear_selection) X(spot_allowed) X(run_planner) X(cancel) X(planner_hint) X(searching) X(cancelled) \
   X(searched_summary) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \
-  X(rej_deadline) X(rej_budget) X(rej_no_price) X(rej_software) X(rej_network) X(no_plan) X(col_instance) X(col_layout) \
+  X(rej_deadline) X(rej_budget) X(rej_no_price) X(rej_software) X(rej_network) X(no_plan) X(col_instance) \
+  X(col_layout) \
   X(col_time) X(col_cost) X(col_mfu) X(col_why) X(layout_fmt) X(cpu_offload) X(pareto_title) X(axis_time) X(axis_cost) \
-  X(pareto_point) X(click_to_select) X(selected_plan) X(plan_heading) X(tier) X(use_plan) X(plan_in_use) X(advice) X(rdma) \
-  X(data_location) X(checkpoint_location) X(node_sizing) X(col_need) X(col_have) X(vcpus) X(host_ram) X(local_nvme) X(launch) \
-  X(copy) X(checklist) X(expect) X(design_title) X(design_metric) X(design_computing) X(design_done) X(design_cell_none) \
+  X(pareto_point) X(click_to_select) X(selected_plan) X(plan_heading) X(tier) X(use_plan) X(plan_in_use) \
+  X(advice) X(rdma) \
+  X(data_location) X(checkpoint_location) X(node_sizing) X(col_need) X(col_have) X(vcpus) X(host_ram) \
+  X(local_nvme) X(launch) \
+  X(copy) X(checklist) X(expect) X(design_title) X(design_metric) X(design_computing) X(design_done) \
+  X(design_cell_none) \
   X(click_to_use) X(design_grey) X(shader_failed) X(topo_no_result) X(topo_summary) X(topo_color_by) X(topo_by_tp) \
-  X(topo_by_pp) X(topo_by_dp) X(topo_more_nodes) X(topo_node) X(topo_nvswitch) X(topo_nvlink) X(topo_xgmi) X(topo_hccs) \
-  X(topo_pcie) X(topo_nic) X(topo_gpu_tip) X(topo_fabric) X(topo_rdma) X(topo_tcp) X(topo_single_node) X(topo_scale_up) \
+  X(topo_by_pp) X(topo_by_dp) X(topo_more_nodes) X(topo_node) X(topo_nvswitch) X(topo_nvlink) X(topo_xgmi) \
+  X(topo_hccs) \
+  X(topo_pcie) X(topo_nic) X(topo_gpu_tip) X(topo_fabric) X(topo_rdma) X(topo_tcp) X(topo_single_node) \
+  X(topo_scale_up) \
   X(topo_legend) X(topo_tp_crosses) \
   X(currency_any) X(priced_in) X(download_csv) \
   /* [planner strings: add above this line] */ \
-  X(catalog_with_edits) X(view_catalog) X(sec_model) X(sec_method) X(sec_data) X(sec_cluster) X(sec_layout) X(sec_network) \
-  X(sec_storage) X(sec_pricing) X(reset_tip) X(range_fmt) X(input_error) X(default_word) X(auto_word) X(u_tokens) X(u_sequences) \
-  X(u_gpus) X(u_nodes) X(u_layers) X(u_h) X(u_months) X(u_per_node_hour) X(u_per_gpu_hour) X(u_usd_gpu_h) X(u_x) X(u_bytes_token) X(u_checkpoints) \
-  X(t_preset) X(t_layers) X(t_hidden) X(t_heads) X(t_kv_heads) X(t_ffn) X(t_vocab) X(t_head_dim) X(t_gated) X(t_tied) X(experts) \
+  X(catalog_with_edits) X(view_catalog) X(sec_model) X(sec_method) X(sec_data) X(sec_cluster) X(sec_layout) \
+  X(sec_network) \
+  X(sec_storage) X(sec_pricing) X(reset_tip) X(range_fmt) X(input_error) X(default_word) X(auto_word) \
+  X(u_tokens) X(u_sequences) \
+  X(u_gpus) X(u_nodes) X(u_layers) X(u_h) X(u_months) X(u_per_node_hour) X(u_per_gpu_hour) X(u_usd_gpu_h) \
+  X(u_x) X(u_bytes_token) X(u_checkpoints) \
+  X(t_preset) X(t_layers) X(t_hidden) X(t_heads) X(t_kv_heads) X(t_ffn) X(t_vocab) X(t_head_dim) X(t_gated) \
+  X(t_tied) X(experts) \
   X(t_experts) X(top_k) X(t_top_k) X(shared_experts) X(t_shared) X(expert_ffn) X(t_expert_ffn) X(dense_layers) \
-  X(t_dense_layers) X(head_dim) X(method_lora) X(method_qlora) X(method_freeze) X(t_method) X(lora_rank) X(t_lora_rank) \
-  X(lora_targets) X(t_lora_targets) X(lora_targets_attention) X(lora_targets_all_linear) X(trainable_layers) X(t_trainable) X(t_precision) \
+  X(t_dense_layers) X(head_dim) X(method_lora) X(method_qlora) X(method_freeze) X(t_method) X(lora_rank) \
+  X(t_lora_rank) \
+  X(lora_targets) X(t_lora_targets) X(lora_targets_attention) X(lora_targets_all_linear) X(trainable_layers) \
+  X(t_trainable) X(t_precision) \
   X(pure_bf16) X(t_pure_bf16) X(t_optimizer) X(t_seq_len) X(t_micro_batch) X(t_global_batch) X(tokens) X(t_tokens) \
   X(dataset_tokens) X(t_dataset_tokens) X(epochs) X(t_epochs) X(bytes_per_token) X(t_bytes_per_token) X(cluster_mode) \
   X(mode_accel) X(mode_instance) X(t_cluster_mode) X(accelerator) X(t_accelerator) X(t_gpus) X(t_gpus_per_node) \
-  X(t_gpu_memory) X(instance) X(t_instance) X(nodes) X(t_nodes) X(filter) X(offering_fmt) X(offering_price) X(na) X(t_tp) X(t_pp) \
-  X(t_dp) X(t_zero) X(t_sp) X(t_recompute) X(offload) X(t_offload) X(offload_none) X(offload_cpu) X(offload_nvme) X(t_flash) \
-  X(tp_overlap) X(t_tp_overlap) X(inter_link) X(t_inter_link) X(inter_gbps) X(t_inter_gbps) X(u_gbit_s) X(from_catalog) \
-  X(data_tier) X(t_data_tier) X(ckpt_tier) X(t_ckpt_tier) X(ckpt_interval) X(t_ckpt_interval) X(retention) X(t_retention) \
-  X(ckpt_kept) X(t_ckpt_kept) X(price_mode) X(t_price_mode) X(price_mode_on_demand) X(price_mode_spot) X(price_mode_reserved_1yr) X(price_mode_reserved_3yr) X(price) \
-  X(t_price) X(overhead) X(t_overhead) X(currency) X(t_currency) X(spot_rate) X(t_spot_rate) X(failure_rate) X(t_failure_rate) \
-  X(card_fits) X(card_time) X(card_cost) X(card_mfu) X(card_tier) X(yes) X(no) X(tier_l1) X(tier_l2) X(tier_l3) X(gpu_hours_fmt) \
+  X(t_gpu_memory) X(instance) X(t_instance) X(nodes) X(t_nodes) X(filter) X(offering_fmt) X(offering_price) \
+  X(na) X(t_tp) X(t_pp) \
+  X(t_dp) X(t_zero) X(t_sp) X(t_recompute) X(offload) X(t_offload) X(offload_none) X(offload_cpu) \
+  X(offload_nvme) X(t_flash) \
+  X(tp_overlap) X(t_tp_overlap) X(inter_link) X(t_inter_link) X(inter_gbps) X(t_inter_gbps) X(u_gbit_s) \
+  X(from_catalog) \
+  X(data_tier) X(t_data_tier) X(ckpt_tier) X(t_ckpt_tier) X(ckpt_interval) X(t_ckpt_interval) X(retention) \
+  X(t_retention) \
+  X(ckpt_kept) X(t_ckpt_kept) X(price_mode) X(t_price_mode) X(price_mode_on_demand) X(price_mode_spot) \
+  X(price_mode_reserved_1yr) X(price_mode_reserved_3yr) X(price) \
+  X(t_price) X(overhead) X(t_overhead) X(currency) X(t_currency) X(spot_rate) X(t_spot_rate) X(failure_rate) \
+  X(t_failure_rate) \
+  X(card_fits) X(card_time) X(card_cost) X(card_mfu) X(card_tier) X(yes) X(no) X(tier_l1) X(tier_l2) \
+  X(tier_l3) X(gpu_hours_fmt) \
   X(per_gpu_hour_fmt) X(sec_step) X(part_compute) X(part_comm) X(part_bubble) X(part_offload) X(part_io) X(step_total) \
-  X(tokens_per_s) X(u_tok_s) X(steps) X(sec_cost) X(cost_compute) X(cost_storage) X(cost_total) X(cost_per_btok) X(col_item) \
+  X(tokens_per_s) X(u_tok_s) X(steps) X(sec_cost) X(cost_compute) X(cost_storage) X(cost_total) \
+  X(cost_per_btok) X(col_item) \
   X(col_value) X(col_provided) X(col_needed) X(price_source) X(sec_needs) X(need_data_rate) X(need_ckpt) \
-  X(need_ckpt_interval) X(need_inter) X(need_vcpus) X(need_ram) X(need_nvme) X(need_rdma) X(rdma_needed) X(rdma_not_needed) \
-  X(unknown) X(where_data) X(where_ckpt) X(why_title) X(why_formula) X(why_inputs) X(stale) X(export_md) X(export_scenario) \
+  X(need_ckpt_interval) X(need_inter) X(need_vcpus) X(need_ram) X(need_nvme) X(need_rdma) X(rdma_needed) \
+  X(rdma_not_needed) \
+  X(unknown) X(where_data) X(where_ckpt) X(why_title) X(why_formula) X(why_inputs) X(stale) X(export_md) \
+  X(export_scenario) \
   X(export_result) X(exported) X(w_memory_exceeds) X(w_tp_crosses_nodes) X(w_seq_exceeds_context) \
   X(w_multinode_without_rdma) X(w_data_on_block_disk) X(w_io_bound) X(w_host_ram_below_2x_gpu) X(w_few_vcpus) \
   X(w_pcie_only_gpus) X(w_checkpoints_on_local_disk) X(w_offload_exceeds_host_ram) X(w_comm_dominates) X(w_no_price) \
-  X(w_spot_without_rate) X(cat_accelerators) X(cat_instances) X(cat_models) X(col_id) X(col_name) X(col_vendor) X(col_memory) \
-  X(col_hbm) X(col_bf16) X(col_fp8) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) X(col_on_demand) \
-  X(col_spot) X(col_params) X(col_context) X(use) X(override_price) X(apply) X(remove) X(add_gpu) X(based_on) X(gpu_id) X(gpu_name) \
+  X(w_spot_without_rate) X(cat_accelerators) X(cat_instances) X(cat_models) X(col_id) X(col_name) \
+  X(col_vendor) X(col_memory) \
+  X(col_hbm) X(col_bf16) X(col_fp8) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) \
+  X(col_on_demand) \
+  X(col_spot) X(col_params) X(col_context) X(use) X(override_price) X(apply) X(remove) X(add_gpu) X(based_on) \
+  X(gpu_id) X(gpu_name) \
   X(your_edits) X(export_edits) X(export_catalog) X(clear_edits) X(edits_refused) X(edit_price_fmt) X(edit_gpu_fmt) \
   X(no_edits) X(custom_gpu_source) X(rows_fmt) \
   X(gpu_hours) X(edits_tab) \
-  X(default_fmt) X(on) X(off) X(sec_techniques) X(qkv_bias) X(t_qkv_bias) X(linear_bias) X(t_linear_bias) X(norm) X(t_norm) X(norm_rmsnorm) X(norm_layernorm) X(learned_positions) X(t_learned_positions) X(shared_expert_ffn) X(t_shared_expert_ffn) X(attention) X(t_attention) X(attention_mha) X(attention_mla) X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(intra_gb_per_s) X(t_intra_gb_per_s) X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_positions) \
+  X(default_fmt) X(on) X(off) X(sec_techniques) X(qkv_bias) X(t_qkv_bias) X(linear_bias) X(t_linear_bias) \
+  X(norm) X(t_norm) X(norm_rmsnorm) X(norm_layernorm) X(learned_positions) X(t_learned_positions) \
+  X(shared_expert_ffn) X(t_shared_expert_ffn) X(attention) X(t_attention) X(attention_mha) X(attention_mla) \
+  X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) \
+  X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) \
+  X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) \
+  X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(intra_gb_per_s) X(t_intra_gb_per_s) \
+  X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
+  X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
+  X(u_positions) \
   X(latency_us) X(t_latency_us) X(u_us) \
   /* [estimate strings: add above this line] */
 

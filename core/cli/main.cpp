@@ -60,7 +60,7 @@ const char* kHelp =
     "      field by field.\n"
     "  llmplan catalog dump\n"
     "      Print the built-in catalog as one merged document (archived in catalog/releases/).\n"
-    "  llmplan fields [--format md|html|json]\n"
+    "  llmplan fields [--format md|json]\n"
     "      Print the reference of every scenario and planner field: type, range, default, unit,\n"
     "      link code and meaning (docs/scenario.md is this output).\n"
     "  llmplan --help | --version\n"
@@ -485,15 +485,13 @@ int cmd_catalog(const std::vector<std::string>& args) {
   return usage_error("catalog: expected list, check, diff or dump");
 }
 
-// The field table as Markdown (docs/scenario.md), an HTML fragment (the site's page) or JSON.
+// The field table as Markdown (docs/scenario.md) or JSON.
 int cmd_fields(const std::vector<std::string>& args) {
   std::string format = "md";
   if (args.size() == 2 && args[0] == "--format") format = args[1];
-  else if (!args.empty()) return usage_error("fields: expected [--format md|html|json]");
+  else if (!args.empty()) return usage_error("fields: expected [--format md|json]");
   if (format == "md") {
     std::fputs(llmplan::fields_markdown().c_str(), stdout);
-  } else if (format == "html") {
-    std::fputs(llmplan::fields_html().c_str(), stdout);
   } else if (format == "json") {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const llmplan::FieldSpec& f : llmplan::all_fields()) {
@@ -510,7 +508,7 @@ int cmd_fields(const std::vector<std::string>& args) {
     }
     std::printf("%s\n", out.dump(2).c_str());
   } else {
-    return usage_error("fields: --format must be md, html or json; got '" + format + "'");
+    return usage_error("fields: --format must be md or json; got '" + format + "'");
   }
   return 0;
 }

@@ -550,41 +550,4 @@ std::string fields_markdown() {
   return out;
 }
 
-namespace {
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  bool code = false;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '`') out += (code = !code) ? "<code>" : "</code>";
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string fields_html() {
-  std::string out;
-  for (const Group& g : {Group{"Scenario fields", FieldScope::scenario}, Group{"Planner question fields", FieldScope::question}}) {
-    out += std::string("<h2>") + g.title + "</h2>\n<table>\n<thead><tr><th>field</th><th>type</th><th>allowed</th>"
-           "<th>default</th><th>unit</th><th>link</th><th>meaning</th></tr></thead>\n<tbody>\n";
-    for (const FieldSpec& f : kFields) {
-      if (f.scope != g.scope) continue;
-      std::string meaning = f.meaning;
-      const std::string applies = applies_text(f);
-      if (!applies.empty()) meaning += " Applies " + applies + ".";
-      out += std::string("<tr id=\"") + f.path + "\"><td><code>" + f.path + "</code></td><td>" +
-             html_escape(kFieldTypeNames[static_cast<int>(f.type)]) + "</td><td>" + html_escape(allowed_text(f)) +
-             "</td><td>" + html_escape(field_default_text(f)) + "</td><td>" + html_escape(f.unit) + "</td><td><code>" +
-             f.code + "</code></td><td>" + html_escape(meaning) + "</td></tr>\n";
-    }
-    out += "</tbody>\n</table>\n";
-  }
-  return out;
-}
-
 }  // namespace llmplan

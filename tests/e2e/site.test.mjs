@@ -287,7 +287,7 @@ test('the documentation pages render the core\'s validation table, catalog and l
   }
 });
 
-const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/validation.html',
+const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/scenario.html', '/docs/validation.html',
                '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html'];
 
 test('every page carries the CSP, breaks none of it and requests nothing outside its origin', async () => {
@@ -343,9 +343,9 @@ test('the site works from a sub-path of a static host', async () => {
 
 test('the app shell links the documentation pages, and they link each other', async () => {
   const index = readFileSync(join(siteDir, 'index.html'), 'utf8');
-  for (const doc of ['methodology', 'validation', 'catalog', 'embedding', 'url-format']) {
+  for (const doc of ['methodology', 'scenario', 'validation', 'catalog', 'embedding', 'url-format']) {
     assert.ok(index.includes(`href="docs/${doc}.html"`), doc);
-    for (const other of ['methodology', 'validation', 'catalog', 'embedding', 'url-format']) {
+    for (const other of ['methodology', 'scenario', 'validation', 'catalog', 'embedding', 'url-format']) {
       assert.ok(readFileSync(join(siteDir, `docs/${doc}.html`), 'utf8').includes(`href="${other}.html"`), `${doc} -> ${other}`);
     }
   }

@@ -95,8 +95,7 @@ bool field_applies(const FieldSpec& f, const Scenario& s);
 // unset, false or 0), e.g. read from an input document that may not parse yet (the app).
 bool field_applies(const FieldSpec& f, const std::function<std::string(std::string_view)>& value_of);
 
-// The field reference as Markdown (docs/scenario.md) or as an HTML fragment (the site's page).
+// The field reference as Markdown: docs/scenario.md, which the site renders as docs/scenario.html.
 std::string fields_markdown();
-std::string fields_html();
 
 }  // namespace llmplan
