@@ -599,14 +599,14 @@ bool storage_section(AppState& app) {
     bool automatic = !j || j->is_string();
     if (ImGui::Checkbox(tr(S::auto_word), &automatic)) {
       if (automatic) doc_erase(app.input, "storage.checkpoint_interval_h");
-      else doc_set(app.input, "storage.checkpoint_interval_h", std::max(0.1, std::round(app.result.io.checkpoint_interval_h * 10) / 10));
+      else doc_set(app.input, "storage.checkpoint_interval_h", std::max(0.1, std::round(app.result.reliability.checkpoint_interval_h * 10) / 10));
       c = true;
     }
     record_label_in_item(tr(S::auto_word));
     if (!automatic) {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(-1.0f);
-      double h = j && j->is_number() ? j->get<double>() : app.result.io.checkpoint_interval_h;
+      double h = j && j->is_number() ? j->get<double>() : app.result.reliability.checkpoint_interval_h;
       if (ImGui::InputDouble("##h", &h, 0, 0, "%.2f", ImGuiInputTextFlags_AutoSelectAll)) {
         doc_set(app.input, "storage.checkpoint_interval_h", h);
         c = true;
