@@ -121,7 +121,7 @@ std::string warning_message(const Warning& w) {
              " tokens; long-context training needs position scaling (e.g. RoPE scaling).";
     case WarningCode::multinode_without_rdma:
       return "Several nodes without RDMA: gradients cross " + format_count(w.value) +
-             " Gb/s kernel TCP. Seed arithmetic: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a step "
+             " Gb/s kernel TCP. For scale: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a step "
              "computes in 1-2 s. Use InfiniBand or RoCE (>= " + format_count(w.limit) + " Gb/s per node, 400 per GPU is typical).";
     case WarningCode::data_on_block_disk:
       return "Training data on a cloud block disk (" + format_count(w.value) + " MB/s for the job; the GPUs read " +
@@ -134,7 +134,7 @@ std::string warning_message(const Warning& w) {
       return "Host RAM " + format_count(w.value) + " GB is under twice the node's GPU memory (" + format_count(w.limit) +
              " GB): checkpoint loading, pinned buffers and offload need headroom.";
     case WarningCode::few_vcpus:
-      return "Only " + format_count(w.value) + " vCPUs per node (seed: 8 vCPUs dropped one H100 from 90 % to under 60 % "
+      return "Only " + format_count(w.value) + " vCPUs per node (one user measured 8 vCPUs dropping one H100 from 90 % to under 60 % "
              "utilisation; 32 kept up). Choose at least " + format_count(w.limit) + ".";
     case WarningCode::pcie_only_gpus:
       return "GPUs talk over PCIe only (" + format_count(w.value) + " GB/s per direction, NVLink gives 300-900): gradient and "

@@ -61,7 +61,7 @@ double mlp(const ModelArch& m, double width) {
 
 // The counts below, in words, with the architecture they came from.
 void explain_params(const ModelArch& a, const ParamCount& pc, Explainer& ex) {
-  ex.add("model.params.total", pc.total, "1", "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm (model-reference §1)",
+  ex.add("model.params.total", pc.total, "1", "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm",
          {{"layers", static_cast<double>(a.layers)}, {"per_layer", pc.per_layer()}, {"embedding", pc.embedding + pc.positions},
           {"head", pc.head}, {"final_norm", pc.final_norm}});
   ex.add("model.params.per_layer", pc.per_layer(), "1",

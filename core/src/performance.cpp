@@ -405,7 +405,7 @@ IoResult estimate_io(const Scenario& s, const TimeResult& t, const Calibration& 
     ex->add("io.staging_h", io.staging_h, "h", "dataset bytes / min(object-store parallel clients x nodes, data tier write rate)",
             {{"dataset_bytes", io.dataset_bytes}, {"staging_MBps", st.staging_mb_per_s}});
     ex->add("io.input_cores_per_node", io.input_cores_per_node, "cores",
-            "kInputCoresPerGpu x GPUs per node (seed 000)",
+            "kInputCoresPerGpu x GPUs per node (planning rule of thumb: PyTorch DataLoader workers per GPU)",
             {{cores.name, cores.value}});
   }
   return io;
@@ -508,7 +508,7 @@ CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explai
     ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)", {{"usd_to_cny", pr.usd_to_cny}});
     ex->add("cost.usd_to_cny", c.usd_to_cny, "CNY/USD", "dated exchange rate from the catalog (currency section)", {});
     ex->add("cost.overhead_factor", pr.overhead_factor, "1",
-            "pricing.overhead_factor: debugging and reruns on top of training (seeds: 1.3-1.5)", {});
+            "pricing.overhead_factor: debugging and reruns on top of training (planning rule of thumb: 1.3-1.5)", {});
   }
   return c;
 }
