@@ -1,5 +1,5 @@
 // advice.cpp: node sizing, the RDMA question, data and checkpoint placement, and the
-// post-provisioning checklist for a plan (seed 000 §2.2, §4, §5, §6.3; model-reference §5, §7).
+// post-provisioning checklist for a plan (planning rules of thumb, with the plan's own numbers).
 //
 // [SECTION] Node sizing and placement
 // [SECTION] RDMA: the same plan over kernel TCP
@@ -46,7 +46,7 @@ NodeSizing size_node(const Scenario& s, const EstimateResult& r) {
   n.nvme_tb = c.node_nvme_tb;
   n.vcpus_needed = std::max(kMinNodeVcpus, r.io.input_cores_per_node);
   n.ram_gb_needed = kHostRamPerGpuMemory * gpus_per_node(s) * c.gpu_memory_gb + r.memory.cpu_offload_bytes_per_node / kGB;
-  // Each node keeps a full copy of the data set (seed 000 §5.2) and, on one node, the kept checkpoints.
+  // Each node keeps a full copy of the data set (staged to local NVMe) and, on one node, the kept checkpoints.
   double local = r.io.dataset_bytes + r.memory.nvme_offload_bytes_per_node;
   if (c.nodes() == 1) local += r.reliability.checkpoint_bytes * s.storage.checkpoints_kept;
   n.nvme_tb_needed = std::max(kMinLocalNvmeTb, local / 1e12);

@@ -1,7 +1,7 @@
-// advice.hpp: what a chosen plan needs around its GPUs (model-reference §5, §7; seed 000 §2.2,
-// §4, §5, §6.3): per-node CPU, RAM and NVMe sizing, whether RDMA is needed and why, where data
-// and checkpoints should live, the launch artefacts for the frameworks that run the layout, and
-// the post-provisioning checklist with the figures this plan expects.
+// advice.hpp: what a chosen plan needs around its GPUs: per-node CPU, RAM and NVMe sizing,
+// whether RDMA is needed and why, where data and checkpoints should live, the launch artefacts for
+// the frameworks that run the layout, and the post-provisioning checklist with the figures this
+// plan expects (nccl-tests, ib_write_bw, fio).
 #pragma once
 #include <string>
 #include <vector>
@@ -13,8 +13,8 @@ namespace llmplan {
 
 struct Catalog;
 
-// Seed 000 §2.2: at least 16 vCPUs per node, host RAM at least twice the GPU memory, a local
-// NVMe of at least 0.5-1 TB for the staged data set.
+// Planning rules of thumb: at least 16 vCPUs per node, host RAM at least twice the GPU memory, a
+// local NVMe of at least 0.5-1 TB for the staged data set.
 inline constexpr double kMinNodeVcpus = 16;
 inline constexpr double kHostRamPerGpuMemory = 2.0;
 inline constexpr double kMinLocalNvmeTb = 1.0;
@@ -55,7 +55,7 @@ struct Check {
   std::string unit;
 };
 
-// Seed 000 §6.3: a link or disk passes at 80 % of what the plan expects.
+// Planning rule of thumb: a link or disk passes at 80 % of what the plan expects.
 inline constexpr double kCheckPassFraction = 0.8;
 
 std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog);
