@@ -11,9 +11,9 @@ namespace {
 // its Table 2 (hardware TFLOP/s per GPU), and the llm-foundry benchmarking README's 8 x A100-80GB
 // rows at sequence length 2048 of the 125M, 350M, 760M and 3B models (MFU). Every
 // other throughput case is held out. test_calibration.cpp checks this list against cases.json.
-// The three grid-fitted values were chosen with `llmplan_validate --fit`; they have not been
-// refitted since cases were added, and on today's cases the grid's best point (512, 8, 2) has a
-// median error 0.1 point lower (3.17 % against 3.27 %), so rerun --fit before trusting them further.
+// The three grid-fitted values were chosen with `llmplan_validate --fit`. On today's cases its
+// grid has a point (512, 8, 2) with a median error 0.1 point lower (3.17 % against 3.27 %): within
+// the noise of 17 figures, but rerun --fit before changing or citing them.
 constexpr const char* kThroughputFitCases =
     "korthikanti-22b korthikanti-175b korthikanti-530b korthikanti-1t korthikanti-530b-dp8 "
     "narayanan-1.7b narayanan-7.5b narayanan-39.1b narayanan-145.6b narayanan-529.6b narayanan-1008b "
