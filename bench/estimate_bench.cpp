@@ -46,7 +46,7 @@ int main() {
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < n; ++k) {
       s.micro_batch = 1 + (k & 1);  // defeat caching of identical inputs
-      sink += llmplan::estimate(s).time.step_s;
+      sink += llmplan::estimate(s, llmplan::default_calibration()).time.step_s;
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%-28s %10.0f estimates/s  %.2f us each  %.2f heap allocations per estimate  (checksum %.3g)\n", names[i],

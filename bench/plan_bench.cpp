@@ -43,20 +43,21 @@ int main() {
     double best = 1e9;
     llmplan::PlanResult res;
     for (int i = 0; i < repeats; ++i) {
-      const llmplan::PlanJsonResponse probe = llmplan::plan_json(ref.question, catalog);  // checks the question
+      // Checks the question.
+      const llmplan::PlanJsonResponse probe = llmplan::plan_json(ref.question, catalog, llmplan::default_calibration());
       if (!probe.ok) {
         std::fprintf(stderr, "%s: %s\n", ref.name, probe.error.message.c_str());
         return 1;
       }
       const llmplan::QuestionParse q = llmplan::parse_question(ref.question, catalog);
       const auto t0 = std::chrono::steady_clock::now();
-      res = llmplan::plan(*q.question, catalog);
+      res = llmplan::plan(*q.question, catalog, llmplan::default_calibration());
       best = std::min(best, seconds_since(t0));
     }
     double json_best = 1e9;
     for (int i = 0; i < repeats; ++i) {
       const auto t0 = std::chrono::steady_clock::now();
-      const llmplan::PlanJsonResponse r = llmplan::plan_json(ref.question, catalog);
+      const llmplan::PlanJsonResponse r = llmplan::plan_json(ref.question, catalog, llmplan::default_calibration());
       json_best = std::min(json_best, seconds_since(t0));
       if (!r.ok) return 1;
     }

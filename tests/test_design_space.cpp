@@ -51,11 +51,11 @@ TEST_CASE("plan_details gives the structs behind each `llmplan plan` entry") {
     "tokens": 2e9, "objective": "min_cost", "constraints": {"max_gpus": 64}})";
   const QuestionParse parse = parse_question(text, builtin_catalog());
   REQUIRE(parse.question);
-  const PlanResult res = plan(*parse.question, builtin_catalog());
-  const json body = json::parse(plan_json(text, builtin_catalog()).body);
+  const PlanResult res = plan(*parse.question, builtin_catalog(), default_calibration());
+  const json body = json::parse(plan_json(text, builtin_catalog(), default_calibration()).body);
   REQUIRE(!res.plans.empty());
   for (size_t i = 0; i < res.plans.size(); ++i) {
-    const PlanDetails d = plan_details(res.plans[i], parse.scenario_json, *parse.question, builtin_catalog());
+    const PlanDetails d = plan_details(res.plans[i], parse.scenario_json, *parse.question, builtin_catalog(), default_calibration());
     const json& e = body["plans"][i];
     REQUIRE(d.ok);
     CHECK(json::parse(d.scenario_json) == e["scenario"]);
@@ -74,12 +74,12 @@ TEST_CASE("design space: each cell is the best plan of its accelerator at exactl
     "tokens": 2e8, "objective": "min_cost", "constraints": {"max_gpus": 8, "accelerators": ["h100-sxm5-80gb", "l4", "rtx-4090"]}})";
   const QuestionParse parse = parse_question(text, builtin_catalog());
   REQUIRE(parse.question);
-  const DesignGrid g = design_space(*parse.question, builtin_catalog());
+  const DesignGrid g = design_space(*parse.question, builtin_catalog(), default_calibration());
   CHECK(g.gpu_counts == std::vector<int>{1, 2, 4, 8});
   CHECK(g.rows_done == static_cast<int>(g.accelerators.size()));
   REQUIRE(g.accelerators.size() >= 2);
   // The same grid in small slices.
-  DesignSpace sliced(*parse.question, builtin_catalog());
+  DesignSpace sliced(*parse.question, builtin_catalog(), default_calibration());
   int slices = 0;
   while (!sliced.step(50)) ++slices;
   CHECK(slices > 3);
@@ -89,7 +89,7 @@ TEST_CASE("design space: each cell is the best plan of its accelerator at exactl
     Question row = *parse.question;
     row.constraints.accelerators = {g.accelerators[r]};
     row.top_n = 1000;
-    const PlanResult all = plan(row, builtin_catalog());
+    const PlanResult all = plan(row, builtin_catalog(), default_calibration());
     for (size_t c = 0; c < g.gpu_counts.size(); ++c) {
       const DesignCell& cell = g.at(r, c);
       CHECK(cell.feasible == sliced.grid().at(r, c).feasible);
@@ -108,7 +108,7 @@ TEST_CASE("design space: each cell is the best plan of its accelerator at exactl
     }
   }
   // The grid's cheapest cell is the planner's best plan (a single GPU for 8B QLoRA).
-  const PlanResult best = plan(*parse.question, builtin_catalog());
+  const PlanResult best = plan(*parse.question, builtin_catalog(), default_calibration());
   REQUIRE(!best.plans.empty());
   CHECK(best.plans[0].gpus() == 1);
   CHECK(cheapest == doctest::Approx(best.plans[0].cost_usd));

@@ -103,7 +103,8 @@ TEST_SUITE("links") {
     CHECK(d.catalog_version == builtin_catalog().catalog_version);
     CHECK(json::parse(d.input_json) == json::parse(input));
     // ... and the estimate is the same one: the link reproduces the scenario exactly.
-    CHECK(estimate_json(d.input_json, builtin_catalog()).body == estimate_json(input, builtin_catalog()).body);
+    const Calibration& cal = default_calibration();
+    CHECK(estimate_json(d.input_json, builtin_catalog(), cal).body == estimate_json(input, builtin_catalog(), cal).body);
   }
 
   TEST_CASE("a planner question round-trips, lists included") {
@@ -204,8 +205,8 @@ TEST_SUITE("links") {
     for (const std::string& c : opened.changes) fabric |= c.find("aws-p4de.24xlarge-us-east-1 inter_node_link") != std::string::npos;
     CHECK(fabric);
     // ... and it matters: the same link opened with today's catalog gives other numbers.
-    const json old_r = json::parse(estimate_json(opened.link.input_json, *catalog_for_version("2026.11.0")).body);
-    const json new_r = json::parse(estimate_json(opened.link.input_json, builtin_catalog()).body);
+    const json old_r = json::parse(estimate_json(opened.link.input_json, *catalog_for_version("2026.11.0"), default_calibration()).body);
+    const json new_r = json::parse(estimate_json(opened.link.input_json, builtin_catalog(), default_calibration()).body);
     CHECK(old_r["time"]["step_s"].get<double>() > 1.5 * new_r["time"]["step_s"].get<double>());
     // Without the release, the link opens with the current catalog and says so.
     const OpenedLink fallback = open_link(link, builtin_catalog(), builtin_catalog_json(), nullptr, "");
@@ -226,7 +227,8 @@ TEST_SUITE("links") {
       const LinkDecode d = decode_link(l["link"].get<std::string>(), *catalog);
       CHECK(d.notices.empty());
       REQUIRE(d.valid);
-      const json r = json::parse(d.is_question ? plan_json(d.input_json, *catalog).body : estimate_json(d.input_json, *catalog).body);
+      const Calibration& cal = default_calibration();
+      const json r = json::parse(d.is_question ? plan_json(d.input_json, *catalog, cal).body : estimate_json(d.input_json, *catalog, cal).body);
       for (const auto& item : l["expected"].items()) {
         const std::string key = item.key();
         CAPTURE(key);
@@ -254,7 +256,8 @@ TEST_CASE("a parsed scenario writes back to an input that gives the same estimat
     REQUIRE(p.scenario);
     const std::string written = write_scenario_input(*p.scenario, *catalog);
     CAPTURE(written);
-    CHECK(estimate_json(written, *catalog).body == estimate_json(d.input_json, *catalog).body);
+    const Calibration& cal = default_calibration();
+    CHECK(estimate_json(written, *catalog, cal).body == estimate_json(d.input_json, *catalog, cal).body);
     // ... and a link made from it is no longer than the original.
     const LinkEncode e = encode_link(written, *catalog);
     REQUIRE(e.ok);

@@ -103,7 +103,7 @@ TEST_SUITE("whole GPU") {
     Scenario s = llama7b();
     s.cluster = cluster(8, 8, 80.0);
     s.parallel.zero = 3;
-    const MemoryResult m = estimate_memory(s, count_params(s.model));
+    const MemoryResult m = estimate_memory(s, count_params(s.model), default_calibration());
     CHECK(m.per_gpu.weights + m.per_gpu.gradients + m.per_gpu.optimizer == doctest::Approx(16.0 * 6738415616.0 / 8));
     CHECK(m.per_gpu.activations == doctest::Approx(32 * kLayerAct));
     CHECK(m.per_gpu.logits == doctest::Approx(kLogits));
@@ -117,7 +117,7 @@ TEST_SUITE("whole GPU") {
     s.cluster = cluster(2, 2, 80.0);
     s.parallel.pp = 2;
     s.global_batch = 8;  // 8 micro-batches per step, 2 in flight on stage 0
-    const MemoryResult m = estimate_memory(s, count_params(s.model));
+    const MemoryResult m = estimate_memory(s, count_params(s.model), default_calibration());
     // stage 0: 16 layers · 202,383,360 + embedding 131,072,000 = 3,369,205,760 params · 16 B
     // activations 16 · 2 · 629,145,600; runtime 1e9 + 5 % of activations
     const double states = 3369205760.0 * 16;
@@ -134,10 +134,10 @@ TEST_SUITE("whole GPU") {
     // = 22,035,510,067 B; (200e9 - 108,814,649,856) / 22,035,510,067 = 4.14 -> 4
     Scenario s = llama7b();
     s.cluster = cluster(1, 1, 200.0);
-    const MemoryResult m = estimate_memory(s, count_params(s.model));
+    const MemoryResult m = estimate_memory(s, count_params(s.model), default_calibration());
     CHECK(m.max_micro_batch == 4);
     s.cluster.gpu_memory_gb = 80.0;  // 16 B/param alone is 107.8 GB
-    const MemoryResult small = estimate_memory(s, count_params(s.model));
+    const MemoryResult small = estimate_memory(s, count_params(s.model), default_calibration());
     CHECK_FALSE(small.fits);
     CHECK(small.max_micro_batch == 0);
     CHECK(small.headroom_bytes == doctest::Approx(80e9 - small.per_gpu.total()));

@@ -65,20 +65,20 @@ TEST_CASE("pipeline bubble (p-1)/m of the step and Young's checkpoint interval")
   Scenario s = parse(R"({"model": {"preset": "llama-2-13b"}, "seq_len": 4096, "global_batch": 64, "tokens": 1e9,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"pp": 4, "zero": 1},
       "pricing": {"failures_per_gpu_hour": 0.01, "usd_per_gpu_hour": 2.5}})");
-  const EstimateResult r = estimate(s);
+  const EstimateResult r = estimate(s, default_calibration());
   // dp = 2, m = 64 / 2 = 32 micro-batches; bubble = 3/32 of (compute + TP time)
   CHECK(r.grad_accum == 32);
   CHECK(r.time.bubble_s == doctest::Approx(3.0 / 32.0 * r.time.compute_s));
   // Young: tau = sqrt(2 C M), M = 1 / (0.01 x 8) = 12.5 h
-  const double c_h = r.io.checkpoint_write_s / 3600.0;
-  CHECK(r.io.mtbi_h == doctest::Approx(12.5));
-  CHECK(r.io.checkpoint_interval_h == doctest::Approx(std::sqrt(2 * c_h * 12.5)));
-  CHECK(r.io.overhead_fraction == doctest::Approx(c_h / r.io.checkpoint_interval_h +
-                                                  (r.io.checkpoint_interval_h / 2 + 0.25) / 12.5));
+  const ReliabilityResult& rel = r.reliability;
+  const double c_h = rel.checkpoint_write_s / 3600.0;
+  CHECK(rel.mtbi_h == doctest::Approx(12.5));
+  CHECK(rel.checkpoint_interval_h == doctest::Approx(std::sqrt(2 * c_h * 12.5)));
+  CHECK(rel.overhead_fraction == doctest::Approx(c_h / rel.checkpoint_interval_h + (rel.checkpoint_interval_h / 2 + 0.25) / 12.5));
   // checkpoint = 14 B per parameter for AdamW (2 weights + 4 master + 8 moments)
-  CHECK(r.io.checkpoint_bytes == doctest::Approx(14.0 * r.params.total));
+  CHECK(rel.checkpoint_bytes == doctest::Approx(14.0 * r.params.total));
   // cost = GPU-hours x overhead (1.3 default) x price; CNY at the catalog rate
-  CHECK(r.cost.compute_usd == doctest::Approx(r.time.gpu_hours * 1.3 * 2.5));
+  CHECK(r.cost.compute_usd == doctest::Approx(rel.gpu_hours * 1.3 * 2.5));
   CHECK(r.cost.total_cny == doctest::Approx(r.cost.total_usd * builtin_catalog().currency.usd_to_cny));
   CHECK(r.time.steps == std::ceil(1e9 / (64.0 * 4096)));
 }
@@ -93,7 +93,7 @@ TEST_CASE("optimizers, pure bf16 and QLoRA change the bytes per parameter") {
   const Scenario q = parse(R"({"model": {"layers": 80, "hidden": 8192, "heads": 64, "ffn": 22016, "vocab": 32000},
       "method": "qlora", "lora": {"rank": 64, "targets": "all_linear"}, "seq_len": 512, "micro_batch": 1,
       "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1, "gpu_memory_gb": 48}, "parallel": {"recompute": "full"}})");
-  const EstimateResult r = estimate(q);
+  const EstimateResult r = estimate(q, default_calibration());
   // block linears 80 x (4 x 8192^2 + 3 x 8192 x 22016) = 64,760,053,760 at 0.5 + 0.127/8 B;
   // embedding + head + norms 525,606,912 at 2 B; adapters 80 x 64 x (4 x 16384 + 3 x 30208) = 799,539,200 at 2 B
   CHECK(r.memory.per_gpu.weights == doctest::Approx(64760053760.0 * (0.5 + 0.127 / 8) + 525606912.0 * 2 + 799539200.0 * 2));
@@ -106,7 +106,7 @@ TEST_CASE("warnings follow the planning rules of thumb with their numbers") {
   const Scenario s = parse(R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096, "global_batch": 64,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "network": {"inter_node_link": "ethernet-25g"},
       "parallel": {"tp": 8, "zero": 3}, "storage": {"data_tier": "aws-ebs-gp3", "checkpoint_tier": "aws-ebs-gp3"}})");
-  const EstimateResult r = estimate(s);
+  const EstimateResult r = estimate(s, default_calibration());
   bool no_rdma = false, block = false;
   for (int i = 0; i < r.warnings.count; ++i) {
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
@@ -122,7 +122,7 @@ TEST_CASE("explanations cover the headline figures and equal them") {
   const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
       "parallel": {"zero": 3}})");
   Explainer ex;
-  const EstimateResult r = estimate(s, &ex);
+  const EstimateResult r = estimate(s, default_calibration(), &ex);
   auto find = [&](const char* key) -> const Explanation* {
     for (const Explanation& e : ex.items())
       if (e.key == key) return &e;
@@ -162,7 +162,7 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
       R"({"model": {"preset": "qwen2.5-7b"}, "method": "freeze", "tokens": 1e8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})",
   };
   for (const char* text : scenarios) {
-    const JsonResponse resp = estimate_json(text, builtin_catalog(), true);
+    const JsonResponse resp = estimate_json(text, builtin_catalog(), default_calibration(), true);
     REQUIRE_MESSAGE(resp.ok, resp.error.message);
     nlohmann::json doc = nlohmann::json::parse(resp.body);
     const nlohmann::json explain = doc["explain"];

@@ -69,16 +69,16 @@ TEST_CASE("constraints: deadline and budget reject with counted reasons; provide
 
 TEST_CASE("the question is validated like a scenario, and cluster/layout are refused") {
   const PlanJsonResponse a = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "parallel": {"tp": 2}})",
-                                       builtin_catalog());
+                                       builtin_catalog(), default_calibration());
   CHECK_FALSE(a.ok);
   CHECK(a.error.field == "parallel");
   const PlanJsonResponse b = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "cheapest"})",
-                                       builtin_catalog());
+                                       builtin_catalog(), default_calibration());
   CHECK(b.error.field == "objective");
-  const PlanJsonResponse c = plan_json(R"({"model": {"preset": "llama-3.1-8b"}})", builtin_catalog());
+  const PlanJsonResponse c = plan_json(R"({"model": {"preset": "llama-3.1-8b"}})", builtin_catalog(), default_calibration());
   CHECK(c.error.field == "tokens");
   const PlanJsonResponse d = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "min_time_under_budget"})",
-                                       builtin_catalog());
+                                       builtin_catalog(), default_calibration());
   CHECK(d.error.field == "constraints.budget_usd");
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate"
     const json r = plan_of(q);
     REQUIRE(r["plans"].size() >= 1);
     for (const json& p : r["plans"]) {
-      const JsonResponse e = estimate_json(p["scenario"].dump(), builtin_catalog());
+      const JsonResponse e = estimate_json(p["scenario"].dump(), builtin_catalog(), default_calibration());
       REQUIRE_MESSAGE(e.ok, e.error.message);
       const json est = json::parse(e.body);
       CHECK(est["time"]["total_hours"].get<double>() == doctest::Approx(p["time"]["total_hours"].get<double>()).epsilon(1e-9));
@@ -154,7 +154,7 @@ TEST_CASE("layouts are ones the frameworks run: PEFT without model parallelism, 
 
 
 TEST_CASE("the search runs in slices with monotonic progress and the same answer as one call") {
-  const PlanJsonResponse parsed = plan_json(k70bFull, builtin_catalog());
+  const PlanJsonResponse parsed = plan_json(k70bFull, builtin_catalog(), default_calibration());
   REQUIRE(parsed.ok);
   Question q;
   ScenarioParse s = parse_scenario(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
@@ -162,7 +162,7 @@ TEST_CASE("the search runs in slices with monotonic progress and the same answer
   REQUIRE(s.scenario);
   q.base = *s.scenario;
   q.constraints.max_gpus = 64;
-  Planner sliced(q, builtin_catalog());
+  Planner sliced(q, builtin_catalog(), default_calibration());
   double last = -1;
   int slices = 0;
   while (!sliced.step(500)) {
@@ -173,7 +173,7 @@ TEST_CASE("the search runs in slices with monotonic progress and the same answer
   }
   CHECK(sliced.progress() == 1.0);
   CHECK(slices > 10);  // 500 layouts a slice: the UI gets many frames
-  const PlanResult a = sliced.result(), b = plan(q, builtin_catalog());
+  const PlanResult a = sliced.result(), b = plan(q, builtin_catalog(), default_calibration());
   REQUIRE(a.plans.size() == b.plans.size());
   for (size_t i = 0; i < a.plans.size(); ++i) {
     CHECK(a.plans[i].instance == b.plans[i].instance);
@@ -198,12 +198,12 @@ TEST_CASE("region and currency constraints narrow the offerings; CSV lists the r
     CHECK((region == "us-east-1" || region.rfind("all", 0) == 0 || region == "global"));
   }
   const PlanJsonResponse bad = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"currency": "eur"}})",
-                                         builtin_catalog());
+                                         builtin_catalog(), default_calibration());
   CHECK(bad.error.field == "constraints.currency");
 
   const QuestionParse q = parse_question(k70bFull, builtin_catalog());
   REQUIRE(q.question);
-  const PlanResult r = plan(*q.question, builtin_catalog());
+  const PlanResult r = plan(*q.question, builtin_catalog(), default_calibration());
   const std::string csv = plans_csv(r);
   size_t lines = 0;
   for (char ch : csv) lines += ch == '\n';

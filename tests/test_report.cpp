@@ -14,7 +14,7 @@ TEST_CASE("step breakdown: the parts add up to the step time") {
     "cluster": {"gpus": 32}, "parallel": {"tp": 8, "pp": 2, "zero": 1}})";
   const ScenarioParse p = parse_scenario(text, builtin_catalog());
   REQUIRE(p.scenario);
-  const EstimateResult r = estimate(*p.scenario);
+  const EstimateResult r = estimate(*p.scenario, default_calibration());
   const StepBreakdown b = step_breakdown(r.time);
   double sum = 0;
   for (double v : b.s) sum += v;
@@ -30,7 +30,7 @@ TEST_CASE("markdown summary names the model, the verdict, the cost and the warni
   const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e9, "cluster": {"gpus": 1}})";
   const ScenarioParse p = parse_scenario(text, builtin_catalog());
   REQUIRE(p.scenario);
-  const EstimateResult r = estimate(*p.scenario);
+  const EstimateResult r = estimate(*p.scenario, default_calibration());
   REQUIRE_FALSE(r.memory.fits);
   const std::string md = markdown_summary(text, *p.scenario, r, builtin_catalog(), "https://x/#v=1");
   CHECK(md.find("Llama 3.1 8B") != std::string::npos);

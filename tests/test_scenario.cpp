@@ -75,7 +75,8 @@ TEST_CASE("rejections name the field and the allowed values") {
 }
 
 TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
-  const JsonResponse ok = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3}})", builtin_catalog());
+  const JsonResponse ok =
+      estimate_json(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3}})", builtin_catalog(), default_calibration());
   REQUIRE(ok.ok);
   const auto r = nlohmann::json::parse(ok.body);
   for (const char* k : {"weights", "gradients", "optimizer", "activations", "other", "total"})
@@ -84,7 +85,7 @@ TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
   CHECK(r["model"]["params"]["total"].get<double>() == 6738415616.0);
   CHECK(r["warnings"].is_array());
 
-  const JsonResponse bad = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "seq_len": -5})", builtin_catalog());
+  const JsonResponse bad = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "seq_len": -5})", builtin_catalog(), default_calibration());
   CHECK_FALSE(bad.ok);
   const auto e = nlohmann::json::parse(bad.body);
   CHECK(e["error"]["field"] == "seq_len");
@@ -94,7 +95,7 @@ TEST_CASE("warnings carry their numbers") {
   const JsonResponse r = estimate_json(
       R"({"model": {"preset": "llama-2-70b"}, "seq_len": 8192, "cluster": {"gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 1000},
           "parallel": {"tp": 16}, "storage": {"data_tier": "fsx-lustre-p2-1000"}})",
-      builtin_catalog());
+      builtin_catalog(), default_calibration());
   REQUIRE(r.ok);
   const auto j = nlohmann::json::parse(r.body);
   std::string codes;

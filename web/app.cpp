@@ -295,10 +295,10 @@ void app_update(AppState& app) {
   for (size_t i = 0; i < catalog.models.size(); ++i)
     if (catalog.models[i].id == app.scenario.model_preset) app.preset_index = static_cast<int>(i);
   app.explainer = Explainer{};
-  app.result = estimate(app.scenario, &app.explainer);
+  app.result = estimate(app.scenario, default_calibration(), &app.explainer);
   app.explain_index.clear();
   for (size_t i = 0; i < app.explainer.items().size(); ++i) app.explain_index[app.explainer.items()[i].key] = i;
-  app.advice = advise(app.scenario, app.result, catalog);
+  app.advice = advise(app.scenario, app.result, catalog, default_calibration());
   app.has_result = true;
   app.result_is_stale = false;
   const LinkEncode link = encode_link(text, catalog);

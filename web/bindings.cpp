@@ -80,7 +80,7 @@ std::string app_result() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
   const std::string input = app.error.field.empty() ? app.input.dump()  // what the app shows: the last valid input
                                                     : llmplan::write_scenario_input(app.scenario, llmplan::web::app_catalog(app));
-  return llmplan::estimate_json(input, llmplan::web::app_catalog(app)).body;
+  return llmplan::estimate_json(input, llmplan::web::app_catalog(app), llmplan::default_calibration()).body;
 }
 
 // What opening the last link reported: {"notices": [{field, message}], "changes": [...], "catalog"}.

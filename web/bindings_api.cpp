@@ -26,15 +26,17 @@ namespace {
 
 // Exactly the CLI's entry point: same parser, same estimate, same JSON.
 std::string estimate(const std::string& scenario_json) {
-  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog()).body;
+  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog(), llmplan::default_calibration()).body;
 }
 
 std::string estimate_explained(const std::string& scenario_json) {
-  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog(), true).body;
+  return llmplan::estimate_json(scenario_json, llmplan::builtin_catalog(), llmplan::default_calibration(), true).body;
 }
 
 // Exactly the CLI's `llmplan plan`.
-std::string plan(const std::string& question_json) { return llmplan::plan_json(question_json, llmplan::builtin_catalog()).body; }
+std::string plan(const std::string& question_json) {
+  return llmplan::plan_json(question_json, llmplan::builtin_catalog(), llmplan::default_calibration()).body;
+}
 
 std::string version() { return LLMPLAN_VERSION; }
 std::string catalog_version() { return llmplan::builtin_catalog().catalog_version; }
@@ -66,11 +68,11 @@ const llmplan::Catalog& catalog_of(const std::string& version) {
 }
 
 std::string estimate_with(const std::string& scenario_json, const std::string& catalog_version) {
-  return llmplan::estimate_json(scenario_json, catalog_of(catalog_version)).body;
+  return llmplan::estimate_json(scenario_json, catalog_of(catalog_version), llmplan::default_calibration()).body;
 }
 
 std::string plan_with(const std::string& question_json, const std::string& catalog_version) {
-  return llmplan::plan_json(question_json, catalog_of(catalog_version)).body;
+  return llmplan::plan_json(question_json, catalog_of(catalog_version), llmplan::default_calibration()).body;
 }
 
 // {"fragment"} or {"error": {"field", "message"}}.

@@ -40,7 +40,7 @@ void restart(AppState& app, DesignState& d) {
   d.done = false;
   d.slice_ms.clear();
   if (!d.parse.question) return;
-  d.space = std::make_unique<DesignSpace>(*d.parse.question, *d.catalog);
+  d.space = std::make_unique<DesignSpace>(*d.parse.question, *d.catalog, default_calibration());
   d.started_ms = emscripten_get_now();
 }
 
@@ -61,7 +61,7 @@ std::string metric_text(const DesignState& d, double v) {
 }
 
 void use_cell(AppState& app, DesignState& d, const PlanCandidate& c) {
-  const PlanDetails details = plan_details(c, d.parse.scenario_json, *d.parse.question, *d.catalog);
+  const PlanDetails details = plan_details(c, d.parse.scenario_json, *d.parse.question, *d.catalog, default_calibration());
   if (!details.ok) return;
   app_set_input(app, details.scenario_json);
   d.fragment = app.fragment;  // the question is unchanged: keep the grid

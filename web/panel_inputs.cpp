@@ -536,7 +536,7 @@ bool draw_field(AppState& app, const FieldSpec& f) {
     case FieldType::boolean: return field_bool(app, f, tip, resolved == "true");
     case FieldType::choice: return field_choice(app, f, tip, resolved);
     case FieldType::id: return field_catalog_id(app, f, tip, resolved, std::string(f.section) != "cluster");
-    case FieldType::number_or_auto: return field_number_or_auto(app, f, tip, app.result.io.checkpoint_interval_h);
+    case FieldType::number_or_auto: return field_number_or_auto(app, f, tip, app.result.reliability.checkpoint_interval_h);
     case FieldType::list: break;  // planner constraints: the planner tab edits them
   }
   return false;

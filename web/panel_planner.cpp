@@ -167,7 +167,7 @@ void start_run(AppState& app, PlannerState& p) {
     return;
   }
   run->fragment = app.fragment;
-  run->planner = std::make_unique<Planner>(*run->parse.question, *run->catalog);
+  run->planner = std::make_unique<Planner>(*run->parse.question, *run->catalog, default_calibration());
   run->started_ms = emscripten_get_now();
   p.run = std::move(run);
   p.selected.reset();
@@ -599,7 +599,7 @@ void draw_details(PlannerState& p) {
 void select_plan(PlannerState& p, const PlanCandidate& c) {
   if (!p.run) return;
   p.selected = c;
-  p.details = plan_details(c, p.run->parse.scenario_json, *p.run->parse.question, *p.run->catalog);
+  p.details = plan_details(c, p.run->parse.scenario_json, *p.run->parse.question, *p.run->catalog, default_calibration());
 }
 
 bool draw_planner(AppState& app) {

@@ -103,7 +103,7 @@ void exports(AppState& app) {
   }
   flow_same_line(button_width(tr(S::export_result), true));
   if (small_button(tr(S::export_result), "export_result")) {
-    const JsonResponse r = estimate_json(app.input.dump(), catalog, true);
+    const JsonResponse r = estimate_json(app.input.dump(), catalog, default_calibration(), true);
     const nlohmann::json doc = nlohmann::json::parse(r.body, nullptr, false);
     platform_download("llmplan-result.json", "application/json", (doc.is_discarded() ? r.body : doc.dump(2)) + "\n");
     app.export_note = tr(S::exported);
@@ -139,8 +139,8 @@ void cards(const AppState& app) {
   card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &kGood : &kBad,
        format_bytes(m.per_gpu.total()) + " / " + format_bytes(m.capacity_bytes), "memory.fits");
   char gpu_hours[96];
-  std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.time.gpu_hours).c_str());
-  card(app, tr(S::card_time), format_duration(r.time.total_hours * 3600), nullptr, gpu_hours, "time.total_days");
+  std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.reliability.gpu_hours).c_str());
+  card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr, gpu_hours, "time.total_days");
   char per_hour[96];
   std::snprintf(per_hour, sizeof per_hour, tr(S::per_gpu_hour_fmt),
                 money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
@@ -231,7 +231,7 @@ void cost(const AppState& app) {
   row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
   row(S::price, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
   line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");
-  line(app, tr(S::gpu_hours), {format_count(app.result.time.gpu_hours), ""}, "gpu_hours");
+  line(app, tr(S::gpu_hours), {format_count(app.result.reliability.gpu_hours), ""}, "gpu_hours");
   ImGui::EndTable();
   const std::string source = std::string(tr(S::price_source)) + ": " + app.scenario.pricing.price_source;
   text_wrapped_disabled(source.c_str());
@@ -254,9 +254,10 @@ void needs(const AppState& app) {
   line(app, tr(S::need_data_rate), {rate(io.data_bytes_per_s), rate(io.data_tier_bytes_per_s) + " (" +
                                     format_percent(io.data_utilisation) + ")"},
        "io.data_bytes_per_s", io_short ? &kBad : nullptr);
-  line(app, tr(S::need_ckpt), {format_bytes(io.checkpoint_bytes), format_duration(io.checkpoint_write_s)},
+  const ReliabilityResult& rel = r.reliability;
+  line(app, tr(S::need_ckpt), {format_bytes(rel.checkpoint_bytes), format_duration(rel.checkpoint_write_s)},
        "checkpoint.write_s");
-  line(app, tr(S::need_ckpt_interval), {format_duration(io.checkpoint_interval_h * 3600), format_percent(io.overhead_fraction)},
+  line(app, tr(S::need_ckpt_interval), {format_duration(rel.checkpoint_interval_h * 3600), format_percent(rel.overhead_fraction)},
        "checkpoint.interval_h");
   line(app, tr(S::need_inter), {format_bytes(r.time.comm.inter_bytes()),
                                 rate(app.scenario.network.node_gb_per_s * 1e9) + " / " + tr(S::nodes)},

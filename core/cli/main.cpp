@@ -149,7 +149,7 @@ int cmd_estimate(const std::vector<std::string>& args) {
   if (format != "json" && format != "table") return usage_error("--format must be json or table; got '" + format + "'");
   std::string text, error;
   if (!read_input(file, text, error)) return usage_error(error);
-  const llmplan::JsonResponse r = llmplan::estimate_json(text, llmplan::builtin_catalog(), explain);
+  const llmplan::JsonResponse r = llmplan::estimate_json(text, llmplan::builtin_catalog(), llmplan::default_calibration(), explain);
   if (!r.ok) {
     std::fprintf(stderr, "llmplan: invalid scenario: %s\n", r.error.message.c_str());
     return 2;
@@ -404,10 +404,10 @@ int cmd_plan(const std::vector<std::string>& args) {
       std::fprintf(stderr, "llmplan: invalid question: %s\n", q.error.message.c_str());
       return 2;
     }
-    std::fputs(llmplan::plans_csv(llmplan::plan(*q.question, llmplan::builtin_catalog())).c_str(), stdout);
+    std::fputs(llmplan::plans_csv(llmplan::plan(*q.question, llmplan::builtin_catalog(), llmplan::default_calibration())).c_str(), stdout);
     return 0;
   }
-  const llmplan::PlanJsonResponse r = llmplan::plan_json(text, llmplan::builtin_catalog());
+  const llmplan::PlanJsonResponse r = llmplan::plan_json(text, llmplan::builtin_catalog(), llmplan::default_calibration());
   if (!r.ok) {
     std::fprintf(stderr, "llmplan: invalid question: %s\n", r.error.message.c_str());
     return 2;
@@ -463,11 +463,11 @@ int cmd_link(const std::vector<std::string>& args) {
   if (!rest.empty() && !(rest.size() == 2 && rest[0] == "--format" && (format == "json" || format == "table")))
     return usage_error("link estimate: expected LINK [--format json|table]");
   if (opened.link.is_question) {
-    const llmplan::PlanJsonResponse r = llmplan::plan_json(opened.link.input_json, catalog);
+    const llmplan::PlanJsonResponse r = llmplan::plan_json(opened.link.input_json, catalog, llmplan::default_calibration());
     format == "table" ? print_plan_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
     return r.ok ? 0 : 2;
   }
-  const llmplan::JsonResponse r = llmplan::estimate_json(opened.link.input_json, catalog);
+  const llmplan::JsonResponse r = llmplan::estimate_json(opened.link.input_json, catalog, llmplan::default_calibration());
   format == "table" ? print_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
   return r.ok ? 0 : 2;
 }

@@ -49,7 +49,7 @@ NodeSizing size_node(const Scenario& s, const EstimateResult& r) {
   // Each node keeps a full copy of the data set, so every read is local (a planning rule of
   // thumb for data sets that fit), and, on one node, the kept checkpoints.
   double local = r.io.dataset_bytes + r.memory.nvme_offload_bytes_per_node;
-  if (c.nodes() == 1) local += r.io.checkpoint_bytes * s.storage.checkpoints_kept;
+  if (c.nodes() == 1) local += r.reliability.checkpoint_bytes * s.storage.checkpoints_kept;
   n.nvme_tb_needed = std::max(kMinLocalNvmeTb, local / 1e12);
   return n;
 }
@@ -70,8 +70,9 @@ std::string data_location(const Scenario& s, const EstimateResult& r, const Node
 }
 
 std::string checkpoint_location(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
-  const std::string each = format_bytes(r.io.checkpoint_bytes) + " each, every " + format_duration(r.io.checkpoint_interval_h * 3600) +
-                           ", " + format_duration(r.io.checkpoint_write_s) + " to write";
+  const ReliabilityResult& rel = r.reliability;
+  const std::string each = format_bytes(rel.checkpoint_bytes) + " each, every " + format_duration(rel.checkpoint_interval_h * 3600) +
+                           ", " + format_duration(rel.checkpoint_write_s) + " to write";
   if (s.cluster.nodes() == 1)
     return "Write checkpoints (" + each + ") to local NVMe, keep the last " + std::to_string(s.storage.checkpoints_kept) +
            ", and copy each to object storage: a released or failed instance loses its local disk.";
@@ -87,7 +88,7 @@ std::string checkpoint_location(const Scenario& s, const EstimateResult& r, cons
 
 // Re-estimates the plan with a 25 Gb/s Ethernet scale-out network (the common cloud default):
 // the difference in step time is what RDMA buys.
-RdmaAdvice rdma_advice(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
+RdmaAdvice rdma_advice(const Scenario& s, const EstimateResult& r, const Catalog& catalog, const Calibration& cal) {
   RdmaAdvice a;
   a.step_s = r.time.step_s;
   a.inter_node_bytes = r.time.comm.inter_bytes();
@@ -96,7 +97,7 @@ RdmaAdvice rdma_advice(const Scenario& s, const EstimateResult& r, const Catalog
   if (s.cluster.nodes() > 1 && tcp) {
     Scenario t = s;
     set_inter_node_link(*tcp, 1, t.network);
-    a.tcp_step_s = estimate(t).time.step_s;
+    a.tcp_step_s = estimate(t, cal).time.step_s;
   }
   a.needed = s.cluster.nodes() > 1 && a.tcp_step_s > 1.1 * a.step_s;
   return a;
@@ -118,12 +119,12 @@ std::string rdma_reason(const Scenario& s, const RdmaAdvice& a) {
 
 }  // namespace
 
-PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
+PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& catalog, const Calibration& cal) {
   PlanAdvice a;
   a.tier = r.tier;
   a.warnings = r.warnings;
   a.node = size_node(s, r);
-  a.rdma = rdma_advice(s, r, catalog);
+  a.rdma = rdma_advice(s, r, catalog, cal);
   a.rdma_reason = rdma_reason(s, a.rdma);
   a.data_location = data_location(s, r, a.node, catalog);
   a.checkpoint_location = checkpoint_location(s, r, catalog);
@@ -240,9 +241,9 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
                  write_mb, "MB/s"});
   out.push_back({"checkpoint_roundtrip", "Save and reload one checkpoint",
                  "save a checkpoint at step 10, restart from it, compare the loss at step 11",
-                 format_bytes(r.io.checkpoint_bytes) + " written in about " + format_duration(r.io.checkpoint_write_s) +
+                 format_bytes(r.reliability.checkpoint_bytes) + " written in about " + format_duration(r.reliability.checkpoint_write_s) +
                      "; the resumed loss matches the uninterrupted one",
-                 r.io.checkpoint_bytes / kGB, "GB"});
+                 r.reliability.checkpoint_bytes / kGB, "GB"});
   const double tps_gpu = r.time.tokens_per_s / c.gpus;
   out.push_back({"first_steps", "Throughput of the first minutes",
                  "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",

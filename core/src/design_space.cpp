@@ -8,7 +8,8 @@
 
 namespace llmplan {
 
-DesignSpace::DesignSpace(const Question& q, const Catalog& catalog, std::vector<int> gpu_counts) : q_(q), catalog_(catalog) {
+DesignSpace::DesignSpace(const Question& q, const Catalog& catalog, const Calibration& cal, std::vector<int> gpu_counts)
+    : q_(q), catalog_(catalog), cal_(cal) {
   q_.constraints.deadline_days = 0;
   q_.constraints.budget_usd = 0;
   if (q_.objective == Objective::min_cost_under_deadline) q_.objective = Objective::min_cost;
@@ -61,7 +62,7 @@ bool DesignSpace::step(std::uint64_t budget) {
     if (!planner_) {
       Question row = q_;
       row.constraints.accelerators = {grid_.accelerators[static_cast<size_t>(grid_.rows_done)]};
-      planner_ = std::make_unique<Planner>(row, catalog_);
+      planner_ = std::make_unique<Planner>(row, catalog_, cal_);
       row_evaluated_ = 0;
     }
     const bool done = planner_->step(stop - evaluated_);
@@ -79,8 +80,8 @@ double DesignSpace::progress() const {
   return std::min(1.0, (grid_.rows_done + row) / static_cast<double>(grid_.accelerators.size()));
 }
 
-DesignGrid design_space(const Question& q, const Catalog& catalog) {
-  DesignSpace d(q, catalog);
+DesignGrid design_space(const Question& q, const Catalog& catalog, const Calibration& cal) {
+  DesignSpace d(q, catalog, cal);
   while (!d.step(1u << 20)) {
   }
   return d.grid();

@@ -1,5 +1,5 @@
-// estimate.cpp: runs the model on a validated scenario, applies the seeds' rules as warnings and
-// serialises the result. Result keys are a public contract (docs/results.md): add, never rename.
+// estimate.cpp: the estimate pipeline on a validated scenario, its warnings and its JSON. Result
+// keys are a public contract (docs/results.md): add, never rename.
 #include "llmplan/estimate.hpp"
 
 #include <algorithm>
@@ -15,13 +15,39 @@ using json = nlohmann::ordered_json;  // keeps keys in the documented order
 
 namespace {
 
+// The cluster and layout as the scenario gives them, and the data parallelism they imply.
+void explain_layout(const Scenario& s, const EstimateResult& r, Explainer& ex) {
+  const Cluster& c = s.cluster;
+  const Parallel& x = s.parallel;
+  ex.add("cluster.gpus", c.gpus, "GPUs", "scenario cluster.gpus (or instance GPUs x nodes)", {});
+  ex.add("cluster.gpus_per_node", c.gpus_per_node, "GPUs",
+         "scenario cluster.gpus_per_node (or the instance's), min(8, gpus) by default", {});
+  ex.add("cluster.nodes", c.nodes(), "nodes", "gpus / gpus_per_node (1 when gpus <= gpus_per_node)",
+         {{"gpus", static_cast<double>(c.gpus)}, {"gpus_per_node", static_cast<double>(c.gpus_per_node)}});
+  ex.add("layout.gpus", c.gpus, "GPUs", "tp x pp x dp", {{"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)},
+         {"dp", static_cast<double>(r.dp)}});
+  ex.add("layout.tp", x.tp, "GPUs", "scenario parallel.tp (tensor parallel, Megatron)", {});
+  ex.add("layout.pp", x.pp, "stages", "scenario parallel.pp (pipeline stages, 1F1B)", {});
+  ex.add("layout.dp", r.dp, "replicas", "gpus / (tp x pp)", {{"gpus", static_cast<double>(c.gpus)}, {"tp", static_cast<double>(x.tp)},
+         {"pp", static_cast<double>(x.pp)}});
+  ex.add("layout.zero", x.zero, "stage", "scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)", {});
+  ex.add("layout.micro_batch", s.micro_batch, "sequences", "scenario micro_batch: sequences per GPU per micro-batch", {});
+  ex.add("layout.global_batch", r.global_batch, "sequences", "scenario global_batch, or micro_batch x dp when 0",
+         {{"micro_batch", static_cast<double>(s.micro_batch)}, {"dp", static_cast<double>(r.dp)}});
+  ex.add("layout.grad_accum", r.grad_accum, "micro-batches", "global_batch / (micro_batch x dp)",
+         {{"global_batch", static_cast<double>(r.global_batch)}, {"micro_batch", static_cast<double>(s.micro_batch)},
+          {"dp", static_cast<double>(r.dp)}});
+}
+
+// Planning rule of thumb (Tier in estimate.hpp).
 Tier tier_of(const Scenario& s, const ParamCount& p) {
   if (s.cluster.nodes() > 1 || p.total > 70e9) return Tier::l3;
   if (s.cluster.gpus <= 2 && p.total <= 13.5e9) return Tier::l1;
   return Tier::l2;
 }
 
-void add_warnings(const Scenario& s, const EstimateResult& r, Warnings& w) {
+Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
+  Warnings w;
   const Cluster& c = s.cluster;
   const int nodes = c.nodes();
   const int per_node = std::min(c.gpus, c.gpus_per_node);
@@ -48,109 +74,27 @@ void add_warnings(const Scenario& s, const EstimateResult& r, Warnings& w) {
   if (exposed > r.time.step_s / 3) w.add({WarningCode::comm_dominates, exposed, r.time.step_s});
   if (s.pricing.usd_per_gpu_hour <= 0) w.add({WarningCode::no_price, 0, 0});
   if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0) w.add({WarningCode::spot_without_rate, 0, 0});
+  return w;
 }
 
 }  // namespace
 
-EstimateResult estimate(const Scenario& s, Explainer* ex) {
+EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex) {
   EstimateResult r;
-  r.params = count_params(s.model);
+  r.params = count_params(s.model, ex);
   r.dp = s.dp();
   r.global_batch = s.effective_global_batch();
   r.grad_accum = s.grad_accum();
-  r.memory = estimate_memory(s, r.params);
-  r.time = estimate_time(s, r.params, r.memory, ex);
-  r.io = estimate_io(s, r.params, r.memory, r.time, ex);
-  r.cost = estimate_cost(s, r.time, r.io, ex);
+  if (ex) explain_layout(s, r, *ex);
+  r.memory = estimate_memory(s, r.params, cal, ex);
+  const Compute compute = estimate_compute(s, r.params, cal, ex);
+  const Comm comm = estimate_comm(s, r.params, r.memory, compute, cal, ex);
+  r.time = estimate_time(s, r.memory, compute, comm, cal, ex);
+  r.io = estimate_io(s, r.time, cal, ex);
+  r.reliability = estimate_reliability(s, r.memory, r.time, r.io, ex);
+  r.cost = estimate_cost(s, r.reliability, ex);
   r.tier = tier_of(s, r.params);
-  add_warnings(s, r, r.warnings);
-  if (ex) {
-    const MemoryBreakdown& m = r.memory.per_gpu;
-    const ParamCount& pc = r.params;
-    const ModelArch& a = s.model;
-    const double L = a.layers;
-    ex->add("model.params.total", pc.total, "1",
-            "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm (model-reference §1)",
-            {{"layers", L}, {"per_layer", pc.per_layer()}, {"embedding", pc.embedding + pc.positions}, {"head", pc.head},
-             {"final_norm", pc.final_norm}});
-    ex->add("model.params.per_layer", pc.per_layer(), "1",
-            "attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
-            {{"hidden", static_cast<double>(a.hidden)}, {"ffn", static_cast<double>(a.ffn)}, {"heads", static_cast<double>(a.heads)},
-             {"kv_heads", static_cast<double>(a.kv_heads)}, {"experts", static_cast<double>(a.experts)}});
-    ex->add("model.params.layers", pc.layers_total, "1", "sum over the layers of their parameters (dense and MoE layers)",
-            {{"layers", L}, {"dense_layers", static_cast<double>(a.dense_layers)}});
-    ex->add("model.params.active", pc.active, "1",
-            "parameters one token passes through: MoE counts top_k routed + shared experts only (dense: = total)",
-            {{"top_k", static_cast<double>(a.top_k)}, {"experts", static_cast<double>(a.experts)}});
-    ex->add("model.params.embedding", pc.embedding + pc.positions, "1", "vocab x hidden (+ learned positions x hidden)",
-            {{"vocab", static_cast<double>(a.vocab)}, {"hidden", static_cast<double>(a.hidden)},
-             {"learned_positions", static_cast<double>(a.learned_positions)}});
-    ex->add("model.params.head", pc.head, "1", "vocab x hidden for an untied output head, 0 when tied to the embedding",
-            {{"tied_embeddings", a.tied_embeddings ? 1.0 : 0.0}});
-    ex->add("model.params.final_norm", pc.final_norm, "1", "hidden (RMSNorm) or 2 x hidden (LayerNorm)",
-            {{"hidden", static_cast<double>(a.hidden)}});
-    const Cluster& c = s.cluster;
-    ex->add("cluster.gpus", c.gpus, "GPUs", "scenario cluster.gpus (or instance GPUs x nodes)", {});
-    ex->add("cluster.gpus_per_node", c.gpus_per_node, "GPUs", "scenario cluster.gpus_per_node (or the instance's), min(8, gpus) by default", {});
-    ex->add("cluster.nodes", c.nodes(), "nodes", "gpus / gpus_per_node (1 when gpus <= gpus_per_node)",
-            {{"gpus", static_cast<double>(c.gpus)}, {"gpus_per_node", static_cast<double>(c.gpus_per_node)}});
-    const Parallel& x = s.parallel;
-    ex->add("layout.gpus", c.gpus, "GPUs", "tp x pp x dp", {{"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)},
-            {"dp", static_cast<double>(r.dp)}});
-    ex->add("layout.tp", x.tp, "GPUs", "scenario parallel.tp (tensor parallel, Megatron)", {});
-    ex->add("layout.pp", x.pp, "stages", "scenario parallel.pp (pipeline stages, 1F1B)", {});
-    ex->add("layout.dp", r.dp, "replicas", "gpus / (tp x pp)", {{"gpus", static_cast<double>(c.gpus)}, {"tp", static_cast<double>(x.tp)},
-            {"pp", static_cast<double>(x.pp)}});
-    ex->add("layout.zero", x.zero, "stage", "scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)", {});
-    ex->add("layout.micro_batch", s.micro_batch, "sequences", "scenario micro_batch: sequences per GPU per micro-batch", {});
-    ex->add("layout.global_batch", r.global_batch, "sequences", "scenario global_batch, or micro_batch x dp when 0",
-            {{"micro_batch", static_cast<double>(s.micro_batch)}, {"dp", static_cast<double>(r.dp)}});
-    ex->add("layout.grad_accum", r.grad_accum, "micro-batches", "global_batch / (micro_batch x dp)",
-            {{"global_batch", static_cast<double>(r.global_batch)}, {"micro_batch", static_cast<double>(s.micro_batch)},
-             {"dp", static_cast<double>(r.dp)}});
-    ex->add("memory.per_gpu_bytes.weights", m.weights, "B", "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
-            {{"zero", static_cast<double>(s.parallel.zero)}, {"dp", static_cast<double>(r.dp)}});
-    ex->add("memory.per_gpu_bytes.optimizer", m.optimizer, "B",
-            "trained parameters on this GPU x (fp32 master + optimizer state bytes) / dp when ZeRO >= 1",
-            {{"bytes_per_param", state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16).optimizer}});
-    ex->add("memory.per_gpu_bytes.activations", m.activations, "B",
-            "layers x in-flight micro-batches x per-layer bytes (Korthikanti et al. 2022 Table 2, per tensor)",
-            {{"seq_len", static_cast<double>(s.seq_len)}, {"micro_batch", static_cast<double>(s.micro_batch)},
-             {"tp", static_cast<double>(s.parallel.tp)}});
-    ex->add("memory.per_gpu_bytes.gradients", m.gradients, "B",
-            "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single process)",
-            {{"bytes_per_param", state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16).gradients}});
-    ex->add("memory.per_gpu_bytes.logits", m.logits, "B",
-            "micro_batch x seq_len x (2 e h + (e + 4 / loss_chunks) V / tp): norm and head inputs, logits, fp32 loss copy",
-            {{"vocab", static_cast<double>(s.model.vocab)}, {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)}});
-    ex->add("memory.per_gpu_bytes.buffers", m.buffers, "B",
-            "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
-    ex->add("memory.per_gpu_bytes.runtime", m.runtime, "B", "kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
-            {{"kRuntimeOverheadBytes", kRuntimeOverheadBytes}, {"kAllocatorFragmentation", kAllocatorFragmentation}});
-    ex->add("memory.per_gpu_bytes.total", m.total(), "B", "weights + gradients + optimizer + activations + logits + buffers + runtime",
-            {{"capacity", r.memory.capacity_bytes}});
-    ex->add("memory.per_gpu_bytes.other", m.other(), "B", "logits + buffers + runtime: what is neither model state nor layer activations",
-            {{"logits", m.logits}, {"buffers", m.buffers}, {"runtime", m.runtime}});
-    ex->add("memory.capacity_bytes", r.memory.capacity_bytes, "B", "usable GPU memory: cluster.gpu_memory_gb x 1e9 (catalog or override)",
-            {{"gpu_memory_gb", c.gpu_memory_gb}});
-    ex->add("memory.headroom_bytes", r.memory.headroom_bytes, "B", "capacity - total (negative: does not fit)",
-            {{"capacity", r.memory.capacity_bytes}, {"total", m.total()}});
-    ex->add("memory.fits", r.memory.fits ? 1.0 : 0.0, "bool", "headroom >= 0", {{"headroom_bytes", r.memory.headroom_bytes}});
-    ex->add("memory.max_micro_batch", r.memory.max_micro_batch, "sequences",
-            "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)",
-            {{"capacity", r.memory.capacity_bytes}});
-    ex->add("memory.trainable_params", r.memory.trainable_params, "1",
-            "full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top trainable layers",
-            {{"method", static_cast<double>(s.method)}, {"lora_rank", static_cast<double>(s.lora.rank)},
-             {"trainable_layers", static_cast<double>(s.trainable_layers)}});
-    ex->add("memory.cpu_offload_bytes_per_node", r.memory.cpu_offload_bytes_per_node, "B",
-            "offload cpu: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Offload)",
-            {{"gpus_per_node", static_cast<double>(std::min(c.gpus, c.gpus_per_node))}});
-    ex->add("memory.nvme_offload_bytes_per_node", r.memory.nvme_offload_bytes_per_node, "B",
-            "offload nvme: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Infinity)",
-            {{"gpus_per_node", static_cast<double>(std::min(c.gpus, c.gpus_per_node))}});
-    ex->add("cost.usd_per_gpu_hour", s.pricing.usd_per_gpu_hour, "USD", s.pricing.price_source.empty() ? "no price in the catalog; give pricing.usd_per_gpu_hour" : s.pricing.price_source.c_str(), {});
-  }
+  r.warnings = warnings_of(s, r);
   return r;
 }
 
@@ -177,7 +121,7 @@ std::string warning_message(const Warning& w) {
              " tokens; long-context training needs position scaling (e.g. RoPE scaling).";
     case WarningCode::multinode_without_rdma:
       return "Several nodes without RDMA: gradients cross " + format_count(w.value) +
-             " Gb/s kernel TCP. Seed arithmetic: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a step "
+             " Gb/s kernel TCP. For scale: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a step "
              "computes in 1-2 s. Use InfiniBand or RoCE (>= " + format_count(w.limit) + " Gb/s per node, 400 per GPU is typical).";
     case WarningCode::data_on_block_disk:
       return "Training data on a cloud block disk (" + format_count(w.value) + " MB/s for the job; the GPUs read " +
@@ -190,7 +134,7 @@ std::string warning_message(const Warning& w) {
       return "Host RAM " + format_count(w.value) + " GB is under twice the node's GPU memory (" + format_count(w.limit) +
              " GB): checkpoint loading, pinned buffers and offload need headroom.";
     case WarningCode::few_vcpus:
-      return "Only " + format_count(w.value) + " vCPUs per node (seed: 8 vCPUs dropped one H100 from 90 % to under 60 % "
+      return "Only " + format_count(w.value) + " vCPUs per node (one user measured 8 vCPUs dropping one H100 from 90 % to under 60 % "
              "utilisation; 32 kept up). Choose at least " + format_count(w.limit) + ".";
     case WarningCode::pcie_only_gpus:
       return "GPUs talk over PCIe only (" + format_count(w.value) + " GB/s per direction, NVLink gives 300-900): gradient and "
@@ -248,7 +192,7 @@ json memory_json(const MemoryResult& m) {
           {"nvme_offload_bytes_per_node", m.nvme_offload_bytes_per_node}};
 }
 
-json time_json(const TimeResult& t) {
+json time_json(const TimeResult& t, const ReliabilityResult& rel) {
   return {{"step_s", t.step_s},
           {"compute_s", t.compute_s},
           {"exposed_comm_s", t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s},
@@ -266,8 +210,8 @@ json time_json(const TimeResult& t) {
           {"model_flops_per_step", t.flops.model_per_step},
           {"steps", t.steps},
           {"training_hours", t.training_hours},
-          {"total_hours", t.total_hours},
-          {"total_days", t.total_hours / 24.0}};
+          {"total_hours", rel.total_hours},
+          {"total_days", rel.total_hours / 24.0}};
 }
 
 json comm_json(const Comm& c) {
@@ -290,6 +234,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
   json model = {{"params", params_json(r.params)}};
   if (!s.model_preset.empty()) model["preset"] = s.model_preset;
   const IoResult& io = r.io;
+  const ReliabilityResult& rel = r.reliability;
   return {{"llmplan_version", LLMPLAN_VERSION},
           {"catalog_version", catalog.catalog_version},
           {"model", model},
@@ -310,8 +255,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"global_batch", r.global_batch},
             {"grad_accum", r.grad_accum}}},
           {"memory", memory_json(r.memory)},
-          {"time", time_json(r.time)},
-          {"gpu_hours", r.time.gpu_hours},
+          {"time", time_json(r.time, rel)},
+          {"gpu_hours", rel.gpu_hours},
           {"comm", comm_json(r.time.comm)},
           {"io",
            {{"data_bytes_per_s", io.data_bytes_per_s},
@@ -322,14 +267,14 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"staging_h", io.staging_h},
             {"staging_source", s.storage.staging_source}}},
           {"checkpoint",
-           {{"size_bytes", io.checkpoint_bytes},
-            {"write_s", io.checkpoint_write_s},
-            {"interval_h", io.checkpoint_interval_h},
-            {"interruptions_per_hour", io.interruptions_per_hour},
-            {"overhead_fraction", io.overhead_fraction},
-            {"expected_interruptions", io.expected_interruptions},
-            {"lost_work_h", io.lost_work_h},
-            {"retention_bytes", io.retention_bytes}}},
+           {{"size_bytes", rel.checkpoint_bytes},
+            {"write_s", rel.checkpoint_write_s},
+            {"interval_h", rel.checkpoint_interval_h},
+            {"interruptions_per_hour", rel.interruptions_per_hour},
+            {"overhead_fraction", rel.overhead_fraction},
+            {"expected_interruptions", rel.expected_interruptions},
+            {"lost_work_h", rel.lost_work_h},
+            {"retention_bytes", rel.retention_bytes}}},
           {"cost",
            {{"usd_per_gpu_hour", r.cost.usd_per_gpu_hour},
             {"price_source", s.pricing.price_source},
@@ -360,7 +305,7 @@ json explain_json(const Explainer& ex) {
 
 }  // namespace
 
-JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, bool explain) {
+JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, const Calibration& cal, bool explain) {
   JsonResponse out;
   ScenarioParse parse = parse_scenario(scenario_json, catalog);
   if (!parse.scenario) {
@@ -370,7 +315,7 @@ JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalo
   }
   const Scenario& s = *parse.scenario;
   Explainer ex;
-  const EstimateResult r = estimate(s, explain ? &ex : nullptr);
+  const EstimateResult r = estimate(s, cal, explain ? &ex : nullptr);
   json body = result_json(s, r, catalog);
   if (explain) body["explain"] = explain_json(ex);
   out.ok = true;

@@ -29,7 +29,7 @@ FrameworkChoice framework(const Scenario& s) { return framework_for(layout_of(s)
 
 int save_interval_steps(const EstimateResult& r) {
   if (r.time.step_s <= 0) return 1;
-  return std::max(1, static_cast<int>(std::lround(r.io.checkpoint_interval_h * 3600 / r.time.step_s)));
+  return std::max(1, static_cast<int>(std::lround(r.reliability.checkpoint_interval_h * 3600 / r.time.step_s)));
 }
 
 long long train_steps(const EstimateResult& r) { return std::max(1LL, static_cast<long long>(std::ceil(r.time.steps))); }
@@ -74,7 +74,7 @@ std::string torchrun(const Scenario& s) {
 // [SECTION] DeepSpeed and accelerate
 //-----------------------------------------------------------------------------
 
-std::string deepspeed_json(const Scenario& s, const EstimateResult& r) {
+std::string deepspeed_json(const Scenario& s, const EstimateResult& r, const Calibration& cal) {
   using json = nlohmann::ordered_json;
   json ds = {{"train_batch_size", r.global_batch},
              {"train_micro_batch_size_per_gpu", s.micro_batch},
@@ -84,8 +84,8 @@ std::string deepspeed_json(const Scenario& s, const EstimateResult& r) {
   if (s.precision == Precision::fp16) ds["fp16"] = {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}};
   json zero = {{"stage", s.parallel.zero}, {"overlap_comm", true}, {"contiguous_gradients", true}};
   if (s.parallel.zero >= 1 && s.parallel.zero <= 2) {
-    zero["reduce_bucket_size"] = kDeepSpeedBucketElements;
-    zero["allgather_bucket_size"] = kDeepSpeedBucketElements;
+    zero["reduce_bucket_size"] = cal.deepspeed_bucket_elements.value;
+    zero["allgather_bucket_size"] = cal.deepspeed_bucket_elements.value;
   }
   if (s.parallel.offload != Offload::none) {
     const bool nvme = s.parallel.offload == Offload::nvme;
@@ -278,13 +278,13 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
 
 }  // namespace
 
-LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r) {
+LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, const Calibration& cal) {
   LaunchArtifacts a;
   const Framework fw = framework(s).framework;
   a.framework = to_string(fw);
   a.torchrun = torchrun(s);
   if (fw == Framework::deepspeed || fw == Framework::fsdp) {
-    a.deepspeed_json = deepspeed_json(s, r);
+    a.deepspeed_json = deepspeed_json(s, r, cal);
     a.accelerate_yaml = accelerate_yaml(s);
   }
   // Megatron-LM also runs some data-parallel layouts: its arguments come as an alternative.

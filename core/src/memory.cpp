@@ -1,30 +1,15 @@
-// memory.cpp: per-GPU training memory for the most loaded pipeline stage.
+// memory.cpp: per-GPU training memory for the most loaded pipeline stage. The runtime overhead and
+// bucket sizes are constants of the Calibration (calibration.cpp gives their sources).
 //
-// [SECTION] Named constants
 // [SECTION] Model states (ZeRO paper)
 // [SECTION] Activations (Korthikanti et al. 2022)
 // [SECTION] Stages, buffers and the whole GPU
+// [SECTION] Memory step
 #include "llmplan/memory.hpp"
 
 #include <algorithm>
 
 namespace llmplan {
-
-//-----------------------------------------------------------------------------
-// [SECTION] Named constants
-//-----------------------------------------------------------------------------
-
-// CUDA context plus cuBLAS/cuDNN/NCCL workspaces: 0.5-1.5 GB per GPU in practice
-// (model-reference §2 "Other memory"); the middle of that range until calibration.
-const double kRuntimeOverheadBytes = 1.0e9;
-// PyTorch caching-allocator fragmentation on top of the dynamic tensors (activations, logits,
-// buffers); model-reference §2 gives 5-15 %, we take the low end until calibration.
-const double kAllocatorFragmentation = 0.05;
-// PyTorch DDP gradient bucket: bucket_cap_mb defaults to 25 (MiB); two are in flight.
-const double kDdpBucketBytes = 25.0 * 1024 * 1024;
-// DeepSpeed ZeRO-1/2 reduce_bucket_size and allgather_bucket_size default to 5e8 elements
-// (DeepSpeed configuration docs, "zero_optimization").
-const double kDeepSpeedBucketElements = 5e8;
 
 //-----------------------------------------------------------------------------
 // [SECTION] Model states (ZeRO paper, Rajbhandari et al. 2020, §3 and Figure 1)
@@ -267,18 +252,18 @@ double logits_bytes(const Scenario& s) {
   return tokens * (2 * e * s.model.hidden / rep_div + (e + fp32_copy) * s.model.vocab / tp);
 }
 
-double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b) {
+double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b, const Calibration& cal) {
   if (s.dp() <= 1) return 0;
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
     return 2.0 * layer_params_per_rank(p, s.parallel.tp) * b.weights;
   }
-  if (s.parallel.zero >= 1) return kDeepSpeedBucketElements * b.gradients;
-  return 2.0 * kDdpBucketBytes;
+  if (s.parallel.zero >= 1) return cal.deepspeed_bucket_elements.value * b.gradients;
+  return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
 }
 
 // PEFT adapters train in 16-bit with an fp32 master like full mixed precision (16 B with AdamW).
-MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st) {
+MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st, const Calibration& cal) {
   const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
   const StageParams sp = stage_params(s, p, st);
   const ModelStateBytes states = model_state_bytes(sp.trained, b, s.dp(), s.parallel.zero);
@@ -294,7 +279,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too
   m.activations = stage_activations(s, st);
   m.logits = st.has_logits ? logits_bytes(s) : 0.0;
-  m.buffers = buffer_bytes(s, p, b);
+  m.buffers = buffer_bytes(s, p, b, cal);
   // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
   // during backward while activations are freed, and frees it at zero_grad: its peak is the
   // larger of "activations at the start of backward" and "gradients at its end", not their sum.
@@ -308,7 +293,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
       m.logits = 0;
     }
   }
-  m.runtime = kRuntimeOverheadBytes + kAllocatorFragmentation * (m.activations + m.logits + m.buffers);
+  m.runtime = cal.runtime_overhead_bytes.value + cal.allocator_fragmentation.value * (m.activations + m.logits + m.buffers);
   return m;
 }
 
@@ -317,16 +302,16 @@ struct Peak {
   Stage stage;
 };
 
-Peak peak_stage(const Scenario& s, const ParamCount& p) {
-  const MemoryBreakdown first = stage_memory(s, p, first_stage(s, p));
+Peak peak_stage(const Scenario& s, const ParamCount& p, const Calibration& cal) {
+  const MemoryBreakdown first = stage_memory(s, p, first_stage(s, p), cal);
   if (s.parallel.pp == 1) return {first, Stage::only};
-  const MemoryBreakdown last = stage_memory(s, p, last_stage(s, p));
+  const MemoryBreakdown last = stage_memory(s, p, last_stage(s, p), cal);
   return last.total() > first.total() ? Peak{last, Stage::last} : Peak{first, Stage::first};
 }
 
 // Memory grows with the micro-batch (fewer micro-batches in flight never outweigh bigger ones),
 // so a bisection finds the largest one that fits while the global batch stays the same.
-int largest_micro_batch(const Scenario& original, const ParamCount& p, double capacity) {
+int largest_micro_batch(const Scenario& original, const ParamCount& p, double capacity, const Calibration& cal) {
   // A per-thread scratch copy: assigning into it reuses its strings' storage, so the planner's
   // hot path does not allocate.
   static thread_local Scenario s;
@@ -335,7 +320,7 @@ int largest_micro_batch(const Scenario& original, const ParamCount& p, double ca
   auto fits = [&](int b) {
     s.micro_batch = b;
     s.global_batch = std::max(global, b * s.dp());
-    return peak_stage(s, p).mem.total() <= capacity;
+    return peak_stage(s, p, cal).mem.total() <= capacity;
   };
   if (!fits(1)) return 0;
   int lo = 1, hi = 1;
@@ -350,8 +335,6 @@ int largest_micro_batch(const Scenario& original, const ParamCount& p, double ca
   return lo;
 }
 
-}  // namespace
-
 // Host-side bytes per node when offloading: the sharded optimizer states (and with ZeRO-3 the
 // weights) of every GPU of the node, measured on the first stage.
 double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
@@ -363,7 +346,67 @@ double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
   return per_gpu * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
 }
 
-MemoryResult estimate_memory(const Scenario& s, const ParamCount& p) {
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Memory step
+//-----------------------------------------------------------------------------
+
+namespace {
+
+// The formulas above, in words, with the values of the most loaded stage.
+void explain_memory(const Scenario& s, const MemoryResult& r, const Calibration& cal, Explainer& ex) {
+  const MemoryBreakdown& m = r.per_gpu;
+  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  const Constant& runtime = cal.runtime_overhead_bytes;
+  const Constant& fragmentation = cal.allocator_fragmentation;
+  const double gpus_per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+  ex.add("memory.per_gpu_bytes.weights", m.weights, "B", "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
+         {{"zero", static_cast<double>(s.parallel.zero)}, {"dp", static_cast<double>(s.dp())}});
+  ex.add("memory.per_gpu_bytes.optimizer", m.optimizer, "B",
+         "trained parameters on this GPU x (fp32 master + optimizer state bytes) / dp when ZeRO >= 1",
+         {{"bytes_per_param", b.optimizer}});
+  ex.add("memory.per_gpu_bytes.activations", m.activations, "B",
+         "layers x in-flight micro-batches x per-layer bytes (Korthikanti et al. 2022 Table 2, per tensor)",
+         {{"seq_len", static_cast<double>(s.seq_len)}, {"micro_batch", static_cast<double>(s.micro_batch)},
+          {"tp", static_cast<double>(s.parallel.tp)}});
+  ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
+         "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single process)",
+         {{"bytes_per_param", b.gradients}});
+  ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
+         "micro_batch x seq_len x (2 e h + (e + 4 / loss_chunks) V / tp): norm and head inputs, logits, fp32 loss copy",
+         {{"vocab", static_cast<double>(s.model.vocab)}, {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)}});
+  ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
+         "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
+  ex.add("memory.per_gpu_bytes.runtime", m.runtime, "B", "kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
+         {{runtime.name, runtime.value}, {fragmentation.name, fragmentation.value}});
+  ex.add("memory.per_gpu_bytes.total", m.total(), "B", "weights + gradients + optimizer + activations + logits + buffers + runtime",
+         {{"capacity", r.capacity_bytes}});
+  ex.add("memory.per_gpu_bytes.other", m.other(), "B", "logits + buffers + runtime: what is neither model state nor layer activations",
+         {{"logits", m.logits}, {"buffers", m.buffers}, {"runtime", m.runtime}});
+  ex.add("memory.capacity_bytes", r.capacity_bytes, "B", "usable GPU memory: cluster.gpu_memory_gb x 1e9 (catalog or override)",
+         {{"gpu_memory_gb", s.cluster.gpu_memory_gb}});
+  ex.add("memory.headroom_bytes", r.headroom_bytes, "B", "capacity - total (negative: does not fit)",
+         {{"capacity", r.capacity_bytes}, {"total", m.total()}});
+  ex.add("memory.fits", r.fits ? 1.0 : 0.0, "bool", "headroom >= 0", {{"headroom_bytes", r.headroom_bytes}});
+  ex.add("memory.max_micro_batch", r.max_micro_batch, "sequences",
+         "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)",
+         {{"capacity", r.capacity_bytes}});
+  ex.add("memory.trainable_params", r.trainable_params, "1",
+         "full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top trainable layers",
+         {{"method", static_cast<double>(s.method)}, {"lora_rank", static_cast<double>(s.lora.rank)},
+          {"trainable_layers", static_cast<double>(s.trainable_layers)}});
+  ex.add("memory.cpu_offload_bytes_per_node", r.cpu_offload_bytes_per_node, "B",
+         "offload cpu: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Offload)",
+         {{"gpus_per_node", gpus_per_node}});
+  ex.add("memory.nvme_offload_bytes_per_node", r.nvme_offload_bytes_per_node, "B",
+         "offload nvme: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Infinity)",
+         {{"gpus_per_node", gpus_per_node}});
+}
+
+}  // namespace
+
+MemoryResult estimate_memory(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   MemoryResult r;
   if (s.is_peft()) {
     r.trainable_params = s.model.layers * lora_params_per_layer(s.model, s.lora);
@@ -372,13 +415,14 @@ MemoryResult estimate_memory(const Scenario& s, const ParamCount& p) {
   }
   if (s.parallel.offload == Offload::cpu) r.cpu_offload_bytes_per_node = offload_bytes_per_node(s, p);
   if (s.parallel.offload == Offload::nvme) r.nvme_offload_bytes_per_node = offload_bytes_per_node(s, p);
-  const Peak peak = peak_stage(s, p);
+  const Peak peak = peak_stage(s, p, cal);
   r.per_gpu = peak.mem;
   r.stage = peak.stage;
   r.capacity_bytes = s.cluster.gpu_memory_gb * 1e9;
   r.headroom_bytes = r.capacity_bytes - r.per_gpu.total();
   r.fits = r.headroom_bytes >= 0;
-  r.max_micro_batch = largest_micro_batch(s, p, r.capacity_bytes);
+  r.max_micro_batch = largest_micro_batch(s, p, r.capacity_bytes, cal);
+  if (ex) explain_memory(s, r, cal, *ex);
   return r;
 }
 

@@ -1,6 +1,8 @@
-// model.cpp: parameter count of a decoder (model-reference §1): dense or MoE MLPs, MHA/GQA or
-// DeepSeek's MLA. Checked in tests against Llama-2-7B 6.74e9, Llama-3-8B 8.03e9, GPT-3 175B and
-// against every catalog preset's published count.
+// model.cpp: parameter count of a decoder: dense or MoE MLPs, MHA/GQA or DeepSeek's MLA. For GPT
+// blocks it is Narayanan et al. 2021 §5.1, P = 12 l h^2 (1 + 13 / 12h + (V + s) / 12lh), plus the
+// final norm.
+// Checked in tests against Llama-2-7B 6.74e9, Llama-3-8B 8.03e9, GPT-3 175B and against every
+// catalog preset's published count.
 #include "llmplan/model.hpp"
 
 namespace llmplan {
@@ -57,9 +59,32 @@ double mlp(const ModelArch& m, double width) {
   return p;
 }
 
+// The counts below, in words, with the architecture they came from.
+void explain_params(const ModelArch& a, const ParamCount& pc, Explainer& ex) {
+  ex.add("model.params.total", pc.total, "1", "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm",
+         {{"layers", static_cast<double>(a.layers)}, {"per_layer", pc.per_layer()}, {"embedding", pc.embedding + pc.positions},
+          {"head", pc.head}, {"final_norm", pc.final_norm}});
+  ex.add("model.params.per_layer", pc.per_layer(), "1",
+         "attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
+         {{"hidden", static_cast<double>(a.hidden)}, {"ffn", static_cast<double>(a.ffn)}, {"heads", static_cast<double>(a.heads)},
+          {"kv_heads", static_cast<double>(a.kv_heads)}, {"experts", static_cast<double>(a.experts)}});
+  ex.add("model.params.layers", pc.layers_total, "1", "sum over the layers of their parameters (dense and MoE layers)",
+         {{"layers", static_cast<double>(a.layers)}, {"dense_layers", static_cast<double>(a.dense_layers)}});
+  ex.add("model.params.active", pc.active, "1",
+         "parameters one token passes through: MoE counts top_k routed + shared experts only (dense: = total)",
+         {{"top_k", static_cast<double>(a.top_k)}, {"experts", static_cast<double>(a.experts)}});
+  ex.add("model.params.embedding", pc.embedding + pc.positions, "1", "vocab x hidden (+ learned positions x hidden)",
+         {{"vocab", static_cast<double>(a.vocab)}, {"hidden", static_cast<double>(a.hidden)},
+          {"learned_positions", static_cast<double>(a.learned_positions)}});
+  ex.add("model.params.head", pc.head, "1", "vocab x hidden for an untied output head, 0 when tied to the embedding",
+         {{"tied_embeddings", a.tied_embeddings ? 1.0 : 0.0}});
+  ex.add("model.params.final_norm", pc.final_norm, "1", "hidden (RMSNorm) or 2 x hidden (LayerNorm)",
+         {{"hidden", static_cast<double>(a.hidden)}});
+}
+
 }  // namespace
 
-ParamCount count_params(const ModelArch& m) {
+ParamCount count_params(const ModelArch& m, Explainer* ex) {
   const double h = m.hidden;
   const double norm_params = m.norm == NormKind::layernorm ? 2.0 * h : h;
 
@@ -88,6 +113,7 @@ ParamCount count_params(const ModelArch& m) {
   const double rest = p.embedding + p.positions + p.head + p.final_norm;
   p.total = p.layers_total + rest;
   p.active = layers_active + rest;
+  if (ex) explain_params(m, p, *ex);
   return p;
 }
 

@@ -1,12 +1,14 @@
-// performance.cpp: time, communication, IO, reliability and cost of one training scenario.
+// performance.cpp: the estimate's steps after memory, in pipeline order: compute, communication,
+// step time, data IO, reliability and cost. Each step returns its own result and records the
+// explanation of each figure next to the formula that makes it.
 //
-// [SECTION] Named constants
-// [SECTION] FLOPs (Kaplan 6N; Narayanan et al. 2021 §5.1)
-// [SECTION] Achieved compute rate
-// [SECTION] Communication (ring collectives, nccl-tests bus bandwidth)
-// [SECTION] Step time
-// [SECTION] Data, checkpoints and interruptions (Young 1974 / Daly 2006)
-// [SECTION] Cost
+// [SECTION] FLOPs (Kaplan et al. 2020 6N; Narayanan et al. 2021 §5.1)
+// [SECTION] Compute step: achieved rate and compute time
+// [SECTION] Communication step (ring collectives, nccl-tests bus bandwidth)
+// [SECTION] Time step
+// [SECTION] IO step: feeding the data
+// [SECTION] Reliability step: checkpoints and interruptions (Young 1974 / Daly 2006)
+// [SECTION] Cost step
 #include "llmplan/performance.hpp"
 
 #include <algorithm>
@@ -14,48 +16,6 @@
 #include <limits>
 
 namespace llmplan {
-
-//-----------------------------------------------------------------------------
-// [SECTION] Named constants (values and sources; the calibrated ones say on which cases)
-//-----------------------------------------------------------------------------
-
-// Large BF16 GEMM throughput / dense peak where the catalog has no measurement: the median of
-// the catalog's published ratios (A100 0.87, H100 ~0.80, MI300X 0.51: stas00 ml-engineering MAMF).
-const double kDefaultGemmEfficiency = 0.75;
-// A GEMM whose smallest dimension is d runs at d / (d + kGemmHalfSize) of the large-GEMM rate.
-// Calibrated (llmplan_validate --fit) on the "fit" cases of tests/validation: Korthikanti 2022
-// Table 5, Narayanan 2021 Table 1 (selected rows) and the llm-foundry 8 x A100-80GB seq-2048 rows
-// of every MPT size; every other throughput case is held out.
-double kGemmHalfSize = 384.0;
-// Elementwise work between GEMMs (norms, residual adds, bias, GeLU/SwiGLU, dropout, rotary) is
-// memory-bound: per token, layer and pass it moves kElementwisePasses x (h + f) activations
-// through HBM. Calibrated with kGemmHalfSize on the same fit subset.
-double kElementwisePasses = 12.0;
-// Unfused attention (no FlashAttention) reads and writes the a x s score matrix this many
-// times per pass (scale/mask, softmax, dropout and their backward). Calibrated likewise.
-double kSoftmaxPasses = 4.0;
-// HBM bandwidth a memory-bound kernel achieves (STREAM-like copy on A100/H100 ~ 90 %).
-const double kMemBwEfficiency = 0.9;
-// Bucketed gradient all-reduce starts during the last micro-batch's backward (PyTorch DDP,
-// Megatron overlap_grad_reduce); this share of that backward can hide it.
-double kDpOverlap = 0.8;
-// ZeRO-3 / FSDP hides parameter gathers behind compute less well than bucketed all-reduce
-// (prefetch depth, per-layer synchronisation). Fitted on narayanan-zero3-174.6b-1536gpu.
-double kZero3Overlap = 0.5;
-// Share of the compute that Megatron-Core's tensor-parallel communication overlap can hide
-// behind (userbuffer GEMM/collective pipelining). Uncalibrated: set to the DP value.
-const double kTpCommOverlap = 0.8;
-// QLoRA dequantises NF4 weights before every GEMM; users report 20-40 % slower steps than
-// LoRA at the same shape (uncalibrated: no validation case yet).
-const double kQloraSlowdown = 1.3;
-// DeepSpeed CPU Adam updates ~1e9 parameters per second on a modern server (ZeRO-Offload paper,
-// Ren et al. 2021, §5: 6x faster than PyTorch CPU Adam; order of magnitude, uncalibrated).
-const double kCpuAdamParamsPerS = 1e9;
-// A data-center NVMe sustains ~3 GB/s mixed read/write (ZeRO-Infinity swaps optimizer states).
-const double kNvmeOffloadGbPerS = 3.0;
-// Seed 000: 8 vCPU starved one H100 (90 % -> <60 % utilisation) while 32 kept up; for
-// pre-tokenised text 4 loader cores per GPU is the common PyTorch setting (num_workers).
-const double kInputCoresPerGpu = 4.0;
 
 namespace {
 
@@ -123,23 +83,27 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Achieved compute rate
+// [SECTION] Compute step: achieved rate and compute time
 //-----------------------------------------------------------------------------
 
-double gemm_efficiency(const Scenario& s, Explainer* ex) {
+double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const ModelArch& m = s.model;
-  const double e_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : kDefaultGemmEfficiency;
+  const Constant& e_default = cal.default_gemm_efficiency;
+  const Constant& half = cal.gemm_half_size;
+  const double e_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : e_default.value;
   const double tokens = static_cast<double>(s.micro_batch) * s.seq_len;
   const double width = static_cast<double>(m.hidden) / s.parallel.tp;
   const double d = std::min(tokens, width);
-  const double e = e_max * d / (d + kGemmHalfSize);
+  const double e = e_max * d / (d + half.value);
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
             "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len, hidden / tp); e_max is the accelerator's "
             "measured large-GEMM efficiency (catalog) or kDefaultGemmEfficiency",
-            {{"e_max", e_max}, {"d", d}, {"kGemmHalfSize", kGemmHalfSize}});
+            {{"e_max", e_max}, {"d", d}, {half.name, half.value}});
   return e;
 }
+
+namespace {
 
 // One efficiency curve for every precision: the catalog's gemm_efficiency is the measured BF16
 // large-GEMM ratio, applied to the FP32 and FP8 peaks too. No like-for-like published measurement of
@@ -154,8 +118,53 @@ double peak_tflops(const Scenario& s) {
   }
 }
 
+// Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
+// FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
+double elementwise_s(const Scenario& s, const Calibration& cal) {
+  const ModelArch& m = s.model;
+  const Parallel& x = s.parallel;
+  const double e = bytes_per_element(s.precision);
+  const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
+  const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e;
+  const double scores = x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
+  const double passes = 3.0 + (x.recompute == Recompute::full ? 1.0 : 0.0);
+  const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
+  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.dp();
+  const double layers = static_cast<double>(m.layers) / x.pp;
+  const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores);
+  return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+}
+
+}  // namespace
+
+Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
+  Compute c;
+  c.flops = training_flops(s, p, ex);
+  c.gemm_efficiency = gemm_efficiency(s, cal, ex);
+  const double peak = peak_tflops(s) * 1e12;
+  const double slowdown = s.method == Method::qlora ? cal.qlora_slowdown.value : 1.0;
+  c.gemm_s = c.flops.hardware_per_gpu_step / (peak * c.gemm_efficiency);
+  c.memory_bound_s = elementwise_s(s, cal);
+  c.compute_s = (c.gemm_s + c.memory_bound_s) * slowdown;
+  c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
+  if (ex) {
+    ex->add("time.compute_s", c.compute_s, "s",
+            "(hardware FLOPs per GPU per step / (dense peak x GEMM efficiency) + memory-bound time) x QLoRA slowdown; "
+            "memory-bound time = tokens x layers x passes x kElementwisePasses x (h + f) x bytes (+ kSoftmaxPasses x heads x "
+            "seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
+            {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"peak_TFLOPS", peak / 1e12}, {"gemm_efficiency", c.gemm_efficiency},
+             {"gemm_s", c.gemm_s}, {"memory_bound_s", c.memory_bound_s}, {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+             {cal.elementwise_passes.name, cal.elementwise_passes.value}, {cal.softmax_passes.name, cal.softmax_passes.value},
+             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}, {"qlora_slowdown", slowdown}});
+    ex->add("time.achieved_tflops_per_gpu", c.achieved_tflops, "TFLOP/s",
+            "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
+            {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"compute_s", c.compute_s}});
+  }
+  return c;
+}
+
 //-----------------------------------------------------------------------------
-// [SECTION] Communication
+// [SECTION] Communication step
 //-----------------------------------------------------------------------------
 
 double allreduce_s(double bytes, int n, double busbw, double latency_s) {
@@ -181,17 +190,19 @@ LinkBandwidth link_bandwidth(const Scenario& s) {
   return l;
 }
 
-namespace {
-
-Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& mem, double compute_per_mb_s,
-                   Explainer* ex) {
+Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Compute& compute,
+                   const Calibration& cal, Explainer* ex) {
   const LinkBandwidth l = link_bandwidth(s);
   const Parallel& x = s.parallel;
   const int per_node = s.cluster.gpus_per_node;
   const int m = std::max(1, s.grad_accum());
+  const double compute_per_mb_s = compute.compute_s / m;
   const double e = bytes_per_element(s.precision);
   const double act = static_cast<double>(s.micro_batch) * s.seq_len * s.model.hidden * e;  // b s h, one layer boundary
   const double layers_per_stage = static_cast<double>(s.model.layers) / x.pp;
+  const Constant& tp_overlap = cal.tp_comm_overlap;
+  const Constant& dp_overlap = cal.dp_overlap;
+  const Constant& zero3_overlap = cal.zero3_overlap;
   Comm c;
 
   // Tensor parallel (Megatron): 2 all-reduces forward + 2 backward per layer (sequence
@@ -206,7 +217,7 @@ Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& m
     c.tp_bytes = count * 2.0 * (x.tp - 1) / x.tp * act;
     c.tp_s = count * allreduce_s(act, x.tp, busbw, lat);
     // Megatron-Core's --tp-comm-overlap splits the GEMMs and hides the collectives behind them.
-    c.tp_exposed_s = x.tp_comm_overlap ? std::max(0.0, c.tp_s - kTpCommOverlap * m * compute_per_mb_s) : c.tp_s;
+    c.tp_exposed_s = x.tp_comm_overlap ? std::max(0.0, c.tp_s - tp_overlap.value * m * compute_per_mb_s) : c.tp_s;
   }
   // Pipeline: each micro-batch sends its activations forward and their gradients back once per
   // stage boundary.
@@ -232,12 +243,13 @@ Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const double per_mb = 1.5 * grad_bytes + frozen_per_gpu;
       c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
       c.dp_s = m * allreduce_s(per_mb, dp, busbw, lat);
-      c.dp_exposed_s = std::max(0.0, c.dp_s - kZero3Overlap * m * compute_per_mb_s);
+      c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * m * compute_per_mb_s);
     } else {
       c.dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes;
       c.dp_s = allreduce_s(grad_bytes, dp, busbw, lat);
+      // Backward is two thirds of a micro-batch's compute (Kaplan et al. 2020: 2N forward, 4N backward).
       const double backward_last_mb = compute_per_mb_s * 2.0 / 3.0;
-      c.dp_exposed_s = std::max(0.0, c.dp_s - kDpOverlap * backward_last_mb);
+      c.dp_exposed_s = std::max(0.0, c.dp_s - dp_overlap.value * backward_last_mb);
     }
   }
   if (ex) {
@@ -252,7 +264,7 @@ Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& m
             {{"bytes", act}, {"tp", static_cast<double>(x.tp)}, {"busbw_GBps", tp_bw}});
     ex->add("comm.tp.exposed_s", c.tp_exposed_s, "s",
             "tp.s on the critical path; with --tp-comm-overlap max(0, tp.s - kTpCommOverlap x compute)",
-            {{"tp_s", c.tp_s}, {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0}, {"kTpCommOverlap", kTpCommOverlap}});
+            {{"tp_s", c.tp_s}, {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0}, {tp_overlap.name, tp_overlap.value}});
     ex->add("comm.pp.bytes", c.pp_bytes, "B", "2 x micro-batches x b s h bytes / tp (activations forward, gradients back)",
             {{"micro_batches", static_cast<double>(m)}, {"activation_bytes", act}, {"tp", static_cast<double>(x.tp)}});
     ex->add("comm.pp.s", c.pp_s, "s", "pp.bytes / link bandwidth of the stage boundary",
@@ -267,7 +279,8 @@ Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& m
             {{"dp", static_cast<double>(dp)}, {"bytes", c.dp_bytes}, {"busbw_GBps", dp_bw}});
     ex->add("comm.dp.exposed_s", c.dp_exposed_s, "s",
             "max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-3: max(0, dp.s - kZero3Overlap x compute)",
-            {{"dp_s", c.dp_s}, {"kDpOverlap", kDpOverlap}, {"kZero3Overlap", kZero3Overlap}, {"compute_per_micro_batch_s", compute_per_mb_s}});
+            {{"dp_s", c.dp_s}, {dp_overlap.name, dp_overlap.value}, {zero3_overlap.name, zero3_overlap.value},
+             {"compute_per_micro_batch_s", compute_per_mb_s}});
     ex->add("comm.intra_node_bytes", c.intra_bytes(), "B", "sum of tp, pp and dp bytes whose group stays inside a node",
             {{"tp_bytes", c.tp_bytes}, {"pp_bytes", c.pp_bytes}, {"dp_bytes", c.dp_bytes}, {"gpus_per_node", static_cast<double>(per_node)}});
     ex->add("comm.inter_node_bytes", c.inter_bytes(), "B", "sum of tp, pp and dp bytes whose group spans nodes",
@@ -277,84 +290,48 @@ Comm communication(const Scenario& s, const ParamCount& p, const MemoryResult& m
   return c;
 }
 
-}  // namespace
-
 //-----------------------------------------------------------------------------
-// [SECTION] Step time
+// [SECTION] Time step
 //-----------------------------------------------------------------------------
-
-// Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
-// FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
-double elementwise_s(const Scenario& s) {
-  const ModelArch& m = s.model;
-  const Parallel& x = s.parallel;
-  const double e = bytes_per_element(s.precision);
-  const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
-  const double per_token_layer = kElementwisePasses * (h_share + m.active_mlp_width() / x.tp) * e;
-  const double scores = x.flash_attention ? 0.0 : kSoftmaxPasses * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
-  const double passes = 3.0 + (x.recompute == Recompute::full ? 1.0 : 0.0);
-  const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
-  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.dp();
-  const double layers = static_cast<double>(m.layers) / x.pp;
-  const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores);
-  return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * kMemBwEfficiency);
-}
-
-TimeResult estimate_time(const Scenario& s, const ParamCount& p, const MemoryResult& mem, Explainer* ex) {
-  TimeResult t;
-  t.flops = training_flops(s, p, ex);
-  t.gemm_efficiency = gemm_efficiency(s, ex);
-  const double peak = peak_tflops(s) * 1e12;
-  const double slowdown = s.method == Method::qlora ? kQloraSlowdown : 1.0;
-  const double gemm_s = t.flops.hardware_per_gpu_step / (peak * t.gemm_efficiency);
-  const double memory_bound_s = elementwise_s(s);
-  t.compute_s = (gemm_s + memory_bound_s) * slowdown;
-  t.achieved_tflops = t.flops.hardware_per_gpu_step / t.compute_s / 1e12;
-  const int m = std::max(1, s.grad_accum());
-  const double compute_per_mb = t.compute_s / m;
-  t.comm = communication(s, p, mem, compute_per_mb, ex);
-  // 1F1B bubble: (p - 1) / m of the ideal step (Narayanan et al. 2021 §2.2).
-  const int pp = s.parallel.pp;
-  t.bubble_s = pp > 1 ? (pp - 1.0) / m * (t.compute_s + t.comm.tp_exposed_s) : 0.0;
-  if (s.parallel.offload != Offload::none) {
-    const double trained_per_gpu = mem.trainable_params / (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() : 1));
-    const double gpus_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
-    const double cpu_adam = trained_per_gpu * gpus_node / kCpuAdamParamsPerS;
-    const double pcie = trained_per_gpu * 4.0 / (s.cluster.pcie_gb_per_s * 1e9);  // grads down, weights up
-    const double nvme = s.parallel.offload == Offload::nvme ? mem.nvme_offload_bytes_per_node * 2.0 / (kNvmeOffloadGbPerS * 1e9) : 0.0;
-    t.offload_s = cpu_adam + pcie + nvme;
-  }
-  t.step_s = t.compute_s + t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s + t.bubble_s + t.offload_s;
-  t.tokens_per_step = static_cast<double>(s.effective_global_batch()) * s.seq_len;
-  if (ex) {
-    ex->add("time.compute_s", t.compute_s, "s",
-            "(hardware FLOPs per GPU per step / (dense peak x GEMM efficiency) + memory-bound time) x QLoRA slowdown; "
-            "memory-bound time = tokens x layers x passes x kElementwisePasses x (h + f) x bytes (+ kSoftmaxPasses x heads x "
-            "seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
-            {{"flops_per_gpu", t.flops.hardware_per_gpu_step}, {"peak_TFLOPS", peak / 1e12}, {"gemm_efficiency", t.gemm_efficiency},
-             {"gemm_s", gemm_s}, {"memory_bound_s", memory_bound_s}, {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
-             {"kElementwisePasses", kElementwisePasses}, {"kSoftmaxPasses", kSoftmaxPasses}, {"kMemBwEfficiency", kMemBwEfficiency},
-             {"qlora_slowdown", slowdown}});
-    ex->add("time.achieved_tflops_per_gpu", t.achieved_tflops, "TFLOP/s",
-            "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
-            {{"flops_per_gpu", t.flops.hardware_per_gpu_step}, {"compute_s", t.compute_s}});
-    ex->add("time.bubble_s", t.bubble_s, "s", "(p - 1) / m x (compute + tensor-parallel time), 1F1B schedule",
-            {{"p", static_cast<double>(pp)}, {"m", static_cast<double>(m)}});
-    ex->add("time.offload_s", t.offload_s, "s",
-            "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over PCIe (+ NVMe swaps "
-            "2 x offloaded bytes / kNvmeOffloadGbPerS)",
-            {{"offload", static_cast<double>(s.parallel.offload)}, {"kCpuAdamParamsPerS", kCpuAdamParamsPerS},
-             {"pcie_GBps", s.cluster.pcie_gb_per_s}, {"kNvmeOffloadGbPerS", kNvmeOffloadGbPerS}});
-    ex->add("time.tokens_per_step", t.tokens_per_step, "token", "global_batch x seq_len",
-            {{"global_batch", static_cast<double>(s.effective_global_batch())}, {"seq_len", static_cast<double>(s.seq_len)}});
-  }
-  return t;
-}
 
 namespace {
 
-void finish_time(const Scenario& s, TimeResult& t, Explainer* ex) {
-  t.step_s += t.io_stall_s;
+// ZeRO-Offload (Ren et al. 2021): CPU Adam over the trained parameters of the node's GPUs, the
+// PCIe round trip of gradients and weights, and with ZeRO-Infinity NVMe swaps of the states.
+double offload_s(const Scenario& s, const MemoryResult& mem, const Calibration& cal) {
+  if (s.parallel.offload == Offload::none) return 0.0;
+  const double trained_per_gpu = mem.trainable_params / (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() : 1));
+  const double gpus_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+  const double cpu_adam = trained_per_gpu * gpus_node / cal.cpu_adam_params_per_s.value;
+  const double pcie = trained_per_gpu * 4.0 / (s.cluster.pcie_gb_per_s * 1e9);  // grads down, weights up
+  const double nvme = s.parallel.offload == Offload::nvme
+                          ? mem.nvme_offload_bytes_per_node * 2.0 / (cal.nvme_offload_gb_per_s.value * 1e9)
+                          : 0.0;
+  return cpu_adam + pcie + nvme;
+}
+
+}  // namespace
+
+TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compute& compute, const Comm& comm,
+                         const Calibration& cal, Explainer* ex) {
+  TimeResult t;
+  t.flops = compute.flops;
+  t.gemm_efficiency = compute.gemm_efficiency;
+  t.achieved_tflops = compute.achieved_tflops;
+  t.compute_s = compute.compute_s;
+  t.comm = comm;
+  // 1F1B bubble: (p - 1) / m of the ideal step (Narayanan et al. 2021 §2.2).
+  const int m = std::max(1, s.grad_accum());
+  const int pp = s.parallel.pp;
+  t.bubble_s = pp > 1 ? (pp - 1.0) / m * (t.compute_s + comm.tp_exposed_s) : 0.0;
+  t.offload_s = offload_s(s, mem, cal);
+  t.busy_s = t.compute_s + comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s + t.bubble_s + t.offload_s;
+  t.tokens_per_step = static_cast<double>(s.effective_global_batch()) * s.seq_len;
+  // The data of a step must come off the data tier; prefetching hides reads shorter than a step.
+  const StorageChoice& st = s.storage;
+  const double read_s = t.tokens_per_step * st.bytes_per_token / std::max(st.data_read_mb_per_s * 1e6, 1.0);
+  t.io_stall_s = std::max(0.0, read_s - t.busy_s);
+  t.step_s = t.busy_s + t.io_stall_s;
   t.tokens_per_s = t.tokens_per_step / t.step_s;
   const double peak = peak_tflops(s) * 1e12;
   t.mfu = t.flops.model_per_step / (t.step_s * s.cluster.gpus * peak);
@@ -364,12 +341,23 @@ void finish_time(const Scenario& s, TimeResult& t, Explainer* ex) {
   t.steps = tokens > 0 ? std::ceil(tokens / t.tokens_per_step) : 0;
   t.training_hours = t.steps * t.step_s / 3600.0;
   if (ex) {
+    ex->add("time.bubble_s", t.bubble_s, "s", "(p - 1) / m x (compute + tensor-parallel time), 1F1B schedule",
+            {{"p", static_cast<double>(pp)}, {"m", static_cast<double>(m)}});
+    ex->add("time.offload_s", t.offload_s, "s",
+            "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over PCIe (+ NVMe swaps "
+            "2 x offloaded bytes / kNvmeOffloadGbPerS)",
+            {{"offload", static_cast<double>(s.parallel.offload)}, {cal.cpu_adam_params_per_s.name, cal.cpu_adam_params_per_s.value},
+             {"pcie_GBps", s.cluster.pcie_gb_per_s}, {cal.nvme_offload_gb_per_s.name, cal.nvme_offload_gb_per_s.value}});
+    ex->add("time.tokens_per_step", t.tokens_per_step, "token", "global_batch x seq_len",
+            {{"global_batch", static_cast<double>(s.effective_global_batch())}, {"seq_len", static_cast<double>(s.seq_len)}});
+    ex->add("time.io_stall_s", t.io_stall_s, "s", "max(0, step tokens x bytes per token / data tier read rate - step time): "
+            "prefetching hides reads shorter than a step", {{"read_s", read_s}, {"tier_MBps", st.data_read_mb_per_s}});
     ex->add("time.step_s", t.step_s, "s", "compute + exposed TP + exposed PP + exposed DP + bubble + offload + IO stall",
-            {{"compute_s", t.compute_s}, {"tp_exposed_s", t.comm.tp_exposed_s}, {"pp_exposed_s", t.comm.pp_exposed_s},
-             {"dp_exposed_s", t.comm.dp_exposed_s}, {"bubble_s", t.bubble_s}, {"offload_s", t.offload_s}, {"io_stall_s", t.io_stall_s}});
-    ex->add("time.exposed_comm_s", t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s, "s",
+            {{"compute_s", t.compute_s}, {"tp_exposed_s", comm.tp_exposed_s}, {"pp_exposed_s", comm.pp_exposed_s},
+             {"dp_exposed_s", comm.dp_exposed_s}, {"bubble_s", t.bubble_s}, {"offload_s", t.offload_s}, {"io_stall_s", t.io_stall_s}});
+    ex->add("time.exposed_comm_s", comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s, "s",
             "communication not hidden behind compute: tp.exposed_s + pp.exposed_s + dp.exposed_s",
-            {{"tp_exposed_s", t.comm.tp_exposed_s}, {"pp_exposed_s", t.comm.pp_exposed_s}, {"dp_exposed_s", t.comm.dp_exposed_s}});
+            {{"tp_exposed_s", comm.tp_exposed_s}, {"pp_exposed_s", comm.pp_exposed_s}, {"dp_exposed_s", comm.dp_exposed_s}});
     ex->add("time.tokens_per_s", t.tokens_per_s, "token/s", "global_batch x seq_len / step_s (whole cluster)",
             {{"tokens_per_step", t.tokens_per_step}, {"step_s", t.step_s}});
     ex->add("time.training_hours", t.training_hours, "h", "ceil(tokens / tokens per step) x step_s / 3600",
@@ -383,130 +371,144 @@ void finish_time(const Scenario& s, TimeResult& t, Explainer* ex) {
              {"peak_TFLOPS", peak / 1e12}});
     ex->add("time.steps", t.steps, "1", "ceil(tokens / tokens per step)", {{"tokens", tokens}, {"tokens_per_step", t.tokens_per_step}});
   }
+  return t;
 }
 
-}  // namespace
-
 //-----------------------------------------------------------------------------
-// [SECTION] Data, checkpoints and interruptions
+// [SECTION] IO step: feeding the data
 //-----------------------------------------------------------------------------
 
-IoResult estimate_io(const Scenario& s, const ParamCount& /*p*/, const MemoryResult& mem, TimeResult& t, Explainer* ex) {
+IoResult estimate_io(const Scenario& s, const TimeResult& t, const Calibration& cal, Explainer* ex) {
   IoResult io;
   const StorageChoice& st = s.storage;
-  // Data feed: the cluster's token rate x bytes per token must come off the data tier.
-  const double compute_rate = t.tokens_per_step / t.step_s;
+  // The cluster's token rate while the GPUs are busy x bytes per token must come off the data tier.
+  const double compute_rate = t.tokens_per_step / t.busy_s;
   io.data_bytes_per_s = compute_rate * st.bytes_per_token;
   io.data_tier_bytes_per_s = st.data_read_mb_per_s * 1e6;
   io.data_utilisation = io.data_tier_bytes_per_s > 0 ? io.data_bytes_per_s / io.data_tier_bytes_per_s : 0;
-  const double read_s = t.tokens_per_step * st.bytes_per_token / std::max(io.data_tier_bytes_per_s, 1.0);
-  t.io_stall_s = std::max(0.0, read_s - t.step_s);  // prefetching hides reads shorter than a step
-  io.input_cores_per_node = kInputCoresPerGpu * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+  const Constant& cores = cal.input_cores_per_gpu;
+  io.input_cores_per_node = cores.value * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const double dataset_tokens = st.dataset_tokens > 0 ? st.dataset_tokens : s.training_tokens() / std::max(s.epochs, 1.0);
   io.dataset_bytes = dataset_tokens * st.bytes_per_token;
-  finish_time(s, t, ex);
-
-  // Checkpoint: 16-bit weights + fp32 master + optimizer states of what trains (14 B/param for
-  // AdamW); PEFT saves only the adapters.
-  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
-  io.checkpoint_bytes = mem.trainable_params * (b.weights + b.optimizer);
-  io.checkpoint_write_s = io.checkpoint_bytes / (st.checkpoint_write_mb_per_s * 1e6);
-  const double nodes = s.cluster.nodes();
-  const double spot = s.pricing.mode == PricingMode::spot ? s.pricing.spot_interruptions_per_hour * nodes : 0.0;
-  io.interruptions_per_hour = s.pricing.failures_per_gpu_hour * s.cluster.gpus + spot;
-  io.mtbi_h = io.interruptions_per_hour > 0 ? 1.0 / io.interruptions_per_hour : std::numeric_limits<double>::infinity();
-  const double c_h = io.checkpoint_write_s / 3600.0;
-  // Young (1974): tau = sqrt(2 C M); the user's interval wins when given.
-  io.checkpoint_interval_h = st.checkpoint_interval_h > 0 ? st.checkpoint_interval_h
-                             : std::isfinite(io.mtbi_h) ? std::sqrt(2.0 * c_h * io.mtbi_h)
-                                                        : std::max(1.0, t.training_hours);
-  io.checkpoint_interval_h = std::max(io.checkpoint_interval_h, c_h);
-  // Stall to write + on each interruption, half an interval of lost work and the restart.
-  const double lost = std::isfinite(io.mtbi_h) ? (io.checkpoint_interval_h / 2.0 + s.pricing.restart_h) / io.mtbi_h : 0.0;
-  io.overhead_fraction = c_h / io.checkpoint_interval_h + lost;
-  t.total_hours = t.training_hours * (1.0 + io.overhead_fraction);
-  t.gpu_hours = t.total_hours * s.cluster.gpus;
-  io.retention_bytes = st.checkpoints_kept * io.checkpoint_bytes + io.dataset_bytes;
+  // Staging copies the dataset from object storage, which needs parallel clients: the catalog's fastest
+  // published client (e.g. s5cmd, its README benchmark) x nodes, capped by the data tier (scenario.cpp).
   io.staging_h = st.staging_mb_per_s > 0 ? io.dataset_bytes / (st.staging_mb_per_s * 1e6) / 3600.0 : 0.0;
-  io.expected_interruptions = t.total_hours * io.interruptions_per_hour;
-  io.lost_work_h = std::isfinite(io.mtbi_h) ? io.expected_interruptions * (io.checkpoint_interval_h / 2.0 + s.pricing.restart_h) : 0.0;
   if (ex) {
-    ex->add("checkpoint.size_bytes", io.checkpoint_bytes, "B",
-            "trained parameters x (16-bit weights + fp32 master + optimizer states) bytes",
-            {{"trainable_params", mem.trainable_params}, {"bytes_per_param", b.weights + b.optimizer}});
-    ex->add("checkpoint.write_s", io.checkpoint_write_s, "s", "size / write throughput of the checkpoint tier for the whole job",
-            {{"write_MBps", st.checkpoint_write_mb_per_s}});
-    ex->add("checkpoint.interval_h", io.checkpoint_interval_h, "h", "Young (1974): sqrt(2 x write time x mean time between interruptions)",
-            {{"write_h", c_h}, {"mtbi_h", std::isfinite(io.mtbi_h) ? io.mtbi_h : 0.0}});
-    ex->add("time.total_hours", t.total_hours, "h",
-            "training hours x (1 + write/interval + (interval/2 + restart) / MTBI)",
-            {{"training_hours", t.training_hours}, {"overhead_fraction", io.overhead_fraction}});
-    ex->add("time.total_days", t.total_hours / 24.0, "d", "total hours / 24", {{"total_hours", t.total_hours}});
-    ex->add("time.io_stall_s", t.io_stall_s, "s", "max(0, step tokens x bytes per token / data tier read rate - step time): "
-            "prefetching hides reads shorter than a step", {{"read_s", read_s}, {"tier_MBps", st.data_read_mb_per_s}});
     ex->add("io.data_tier_bytes_per_s", io.data_tier_bytes_per_s, "B/s", "read throughput of the data tier (catalog storage)",
             {{"tier_MBps", st.data_read_mb_per_s}});
     ex->add("io.data_utilisation", io.data_utilisation, "1", "data bytes/s needed / data tier bytes/s",
             {{"data_bytes_per_s", io.data_bytes_per_s}, {"data_tier_bytes_per_s", io.data_tier_bytes_per_s}});
     ex->add("io.dataset_bytes", io.dataset_bytes, "B", "dataset tokens x bytes per token (dataset tokens = tokens / epochs unless given)",
             {{"dataset_tokens", dataset_tokens}, {"bytes_per_token", st.bytes_per_token}});
-    ex->add("checkpoint.interruptions_per_hour", io.interruptions_per_hour, "1/h",
-            "failures per GPU-hour x GPUs + spot interruptions per node-hour x nodes (Llama 3 §3.3.4 default rate)",
-            {{"failures_per_gpu_hour", s.pricing.failures_per_gpu_hour}, {"gpus", static_cast<double>(s.cluster.gpus)}, {"spot_per_hour", spot}});
-    ex->add("checkpoint.overhead_fraction", io.overhead_fraction, "1",
-            "write / interval + (interval / 2 + restart) / MTBI (Young 1974 / Daly 2006)",
-            {{"write_h", c_h}, {"interval_h", io.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h},
-             {"mtbi_h", std::isfinite(io.mtbi_h) ? io.mtbi_h : 0.0}});
-    ex->add("checkpoint.expected_interruptions", io.expected_interruptions, "1", "total hours x interruptions per hour",
-            {{"total_hours", t.total_hours}, {"interruptions_per_hour", io.interruptions_per_hour}});
-    ex->add("checkpoint.retention_bytes", io.retention_bytes, "B", "checkpoints kept x checkpoint size + dataset bytes",
-            {{"checkpoints_kept", static_cast<double>(st.checkpoints_kept)}, {"size_bytes", io.checkpoint_bytes},
-             {"dataset_bytes", io.dataset_bytes}});
-    ex->add("gpu_hours", t.gpu_hours, "GPU-h", "GPUs x total hours", {{"gpus", static_cast<double>(s.cluster.gpus)}});
     ex->add("io.data_bytes_per_s", io.data_bytes_per_s, "B/s", "cluster tokens/s x bytes per token on disk",
             {{"bytes_per_token", st.bytes_per_token}, {"tier_MBps", st.data_read_mb_per_s}});
     ex->add("io.staging_h", io.staging_h, "h", "dataset bytes / min(object-store parallel clients x nodes, data tier write rate)",
             {{"dataset_bytes", io.dataset_bytes}, {"staging_MBps", st.staging_mb_per_s}});
-    ex->add("checkpoint.lost_work_h", io.lost_work_h, "h", "expected interruptions x (interval / 2 + restart)",
-            {{"interruptions", io.expected_interruptions}, {"interval_h", io.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h}});
-    ex->add("io.input_cores_per_node", io.input_cores_per_node, "cores", "kInputCoresPerGpu x GPUs per node (seed 000)",
-            {{"kInputCoresPerGpu", kInputCoresPerGpu}});
+    ex->add("io.input_cores_per_node", io.input_cores_per_node, "cores",
+            "kInputCoresPerGpu x GPUs per node (planning rule of thumb: PyTorch DataLoader workers per GPU)",
+            {{cores.name, cores.value}});
   }
   return io;
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Cost
+// [SECTION] Reliability step: checkpoints and interruptions
 //-----------------------------------------------------------------------------
 
-CostResult estimate_cost(const Scenario& s, const TimeResult& t, const IoResult& io, Explainer* ex) {
+ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& t, const IoResult& io,
+                                       Explainer* ex) {
+  ReliabilityResult r;
+  const StorageChoice& st = s.storage;
+  // Checkpoint: 16-bit weights + fp32 master + optimizer states of what trains (14 B/param for
+  // AdamW, ZeRO paper §3); PEFT saves only the adapters.
+  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  r.checkpoint_bytes = mem.trainable_params * (b.weights + b.optimizer);
+  r.checkpoint_write_s = r.checkpoint_bytes / (st.checkpoint_write_mb_per_s * 1e6);
+  // Failures scale with the GPUs (the default rate comes from the Llama 3 paper §3.3.4: 419
+  // unexpected interruptions in 54 days on up to 16,384 H100s); spot reclaims with the nodes.
+  const double nodes = s.cluster.nodes();
+  const double spot = s.pricing.mode == PricingMode::spot ? s.pricing.spot_interruptions_per_hour * nodes : 0.0;
+  r.interruptions_per_hour = s.pricing.failures_per_gpu_hour * s.cluster.gpus + spot;
+  r.mtbi_h = r.interruptions_per_hour > 0 ? 1.0 / r.interruptions_per_hour : std::numeric_limits<double>::infinity();
+  const double c_h = r.checkpoint_write_s / 3600.0;
+  // Young (1974): tau = sqrt(2 C M); the user's interval wins when given.
+  r.checkpoint_interval_h = st.checkpoint_interval_h > 0 ? st.checkpoint_interval_h
+                            : std::isfinite(r.mtbi_h) ? std::sqrt(2.0 * c_h * r.mtbi_h)
+                                                      : std::max(1.0, t.training_hours);
+  r.checkpoint_interval_h = std::max(r.checkpoint_interval_h, c_h);
+  // Stall to write + on each interruption, half an interval of lost work and the restart (Daly 2006).
+  const double lost = std::isfinite(r.mtbi_h) ? (r.checkpoint_interval_h / 2.0 + s.pricing.restart_h) / r.mtbi_h : 0.0;
+  r.overhead_fraction = c_h / r.checkpoint_interval_h + lost;
+  r.total_hours = t.training_hours * (1.0 + r.overhead_fraction);
+  r.gpu_hours = r.total_hours * s.cluster.gpus;
+  r.retention_bytes = st.checkpoints_kept * r.checkpoint_bytes + io.dataset_bytes;
+  r.expected_interruptions = r.total_hours * r.interruptions_per_hour;
+  r.lost_work_h = std::isfinite(r.mtbi_h) ? r.expected_interruptions * (r.checkpoint_interval_h / 2.0 + s.pricing.restart_h) : 0.0;
+  if (ex) {
+    ex->add("checkpoint.size_bytes", r.checkpoint_bytes, "B",
+            "trained parameters x (16-bit weights + fp32 master + optimizer states) bytes",
+            {{"trainable_params", mem.trainable_params}, {"bytes_per_param", b.weights + b.optimizer}});
+    ex->add("checkpoint.write_s", r.checkpoint_write_s, "s", "size / write throughput of the checkpoint tier for the whole job",
+            {{"write_MBps", st.checkpoint_write_mb_per_s}});
+    ex->add("checkpoint.interruptions_per_hour", r.interruptions_per_hour, "1/h",
+            "failures per GPU-hour x GPUs + spot interruptions per node-hour x nodes (Llama 3 §3.3.4 default rate)",
+            {{"failures_per_gpu_hour", s.pricing.failures_per_gpu_hour}, {"gpus", static_cast<double>(s.cluster.gpus)}, {"spot_per_hour", spot}});
+    ex->add("checkpoint.interval_h", r.checkpoint_interval_h, "h", "Young (1974): sqrt(2 x write time x mean time between interruptions)",
+            {{"write_h", c_h}, {"mtbi_h", std::isfinite(r.mtbi_h) ? r.mtbi_h : 0.0}});
+    ex->add("checkpoint.overhead_fraction", r.overhead_fraction, "1",
+            "write / interval + (interval / 2 + restart) / MTBI (Young 1974 / Daly 2006)",
+            {{"write_h", c_h}, {"interval_h", r.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h},
+             {"mtbi_h", std::isfinite(r.mtbi_h) ? r.mtbi_h : 0.0}});
+    ex->add("time.total_hours", r.total_hours, "h",
+            "training hours x (1 + write/interval + (interval/2 + restart) / MTBI)",
+            {{"training_hours", t.training_hours}, {"overhead_fraction", r.overhead_fraction}});
+    ex->add("time.total_days", r.total_hours / 24.0, "d", "total hours / 24", {{"total_hours", r.total_hours}});
+    ex->add("gpu_hours", r.gpu_hours, "GPU-h", "GPUs x total hours", {{"gpus", static_cast<double>(s.cluster.gpus)}});
+    ex->add("checkpoint.expected_interruptions", r.expected_interruptions, "1", "total hours x interruptions per hour",
+            {{"total_hours", r.total_hours}, {"interruptions_per_hour", r.interruptions_per_hour}});
+    ex->add("checkpoint.lost_work_h", r.lost_work_h, "h", "expected interruptions x (interval / 2 + restart)",
+            {{"interruptions", r.expected_interruptions}, {"interval_h", r.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h}});
+    ex->add("checkpoint.retention_bytes", r.retention_bytes, "B", "checkpoints kept x checkpoint size + dataset bytes",
+            {{"checkpoints_kept", static_cast<double>(st.checkpoints_kept)}, {"size_bytes", r.checkpoint_bytes},
+             {"dataset_bytes", io.dataset_bytes}});
+  }
+  return r;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Cost step
+//-----------------------------------------------------------------------------
+
+CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explainer* ex) {
   CostResult c;
   const Pricing& pr = s.pricing;
   c.usd_per_gpu_hour = pr.usd_per_gpu_hour;
   c.usd_to_cny = pr.usd_to_cny;
   // Rents sold by the month charge the whole block however short the job.
-  const double billed_hours = std::max(t.total_hours * pr.overhead_factor, pr.min_billing_hours);
+  const double billed_hours = std::max(rel.total_hours * pr.overhead_factor, pr.min_billing_hours);
   c.compute_usd = billed_hours * s.cluster.gpus * pr.usd_per_gpu_hour;
-  const double months = std::max(s.storage.retention_months, t.total_hours * pr.overhead_factor / 730.0);
-  c.storage_usd = io.retention_bytes / 1e12 * s.storage.usd_per_tb_month * months;
+  const double months = std::max(s.storage.retention_months, rel.total_hours * pr.overhead_factor / 730.0);
+  c.storage_usd = rel.retention_bytes / 1e12 * s.storage.usd_per_tb_month * months;
   c.total_usd = c.compute_usd + c.storage_usd;
   const double tokens = s.training_tokens();
   c.usd_per_billion_tokens = tokens > 0 ? c.total_usd / (tokens / 1e9) : 0;
   c.total_cny = c.total_usd * pr.usd_to_cny;
   if (ex) {
+    ex->add("cost.usd_per_gpu_hour", pr.usd_per_gpu_hour, "USD",
+            pr.price_source.empty() ? "no price in the catalog; give pricing.usd_per_gpu_hour" : pr.price_source.c_str(), {});
     ex->add("cost.compute_usd", c.compute_usd, "USD",
             "max(total hours x overhead factor, minimum billing hours) x GPUs x USD per GPU-hour",
-            {{"gpu_hours", t.gpu_hours}, {"overhead_factor", pr.overhead_factor}, {"usd_per_gpu_hour", pr.usd_per_gpu_hour},
+            {{"gpu_hours", rel.gpu_hours}, {"overhead_factor", pr.overhead_factor}, {"usd_per_gpu_hour", pr.usd_per_gpu_hour},
              {"min_billing_hours", pr.min_billing_hours}});
     ex->add("cost.storage_usd", c.storage_usd, "USD", "(kept checkpoints + dataset) TB x USD per TB-month x months",
-            {{"retention_TB", io.retention_bytes / 1e12}, {"usd_per_tb_month", s.storage.usd_per_tb_month}, {"months", months}});
+            {{"retention_TB", rel.retention_bytes / 1e12}, {"usd_per_tb_month", s.storage.usd_per_tb_month}, {"months", months}});
     ex->add("cost.total_usd", c.total_usd, "USD", "compute USD + storage USD", {{"compute_usd", c.compute_usd}, {"storage_usd", c.storage_usd}});
     ex->add("cost.usd_per_billion_tokens", c.usd_per_billion_tokens, "USD", "total USD / (training tokens / 1e9)",
             {{"total_usd", c.total_usd}, {"tokens", tokens}});
     ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)", {{"usd_to_cny", pr.usd_to_cny}});
     ex->add("cost.usd_to_cny", c.usd_to_cny, "CNY/USD", "dated exchange rate from the catalog (currency section)", {});
     ex->add("cost.overhead_factor", pr.overhead_factor, "1",
-            "pricing.overhead_factor: debugging and reruns on top of training (seeds: 1.3-1.5)", {});
+            "pricing.overhead_factor: debugging and reruns on top of training (planning rule of thumb: 1.3-1.5)", {});
   }
   return c;
 }

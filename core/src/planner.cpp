@@ -77,7 +77,7 @@ const char* to_string(Objective o) {
   return names[static_cast<int>(o)];
 }
 
-Planner::Planner(const Question& q, const Catalog& catalog) : q_(q), catalog_(catalog) {
+Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& cal) : q_(q), catalog_(catalog), cal_(cal) {
   const Constraints& c = q_.constraints;
   for (const Instance& in : catalog_.instances) {
     if (!offering_allowed(c, in)) continue;
@@ -298,8 +298,8 @@ PlanResult Planner::result() const {
   return out;
 }
 
-PlanResult plan(const Question& q, const Catalog& catalog) {
-  Planner p(q, catalog);
+PlanResult plan(const Question& q, const Catalog& catalog, const Calibration& cal) {
+  Planner p(q, catalog, cal);
   while (!p.step(1u << 20)) {
   }
   return p.result();
@@ -391,7 +391,7 @@ json checklist_json(const std::vector<Check>& checks) {
 
 // The plan's advice, artefacts and checklist, estimated anew from the scenario that reproduces
 // it (the same path as `llmplan estimate`).
-PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q, const Catalog& catalog) {
+PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q, const Catalog& catalog, const Calibration& cal) {
   PlanDetails d;
   d.scenario_json = sc.dump();
   d.dp = c.gpus() / (c.layout.tp * c.layout.pp);
@@ -401,17 +401,17 @@ PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q
   if (!parse.scenario) return d;  // cannot happen: the planner searched this very scenario
   d.ok = true;
   d.scenario = *parse.scenario;
-  d.result = estimate(d.scenario);
-  d.advice = advise(d.scenario, d.result, catalog);
-  d.artifacts = launch_artifacts(d.scenario, d.result);
+  d.result = estimate(d.scenario, cal);
+  d.advice = advise(d.scenario, d.result, catalog, cal);
+  d.artifacts = launch_artifacts(d.scenario, d.result, cal);
   d.checklist = checklist(d.scenario, d.result, catalog);
   return d;
 }
 
 // One ranked plan: the search's figures, the scenario that reproduces it, and its details.
-json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog) {
+json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog, const Calibration& cal) {
   const json sc = plan_scenario(question, c, q.base.global_batch);
-  const PlanDetails d = details_of(sc, c, q, catalog);
+  const PlanDetails d = details_of(sc, c, q, catalog, cal);
   json layout = layout_json(c);
   layout["dp"] = d.dp;
   layout["micro_batch"] = c.layout.micro_batch;
@@ -511,10 +511,10 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
 }
 
 PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scenario_json, const Question& q,
-                         const Catalog& catalog) {
+                         const Catalog& catalog, const Calibration& cal) {
   const json question = json::parse(question_scenario_json, nullptr, false);
   if (question.is_discarded() || !c.instance) return {};
-  return details_of(plan_scenario(question, c, q.base.global_batch), c, q, catalog);
+  return details_of(plan_scenario(question, c, q.base.global_batch), c, q, catalog, cal);
 }
 
 std::string question_scenario_json(const Scenario& s, const Catalog& catalog) {
@@ -567,7 +567,7 @@ std::string plans_csv(const PlanResult& res) {
   return csv;
 }
 
-PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
+PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const Calibration& cal) {
   PlanJsonResponse out;
   const QuestionParse parsed = parse_question(text, catalog);
   if (!parsed.question) {
@@ -576,12 +576,12 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog) {
     return out;
   }
   const Question& q = *parsed.question;
-  const PlanResult res = plan(q, catalog);
+  const PlanResult res = plan(q, catalog, cal);
   const json question = json::parse(parsed.scenario_json);
   json plans = json::array();
   for (size_t i = 0; i < res.plans.size(); ++i) {
     json p = {{"rank", i + 1}, {"why", res.why[i]}};
-    p.update(plan_entry(res.plans[i], question, q, catalog));
+    p.update(plan_entry(res.plans[i], question, q, catalog, cal));
     plans.push_back(p);
   }
   json pareto = json::array();

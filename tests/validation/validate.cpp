@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
@@ -51,7 +52,7 @@ double predicted_value(const std::string& metric, const llmplan::EstimateResult&
   if (metric == "peak_memory_gb") return r.memory.per_gpu.total() / 1e9;
   // torch.cuda.max_memory_allocated: live tensors only, no CUDA context or allocator cache.
   if (metric == "peak_allocated_gb") return (r.memory.per_gpu.total() - r.memory.per_gpu.runtime) / 1e9;
-  if (metric == "gpu_hours") return r.time.gpu_hours;
+  if (metric == "gpu_hours") return r.reliability.gpu_hours;
   return NAN;
 }
 
@@ -74,16 +75,16 @@ double median(std::vector<double> v) {
 // the layout with the fewest GPU-hours that fits on the stated cluster, among the layouts the
 // planner searches (llmplan/layouts.hpp: one set of ranges and the same framework rule). A team
 // tuning a months-long run searches the same space; the chosen layout is printed with the row.
-std::string search_layout(llmplan::Scenario& s) {
+std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal) {
   const llmplan::Scenario base = s;
   double best = INFINITY;
   std::string chosen = "no layout fits";
   for (const llmplan::Layout& l : llmplan::enumerate_layouts(llmplan::layout_space(base)).layouts) {
     llmplan::Scenario t = base;
     llmplan::apply_layout(l, t);
-    const llmplan::EstimateResult r = llmplan::estimate(t);
-    if (!llmplan::layout_fits(t, r) || r.time.gpu_hours >= best) continue;
-    best = r.time.gpu_hours;
+    const llmplan::EstimateResult r = llmplan::estimate(t, cal);
+    if (!llmplan::layout_fits(t, r) || r.reliability.gpu_hours >= best) continue;
+    best = r.reliability.gpu_hours;
     s = t;
     chosen = "layout searched (unpublished): TP " + std::to_string(l.tp) + " PP " + std::to_string(l.pp) + " ZeRO-" +
              std::to_string(l.zero) + (l.offload == llmplan::Offload::cpu ? " + CPU offload" : "") + " recompute " +
@@ -92,7 +93,7 @@ std::string search_layout(llmplan::Scenario& s) {
   return chosen;
 }
 
-std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
+std::vector<Row> run_cases(const json& doc, const llmplan::Calibration& cal, int& invalid, bool quiet) {
   std::vector<Row> rows;
   invalid = 0;
   for (const json& c : doc["cases"]) {
@@ -104,8 +105,8 @@ std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
       continue;
     }
     llmplan::Scenario scenario = *parse.scenario;
-    const std::string layout_note = c.value("layout", "") == "searched" ? search_layout(scenario) : "";
-    const llmplan::EstimateResult r = llmplan::estimate(scenario);
+    const std::string layout_note = c.value("layout", "") == "searched" ? search_layout(scenario, cal) : "";
+    const llmplan::EstimateResult r = llmplan::estimate(scenario, cal);
     for (const auto& [metric, value] : c["published"].items()) {
       Row row;
       row.id = id;
@@ -134,24 +135,27 @@ std::vector<Row> run_cases(const json& doc, int& invalid, bool quiet) {
   return rows;
 }
 
-// --fit: grid search of the calibrated constants on the "fit" throughput cases, printing the
-// median absolute error of each point (the chosen values are then written into performance.cpp).
+// --fit: grid search of the fitted constants on the "fit" throughput cases, each point a copy of
+// the default calibration with those three values changed, printing every improvement of the
+// median absolute error (the chosen values are then written into core/src/calibration.cpp).
 void fit(const json& doc) {
   double best = 1e9;
   for (double half : {128.0, 192.0, 256.0, 320.0, 384.0, 512.0})
     for (double ew : {8.0, 12.0, 16.0, 20.0, 24.0, 28.0})
       for (double sm : {2.0, 4.0, 6.0, 8.0, 10.0}) {
-        llmplan::kGemmHalfSize = half;
-        llmplan::kElementwisePasses = ew;
-        llmplan::kSoftmaxPasses = sm;
+        llmplan::Calibration cal = llmplan::default_calibration();
+        cal.gemm_half_size.value = half;
+        cal.elementwise_passes.value = ew;
+        cal.softmax_passes.value = sm;
         int invalid = 0;
         std::vector<double> errs;
-        for (const Row& r : run_cases(doc, invalid, true))
+        for (const Row& r : run_cases(doc, cal, invalid, true))
           if (r.calibration == "fit" && r.group == "throughput" && !r.excluded) errs.push_back(std::fabs(r.error));
         const double m = median(errs);
         if (m < best) {
           best = m;
-          std::printf("kGemmHalfSize %g kElementwisePasses %g kSoftmaxPasses %g: median |error| %.2f %%\n", half, ew, sm, 100 * m);
+          std::printf("%s %g %s %g %s %g: median |error| %.2f %%\n", cal.gemm_half_size.name, half, cal.elementwise_passes.name, ew,
+                      cal.softmax_passes.name, sm, 100 * m);
         }
       }
 }
@@ -181,7 +185,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   int invalid = 0;
-  const std::vector<Row> rows = run_cases(doc, invalid, false);
+  const std::vector<Row> rows = run_cases(doc, llmplan::default_calibration(), invalid, false);
 
   std::ostringstream md;
   md << "| case | metric | published | predicted | error | tolerance | set | note |\n|---|---|---|---|---|---|---|---|\n";

@@ -44,7 +44,8 @@ struct PlanAdvice {
   std::string checkpoint_location;   // where checkpoints should go, and why
 };
 
-PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& catalog);
+// `cal` re-estimates the plan over kernel TCP (RdmaAdvice::tcp_step_s).
+PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& catalog, const Calibration& cal);
 
 // One post-provisioning check: the command to run and the figure this plan expects.
 struct Check {
@@ -72,6 +73,7 @@ struct LaunchArtifacts {
   std::string peft_python;       // LoRA / QLoRA setup (PEFT and bitsandbytes) for PEFT methods
 };
 
-LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r);
+// `cal` gives the bucket sizes the memory estimate assumed, so the configs match it.
+LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, const Calibration& cal);
 
 }  // namespace llmplan

@@ -34,8 +34,9 @@ class DesignSpace {
  public:
   // The question's deadline and budget are ignored (the grid shows the whole space); its
   // providers, accelerators and spot constraints narrow it; max_gpus is the last column.
-  DesignSpace(const Question& q, const Catalog& catalog, std::vector<int> gpu_counts = {std::begin(kDesignGpuCounts),
-                                                                                          std::end(kDesignGpuCounts)});
+  // `catalog` and `cal` must outlive the design space.
+  DesignSpace(const Question& q, const Catalog& catalog, const Calibration& cal,
+              std::vector<int> gpu_counts = {std::begin(kDesignGpuCounts), std::end(kDesignGpuCounts)});
   ~DesignSpace();
   // Evaluates up to about `budget` layouts (at least one offering at one node count); true when done.
   bool step(std::uint64_t budget);
@@ -47,12 +48,13 @@ class DesignSpace {
   void finish_row();
   Question q_;
   const Catalog& catalog_;
+  const Calibration& cal_;
   DesignGrid grid_;
   std::unique_ptr<Planner> planner_;  // of row grid_.rows_done
   std::uint64_t evaluated_ = 0, row_evaluated_ = 0;
 };
 
 // The whole grid at once.
-DesignGrid design_space(const Question& q, const Catalog& catalog);
+DesignGrid design_space(const Question& q, const Catalog& catalog, const Calibration& cal);
 
 }  // namespace llmplan

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "llmplan/calibration.hpp"
 #include "llmplan/explain.hpp"
 #include "llmplan/memory.hpp"
 #include "llmplan/model.hpp"
@@ -16,8 +17,8 @@ namespace llmplan {
 
 struct Catalog;
 
-// The seeds' rules of thumb (model-reference §7) and the model's own limits; codes are a
-// public contract (docs/results.md), messages may improve.
+// Planning rules of thumb and the model's own limits; codes are a public contract
+// (docs/results.md), messages may improve.
 enum class WarningCode {
   memory_exceeds,              // the most loaded GPU needs more than it has
   tp_crosses_nodes,            // tensor parallelism spans nodes: every layer waits on the slow link
@@ -50,7 +51,8 @@ struct Warnings {
   }
 };
 
-enum class Tier { l1, l2, l3 };  // seeds: L1 1-13B PEFT on 1-2 GPUs; L2 one 8-GPU node; L3 multi-node 100B+
+// Planning rule of thumb: L1 1-13B PEFT on 1-2 GPUs; L2 one 8-GPU node; L3 multi-node or over 70B.
+enum class Tier { l1, l2, l3 };
 
 struct EstimateResult {
   ParamCount params;
@@ -58,14 +60,18 @@ struct EstimateResult {
   int global_batch = 1;
   int grad_accum = 1;
   MemoryResult memory;
-  TimeResult time;
+  TimeResult time;          // with the compute and communication it was built from
   IoResult io;
+  ReliabilityResult reliability;
   CostResult cost;
   Tier tier = Tier::l1;
   Warnings warnings;
 };
 
-EstimateResult estimate(const Scenario& s, Explainer* explain = nullptr);
+// Runs the steps in order, each on the results of the ones before: parameters (count_params),
+// memory (estimate_memory), compute, communication, time, IO, reliability, cost (performance.hpp),
+// then the tier and the warnings. With `explain`, every step records its formulas and inputs.
+EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* explain = nullptr);
 
 const char* warning_code(WarningCode code);
 std::string warning_message(const Warning& w);
@@ -78,8 +84,8 @@ struct JsonResponse {
 };
 
 // Parses a scenario, estimates it and serialises the result: the CLI and window.llmplan.estimate
-// both call exactly this. With `explain`, the result carries "explain": {key: {value, unit,
-// formula, inputs}} for every figure.
-JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, bool explain = false);
+// both call exactly this (with default_calibration()). With `explain`, the result carries
+// "explain": {key: {value, unit, formula, inputs}} for every figure.
+JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, const Calibration& cal, bool explain = false);
 
 }  // namespace llmplan

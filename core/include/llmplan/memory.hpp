@@ -1,7 +1,10 @@
-// memory.hpp: per-GPU training memory (model-reference §2): model states under ZeRO 0-3 and
-// TP/PP (ZeRO paper §3), activations (Korthikanti et al. 2022 §4, generalised to GQA and gated
-// MLPs), logits/loss, communication buffers and runtime overhead, for the most loaded stage.
+// memory.hpp: the memory step of the estimate, per GPU: model states under ZeRO 0-3 and TP/PP
+// (ZeRO paper, Rajbhandari et al. 2020, §3), activations (Korthikanti et al. 2022 §4, generalised to
+// GQA and gated MLPs), logits/loss, communication buffers and runtime overhead, for the most loaded
+// pipeline stage.
 #pragma once
+#include "llmplan/calibration.hpp"
+#include "llmplan/explain.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/scenario.hpp"
 
@@ -71,13 +74,9 @@ struct MemoryResult {
   int max_micro_batch = 0;    // largest micro-batch that fits with the same global batch; 0: none
 };
 
-// Named constants of the memory model; each is documented where it is defined.
-extern const double kRuntimeOverheadBytes;
-extern const double kAllocatorFragmentation;
-extern const double kDdpBucketBytes;
-extern const double kDeepSpeedBucketElements;
-
-MemoryResult estimate_memory(const Scenario& s, const ParamCount& params);
+// Buffers and runtime overhead come from the Calibration (calibration.hpp); `ex` records the
+// formula and inputs of every figure when not null.
+MemoryResult estimate_memory(const Scenario& s, const ParamCount& params, const Calibration& cal, Explainer* ex = nullptr);
 
 const char* to_string(Stage stage);
 

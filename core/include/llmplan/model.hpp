@@ -1,7 +1,9 @@
-// model.hpp: a dense decoder-only transformer's architecture ("Application" in Calculon's terms)
-// and its parameter count, term by term (model-reference §1).
+// model.hpp: a decoder-only transformer's architecture ("Application" in Calculon's terms) and
+// its parameter count, term by term: the first step of the estimate.
 #pragma once
 #include <string>
+
+#include "llmplan/explain.hpp"
 
 namespace llmplan {
 
@@ -72,6 +74,7 @@ struct ParamCount {
   double per_layer() const { return attention_per_layer + mlp_per_layer + norms_per_layer; }  // largest block
 };
 
-ParamCount count_params(const ModelArch& arch);
+// `ex` records the formula and inputs of every count when not null.
+ParamCount count_params(const ModelArch& arch, Explainer* ex = nullptr);
 
 }  // namespace llmplan

@@ -1,29 +1,15 @@
-// performance.hpp: FLOPs, achieved compute rate, communication, pipeline bubble, data and
-// checkpoint IO, reliability and cost for one scenario (model-reference §3-6). Every constant
-// that is not a published figure is named below, documented where it is defined, and fitted
-// on the stated subset of tests/validation.
+// performance.hpp: the steps of the estimate after memory: compute, communication, step time,
+// data IO, reliability (checkpoints and interruptions) and cost. Each step takes what it needs and
+// returns its own result; estimate() (estimate.hpp) runs them in that order. Every constant that
+// is not an input comes from the Calibration, with its source (calibration.hpp).
 #pragma once
+#include "llmplan/calibration.hpp"
 #include "llmplan/explain.hpp"
 #include "llmplan/memory.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
-
-extern const double kDefaultGemmEfficiency;   // large-GEMM efficiency when the catalog has no measurement
-// The calibrated constants are variables only so that `llmplan_validate --fit` can search them;
-// nothing else writes them.
-extern double kGemmHalfSize;            // GEMM dimension at which efficiency halves (size curve)
-extern double kElementwisePasses;       // memory-bound passes over (h + f) per token, layer and pass
-extern double kSoftmaxPasses;           // passes over the a x s scores without FlashAttention
-extern const double kMemBwEfficiency;         // achieved / peak HBM bandwidth of memory-bound kernels
-extern double kDpOverlap;
-extern double kZero3Overlap;                  // share of compute that hides ZeRO-3 gathers and reduce-scatters
-extern const double kTpCommOverlap;           // share of compute that hides TP collectives with --tp-comm-overlap               // share of the last micro-batch's backward that hides DP traffic
-extern const double kQloraSlowdown;           // NF4 dequantisation on every forward and backward GEMM
-extern const double kCpuAdamParamsPerS;       // DeepSpeed CPU Adam throughput per node
-extern const double kNvmeOffloadGbPerS;       // sustained NVMe read+write for ZeRO-Infinity swaps
-extern const double kInputCoresPerGpu;        // data-loader cores per GPU
 
 struct Flops {
   double model_per_token = 0;      // training FLOPs per token, no recompute (MFU numerator)
@@ -32,8 +18,18 @@ struct Flops {
   double hardware_per_gpu_step = 0;
 };
 
+// Compute step: the FLOPs and how fast one GPU runs them.
+struct Compute {
+  Flops flops;
+  double gemm_efficiency = 0;      // achieved / peak for this GEMM shape
+  double gemm_s = 0;               // matrix multiplications per GPU per step
+  double memory_bound_s = 0;       // elementwise (and unfused softmax) traffic per GPU per step
+  double compute_s = 0;            // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
+  double achieved_tflops = 0;      // per GPU while computing
+};
+
+// Communication step. Per GPU per optimizer step; bytes are what one GPU sends through its link.
 struct Comm {
-  // Per GPU per optimizer step; bytes are what one GPU sends through its link.
   double tp_bytes = 0, pp_bytes = 0, dp_bytes = 0;
   double tp_s = 0, pp_s = 0, dp_s = 0;                 // total time of each
   double tp_exposed_s = 0, pp_exposed_s = 0, dp_exposed_s = 0;
@@ -42,16 +38,19 @@ struct Comm {
   double inter_bytes() const;
 };
 
+// Time step: one optimizer step and the whole training run without interruptions. It carries the
+// compute and communication it was built from, so a front end reads the step from one struct.
 struct TimeResult {
   Flops flops;
   double gemm_efficiency = 0;      // achieved / peak for this GEMM shape
   double achieved_tflops = 0;      // per GPU while computing
   double compute_s = 0;            // per step, all micro-batches
+  Comm comm;
   double bubble_s = 0;
   double offload_s = 0;            // optimizer on the host / NVMe swaps
+  double busy_s = 0;               // compute + exposed communication + bubble + offload: the step without waiting for data
   double io_stall_s = 0;           // waiting for data
-  Comm comm;
-  double step_s = 0;
+  double step_s = 0;               // busy_s + io_stall_s
   double tokens_per_step = 0;
   double tokens_per_s = 0;         // whole cluster
   double mfu = 0;                  // model FLOPs / (time x GPUs x dense peak)
@@ -59,26 +58,31 @@ struct TimeResult {
   double model_tflops_per_gpu = 0; // model FLOPs per second per GPU
   double steps = 0;
   double training_hours = 0;       // pure training, no interruptions
-  double total_hours = 0;          // with checkpoint stalls, lost work and restarts
-  double gpu_hours = 0;            // GPUs x total_hours
 };
 
+// IO step: feeding the data.
 struct IoResult {
-  double data_bytes_per_s = 0;     // the cluster's read rate
+  double data_bytes_per_s = 0;     // the cluster's read rate when the GPUs are busy
   double data_tier_bytes_per_s = 0;
   double data_utilisation = 0;     // needed / available
   double input_cores_per_node = 0;
   double dataset_bytes = 0;
+  double staging_h = 0;            // copying the dataset from object storage before training
+};
+
+// Reliability step: checkpoints, interruptions and the wall-clock time they add.
+struct ReliabilityResult {
   double checkpoint_bytes = 0;
   double checkpoint_write_s = 0;
   double interruptions_per_hour = 0;  // failures + spot, whole job
   double mtbi_h = 0;                  // mean time between interruptions (inf when none)
   double checkpoint_interval_h = 0;
   double overhead_fraction = 0;       // checkpoint stalls + expected lost work + restarts
-  double retention_bytes = 0;
-  double staging_h = 0;               // copying the dataset from object storage before training
   double expected_interruptions = 0;  // over the run
   double lost_work_h = 0;             // wall-clock hours redone or spent restarting over the run
+  double retention_bytes = 0;         // kept checkpoints + dataset
+  double total_hours = 0;             // training hours with checkpoint stalls, lost work and restarts
+  double gpu_hours = 0;               // GPUs x total_hours
 };
 
 struct CostResult {
@@ -93,7 +97,7 @@ struct CostResult {
 
 // FLOPs per token (Narayanan et al. 2021 §5.1 convention: attention without causal halving).
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
-double gemm_efficiency(const Scenario& s, Explainer* ex);
+double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);
 
@@ -107,8 +111,16 @@ struct LinkBandwidth {
 };
 LinkBandwidth link_bandwidth(const Scenario& s);
 
-TimeResult estimate_time(const Scenario& s, const ParamCount& p, const MemoryResult& mem, Explainer* ex);
-IoResult estimate_io(const Scenario& s, const ParamCount& p, const MemoryResult& mem, TimeResult& time, Explainer* ex);
-CostResult estimate_cost(const Scenario& s, const TimeResult& time, const IoResult& io, Explainer* ex);
+// The steps, in the order estimate() runs them (parameters and memory come first: model.hpp,
+// memory.hpp). `ex` records the formula and inputs of every figure when not null.
+Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex);
+Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Compute& compute,
+                   const Calibration& cal, Explainer* ex);
+TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compute& compute, const Comm& comm,
+                         const Calibration& cal, Explainer* ex);
+IoResult estimate_io(const Scenario& s, const TimeResult& time, const Calibration& cal, Explainer* ex);
+ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& time, const IoResult& io,
+                                       Explainer* ex);
+CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explainer* ex);
 
 }  // namespace llmplan

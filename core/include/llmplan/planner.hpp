@@ -73,7 +73,8 @@ const char* to_string(Objective o);
 
 class Planner {
  public:
-  Planner(const Question& q, const Catalog& catalog);
+  // `catalog` and `cal` must outlive the planner.
+  Planner(const Question& q, const Catalog& catalog, const Calibration& cal);
   // Evaluates up to `budget` layouts; returns true when the search is complete.
   bool step(std::uint64_t budget);
   double progress() const;  // 0..1 over the offerings x node counts
@@ -90,6 +91,7 @@ class Planner {
   void evaluate(const Work& w);
   Question q_;
   const Catalog& catalog_;
+  const Calibration& cal_;
   std::vector<Work> work_;
   size_t next_ = 0;
   PlanResult acc_;
@@ -97,7 +99,7 @@ class Planner {
 };
 
 // The whole search at once: `llmplan plan` and window.llmplan.plan call this.
-PlanResult plan(const Question& q, const Catalog& catalog);
+PlanResult plan(const Question& q, const Catalog& catalog, const Calibration& cal);
 
 struct PlanJsonResponse {
   bool ok = false;
@@ -119,7 +121,7 @@ std::string plans_csv(const PlanResult& result);
 
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel} and
 // returns the plan JSON (docs/planner.md).
-PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalog);
+PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalog, const Calibration& cal);
 
 // The scenario part of a planner question for a scenario a front end edits (the app): its input
 // JSON (write_scenario_input) without what the planner searches or prices per offering: cluster,
@@ -143,6 +145,6 @@ struct PlanDetails {
 };
 // `question_scenario_json` is QuestionParse::scenario_json of the question `q` that found `c`.
 PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scenario_json, const Question& q,
-                         const Catalog& catalog);
+                         const Catalog& catalog, const Calibration& cal);
 
 }  // namespace llmplan
