@@ -11,7 +11,7 @@
 namespace plan_questions {
 
 inline nlohmann::json plan_of(const std::string& question) {
-  const llmplan::PlanJsonResponse r = llmplan::plan_json(question, llmplan::builtin_catalog());
+  const llmplan::PlanJsonResponse r = llmplan::plan_json(question, llmplan::builtin_catalog(), llmplan::default_calibration());
   REQUIRE_MESSAGE(r.ok, r.error.message);
   return nlohmann::json::parse(r.body);
 }

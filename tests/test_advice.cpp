@@ -140,7 +140,7 @@ TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and
   CHECK((*nccl)["expected"].get<double>() == doctest::Approx(*nv4->nccl_busbw_gb_per_s));
   const json* first = check_of(p, "first_steps");
   REQUIRE(first != nullptr);
-  const JsonResponse e = estimate_json(p["scenario"].dump(), builtin_catalog());
+  const JsonResponse e = estimate_json(p["scenario"].dump(), builtin_catalog(), default_calibration());
   const json est = json::parse(e.body);
   CHECK((*first)["expected"].get<double>() ==
         doctest::Approx(est["time"]["tokens_per_s"].get<double>() / p["gpus"].get<int>()));

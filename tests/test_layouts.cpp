@@ -86,7 +86,7 @@ TEST_CASE("framework_for: DeepSpeed or FSDP without model parallelism, Megatron-
 TEST_CASE("layout_fits: CPU offload also needs the host RAM, which an unknown RAM does not prove") {
   Scenario s = parsed(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "global_batch": 64,
     "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 3, "offload": "cpu"}})");
-  const EstimateResult r = estimate(s);
+  const EstimateResult r = estimate(s, default_calibration());
   REQUIRE(r.memory.fits);
   REQUIRE(r.memory.cpu_offload_bytes_per_node > 0);
   s.cluster.node_ram_gb = 0;

@@ -137,7 +137,7 @@ PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, c
   c.mode = mode;
   c.layout = l;
   c.step_s = r.time.step_s;
-  c.total_hours = r.time.total_hours;
+  c.total_hours = r.reliability.total_hours;
   c.cost_usd = r.cost.total_usd;
   c.mfu = r.time.mfu;
   c.memory_bytes = r.memory.per_gpu.total();
@@ -172,13 +172,13 @@ void Planner::evaluate(const Work& w) {
     apply_layout(l, s);
     s.global_batch = global;
     ++acc_.evaluated;
-    const EstimateResult r = estimate(s);
+    const EstimateResult r = estimate(s, cal_);
     if (!layout_fits(s, r)) {
       ++acc_.rejected[static_cast<int>(RejectReason::memory)];
       too_big = &l;
       continue;
     }
-    const double days = r.time.total_hours * s.pricing.overhead_factor / 24.0;
+    const double days = r.reliability.total_hours * s.pricing.overhead_factor / 24.0;
     if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
       ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
       continue;
