@@ -121,7 +121,7 @@ function serviceWorker(template, siteDir, version, catalogJson) {
 // (kSitePages), or plain text where the site has none; links starting with a scheme or # stay.
 const kSitePages = {
   'methodology.md': 'methodology.html', 'validation.md': 'validation.html', 'links.md': 'url-format.html',
-  'scenario.md': 'scenario.html',
+  'scenario.md': 'scenario.html', 'calibration.md': 'calibration.html',
   '../catalog/SCHEMA.md': 'catalog.html',
 };
 

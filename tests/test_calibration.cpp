@@ -113,3 +113,12 @@ TEST_CASE("an estimate uses the calibration it is given, and explains with its v
   }
   CHECK(found);
 }
+
+TEST_CASE("docs/calibration.md is the generated table of constants (run `llmplan calibration > docs/calibration.md`)") {
+  std::ifstream in(std::string(LLMPLAN_SOURCE_DIR) + "/docs/calibration.md");
+  if (!in) in.open("docs/calibration.md");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == llmplan::calibration_markdown(llmplan::default_calibration()));
+}

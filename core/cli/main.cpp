@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/catalog_releases.hpp"
@@ -534,6 +535,10 @@ int main(int argc, char** argv) {
     if (cmd == "plan") return cmd_plan(args);
     if (cmd == "link") return cmd_link(args);
     if (cmd == "fields") return cmd_fields(args);
+    if (cmd == "calibration" && args.empty()) {
+      std::fputs(llmplan::calibration_markdown(llmplan::default_calibration()).c_str(), stdout);
+      return 0;
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "llmplan: internal error: %s\n", e.what());
     return 1;

@@ -2,6 +2,9 @@
 // "uncalibrated" has no validation case that tests it yet; the fitted ones name their cases.
 #include "llmplan/calibration.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace llmplan {
 
 namespace {
@@ -163,5 +166,41 @@ std::array<const Constant*, Calibration::kCount> Calibration::all() const {
 }
 
 const Calibration& default_calibration() { return kDefault; }
+
+namespace {
+
+std::string value_text(double v) {
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string cell(const char* text) {
+  std::string out;
+  for (const char* c = text; *c; ++c) out += *c == '|' ? std::string("\\|") : std::string(1, *c);
+  return out;
+}
+
+}  // namespace
+
+std::string calibration_markdown(const Calibration& cal) {
+  std::string out =
+      "# Calibration: the estimator's constants\n\n"
+      "Generated from `core/src/calibration.cpp` by `llmplan calibration`; do not edit by hand. Every "
+      "constant of the estimator that is not a scenario input, with its value, its public source and, for the "
+      "few fitted on published runs, the validation cases it was fitted on (`llmplan_validate --fit`). All "
+      "other published figures are held out ([validation.md](validation.md)). The formulas that use them are "
+      "in [methodology.md](methodology.md).\n\n"
+      "| constant | value | unit | fitted on | source |\n|---|---|---|---|---|\n";
+  for (const Constant* c : cal.all()) {
+    const std::string fitted = c->fitted() ? std::string(c->fitted_on) : "not fitted";
+    out += std::string("| `") + c->name + "` | " + value_text(c->value) + " | " + cell(c->unit) + " | " + cell(fitted.c_str()) +
+           " | " + cell(c->source) + " |\n";
+  }
+  return out;
+}
 
 }  // namespace llmplan

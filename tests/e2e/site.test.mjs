@@ -287,7 +287,7 @@ test('the documentation pages render the core\'s validation table, catalog and l
   }
 });
 
-const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/scenario.html', '/docs/validation.html',
+const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/scenario.html', '/docs/calibration.html', '/docs/validation.html',
                '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html'];
 
 test('every page carries the CSP, breaks none of it and requests nothing outside its origin', async () => {

@@ -5,6 +5,7 @@
 // numbers use default_calibration(), and `llmplan_validate --fit` searches modified copies of it.
 #pragma once
 #include <array>
+#include <string>
 
 namespace llmplan {
 
@@ -46,5 +47,9 @@ struct Calibration {
 
 // The values the CLI, the app and the planner use (documented one by one in calibration.cpp).
 const Calibration& default_calibration();
+
+// Every constant of `cal` as a Markdown table (value, unit, source, fit cases): docs/calibration.md
+// is this text for the default calibration (`llmplan calibration`; a test keeps it current).
+std::string calibration_markdown(const Calibration& cal);
 
 }  // namespace llmplan
