@@ -1,5 +1,5 @@
 // Parameter counts derived from architectures, checked against hand sums of each term
-// (model-reference §1) and the authors' published totals.
+// (the 12 l h^2 count of Narayanan et al. 2021 §5.1, generalised term by term) and the authors' published totals.
 #include <doctest/doctest.h>
 
 #include "llmplan/catalog.hpp"

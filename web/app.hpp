@@ -29,7 +29,7 @@ struct AppState {
   std::optional<Catalog> edited_catalog;
   std::string edited_catalog_json;
   std::string edits_error;             // why the edits were refused (the built-in catalog stays)
-  // The scenario INPUT document (README field table; what `llmplan estimate` takes) is the
+  // The scenario INPUT document (docs/scenario.md; what `llmplan estimate` takes) is the
   // source of truth: widgets edit it and every edit re-parses it with parse_scenario, so the app,
   // the CLI and links share one path. `scenario` is the last successful parse.
   nlohmann::json input = nlohmann::json::object();

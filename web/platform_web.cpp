@@ -67,7 +67,7 @@ EM_JS(void, js_pick_catalog_file, (), {
   };
   input.click();
 });
-// The scenario lives in location.hash (README "Links"). Writes are debounced and use
+// The scenario lives in location.hash (docs/links.md). Writes are debounced and use
 // history.replaceState, so typing never floods the history; a hashchange the app did not write
 // (the user edited the address, went back, or followed a link) re-opens the app on it.
 EM_JS(void, js_install_hash_listener, (), {

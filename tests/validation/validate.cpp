@@ -31,7 +31,7 @@ namespace {
 
 using nlohmann::json;
 
-// The project's accuracy targets (README, Validation).
+// The project's accuracy targets (docs/validation.md).
 constexpr double kDefaultTolerance = 0.25;  // no case worse than 25 %
 constexpr double kMedianTarget = 0.10;      // median |error| <= 10 % per group
 

@@ -12,7 +12,7 @@ namespace llmplan {
 // One named constant.
 struct Constant {
   double value = 0;
-  const char* name = "";       // what explanations and the README print, e.g. "kGemmHalfSize"
+  const char* name = "";       // what explanations and docs/calibration.md print, e.g. "kGemmHalfSize"
   const char* unit = "";       // "1" for ratios and factors
   const char* source = "";     // the public source of the value, or "planning rule of thumb: ..."
   const char* fitted_on = "";  // ids of the tests/validation cases it was fitted on (space-separated); "" if not fitted
