@@ -5,6 +5,7 @@
 //   node site_tool.mjs single-file SITE_SRC SINGLE_JS OUT       inline the app into one HTML file
 //   node site_tool.mjs service-worker TEMPLATE SITE VERSION CATALOG_JSON   precache list + cache name
 //   node site_tool.mjs markdown-page MARKDOWN TEMPLATE OUT    a docs/ page rendered into a site page
+//                                                            (TEMPLATE: cmake/docs_page.html)
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -202,13 +203,25 @@ function markdownToHtml(markdown) {
   return out.join('\n');
 }
 
+// The page's title is the Markdown's "# " heading, its description the lead paragraph's text,
+// its name (data-page, the nav entry marked current) OUT's file name.
 function markdownPage(markdownFile, templateFile, out) {
   const template = read(templateFile);
   if (!template.includes('<!-- markdown -->')) die(`${templateFile} lacks its <!-- markdown --> placeholder`);
-  let html = markdownToHtml(read(markdownFile));
+  const markdown = read(markdownFile);
+  const title = (/^# (.+)$/m.exec(markdown) || die(`${markdownFile} has no "# " title`))[1].trim();
+  const lead = markdown.split(/\n\n/).find((p) => p.trim() && !p.startsWith('#')) || '';
+  const description = lead.replace(/\s+/g, ' ').replace(/[`*]/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim()
+    .replace(/^(.{0,157}[^ ]*).*$/, (m, head) => (head.length < m.length ? head + '...' : m));
+  const page = out.replace(/^.*\//, '').replace(/\.html$/, '');
+  let html = markdownToHtml(markdown);
   // The paragraph under the title is the page's lead, as on the other documentation pages.
   html = html.replace(/^(<h1[^>]*>.*<\/h1>\n)<p>/, '$1<p class="lead">');
-  writeFileSync(out, template.replace('<!-- markdown -->', () => html));
+  const pageHtml = template.replaceAll('{{title}}', () => escapeHtml(title.replace(/[`*]/g, '')))
+    .replaceAll('{{description}}', () => escapeHtml(description)).replaceAll('{{page}}', () => page)
+    .replace(`<a href="${page}.html">`, `<a href="${page}.html" aria-current="page">`)
+    .replace('<!-- markdown -->', () => html);
+  writeFileSync(out, pageHtml);
 }
 
 const [command, ...args] = process.argv.slice(2);

@@ -189,11 +189,11 @@ std::string cell(const char* text) {
 std::string calibration_markdown(const Calibration& cal) {
   std::string out =
       "# Calibration: the estimator's constants\n\n"
-      "Generated from `core/src/calibration.cpp` by `llmplan calibration`; do not edit by hand. Every "
-      "constant of the estimator that is not a scenario input, with its value, its public source and, for the "
-      "few fitted on published runs, the validation cases it was fitted on (`llmplan_validate --fit`). All "
+      "Every constant of the estimator that is not a scenario input, with its value, its public source and, for "
+      "the few fitted on published runs, the validation cases it was fitted on (`llmplan_validate --fit`). All "
       "other published figures are held out ([validation.md](validation.md)). The formulas that use them are "
       "in [methodology.md](methodology.md).\n\n"
+      "Generated from `core/src/calibration.cpp` by `llmplan calibration`; do not edit by hand.\n\n"
       "| constant | value | unit | fitted on | source |\n|---|---|---|---|---|\n";
   for (const Constant* c : cal.all()) {
     const std::string fitted = c->fitted() ? std::string(c->fitted_on) : "not fitted";

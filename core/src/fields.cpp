@@ -529,11 +529,13 @@ struct Group {
 std::string fields_markdown() {
   std::string out =
       "# Scenario and question fields\n\n"
+      "Every field a scenario or a planner question takes, with its type, allowed values, default, unit, link "
+      "code and meaning. A scenario is the JSON that `llmplan estimate` and links take; a planner question is a "
+      "scenario without `cluster`, `network` and `parallel`, plus the question fields. Every field is optional "
+      "unless its default says it is required. Unknown fields are refused, and a value out of its range is "
+      "refused with a message that names the field and the range.\n\n"
       "Generated from the field table in `core/src/fields.cpp` by `llmplan fields --format md`; do not edit by "
-      "hand. A scenario is the JSON that `llmplan estimate` and links take; a planner question is a scenario "
-      "without `cluster`, `network` and `parallel`, plus the question fields. Every field is optional unless "
-      "its default says it is required. Unknown fields are refused, and a value out of its range is refused "
-      "with a message that names the field and the range.\n\n"
+      "hand.\n\n"
       "Link codes are a public contract: a code is never renamed or reused. `v`, `c` and `u` are reserved.\n";
   for (const Group& g : {Group{"Scenario fields", FieldScope::scenario}, Group{"Planner question fields", FieldScope::question}}) {
     out += std::string("\n## ") + g.title + "\n\n";
