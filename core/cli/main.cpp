@@ -227,8 +227,8 @@ int catalog_list(const std::vector<std::string>& args) {
     } else if (section.empty() && known_section(a)) {
       section = a;
     } else {
-      return usage_error("catalog list: expected one of accelerators, interconnects, storage, providers, instances, "
-                         "models, currency and optionally --json; got '" + a + "'");
+      return usage_error("catalog list: expected one of " + llmplan::catalog_sections_text() +
+                         " and optionally --json; got '" + a + "'");
     }
   }
   const llmplan::Catalog& c = llmplan::builtin_catalog();

@@ -9,26 +9,17 @@
 #define LLMPLAN_CATALOG_FILE(name)                 \
   extern const unsigned char llmplan_catalog_##name[]; \
   extern const unsigned long llmplan_catalog_##name##_size;
-LLMPLAN_CATALOG_FILE(accelerators)
-LLMPLAN_CATALOG_FILE(interconnects)
-LLMPLAN_CATALOG_FILE(storage)
-LLMPLAN_CATALOG_FILE(providers)
-LLMPLAN_CATALOG_FILE(instances)
-LLMPLAN_CATALOG_FILE(models)
-LLMPLAN_CATALOG_FILE(currency)
+LLMPLAN_CATALOG_SECTIONS(LLMPLAN_CATALOG_FILE)
 #undef LLMPLAN_CATALOG_FILE
 
 namespace llmplan {
 namespace {
 
 #define LLMPLAN_FILE(name) \
-  CatalogFile{"catalog/" #name ".json", {reinterpret_cast<const char*>(llmplan_catalog_##name), llmplan_catalog_##name##_size}}
+  CatalogFile{"catalog/" #name ".json", {reinterpret_cast<const char*>(llmplan_catalog_##name), llmplan_catalog_##name##_size}},
 
 const CatalogLoad& builtin_load() {
-  static const CatalogLoad load = load_catalog_files({LLMPLAN_FILE(accelerators), LLMPLAN_FILE(interconnects),
-                                                      LLMPLAN_FILE(storage), LLMPLAN_FILE(providers),
-                                                      LLMPLAN_FILE(instances), LLMPLAN_FILE(models),
-                                                      LLMPLAN_FILE(currency)});
+  static const CatalogLoad load = load_catalog_files({LLMPLAN_CATALOG_SECTIONS(LLMPLAN_FILE)});
   if (!load.catalog) {
     // The shipped catalog is validated by the test suite; reaching this is a build defect.
     std::fprintf(stderr, "llmplan: built-in catalog is invalid:\n%s\n", load.error().c_str());

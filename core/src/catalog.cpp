@@ -407,8 +407,7 @@ CatalogLoad load_document(const json& doc) {
   for (const auto& [key, value] : doc.items()) {
     bool known = key == "schema_version" || key == "catalog_version" || key == "as_of" || key == "$schema";
     for (const char* s : kCatalogSections) known = known || key == s;
-    if (!known) out.diagnostics.push_back("/" + key + ": unknown section; allowed: accelerators, interconnects, storage, "
-                                          "providers, instances, models, currency");
+    if (!known) out.diagnostics.push_back("/" + key + ": unknown section; allowed: " + catalog_sections_text());
   }
   auto& d = out.diagnostics;
   read_section<Accelerator>(doc, "accelerators", c.accelerators, read_accelerator, d);
@@ -468,6 +467,12 @@ CatalogLoad load_catalog_files(const std::vector<CatalogFile>& files) {
   merged["as_of"] = first.as_of;
   out = load_document(merged);
   if (out.catalog) out.merged_json = merged.dump(1);
+  return out;
+}
+
+std::string catalog_sections_text() {
+  std::string out;
+  for (const char* s : kCatalogSections) out += (out.empty() ? "" : ", ") + std::string(s);
   return out;
 }
 

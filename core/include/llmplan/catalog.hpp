@@ -112,9 +112,14 @@ struct Catalog {
   const Provider* find_provider(std::string_view id) const;
 };
 
-// Section names in document order; `catalog list SECTION` takes these.
-inline constexpr const char* kCatalogSections[] = {"accelerators", "interconnects", "storage", "providers",
-                                                   "instances",    "models",        "currency"};
+// Section names in document order, written once: each is also a file catalog/NAME.json that the
+// build embeds (CMakeLists.txt lists the same names; a missing one fails to link).
+#define LLMPLAN_CATALOG_SECTIONS(X) X(accelerators) X(interconnects) X(storage) X(providers) X(instances) X(models) X(currency)
+#define LLMPLAN_CATALOG_SECTION_NAME(name) #name,
+inline constexpr const char* kCatalogSections[] = {LLMPLAN_CATALOG_SECTIONS(LLMPLAN_CATALOG_SECTION_NAME)};
+#undef LLMPLAN_CATALOG_SECTION_NAME
+// "accelerators, interconnects, ...": the section names for messages.
+std::string catalog_sections_text();
 
 struct CatalogLoad {
   std::optional<Catalog> catalog;            // empty when any diagnostic was reported
