@@ -250,14 +250,16 @@ void app_open_link(AppState& app, const std::string& link) {
   }
   std::string input = opened.link.input_json;
   if (opened.link.is_question) {  // the planner panel is not in this app yet: open the scenario part
-    nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
-    for (const char* k : {"objective", "constraints", "top_n"}) doc.erase(k);
-    input = doc.dump();
+    nlohmann::json doc = parse_json_untrusted(input);
+    if (doc.is_object()) {
+      for (const char* k : {"objective", "constraints", "top_n"}) doc.erase(k);
+      input = doc.dump();
+    }
     opened.link.notices.push_back({"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
   }
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
-  nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
+  nlohmann::json doc = parse_json_untrusted(input);
   if (doc.is_object()) app.input = std::move(doc);
   app_update(app);
 }
@@ -309,7 +311,7 @@ void app_update(AppState& app) {
 }
 
 void app_set_input(AppState& app, const std::string& input_json) {
-  nlohmann::json doc = nlohmann::json::parse(input_json, nullptr, false);
+  nlohmann::json doc = parse_json_untrusted(input_json);
   if (!doc.is_object()) return;
   app.input = std::move(doc);
   app_update(app);

@@ -450,7 +450,7 @@ bool edits_view(AppState& app) {
 }  // namespace
 
 void app_set_catalog_edits(AppState& app, const std::string& edits_json) {
-  const json edits = edits_json.empty() ? json::object() : json::parse(edits_json, nullptr, false);
+  const json edits = edits_json.empty() ? json::object() : parse_json_untrusted(edits_json);
   if (!edits.is_object()) {
     app.edits_error = "the saved edits are not a JSON object";
     return;
