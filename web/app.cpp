@@ -10,6 +10,7 @@
 #include "imgui.h"
 #include "llmplan/catalog.hpp"
 #include "llmplan/link.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -40,7 +41,7 @@ void catalog_bar(AppState& app) {
   text_wrapped_disabled(line);
   if (!app.user_catalog && app.edited_catalog) {
     flow_same_line(ImGui::CalcTextSize(tr(S::catalog_with_edits)).x);
-    text_colored(ImVec4(0.95f, 0.75f, 0.35f, 1.0f), tr(S::catalog_with_edits));
+    text_colored(palette::kNotice, tr(S::catalog_with_edits));
   }
   flow_same_line(button_width(tr(S::load_catalog), true));
   if (small_button(tr(S::load_catalog), "load_catalog")) platform_pick_catalog_file();
@@ -63,8 +64,7 @@ void catalog_bar(AppState& app) {
     text_disabled(tr(S::copied));
   }
   if (!app.catalog_error.empty()) {
-    const ImVec4 red(0.95f, 0.35f, 0.35f, 1.0f);
-    text_wrapped(app.catalog_error.c_str(), &red);
+    text_wrapped(app.catalog_error.c_str(), &palette::kError);
   }
 }
 
@@ -72,7 +72,7 @@ void catalog_bar(AppState& app) {
 // the catalog since the link was made (it opened with its own release).
 void link_report(AppState& app) {
   if (app.link_notices.empty() && app.link_changes.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
   for (const LinkNotice& n : app.link_notices) ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), n.message.c_str());
   ImGui::PopTextWrapPos();

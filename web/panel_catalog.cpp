@@ -14,6 +14,7 @@
 #include "i18n.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -367,9 +368,8 @@ bool edits_view(AppState& app) {
   const json& e = app.catalog_edits;
   section_header(tr(S::your_edits));
   if (!app.edits_error.empty()) {
-    const ImVec4 red(0.95f, 0.35f, 0.35f, 1.0f);
     const std::string msg = std::string(tr(S::edits_refused)) + " " + app.edits_error;
-    text_wrapped(msg.c_str(), &red);
+    text_wrapped(msg.c_str(), &palette::kError);
   }
   const bool none = !app.edited_catalog;
   if (none) text_wrapped_disabled(tr(S::no_edits));
