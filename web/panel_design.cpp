@@ -2,7 +2,6 @@
 // or time of the best plan core's DesignSpace finds for that cell, drawn through the project's
 // own WebGL2 shader (gl_heatmap.cpp) with a viridis colour legend. The grid is computed in
 // time-boxed slices while the tab is open and cached until the scenario's question changes.
-#include <emscripten.h>
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +41,7 @@ void restart(AppState& app, DesignState& d) {
   d.slice_ms.clear();
   if (!d.parse.question) return;
   d.space = std::make_unique<DesignSpace>(*d.parse.question, *d.catalog);
-  d.started_ms = emscripten_get_now();
+  d.started_ms = platform_now_ms();
 }
 
 // The colour coordinate of each cell: log scale between the grid's extremes (presentation only).
@@ -187,10 +186,10 @@ bool draw_design(AppState& app) {
   if (!d.space) return false;
   bool more = false;
   if (!d.done) {
-    const double t0 = emscripten_get_now();
+    const double t0 = platform_now_ms();
     const int before = d.space->grid().rows_done;
-    while (!d.done && emscripten_get_now() - t0 < kPlannerSliceMs) d.done = d.space->step(1);
-    const double t1 = emscripten_get_now();
+    while (!d.done && platform_now_ms() - t0 < kPlannerSliceMs) d.done = d.space->step(1);
+    const double t1 = platform_now_ms();
     d.slice_ms.push_back(t1 - t0);
     if (d.done) d.elapsed_ms = t1 - d.started_ms;
     if (d.space->grid().rows_done != before) d.values.clear();

@@ -8,7 +8,6 @@
 // [SECTION] Results table
 // [SECTION] Pareto scatter
 // [SECTION] Selected plan
-#include <emscripten.h>
 
 #include <algorithm>
 #include <cmath>
@@ -169,7 +168,7 @@ void start_run(AppState& app, PlannerState& p) {
   }
   run->fragment = app.fragment;
   run->planner = std::make_unique<Planner>(*run->parse.question, *run->catalog);
-  run->started_ms = emscripten_get_now();
+  run->started_ms = platform_now_ms();
   p.run = std::move(run);
   p.selected.reset();
   p.details.reset();
@@ -179,10 +178,10 @@ void start_run(AppState& app, PlannerState& p) {
 // One frame's share of the search: whole offerings-at-a-node-count until kPlannerSliceMs passed.
 void run_slice(PlannerState& p) {
   PlannerRun& r = *p.run;
-  const double t0 = emscripten_get_now();
+  const double t0 = platform_now_ms();
   bool done = false;
-  while (!done && emscripten_get_now() - t0 < kPlannerSliceMs) done = r.planner->step(1);
-  const double t1 = emscripten_get_now();
+  while (!done && platform_now_ms() - t0 < kPlannerSliceMs) done = r.planner->step(1);
+  const double t1 = platform_now_ms();
   r.slice_ms.push_back(t1 - t0);
   if (!done) return;
   r.result = r.planner->result();
