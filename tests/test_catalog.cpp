@@ -309,3 +309,13 @@ TEST_CASE("diff names added, removed and changed entries field by field") {
   };
   CHECK(lines == expected);
 }
+
+TEST_CASE("parse_json_untrusted never throws: broken text and out-of-range numbers are discarded") {
+  CHECK(parse_json_untrusted(R"({"prices": {"x": 2.5}})")["prices"]["x"] == 2.5);
+  json thrown;
+  CHECK_THROWS_AS(thrown = json::parse("1E978"), json::out_of_range);  // what a throwing parse does
+  for (const char* text : {"1E978", R"({"prices": {"x": -1E978}})", "{", "", "nul", "[1,]"}) {
+    CHECK_NOTHROW(parse_json_untrusted(text));
+    CHECK_MESSAGE(parse_json_untrusted(text).is_discarded(), text);
+  }
+}

@@ -11,6 +11,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/link.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -41,7 +42,7 @@ void catalog_bar(AppState& app) {
   text_wrapped_disabled(line);
   if (!app.user_catalog && app.edited_catalog) {
     flow_same_line(ImGui::CalcTextSize(tr(S::catalog_with_edits)).x);
-    text_colored(ImVec4(0.95f, 0.75f, 0.35f, 1.0f), tr(S::catalog_with_edits));
+    text_colored(palette::kNotice, tr(S::catalog_with_edits));
   }
   flow_same_line(button_width(tr(S::load_catalog), true));
   if (small_button(tr(S::load_catalog), "load_catalog")) platform_pick_catalog_file();
@@ -64,8 +65,7 @@ void catalog_bar(AppState& app) {
     text_disabled(tr(S::copied));
   }
   if (!app.catalog_error.empty()) {
-    const ImVec4 red(0.95f, 0.35f, 0.35f, 1.0f);
-    text_wrapped(app.catalog_error.c_str(), &red);
+    text_wrapped(app.catalog_error.c_str(), &palette::kError);
   }
 }
 
@@ -73,7 +73,7 @@ void catalog_bar(AppState& app) {
 // the catalog since the link was made (it opened with its own release).
 void link_report(AppState& app) {
   if (app.link_notices.empty() && app.link_changes.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
   for (const LinkNotice& n : app.link_notices) ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), n.message.c_str());
   ImGui::PopTextWrapPos();
@@ -251,14 +251,16 @@ void app_open_link(AppState& app, const std::string& link) {
   }
   std::string input = opened.link.input_json;
   if (opened.link.is_question) {  // the planner panel is not in this app yet: open the scenario part
-    nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
-    for (const std::string& k : question_keys()) doc.erase(k);
-    input = doc.dump();
+    nlohmann::json doc = parse_json_untrusted(input);
+    if (doc.is_object()) {
+      for (const std::string& k : question_keys()) doc.erase(k);
+      input = doc.dump();
+    }
     opened.link.notices.push_back({"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
   }
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
-  nlohmann::json doc = nlohmann::json::parse(input, nullptr, false);
+  nlohmann::json doc = parse_json_untrusted(input);
   if (doc.is_object()) app.input = std::move(doc);
   app_update(app);
 }
@@ -310,7 +312,7 @@ void app_update(AppState& app) {
 }
 
 void app_set_input(AppState& app, const std::string& input_json) {
-  nlohmann::json doc = nlohmann::json::parse(input_json, nullptr, false);
+  nlohmann::json doc = parse_json_untrusted(input_json);
   if (!doc.is_object()) return;
   app.input = std::move(doc);
   app_update(app);

@@ -1,7 +1,6 @@
 // bindings.cpp: the app's own Embind functions (its catalog); the computing ones, shared with the
 // API module, are in bindings_api.cpp. window.llmplan (site/app.js) wraps these; keep them thin.
 #include <emscripten/bind.h>
-#include <emscripten/html5.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -42,7 +41,7 @@ void app_release_missing(const std::string& version) { llmplan::web::app_release
 // The form widgets of the last frame, [{id, x, y, w, h}] in CSS pixels (test hook).
 std::string app_widgets() {
   nlohmann::json out = nlohmann::json::array();
-  const double dpr = emscripten_get_device_pixel_ratio();
+  const double dpr = llmplan::web::platform_canvas_size().dpr;
   for (const llmplan::web::WidgetRect& r : llmplan::web::widget_rects())
     out.push_back({{"id", r.id}, {"x", r.x / dpr}, {"y", r.y / dpr}, {"w", r.w / dpr}, {"h", r.h / dpr}});
   return out.dump();
@@ -52,7 +51,7 @@ std::string app_widgets() {
 // x1, y1]}] in CSS pixels (layout test: no overlap, nothing past its column).
 std::string app_texts() {
   nlohmann::json out = nlohmann::json::array();
-  const double dpr = emscripten_get_device_pixel_ratio();
+  const double dpr = llmplan::web::platform_canvas_size().dpr;
   for (const llmplan::web::TextRect& r : llmplan::web::text_rects())
     out.push_back({{"text", r.text}, {"x", r.x / dpr}, {"y", r.y / dpr}, {"w", r.w / dpr}, {"h", r.h / dpr},
                    {"clip", {r.x0 / dpr, r.y0 / dpr, r.x1 / dpr, r.y1 / dpr}}});

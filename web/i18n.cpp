@@ -339,7 +339,7 @@ constexpr Entry kStrings[] = {
     {S::price, "Price override", "价格覆盖"},
     {S::t_price, "USD per GPU-hour. Default: the offering's price, else the catalog median for the accelerator.", "每卡每小时美元价。默认取实例价格，否则取目录中该加速卡的中位价。"},
     {S::overhead, "Overhead factor", "额外开销系数"},
-    {S::t_overhead, "Debugging, reruns and idle time on top of pure training (a planning allowance of 1.3 to 1.5).", "纯训练之外的调试、重跑和空闲时间（经验值 1.3 至 1.5）。"},
+    {S::t_overhead, "Debugging, reruns and idle time on top of pure training (a common planning allowance is 1.3 to 1.5).", "纯训练之外的调试、重跑和空闲时间（常用的规划余量为 1.3 至 1.5）。"},
     {S::currency, "Currency", "币种"},
     {S::t_currency, "The currency results are shown in first; both are always given.", "结果优先显示的币种；两种币种都会给出。"},
     {S::spot_rate, "Spot interruptions", "竞价中断率"},

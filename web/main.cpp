@@ -13,6 +13,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "palette.hpp"
 #include "platform.hpp"
 
 namespace {
@@ -91,8 +92,8 @@ void set_style() {
   s.FrameRounding = 4;
   s.GrabRounding = 4;
   s.WindowRounding = 0;
-  s.Colors[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.115f, 0.135f, 1.0f);
-  s.Colors[ImGuiCol_PlotHistogram] = ImVec4(0.45f, 0.70f, 1.0f, 1.0f);
+  s.Colors[ImGuiCol_WindowBg] = palette::kWindowBg;
+  s.Colors[ImGuiCol_PlotHistogram] = palette::kAccent;
   g_base_style = s;
 }
 
@@ -114,7 +115,7 @@ void frame() {
   ImGui::Render();
   const double t1 = emscripten_get_now();
   glViewport(0, 0, g_fb_width, g_fb_height);
-  glClearColor(0.105f, 0.115f, 0.135f, 1.0f);
+  glClearColor(palette::kWindowBg.x, palette::kWindowBg.y, palette::kWindowBg.z, palette::kWindowBg.w);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   platform_frame_time(t1 - t0, emscripten_get_now() - t0);

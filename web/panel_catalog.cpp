@@ -14,6 +14,7 @@
 #include "i18n.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -24,6 +25,29 @@ using nlohmann::json;
 namespace {
 
 const char* kEditsKey = "llmplan.catalogEdits";
+
+// The shape catalog_with_edits and the edits list read without further checks (json::value and
+// get throw on a wrong type). Edits come back from localStorage, where anything may have been
+// written: a wrong shape is refused with a message, never thrown. Empty when the shape is right.
+std::string edits_shape_error(const json& edits) {
+  if (!edits.is_object()) return "the saved edits are not a JSON object";
+  if (edits.contains("prices")) {
+    if (!edits["prices"].is_object()) return "prices: not an object";
+    for (const auto& [id, price] : edits["prices"].items())
+      if (!price.is_number()) return "prices/" + id + ": not a number";
+  }
+  if (edits.contains("gpus")) {
+    if (!edits["gpus"].is_array()) return "gpus: not an array";
+    for (size_t i = 0; i < edits["gpus"].size(); ++i) {
+      const json& g = edits["gpus"][i];
+      const std::string at = "gpus/" + std::to_string(i);
+      if (!g.is_object()) return at + ": not an object";
+      for (const char* k : {"base", "id", "name"})
+        if (g.contains(k) && !g[k].is_string()) return at + "/" + k + ": not a string";
+    }
+  }
+  return "";
+}
 
 // The built-in catalog document with `edits` applied; empty string with `error` when an edit
 // names something that does not exist.
@@ -64,6 +88,10 @@ std::string catalog_with_edits(const json& edits, std::string& error) {
 }
 
 bool apply_edits(AppState& app, const json& edits) {
+  if (std::string shape = edits_shape_error(edits); !shape.empty()) {
+    app.edits_error = std::move(shape);
+    return false;
+  }
   if (edits.empty() || (edits.value("prices", json::object()).empty() && edits.value("gpus", json::array()).empty())) {
     app.catalog_edits = json::object();
     app.edited_catalog.reset();
@@ -340,9 +368,8 @@ bool edits_view(AppState& app) {
   const json& e = app.catalog_edits;
   section_header(tr(S::your_edits));
   if (!app.edits_error.empty()) {
-    const ImVec4 red(0.95f, 0.35f, 0.35f, 1.0f);
     const std::string msg = std::string(tr(S::edits_refused)) + " " + app.edits_error;
-    text_wrapped(msg.c_str(), &red);
+    text_wrapped(msg.c_str(), &palette::kError);
   }
   const bool none = !app.edited_catalog;
   if (none) text_wrapped_disabled(tr(S::no_edits));
@@ -450,12 +477,8 @@ bool edits_view(AppState& app) {
 }  // namespace
 
 void app_set_catalog_edits(AppState& app, const std::string& edits_json) {
-  const json edits = edits_json.empty() ? json::object() : json::parse(edits_json, nullptr, false);
-  if (!edits.is_object()) {
-    app.edits_error = "the saved edits are not a JSON object";
-    return;
-  }
-  apply_edits(app, edits);
+  const json edits = edits_json.empty() ? json::object() : parse_json_untrusted(edits_json);
+  apply_edits(app, edits);  // refuses anything but the edits' own shape (edits_shape_error)
   app_update(app);
 }
 

@@ -2,7 +2,6 @@
 // or time of the best plan core's DesignSpace finds for that cell, drawn through the project's
 // own WebGL2 shader (gl_heatmap.cpp) with a viridis colour legend. The grid is computed in
 // time-boxed slices while the tab is open and cached until the scenario's question changes.
-#include <emscripten.h>
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +13,7 @@
 #include "i18n.hpp"
 #include "imgui.h"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -41,7 +41,7 @@ void restart(AppState& app, DesignState& d) {
   d.slice_ms.clear();
   if (!d.parse.question) return;
   d.space = std::make_unique<DesignSpace>(*d.parse.question, *d.catalog, default_calibration());
-  d.started_ms = emscripten_get_now();
+  d.started_ms = platform_now_ms();
 }
 
 // The colour coordinate of each cell: log scale between the grid's extremes (presentation only).
@@ -94,21 +94,21 @@ void draw_grid(AppState& app, DesignState& d) {
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (!heatmap_draw(dl, a, b, d.values, rows, cols, hover)) {
-    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), tr(S::shader_failed), heatmap_error().c_str());
+    ImGui::TextColored(palette::kError, tr(S::shader_failed), heatmap_error().c_str());
     return;
   }
-  const ImU32 label = IM_COL32(190, 195, 205, 255);
+  const ImU32 label = palette::kHeatmapLabel;
   for (int c = 0; c < cols; ++c) {
     char t[16];
     std::snprintf(t, sizeof t, "%d", g.gpu_counts[static_cast<size_t>(c)]);
     const float x = a.x + (static_cast<float>(c) + 0.5f) * grid_w / static_cast<float>(cols) - ImGui::CalcTextSize(t).x / 2;
     dl->AddText(ImVec2(x, origin.y + 0.1f * em()), label, t);
   }
-  dl->AddText(ImVec2(origin.x, origin.y + 0.1f * em()), IM_COL32(140, 145, 155, 255), tr(S::col_gpus));
+  dl->AddText(ImVec2(origin.x, origin.y + 0.1f * em()), palette::kHeatmapAxisTitle, tr(S::col_gpus));
   for (int r = 0; r < rows; ++r) {
     const char* t = g.accelerators[static_cast<size_t>(r)].c_str();
     const float y = a.y + (static_cast<float>(r) + 0.5f) * cell_h - ImGui::GetTextLineHeight() / 2;
-    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t).x - 0.4f * em(), y), r < g.rows_done ? label : IM_COL32(110, 115, 125, 255), t);
+    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t).x - 0.4f * em(), y), r < g.rows_done ? label : palette::kHeatmapPending, t);
   }
   if (hover < 0) return;
   const DesignCell& cell = g.cells[static_cast<size_t>(hover)];
@@ -141,7 +141,7 @@ void draw_legend(DesignState& d) {
   record_widget("design.legend");
   ImDrawList* dl = ImGui::GetWindowDrawList();
   heatmap_draw_legend(dl, a, b);
-  const ImU32 label = IM_COL32(190, 195, 205, 255);
+  const ImU32 label = palette::kHeatmapLabel;
   for (int i = 0; i <= 4; ++i) {
     const double t = i / 4.0;
     const double v = hi > lo * 1.0001 ? lo * std::pow(hi / lo, t) : lo;
@@ -152,7 +152,7 @@ void draw_legend(DesignState& d) {
     dl->AddText(ImVec2(std::max(origin.x, x - tw / 2), b.y + 0.35f * em()), label, s.c_str());
   }
   const float gx = b.x + 0.8f * em();
-  dl->AddRectFilled(ImVec2(gx, a.y), ImVec2(gx + 0.9f * em(), b.y), IM_COL32(77, 79, 84, 255));
+  dl->AddRectFilled(ImVec2(gx, a.y), ImVec2(gx + 0.9f * em(), b.y), palette::kHeatmapNoPlan);
 }
 
 }  // namespace
@@ -177,7 +177,7 @@ bool draw_design(AppState& app) {
   record_widget("design.metric.time");
   if (!d.parse.question) {
     if (!d.parse.error.field.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
       ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), d.parse.error.field.c_str(), d.parse.error.message.c_str());
       ImGui::PopStyleColor();
     }
@@ -186,10 +186,10 @@ bool draw_design(AppState& app) {
   if (!d.space) return false;
   bool more = false;
   if (!d.done) {
-    const double t0 = emscripten_get_now();
+    const double t0 = platform_now_ms();
     const int before = d.space->grid().rows_done;
-    while (!d.done && emscripten_get_now() - t0 < kPlannerSliceMs) d.done = d.space->step(1);
-    const double t1 = emscripten_get_now();
+    while (!d.done && platform_now_ms() - t0 < kPlannerSliceMs) d.done = d.space->step(1);
+    const double t1 = platform_now_ms();
     d.slice_ms.push_back(t1 - t0);
     if (d.done) d.elapsed_ms = t1 - d.started_ms;
     if (d.space->grid().rows_done != before) d.values.clear();

@@ -17,6 +17,7 @@
 
 #include "app.hpp"
 #include "i18n.hpp"
+#include "palette.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/units.hpp"
@@ -27,7 +28,6 @@ namespace {
 
 using nlohmann::json;
 
-const ImVec4 kErrorColor(0.95f, 0.35f, 0.35f, 1.0f);
 
 //-----------------------------------------------------------------------------
 // [SECTION] Document access
@@ -144,12 +144,12 @@ struct Row {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::AlignTextToFramePadding();
-    text_wrapped(label, error ? &kErrorColor : nullptr);
+    text_wrapped(label, error ? &palette::kError : nullptr);
     ImGui::TableSetColumnIndex(1);
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::PushID(path);
     if (error) {
-      ImGui::PushStyleColor(ImGuiCol_Border, kErrorColor);
+      ImGui::PushStyleColor(ImGuiCol_Border, palette::kError);
       ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, std::max(1.0f, em() / 8));
     }
   }
@@ -159,7 +159,7 @@ struct Row {
     if (error) {
       ImGui::PopStyleVar();
       ImGui::PopStyleColor();
-      text_wrapped(app.error.message.c_str(), &kErrorColor);
+      text_wrapped(app.error.message.c_str(), &palette::kError);
     }
     bool changed = false;
     ImGui::TableSetColumnIndex(2);
@@ -645,7 +645,7 @@ bool draw_inputs(AppState& app) {
   if (!app.error.field.empty()) {
     char line[512];
     std::snprintf(line, sizeof line, tr(S::input_error), app.error.field.c_str(), app.error.message.c_str());
-    text_wrapped(line, &kErrorColor);
+    text_wrapped(line, &palette::kError);
   }
   bool changed = model_section(app);
   for (const Section& s : kPlainSections) changed |= plain_section(app, s);

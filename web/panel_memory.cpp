@@ -5,6 +5,7 @@
 #include "app.hpp"
 #include "i18n.hpp"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "widgets.hpp"
 
 namespace llmplan::web {
@@ -17,26 +18,22 @@ struct Component {
   const char* key;  // result key of its explanation
 };
 
-const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
-const ImVec4 kBad(0.95f, 0.35f, 0.35f, 1.0f);
-const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
-
 int components(const MemoryBreakdown& m, Component out[7]) {
   const Component all[] = {
-      {S::weights, m.weights, IM_COL32(76, 142, 218, 255), "memory.per_gpu_bytes.weights"},
-      {S::gradients, m.gradients, IM_COL32(232, 145, 64, 255), "memory.per_gpu_bytes.gradients"},
-      {S::optimizer_states, m.optimizer, IM_COL32(160, 110, 210, 255), "memory.per_gpu_bytes.optimizer"},
-      {S::activations, m.activations, IM_COL32(86, 180, 110, 255), "memory.per_gpu_bytes.activations"},
-      {S::logits, m.logits, IM_COL32(64, 186, 186, 255), "memory.per_gpu_bytes.logits"},
-      {S::buffers, m.buffers, IM_COL32(200, 180, 90, 255), "memory.per_gpu_bytes.buffers"},
-      {S::runtime, m.runtime, IM_COL32(128, 128, 140, 255), "memory.per_gpu_bytes.runtime"},
+      {S::weights, m.weights, palette::kSeriesBlue, "memory.per_gpu_bytes.weights"},
+      {S::gradients, m.gradients, palette::kSeriesOrange, "memory.per_gpu_bytes.gradients"},
+      {S::optimizer_states, m.optimizer, palette::kSeriesPurple, "memory.per_gpu_bytes.optimizer"},
+      {S::activations, m.activations, palette::kSeriesGreen, "memory.per_gpu_bytes.activations"},
+      {S::logits, m.logits, palette::kSeriesTeal, "memory.per_gpu_bytes.logits"},
+      {S::buffers, m.buffers, palette::kSeriesOchre, "memory.per_gpu_bytes.buffers"},
+      {S::runtime, m.runtime, palette::kSeriesGrey, "memory.per_gpu_bytes.runtime"},
   };
   std::copy(std::begin(all), std::end(all), out);
   return 7;
 }
 
 void verdict(const AppState& app, const MemoryResult& m) {
-  text_colored(m.fits ? kGood : kBad, m.fits ? tr(S::fits) : tr(S::does_not_fit));
+  text_colored(m.fits ? palette::kOk : palette::kError, m.fits ? tr(S::fits) : tr(S::does_not_fit));
   ImGui::SameLine();
   char line[256];
   std::snprintf(line, sizeof line, "%s %s %s  (%s %s)", format_bytes(m.per_gpu.total()).c_str(), tr(S::of_capacity),
@@ -54,7 +51,7 @@ void stacked_bar(const MemoryResult& m, const Component* c, int n) {
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const double scale_max = std::max(m.per_gpu.total(), m.capacity_bytes);
-  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(45, 48, 56, 255), em() * 0.2f);
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), palette::kBarTrack, em() * 0.2f);
   float x = p0.x;
   for (int i = 0; i < n; ++i) {
     const float w = static_cast<float>(c[i].bytes / scale_max) * width;
@@ -132,7 +129,7 @@ void draw_memory(const AppState& app) {
   section_header(tr(S::section_result));
   if (!app.error.field.empty()) {
     const std::string e = std::string(tr(S::invalid_input)) + ": " + app.error.message;
-    text_wrapped(e.c_str(), &kBad);
+    text_wrapped(e.c_str(), &palette::kError);
   }
   if (!app.has_result) return;
   if (app.result_is_stale) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);

@@ -8,7 +8,6 @@
 // [SECTION] Results table
 // [SECTION] Pareto scatter
 // [SECTION] Selected plan
-#include <emscripten.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +18,7 @@
 #include "i18n.hpp"
 #include "imgui.h"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -141,7 +141,7 @@ void draw_form(AppState& app, PlannerState& p) {
   record_widget("planner.spot");
   end_form();
   if (!p.error.field.empty() && error.field == p.error.field) {  // an error of the scenario part
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.35f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
     ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), p.error.field.c_str(), p.error.message.c_str());
     ImGui::PopStyleColor();
   }
@@ -168,7 +168,7 @@ void start_run(AppState& app, PlannerState& p) {
   }
   run->fragment = app.fragment;
   run->planner = std::make_unique<Planner>(*run->parse.question, *run->catalog, default_calibration());
-  run->started_ms = emscripten_get_now();
+  run->started_ms = platform_now_ms();
   p.run = std::move(run);
   p.selected.reset();
   p.details.reset();
@@ -178,10 +178,10 @@ void start_run(AppState& app, PlannerState& p) {
 // One frame's share of the search: whole offerings-at-a-node-count until kPlannerSliceMs passed.
 void run_slice(PlannerState& p) {
   PlannerRun& r = *p.run;
-  const double t0 = emscripten_get_now();
+  const double t0 = platform_now_ms();
   bool done = false;
-  while (!done && emscripten_get_now() - t0 < kPlannerSliceMs) done = r.planner->step(1);
-  const double t1 = emscripten_get_now();
+  while (!done && platform_now_ms() - t0 < kPlannerSliceMs) done = r.planner->step(1);
+  const double t1 = platform_now_ms();
   r.slice_ms.push_back(t1 - t0);
   if (!done) return;
   r.result = r.planner->result();
@@ -377,10 +377,10 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float left = 5.5f * em(), bottom = 2.2f * em();
   const ImVec2 a(origin.x + left, origin.y + 0.5f * em()), b(origin.x + w - 0.8f * em(), origin.y + h - bottom);
-  dl->AddRectFilled(a, b, IM_COL32(30, 33, 40, 255));
+  dl->AddRectFilled(a, b, palette::kPlotBg);
   auto xof = [&](double t) { return a.x + static_cast<float>(std::log(t / tlo) / std::log(thi / tlo)) * (b.x - a.x); };
   auto yof = [&](double c) { return b.y - static_cast<float>(std::log(c / clo) / std::log(chi / clo)) * (b.y - a.y); };
-  const ImU32 grid = IM_COL32(70, 75, 85, 255), label = IM_COL32(170, 175, 185, 255);
+  const ImU32 grid = palette::kGrid, label = palette::kAxisLabel;
   for (double t : time_ticks(tlo, thi)) {
     const float x = xof(t);
     dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), grid);
@@ -399,7 +399,7 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(xl).x, b.y + 1.15f * em()), label, xl);
   dl->AddText(ImVec2(origin.x, origin.y), label, tr(S::axis_cost));
   // The Pareto front as a staircase, then every point.
-  const ImU32 front = IM_COL32(115, 180, 255, 255);
+  const ImU32 front = palette::kParetoFront;
   for (size_t i = 1; i < res.pareto.size(); ++i) {
     const PlanCandidate &u = res.pareto[i - 1], &v = res.pareto[i];
     dl->AddLine(ImVec2(xof(u.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)), front, 1.5f);
@@ -417,8 +417,8 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
     if (on_front)
       dl->AddCircleFilled(q, r, front);
     else
-      dl->AddCircle(q, r * 1.6f, IM_COL32(240, 190, 90, 255), 12, 1.5f);
-    if (p.selected && same_plan(*p.selected, c)) dl->AddCircle(q, r * 2.6f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+      dl->AddCircle(q, r * 1.6f, palette::kRankedPlan, 12, 1.5f);
+    if (p.selected && same_plan(*p.selected, c)) dl->AddCircle(q, r * 2.6f, palette::kSelection, 16, 2.0f);
     const float dx = q.x - mouse.x, dy = q.y - mouse.y;
     if (hovered && dx * dx + dy * dy < best_d2) {
       best_d2 = dx * dx + dy * dy;
@@ -464,7 +464,7 @@ void artefact(PlannerState& p, const char* id, const char* title, const std::str
   int lines = 1;
   for (char ch : text) lines += ch == '\n';
   const float h = std::min(14.0f, static_cast<float>(lines) + 0.6f) * ImGui::GetTextLineHeight() + ImGui::GetStyle().WindowPadding.y;
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.07f, 0.08f, 0.095f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, palette::kCodeBg);
   ImGui::BeginChild(id, ImVec2(0, h), true, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::TextUnformatted(text.c_str());
   ImGui::EndChild();
@@ -559,7 +559,7 @@ void draw_details(PlannerState& p) {
       ImGui::EndTable();
     }
     if (d.advice.warnings.count > 0) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
       ImGui::PushTextWrapPos(0.0f);
       for (int i = 0; i < d.advice.warnings.count; ++i)
         ImGui::BulletText("%s", warning_message(d.advice.warnings.items[static_cast<size_t>(i)]).c_str());
@@ -584,7 +584,7 @@ void draw_details(PlannerState& p) {
     for (const Check& k : d.checklist) {
       ImGui::Text("%d. %s", ++i, k.title.c_str());
       ImGui::Indent();
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.85f, 1.0f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kCommand);
       ImGui::TextUnformatted(k.command.c_str());
       ImGui::PopStyleColor();
       ImGui::TextDisabled("%s: %s", tr(S::expect), k.expect.c_str());
@@ -649,7 +649,7 @@ bool draw_planner(AppState& app) {
                       format_count(static_cast<double>(res.evaluated)).c_str(), res.offerings,
                       format_duration(r.elapsed_ms / 1000).c_str());
   if (r.fragment != app.fragment && p.used_fragment != app.fragment) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
     ImGui::TextWrapped("%s", tr(S::stale_question));
     ImGui::PopStyleColor();
   }
@@ -666,7 +666,7 @@ bool draw_planner(AppState& app) {
     ImGui::TextDisabled("%s", line.c_str());
   }
   if (res.plans.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
     ImGui::TextWrapped("%s", tr(S::no_plan));
     ImGui::PopStyleColor();
     return more;

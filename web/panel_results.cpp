@@ -18,15 +18,12 @@
 #include "i18n.hpp"
 #include "llmplan/report.hpp"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
 namespace llmplan::web {
 namespace {
-
-const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
-const ImVec4 kBad(0.95f, 0.35f, 0.35f, 1.0f);
-const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
 
 //-----------------------------------------------------------------------------
 // [SECTION] Helpers
@@ -136,7 +133,7 @@ void cards(const AppState& app) {
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cards", columns, flags)) return;
   const MemoryResult& m = r.memory;
-  card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &kGood : &kBad,
+  card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &palette::kOk : &palette::kError,
        format_bytes(m.per_gpu.total()) + " / " + format_bytes(m.capacity_bytes), "memory.fits");
   char gpu_hours[96];
   std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.reliability.gpu_hours).c_str());
@@ -158,8 +155,8 @@ void cards(const AppState& app) {
 //-----------------------------------------------------------------------------
 
 const S kPartLabels[] = {S::part_compute, S::part_comm, S::part_bubble, S::part_offload, S::part_io};
-const ImU32 kPartColors[] = {IM_COL32(76, 142, 218, 255), IM_COL32(232, 145, 64, 255), IM_COL32(160, 110, 210, 255),
-                             IM_COL32(86, 180, 110, 255), IM_COL32(220, 90, 90, 255)};
+const ImU32 kPartColors[] = {palette::kSeriesBlue, palette::kSeriesOrange, palette::kSeriesPurple, palette::kSeriesGreen,
+                             palette::kSeriesRed};
 
 void step_time(const AppState& app) {
   section_header(tr(S::sec_step));
@@ -168,7 +165,7 @@ void step_time(const AppState& app) {
   const float height = em() * 1.2f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(45, 48, 56, 255), em() * 0.2f);
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), palette::kBarTrack, em() * 0.2f);
   float x = p0.x;
   for (size_t i = 0; i < b.s.size(); ++i) {
     const float w = b.total_s > 0 ? static_cast<float>(b.s[i] / b.total_s) * width : 0;
@@ -253,7 +250,7 @@ void needs(const AppState& app) {
   const bool io_short = io.data_utilisation > 1;
   line(app, tr(S::need_data_rate), {rate(io.data_bytes_per_s), rate(io.data_tier_bytes_per_s) + " (" +
                                     format_percent(io.data_utilisation) + ")"},
-       "io.data_bytes_per_s", io_short ? &kBad : nullptr);
+       "io.data_bytes_per_s", io_short ? &palette::kError : nullptr);
   const ReliabilityResult& rel = r.reliability;
   line(app, tr(S::need_ckpt), {format_bytes(rel.checkpoint_bytes), format_duration(rel.checkpoint_write_s)},
        "checkpoint.write_s");
@@ -264,17 +261,17 @@ void needs(const AppState& app) {
        "comm.inter_node_bytes");
   const bool cpu_short = n.vcpus > 0 && n.vcpus < n.vcpus_needed;
   line(app, tr(S::need_vcpus), {num(n.vcpus_needed, "%.0f"), have(n.vcpus, "")}, "io.input_cores_per_node",
-       cpu_short ? &kBad : nullptr);
+       cpu_short ? &palette::kError : nullptr);
   const bool ram_short = n.ram_gb > 0 && n.ram_gb < n.ram_gb_needed;
   line(app, tr(S::need_ram), {num(n.ram_gb_needed, "%.0f") + " GB", have(n.ram_gb, "GB")}, nullptr,
-       ram_short ? &kBad : nullptr);
+       ram_short ? &palette::kError : nullptr);
   const bool nvme_short = n.nvme_tb > 0 && n.nvme_tb < n.nvme_tb_needed;
   line(app, tr(S::need_nvme), {num(n.nvme_tb_needed, "%.2f") + " TB", have(n.nvme_tb, "TB")}, nullptr,
-       nvme_short ? &kBad : nullptr);
+       nvme_short ? &palette::kError : nullptr);
   const bool rdma_short = app.advice.rdma.needed && !app.scenario.network.rdma;
   line(app, tr(S::need_rdma), {tr(app.advice.rdma.needed ? S::rdma_needed : S::rdma_not_needed),
                                app.scenario.network.rdma ? tr(S::yes) : tr(S::no)},
-       nullptr, rdma_short ? &kBad : nullptr);
+       nullptr, rdma_short ? &palette::kError : nullptr);
   if (!app.advice.rdma_reason.empty()) item_tooltip(app.advice.rdma_reason.c_str());
   ImGui::EndTable();
   for (const auto& [label, body] : {std::pair{S::where_data, &app.advice.data_location},
@@ -326,7 +323,7 @@ void warnings(const EstimateResult& r) {
     const std::string message =
         fmt(tr(t.text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";
-    text_colored(kWarn, code.c_str());
+    text_colored(palette::kWarning, code.c_str());
     text_wrapped(message.c_str());
   }
 }
@@ -340,7 +337,7 @@ bool draw_results(AppState& app) {
   }
   exports(app);
   if (app.result_is_stale) {
-    text_wrapped(tr(S::stale), &kBad);
+    text_wrapped(tr(S::stale), &palette::kError);
     ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
   }
   cards(app);

@@ -12,13 +12,14 @@
 #include "imgui.h"
 #include "llmplan/topology.hpp"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "widgets.hpp"
 
 namespace llmplan::web {
 namespace {
 
 ImU32 group_color(int index, int count) {
-  if (count <= 1) return IM_COL32(90, 140, 210, 255);
+  if (count <= 1) return palette::kGpuOneGroup;
   float r, g, b;
   ImGui::ColorConvertHSVtoRGB(std::fmod(0.58f + 0.61803f * static_cast<float>(index), 1.0f), 0.55f, 0.80f, r, g, b);
   return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f));
@@ -88,8 +89,8 @@ bool draw_topology(AppState& app) {
   record_widget("topology.canvas");
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 text = IM_COL32(215, 220, 228, 255), dim = IM_COL32(150, 155, 165, 255), line = IM_COL32(120, 128, 140, 255);
-  const ImU32 fabric_color = k.rdma ? IM_COL32(110, 190, 140, 255) : IM_COL32(225, 160, 80, 255);
+  const ImU32 text = palette::kDiagramText, dim = palette::kDiagramMuted, line = palette::kDiagramLine;
+  const ImU32 fabric_color = k.rdma ? palette::kFabricRdma : palette::kFabricTcp;
   const float fabric_y = origin.y + node_h + 2.2f * em();
   float x = origin.x;
   std::vector<float> nic_xs;
@@ -104,7 +105,7 @@ bool draw_topology(AppState& app) {
     }
     const int node = shown[static_cast<size_t>(b)];
     const ImVec2 a(x, origin.y), z(x + node_w, origin.y + node_h);
-    dl->AddRectFilled(a, z, IM_COL32(34, 38, 46, 255), 0.4f * em());
+    dl->AddRectFilled(a, z, palette::kNodeBox, 0.4f * em());
     dl->AddRect(a, z, line, 0.4f * em());
     char title[48];
     std::snprintf(title, sizeof title, tr(S::topo_node), node);
@@ -112,7 +113,7 @@ bool draw_topology(AppState& app) {
     // The scale-up domain: a bar every GPU connects to.
     const float sw_y = a.y + title_h + static_cast<float>(rows) * (gpu_h + 0.3f * em()) + 0.5f * em();
     const ImVec2 sa(a.x + pad, sw_y), sz(z.x - pad, sw_y + switch_h);
-    dl->AddRectFilled(sa, sz, IM_COL32(60, 70, 95, 255), 0.2f * em());
+    dl->AddRectFilled(sa, sz, palette::kScaleUpSwitch, 0.2f * em());
     std::string sw = scale_up_label(k.scale_up);
     if (ImGui::CalcTextSize(sw.c_str()).x > sz.x - sa.x - 0.4f * em()) {  // keep the name, drop the note in brackets
       const size_t cut = std::min(sw.find(" ("), sw.find("\xEF\xBC\x88"));  // ASCII or full-width bracket
@@ -134,7 +135,7 @@ bool draw_topology(AppState& app) {
       char label2[24];
       std::snprintf(label2, sizeof label2, "D%d", role.dp);
       const float cx = (ga.x + gz.x) / 2;
-      const ImU32 ink = IM_COL32(15, 18, 22, 255);
+      const ImU32 ink = palette::kInkOnGpu;
       if (ImGui::CalcTextSize(label).x < gpu_w - 0.2f * em()) {
         centered_text(dl, ImVec2(cx, ga.y + gpu_h * 0.32f), ink, label);
         centered_text(dl, ImVec2(cx, ga.y + gpu_h * 0.72f), ink, label2);
@@ -154,7 +155,7 @@ bool draw_topology(AppState& app) {
     for (int n = 0; n < nics; ++n) {
       const float nx = a.x + (node_w - row_w) / 2 + static_cast<float>(n) * (nic_w + 0.3f * em());
       dl->AddLine(ImVec2(nx + nic_w / 2, sz.y), ImVec2(nx + nic_w / 2, nic_y), line);
-      dl->AddRectFilled(ImVec2(nx, nic_y), ImVec2(nx + nic_w, nic_y + nic_h), IM_COL32(70, 80, 70, 255), 0.2f * em());
+      dl->AddRectFilled(ImVec2(nx, nic_y), ImVec2(nx + nic_w, nic_y + nic_h), palette::kNic, 0.2f * em());
       if (nic_w > ImGui::CalcTextSize(tr(S::topo_nic)).x)
         centered_text(dl, ImVec2(nx + nic_w / 2, nic_y + nic_h / 2), text, tr(S::topo_nic));
       if (k.nodes > 1) nic_xs.push_back(nx + nic_w / 2);
@@ -179,7 +180,7 @@ bool draw_topology(AppState& app) {
   ImGui::Text(tr(S::topo_scale_up), k.scale_up_name.c_str(), format_bytes(k.scale_up_gb_per_s * 1e9).c_str());
   ImGui::TextDisabled("%s", tr(S::topo_legend));
   if (k.tp > k.gpus_per_node) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
     ImGui::TextWrapped("%s", tr(S::topo_tp_crosses));
     ImGui::PopStyleColor();
   }

@@ -47,6 +47,8 @@ void platform_key_event(int key, int action);
 bool platform_key_frame();  // true: a held-over key is released next frame (draw another)
 // The frame's CPU time (ImGui frame, and with the GL submission) for window.llmplanFrameMs.
 void platform_frame_time(double ui_ms, double total_ms);
+// A monotonic clock in milliseconds (performance.now()), for time slices and elapsed times.
+double platform_now_ms();
 // The page's address without its fragment (links in exported summaries).
 std::string platform_page_url();
 // Downloads `text` as a file (a Blob link; also window.llmplanLastDownload for tests).

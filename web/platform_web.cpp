@@ -331,6 +331,8 @@ bool platform_key_frame() {
 
 void platform_frame_time(double ui_ms, double total_ms) { js_frame_time(ui_ms, total_ms); }
 
+double platform_now_ms() { return emscripten_get_now(); }
+
 std::string platform_page_url() {
   char* p = js_page_url();
   std::string out(p ? p : "");

@@ -8,11 +8,10 @@
 #include "app.hpp"
 #include "i18n.hpp"
 #include "imgui_internal.h"  // FindRenderedTextEnd: the label as drawn, without its ##id
+#include "palette.hpp"
 
 namespace llmplan::web {
 namespace {
-
-const ImVec4 kErrorColor(0.95f, 0.35f, 0.35f, 1.0f);
 
 void label_cell(const char* label) {
   ImGui::TableNextRow();
@@ -28,7 +27,7 @@ struct ErrorScope {
   bool active;
   ErrorScope(const char* field, const InputError& e) : active(field && e.field == field) {
     if (active) {
-      ImGui::PushStyleColor(ImGuiCol_Border, kErrorColor);
+      ImGui::PushStyleColor(ImGuiCol_Border, palette::kError);
       ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, std::max(1.0f, em() / 8));
     }
   }
@@ -40,7 +39,7 @@ struct ErrorScope {
   }
   void message(const InputError& e) {
     if (!active) return;
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
     ImGui::TextWrapped("%s", e.message.c_str());
     ImGui::PopStyleColor();
   }

@@ -4,6 +4,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "llmplan/catalog.hpp"
+
+namespace llmplan {
+
+nlohmann::json parse_json_untrusted(std::string_view text) { return detail::parse_untrusted(text); }
+
+}  // namespace llmplan
+
 namespace llmplan::detail {
 
 bool Reader::fail(const std::string& field, const std::string& message) {

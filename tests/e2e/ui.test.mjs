@@ -315,6 +315,33 @@ test('a custom GPU is validated by the catalog loader and can be used', async ()
   }
 });
 
+test('damaged saved edits (localStorage) are refused with a message; the app starts on the built-in catalog', async () => {
+  // Hand-edited or damaged values: a number out of double's range, and the right JSON in the wrong shape.
+  const damaged = ['1E978', '{"prices": {"x": 1E978}}', '{"prices": "x"}', '{"gpus": {"a": 1}}', '{"gpus": [1]}',
+                   '{"gpus": [{"base": 5}]}', '{"prices": {"lambda-8x-b200-sxm": "cheap"}}'];
+  for (const text of damaged) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
+    await context.addInitScript((t) => localStorage.setItem('llmplan.catalogEdits', t), text);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    try {
+      await page.goto(server.origin + '/?lang=en');
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => window.llmplan.catalogStatus().source), 'built-in', text);
+      await click(page, 'tab_catalog');
+      await click(page, 'cat_tab_edits');
+      await waitFrames(page);
+      const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()).map((t) => t.text).join('\n'));
+      assert.match(texts, /refused/, `${text}: the refusal is shown`);
+      assert.deepEqual(errors, [], text);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 const layouts = [
   [1280, 720, 1, 'en'], [1280, 720, 1, 'zh'], [1920, 1080, 1, 'en'], [1920, 1080, 1, 'zh'],
   [800, 900, 1, 'en'], [800, 900, 1, 'zh'], [1280, 720, 2, 'en'], [1280, 720, 2, 'zh'],

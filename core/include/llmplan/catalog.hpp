@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "llmplan/model.hpp"
 
 namespace llmplan {
@@ -146,5 +148,10 @@ CatalogLoad load_catalog_files(const std::vector<CatalogFile>& files);
 const Catalog& builtin_catalog();
 // Its JSON text, for `catalog list --json` and the site's catalog.json.
 std::string_view builtin_catalog_json();
+
+// JSON text from outside the program (a picked file, localStorage, the clipboard, a link) parsed
+// without ever throwing: a discarded value (is_discarded()) on any error, including a number
+// out of double's range such as 1E978 (out_of_range 406 from a throwing json::parse).
+nlohmann::json parse_json_untrusted(std::string_view text);
 
 }  // namespace llmplan
