@@ -49,8 +49,8 @@ int main() {
       sink += llmplan::estimate(s, llmplan::default_calibration()).time.step_s;
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%-28s %10.0f estimates/s  %.2f us each  %.2f heap allocations per estimate  (checksum %.3g)\n", names[i],
-                n / secs, 1e6 * secs / n, static_cast<double>(g_allocations - before) / n, sink);
+    std::printf("%-28s %10.0f estimates/s  %.2f us each  %.2f heap allocations per estimate  (checksum %.3g)\n",
+                names[i], n / secs, 1e6 * secs / n, static_cast<double>(g_allocations - before) / n, sink);
   }
   return 0;
 }

@@ -18,9 +18,11 @@ struct Reference {
 };
 
 const Reference kReferences[] = {
-    {"8B QLoRA fine-tune", R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "lora": {"rank": 16, "targets": "all_linear"},
+    {"8B QLoRA fine-tune",
+     R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "lora": {"rank": 16, "targets": "all_linear"},
       "seq_len": 2048, "global_batch": 32, "tokens": 2e8, "objective": "min_cost", "constraints": {"max_gpus": 8}})"},
-    {"70B full fine-tune", R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
+    {"70B full fine-tune",
+     R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
       "tokens": 2e9, "objective": "min_cost", "constraints": {"max_gpus": 64}})"},
     {"405B pretrain, 15 T tokens", R"({"model": {"preset": "llama-3.1-405b"}, "method": "pretrain", "seq_len": 8192,
       "global_batch": 2048, "tokens": 15e12, "objective": "min_time", "constraints": {"max_gpus": 16384}})"},
@@ -34,8 +36,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int main() {
   const llmplan::Catalog& catalog = llmplan::builtin_catalog();
-  std::printf("%-28s %10s %10s %9s %12s %12s %8s\n", "question", "layouts", "estimated", "search s", "layouts/s", "estimates/s",
-              "JSON s");
+  std::printf("%-28s %10s %10s %9s %12s %12s %8s\n", "question", "layouts", "estimated", "search s", "layouts/s",
+              "estimates/s", "JSON s");
   for (const Reference& ref : kReferences) {
     // The search alone (what the UI runs in slices), then the whole `llmplan plan` call, which
     // adds parsing, the advice, artefacts and checklist of the top plans, and the JSON.
@@ -62,9 +64,11 @@ int main() {
       if (!r.ok) return 1;
     }
     std::printf("%-28s %10llu %10llu %9.4f %12.0f %12.0f %8.4f\n", ref.name, static_cast<unsigned long long>(res.space),
-                static_cast<unsigned long long>(res.evaluated), best, res.space / best, res.evaluated / best, json_best);
+                static_cast<unsigned long long>(res.evaluated), best, res.space / best, res.evaluated / best,
+                json_best);
   }
-  std::printf("(best of 5 runs on one core; 'layouts' counts every enumerated layout, 'estimated' those that reached the\n"
-              " estimator after divisibility, framework and memory pruning; 'JSON s' is the whole `llmplan plan` call)\n");
+  std::printf(
+      "(best of 5 runs on one core; 'layouts' counts every enumerated layout, 'estimated' those that reached the\n"
+      " estimator after divisibility, framework and memory pruning; 'JSON s' is the whole `llmplan plan` call)\n");
   return 0;
 }

@@ -16,7 +16,8 @@ using namespace plan_questions;
 using nlohmann::json;
 
 namespace {
-const char* k70bOnH100 = R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
+const char* k70bOnH100 =
+    R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
   "tokens": 2e9, "objective": "min_cost", "constraints": {"max_gpus": 16, "accelerators": ["h100-sxm5-80gb"]}})";
 
 // "--flag value" lines of the Megatron arguments; "" for a flag without a value, absent: not there.
@@ -64,7 +65,6 @@ TEST_CASE("the DeepSpeed JSON parses and carries the plan's batch, accumulation 
   }
 }
 
-
 TEST_CASE("Megatron-LM arguments carry the plan's layout, batch and the model's architecture") {
   const json r = plan_of(k405bPretrain);
   const json& p = r["plans"][0];
@@ -90,7 +90,6 @@ TEST_CASE("Megatron-LM arguments carry the plan's layout, batch and the model's 
   CHECK(cmd.find("--nnodes=" + std::to_string(p["nodes"].get<int>()) + " --nproc_per_node=8") != std::string::npos);
 }
 
-
 TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   const json p = plan_of(k7bQlora)["plans"][0];
   const std::string py = p["artifacts"]["peft_python"].get<std::string>();
@@ -98,11 +97,12 @@ TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   CHECK(py.find("bnb_4bit_use_double_quant=True") != std::string::npos);
   CHECK(py.find("LoraConfig(r=16, lora_alpha=32") != std::string::npos);
   CHECK(py.find("target_modules=\"all-linear\"") != std::string::npos);
-  CHECK(py.find("per_device_train_batch_size=" + std::to_string(p["layout"]["micro_batch"].get<int>()) + ",") != std::string::npos);
-  CHECK(py.find("gradient_accumulation_steps=" + std::to_string(p["layout"]["grad_accum"].get<int>()) + ",") != std::string::npos);
+  CHECK(py.find("per_device_train_batch_size=" + std::to_string(p["layout"]["micro_batch"].get<int>()) + ",") !=
+        std::string::npos);
+  CHECK(py.find("gradient_accumulation_steps=" + std::to_string(p["layout"]["grad_accum"].get<int>()) + ",") !=
+        std::string::npos);
   CHECK(p["artifacts"]["megatron_args"].is_null());
 }
-
 
 TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules with the plan's numbers") {
   const json single = plan_of(k7bQlora)["plans"][0]["advice"];
@@ -122,7 +122,6 @@ TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules wit
   const Accelerator* g = builtin_catalog().find_accelerator(big["accelerator"].get<std::string>());
   CHECK(a["node"]["ram_gb_needed"].get<double>() == doctest::Approx(2 * 8 * g->memory_gb));
 }
-
 
 TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and throughput") {
   const json p = plan_of(k70bOnH100)["plans"][0];

@@ -21,8 +21,8 @@ namespace {
 // The validation cases of this source tree (LLMPLAN_SOURCE_DIR: tests/CMakeLists.txt), whatever
 // folder ctest or Node runs the tests from.
 json validation_cases() {
-  for (const std::string& path : {std::string(LLMPLAN_SOURCE_DIR) + "/tests/validation/cases.json",
-                                  std::string("tests/validation/cases.json")}) {
+  for (const std::string& path :
+       {std::string(LLMPLAN_SOURCE_DIR) + "/tests/validation/cases.json", std::string("tests/validation/cases.json")}) {
     std::ifstream in(path);
     if (!in) continue;
     std::stringstream ss;
@@ -63,7 +63,8 @@ TEST_CASE("every constant has a name, a unit and a public source") {
   CHECK(names.size() == static_cast<size_t>(Calibration::kCount));
 }
 
-TEST_CASE("fitted constants name the validation cases they were fitted on, and the grid-fitted ones name all fit cases") {
+TEST_CASE(
+    "fitted constants name the validation cases they were fitted on, and the grid-fitted ones name all fit cases") {
   const json doc = validation_cases();
   REQUIRE(doc.contains("cases"));
   std::set<std::string> fit, all;
@@ -92,7 +93,8 @@ TEST_CASE("fitted constants name the validation cases they were fitted on, and t
 }
 
 TEST_CASE("an estimate uses the calibration it is given, and explains with its values") {
-  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+  const Scenario s = parse(
+      R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
       "parallel": {"zero": 1}})");
   const EstimateResult base = estimate(s, default_calibration());
   Calibration cal = default_calibration();

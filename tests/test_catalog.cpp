@@ -2,9 +2,9 @@
 // rejected with a JSON-pointer diagnostic; the diff names every change.
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
@@ -40,9 +40,9 @@ TEST_SUITE("shipped catalog") {
     for (const char* id : {"llama-2-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b", "qwen2.5-72b",
                            "mixtral-8x7b", "deepseek-v3", "gpt3-175b"})
       CHECK_MESSAGE(c.find_model(id) != nullptr, id);
-    for (const char* id : {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "infiniband-hdr", "infiniband-ndr",
-                           "infiniband-xdr", "roce-100g", "roce-200g", "roce-400g", "ethernet-1g", "ethernet-10g",
-                           "ethernet-25g", "ethernet-100g"})
+    for (const char* id :
+         {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr",
+          "roce-100g", "roce-200g", "roce-400g", "ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g"})
       CHECK_MESSAGE(c.find_interconnect(id) != nullptr, id);
   }
 
@@ -65,8 +65,11 @@ TEST_SUITE("shipped catalog") {
     //   baichuan2-7b  "7B"  vs 7.51B (+7.2 %): 125,696-token vocabulary, embedding + head 1.03B
     //   baichuan2-13b "13B" vs 13.9B (+6.9 %): same vocabulary, embedding + head 1.29B
     // For these the bound is the size of that rounding, not 2 %.
-    const std::map<std::string, double> rounded = {
-        {"llama-2-7b", 0.045}, {"falcon-40b", 0.04}, {"glm-4-9b", 0.05}, {"baichuan2-7b", 0.08}, {"baichuan2-13b", 0.08}};
+    const std::map<std::string, double> rounded = {{"llama-2-7b", 0.045},
+                                                   {"falcon-40b", 0.04},
+                                                   {"glm-4-9b", 0.05},
+                                                   {"baichuan2-7b", 0.08},
+                                                   {"baichuan2-13b", 0.08}};
     for (const ModelPreset& m : builtin_catalog().models) {
       CAPTURE(m.id);
       const ParamCount p = count_params(m.arch);
@@ -74,7 +77,8 @@ TEST_SUITE("shipped catalog") {
       const auto it = rounded.find(m.id);
       const double bound = it == rounded.end() ? 0.02 : it->second;
       CHECK(std::abs(rel) < bound);
-      if (m.published_active_params) CHECK(p.active / *m.published_active_params - 1.0 == doctest::Approx(0).epsilon(0.03));
+      if (m.published_active_params)
+        CHECK(p.active / *m.published_active_params - 1.0 == doctest::Approx(0).epsilon(0.03));
     }
   }
 
@@ -177,21 +181,27 @@ TEST_SUITE("malformed catalogs") {
         {no_half, "/accelerators/0/bf16_dense_tflops: or fp16_dense_tflops must be given (> 0)"},
         {set("/accelerators/0/intra_node_link", nullptr),
          "/accelerators/0/intra_node_gb_per_s: and intra_node_link must be given together, or both null"},
-        {set("/accelerators/0/id", "H100"), "/accelerators/0/id: must be 1-64 characters of a-z, 0-9, '-' and '.'; got \"H100\""},
+        {set("/accelerators/0/id", "H100"),
+         "/accelerators/0/id: must be 1-64 characters of a-z, 0-9, '-' and '.'; got \"H100\""},
         {dup, "/accelerators/1/id: duplicate id \"h100-sxm5-80gb\""},
         {set("/accelerators/0/intra_node_link", "nvlink9"),
          "/accelerators/0/intra_node_link: \"nvlink9\" is not an intra_node interconnect id"},
         {set("/accelerators/0/intra_node_link", "infiniband-ndr"),
          "/accelerators/0/intra_node_link: \"infiniband-ndr\" is not an intra_node interconnect id"},
-        {set("/accelerators/0/fp8_dense_tflops", "1979"), "/accelerators/0/fp8_dense_tflops: must be > 0 or null, got \"1979\""},
-        {set("/accelerators/0/gemm_bf16_efficiency", 1.5), "/accelerators/0/gemm_bf16_efficiency: must be a number in 0..1; got 1.5"},
+        {set("/accelerators/0/fp8_dense_tflops", "1979"),
+         "/accelerators/0/fp8_dense_tflops: must be > 0 or null, got \"1979\""},
+        {set("/accelerators/0/gemm_bf16_efficiency", 1.5),
+         "/accelerators/0/gemm_bf16_efficiency: must be a number in 0..1; got 1.5"},
         {set("/accelerators/0/pcie_gen", 7), "/accelerators/0/pcie_gen: must be an integer in 3..6; got 7"},
         {set("/accelerators/0/sources/speed", "x"), "/accelerators/0/sources/speed: names no field of this entry"},
-        {set("/schema_version", 2), "/schema_version: the catalog uses schema 2 but this llmplan reads up to 1: update llmplan to read it"},
+        {set("/schema_version", 2),
+         "/schema_version: the catalog uses schema 2 but this llmplan reads up to 1: update llmplan to read it"},
         {set("/catalog_version", "v1"), "/catalog_version: must look like 2026.11.0 (YYYY.MM.N); got \"v1\""},
-        {set("/models/0/as_of", "yesterday"), "/models/0/as_of: must be a date YYYY, YYYY-MM or YYYY-MM-DD; got \"yesterday\""},
+        {set("/models/0/as_of", "yesterday"),
+         "/models/0/as_of: must be a date YYYY, YYYY-MM or YYYY-MM-DD; got \"yesterday\""},
         {set("/providers/0/source", ""), "/providers/0/source: must name where the figures come from"},
-        {set("/providers/0/country", "usa"), "/providers/0/country: must be an ISO 3166 alpha-2 code such as \"US\"; got \"usa\""},
+        {set("/providers/0/country", "usa"),
+         "/providers/0/country: must be an ISO 3166 alpha-2 code such as \"US\"; got \"usa\""},
         {set("/instances/0/provider", "nowhere"), "/instances/0/provider: \"nowhere\" is not a provider id"},
         {set("/instances/0/accelerator", "h100"), "/instances/0/accelerator: \"h100\" is not an accelerator id"},
         {set("/instances/0/inter_node_link", "nvlink4"),
@@ -199,10 +209,13 @@ TEST_SUITE("malformed catalogs") {
         {set("/instances/0/currency", "eur"), "/instances/0/currency: must be one of \"usd\", \"cny\"; got \"eur\""},
         {no_price, "/instances/0/on_demand_per_hour: no price is given: give one, or say in notes why none was found"},
         {set("/instances/0/gpus", 0), "/instances/0/gpus: must be an integer in 1..1024; got 0"},
-        {set("/interconnects/0/scope", "inside"), "/interconnects/0/scope: must be one of \"intra_node\", \"inter_node\"; got \"inside\""},
+        {set("/interconnects/0/scope", "inside"),
+         "/interconnects/0/scope: must be one of \"intra_node\", \"inter_node\"; got \"inside\""},
         {set("/interconnects/0/nccl_busbw_gb_per_s", 1000),
          "/interconnects/0/nccl_busbw_gb_per_s: must not exceed twice bandwidth_gb_per_s (450); got 1000"},
-        {set("/storage/0/kind", "tape"), "/storage/0/kind: must be one of \"block\", \"local_nvme\", \"parallel_fs\", \"file\", \"object\"; got \"tape\""},
+        {set("/storage/0/kind", "tape"),
+         "/storage/0/kind: must be one of \"block\", \"local_nvme\", \"parallel_fs\", \"file\", \"object\"; got "
+         "\"tape\""},
         {set("/storage/0/provider", "nobody"), "/storage/0/provider: \"nobody\" is not a provider id or \"generic\""},
         {set("/models/0/kv_heads", 3), "/models/0/kv_heads: must divide heads (8) and be at most heads; got 3"},
         {set("/models/0/experts", 4), "/models/0/top_k: must be in 1..experts (4) for an MoE model; got 0"},

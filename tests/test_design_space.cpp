@@ -21,7 +21,8 @@ Scenario parsed(const std::string& text) {
 }  // namespace
 
 TEST_CASE("question_scenario_json drops what the planner searches, and write_question adds the objective") {
-  const Scenario s = parsed(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "micro_batch": 2,
+  const Scenario s =
+      parsed(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "micro_batch": 2,
     "global_batch": 256, "tokens": 2e9, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16, "gpus_per_node": 8},
     "parallel": {"tp": 8, "zero": 1}, "pricing": {"mode": "spot", "usd_per_gpu_hour": 2.5, "overhead_factor": 1.5}})");
   const json q = json::parse(question_scenario_json(s, builtin_catalog()));
@@ -34,7 +35,8 @@ TEST_CASE("question_scenario_json drops what the planner searches, and write_que
   c.max_gpus = 64;
   c.deadline_days = 7;
   c.providers = {"aws", "lambda"};
-  const std::string text = write_question(question_scenario_json(s, builtin_catalog()), Objective::min_cost_under_deadline, c, 20);
+  const std::string text =
+      write_question(question_scenario_json(s, builtin_catalog()), Objective::min_cost_under_deadline, c, 20);
   const json w = json::parse(text);
   CHECK(w["objective"] == "min_cost_under_deadline");
   CHECK(w["constraints"] == json{{"max_gpus", 64}, {"deadline_days", 7.0}, {"providers", {"aws", "lambda"}}});
@@ -55,7 +57,8 @@ TEST_CASE("plan_details gives the structs behind each `llmplan plan` entry") {
   const json body = json::parse(plan_json(text, builtin_catalog(), default_calibration()).body);
   REQUIRE(!res.plans.empty());
   for (size_t i = 0; i < res.plans.size(); ++i) {
-    const PlanDetails d = plan_details(res.plans[i], parse.scenario_json, *parse.question, builtin_catalog(), default_calibration());
+    const PlanDetails d =
+        plan_details(res.plans[i], parse.scenario_json, *parse.question, builtin_catalog(), default_calibration());
     const json& e = body["plans"][i];
     REQUIRE(d.ok);
     CHECK(json::parse(d.scenario_json) == e["scenario"]);

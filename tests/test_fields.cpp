@@ -5,8 +5,8 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <numeric>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <string>
@@ -67,8 +67,7 @@ void give_context(json& doc, const FieldSpec& f) {
   if (applies.find("method=lora") != std::string::npos) doc["method"] = "lora";
   if (applies.find("method=freeze") != std::string::npos) doc["method"] = "freeze";
   if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
-  if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" ||
-      path == "model.dense_layers")
+  if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" || path == "model.dense_layers")
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
   if (applies.find("model.attention=mla") != std::string::npos)
     doc["model"].update({{"attention", "mla"}, {"kv_lora_rank", 512}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}});
@@ -85,7 +84,8 @@ void meet_rules(json& doc) {
   if (tp_pp > 1) set_path(doc, "cluster.gpus", std::lcm(tp_pp, 8LL));
   const json* experts = get_path(doc, "model.experts");
   if (experts && experts->get<int>() == 0)
-    for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"}) doc["model"].erase(k);
+    for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"})
+      doc["model"].erase(k);
   const json* attention = get_path(doc, "model.attention");
   if (attention && *attention == "mla") {
     json& m = doc["model"];
@@ -132,8 +132,7 @@ std::vector<json> refused(const FieldSpec& f) {
   switch (f.type) {
     case FieldType::integer:
       return {static_cast<long long>(f.lo) - 1, static_cast<long long>(f.hi) + 1, f.lo + 0.5, "1"};
-    case FieldType::number:
-      return {std::nextafter(f.lo, -inf), std::nextafter(f.hi, inf), "1"};
+    case FieldType::number: return {std::nextafter(f.lo, -inf), std::nextafter(f.hi, inf), "1"};
     case FieldType::number_or_auto: return {std::nextafter(f.lo, -inf), std::nextafter(f.hi, inf), "never"};
     case FieldType::boolean: return {1, "true"};
     case FieldType::choice: return {"no-such-name", 0};
@@ -153,9 +152,7 @@ std::string parse_error(const json& doc, FieldScope scope, std::string& written)
   return p.scenario ? "" : p.error.field + " | " + p.error.message;
 }
 
-json question_base() {
-  return {{"model", {{"preset", "llama-3.1-8b"}}}, {"tokens", 1e9}, {"objective", "min_cost"}};
-}
+json question_base() { return {{"model", {{"preset", "llama-3.1-8b"}}}, {"tokens", 1e9}, {"objective", "min_cost"}}; }
 
 }  // namespace
 
@@ -186,8 +183,8 @@ TEST_SUITE("field table") {
         set_path(doc, f.path, value);
         meet_rules(doc);
         std::string written;
-        CHECK_MESSAGE(parse_error(doc, f.scope, written).empty(), std::string(f.path) << " = " << value.dump() << ": "
-                                                                          << parse_error(doc, f.scope, written));
+        CHECK_MESSAGE(parse_error(doc, f.scope, written).empty(),
+                      std::string(f.path) << " = " << value.dump() << ": " << parse_error(doc, f.scope, written));
       }
       for (const json& value : refused(f)) {
         json doc = base;
@@ -228,14 +225,18 @@ TEST_SUITE("field table") {
         const ScenarioParse again = parse_scenario(written, catalog);
         REQUIRE_MESSAGE(again.scenario, std::string(f.path) << ": " << again.error.message << " in " << written);
         // The writer reproduces the scenario: the same document again, and the same member.
-        CHECK_MESSAGE(write_scenario_input(*again.scenario, catalog) == written, std::string(f.path) << " = " << value.dump());
+        CHECK_MESSAGE(write_scenario_input(*again.scenario, catalog) == written, std::string(f.path)
+                                                                                     << " = " << value.dump());
         CHECK_MESSAGE(field_value_json(f, *again.scenario) == field_value_json(f, *first.scenario),
                       std::string(f.path) << " = " << value.dump() << " wrote " << written);
         // A value other than the default is written out (resolved fields by their own code).
         const json out = json::parse(written);
-        if (f.ref && field_value_json(f, *first.scenario) != field_value_json(f, parse_scenario(base_document().dump(), catalog).scenario.value()) &&
+        if (f.ref &&
+            field_value_json(f, *first.scenario) !=
+                field_value_json(f, parse_scenario(base_document().dump(), catalog).scenario.value()) &&
             field_applies(f, *first.scenario) && f.stage == FieldStage::input)
-          CHECK_MESSAGE(get_path(out, f.path) != nullptr, std::string(f.path) << " = " << value.dump() << " not written: " << written);
+          CHECK_MESSAGE(get_path(out, f.path) != nullptr, std::string(f.path)
+                                                              << " = " << value.dump() << " not written: " << written);
         // The link of the document opens as the same scenario, with no notice.
         const LinkEncode e = encode_link(doc.dump(), catalog);
         REQUIRE_MESSAGE(e.ok, std::string(f.path) << ": " << e.error.message);
@@ -243,7 +244,8 @@ TEST_SUITE("field table") {
         CHECK_MESSAGE(d.notices.empty(), std::string(f.path) << " = " << value.dump());
         const ScenarioParse linked = parse_scenario(d.input_json, catalog);
         REQUIRE_MESSAGE(linked.scenario, std::string(f.path) << ": " << linked.error.message);
-        CHECK_MESSAGE(write_scenario_input(*linked.scenario, catalog) == written, std::string(f.path) << " = " << value.dump());
+        CHECK_MESSAGE(write_scenario_input(*linked.scenario, catalog) == written, std::string(f.path)
+                                                                                      << " = " << value.dump());
       }
     }
   }

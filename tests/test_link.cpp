@@ -37,7 +37,8 @@ bool has_notice(const LinkDecode& d, const std::string& field) {
 // The golden links file of this source tree (LLMPLAN_SOURCE_DIR: tests/CMakeLists.txt), whatever
 // folder ctest or Node runs the tests from.
 json golden_links() {
-  for (const std::string& path : {std::string(LLMPLAN_SOURCE_DIR) + "/tests/golden/links.json", std::string("tests/golden/links.json")}) {
+  for (const std::string& path :
+       {std::string(LLMPLAN_SOURCE_DIR) + "/tests/golden/links.json", std::string("tests/golden/links.json")}) {
     std::ifstream in(path);
     if (!in) continue;
     std::stringstream ss;
@@ -81,7 +82,8 @@ TEST_SUITE("links") {
   }
 
   TEST_CASE("a scenario using every section round-trips exactly") {
-    const std::string input = R"({"model": {"layers": 24, "hidden": 2048, "heads": 16, "kv_heads": 8, "head_dim": 128, "ffn": 8192,
+    const std::string input =
+        R"({"model": {"layers": 24, "hidden": 2048, "heads": 16, "kv_heads": 8, "head_dim": 128, "ffn": 8192,
       "vocab": 102400, "gated_mlp": true, "tied_embeddings": false, "qkv_bias": true, "norm": "rmsnorm", "experts": 64,
       "top_k": 6, "shared_experts": 2, "expert_ffn": 1408, "shared_expert_ffn": 2816, "dense_layers": 1},
       "method": "lora", "lora": {"rank": 32, "targets": "attention"}, "precision": "bf16", "optimizer": "adamw8bit",
@@ -104,11 +106,13 @@ TEST_SUITE("links") {
     CHECK(json::parse(d.input_json) == json::parse(input));
     // ... and the estimate is the same one: the link reproduces the scenario exactly.
     const Calibration& cal = default_calibration();
-    CHECK(estimate_json(d.input_json, builtin_catalog(), cal).body == estimate_json(input, builtin_catalog(), cal).body);
+    CHECK(estimate_json(d.input_json, builtin_catalog(), cal).body ==
+          estimate_json(input, builtin_catalog(), cal).body);
   }
 
   TEST_CASE("a planner question round-trips, lists included") {
-    const std::string input = R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "tokens": 2e9, "objective": "min_time_under_budget",
+    const std::string input =
+        R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "tokens": 2e9, "objective": "min_time_under_budget",
       "constraints": {"budget_usd": 5000, "max_gpus": 64, "providers": ["aws", "lambda"], "accelerators": ["h100-sxm5-80gb"],
       "spot": true, "deadline_days": 9.5}, "top_n": 3})";
     const LinkDecode d = decode(encode(input));
@@ -130,7 +134,8 @@ TEST_SUITE("links") {
   }
 
   TEST_CASE("numbers are written in their shortest exact form") {
-    const std::string f = encode(R"({"model": {"preset": "llama-2-7b"}, "tokens": 2e12, "pricing": {"overhead_factor": 1.3,
+    const std::string f =
+        encode(R"({"model": {"preset": "llama-2-7b"}, "tokens": 2e12, "pricing": {"overhead_factor": 1.3,
       "failures_per_gpu_hour": 1.97e-05}})");
     CHECK(f.find("&t=2e12") != std::string::npos);
     CHECK(f.find("&ov=1.3") != std::string::npos);
@@ -138,11 +143,12 @@ TEST_SUITE("links") {
   }
 
   TEST_CASE("a bad field falls back to its default with a notice naming it; every other field is kept") {
-    const LinkDecode d = decode("#v=1&c=2026.12.0&m=llama-3.1-70b&s=abc&tp=3&gb=256&n=16&g=h100-sxm5-80gb&z=3&zz=9&sp=maybe");
+    const LinkDecode d =
+        decode("#v=1&c=2026.12.0&m=llama-3.1-70b&s=abc&tp=3&gb=256&n=16&g=h100-sxm5-80gb&z=3&zz=9&sp=maybe");
     CHECK(d.valid);
-    CHECK(has_notice(d, "seq_len"));              // not a number
-    CHECK(has_notice(d, "parallel.tp"));          // does not divide the 64 heads
-    CHECK(has_notice(d, "zz"));                   // unknown code
+    CHECK(has_notice(d, "seq_len"));                     // not a number
+    CHECK(has_notice(d, "parallel.tp"));                 // does not divide the 64 heads
+    CHECK(has_notice(d, "zz"));                          // unknown code
     CHECK(has_notice(d, "parallel.sequence_parallel"));  // not 1/0
     const json in = json::parse(d.input_json);
     CHECK(in["global_batch"] == 256);
@@ -196,17 +202,21 @@ TEST_SUITE("links") {
       CHECK(load.catalog->catalog_version == r.version);
       CHECK(catalog_for_version(r.version) != nullptr);
     }
-    const std::string link = "#v=1&c=2026.11.0&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&i=aws-p4de.24xlarge-us-east-1&nn=4&tp=8&z=1&sp=1";
-    const OpenedLink opened = open_link(link, builtin_catalog(), builtin_catalog_json(), catalog_for_version("2026.11.0"),
-                                        catalog_json_for_version("2026.11.0"));
+    const std::string link =
+        "#v=1&c=2026.11.0&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&i=aws-p4de.24xlarge-us-east-1&nn=4&tp=8&z=1&sp=1";
+    const OpenedLink opened = open_link(link, builtin_catalog(), builtin_catalog_json(),
+                                        catalog_for_version("2026.11.0"), catalog_json_for_version("2026.11.0"));
     CHECK(opened.catalog_used == "2026.11.0");
     // 2026.12.0 added p4de's EFA fabric: the change is listed...
     bool fabric = false;
-    for (const std::string& c : opened.changes) fabric |= c.find("aws-p4de.24xlarge-us-east-1 inter_node_link") != std::string::npos;
+    for (const std::string& c : opened.changes)
+      fabric |= c.find("aws-p4de.24xlarge-us-east-1 inter_node_link") != std::string::npos;
     CHECK(fabric);
     // ... and it matters: the same link opened with today's catalog gives other numbers.
-    const json old_r = json::parse(estimate_json(opened.link.input_json, *catalog_for_version("2026.11.0"), default_calibration()).body);
-    const json new_r = json::parse(estimate_json(opened.link.input_json, builtin_catalog(), default_calibration()).body);
+    const json old_r = json::parse(
+        estimate_json(opened.link.input_json, *catalog_for_version("2026.11.0"), default_calibration()).body);
+    const json new_r =
+        json::parse(estimate_json(opened.link.input_json, builtin_catalog(), default_calibration()).body);
     CHECK(old_r["time"]["step_s"].get<double>() > 1.5 * new_r["time"]["step_s"].get<double>());
     // Without the release, the link opens with the current catalog and says so.
     const OpenedLink fallback = open_link(link, builtin_catalog(), builtin_catalog_json(), nullptr, "");
@@ -228,7 +238,8 @@ TEST_SUITE("links") {
       CHECK(d.notices.empty());
       REQUIRE(d.valid);
       const Calibration& cal = default_calibration();
-      const json r = json::parse(d.is_question ? plan_json(d.input_json, *catalog, cal).body : estimate_json(d.input_json, *catalog, cal).body);
+      const json r = json::parse(d.is_question ? plan_json(d.input_json, *catalog, cal).body
+                                               : estimate_json(d.input_json, *catalog, cal).body);
       for (const auto& item : l["expected"].items()) {
         const std::string key = item.key();
         CAPTURE(key);

@@ -50,7 +50,8 @@ TEST_CASE("FLOPs per step equal Megatron's formula for GPT-3 175B (Narayanan et 
 
 TEST_CASE("LoRA FLOPs: 4 P + 6 P_adapter + attention, a third less than full training") {
   const Scenario full = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "cluster": {"gpus": 1}})");
-  const Scenario lora = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "lora", "lora": {"rank": 8, "targets": "attention"},
+  const Scenario lora =
+      parse(R"({"model": {"preset": "llama-2-7b"}, "method": "lora", "lora": {"rank": 8, "targets": "attention"},
       "cluster": {"gpus": 1}})");
   const ParamCount p = count_params(full.model);
   const double P = training_flops(full, p, nullptr).model_per_token;
@@ -74,7 +75,8 @@ TEST_CASE("pipeline bubble (p-1)/m of the step and Young's checkpoint interval")
   const double c_h = rel.checkpoint_write_s / 3600.0;
   CHECK(rel.mtbi_h == doctest::Approx(12.5));
   CHECK(rel.checkpoint_interval_h == doctest::Approx(std::sqrt(2 * c_h * 12.5)));
-  CHECK(rel.overhead_fraction == doctest::Approx(c_h / rel.checkpoint_interval_h + (rel.checkpoint_interval_h / 2 + 0.25) / 12.5));
+  CHECK(rel.overhead_fraction ==
+        doctest::Approx(c_h / rel.checkpoint_interval_h + (rel.checkpoint_interval_h / 2 + 0.25) / 12.5));
   // checkpoint = 14 B per parameter for AdamW (2 weights + 4 master + 8 moments)
   CHECK(rel.checkpoint_bytes == doctest::Approx(14.0 * r.params.total));
   // cost = GPU-hours x overhead (1.3 default) x price; CNY at the catalog rate
@@ -84,10 +86,10 @@ TEST_CASE("pipeline bubble (p-1)/m of the step and Young's checkpoint interval")
 }
 
 TEST_CASE("optimizers, pure bf16 and QLoRA change the bytes per parameter") {
-  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw).optimizer == 12);      // 4 master + 8
-  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw8bit).optimizer == 6);   // 4 master + 2
-  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::sgd).optimizer == 8);         // 4 master + 4 momentum
-  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adafactor).optimizer == 4);   // master only
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw).optimizer == 12);       // 4 master + 8
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw8bit).optimizer == 6);    // 4 master + 2
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::sgd).optimizer == 8);          // 4 master + 4 momentum
+  CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adafactor).optimizer == 4);    // master only
   CHECK(state_bytes_per_param(Precision::bf16, Optimizer::adamw, true).optimizer == 4);  // bf16 m and v
   // QLoRA anchor (Dettmers et al. 2023, abstract): a 65B model fine-tunes on one 48 GB GPU.
   const Scenario q = parse(R"({"model": {"layers": 80, "hidden": 8192, "heads": 64, "ffn": 22016, "vocab": 32000},
@@ -96,7 +98,8 @@ TEST_CASE("optimizers, pure bf16 and QLoRA change the bytes per parameter") {
   const EstimateResult r = estimate(q, default_calibration());
   // block linears 80 x (4 x 8192^2 + 3 x 8192 x 22016) = 64,760,053,760 at 0.5 + 0.127/8 B;
   // embedding + head + norms 525,606,912 at 2 B; adapters 80 x 64 x (4 x 16384 + 3 x 30208) = 799,539,200 at 2 B
-  CHECK(r.memory.per_gpu.weights == doctest::Approx(64760053760.0 * (0.5 + 0.127 / 8) + 525606912.0 * 2 + 799539200.0 * 2));
+  CHECK(r.memory.per_gpu.weights ==
+        doctest::Approx(64760053760.0 * (0.5 + 0.127 / 8) + 525606912.0 * 2 + 799539200.0 * 2));
   CHECK(r.memory.per_gpu.optimizer == doctest::Approx(799539200.0 * 12));
   // The paper pages optimizer states to CPU RAM when memory runs short: without them it fits.
   CHECK(r.memory.per_gpu.total() - r.memory.per_gpu.optimizer < 48e9);
@@ -119,7 +122,8 @@ TEST_CASE("warnings follow the planning rules of thumb with their numbers") {
 }
 
 TEST_CASE("explanations cover the headline figures and equal them") {
-  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+  const Scenario s = parse(
+      R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
       "parallel": {"zero": 3}})");
   Explainer ex;
   const EstimateResult r = estimate(s, default_calibration(), &ex);
@@ -128,8 +132,9 @@ TEST_CASE("explanations cover the headline figures and equal them") {
       if (e.key == key) return &e;
     return nullptr;
   };
-  for (const char* key : {"time.step_s", "time.mfu", "time.tokens_per_s", "time.total_hours", "gpu_hours", "cost.compute_usd",
-                          "checkpoint.size_bytes", "memory.per_gpu_bytes.total", "model.params.total", "comm.dp.s"})
+  for (const char* key :
+       {"time.step_s", "time.mfu", "time.tokens_per_s", "time.total_hours", "gpu_hours", "cost.compute_usd",
+        "checkpoint.size_bytes", "memory.per_gpu_bytes.total", "model.params.total", "comm.dp.s"})
     CHECK_MESSAGE(find(key) != nullptr, key);
   CHECK(find("time.step_s")->value == r.time.step_s);
   CHECK(find("memory.per_gpu_bytes.total")->value == r.memory.per_gpu.total());
@@ -172,8 +177,9 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     // The result JSON has the same 87 figures for every scenario (counted from its sections).
     std::map<std::string, int> per_section;
     for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
-    const std::map<std::string, int> expected = {{"model", 7}, {"cluster", 3}, {"layout", 8}, {"memory", 16}, {"time", 19},
-                                                 {"gpu_hours", 1}, {"comm", 11}, {"io", 6}, {"checkpoint", 8}, {"cost", 8}};
+    const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 8}, {"memory", 16},
+                                                 {"time", 19},      {"gpu_hours", 1}, {"comm", 11},  {"io", 6},
+                                                 {"checkpoint", 8}, {"cost", 8}};
     CHECK(per_section == expected);
     CHECK(leaves.size() == 87);
     for (const std::string& path : leaves) {
@@ -194,7 +200,8 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     // ... and no explanation names a path the result does not have.
     for (const auto& item : explain.items()) {  // no structured binding: clang 14 (em++) cannot capture one
       const std::string key = item.key();
-      CHECK_MESSAGE(std::find(leaves.begin(), leaves.end(), key) != leaves.end(), "explanation " << key << " is not a result path");
+      CHECK_MESSAGE(std::find(leaves.begin(), leaves.end(), key) != leaves.end(),
+                    "explanation " << key << " is not a result path");
     }
   }
 }

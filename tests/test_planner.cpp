@@ -40,7 +40,8 @@ TEST_CASE("TP never crosses a node in any plan, and plans are deterministic") {
 }
 
 TEST_CASE("multi-node plans use a published fabric; an RDMA offering beats TCP for the same GPU") {
-  const json r = plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 4096, "tokens": 2e10,
+  const json r =
+      plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 4096, "tokens": 2e10,
     "objective": "min_time", "constraints": {"max_gpus": 64, "accelerators": ["h100-sxm5-80gb"]}})");
   for (const json& p : r["plans"]) {
     if (p["nodes"].get<int>() == 1) continue;
@@ -54,7 +55,8 @@ TEST_CASE("multi-node plans use a published fabric; an RDMA offering beats TCP f
 }
 
 TEST_CASE("constraints: deadline and budget reject with counted reasons; providers filter") {
-  const json tight = plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
+  const json tight =
+      plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
     "tokens": 2e9, "objective": "min_cost_under_deadline", "constraints": {"max_gpus": 64, "deadline_days": 0.5}})");
   CHECK(tight["rejected"]["deadline"].get<double>() > 0);
   for (const json& p : tight["plans"]) CHECK(p["time"]["total_hours"].get<double>() * 1.3 <= 12.0 + 1e-6);
@@ -72,13 +74,16 @@ TEST_CASE("the question is validated like a scenario, and cluster/layout are ref
                                        builtin_catalog(), default_calibration());
   CHECK_FALSE(a.ok);
   CHECK(a.error.field == "parallel");
-  const PlanJsonResponse b = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "cheapest"})",
-                                       builtin_catalog(), default_calibration());
+  const PlanJsonResponse b =
+      plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "cheapest"})", builtin_catalog(),
+                default_calibration());
   CHECK(b.error.field == "objective");
-  const PlanJsonResponse c = plan_json(R"({"model": {"preset": "llama-3.1-8b"}})", builtin_catalog(), default_calibration());
+  const PlanJsonResponse c =
+      plan_json(R"({"model": {"preset": "llama-3.1-8b"}})", builtin_catalog(), default_calibration());
   CHECK(c.error.field == "tokens");
-  const PlanJsonResponse d = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "min_time_under_budget"})",
-                                       builtin_catalog(), default_calibration());
+  const PlanJsonResponse d =
+      plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "min_time_under_budget"})",
+                builtin_catalog(), default_calibration());
   CHECK(d.error.field == "constraints.budget_usd");
 }
 
@@ -116,7 +121,6 @@ TEST_CASE("the searched space is the layouts.hpp enumeration, counted by hand fo
   CHECK(evaluated + r["rejected"]["memory"].get<int>() >= 375);
 }
 
-
 TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate") {
   for (const char* q : {k7bQlora, k70bFull, k405bPretrain}) {
     const json r = plan_of(q);
@@ -125,8 +129,10 @@ TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate"
       const JsonResponse e = estimate_json(p["scenario"].dump(), builtin_catalog(), default_calibration());
       REQUIRE_MESSAGE(e.ok, e.error.message);
       const json est = json::parse(e.body);
-      CHECK(est["time"]["total_hours"].get<double>() == doctest::Approx(p["time"]["total_hours"].get<double>()).epsilon(1e-9));
-      CHECK(est["cost"]["total_usd"].get<double>() == doctest::Approx(p["cost"]["total_usd"].get<double>()).epsilon(1e-9));
+      CHECK(est["time"]["total_hours"].get<double>() ==
+            doctest::Approx(p["time"]["total_hours"].get<double>()).epsilon(1e-9));
+      CHECK(est["cost"]["total_usd"].get<double>() ==
+            doctest::Approx(p["cost"]["total_usd"].get<double>()).epsilon(1e-9));
       CHECK(est["memory"]["per_gpu_bytes"]["total"].get<double>() ==
             doctest::Approx(p["memory"]["per_gpu_bytes"].get<double>()).epsilon(1e-9));
       CHECK(est["layout"]["grad_accum"] == p["layout"]["grad_accum"]);
@@ -134,12 +140,13 @@ TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate"
   }
 }
 
-
 TEST_CASE("layouts are ones the frameworks run: PEFT without model parallelism, TP dividing the KV heads") {
-  const json lora = plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "lora", "seq_len": 4096, "global_batch": 64,
+  const json lora =
+      plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "lora", "seq_len": 4096, "global_batch": 64,
     "tokens": 1e8, "objective": "min_time", "constraints": {"max_gpus": 16}})");
   for (const json& p : lora["plans"]) CHECK(p["layout"]["tp"].get<int>() * p["layout"]["pp"].get<int>() == 1);
-  const json qwen = plan_of(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "seq_len": 4096, "global_batch": 64,
+  const json qwen =
+      plan_of(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "seq_len": 4096, "global_batch": 64,
     "tokens": 1e9, "objective": "min_time", "constraints": {"max_gpus": 16}})");
   for (const json& p : qwen["plans"]) {
     CHECK(4 % p["layout"]["tp"].get<int>() == 0);  // Qwen2.5-7B: 4 KV heads
@@ -152,13 +159,13 @@ TEST_CASE("layouts are ones the frameworks run: PEFT without model parallelism, 
   CHECK(qwen["rejected"]["software"].get<double>() > 0);
 }
 
-
 TEST_CASE("the search runs in slices with monotonic progress and the same answer as one call") {
   const PlanJsonResponse parsed = plan_json(k70bFull, builtin_catalog(), default_calibration());
   REQUIRE(parsed.ok);
   Question q;
   ScenarioParse s = parse_scenario(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
-    "global_batch": 256, "tokens": 2e9})", builtin_catalog());
+    "global_batch": 256, "tokens": 2e9})",
+                                   builtin_catalog());
   REQUIRE(s.scenario);
   q.base = *s.scenario;
   q.constraints.max_gpus = 64;
@@ -186,7 +193,8 @@ TEST_CASE("the search runs in slices with monotonic progress and the same answer
 }
 
 TEST_CASE("region and currency constraints narrow the offerings; CSV lists the ranked plans") {
-  const json cny = plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "global_batch": 32,
+  const json cny =
+      plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "global_batch": 32,
     "tokens": 2e8, "objective": "min_cost", "constraints": {"max_gpus": 8, "currency": "cny"}})");
   REQUIRE(cny["plans"].size() >= 1);
   for (const json& p : cny["plans"])
@@ -197,8 +205,9 @@ TEST_CASE("region and currency constraints narrow the offerings; CSV lists the r
     const std::string region = builtin_catalog().find_instance(p["instance"].get<std::string>())->region;
     CHECK((region == "us-east-1" || region.rfind("all", 0) == 0 || region == "global"));
   }
-  const PlanJsonResponse bad = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"currency": "eur"}})",
-                                         builtin_catalog(), default_calibration());
+  const PlanJsonResponse bad =
+      plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"currency": "eur"}})",
+                builtin_catalog(), default_calibration());
   CHECK(bad.error.field == "constraints.currency");
 
   const QuestionParse q = parse_question(k70bFull, builtin_catalog());

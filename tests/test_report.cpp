@@ -27,7 +27,8 @@ TEST_CASE("step breakdown: the parts add up to the step time") {
 }
 
 TEST_CASE("markdown summary names the model, the verdict, the cost and the warnings") {
-  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e9, "cluster": {"gpus": 1}})";
+  const char* text =
+      R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e9, "cluster": {"gpus": 1}})";
   const ScenarioParse p = parse_scenario(text, builtin_catalog());
   REQUIRE(p.scenario);
   const EstimateResult r = estimate(*p.scenario, default_calibration());

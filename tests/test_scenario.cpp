@@ -54,17 +54,19 @@ TEST_CASE("rejections name the field and the allowed values") {
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 4096.5})", "seq_len", "integer");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "micro_batch": "4"})", "micro_batch", "got \"4\"");
   check_rejects(R"({"model": {"preset": "llama-9"}})", "model.preset", "unknown id");
-  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "method": "dpo"})", "method", "\"pretrain\", \"continued\", \"full\", \"lora\", \"qlora\", \"freeze\"");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "method": "dpo"})", "method",
+                "\"pretrain\", \"continued\", \"full\", \"lora\", \"qlora\", \"freeze\"");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 4}})", "parallel.zero", "0..3");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 3}, "cluster": {"gpus": 3}})", "parallel.tp",
                 "must divide the model's heads (32)");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"pp": 3}, "cluster": {"gpus": 3}})", "parallel.pp",
                 "layers (32)");
-  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 8}, "cluster": {"gpus": 12}})", "cluster.gpus",
-                "multiple of parallel.tp x parallel.pp (8)");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 8}, "cluster": {"gpus": 12}})",
+                "cluster.gpus", "multiple of parallel.tp x parallel.pp (8)");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "global_batch": 12, "micro_batch": 1})", "global_batch",
                 "(1 x 8 = 8)");
-  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"gpu_memory_gb": -1}})", "cluster.gpu_memory_gb", "1..1000");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"gpu_memory_gb": -1}})", "cluster.gpu_memory_gb",
+                "1..1000");
   check_rejects(R"({"model": {"preset": "llama-2-7b", "layers": 4}})", "model.layers", "either \"preset\"");
   check_rejects(R"({"model": {"layers": 4, "hidden": 64, "heads": 8, "kv_heads": 3, "ffn": 1, "vocab": 1}})",
                 "model.kv_heads", "must divide heads (8)");
@@ -75,8 +77,8 @@ TEST_CASE("rejections name the field and the allowed values") {
 }
 
 TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
-  const JsonResponse ok =
-      estimate_json(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3}})", builtin_catalog(), default_calibration());
+  const JsonResponse ok = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3}})",
+                                        builtin_catalog(), default_calibration());
   REQUIRE(ok.ok);
   const auto r = nlohmann::json::parse(ok.body);
   for (const char* k : {"weights", "gradients", "optimizer", "activations", "other", "total"})
@@ -85,7 +87,8 @@ TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
   CHECK(r["model"]["params"]["total"].get<double>() == 6738415616.0);
   CHECK(r["warnings"].is_array());
 
-  const JsonResponse bad = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "seq_len": -5})", builtin_catalog(), default_calibration());
+  const JsonResponse bad =
+      estimate_json(R"({"model": {"preset": "llama-2-7b"}, "seq_len": -5})", builtin_catalog(), default_calibration());
   CHECK_FALSE(bad.ok);
   const auto e = nlohmann::json::parse(bad.body);
   CHECK(e["error"]["field"] == "seq_len");

@@ -18,7 +18,8 @@ Scenario parsed(const std::string& text) {
 }  // namespace
 
 TEST_CASE("cluster sketch: nodes, scale-up domain, fabric and Megatron rank order") {
-  const Scenario s = parsed(R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64,
+  const Scenario s =
+      parsed(R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64,
     "gpus_per_node": 8}, "parallel": {"tp": 8, "pp": 2}})");
   const ClusterSketch k = sketch_cluster(s, builtin_catalog());
   CHECK(k.nodes == 8);
@@ -38,7 +39,8 @@ TEST_CASE("cluster sketch: nodes, scale-up domain, fabric and Megatron rank orde
   CHECK(rank_role(40, 8, 2, 4).dp == 1);
   CHECK(sketch_nodes(3, 4) == std::vector<int>{0, 1, 2});
   CHECK(sketch_nodes(128, 4) == std::vector<int>{0, 1, 2, 127});
-  const Scenario pcie = parsed(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "l40s", "gpus": 4}})");
+  const Scenario pcie =
+      parsed(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "l40s", "gpus": 4}})");
   CHECK(sketch_cluster(pcie, builtin_catalog()).scale_up == ScaleUp::pcie);
   CHECK(sketch_cluster(pcie, builtin_catalog()).nodes == 1);
 }

@@ -22,7 +22,7 @@ TEST_CASE("durations pick s, min, h or d") {
   CHECK(format_duration(0.25) == "250 ms");
   CHECK(format_duration(42) == "42.0 s");
   CHECK(format_duration(600) == "10.0 min");
-  CHECK(format_duration(5400) == "1.50 h");    // 90 min reads better as hours
+  CHECK(format_duration(5400) == "1.50 h");  // 90 min reads better as hours
   CHECK(format_duration(36 * 3600) == "36.0 h");
   CHECK(format_duration(54 * 86400) == "54.0 d");  // Llama 3 405B's 54-day run
 }
@@ -30,7 +30,9 @@ TEST_CASE("durations pick s, min, h or d") {
 TEST_CASE("money groups thousands and keeps cents only below 100") {
   CHECK(format_money(1234.4, Currency::usd) == "$1,234");
   CHECK(format_money(2.5, Currency::usd) == "$2.50");
-  CHECK(format_money(8765.4, Currency::cny) == "\xC2\xA5" "8,765");
+  CHECK(format_money(8765.4, Currency::cny) ==
+        "\xC2\xA5"
+        "8,765");
   CHECK(format_money(1234567.0, Currency::usd) == "$1,234,567");
   CHECK(format_money(-950.0, Currency::usd) == "-$950");
 }

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "i18n.hpp"
 #include <nlohmann/json.hpp>
+#include "i18n.hpp"
 
 #include "imgui.h"
 #include "llmplan/catalog.hpp"
@@ -28,9 +28,13 @@ void select_preset(AppState& app, const std::string& id) {
 
 // The first view: a full fine-tune of Llama 3.1 8B on 1B tokens, one 8 x 80 GB node with ZeRO-3.
 void default_scenario(AppState& app) {
-  app.input = {{"model", {{"preset", "llama-3.1-8b"}}}, {"method", "full"}, {"seq_len", 4096}, {"micro_batch", 1},
+  app.input = {{"model", {{"preset", "llama-3.1-8b"}}},
+               {"method", "full"},
+               {"seq_len", 4096},
+               {"micro_batch", 1},
                {"tokens", 1e9},
-               {"cluster", {{"gpus", 8}, {"gpus_per_node", 8}}}, {"parallel", {{"zero", 3}}}};
+               {"cluster", {{"gpus", 8}, {"gpus_per_node", 8}}},
+               {"parallel", {{"zero", 3}}}};
 }
 
 void catalog_bar(AppState& app) {
@@ -75,7 +79,8 @@ void link_report(AppState& app) {
   if (app.link_notices.empty() && app.link_changes.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
-  for (const LinkNotice& n : app.link_notices) ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), n.message.c_str());
+  for (const LinkNotice& n : app.link_notices)
+    ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), n.message.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
   if (!app.link_changes.empty()) {
@@ -256,7 +261,8 @@ void app_open_link(AppState& app, const std::string& link) {
       for (const std::string& k : question_keys()) doc.erase(k);
       input = doc.dump();
     }
-    opened.link.notices.push_back({"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
+    opened.link.notices.push_back(
+        {"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
   }
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
@@ -273,12 +279,15 @@ void app_load_release(AppState& app, const std::string& text) {
   }
   const std::string version = load.catalog->catalog_version;
   app.releases[version] = AppState::Release{std::move(*load.catalog), text};
-  if (!app.pending_link.empty() && link_catalog_version(app.pending_link) == version) app_open_link(app, app.pending_link);
+  if (!app.pending_link.empty() && link_catalog_version(app.pending_link) == version)
+    app_open_link(app, app.pending_link);
 }
 
 void app_release_missing(AppState& app, const std::string& version) {
-  app.link_notices.push_back({"c", "catalog release " + version + " could not be loaded (offline and not cached?): the numbers "
-                                   "use catalog " + builtin_catalog().catalog_version + " instead"});
+  app.link_notices.push_back({"c", "catalog release " + version +
+                                       " could not be loaded (offline and not cached?): the numbers "
+                                       "use catalog " +
+                                       builtin_catalog().catalog_version + " instead"});
 }
 
 void app_update(AppState& app) {

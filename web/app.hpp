@@ -22,24 +22,24 @@ namespace llmplan::web {
 struct AppState {
   std::optional<Catalog> user_catalog;  // a catalog the user picked, when it loaded cleanly
   std::string user_catalog_name;
-  std::string catalog_error;           // why the last picked file was refused (the built-in one stays)
+  std::string catalog_error;  // why the last picked file was refused (the built-in one stays)
   // The user's own catalog edits (instance price overrides, custom GPUs; localStorage
   // "llmplan.catalogEdits") applied to the built-in catalog and validated by load_catalog.
   nlohmann::json catalog_edits = nlohmann::json::object();
   std::optional<Catalog> edited_catalog;
   std::string edited_catalog_json;
-  std::string edits_error;             // why the edits were refused (the built-in catalog stays)
+  std::string edits_error;  // why the edits were refused (the built-in catalog stays)
   // The scenario INPUT document (docs/scenario.md; what `llmplan estimate` takes) is the
   // source of truth: widgets edit it and every edit re-parses it with parse_scenario, so the app,
   // the CLI and links share one path. `scenario` is the last successful parse.
   nlohmann::json input = nlohmann::json::object();
   Scenario scenario;
-  int preset_index = 0;        // index into app_catalog(app).models, or -1 for a custom architecture
-  InputError error;            // from parse_scenario(); empty field when the input is valid
-  EstimateResult result;       // of the last valid scenario
-  Explainer explainer;         // the result's explanations ("why"), recorded once per update
+  int preset_index = 0;   // index into app_catalog(app).models, or -1 for a custom architecture
+  InputError error;       // from parse_scenario(); empty field when the input is valid
+  EstimateResult result;  // of the last valid scenario
+  Explainer explainer;    // the result's explanations ("why"), recorded once per update
   std::unordered_map<std::string, size_t> explain_index;  // result key -> explainer.items() index
-  PlanAdvice advice;           // node sizing, RDMA, data and checkpoint placement (llmplan::advise)
+  PlanAdvice advice;  // node sizing, RDMA, data and checkpoint placement (llmplan::advise)
   bool has_result = false;
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
   // The link (location.hash): the fragment last written, what opening a link reported, and
@@ -47,18 +47,18 @@ struct AppState {
   std::string fragment;
   std::vector<LinkNotice> link_notices;
   std::vector<std::string> link_changes;
-  std::string pending_link;            // waiting for its catalog release to arrive
+  std::string pending_link;  // waiting for its catalog release to arrive
   struct Release {
     Catalog catalog;
     std::string json;
   };
   std::map<std::string, Release> releases;
-  bool copied = false;                 // "copied" feedback next to the buttons
-  std::string export_note;             // feedback of the last export ("copied", "downloaded")
-  int updates = 0;                     // how many times the input was re-parsed (tests, bench)
-  PlannerState planner;                // the planner tab (panel_planner.cpp)
-  DesignState design;                  // the design-space heat map (panel_design.cpp)
-  TopologyState topology;              // the cluster sketch (panel_topology.cpp)
+  bool copied = false;      // "copied" feedback next to the buttons
+  std::string export_note;  // feedback of the last export ("copied", "downloaded")
+  int updates = 0;          // how many times the input was re-parsed (tests, bench)
+  PlannerState planner;     // the planner tab (panel_planner.cpp)
+  DesignState design;       // the design-space heat map (panel_design.cpp)
+  TopologyState topology;   // the cluster sketch (panel_topology.cpp)
 };
 
 // The catalog in use: the one the user picked, else the built-in one.
@@ -91,8 +91,8 @@ bool draw_inputs(AppState& app);
 void draw_memory(const AppState& app);
 bool draw_results(AppState& app);
 bool draw_catalog(AppState& app);
-bool draw_planner(AppState& app);    // true while a search runs (frames continue)
-bool draw_design(AppState& app);     // true while the grid is computed
+bool draw_planner(AppState& app);  // true while a search runs (frames continue)
+bool draw_design(AppState& app);   // true while the grid is computed
 bool draw_topology(AppState& app);
 
 }  // namespace llmplan::web

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "app.hpp"
-#include "platform.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "platform.hpp"
 #include "widgets.hpp"
 
 extern "C" void llmplan_wake();
@@ -25,8 +25,11 @@ void load_catalog(const std::string& name, const std::string& text) {
 std::string app_catalog_status() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
   const llmplan::Catalog& c = llmplan::web::app_catalog(app);
-  nlohmann::json j = {{"catalogVersion", c.catalog_version}, {"asOf", c.as_of},
-                      {"source", app.user_catalog ? app.user_catalog_name : app.edited_catalog ? "built-in + edits" : "built-in"},
+  nlohmann::json j = {{"catalogVersion", c.catalog_version},
+                      {"asOf", c.as_of},
+                      {"source", app.user_catalog     ? app.user_catalog_name
+                                 : app.edited_catalog ? "built-in + edits"
+                                                      : "built-in"},
                       {"error", app.catalog_error}};
   return j.dump();
 }
@@ -37,7 +40,9 @@ void app_open_link(const std::string& link) {
   llmplan_wake();
 }
 void app_load_release(const std::string& text) { llmplan::web::app_load_release(llmplan::web::app_state(), text); }
-void app_release_missing(const std::string& version) { llmplan::web::app_release_missing(llmplan::web::app_state(), version); }
+void app_release_missing(const std::string& version) {
+  llmplan::web::app_release_missing(llmplan::web::app_state(), version);
+}
 // The form widgets of the last frame, [{id, x, y, w, h}] in CSS pixels (test hook).
 std::string app_widgets() {
   nlohmann::json out = nlohmann::json::array();
@@ -53,7 +58,11 @@ std::string app_texts() {
   nlohmann::json out = nlohmann::json::array();
   const double dpr = llmplan::web::platform_canvas_size().dpr;
   for (const llmplan::web::TextRect& r : llmplan::web::text_rects())
-    out.push_back({{"text", r.text}, {"x", r.x / dpr}, {"y", r.y / dpr}, {"w", r.w / dpr}, {"h", r.h / dpr},
+    out.push_back({{"text", r.text},
+                   {"x", r.x / dpr},
+                   {"y", r.y / dpr},
+                   {"w", r.w / dpr},
+                   {"h", r.h / dpr},
                    {"clip", {r.x0 / dpr, r.y0 / dpr, r.x1 / dpr, r.y1 / dpr}}});
   return out.dump();
 }
@@ -77,8 +86,9 @@ std::string app_catalog_edits() { return llmplan::web::app_state().catalog_edits
 // The app's current estimate, as the JSON the CLI prints for the same scenario.
 std::string app_result() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
-  const std::string input = app.error.field.empty() ? app.input.dump()  // what the app shows: the last valid input
-                                                    : llmplan::write_scenario_input(app.scenario, llmplan::web::app_catalog(app));
+  const std::string input = app.error.field.empty()
+                                ? app.input.dump()  // what the app shows: the last valid input
+                                : llmplan::write_scenario_input(app.scenario, llmplan::web::app_catalog(app));
   return llmplan::estimate_json(input, llmplan::web::app_catalog(app), llmplan::default_calibration()).body;
 }
 
@@ -87,8 +97,9 @@ std::string app_link_report() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
   nlohmann::json notices = nlohmann::json::array();
   for (const llmplan::LinkNotice& n : app.link_notices) notices.push_back({{"field", n.field}, {"message", n.message}});
-  return nlohmann::json{{"notices", notices}, {"changes", app.link_changes},
-                        {"catalog", llmplan::web::app_catalog(app).catalog_version}}.dump();
+  return nlohmann::json{
+      {"notices", notices}, {"changes", app.link_changes}, {"catalog", llmplan::web::app_catalog(app).catalog_version}}
+      .dump();
 }
 
 // The fragment of what the app shows now (tests read it; the address bar shows it 300 ms later).

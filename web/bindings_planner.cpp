@@ -24,10 +24,14 @@ json error_json(const llmplan::InputError& e) {
 
 std::string app_planner() {
   const llmplan::web::PlannerState& p = llmplan::web::app_state().planner;
-  json out = {{"running", false}, {"done", false}, {"cancelled", false}, {"progress", 0}, {"plans", json::array()},
-              {"pareto", 0}, {"selected", nullptr}, {"error", error_json(p.error)}, {"slice_ms", json::array()}};
-  out["form"] = {{"objective", llmplan::to_string(static_cast<llmplan::Objective>(p.objective))}, {"max_gpus", p.max_gpus},
-                 {"deadline_days", p.deadline_days}, {"budget_usd", p.budget_usd}, {"spot", p.spot}};
+  json out = {{"running", false},         {"done", false}, {"cancelled", false},  {"progress", 0},
+              {"plans", json::array()},   {"pareto", 0},   {"selected", nullptr}, {"error", error_json(p.error)},
+              {"slice_ms", json::array()}};
+  out["form"] = {{"objective", llmplan::to_string(static_cast<llmplan::Objective>(p.objective))},
+                 {"max_gpus", p.max_gpus},
+                 {"deadline_days", p.deadline_days},
+                 {"budget_usd", p.budget_usd},
+                 {"spot", p.spot}};
   if (!p.run) return out.dump();
   const llmplan::web::PlannerRun& r = *p.run;
   out["running"] = r.planner != nullptr;
@@ -40,22 +44,37 @@ std::string app_planner() {
   if (r.result) {
     for (size_t i = 0; i < r.result->plans.size(); ++i) {
       const llmplan::PlanCandidate& c = r.result->plans[i];
-      out["plans"].push_back({{"rank", i + 1}, {"instance", c.instance->id}, {"provider", c.instance->provider},
-                              {"gpus", c.gpus()}, {"nodes", c.nodes}, {"pricing_mode", llmplan::to_string(c.mode)},
-                              {"total_hours", c.total_hours}, {"cost_usd", c.cost_usd}, {"mfu", c.mfu}, {"why", r.result->why[i]}});
+      out["plans"].push_back({{"rank", i + 1},
+                              {"instance", c.instance->id},
+                              {"provider", c.instance->provider},
+                              {"gpus", c.gpus()},
+                              {"nodes", c.nodes},
+                              {"pricing_mode", llmplan::to_string(c.mode)},
+                              {"total_hours", c.total_hours},
+                              {"cost_usd", c.cost_usd},
+                              {"mfu", c.mfu},
+                              {"why", r.result->why[i]}});
     }
     out["pareto"] = r.result->pareto.size();
   }
   if (p.selected)
-    out["selected"] = {{"instance", p.selected->instance->id}, {"gpus", p.selected->gpus()}, {"nodes", p.selected->nodes},
+    out["selected"] = {{"instance", p.selected->instance->id},
+                       {"gpus", p.selected->gpus()},
+                       {"nodes", p.selected->nodes},
                        {"scenario", p.details ? p.details->scenario_json : ""}};
   return out.dump();
 }
 
 std::string app_design() {
   const llmplan::web::DesignState& d = llmplan::web::app_state().design;
-  json out = {{"rows", 0}, {"columns", 0}, {"rows_done", 0}, {"done", d.done}, {"feasible", 0}, {"elapsed_ms", d.elapsed_ms},
-              {"slice_ms", d.slice_ms}, {"error", error_json(d.parse.error)}};
+  json out = {{"rows", 0},
+              {"columns", 0},
+              {"rows_done", 0},
+              {"done", d.done},
+              {"feasible", 0},
+              {"elapsed_ms", d.elapsed_ms},
+              {"slice_ms", d.slice_ms},
+              {"error", error_json(d.parse.error)}};
   if (!d.space) return out.dump();
   const llmplan::DesignGrid& g = d.space->grid();
   int feasible = 0;
@@ -68,7 +87,9 @@ std::string app_design() {
   out["gpu_counts"] = g.gpu_counts;
   json cells = json::array();
   for (const llmplan::DesignCell& c : g.cells)
-    cells.push_back(c.feasible ? json{{"instance", c.plan.instance->id}, {"gpus", c.plan.gpus()}, {"cost_usd", c.plan.cost_usd},
+    cells.push_back(c.feasible ? json{{"instance", c.plan.instance->id},
+                                      {"gpus", c.plan.gpus()},
+                                      {"cost_usd", c.plan.cost_usd},
                                       {"total_hours", c.plan.total_hours}}
                                : json(nullptr));
   out["cells"] = cells;  // row-major, null where nothing runs

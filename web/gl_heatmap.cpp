@@ -109,9 +109,11 @@ void draw_job(const ImDrawList*, const ImDrawCmd* cmd) {
   const float cx0 = (clip.x - off.x) * scale.x, cx1 = (clip.z - off.x) * scale.x;
   const float cy0 = (clip.y - off.y) * scale.y, cy1 = (clip.w - off.y) * scale.y;
   if (cx1 <= cx0 || cy1 <= cy0) return;
-  glViewport(static_cast<GLint>(x0), static_cast<GLint>(fb_h - y1), static_cast<GLsizei>(x1 - x0), static_cast<GLsizei>(y1 - y0));
+  glViewport(static_cast<GLint>(x0), static_cast<GLint>(fb_h - y1), static_cast<GLsizei>(x1 - x0),
+             static_cast<GLsizei>(y1 - y0));
   glEnable(GL_SCISSOR_TEST);
-  glScissor(static_cast<GLint>(cx0), static_cast<GLint>(fb_h - cy1), static_cast<GLsizei>(cx1 - cx0), static_cast<GLsizei>(cy1 - cy0));
+  glScissor(static_cast<GLint>(cx0), static_cast<GLint>(fb_h - cy1), static_cast<GLsizei>(cx1 - cx0),
+            static_cast<GLsizei>(cy1 - cy0));
   glDisable(GL_BLEND);
   glUseProgram(g.program);
   glBindVertexArray(g.vao);
@@ -133,8 +135,10 @@ bool queue(ImDrawList* dl, Job& job) {
 
 }  // namespace
 
-bool heatmap_draw(ImDrawList* dl, ImVec2 min, ImVec2 max, const std::vector<float>& values, int rows, int columns, int hover) {
-  if (!ensure_program() || rows <= 0 || columns <= 0 || values.size() != static_cast<size_t>(rows * columns)) return false;
+bool heatmap_draw(ImDrawList* dl, ImVec2 min, ImVec2 max, const std::vector<float>& values, int rows, int columns,
+                  int hover) {
+  if (!ensure_program() || rows <= 0 || columns <= 0 || values.size() != static_cast<size_t>(rows * columns))
+    return false;
   upload(values, rows, columns);
   g_jobs[0] = {min, max, 0, hover};
   return queue(dl, g_jobs[0]);

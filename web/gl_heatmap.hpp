@@ -14,7 +14,8 @@ namespace llmplan::web {
 // rows x columns, each 0..1 on the colour scale or negative for a cell that does not run.
 // `hover` is the hovered cell (row * columns + column) or -1. Returns false when the shader
 // program could not be built (heatmap_error() says why).
-bool heatmap_draw(ImDrawList* dl, ImVec2 min, ImVec2 max, const std::vector<float>& values, int rows, int columns, int hover);
+bool heatmap_draw(ImDrawList* dl, ImVec2 min, ImVec2 max, const std::vector<float>& values, int rows, int columns,
+                  int hover);
 // The colour legend's ramp over [min, max], left (0) to right (1).
 bool heatmap_draw_legend(ImDrawList* dl, ImVec2 min, ImVec2 max);
 const std::string& heatmap_error();

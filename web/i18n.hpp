@@ -9,6 +9,7 @@ enum class Lang { en, zh };
 
 // Every UI string by name. The names are also the keys the field table (core/src/fields.cpp)
 // uses for each field's label and tooltip.
+// clang-format off
 #define LLMPLAN_UI_STRINGS(X) \
   X(tagline) X(language_toggle) \
   X(section_model) X(preset) X(custom_arch) X(layers) X(hidden) X(heads) X(kv_heads) X(ffn) X(vocab) \
@@ -112,12 +113,13 @@ enum class Lang { en, zh };
   X(u_positions) \
   X(latency_us) X(t_latency_us) X(u_us) \
   /* [estimate strings: add above this line] */
+// clang-format on
 
 enum class S {
 #define LLMPLAN_S_ENUM(n) n,
   LLMPLAN_UI_STRINGS(LLMPLAN_S_ENUM)
 #undef LLMPLAN_S_ENUM
-  count
+      count
 };
 
 const char* tr(S s);

@@ -146,7 +146,7 @@ int main() {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // no filesystem; settings live in localStorage
+  ImGui::GetIO().IniFilename = nullptr;                              // no filesystem; settings live in localStorage
   ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // Tab, arrows, Space, Enter
   set_style();
   // Ours first, so ImGui's callbacks chain to them; scroll is replaced after init (see on_scroll).

@@ -8,14 +8,14 @@
 namespace llmplan::web::palette {
 
 // Text and style colours.
-inline const ImVec4 kError(0.95f, 0.35f, 0.35f, 1.0f);      // input errors, "does not fit", shortfalls, stale result
-inline const ImVec4 kWarning(0.95f, 0.75f, 0.30f, 1.0f);    // the estimate's warning codes
-inline const ImVec4 kNotice(0.95f, 0.75f, 0.35f, 1.0f);     // notices: link fallbacks, catalog edits, stale question
-inline const ImVec4 kOk(0.35f, 0.80f, 0.45f, 1.0f);         // "fits"
-inline const ImVec4 kCommand(0.65f, 0.85f, 1.0f, 1.0f);     // shell commands of the checklist
-inline const ImVec4 kAccent(0.45f, 0.70f, 1.0f, 1.0f);      // progress bars and other accents (PlotHistogram)
+inline const ImVec4 kError(0.95f, 0.35f, 0.35f, 1.0f);        // input errors, "does not fit", shortfalls, stale result
+inline const ImVec4 kWarning(0.95f, 0.75f, 0.30f, 1.0f);      // the estimate's warning codes
+inline const ImVec4 kNotice(0.95f, 0.75f, 0.35f, 1.0f);       // notices: link fallbacks, catalog edits, stale question
+inline const ImVec4 kOk(0.35f, 0.80f, 0.45f, 1.0f);           // "fits"
+inline const ImVec4 kCommand(0.65f, 0.85f, 1.0f, 1.0f);       // shell commands of the checklist
+inline const ImVec4 kAccent(0.45f, 0.70f, 1.0f, 1.0f);        // progress bars and other accents (PlotHistogram)
 inline const ImVec4 kWindowBg(0.105f, 0.115f, 0.135f, 1.0f);  // the window and the canvas clear colour
-inline const ImVec4 kCodeBg(0.07f, 0.08f, 0.095f, 1.0f);   // boxes of generated files (launch configs)
+inline const ImVec4 kCodeBg(0.07f, 0.08f, 0.095f, 1.0f);      // boxes of generated files (launch configs)
 
 // Chart series, shared by the memory breakdown and the step-time bar (same order in both).
 inline constexpr ImU32 kSeriesBlue = IM_COL32(76, 142, 218, 255);
@@ -37,10 +37,11 @@ inline constexpr ImU32 kRankedPlan = IM_COL32(240, 190, 90, 255);    // the rank
 inline constexpr ImU32 kSelection = IM_COL32(255, 255, 255, 255);    // ring around the selected plan
 
 // Design-space heat map (its cell colours are in shaders/heatmap.frag.glsl).
-inline constexpr ImU32 kHeatmapLabel = IM_COL32(190, 195, 205, 255);      // tick labels, computed rows
+inline constexpr ImU32 kHeatmapLabel = IM_COL32(190, 195, 205, 255);  // tick labels, computed rows
 inline constexpr ImU32 kHeatmapAxisTitle = IM_COL32(140, 145, 155, 255);
-inline constexpr ImU32 kHeatmapPending = IM_COL32(110, 115, 125, 255);    // rows not computed yet
-inline constexpr ImU32 kHeatmapNoPlan = IM_COL32(77, 79, 84, 255);        // legend swatch: the shader's grey (0.30, 0.31, 0.33)
+inline constexpr ImU32 kHeatmapPending = IM_COL32(110, 115, 125, 255);  // rows not computed yet
+inline constexpr ImU32 kHeatmapNoPlan =
+    IM_COL32(77, 79, 84, 255);  // legend swatch: the shader's grey (0.30, 0.31, 0.33)
 
 // Topology diagram.
 inline constexpr ImU32 kDiagramText = IM_COL32(215, 220, 228, 255);

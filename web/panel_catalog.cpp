@@ -145,8 +145,9 @@ void sortable_table(const char* id, TableView& view, int n, const std::vector<co
   auto logical = [&](int c) { return c == 0 ? columns - 1 : c - 1; };
   ImGui::TableSetupScrollFreeze(2, 1);
   for (int c = 0; c < columns; ++c)
-    ImGui::TableSetupColumn(headers[static_cast<size_t>(logical(c))],
-                            c == 0 ? ImGuiTableColumnFlags_NoSort : c == 1 ? ImGuiTableColumnFlags_DefaultSort : 0);
+    ImGui::TableSetupColumn(headers[static_cast<size_t>(logical(c))], c == 0   ? ImGuiTableColumnFlags_NoSort
+                                                                      : c == 1 ? ImGuiTableColumnFlags_DefaultSort
+                                                                               : 0);
   ImGui::TableHeadersRow();
   int column = 0;
   bool ascending = true;
@@ -202,11 +203,14 @@ bool accelerators_view(AppState& app, float height) {
   static TableView view;
   const Catalog& c = app_catalog(app);
   bool changed = false;
-  const std::vector<const char*> headers = {tr(S::col_name), tr(S::col_vendor), tr(S::col_memory), tr(S::col_hbm),
-                                            tr(S::col_bf16), tr(S::col_fp8), tr(S::col_as_of), tr(S::col_source), ""};
+  const std::vector<const char*> headers = {tr(S::col_name),  tr(S::col_vendor), tr(S::col_memory),
+                                            tr(S::col_hbm),   tr(S::col_bf16),   tr(S::col_fp8),
+                                            tr(S::col_as_of), tr(S::col_source), ""};
   sortable_table(
       "accelerators", view, static_cast<int>(c.accelerators.size()), headers,
-      [&](int i) { return c.accelerators[static_cast<size_t>(i)].id + " " + c.accelerators[static_cast<size_t>(i)].name; },
+      [&](int i) {
+        return c.accelerators[static_cast<size_t>(i)].id + " " + c.accelerators[static_cast<size_t>(i)].name;
+      },
       [&](int a, int b, int col) {
         const Accelerator &x = c.accelerators[static_cast<size_t>(a)], &y = c.accelerators[static_cast<size_t>(b)];
         switch (col) {
@@ -223,7 +227,10 @@ bool accelerators_view(AppState& app, float height) {
       [&](int i, int col) {
         const Accelerator& a = c.accelerators[static_cast<size_t>(i)];
         switch (col) {
-          case 0: cell_text(a.name); item_tooltip(a.id.c_str()); break;
+          case 0:
+            cell_text(a.name);
+            item_tooltip(a.id.c_str());
+            break;
           case 1: cell_text(a.vendor); break;
           case 2: cell_text(opt(a.memory_gb)); break;
           case 3: cell_text(opt(a.memory_bw_gb_per_s)); break;
@@ -234,7 +241,8 @@ bool accelerators_view(AppState& app, float height) {
           default:
             ImGui::PushID(i);
             if (ImGui::SmallButton(tr(S::use))) {
-              app.input["cluster"] = {{"accelerator", a.id}, {"gpus", app.scenario.cluster.gpus},
+              app.input["cluster"] = {{"accelerator", a.id},
+                                      {"gpus", app.scenario.cluster.gpus},
                                       {"gpus_per_node", app.scenario.cluster.gpus_per_node}};
               changed = true;
             }
@@ -251,8 +259,9 @@ bool instances_view(AppState& app, float height) {
   static double price = 0;
   const Catalog& c = app_catalog(app);
   bool changed = false;
-  const std::vector<const char*> headers = {tr(S::col_name), tr(S::col_provider), tr(S::col_gpus), tr(S::col_region),
-                                            tr(S::col_on_demand), tr(S::col_spot), tr(S::col_as_of), tr(S::col_source), ""};
+  const std::vector<const char*> headers = {tr(S::col_name),   tr(S::col_provider),  tr(S::col_gpus),
+                                            tr(S::col_region), tr(S::col_on_demand), tr(S::col_spot),
+                                            tr(S::col_as_of),  tr(S::col_source),    ""};
   auto money = [](Opt v, CurrencyCode cur) {
     return v ? format_money(*v, cur == CurrencyCode::cny ? Currency::cny : Currency::usd) : std::string("-");
   };
@@ -279,8 +288,8 @@ bool instances_view(AppState& app, float height) {
         const Instance& in = c.instances[static_cast<size_t>(i)];
         switch (col) {
           case 0:
-            if (ImGui::Selectable(in.name.c_str(), selected == in.id, ImGuiSelectableFlags_SpanAllColumns |
-                                                                          ImGuiSelectableFlags_AllowItemOverlap)) {
+            if (ImGui::Selectable(in.name.c_str(), selected == in.id,
+                                  ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap)) {
               selected = in.id;
               price = in.on_demand_per_hour ? *in.on_demand_per_hour : 0;
             }
@@ -323,8 +332,8 @@ bool models_view(AppState& app, float height) {
   static TableView view;
   const Catalog& c = app_catalog(app);
   bool changed = false;
-  const std::vector<const char*> headers = {tr(S::col_name), tr(S::col_params), tr(S::layers), tr(S::hidden),
-                                            tr(S::col_context), tr(S::col_as_of), tr(S::col_source), ""};
+  const std::vector<const char*> headers = {tr(S::col_name),    tr(S::col_params), tr(S::layers),     tr(S::hidden),
+                                            tr(S::col_context), tr(S::col_as_of),  tr(S::col_source), ""};
   sortable_table(
       "models", view, static_cast<int>(c.models.size()), headers,
       [&](int i) { return c.models[static_cast<size_t>(i)].id + " " + c.models[static_cast<size_t>(i)].name; },
@@ -343,7 +352,10 @@ bool models_view(AppState& app, float height) {
       [&](int i, int col) {
         const ModelPreset& m = c.models[static_cast<size_t>(i)];
         switch (col) {
-          case 0: cell_text(m.name); item_tooltip(m.id.c_str()); break;
+          case 0:
+            cell_text(m.name);
+            item_tooltip(m.id.c_str());
+            break;
           case 1: cell_text(format_count(m.published_params)); break;
           case 2: cell_text(std::to_string(m.arch.layers)); break;
           case 3: cell_text(std::to_string(m.arch.hidden)); break;
@@ -467,8 +479,12 @@ bool edits_view(AppState& app) {
   if (button(tr(S::add_gpu), "add_gpu")) {
     json edits = app.catalog_edits;
     if (!edits.contains("gpus")) edits["gpus"] = json::array();
-    edits["gpus"].push_back({{"base", builtin.accelerators[static_cast<size_t>(base)].id}, {"id", id}, {"name", name},
-                             {"memory_gb", memory_gb}, {"memory_bw_gb_per_s", bw}, {"bf16_dense_tflops", tflops}});
+    edits["gpus"].push_back({{"base", builtin.accelerators[static_cast<size_t>(base)].id},
+                             {"id", id},
+                             {"name", name},
+                             {"memory_gb", memory_gb},
+                             {"memory_bw_gb_per_s", bw},
+                             {"bf16_dense_tflops", tflops}});
     changed |= apply_edits(app, edits);
   }
   return changed;

@@ -30,7 +30,8 @@ void restart(AppState& app, DesignState& d) {
   c.providers = p.providers;
   c.spot = p.spot;
   auto catalog = std::make_shared<const Catalog>(app_catalog(app));
-  const std::string question = write_question(question_scenario_json(app.scenario, *catalog), Objective::min_cost, c, 1);
+  const std::string question =
+      write_question(question_scenario_json(app.scenario, *catalog), Objective::min_cost, c, 1);
   if (question == d.key && (d.space || !d.parse.error.field.empty())) return;
   d.key = question;
   d.catalog = catalog;
@@ -61,7 +62,8 @@ std::string metric_text(const DesignState& d, double v) {
 }
 
 void use_cell(AppState& app, DesignState& d, const PlanCandidate& c) {
-  const PlanDetails details = plan_details(c, d.parse.scenario_json, *d.parse.question, *d.catalog, default_calibration());
+  const PlanDetails details =
+      plan_details(c, d.parse.scenario_json, *d.parse.question, *d.catalog, default_calibration());
   if (!details.ok) return;
   app_set_input(app, details.scenario_json);
   d.fragment = app.fragment;  // the question is unchanged: keep the grid
@@ -101,14 +103,16 @@ void draw_grid(AppState& app, DesignState& d) {
   for (int c = 0; c < cols; ++c) {
     char t[16];
     std::snprintf(t, sizeof t, "%d", g.gpu_counts[static_cast<size_t>(c)]);
-    const float x = a.x + (static_cast<float>(c) + 0.5f) * grid_w / static_cast<float>(cols) - ImGui::CalcTextSize(t).x / 2;
+    const float x =
+        a.x + (static_cast<float>(c) + 0.5f) * grid_w / static_cast<float>(cols) - ImGui::CalcTextSize(t).x / 2;
     dl->AddText(ImVec2(x, origin.y + 0.1f * em()), label, t);
   }
   dl->AddText(ImVec2(origin.x, origin.y + 0.1f * em()), palette::kHeatmapAxisTitle, tr(S::col_gpus));
   for (int r = 0; r < rows; ++r) {
     const char* t = g.accelerators[static_cast<size_t>(r)].c_str();
     const float y = a.y + (static_cast<float>(r) + 0.5f) * cell_h - ImGui::GetTextLineHeight() / 2;
-    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t).x - 0.4f * em(), y), r < g.rows_done ? label : palette::kHeatmapPending, t);
+    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t).x - 0.4f * em(), y),
+                r < g.rows_done ? label : palette::kHeatmapPending, t);
   }
   if (hover < 0) return;
   const DesignCell& cell = g.cells[static_cast<size_t>(hover)];
@@ -121,9 +125,11 @@ void draw_grid(AppState& app, DesignState& d) {
     const PlanCandidate& p = cell.plan;
     ImGui::Text("%d x %s  (%s, %d x %d)", gpus, acc.c_str(), p.instance->id.c_str(), p.nodes, p.instance->gpus);
     ImGui::Text(tr(S::layout_fmt), p.layout.tp, p.layout.pp, p.gpus() / (p.layout.tp * p.layout.pp), p.layout.zero,
-                p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch, to_string(p.layout.recompute));
-    ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(p.total_hours * 3600).c_str(), tr(S::col_cost),
-                format_money(p.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(p.mfu).c_str());
+                p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch,
+                to_string(p.layout.recompute));
+    ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(p.total_hours * 3600).c_str(),
+                tr(S::col_cost), format_money(p.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
+                format_percent(p.mfu).c_str());
     ImGui::TextDisabled("%s", tr(S::click_to_use));
     if (clicked) use_cell(app, d, p);
   }

@@ -17,17 +17,16 @@
 
 #include "app.hpp"
 #include "i18n.hpp"
-#include "palette.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/units.hpp"
+#include "palette.hpp"
 #include "widgets.hpp"
 
 namespace llmplan::web {
 namespace {
 
 using nlohmann::json;
-
 
 //-----------------------------------------------------------------------------
 // [SECTION] Document access
@@ -209,8 +208,10 @@ const char* unit_text(const char* unit) {
   std::string key = "u_";
   for (const char* c = unit; *c; ++c) {
     const char ch = static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
-    if (std::isalnum(static_cast<unsigned char>(ch))) key += ch;
-    else if (key.back() != '_') key += '_';
+    if (std::isalnum(static_cast<unsigned char>(ch)))
+      key += ch;
+    else if (key.back() != '_')
+      key += '_';
   }
   return table_string(key.c_str(), unit);
 }
@@ -227,9 +228,12 @@ std::string tip_text(const FieldSpec& f, const Scenario& defaults) {
     tip += "\n" + range_text(f.lo, f.hi);
   if (!*f.default_text && f.ref) {
     std::string v = field_value_json(f, defaults);
-    if (v.size() >= 2 && v.front() == '"') v = choice_text(f, v.substr(1, v.size() - 2).c_str());
-    else if (v == "true") v = tr(S::on);
-    else if (v == "false") v = tr(S::off);
+    if (v.size() >= 2 && v.front() == '"')
+      v = choice_text(f, v.substr(1, v.size() - 2).c_str());
+    else if (v == "true")
+      v = tr(S::on);
+    else if (v == "false")
+      v = tr(S::off);
     char buf[256];
     std::snprintf(buf, sizeof buf, tr(S::default_fmt), v.c_str());
     tip += std::string("\n") + buf;
@@ -274,7 +278,8 @@ void catalog_choices(const Catalog& catalog, const FieldSpec& f, std::vector<std
   if (section == "accelerators")
     for (const Accelerator& a : catalog.accelerators) ids.push_back(a.id), names.push_back(a.name);
   if (section == "instances")
-    for (const Instance& in : catalog.instances) ids.push_back(in.id), names.push_back(in.name + " (" + in.region + ")");
+    for (const Instance& in : catalog.instances)
+      ids.push_back(in.id), names.push_back(in.name + " (" + in.region + ")");
   if (section == "interconnects")
     for (const Interconnect& l : catalog.interconnects)
       if (l.scope == LinkScope::inter_node) ids.push_back(l.id), names.push_back(l.name);
@@ -299,7 +304,8 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
   Row row(app, f.path, table_string(f.label, f.path));
   double v = doc_number(app, f.path, effective);
   bool changed = false;
-  if (ImGui::InputScalar("##v", ImGuiDataType_Double, &v, nullptr, nullptr, "%.6g", ImGuiInputTextFlags_AutoSelectAll)) {
+  if (ImGui::InputScalar("##v", ImGuiDataType_Double, &v, nullptr, nullptr, "%.6g",
+                         ImGuiInputTextFlags_AutoSelectAll)) {
     doc_set(app.input, f.path, v);
     changed = true;
   }
@@ -385,8 +391,10 @@ bool field_number_or_auto(AppState& app, const FieldSpec& f, const std::string& 
   bool automatic = !j || j->is_string();
   bool changed = false;
   if (ImGui::Checkbox(tr(S::auto_word), &automatic)) {
-    if (automatic) doc_erase(app.input, f.path);
-    else doc_set(app.input, f.path, std::max(f.lo, std::round(effective * 10) / 10));
+    if (automatic)
+      doc_erase(app.input, f.path);
+    else
+      doc_set(app.input, f.path, std::max(f.lo, std::round(effective * 10) / 10));
     changed = true;
   }
   record_label_in_item(tr(S::auto_word));
@@ -439,7 +447,7 @@ bool preset_field(AppState& app, const FieldSpec& f, const std::string& tip) {
   const bool custom = !has(app, "model.preset");
   Row row(app, f.path, table_string(f.label, f.path));
   bool c = false;
-  const std::string preview = custom ? std::string(tr(S::custom_arch))
+  const std::string preview = custom                  ? std::string(tr(S::custom_arch))
                               : app.preset_index >= 0 ? catalog.models[static_cast<size_t>(app.preset_index)].name
                                                       : doc_string(app, "model.preset", "");
   if (ImGui::BeginCombo("##v", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
@@ -498,7 +506,8 @@ bool cluster_mode_row(AppState& app) {
         }
       if (pick) cluster = {{"instance", pick->id}, {"nodes", 1}};
     } else {
-      cluster = {{"accelerator", s.cluster.accelerator}, {"gpus", s.cluster.gpus}, {"gpus_per_node", s.cluster.gpus_per_node}};
+      cluster = {
+          {"accelerator", s.cluster.accelerator}, {"gpus", s.cluster.gpus}, {"gpus_per_node", s.cluster.gpus_per_node}};
     }
     app.input["cluster"] = cluster;
     c = true;
@@ -536,7 +545,8 @@ bool draw_field(AppState& app, const FieldSpec& f) {
     case FieldType::boolean: return field_bool(app, f, tip, resolved == "true");
     case FieldType::choice: return field_choice(app, f, tip, resolved);
     case FieldType::id: return field_catalog_id(app, f, tip, resolved, std::string(f.section) != "cluster");
-    case FieldType::number_or_auto: return field_number_or_auto(app, f, tip, app.result.reliability.checkpoint_interval_h);
+    case FieldType::number_or_auto:
+      return field_number_or_auto(app, f, tip, app.result.reliability.checkpoint_interval_h);
     case FieldType::list: break;  // planner constraints: the planner tab edits them
   }
   return false;
@@ -593,7 +603,8 @@ void offering_lines(const AppState& app) {
   const Accelerator* a = catalog.find_accelerator(in->accelerator);
   char line[512];
   std::snprintf(line, sizeof line, tr(S::offering_fmt), p ? p->name.c_str() : in->provider.c_str(), in->region.c_str(),
-                in->gpus, a ? a->name.c_str() : in->accelerator.c_str(), in->vcpus ? num_text(*in->vcpus).c_str() : tr(S::na),
+                in->gpus, a ? a->name.c_str() : in->accelerator.c_str(),
+                in->vcpus ? num_text(*in->vcpus).c_str() : tr(S::na),
                 in->ram_gb ? num_text(*in->ram_gb).c_str() : tr(S::na));
   text_wrapped_disabled(line);
   std::snprintf(line, sizeof line, tr(S::offering_price), price_text(in->on_demand_per_hour, in->currency).c_str(),
@@ -630,8 +641,10 @@ struct Section {
   bool open;
 };
 constexpr Section kPlainSections[] = {{"method", S::sec_method, true}, {"data", S::sec_data, true}};
-constexpr Section kLaterSections[] = {{"techniques", S::sec_techniques, false}, {"network", S::sec_network, false},
-                                      {"storage", S::sec_storage, false},       {"pricing", S::sec_pricing, true}};
+constexpr Section kLaterSections[] = {{"techniques", S::sec_techniques, false},
+                                      {"network", S::sec_network, false},
+                                      {"storage", S::sec_storage, false},
+                                      {"pricing", S::sec_pricing, true}};
 
 bool plain_section(AppState& app, const Section& s) {
   const std::string id = std::string("sec_") + s.name;

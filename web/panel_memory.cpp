@@ -65,7 +65,8 @@ void stacked_bar(const MemoryResult& m, const Component* c, int n) {
 }
 
 void breakdown_table(const AppState& app, const MemoryResult& m, const Component* c, int n) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("breakdown", 5, flags)) return;
   ImGui::TableSetupColumn(tr(S::col_component), ImGuiTableColumnFlags_WidthStretch, 2.2f);
   ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -80,7 +81,8 @@ void breakdown_table(const AppState& app, const MemoryResult& m, const Component
     if (color) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float s = em() * 0.7f;
-      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + em() * 0.2f), ImVec2(p.x + s, p.y + em() * 0.2f + s), color);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + em() * 0.2f), ImVec2(p.x + s, p.y + em() * 0.2f + s),
+                                                color);
       ImGui::Dummy(ImVec2(s, s));
       ImGui::SameLine();
     }
@@ -113,8 +115,7 @@ void details(const AppState& app) {
   }
   std::snprintf(buf, sizeof buf, tr(S::batch_detail), r.global_batch, app.scenario.micro_batch, r.dp, r.grad_accum);
   form_text(tr(S::global_batch), buf, &app, "layout.global_batch");
-  if (m.stage != Stage::only)
-    form_text(tr(S::stage), tr(m.stage == Stage::first ? S::stage_first : S::stage_last));
+  if (m.stage != Stage::only) form_text(tr(S::stage), tr(m.stage == Stage::first ? S::stage_first : S::stage_last));
   const ParamCount& p = r.params;
   std::snprintf(buf, sizeof buf, tr(S::params_detail), format_count(p.per_layer()).c_str(), app.scenario.model.layers,
                 format_count(p.embedding + p.positions + p.head).c_str());

@@ -237,7 +237,8 @@ void draw_table(PlannerState& p, const PlanResult& res) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable |
                                 ImGuiTableFlags_SizingFixedFit;
-  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * std::min<float>(9.0f, static_cast<float>(res.plans.size()) + 1.6f);
+  const float rows_h =
+      ImGui::GetTextLineHeightWithSpacing() * std::min<float>(9.0f, static_cast<float>(res.plans.size()) + 1.6f);
   if (!ImGui::BeginTable("plans", 9, flags, ImVec2(0, rows_h))) return;
   ImGui::TableSetupScrollFreeze(2, 1);
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_DefaultSort);
@@ -317,9 +318,10 @@ std::vector<double> log_ticks(double lo, double hi) {
 
 // Ticks of a log time axis (seconds) at the durations people think in: minutes, hours, days.
 std::vector<double> time_ticks(double lo, double hi) {
-  static const double kTicks[] = {60,       300,       900,       1800,      3600,      2 * 3600,  3 * 3600,  6 * 3600,
-                                  12 * 3600, 86400,    2 * 86400, 3 * 86400, 7 * 86400, 14 * 86400, 30 * 86400, 60 * 86400,
-                                  90 * 86400, 180 * 86400, 365 * 86400, 730 * 86400, 1825 * 86400};
+  static const double kTicks[] = {60,          300,         900,         1800,       3600,       2 * 3600,
+                                  3 * 3600,    6 * 3600,    12 * 3600,   86400,      2 * 86400,  3 * 86400,
+                                  7 * 86400,   14 * 86400,  30 * 86400,  60 * 86400, 90 * 86400, 180 * 86400,
+                                  365 * 86400, 730 * 86400, 1825 * 86400};
   std::vector<double> out;
   for (double t : kTicks)
     if (t >= lo && t <= hi) out.push_back(t);
@@ -336,8 +338,9 @@ void tooltip_plan(const PlanCandidate& c, bool pareto) {
   ImGui::BeginTooltip();
   ImGui::Text("%d x %s  (%s)", c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str());
   ImGui::TextUnformatted(layout_label(c).c_str());
-  ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
-              format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str());
+  ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(),
+              tr(S::col_cost), format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
+              format_percent(c.mfu).c_str());
   if (pareto) ImGui::TextDisabled("%s", tr(S::pareto_point));
   ImGui::TextDisabled("%s", tr(S::click_to_select));
   ImGui::EndTooltip();
@@ -402,8 +405,10 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
   const ImU32 front = palette::kParetoFront;
   for (size_t i = 1; i < res.pareto.size(); ++i) {
     const PlanCandidate &u = res.pareto[i - 1], &v = res.pareto[i];
-    dl->AddLine(ImVec2(xof(u.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)), front, 1.5f);
-    dl->AddLine(ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(v.cost_usd)), front, 1.5f);
+    dl->AddLine(ImVec2(xof(u.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)),
+                front, 1.5f);
+    dl->AddLine(ImVec2(xof(v.total_hours * 3600), yof(u.cost_usd)), ImVec2(xof(v.total_hours * 3600), yof(v.cost_usd)),
+                front, 1.5f);
   }
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const PlanCandidate* nearest = nullptr;
@@ -463,7 +468,8 @@ void artefact(PlannerState& p, const char* id, const char* title, const std::str
   copy_button(p, id, text);
   int lines = 1;
   for (char ch : text) lines += ch == '\n';
-  const float h = std::min(14.0f, static_cast<float>(lines) + 0.6f) * ImGui::GetTextLineHeight() + ImGui::GetStyle().WindowPadding.y;
+  const float h = std::min(14.0f, static_cast<float>(lines) + 0.6f) * ImGui::GetTextLineHeight() +
+                  ImGui::GetStyle().WindowPadding.y;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, palette::kCodeBg);
   ImGui::BeginChild(id, ImVec2(0, h), true, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::TextUnformatted(text.c_str());
@@ -518,9 +524,9 @@ void draw_details(PlannerState& p) {
   ImGui::Text(tr(S::plan_heading), c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str(),
               c.mode == PricingMode::spot ? tr(S::price_mode_spot) : tr(S::price_mode_on_demand));
   ImGui::TextUnformatted(layout_label(c).c_str());
-  ImGui::Text("%s %s   %s %s   %s %s   %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
-              format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str(), tr(S::tier),
-              tr(kTiers[static_cast<int>(d.advice.tier)]));
+  ImGui::Text("%s %s   %s %s   %s %s   %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(),
+              tr(S::col_cost), format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
+              format_percent(c.mfu).c_str(), tr(S::tier), tr(kTiers[static_cast<int>(d.advice.tier)]));
 
   if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0.0f);
@@ -599,7 +605,8 @@ void draw_details(PlannerState& p) {
 void select_plan(PlannerState& p, const PlanCandidate& c) {
   if (!p.run) return;
   p.selected = c;
-  p.details = plan_details(c, p.run->parse.scenario_json, *p.run->parse.question, *p.run->catalog, default_calibration());
+  p.details =
+      plan_details(c, p.run->parse.scenario_json, *p.run->parse.question, *p.run->catalog, default_calibration());
 }
 
 bool draw_planner(AppState& app) {
@@ -631,7 +638,8 @@ bool draw_planner(AppState& app) {
   if (r.planner) {
     ImGui::SameLine();
     char overlay[96];
-    std::snprintf(overlay, sizeof overlay, tr(S::searching), 100 * r.planner->progress(), format_count(static_cast<double>(r.planner->evaluated())).c_str());
+    std::snprintf(overlay, sizeof overlay, tr(S::searching), 100 * r.planner->progress(),
+                  format_count(static_cast<double>(r.planner->evaluated())).c_str());
     ImGui::ProgressBar(static_cast<float>(r.planner->progress()), ImVec2(-1, 0), overlay);
     record_widget("planner.progress");
     return more;
@@ -654,7 +662,7 @@ bool draw_planner(AppState& app) {
     ImGui::PopStyleColor();
   }
   {
-    static const S reasons[] = {S::rej_memory, S::rej_divisibility, S::rej_batch, S::rej_deadline,
+    static const S reasons[] = {S::rej_memory, S::rej_divisibility, S::rej_batch,    S::rej_deadline,
                                 S::rej_budget, S::rej_no_price,     S::rej_software, S::rej_network};
     std::string line = tr(S::rejected);
     for (int i = 0; i < static_cast<int>(RejectReason::count); ++i) {

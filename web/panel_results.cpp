@@ -51,7 +51,8 @@ std::string money(const AppState& app, double usd, Currency c) {
 
 // A table with a label column, value columns and a final narrow "why" column.
 bool begin_lines(const char* id, int value_columns, const S* headers = nullptr) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable(id, value_columns + 2, flags)) return false;
   ImGui::TableSetupColumn(headers ? tr(headers[0]) : "", ImGuiTableColumnFlags_WidthStretch, 1.6f);
   for (int i = 0; i < value_columns; ++i)
@@ -130,7 +131,8 @@ void card(const AppState& app, const char* title, const std::string& value, cons
 void cards(const AppState& app) {
   const EstimateResult& r = app.result;
   const int columns = std::clamp(static_cast<int>(ImGui::GetContentRegionAvail().x / (9.5f * em())), 2, 5);
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchSame;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cards", columns, flags)) return;
   const MemoryResult& m = r.memory;
   card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &palette::kOk : &palette::kError,
@@ -155,8 +157,8 @@ void cards(const AppState& app) {
 //-----------------------------------------------------------------------------
 
 const S kPartLabels[] = {S::part_compute, S::part_comm, S::part_bubble, S::part_offload, S::part_io};
-const ImU32 kPartColors[] = {palette::kSeriesBlue, palette::kSeriesOrange, palette::kSeriesPurple, palette::kSeriesGreen,
-                             palette::kSeriesRed};
+const ImU32 kPartColors[] = {palette::kSeriesBlue, palette::kSeriesOrange, palette::kSeriesPurple,
+                             palette::kSeriesGreen, palette::kSeriesRed};
 
 void step_time(const AppState& app) {
   section_header(tr(S::sec_step));
@@ -206,7 +208,8 @@ void step_time(const AppState& app) {
 void cost(const AppState& app) {
   section_header(tr(S::sec_cost));
   const CostResult& c = app.result.cost;
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("cost", 4, flags)) return;
   ImGui::TableSetupColumn("item", ImGuiTableColumnFlags_WidthStretch, 1.6f);
   ImGui::TableSetupColumn("usd", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -248,16 +251,17 @@ void needs(const AppState& app) {
   const S headers[] = {S::col_item, S::col_needed, S::col_provided};
   if (!begin_lines("needs", 2, headers)) return;
   const bool io_short = io.data_utilisation > 1;
-  line(app, tr(S::need_data_rate), {rate(io.data_bytes_per_s), rate(io.data_tier_bytes_per_s) + " (" +
-                                    format_percent(io.data_utilisation) + ")"},
+  line(app, tr(S::need_data_rate),
+       {rate(io.data_bytes_per_s), rate(io.data_tier_bytes_per_s) + " (" + format_percent(io.data_utilisation) + ")"},
        "io.data_bytes_per_s", io_short ? &palette::kError : nullptr);
   const ReliabilityResult& rel = r.reliability;
   line(app, tr(S::need_ckpt), {format_bytes(rel.checkpoint_bytes), format_duration(rel.checkpoint_write_s)},
        "checkpoint.write_s");
-  line(app, tr(S::need_ckpt_interval), {format_duration(rel.checkpoint_interval_h * 3600), format_percent(rel.overhead_fraction)},
+  line(app, tr(S::need_ckpt_interval),
+       {format_duration(rel.checkpoint_interval_h * 3600), format_percent(rel.overhead_fraction)},
        "checkpoint.interval_h");
-  line(app, tr(S::need_inter), {format_bytes(r.time.comm.inter_bytes()),
-                                rate(app.scenario.network.node_gb_per_s * 1e9) + " / " + tr(S::nodes)},
+  line(app, tr(S::need_inter),
+       {format_bytes(r.time.comm.inter_bytes()), rate(app.scenario.network.node_gb_per_s * 1e9) + " / " + tr(S::nodes)},
        "comm.inter_node_bytes");
   const bool cpu_short = n.vcpus > 0 && n.vcpus < n.vcpus_needed;
   line(app, tr(S::need_vcpus), {num(n.vcpus_needed, "%.0f"), have(n.vcpus, "")}, "io.input_cores_per_node",
@@ -269,8 +273,9 @@ void needs(const AppState& app) {
   line(app, tr(S::need_nvme), {num(n.nvme_tb_needed, "%.2f") + " TB", have(n.nvme_tb, "TB")}, nullptr,
        nvme_short ? &palette::kError : nullptr);
   const bool rdma_short = app.advice.rdma.needed && !app.scenario.network.rdma;
-  line(app, tr(S::need_rdma), {tr(app.advice.rdma.needed ? S::rdma_needed : S::rdma_not_needed),
-                               app.scenario.network.rdma ? tr(S::yes) : tr(S::no)},
+  line(app, tr(S::need_rdma),
+       {tr(app.advice.rdma.needed ? S::rdma_needed : S::rdma_not_needed),
+        app.scenario.network.rdma ? tr(S::yes) : tr(S::no)},
        nullptr, rdma_short ? &palette::kError : nullptr);
   if (!app.advice.rdma_reason.empty()) item_tooltip(app.advice.rdma_reason.c_str());
   ImGui::EndTable();
@@ -294,13 +299,20 @@ struct WarningText {
 };
 
 const WarningText kWarningTexts[] = {
-    {S::w_memory_exceeds, Kind::bytes},          {S::w_tp_crosses_nodes, Kind::count},
-    {S::w_seq_exceeds_context, Kind::count},     {S::w_multinode_without_rdma, Kind::count},
-    {S::w_data_on_block_disk, Kind::count},      {S::w_io_bound, Kind::count},
-    {S::w_host_ram_below_2x_gpu, Kind::count},   {S::w_few_vcpus, Kind::count},
-    {S::w_pcie_only_gpus, Kind::count},          {S::w_checkpoints_on_local_disk, Kind::count},
-    {S::w_offload_exceeds_host_ram, Kind::bytes}, {S::w_comm_dominates, Kind::duration},
-    {S::w_no_price, Kind::count},                {S::w_spot_without_rate, Kind::count},
+    {S::w_memory_exceeds, Kind::bytes},
+    {S::w_tp_crosses_nodes, Kind::count},
+    {S::w_seq_exceeds_context, Kind::count},
+    {S::w_multinode_without_rdma, Kind::count},
+    {S::w_data_on_block_disk, Kind::count},
+    {S::w_io_bound, Kind::count},
+    {S::w_host_ram_below_2x_gpu, Kind::count},
+    {S::w_few_vcpus, Kind::count},
+    {S::w_pcie_only_gpus, Kind::count},
+    {S::w_checkpoints_on_local_disk, Kind::count},
+    {S::w_offload_exceeds_host_ram, Kind::bytes},
+    {S::w_comm_dominates, Kind::duration},
+    {S::w_no_price, Kind::count},
+    {S::w_spot_without_rate, Kind::count},
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");

@@ -74,7 +74,8 @@ bool draw_topology(AppState& app) {
   const float gap_w = gap ? 6.0f * em() : 0.0f;
   const float node_gap = 0.8f * em();
   const int n_boxes = static_cast<int>(shown.size());
-  const float node_w = std::min(34 * em(), (avail - gap_w - node_gap * static_cast<float>(n_boxes - 1)) / static_cast<float>(n_boxes));
+  const float node_w =
+      std::min(34 * em(), (avail - gap_w - node_gap * static_cast<float>(n_boxes - 1)) / static_cast<float>(n_boxes));
   const int gpn = k.gpus_per_node;
   const int cols = gpn <= 4 ? gpn : (gpn + 1) / 2;
   const int rows = (gpn + cols - 1) / cols;
@@ -82,7 +83,8 @@ bool draw_topology(AppState& app) {
   const float gpu_w = (node_w - 2 * pad - 0.3f * em() * static_cast<float>(cols - 1)) / static_cast<float>(cols);
   const float gpu_h = 2.6f * em();
   const float title_h = 1.4f * em(), switch_h = 1.4f * em(), nic_h = 1.3f * em();
-  const float node_h = title_h + static_cast<float>(rows) * (gpu_h + 0.3f * em()) + 0.5f * em() + switch_h + 0.7f * em() + nic_h + pad;
+  const float node_h =
+      title_h + static_cast<float>(rows) * (gpu_h + 0.3f * em()) + 0.5f * em() + switch_h + 0.7f * em() + nic_h + pad;
   const float fabric_h = k.nodes > 1 ? 4.2f * em() : 1.5f * em();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("topology", ImVec2(avail, node_h + fabric_h));
@@ -115,7 +117,7 @@ bool draw_topology(AppState& app) {
     const ImVec2 sa(a.x + pad, sw_y), sz(z.x - pad, sw_y + switch_h);
     dl->AddRectFilled(sa, sz, palette::kScaleUpSwitch, 0.2f * em());
     std::string sw = scale_up_label(k.scale_up);
-    if (ImGui::CalcTextSize(sw.c_str()).x > sz.x - sa.x - 0.4f * em()) {  // keep the name, drop the note in brackets
+    if (ImGui::CalcTextSize(sw.c_str()).x > sz.x - sa.x - 0.4f * em()) {    // keep the name, drop the note in brackets
       const size_t cut = std::min(sw.find(" ("), sw.find("\xEF\xBC\x88"));  // ASCII or full-width bracket
       if (cut != std::string::npos) sw.resize(cut);
     }
@@ -124,9 +126,12 @@ bool draw_topology(AppState& app) {
       const int rank = node * gpn + g;
       if (rank >= k.gpus) break;
       const RankRole role = rank_role(rank, k.tp, k.pp, k.dp);
-      const int group = t.color_by == 0 ? role.dp + k.dp * role.pp : t.color_by == 1 ? role.pp : role.tp + k.tp * role.pp;
+      const int group = t.color_by == 0   ? role.dp + k.dp * role.pp
+                        : t.color_by == 1 ? role.pp
+                                          : role.tp + k.tp * role.pp;
       const int c = g % cols, r = g / cols;
-      const ImVec2 ga(a.x + pad + static_cast<float>(c) * (gpu_w + 0.3f * em()), a.y + title_h + static_cast<float>(r) * (gpu_h + 0.3f * em()));
+      const ImVec2 ga(a.x + pad + static_cast<float>(c) * (gpu_w + 0.3f * em()),
+                      a.y + title_h + static_cast<float>(r) * (gpu_h + 0.3f * em()));
       const ImVec2 gz(ga.x + gpu_w, ga.y + gpu_h);
       dl->AddLine(ImVec2((ga.x + gz.x) / 2, gz.y), ImVec2((ga.x + gz.x) / 2, sa.y), line, 1.5f);
       dl->AddRectFilled(ga, gz, group_color(group, group_count), 0.25f * em());
@@ -141,7 +146,10 @@ bool draw_topology(AppState& app) {
         centered_text(dl, ImVec2(cx, ga.y + gpu_h * 0.72f), ink, label2);
       } else {  // narrow: only the role the colours show
         char one[16];
-        std::snprintf(one, sizeof one, "%c%d", "TPD"[t.color_by], t.color_by == 0 ? role.tp : t.color_by == 1 ? role.pp : role.dp);
+        std::snprintf(one, sizeof one, "%c%d", "TPD"[t.color_by],
+                      t.color_by == 0   ? role.tp
+                      : t.color_by == 1 ? role.pp
+                                        : role.dp);
         if (ImGui::CalcTextSize(one).x < gpu_w) centered_text(dl, ImVec2(cx, ga.y + gpu_h / 2), ink, one);
       }
       if (hovered && mouse.x >= ga.x && mouse.x < gz.x && mouse.y >= ga.y && mouse.y < gz.y)
@@ -163,7 +171,8 @@ bool draw_topology(AppState& app) {
     if (k.nodes > 1)
       for (int n = 0; n < nics; ++n)
         dl->AddLine(ImVec2(nic_xs[nic_xs.size() - static_cast<size_t>(nics) + static_cast<size_t>(n)], nic_y + nic_h),
-                    ImVec2(nic_xs[nic_xs.size() - static_cast<size_t>(nics) + static_cast<size_t>(n)], fabric_y), fabric_color, 1.5f);
+                    ImVec2(nic_xs[nic_xs.size() - static_cast<size_t>(nics) + static_cast<size_t>(n)], fabric_y),
+                    fabric_color, 1.5f);
     x += node_w + node_gap;
   }
   // The scale-out fabric.
@@ -171,8 +180,8 @@ bool draw_topology(AppState& app) {
   if (k.nodes > 1) {
     const float fx1 = x - node_gap;
     dl->AddRectFilled(ImVec2(origin.x, fabric_y), ImVec2(fx1, fabric_y + 0.45f * em()), fabric_color, 0.2f * em());
-    std::snprintf(fabric, sizeof fabric, tr(S::topo_fabric), k.fabric_name.c_str(), k.nics_per_node, k.nic_gbps, k.node_gbps,
-                  k.rdma ? tr(S::topo_rdma) : tr(S::topo_tcp));
+    std::snprintf(fabric, sizeof fabric, tr(S::topo_fabric), k.fabric_name.c_str(), k.nics_per_node, k.nic_gbps,
+                  k.node_gbps, k.rdma ? tr(S::topo_rdma) : tr(S::topo_tcp));
     dl->AddText(ImVec2(origin.x, fabric_y + 0.7f * em()), text, fabric);
   } else {
     dl->AddText(ImVec2(origin.x, origin.y + node_h + 0.3f * em()), dim, tr(S::topo_single_node));

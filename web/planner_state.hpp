@@ -27,46 +27,46 @@ struct PlannerRun {
   std::optional<PlanResult> result;        // when complete
   bool cancelled = false;
   double started_ms = 0, elapsed_ms = 0;
-  std::vector<double> slice_ms;            // planner time per frame (benchmark, test hook)
+  std::vector<double> slice_ms;  // planner time per frame (benchmark, test hook)
 };
 
 struct PlannerState {
   // The form (constraints of issue 5).
   int objective = static_cast<int>(Objective::min_cost);
   int max_gpus = 1024;
-  double deadline_days = 0;            // 0: none
-  double budget_usd = 0;               // 0: none
+  double deadline_days = 0;                          // 0: none
+  double budget_usd = 0;                             // 0: none
   std::vector<std::string> providers, accelerators;  // empty: all
   bool spot = false;
-  int currency = 0;                        // 0 any, 1 USD-priced offerings only, 2 CNY-priced only
-  InputError error;                        // the last question that did not parse
+  int currency = 0;  // 0 any, 1 USD-priced offerings only, 2 CNY-priced only
+  InputError error;  // the last question that did not parse
 
   std::unique_ptr<PlannerRun> run;
   int sort_column = 0;
   bool sort_descending = false;
-  std::vector<int> order;                  // table rows in display order (indices into result->plans)
+  std::vector<int> order;  // table rows in display order (indices into result->plans)
   // The selected plan (from the table, the scatter or the heat map) and its details.
   std::optional<PlanCandidate> selected;
   std::optional<PlanDetails> details;
-  std::string used_fragment;               // app.fragment after "use this plan"
-  std::string copied;                      // id of the artefact last copied
+  std::string used_fragment;  // app.fragment after "use this plan"
+  std::string copied;         // id of the artefact last copied
 };
 
 struct DesignState {
-  std::string fragment;                    // app.fragment the grid was computed for
-  std::string key;                         // its question JSON: recompute only when this changes
+  std::string fragment;  // app.fragment the grid was computed for
+  std::string key;       // its question JSON: recompute only when this changes
   std::shared_ptr<const Catalog> catalog;
   QuestionParse parse;
   std::unique_ptr<DesignSpace> space;
   bool done = false;
-  bool show_time = false;                  // colour by time instead of cost
+  bool show_time = false;  // colour by time instead of cost
   double started_ms = 0, elapsed_ms = 0;
   std::vector<double> slice_ms;
-  std::vector<float> values;               // per cell: 0..1 on the log colour scale, -1 infeasible
+  std::vector<float> values;  // per cell: 0..1 on the log colour scale, -1 infeasible
 };
 
 struct TopologyState {
-  int color_by = 0;                        // 0 TP group, 1 PP stage, 2 DP group
+  int color_by = 0;  // 0 TP group, 1 PP stage, 2 DP group
 };
 
 // Selects a plan of the current run and computes its details (advice, artefacts, checklist).

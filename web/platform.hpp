@@ -14,9 +14,9 @@ struct CanvasSize {
 
 CanvasSize platform_canvas_size();
 void platform_set_canvas_size(int width, int height);  // backing-store pixels
-Lang platform_initial_language();          // ?lang=, then the saved choice, then navigator.language
+Lang platform_initial_language();                      // ?lang=, then the saved choice, then navigator.language
 void platform_save_language(Lang lang);
-void platform_install_wake_listeners();    // resize / devicePixelRatio changes call llmplan_wake()
+void platform_install_wake_listeners();  // resize / devicePixelRatio changes call llmplan_wake()
 void platform_frame_drawn(bool first);
 // Opens the browser's file picker; a chosen file's text comes back through Module.loadCatalog.
 void platform_pick_catalog_file();
@@ -38,8 +38,8 @@ void platform_save_setting(const std::string& key, const std::string& value);
 // button), the browser's paste event and ImGui's clipboard, Ctrl+wheel left to the browser (zoom).
 void platform_install_input_glue();
 void platform_touch_event(int kind, float x, float y);  // 0 start, 1 move, 2 end (device pixels)
-bool platform_touch_frame();   // after the backend's NewFrame: applies the touch; true: draw another frame
-void platform_paste(const std::string& text);          // the paste event's text, typed into the active field
+bool platform_touch_frame();  // after the backend's NewFrame: applies the touch; true: draw another frame
+void platform_paste(const std::string& text);  // the paste event's text, typed into the active field
 // ImGui 1.86 reads key state once per frame, so a key pressed and released between two frames
 // (a quick tap, or a test's key press) would be lost: the GLFW key callback reports each key
 // here, and platform_key_frame() (after the backend's NewFrame) holds such a key down for one frame.

@@ -244,7 +244,9 @@ std::string platform_load_setting(const std::string& key) {
   std::free(p);
   return out;
 }
-void platform_save_setting(const std::string& key, const std::string& value) { js_save_setting(key.c_str(), value.c_str()); }
+void platform_save_setting(const std::string& key, const std::string& value) {
+  js_save_setting(key.c_str(), value.c_str());
+}
 
 void platform_install_input_glue() {
   ImGuiIO& io = ImGui::GetIO();
@@ -301,7 +303,7 @@ bool g_release[kKeys];  // held over last frame: release now
 
 void platform_key_event(int key, int action) {
   if (key < 0 || key >= kKeys) return;
-  if (action == 1) g_pressed_since_frame[key] = true;   // GLFW_PRESS
+  if (action == 1) g_pressed_since_frame[key] = true;                // GLFW_PRESS
   if (action == 0 && g_pressed_since_frame[key]) g_tap[key] = true;  // GLFW_RELEASE in the same frame
 }
 

@@ -76,8 +76,8 @@ void record_label_in_item(const char* label, float reserved_right) {
   const char* end = ImGui::FindRenderedTextEnd(label);
   const ImVec2 size = ImGui::CalcTextSize(label, end);
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
-  g_texts.push_back({std::string(label, end), a.x + pad.x, a.y + pad.y, size.x, size.y, a.x, b.x - reserved_right,
-                     a.y, b.y});
+  g_texts.push_back(
+      {std::string(label, end), a.x + pad.x, a.y + pad.y, size.x, size.y, a.x, b.x - reserved_right, a.y, b.y});
 }
 
 void text(const char* s) {

@@ -35,7 +35,7 @@ void record_text_item(const char* text = nullptr);  // the last item is text (Te
 // A widget that draws `label` inside its frame (button, combo preview): the label must fit.
 void record_label_in_item(const char* label, float reserved_right = 0);
 // Text helpers that record themselves.
-void text(const char* s);                        // TextUnformatted
+void text(const char* s);  // TextUnformatted
 void text_disabled(const char* s);
 void text_colored(const ImVec4& color, const char* s);
 void text_wrapped(const char* s, const ImVec4* color = nullptr);

@@ -27,47 +27,47 @@
 
 namespace {
 
-const char* kHelp =
-    "llmplan " LLMPLAN_VERSION ": GPU, time and cost planner for training large language models\n"
-    "\n"
-    "Usage:\n"
-    "  llmplan estimate FILE|- [--format json|table] [--explain]\n"
-    "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
-    "      --format json (default) prints the result JSON; --format table a summary for people;\n"
-    "      --explain adds \"explain\": the formula and the values behind every figure.\n"
-    "  llmplan plan FILE|- [--format json|table|artifacts|csv]\n"
-    "      Search the catalog's offerings, node counts and parallel layouts for the best plan:\n"
-    "      a scenario without cluster/parallel plus \"objective\" (min_cost, min_time,\n"
-    "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
-    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot}.\n"
-    "      --format artifacts\n"
-    "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
-    "  llmplan link encode FILE|- [--catalog VERSION]\n"
-    "      Print the link fragment (v=1&c=...&m=...) of a scenario or planner question JSON\n"
-    "      (made with the built-in catalog, or an archived release of it).\n"
-    "  llmplan link decode LINK\n"
-    "      Decode a link (a fragment or a whole URL) with the catalog release it was made with:\n"
-    "      the scenario, notices for every field that fell back to its default, catalog changes.\n"
-    "  llmplan link estimate LINK [--format json|table]\n"
-    "      Decode a link and print its estimate (or plan, for a planner link).\n"
-    "  llmplan catalog list [SECTION] [--json]\n"
-    "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
-    "      providers, instances, models, currency (a table, or the entries as JSON).\n"
-    "  llmplan catalog check FILE|DIR...\n"
-    "      Validate a catalog: one merged file, or the section files catalog/*.json (a folder\n"
-    "      stands for the *.json files directly in it, as the build merges catalog/).\n"
-    "  llmplan catalog diff OLD NEW\n"
-    "      Print what changed between two catalogs (files or folders), entry by entry and\n"
-    "      field by field.\n"
-    "  llmplan catalog dump\n"
-    "      Print the built-in catalog as one merged document (archived in catalog/releases/).\n"
-    "  llmplan fields [--format md|json]\n"
-    "      Print the reference of every scenario and planner field: type, range, default, unit,\n"
-    "      link code and meaning (docs/scenario.md is this output).\n"
-    "  llmplan --help | --version\n"
-    "\n"
-    "Exit status: 0 success; 2 invalid scenario or usage (the message names the field and the\n"
-    "allowed range); 1 internal error. Scenario fields and defaults: see docs/scenario.md.\n";
+const char* kHelp = "llmplan " LLMPLAN_VERSION
+                    ": GPU, time and cost planner for training large language models\n"
+                    "\n"
+                    "Usage:\n"
+                    "  llmplan estimate FILE|- [--format json|table] [--explain]\n"
+                    "      Read a scenario JSON (a file, or '-' for standard input) and print the estimate.\n"
+                    "      --format json (default) prints the result JSON; --format table a summary for people;\n"
+                    "      --explain adds \"explain\": the formula and the values behind every figure.\n"
+                    "  llmplan plan FILE|- [--format json|table|artifacts|csv]\n"
+                    "      Search the catalog's offerings, node counts and parallel layouts for the best plan:\n"
+                    "      a scenario without cluster/parallel plus \"objective\" (min_cost, min_time,\n"
+                    "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
+                    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot}.\n"
+                    "      --format artifacts\n"
+                    "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
+                    "  llmplan link encode FILE|- [--catalog VERSION]\n"
+                    "      Print the link fragment (v=1&c=...&m=...) of a scenario or planner question JSON\n"
+                    "      (made with the built-in catalog, or an archived release of it).\n"
+                    "  llmplan link decode LINK\n"
+                    "      Decode a link (a fragment or a whole URL) with the catalog release it was made with:\n"
+                    "      the scenario, notices for every field that fell back to its default, catalog changes.\n"
+                    "  llmplan link estimate LINK [--format json|table]\n"
+                    "      Decode a link and print its estimate (or plan, for a planner link).\n"
+                    "  llmplan catalog list [SECTION] [--json]\n"
+                    "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
+                    "      providers, instances, models, currency (a table, or the entries as JSON).\n"
+                    "  llmplan catalog check FILE|DIR...\n"
+                    "      Validate a catalog: one merged file, or the section files catalog/*.json (a folder\n"
+                    "      stands for the *.json files directly in it, as the build merges catalog/).\n"
+                    "  llmplan catalog diff OLD NEW\n"
+                    "      Print what changed between two catalogs (files or folders), entry by entry and\n"
+                    "      field by field.\n"
+                    "  llmplan catalog dump\n"
+                    "      Print the built-in catalog as one merged document (archived in catalog/releases/).\n"
+                    "  llmplan fields [--format md|json]\n"
+                    "      Print the reference of every scenario and planner field: type, range, default, unit,\n"
+                    "      link code and meaning (docs/scenario.md is this output).\n"
+                    "  llmplan --help | --version\n"
+                    "\n"
+                    "Exit status: 0 success; 2 invalid scenario or usage (the message names the field and the\n"
+                    "allowed range); 1 internal error. Scenario fields and defaults: see docs/scenario.md.\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "llmplan: %s\nRun 'llmplan --help' for usage.\n", message.c_str());
@@ -111,8 +111,10 @@ void print_table(const std::string& body) {
   const auto& t = r["time"];
   const auto& c = r["cost"];
   std::printf("Step              %s (compute %s, exposed communication %s, bubble %s)\n",
-              llmplan::format_duration(t["step_s"].get<double>()).c_str(), llmplan::format_duration(t["compute_s"].get<double>()).c_str(),
-              llmplan::format_duration(t["exposed_comm_s"].get<double>()).c_str(), llmplan::format_duration(t["bubble_s"].get<double>()).c_str());
+              llmplan::format_duration(t["step_s"].get<double>()).c_str(),
+              llmplan::format_duration(t["compute_s"].get<double>()).c_str(),
+              llmplan::format_duration(t["exposed_comm_s"].get<double>()).c_str(),
+              llmplan::format_duration(t["bubble_s"].get<double>()).c_str());
   std::printf("Throughput        %s tokens/s, MFU %s\n", llmplan::format_count(t["tokens_per_s"].get<double>()).c_str(),
               llmplan::format_percent(t["mfu"].get<double>()).c_str());
   if (t["steps"].get<double>() > 0)
@@ -125,7 +127,8 @@ void print_table(const std::string& body) {
   std::printf("Checkpoint        %s, written in %s, every %s; tier %s\n",
               format_bytes(r["checkpoint"]["size_bytes"].get<double>()).c_str(),
               llmplan::format_duration(r["checkpoint"]["write_s"].get<double>()).c_str(),
-              llmplan::format_duration(r["checkpoint"]["interval_h"].get<double>() * 3600).c_str(), r["tier"].get<std::string>().c_str());
+              llmplan::format_duration(r["checkpoint"]["interval_h"].get<double>() * 3600).c_str(),
+              r["tier"].get<std::string>().c_str());
   for (const auto& w : r["warnings"])
     std::printf("Warning [%s] %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
 }
@@ -150,7 +153,8 @@ int cmd_estimate(const std::vector<std::string>& args) {
   if (format != "json" && format != "table") return usage_error("--format must be json or table; got '" + format + "'");
   std::string text, error;
   if (!read_input(file, text, error)) return usage_error(error);
-  const llmplan::JsonResponse r = llmplan::estimate_json(text, llmplan::builtin_catalog(), llmplan::default_calibration(), explain);
+  const llmplan::JsonResponse r =
+      llmplan::estimate_json(text, llmplan::builtin_catalog(), llmplan::default_calibration(), explain);
   if (!r.ok) {
     std::fprintf(stderr, "llmplan: invalid scenario: %s\n", r.error.message.c_str());
     return 2;
@@ -187,20 +191,23 @@ void list_table(const llmplan::Catalog& c, const std::string& section) {
                   l.scope == llmplan::LinkScope::intra_node ? "intra" : "inter", l.technology.c_str(),
                   l.rdma ? "yes" : "no", l.bandwidth_gb_per_s, opt_num(l.nccl_busbw_gb_per_s).c_str());
   } else if (section == "storage") {
-    std::printf("%-26s %-10s %-12s %10s %10s %12s\n", "id", "provider", "kind", "read_MB/s", "write_MB/s", "USD/TB-month");
+    std::printf("%-26s %-10s %-12s %10s %10s %12s\n", "id", "provider", "kind", "read_MB/s", "write_MB/s",
+                "USD/TB-month");
     for (const auto& s : c.storage)
       std::printf("%-26s %-10s %-12s %10s %10s %12s\n", s.id.c_str(), s.provider.c_str(), s.kind.c_str(),
-                  opt_num(s.read_mb_per_s).c_str(), opt_num(s.write_mb_per_s).c_str(), opt_num(s.usd_per_tb_month).c_str());
+                  opt_num(s.read_mb_per_s).c_str(), opt_num(s.write_mb_per_s).c_str(),
+                  opt_num(s.usd_per_tb_month).c_str());
   } else if (section == "providers") {
     std::printf("%-14s %-28s %-12s %s\n", "id", "name", "kind", "country");
     for (const auto& p : c.providers)
       std::printf("%-14s %-28s %-12s %s\n", p.id.c_str(), p.name.c_str(), p.kind.c_str(), p.country.c_str());
   } else if (section == "instances") {
-    std::printf("%-40s %-12s %4s %-16s %-4s %10s %10s\n", "id", "provider", "gpus", "accelerator", "cur", "on_demand/h", "spot/h");
+    std::printf("%-40s %-12s %4s %-16s %-4s %10s %10s\n", "id", "provider", "gpus", "accelerator", "cur", "on_demand/h",
+                "spot/h");
     for (const auto& i : c.instances)
-      std::printf("%-40s %-12s %4d %-16s %-4s %10s %10s\n", i.id.c_str(), i.provider.c_str(), i.gpus, i.accelerator.c_str(),
-                  i.currency == llmplan::CurrencyCode::usd ? "usd" : "cny", opt_num(i.on_demand_per_hour, "%.2f").c_str(),
-                  opt_num(i.spot_per_hour, "%.2f").c_str());
+      std::printf("%-40s %-12s %4d %-16s %-4s %10s %10s\n", i.id.c_str(), i.provider.c_str(), i.gpus,
+                  i.accelerator.c_str(), i.currency == llmplan::CurrencyCode::usd ? "usd" : "cny",
+                  opt_num(i.on_demand_per_hour, "%.2f").c_str(), opt_num(i.spot_per_hour, "%.2f").c_str());
   } else if (section == "models") {
     std::printf("%-20s %-26s %10s %10s %8s\n", "id", "name", "params", "published", "context");
     for (const auto& m : c.models)
@@ -208,7 +215,8 @@ void list_table(const llmplan::Catalog& c, const std::string& section) {
                   format_count(llmplan::count_params(m.arch).total).c_str(), format_count(m.published_params).c_str(),
                   m.max_context);
   } else if (section == "currency") {
-    std::printf("usd_to_cny %g (as of %s; %s)\n", c.currency.usd_to_cny, c.currency.as_of.c_str(), c.currency.source.c_str());
+    std::printf("usd_to_cny %g (as of %s; %s)\n", c.currency.usd_to_cny, c.currency.as_of.c_str(),
+                c.currency.source.c_str());
   }
 }
 
@@ -238,10 +246,11 @@ int catalog_list(const std::vector<std::string>& args) {
     return 0;
   }
   if (section.empty()) {  // the ids scenarios use most: accelerators and models
-    std::printf("# catalog %s (as of %s, schema %d): %zu interconnects, %zu storage tiers, %zu providers, "
-                "%zu instances; `llmplan catalog list SECTION` prints one section\n",
-                c.catalog_version.c_str(), c.as_of.c_str(), c.schema_version, c.interconnects.size(), c.storage.size(),
-                c.providers.size(), c.instances.size());
+    std::printf(
+        "# catalog %s (as of %s, schema %d): %zu interconnects, %zu storage tiers, %zu providers, "
+        "%zu instances; `llmplan catalog list SECTION` prints one section\n",
+        c.catalog_version.c_str(), c.as_of.c_str(), c.schema_version, c.interconnects.size(), c.storage.size(),
+        c.providers.size(), c.instances.size());
     list_table(c, "accelerators");
     std::printf("\n");
     list_table(c, "models");
@@ -297,15 +306,17 @@ std::optional<llmplan::CatalogLoad> load_files(const std::vector<std::string>& a
 }
 
 int catalog_check(const std::vector<std::string>& paths) {
-  if (paths.empty()) return usage_error("catalog check: give one merged catalog file, or the section files catalog/*.json");
+  if (paths.empty())
+    return usage_error("catalog check: give one merged catalog file, or the section files catalog/*.json");
   std::vector<std::string> texts;
   const auto load = load_files(paths, texts);
   if (!load) return 2;
   const llmplan::Catalog& c = *load->catalog;
-  std::printf("ok: catalog %s (as of %s, schema %d): %zu accelerators, %zu interconnects, %zu storage tiers, "
-              "%zu providers, %zu instances, %zu models\n",
-              c.catalog_version.c_str(), c.as_of.c_str(), c.schema_version, c.accelerators.size(), c.interconnects.size(),
-              c.storage.size(), c.providers.size(), c.instances.size(), c.models.size());
+  std::printf(
+      "ok: catalog %s (as of %s, schema %d): %zu accelerators, %zu interconnects, %zu storage tiers, "
+      "%zu providers, %zu instances, %zu models\n",
+      c.catalog_version.c_str(), c.as_of.c_str(), c.schema_version, c.accelerators.size(), c.interconnects.size(),
+      c.storage.size(), c.providers.size(), c.instances.size(), c.models.size());
   return 0;
 }
 
@@ -324,23 +335,26 @@ int catalog_diff(const std::vector<std::string>& paths) {
 void print_plan_table(const std::string& body) {
   const auto r = nlohmann::json::parse(body);
   std::printf("Objective %s; %s layouts over %d offerings, %s estimated\n", r["objective"].get<std::string>().c_str(),
-              llmplan::format_count(r["searched"]["layouts"].get<double>()).c_str(), r["searched"]["offerings"].get<int>(),
+              llmplan::format_count(r["searched"]["layouts"].get<double>()).c_str(),
+              r["searched"]["offerings"].get<int>(),
               llmplan::format_count(r["searched"]["evaluated"].get<double>()).c_str());
   std::printf("%-4s %-36s %5s %-44s %10s %12s %6s\n", "rank", "instance", "gpus", "layout", "time", "cost", "MFU");
   for (const auto& p : r["plans"]) {
     const auto& l = p["layout"];
     char layout[96];
     std::snprintf(layout, sizeof layout, "TP%d PP%d DP%d ZeRO-%d mb%d %s%s", l["tp"].get<int>(), l["pp"].get<int>(),
-                  l["dp"].get<int>(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["recompute"].get<std::string>().c_str(),
-                  l["offload"] == "cpu" ? " offload" : "");
-    std::printf("%-4d %-36s %5d %-44s %10s %12s %5.1f%%\n", p["rank"].get<int>(), p["instance"].get<std::string>().c_str(),
-                p["gpus"].get<int>(), layout, llmplan::format_duration(p["time"]["total_hours"].get<double>() * 3600).c_str(),
+                  l["dp"].get<int>(), l["zero"].get<int>(), l["micro_batch"].get<int>(),
+                  l["recompute"].get<std::string>().c_str(), l["offload"] == "cpu" ? " offload" : "");
+    std::printf("%-4d %-36s %5d %-44s %10s %12s %5.1f%%\n", p["rank"].get<int>(),
+                p["instance"].get<std::string>().c_str(), p["gpus"].get<int>(), layout,
+                llmplan::format_duration(p["time"]["total_hours"].get<double>() * 3600).c_str(),
                 llmplan::format_money(p["cost"]["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
                 100 * p["time"]["mfu"].get<double>());
     std::printf("     why: %s\n", p["why"].get<std::string>().c_str());
   }
   std::printf("rejected:");
-  for (const auto& [k, v] : r["rejected"].items()) std::printf(" %s %s", k.c_str(), llmplan::format_count(v.get<double>()).c_str());
+  for (const auto& [k, v] : r["rejected"].items())
+    std::printf(" %s %s", k.c_str(), llmplan::format_count(v.get<double>()).c_str());
   std::printf("\n");
   if (r.contains("message")) std::printf("%s\n", r["message"].get<std::string>().c_str());
   if (r["plans"].empty()) return;
@@ -348,7 +362,8 @@ void print_plan_table(const std::string& body) {
   std::printf("\nplan 1: tier %s\n  network: %s\n  data: %s\n  checkpoints: %s\n", a["tier"].get<std::string>().c_str(),
               a["rdma"]["reason"].get<std::string>().c_str(), a["data"].get<std::string>().c_str(),
               a["checkpoints"].get<std::string>().c_str());
-  for (const auto& w : a["warnings"]) std::printf("  warning %s: %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
+  for (const auto& w : a["warnings"])
+    std::printf("  warning %s: %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
   std::printf("  (--format artifacts prints its launch commands, configs and checklist)\n");
 }
 
@@ -362,13 +377,18 @@ void print_plan_artifacts(const std::string& body) {
   const auto& p = r["plans"][0];
   std::printf("# Plan 1: %d x %s on %s (%s)\n\n", p["gpus"].get<int>(), p["accelerator"].get<std::string>().c_str(),
               p["instance"].get<std::string>().c_str(), p["pricing_mode"].get<std::string>().c_str());
-  std::printf("%s\n\nScenario (llmplan estimate reproduces it):\n```json\n%s\n```\n", p["why"].get<std::string>().c_str(),
-              p["scenario"].dump().c_str());
+  std::printf("%s\n\nScenario (llmplan estimate reproduces it):\n```json\n%s\n```\n",
+              p["why"].get<std::string>().c_str(), p["scenario"].dump().c_str());
   const auto& art = p["artifacts"];
-  const struct { const char* key; const char* title; const char* lang; } parts[] = {
-      {"torchrun", "torchrun (each node)", "sh"},     {"deepspeed_json", "ds_config.json", "json"},
-      {"accelerate_yaml", "accelerate config", "yaml"}, {"megatron_args", "megatron_args.txt", "text"},
-      {"peft_python", "PEFT setup", "python"}};
+  const struct {
+    const char* key;
+    const char* title;
+    const char* lang;
+  } parts[] = {{"torchrun", "torchrun (each node)", "sh"},
+               {"deepspeed_json", "ds_config.json", "json"},
+               {"accelerate_yaml", "accelerate config", "yaml"},
+               {"megatron_args", "megatron_args.txt", "text"},
+               {"peft_python", "PEFT setup", "python"}};
   std::printf("\nFramework: %s\n", art["framework"].get<std::string>().c_str());
   for (const auto& part : parts) {
     if (art[part.key].is_null()) continue;
@@ -379,8 +399,8 @@ void print_plan_artifacts(const std::string& body) {
   std::printf("\n## Checklist after provisioning\n");
   int i = 0;
   for (const auto& c : p["checklist"])
-    std::printf("%d. %s: `%s`\n   expect: %s\n", ++i, c["title"].get<std::string>().c_str(), c["command"].get<std::string>().c_str(),
-                c["expect"].get<std::string>().c_str());
+    std::printf("%d. %s: `%s`\n   expect: %s\n", ++i, c["title"].get<std::string>().c_str(),
+                c["command"].get<std::string>().c_str(), c["expect"].get<std::string>().c_str());
 }
 
 int cmd_plan(const std::vector<std::string>& args) {
@@ -405,10 +425,14 @@ int cmd_plan(const std::vector<std::string>& args) {
       std::fprintf(stderr, "llmplan: invalid question: %s\n", q.error.message.c_str());
       return 2;
     }
-    std::fputs(llmplan::plans_csv(llmplan::plan(*q.question, llmplan::builtin_catalog(), llmplan::default_calibration())).c_str(), stdout);
+    std::fputs(
+        llmplan::plans_csv(llmplan::plan(*q.question, llmplan::builtin_catalog(), llmplan::default_calibration()))
+            .c_str(),
+        stdout);
     return 0;
   }
-  const llmplan::PlanJsonResponse r = llmplan::plan_json(text, llmplan::builtin_catalog(), llmplan::default_calibration());
+  const llmplan::PlanJsonResponse r =
+      llmplan::plan_json(text, llmplan::builtin_catalog(), llmplan::default_calibration());
   if (!r.ok) {
     std::fprintf(stderr, "llmplan: invalid question: %s\n", r.error.message.c_str());
     return 2;
@@ -425,8 +449,8 @@ int cmd_plan(const std::vector<std::string>& args) {
 
 llmplan::OpenedLink open_cli_link(const std::string& link) {
   const std::string version = llmplan::link_catalog_version(link);
-  return llmplan::open_link(link, llmplan::builtin_catalog(), llmplan::builtin_catalog_json(), llmplan::catalog_for_version(version),
-                            llmplan::catalog_json_for_version(version));
+  return llmplan::open_link(link, llmplan::builtin_catalog(), llmplan::builtin_catalog_json(),
+                            llmplan::catalog_for_version(version), llmplan::catalog_json_for_version(version));
 }
 
 int cmd_link(const std::vector<std::string>& args) {
@@ -456,7 +480,8 @@ int cmd_link(const std::vector<std::string>& args) {
     return opened.link.valid ? 0 : 2;
   }
   if (sub != "estimate") return usage_error("link: expected encode, decode or estimate; got '" + sub + "'");
-  for (const llmplan::LinkNotice& n : opened.link.notices) std::fprintf(stderr, "llmplan: link: %s: %s\n", n.field.c_str(), n.message.c_str());
+  for (const llmplan::LinkNotice& n : opened.link.notices)
+    std::fprintf(stderr, "llmplan: link: %s: %s\n", n.field.c_str(), n.message.c_str());
   if (!opened.link.valid) return 2;
   const llmplan::Catalog& catalog = *llmplan::catalog_for_version(opened.catalog_used);
   std::vector<std::string> rest(args.begin() + 2, args.end());
@@ -464,11 +489,13 @@ int cmd_link(const std::vector<std::string>& args) {
   if (!rest.empty() && !(rest.size() == 2 && rest[0] == "--format" && (format == "json" || format == "table")))
     return usage_error("link estimate: expected LINK [--format json|table]");
   if (opened.link.is_question) {
-    const llmplan::PlanJsonResponse r = llmplan::plan_json(opened.link.input_json, catalog, llmplan::default_calibration());
+    const llmplan::PlanJsonResponse r =
+        llmplan::plan_json(opened.link.input_json, catalog, llmplan::default_calibration());
     format == "table" ? print_plan_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
     return r.ok ? 0 : 2;
   }
-  const llmplan::JsonResponse r = llmplan::estimate_json(opened.link.input_json, catalog, llmplan::default_calibration());
+  const llmplan::JsonResponse r =
+      llmplan::estimate_json(opened.link.input_json, catalog, llmplan::default_calibration());
   format == "table" ? print_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
   return r.ok ? 0 : 2;
 }
@@ -489,15 +516,20 @@ int cmd_catalog(const std::vector<std::string>& args) {
 // The field table as Markdown (docs/scenario.md) or JSON.
 int cmd_fields(const std::vector<std::string>& args) {
   std::string format = "md";
-  if (args.size() == 2 && args[0] == "--format") format = args[1];
-  else if (!args.empty()) return usage_error("fields: expected [--format md|json]");
+  if (args.size() == 2 && args[0] == "--format")
+    format = args[1];
+  else if (!args.empty())
+    return usage_error("fields: expected [--format md|json]");
   if (format == "md") {
     std::fputs(llmplan::fields_markdown().c_str(), stdout);
   } else if (format == "json") {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const llmplan::FieldSpec& f : llmplan::all_fields()) {
-      nlohmann::ordered_json e = {{"path", f.path}, {"type", llmplan::kFieldTypeNames[static_cast<int>(f.type)]},
-                                  {"code", f.code}, {"unit", f.unit}, {"default", llmplan::field_default_text(f)},
+      nlohmann::ordered_json e = {{"path", f.path},
+                                  {"type", llmplan::kFieldTypeNames[static_cast<int>(f.type)]},
+                                  {"code", f.code},
+                                  {"unit", f.unit},
+                                  {"default", llmplan::field_default_text(f)},
                                   {"scope", f.scope == llmplan::FieldScope::scenario ? "scenario" : "question"},
                                   {"meaning", f.meaning}};
       if (f.type == llmplan::FieldType::integer || f.type == llmplan::FieldType::number ||

@@ -45,7 +45,8 @@ NodeSizing size_node(const Scenario& s, const EstimateResult& r) {
   n.ram_gb = c.node_ram_gb;
   n.nvme_tb = c.node_nvme_tb;
   n.vcpus_needed = std::max(kMinNodeVcpus, r.io.input_cores_per_node);
-  n.ram_gb_needed = kHostRamPerGpuMemory * gpus_per_node(s) * c.gpu_memory_gb + r.memory.cpu_offload_bytes_per_node / kGB;
+  n.ram_gb_needed =
+      kHostRamPerGpuMemory * gpus_per_node(s) * c.gpu_memory_gb + r.memory.cpu_offload_bytes_per_node / kGB;
   // Each node keeps a full copy of the data set, so every read is local (a planning rule of
   // thumb for data sets that fit), and, on one node, the kept checkpoints.
   double local = r.io.dataset_bytes + r.memory.nvme_offload_bytes_per_node;
@@ -58,26 +59,30 @@ std::string data_location(const Scenario& s, const EstimateResult& r, const Node
   const std::string need = fmt("%.3g MB/s", r.io.data_bytes_per_s / 1e6);
   const std::string size = format_bytes(r.io.dataset_bytes);
   if (s.cluster.nodes() == 1 || (n.nvme_tb > 0 && r.io.dataset_bytes <= 0.7 * n.nvme_tb * 1e12)) {
-    std::string text = "Stage the " + size + " data set from object storage (s5cmd, parallel) to each node's local NVMe";
+    std::string text =
+        "Stage the " + size + " data set from object storage (s5cmd, parallel) to each node's local NVMe";
     if (r.io.staging_h > 0) text += " (" + format_duration(r.io.staging_h * 3600) + " before the first step)";
     return text + " and read it there: the GPUs read " + need +
            " in all; a cloud block disk gives 100-200 MB/s and random reads stall it.";
   }
   const StorageTier* fs = provider_parallel_fs(s, catalog);
   return "The " + size + " data set does not fit on the nodes' local NVMe: put it on a parallel file system" +
-         (fs ? " (" + fs->id + ")" : std::string(" (Lustre, GPFS, CPFS)")) + ", preloaded from object storage before training; " +
-         "the job reads " + need + ".";
+         (fs ? " (" + fs->id + ")" : std::string(" (Lustre, GPFS, CPFS)")) +
+         ", preloaded from object storage before training; " + "the job reads " + need + ".";
 }
 
 std::string checkpoint_location(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
   const ReliabilityResult& rel = r.reliability;
-  const std::string each = format_bytes(rel.checkpoint_bytes) + " each, every " + format_duration(rel.checkpoint_interval_h * 3600) +
-                           ", " + format_duration(rel.checkpoint_write_s) + " to write";
+  const std::string each = format_bytes(rel.checkpoint_bytes) + " each, every " +
+                           format_duration(rel.checkpoint_interval_h * 3600) + ", " +
+                           format_duration(rel.checkpoint_write_s) + " to write";
   if (s.cluster.nodes() == 1)
-    return "Write checkpoints (" + each + ") to local NVMe, keep the last " + std::to_string(s.storage.checkpoints_kept) +
+    return "Write checkpoints (" + each + ") to local NVMe, keep the last " +
+           std::to_string(s.storage.checkpoints_kept) +
            ", and copy each to object storage: a released or failed instance loses its local disk.";
   const StorageTier* fs = provider_parallel_fs(s, catalog);
-  return "Write checkpoints (" + each + ") to a shared parallel file system" + (fs ? " (" + fs->id + ")" : std::string()) +
+  return "Write checkpoints (" + each + ") to a shared parallel file system" +
+         (fs ? " (" + fs->id + ")" : std::string()) +
          ": after a failure every node must restart from the same checkpoint, so never only to local disks; archive to "
          "object storage.";
 }
@@ -110,8 +115,9 @@ std::string rdma_reason(const Scenario& s, const RdmaAdvice& a) {
   const std::string traffic = "each GPU sends " + format_bytes(a.inter_node_bytes) + " across nodes per step";
   const double slower = a.tcp_step_s / a.step_s;
   if (a.needed)
-    return "RDMA is needed: " + traffic + "; over 25 Gb/s kernel TCP a step would take " + format_duration(a.tcp_step_s) +
-           " instead of " + format_duration(a.step_s) + fmt(" (%.1fx slower).", slower) +
+    return "RDMA is needed: " + traffic + "; over 25 Gb/s kernel TCP a step would take " +
+           format_duration(a.tcp_step_s) + " instead of " + format_duration(a.step_s) +
+           fmt(" (%.1fx slower).", slower) +
            (s.network.rdma ? "" : " This offering has no RDMA fabric: prefer one that does.");
   return "RDMA is optional: " + traffic + ", which 25 Gb/s TCP would carry in " + format_duration(a.tcp_step_s) +
          " per step instead of " + format_duration(a.step_s) + fmt(" (%.2fx).", slower);
@@ -149,20 +155,36 @@ Check topology_check(const Scenario& s, const Accelerator* a) {
   const int n = gpus_per_node(s);
   const std::string vendor = a ? a->vendor : "nvidia";
   if (vendor == "amd")
-    return {"topology", "GPU topology", "rocm-smi --showtopo", "XGMI between every pair of the " + std::to_string(n) + " GPUs", 0, ""};
+    return {"topology",
+            "GPU topology",
+            "rocm-smi --showtopo",
+            "XGMI between every pair of the " + std::to_string(n) + " GPUs",
+            0,
+            ""};
   if (vendor == "huawei")
-    return {"topology", "NPU topology", "npu-smi info -t topo", "HCCS between every pair of the " + std::to_string(n) + " NPUs", 0, ""};
+    return {"topology",
+            "NPU topology",
+            "npu-smi info -t topo",
+            "HCCS between every pair of the " + std::to_string(n) + " NPUs",
+            0,
+            ""};
   const int links = a ? nvlink_links(*a) : 0;
   if (links > 0)
-    return {"topology", "GPU topology", "nvidia-smi topo -m",
+    return {"topology",
+            "GPU topology",
+            "nvidia-smi topo -m",
             "NV" + std::to_string(links) + " between every pair of the " + std::to_string(n) + " GPUs (" +
                 fmt("%.0f GB/s per GPU per direction); PIX/PXB/SYS instead means the NVLink or NVSwitch fabric is down",
                     *a->intra_node_gb_per_s),
-            static_cast<double>(links), "links"};
-  return {"topology", "GPU topology", "nvidia-smi topo -m",
+            static_cast<double>(links),
+            "links"};
+  return {"topology",
+          "GPU topology",
+          "nvidia-smi topo -m",
           "PIX, PXB, NODE or SYS between the GPUs: PCIe only, no NVLink (" + std::to_string(n) +
               " GPUs); GPUs under one PCIe switch (PIX) talk fastest",
-          0, ""};
+          0,
+          ""};
 }
 
 }  // namespace
@@ -176,81 +198,93 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   const LinkBandwidth bw = link_bandwidth(s);
   const double pass = kCheckPassFraction;
 
-  out.push_back({"tiny_run", "A few steps on one GPU", "run 10 steps at micro-batch " + std::to_string(s.micro_batch) +
-                 " and print torch.cuda.max_memory_reserved()",
-                 "peak memory about " + format_bytes(r.memory.per_gpu.total(), ByteUnit::binary) + " per GPU of " +
-                     format_bytes(r.memory.capacity_bytes, ByteUnit::binary) + "; nvidia-smi shows about 0.5-1 GiB more (CUDA context)",
-                 r.memory.per_gpu.total() / kGiB, "GiB"});
+  out.push_back(
+      {"tiny_run", "A few steps on one GPU",
+       "run 10 steps at micro-batch " + std::to_string(s.micro_batch) + " and print torch.cuda.max_memory_reserved()",
+       "peak memory about " + format_bytes(r.memory.per_gpu.total(), ByteUnit::binary) + " per GPU of " +
+           format_bytes(r.memory.capacity_bytes, ByteUnit::binary) +
+           "; nvidia-smi shows about 0.5-1 GiB more (CUDA context)",
+       r.memory.per_gpu.total() / kGiB, "GiB"});
   if (per_node > 1) out.push_back(topology_check(s, a));
   if (per_node > 1) {
     const double gbps = bw.intra_busbw / 1e9;
     out.push_back({"nccl_intra", "NCCL all-reduce inside a node",
                    "all_reduce_perf -b 1G -e 4G -f 2 -g " + std::to_string(per_node) + "   # nccl-tests, one process",
-                   fmt("busbw at 4 GB about %.0f GB/s; below %.0f GB/s (80 %%) the intra-node estimate is optimistic", gbps, pass * gbps),
+                   fmt("busbw at 4 GB about %.0f GB/s; below %.0f GB/s (80 %%) the intra-node estimate is optimistic",
+                       gbps, pass * gbps),
                    gbps, "GB/s"});
   }
   if (nodes > 1) {
     const double gbps = bw.inter_busbw / 1e9;
-    out.push_back({"nccl_inter", "NCCL all-reduce across nodes",
-                   "mpirun -np " + std::to_string(nodes * per_node) + " -N " + std::to_string(per_node) +
-                       " all_reduce_perf -b 1G -e 4G -f 2 -g 1",
-                   fmt("busbw at 4 GB about %.1f GB/s (each GPU's share of the node's %.0f Gb/s); below %.1f GB/s (80 %%) "
-                       "data-parallel sync takes longer than planned",
-                       gbps, s.network.node_gb_per_s * 8, pass * gbps),
-                   gbps, "GB/s"});
+    out.push_back(
+        {"nccl_inter", "NCCL all-reduce across nodes",
+         "mpirun -np " + std::to_string(nodes * per_node) + " -N " + std::to_string(per_node) +
+             " all_reduce_perf -b 1G -e 4G -f 2 -g 1",
+         fmt("busbw at 4 GB about %.1f GB/s (each GPU's share of the node's %.0f Gb/s); below %.1f GB/s (80 %%) "
+             "data-parallel sync takes longer than planned",
+             gbps, s.network.node_gb_per_s * 8, pass * gbps),
+         gbps, "GB/s"});
     const Interconnect* link = catalog.find_interconnect(s.network.inter_node_link);
     const bool verbs = link && (link->technology == "infiniband" || link->technology == "roce");
     if (verbs) {
       const double line = link->line_rate_gbps.value_or(link->bandwidth_gb_per_s * 8);
-      out.push_back({"ib_write_bw", "RDMA bandwidth between two nodes, per NIC",
-                     "ib_write_bw -d mlx5_0 --report_gbits   # on node A; then: ib_write_bw -d mlx5_0 --report_gbits NODE_A",
-                     fmt("about %.0f Gb/s on every NIC pair (line rate); under %.0f Gb/s (80 %%) check PFC/ECN on RoCE, MTU, "
-                         "and NICs sharing one PCIe switch",
-                         line, pass * line),
-                     line, "Gb/s"});
+      out.push_back(
+          {"ib_write_bw", "RDMA bandwidth between two nodes, per NIC",
+           "ib_write_bw -d mlx5_0 --report_gbits   # on node A; then: ib_write_bw -d mlx5_0 --report_gbits NODE_A",
+           fmt("about %.0f Gb/s on every NIC pair (line rate); under %.0f Gb/s (80 %%) check PFC/ECN on RoCE, MTU, "
+               "and NICs sharing one PCIe switch",
+               line, pass * line),
+           line, "Gb/s"});
     } else if (link && link->rdma) {
       // AWS EFA: libfabric, not verbs; nccl-tests above measures it, this checks every adapter is there.
       const double port = link->line_rate_gbps.value_or(link->bandwidth_gb_per_s * 8);
       const double adapters = std::round(s.network.node_gb_per_s * 8 / port);
-      out.push_back({"efa_devices", "EFA adapters on each node", "fi_info -p efa -t FI_EP_RDM | grep -c 'domain:'",
-                     fmt("%.0f adapters (%.0f Gb/s per node at %.0f Gb/s each); fewer means NCCL runs on part of the fabric",
-                         adapters, s.network.node_gb_per_s * 8, port),
-                     adapters, "adapters"});
+      out.push_back(
+          {"efa_devices", "EFA adapters on each node", "fi_info -p efa -t FI_EP_RDM | grep -c 'domain:'",
+           fmt("%.0f adapters (%.0f Gb/s per node at %.0f Gb/s each); fewer means NCCL runs on part of the fabric",
+               adapters, s.network.node_gb_per_s * 8, port),
+           adapters, "adapters"});
     } else {
       const double line = s.network.node_gb_per_s * 8;
       out.push_back({"iperf3", "Node-to-node bandwidth", "iperf3 -s   # on node A; then: iperf3 -c NODE_A -P 8 -t 30",
-                     fmt("about %.0f Gb/s per node; under %.0f Gb/s (80 %%) the network is slower than planned", line, pass * line),
+                     fmt("about %.0f Gb/s per node; under %.0f Gb/s (80 %%) the network is slower than planned", line,
+                         pass * line),
                      line, "Gb/s"});
     }
   }
   const double read_mb = s.storage.data_read_mb_per_s / std::max(1, nodes);
   const double need_mb = r.io.data_bytes_per_s / 1e6 / std::max(1, nodes);
-  out.push_back({"fio_data_read", "Data tier read (" + s.storage.data_tier + ")",
-                 "fio --name=data --directory=/data --rw=randread --bs=1M --direct=1 --ioengine=libaio --iodepth=32 "
-                 "--numjobs=8 --size=4G --runtime=60 --time_based --group_reporting",
-                 fmt("about %.0f MB/s per node; the training reads %.3g MB/s per node, so under %.0f MB/s (80 %%) the tier is "
-                     "slower than planned",
-                     read_mb, need_mb, pass * read_mb),
-                 read_mb, "MB/s"});
+  out.push_back(
+      {"fio_data_read", "Data tier read (" + s.storage.data_tier + ")",
+       "fio --name=data --directory=/data --rw=randread --bs=1M --direct=1 --ioengine=libaio --iodepth=32 "
+       "--numjobs=8 --size=4G --runtime=60 --time_based --group_reporting",
+       fmt("about %.0f MB/s per node; the training reads %.3g MB/s per node, so under %.0f MB/s (80 %%) the tier is "
+           "slower than planned",
+           read_mb, need_mb, pass * read_mb),
+       read_mb, "MB/s"});
   const double write_mb = s.storage.checkpoint_write_mb_per_s / std::max(1, nodes);
-  out.push_back({"fio_checkpoint_write", "Checkpoint tier write (" + s.storage.checkpoint_tier + ")",
-                 "fio --name=ckpt --directory=/checkpoints --rw=write --bs=4M --direct=1 --ioengine=libaio --iodepth=16 "
-                 "--numjobs=" + std::to_string(per_node) + " --size=8G --group_reporting",
-                 fmt("about %.0f MB/s per node; under %.0f MB/s (80 %%) checkpoints take longer than planned", write_mb,
-                     pass * write_mb),
-                 write_mb, "MB/s"});
+  out.push_back(
+      {"fio_checkpoint_write", "Checkpoint tier write (" + s.storage.checkpoint_tier + ")",
+       "fio --name=ckpt --directory=/checkpoints --rw=write --bs=4M --direct=1 --ioengine=libaio --iodepth=16 "
+       "--numjobs=" +
+           std::to_string(per_node) + " --size=8G --group_reporting",
+       fmt("about %.0f MB/s per node; under %.0f MB/s (80 %%) checkpoints take longer than planned", write_mb,
+           pass * write_mb),
+       write_mb, "MB/s"});
   out.push_back({"checkpoint_roundtrip", "Save and reload one checkpoint",
                  "save a checkpoint at step 10, restart from it, compare the loss at step 11",
-                 format_bytes(r.reliability.checkpoint_bytes) + " written in about " + format_duration(r.reliability.checkpoint_write_s) +
+                 format_bytes(r.reliability.checkpoint_bytes) + " written in about " +
+                     format_duration(r.reliability.checkpoint_write_s) +
                      "; the resumed loss matches the uninterrupted one",
                  r.reliability.checkpoint_bytes / kGB, "GB"});
   const double tps_gpu = r.time.tokens_per_s / c.gpus;
-  out.push_back({"first_steps", "Throughput of the first minutes",
-                 "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",
-                 fmt("about %.0f tokens/s per GPU (%.0f in all), %.2f s per step, MFU %.0f %%; under 80 %% profile "
-                     "data loading and communication (PyTorch profiler)",
-                     tps_gpu, r.time.tokens_per_s, r.time.step_s, 100 * r.time.mfu),
-                 tps_gpu, "tokens/s/GPU"});
+  out.push_back(
+      {"first_steps", "Throughput of the first minutes",
+       "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",
+       fmt("about %.0f tokens/s per GPU (%.0f in all), %.2f s per step, MFU %.0f %%; under 80 %% profile "
+           "data loading and communication (PyTorch profiler)",
+           tps_gpu, r.time.tokens_per_s, r.time.step_s, 100 * r.time.mfu),
+       tps_gpu, "tokens/s/GPU"});
   return out;
 }
 

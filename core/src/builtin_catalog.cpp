@@ -6,7 +6,7 @@
 
 #include "llmplan/catalog.hpp"
 
-#define LLMPLAN_CATALOG_FILE(name)                 \
+#define LLMPLAN_CATALOG_FILE(name)                     \
   extern const unsigned char llmplan_catalog_##name[]; \
   extern const unsigned long llmplan_catalog_##name##_size;
 LLMPLAN_CATALOG_SECTIONS(LLMPLAN_CATALOG_FILE)
@@ -15,8 +15,9 @@ LLMPLAN_CATALOG_SECTIONS(LLMPLAN_CATALOG_FILE)
 namespace llmplan {
 namespace {
 
-#define LLMPLAN_FILE(name) \
-  CatalogFile{"catalog/" #name ".json", {reinterpret_cast<const char*>(llmplan_catalog_##name), llmplan_catalog_##name##_size}},
+#define LLMPLAN_FILE(name)              \
+  CatalogFile{"catalog/" #name ".json", \
+              {reinterpret_cast<const char*>(llmplan_catalog_##name), llmplan_catalog_##name##_size}},
 
 const CatalogLoad& builtin_load() {
   static const CatalogLoad load = load_catalog_files({LLMPLAN_CATALOG_SECTIONS(LLMPLAN_FILE)});

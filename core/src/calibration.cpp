@@ -32,18 +32,20 @@ constexpr Calibration kDefault = {
         {.value = 0.75,
          .name = "kDefaultGemmEfficiency",
          .unit = "1",
-         .source = "large BF16 GEMM throughput / dense peak for accelerators the catalog has no measurement of: the mean "
-                   "(0.752) of the nine measured ratios in catalog 2026.12.0, from 0.51 (MI300X) to 0.87 (A100 SXM) "
-                   "(stas00/ml-engineering, compute/accelerator/README.md, 'Maximum Achievable Matmul FLOPS' table)"},
+         .source =
+             "large BF16 GEMM throughput / dense peak for accelerators the catalog has no measurement of: the mean "
+             "(0.752) of the nine measured ratios in catalog 2026.12.0, from 0.51 (MI300X) to 0.87 (A100 SXM) "
+             "(stas00/ml-engineering, compute/accelerator/README.md, 'Maximum Achievable Matmul FLOPS' table)"},
     .gemm_half_size =
         {.value = 384.0,
          .name = "kGemmHalfSize",
          .unit = "elements",
-         .source = "a GEMM whose smallest dimension is d runs at d / (d + kGemmHalfSize) of the large-GEMM rate: "
-                   "efficiency grows with the matrix dimensions until the tiles fill the GPU (NVIDIA Deep Learning "
-                   "Performance Guide, 'Matrix Multiplication Background'); the half point is fitted "
-                   "(llmplan_validate --fit) to published throughput (Korthikanti et al. 2022 Table 5, Narayanan et al. "
-                   "2021 Table 1, llm-foundry scripts/train/benchmarking/README.md)",
+         .source =
+             "a GEMM whose smallest dimension is d runs at d / (d + kGemmHalfSize) of the large-GEMM rate: "
+             "efficiency grows with the matrix dimensions until the tiles fill the GPU (NVIDIA Deep Learning "
+             "Performance Guide, 'Matrix Multiplication Background'); the half point is fitted "
+             "(llmplan_validate --fit) to published throughput (Korthikanti et al. 2022 Table 5, Narayanan et al. "
+             "2021 Table 1, llm-foundry scripts/train/benchmarking/README.md)",
          .fitted_on = kThroughputFitCases},
     .elementwise_passes =
         {.value = 12.0,
@@ -77,21 +79,21 @@ constexpr Calibration kDefault = {
     //-------------------------------------------------------------------------
     // Communication hidden behind compute
     //-------------------------------------------------------------------------
-    .dp_overlap =
-        {.value = 0.8,
-         .name = "kDpOverlap",
-         .unit = "1",
-         .source = "bucketed gradient all-reduce starts during the backward pass (Li et al. 2020, 'PyTorch "
-                   "Distributed', VLDB, §3.2.3; Megatron-LM overlap_grad_reduce), so this share of the last "
-                   "micro-batch's backward can hide it; assumed, uncalibrated"},
+    .dp_overlap = {.value = 0.8,
+                   .name = "kDpOverlap",
+                   .unit = "1",
+                   .source = "bucketed gradient all-reduce starts during the backward pass (Li et al. 2020, 'PyTorch "
+                             "Distributed', VLDB, §3.2.3; Megatron-LM overlap_grad_reduce), so this share of the last "
+                             "micro-batch's backward can hide it; assumed, uncalibrated"},
     .zero3_overlap =
         {.value = 0.5,
          .name = "kZero3Overlap",
          .unit = "1",
-         .source = "ZeRO-3 / FSDP prefetch parameter gathers behind compute (Rajbhandari et al. 2020, 'ZeRO', §7; "
-                   "Zhao et al. 2023, 'PyTorch FSDP', VLDB: prefetching) less completely than bucketed all-reduce (per-layer "
-                   "synchronisation, prefetch depth); set by hand to match its one case (llmplan_validate --fit does "
-                   "not search it)",
+         .source =
+             "ZeRO-3 / FSDP prefetch parameter gathers behind compute (Rajbhandari et al. 2020, 'ZeRO', §7; "
+             "Zhao et al. 2023, 'PyTorch FSDP', VLDB: prefetching) less completely than bucketed all-reduce (per-layer "
+             "synchronisation, prefetch depth); set by hand to match its one case (llmplan_validate --fit does "
+             "not search it)",
          .fitted_on = "narayanan-zero3-174.6b-1536gpu"},
     .tp_comm_overlap =
         {.value = 0.8,
@@ -139,12 +141,12 @@ constexpr Calibration kDefault = {
          .source = "planning rule of thumb: PyTorch's caching allocator reserves 5-15 % more than the live dynamic "
                    "tensors (activations, logits, buffers) (PyTorch docs, 'CUDA semantics', memory management: "
                    "memory_reserved vs memory_allocated); the low end, uncalibrated"},
-    .ddp_bucket_bytes =
-        {.value = 25.0 * 1024 * 1024,
-         .name = "kDdpBucketBytes",
-         .unit = "B",
-         .source = "PyTorch DistributedDataParallel bucket_cap_mb defaults to 25 (MiB) (torch.nn.parallel."
-                   "DistributedDataParallel docs); two buckets are in flight"},
+    .ddp_bucket_bytes = {.value = 25.0 * 1024 * 1024,
+                         .name = "kDdpBucketBytes",
+                         .unit = "B",
+                         .source =
+                             "PyTorch DistributedDataParallel bucket_cap_mb defaults to 25 (MiB) (torch.nn.parallel."
+                             "DistributedDataParallel docs); two buckets are in flight"},
     .deepspeed_bucket_elements =
         {.value = 5e8,
          .name = "kDeepSpeedBucketElements",
@@ -159,10 +161,22 @@ static_assert(sizeof(Calibration) == Calibration::kCount * sizeof(Constant), "up
 }  // namespace
 
 std::array<const Constant*, Calibration::kCount> Calibration::all() const {
-  return {&default_gemm_efficiency, &gemm_half_size,        &elementwise_passes,      &softmax_passes,
-          &mem_bw_efficiency,       &qlora_slowdown,        &dp_overlap,              &zero3_overlap,
-          &tp_comm_overlap,         &cpu_adam_params_per_s, &nvme_offload_gb_per_s,   &input_cores_per_gpu,
-          &runtime_overhead_bytes,  &allocator_fragmentation, &ddp_bucket_bytes,      &deepspeed_bucket_elements};
+  return {&default_gemm_efficiency,
+          &gemm_half_size,
+          &elementwise_passes,
+          &softmax_passes,
+          &mem_bw_efficiency,
+          &qlora_slowdown,
+          &dp_overlap,
+          &zero3_overlap,
+          &tp_comm_overlap,
+          &cpu_adam_params_per_s,
+          &nvme_offload_gb_per_s,
+          &input_cores_per_gpu,
+          &runtime_overhead_bytes,
+          &allocator_fragmentation,
+          &ddp_bucket_bytes,
+          &deepspeed_bucket_elements};
 }
 
 const Calibration& default_calibration() { return kDefault; }
@@ -197,8 +211,8 @@ std::string calibration_markdown(const Calibration& cal) {
       "| constant | value | unit | fitted on | source |\n|---|---|---|---|---|\n";
   for (const Constant* c : cal.all()) {
     const std::string fitted = c->fitted() ? std::string(c->fitted_on) : "not fitted";
-    out += std::string("| `") + c->name + "` | " + value_text(c->value) + " | " + cell(c->unit) + " | " + cell(fitted.c_str()) +
-           " | " + cell(c->source) + " |\n";
+    out += std::string("| `") + c->name + "` | " + value_text(c->value) + " | " + cell(c->unit) + " | " +
+           cell(fitted.c_str()) + " | " + cell(c->source) + " |\n";
   }
   return out;
 }

@@ -159,22 +159,43 @@ bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std
 
 bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (!entry_info(r, o, p, a,
-                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "vendor", "form_factor", "memory_gb",
-                   "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops", "bf16_dense_tflops", "fp16_dense_tflops",
-                   "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link", "intra_node_gb_per_s", "pcie_gen",
-                   "tdp_w", "gemm_bf16_efficiency"}) ||
+                  {"id",
+                   "name",
+                   "source",
+                   "as_of",
+                   "notes",
+                   "sources",
+                   "aliases",
+                   "vendor",
+                   "form_factor",
+                   "memory_gb",
+                   "memory_bw_gb_per_s",
+                   "fp32_tflops",
+                   "tf32_dense_tflops",
+                   "bf16_dense_tflops",
+                   "fp16_dense_tflops",
+                   "fp8_dense_tflops",
+                   "fp4_dense_tflops",
+                   "intra_node_link",
+                   "intra_node_gb_per_s",
+                   "pcie_gen",
+                   "tdp_w",
+                   "gemm_bf16_efficiency"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
       !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||
       !opt(r, o, "fp32_tflops", p, a.fp32_tflops) || !opt(r, o, "tf32_dense_tflops", p, a.tf32_dense_tflops) ||
-      !opt(r, o, "bf16_dense_tflops", p, a.bf16_dense_tflops) || !opt(r, o, "fp16_dense_tflops", p, a.fp16_dense_tflops) ||
+      !opt(r, o, "bf16_dense_tflops", p, a.bf16_dense_tflops) ||
+      !opt(r, o, "fp16_dense_tflops", p, a.fp16_dense_tflops) ||
       !opt(r, o, "fp8_dense_tflops", p, a.fp8_dense_tflops) || !opt(r, o, "fp4_dense_tflops", p, a.fp4_dense_tflops) ||
       !opt(r, o, "intra_node_gb_per_s", p, a.intra_node_gb_per_s) || !opt(r, o, "tdp_w", p, a.tdp_w) ||
       !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency))
     return false;
-  if (o.contains("intra_node_link") && !o["intra_node_link"].is_null() && !r.string(o, "intra_node_link", p, a.intra_node_link))
+  if (o.contains("intra_node_link") && !o["intra_node_link"].is_null() &&
+      !r.string(o, "intra_node_link", p, a.intra_node_link))
     return false;
-  if (o.contains("pcie_gen") && !o["pcie_gen"].is_null() && !r.integer(o, "pcie_gen", p, 3, 6, a.pcie_gen)) return false;
+  if (o.contains("pcie_gen") && !o["pcie_gen"].is_null() && !r.integer(o, "pcie_gen", p, 3, 6, a.pcie_gen))
+    return false;
   // The time model needs a 16-bit tensor peak; Volta and Turing have FP16 but no BF16.
   if (!a.bf16_dense_tflops && !a.fp16_dense_tflops)
     return r.fail(r.join(p, "bf16_dense_tflops"), "or fp16_dense_tflops must be given (> 0)");
@@ -205,9 +226,9 @@ bool read_interconnect(Reader& r, const json& o, const std::string& p, Interconn
 
 bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s) {
   return entry_info(r, o, p, s,
-                    {"id", "name", "source", "as_of", "notes", "sources", "aliases", "provider", "kind", "read_mb_per_s",
-                     "write_mb_per_s", "read_mb_per_s_per_tib", "single_stream_mb_per_s", "parallel_client_mb_per_s",
-                     "iops", "usd_per_tb_month"}) &&
+                    {"id", "name", "source", "as_of", "notes", "sources", "aliases", "provider", "kind",
+                     "read_mb_per_s", "write_mb_per_s", "read_mb_per_s_per_tib", "single_stream_mb_per_s",
+                     "parallel_client_mb_per_s", "iops", "usd_per_tb_month"}) &&
          r.required(o, p, {"provider"}) && r.string(o, "provider", p, s.provider) &&
          one_of(r, o, "kind", p, {"block", "local_nvme", "parallel_fs", "file", "object"}, s.kind) &&
          opt(r, o, "read_mb_per_s", p, s.read_mb_per_s) && opt(r, o, "write_mb_per_s", p, s.write_mb_per_s) &&
@@ -218,7 +239,8 @@ bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s
 }
 
 bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) {
-  if (!entry_info(r, o, p, v, {"id", "name", "source", "as_of", "notes", "sources", "aliases", "kind", "country", "url"}) ||
+  if (!entry_info(r, o, p, v,
+                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "kind", "country", "url"}) ||
       !one_of(r, o, "kind", p, {"hyperscaler", "gpu_cloud", "marketplace", "cn_cloud"}, v.kind) ||
       !r.required(o, p, {"country", "url"}) || !r.string(o, "country", p, v.country) || !r.string(o, "url", p, v.url))
     return false;
@@ -231,18 +253,39 @@ bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) 
 bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) {
   std::string currency, link;
   if (!entry_info(r, o, p, i,
-                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "provider", "instance_type", "accelerator",
-                   "gpus", "vcpus", "ram_gb", "local_nvme_tb", "network_gbps", "inter_node_link", "region",
-                   "currency", "on_demand_per_hour", "spot_per_hour", "reserved_1yr_per_hour",
-                   "reserved_3yr_per_hour", "min_billing_hours"}) ||
+                  {"id",
+                   "name",
+                   "source",
+                   "as_of",
+                   "notes",
+                   "sources",
+                   "aliases",
+                   "provider",
+                   "instance_type",
+                   "accelerator",
+                   "gpus",
+                   "vcpus",
+                   "ram_gb",
+                   "local_nvme_tb",
+                   "network_gbps",
+                   "inter_node_link",
+                   "region",
+                   "currency",
+                   "on_demand_per_hour",
+                   "spot_per_hour",
+                   "reserved_1yr_per_hour",
+                   "reserved_3yr_per_hour",
+                   "min_billing_hours"}) ||
       !r.required(o, p, {"provider", "instance_type", "accelerator", "gpus", "region"}) ||
       !r.string(o, "provider", p, i.provider) || !r.string(o, "instance_type", p, i.instance_type) ||
       !r.string(o, "accelerator", p, i.accelerator) || !r.integer(o, "gpus", p, 1, 1024, i.gpus) ||
-      !opt(r, o, "vcpus", p, i.vcpus) || !opt(r, o, "ram_gb", p, i.ram_gb) || !opt(r, o, "network_gbps", p, i.network_gbps) ||
-      !r.string(o, "region", p, i.region) || !one_of(r, o, "currency", p, {"usd", "cny"}, currency) ||
+      !opt(r, o, "vcpus", p, i.vcpus) || !opt(r, o, "ram_gb", p, i.ram_gb) ||
+      !opt(r, o, "network_gbps", p, i.network_gbps) || !r.string(o, "region", p, i.region) ||
+      !one_of(r, o, "currency", p, {"usd", "cny"}, currency) ||
       !opt(r, o, "on_demand_per_hour", p, i.on_demand_per_hour) || !opt(r, o, "spot_per_hour", p, i.spot_per_hour) ||
       !opt(r, o, "reserved_1yr_per_hour", p, i.reserved_1yr_per_hour) ||
-      !opt(r, o, "reserved_3yr_per_hour", p, i.reserved_3yr_per_hour) || !opt(r, o, "min_billing_hours", p, i.min_billing_hours))
+      !opt(r, o, "reserved_3yr_per_hour", p, i.reserved_3yr_per_hour) ||
+      !opt(r, o, "min_billing_hours", p, i.min_billing_hours))
     return false;
   // Local NVMe may be 0 (none); every other figure is > 0 or null.
   if (o.contains("local_nvme_tb") && !o["local_nvme_tb"].is_null()) {
@@ -250,7 +293,8 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
     if (!r.number(o, "local_nvme_tb", p, 0, 1e6, tb)) return false;
     i.local_nvme_tb = tb;
   }
-  if (o.contains("inter_node_link") && !o["inter_node_link"].is_null() && !r.string(o, "inter_node_link", p, i.inter_node_link))
+  if (o.contains("inter_node_link") && !o["inter_node_link"].is_null() &&
+      !r.string(o, "inter_node_link", p, i.inter_node_link))
     return false;
   i.currency = currency == "usd" ? CurrencyCode::usd : CurrencyCode::cny;
   const bool priced = i.on_demand_per_hour || i.spot_per_hour || i.reserved_1yr_per_hour || i.reserved_3yr_per_hour;
@@ -260,8 +304,16 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
 }
 
 bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) {
-  std::vector<std::string> allowed = {"id",      "name",    "source",     "as_of",           "notes",
-                                      "sources", "aliases", "max_context", "published_params", "published_active_params"};
+  std::vector<std::string> allowed = {"id",
+                                      "name",
+                                      "source",
+                                      "as_of",
+                                      "notes",
+                                      "sources",
+                                      "aliases",
+                                      "max_context",
+                                      "published_params",
+                                      "published_active_params"};
   for (std::string& k : detail::arch_keys()) allowed.push_back(std::move(k));
   if (!entry_info(r, o, p, m, allowed) ||
       !r.required(o, p, {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_context", "published_params"}) ||
@@ -293,8 +345,7 @@ void read_section(const json& doc, const char* name, std::vector<T>& out,
     Reader r(err, PathStyle::pointer);
     T item;
     const std::string p = r.index(path, i);
-    if (read(r, arr[i], p, item) && !ids.insert(item.id).second)
-      r.fail(p + "/id", "duplicate id \"" + item.id + "\"");
+    if (read(r, arr[i], p, item) && !ids.insert(item.id).second) r.fail(p + "/id", "duplicate id \"" + item.id + "\"");
     if (!err.field.empty()) {
       diags.push_back(err.message);
     } else {
@@ -349,7 +400,8 @@ void check_references(const Catalog& c, std::vector<std::string>& diags) {
   for (size_t i = 0; i < c.storage.size(); ++i) {
     const StorageTier& s = c.storage[i];
     if (s.provider != "generic" && !c.find_provider(s.provider))
-      diags.push_back("/storage/" + std::to_string(i) + "/provider: \"" + s.provider + "\" is not a provider id or \"generic\"");
+      diags.push_back("/storage/" + std::to_string(i) + "/provider: \"" + s.provider +
+                      "\" is not a provider id or \"generic\"");
   }
   for (size_t i = 0; i < c.instances.size(); ++i) {
     const Instance& in = c.instances[i];
@@ -379,8 +431,9 @@ bool read_header(const json& doc, const std::string& where, Header& h, std::vect
   if (r.object(doc, "") && r.required(doc, "", {"schema_version", "catalog_version", "as_of"}) &&
       r.integer(doc, "schema_version", "", 1, 1000000, h.schema_version)) {
     if (h.schema_version > kCatalogSchemaVersion) {
-      r.fail("/schema_version", "the catalog uses schema " + Reader::num(h.schema_version) + " but this llmplan reads up to " +
-                                    Reader::num(kCatalogSchemaVersion) + ": update llmplan to read it");
+      r.fail("/schema_version", "the catalog uses schema " + Reader::num(h.schema_version) +
+                                    " but this llmplan reads up to " + Reader::num(kCatalogSchemaVersion) +
+                                    ": update llmplan to read it");
     } else if (h.schema_version < kCatalogSchemaVersion) {
       r.fail("/schema_version", "schema " + Reader::num(h.schema_version) + " is older than " +
                                     Reader::num(kCatalogSchemaVersion) + " and no longer read");

@@ -82,8 +82,7 @@ double DesignSpace::progress() const {
 
 DesignGrid design_space(const Question& q, const Catalog& catalog, const Calibration& cal) {
   DesignSpace d(q, catalog, cal);
-  while (!d.step(1u << 20)) {
-  }
+  while (!d.step(1u << 20)) {}
   return d.grid();
 }
 

@@ -24,18 +24,21 @@ void explain_layout(const Scenario& s, const EstimateResult& r, Explainer& ex) {
          "scenario cluster.gpus_per_node (or the instance's), min(8, gpus) by default", {});
   ex.add("cluster.nodes", c.nodes(), "nodes", "gpus / gpus_per_node (1 when gpus <= gpus_per_node)",
          {{"gpus", static_cast<double>(c.gpus)}, {"gpus_per_node", static_cast<double>(c.gpus_per_node)}});
-  ex.add("layout.gpus", c.gpus, "GPUs", "tp x pp x dp", {{"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)},
-         {"dp", static_cast<double>(r.dp)}});
+  ex.add("layout.gpus", c.gpus, "GPUs", "tp x pp x dp",
+         {{"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)}, {"dp", static_cast<double>(r.dp)}});
   ex.add("layout.tp", x.tp, "GPUs", "scenario parallel.tp (tensor parallel, Megatron)", {});
   ex.add("layout.pp", x.pp, "stages", "scenario parallel.pp (pipeline stages, 1F1B)", {});
-  ex.add("layout.dp", r.dp, "replicas", "gpus / (tp x pp)", {{"gpus", static_cast<double>(c.gpus)}, {"tp", static_cast<double>(x.tp)},
-         {"pp", static_cast<double>(x.pp)}});
-  ex.add("layout.zero", x.zero, "stage", "scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)", {});
-  ex.add("layout.micro_batch", s.micro_batch, "sequences", "scenario micro_batch: sequences per GPU per micro-batch", {});
+  ex.add("layout.dp", r.dp, "replicas", "gpus / (tp x pp)",
+         {{"gpus", static_cast<double>(c.gpus)}, {"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)}});
+  ex.add("layout.zero", x.zero, "stage",
+         "scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)", {});
+  ex.add("layout.micro_batch", s.micro_batch, "sequences", "scenario micro_batch: sequences per GPU per micro-batch",
+         {});
   ex.add("layout.global_batch", r.global_batch, "sequences", "scenario global_batch, or micro_batch x dp when 0",
          {{"micro_batch", static_cast<double>(s.micro_batch)}, {"dp", static_cast<double>(r.dp)}});
   ex.add("layout.grad_accum", r.grad_accum, "micro-batches", "global_batch / (micro_batch x dp)",
-         {{"global_batch", static_cast<double>(r.global_batch)}, {"micro_batch", static_cast<double>(s.micro_batch)},
+         {{"global_batch", static_cast<double>(r.global_batch)},
+          {"micro_batch", static_cast<double>(s.micro_batch)},
           {"dp", static_cast<double>(r.dp)}});
 }
 
@@ -59,9 +62,11 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   if (nodes > 1 && !s.network.rdma) w.add({WarningCode::multinode_without_rdma, s.network.node_gb_per_s * 8, 100});
   if (s.storage.data_kind == "block")
     w.add({WarningCode::data_on_block_disk, s.storage.data_read_mb_per_s, r.io.data_bytes_per_s / 1e6});
-  if (r.io.data_utilisation > 1.0) w.add({WarningCode::io_bound, r.io.data_bytes_per_s / 1e6, s.storage.data_read_mb_per_s});
+  if (r.io.data_utilisation > 1.0)
+    w.add({WarningCode::io_bound, r.io.data_bytes_per_s / 1e6, s.storage.data_read_mb_per_s});
   const double node_gpu_gb = per_node * c.gpu_memory_gb;
-  if (c.node_ram_gb > 0 && c.node_ram_gb < 2 * node_gpu_gb) w.add({WarningCode::host_ram_below_2x_gpu, c.node_ram_gb, 2 * node_gpu_gb});
+  if (c.node_ram_gb > 0 && c.node_ram_gb < 2 * node_gpu_gb)
+    w.add({WarningCode::host_ram_below_2x_gpu, c.node_ram_gb, 2 * node_gpu_gb});
   if (c.node_vcpus > 0 && c.node_vcpus < 16) w.add({WarningCode::few_vcpus, c.node_vcpus, 16});
   if (per_node > 1 && c.intra_node_gb_per_s < 100 && (s.parallel.tp > 1 || s.dp() > 1))
     w.add({WarningCode::pcie_only_gpus, c.intra_node_gb_per_s, 100});
@@ -73,7 +78,8 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   const double exposed = cm.tp_exposed_s + cm.pp_exposed_s + cm.dp_exposed_s;
   if (exposed > r.time.step_s / 3) w.add({WarningCode::comm_dominates, exposed, r.time.step_s});
   if (s.pricing.usd_per_gpu_hour <= 0) w.add({WarningCode::no_price, 0, 0});
-  if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0) w.add({WarningCode::spot_without_rate, 0, 0});
+  if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0)
+    w.add({WarningCode::spot_without_rate, 0, 0});
   return w;
 }
 
@@ -99,9 +105,19 @@ EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex
 }
 
 const char* warning_code(WarningCode code) {
-  static const char* names[] = {"memory_exceeds", "tp_crosses_nodes", "seq_exceeds_context", "multinode_without_rdma",
-                                "data_on_block_disk", "io_bound", "host_ram_below_2x_gpu", "few_vcpus", "pcie_only_gpus",
-                                "checkpoints_on_local_disk", "offload_exceeds_host_ram", "comm_dominates", "no_price",
+  static const char* names[] = {"memory_exceeds",
+                                "tp_crosses_nodes",
+                                "seq_exceeds_context",
+                                "multinode_without_rdma",
+                                "data_on_block_disk",
+                                "io_bound",
+                                "host_ram_below_2x_gpu",
+                                "few_vcpus",
+                                "pcie_only_gpus",
+                                "checkpoints_on_local_disk",
+                                "offload_exceeds_host_ram",
+                                "comm_dominates",
+                                "no_price",
                                 "spot_without_rate"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
@@ -114,43 +130,55 @@ std::string warning_message(const Warning& w) {
              ": raise the ZeRO stage, tensor/pipeline parallelism or recomputation, or lower the micro-batch.";
     case WarningCode::tp_crosses_nodes:
       return "Tensor parallelism of " + format_count(w.value) + " spans nodes of " + format_count(w.limit) +
-             " GPUs: its per-layer all-reduces then cross the inter-node network (one user measured 3x slower than one node). "
+             " GPUs: its per-layer all-reduces then cross the inter-node network (one user measured 3x slower than one "
+             "node). "
              "Keep TP within a node and use pipeline/data parallelism across nodes.";
     case WarningCode::seq_exceeds_context:
-      return "Sequence length " + format_count(w.value) + " exceeds the model's trained context of " + format_count(w.limit) +
-             " tokens; long-context training needs position scaling (e.g. RoPE scaling).";
+      return "Sequence length " + format_count(w.value) + " exceeds the model's trained context of " +
+             format_count(w.limit) + " tokens; long-context training needs position scaling (e.g. RoPE scaling).";
     case WarningCode::multinode_without_rdma:
       return "Several nodes without RDMA: gradients cross " + format_count(w.value) +
-             " Gb/s kernel TCP. For scale: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a step "
-             "computes in 1-2 s. Use InfiniBand or RoCE (>= " + format_count(w.limit) + " Gb/s per node, 400 per GPU is typical).";
+             " Gb/s kernel TCP. For scale: 28 GB of gradients take 224 s over 1 GbE and ~10 s over 25 Gb/s while a "
+             "step "
+             "computes in 1-2 s. Use InfiniBand or RoCE (>= " +
+             format_count(w.limit) + " Gb/s per node, 400 per GPU is typical).";
     case WarningCode::data_on_block_disk:
       return "Training data on a cloud block disk (" + format_count(w.value) + " MB/s for the job; the GPUs read " +
-             format_count(w.limit) + " MB/s). Block disks stall multi-GPU jobs and cannot be shared: stage data to local "
+             format_count(w.limit) +
+             " MB/s). Block disks stall multi-GPU jobs and cannot be shared: stage data to local "
              "NVMe or use a parallel file system.";
     case WarningCode::io_bound:
       return "The data tier gives " + format_count(w.limit) + " MB/s but the GPUs consume " + format_count(w.value) +
              " MB/s: steps wait for data. Use local NVMe or a faster tier.";
     case WarningCode::host_ram_below_2x_gpu:
-      return "Host RAM " + format_count(w.value) + " GB is under twice the node's GPU memory (" + format_count(w.limit) +
-             " GB): checkpoint loading, pinned buffers and offload need headroom.";
+      return "Host RAM " + format_count(w.value) + " GB is under twice the node's GPU memory (" +
+             format_count(w.limit) + " GB): checkpoint loading, pinned buffers and offload need headroom.";
     case WarningCode::few_vcpus:
-      return "Only " + format_count(w.value) + " vCPUs per node (one user measured 8 vCPUs dropping one H100 from 90 % to under 60 % "
-             "utilisation; 32 kept up). Choose at least " + format_count(w.limit) + ".";
+      return "Only " + format_count(w.value) +
+             " vCPUs per node (one user measured 8 vCPUs dropping one H100 from 90 % to under 60 % "
+             "utilisation; 32 kept up). Choose at least " +
+             format_count(w.limit) + ".";
     case WarningCode::pcie_only_gpus:
-      return "GPUs talk over PCIe only (" + format_count(w.value) + " GB/s per direction, NVLink gives 300-900): gradient and "
-             "tensor-parallel traffic between them is slow. For a small model one larger GPU is often faster than two small ones.";
+      return "GPUs talk over PCIe only (" + format_count(w.value) +
+             " GB/s per direction, NVLink gives 300-900): gradient and "
+             "tensor-parallel traffic between them is slow. For a small model one larger GPU is often faster than two "
+             "small ones.";
     case WarningCode::checkpoints_on_local_disk:
-      return "Checkpoints of a job on " + format_count(w.value) + " nodes go to local disks: losing a node loses its shard. "
+      return "Checkpoints of a job on " + format_count(w.value) +
+             " nodes go to local disks: losing a node loses its shard. "
              "Save to shared storage (parallel file system or object storage).";
     case WarningCode::offload_exceeds_host_ram:
-      return "CPU offload needs " + format_bytes(w.value) + " of host RAM per node but the node has " + format_bytes(w.limit) + ".";
+      return "CPU offload needs " + format_bytes(w.value) + " of host RAM per node but the node has " +
+             format_bytes(w.limit) + ".";
     case WarningCode::comm_dominates:
       return "Exposed communication takes " + format_duration(w.value) + " of a " + format_duration(w.limit) +
              " step: the network, not the GPUs, sets the pace.";
     case WarningCode::no_price:
-      return "No price for this accelerator and pricing mode in the catalog: give pricing.usd_per_gpu_hour to see costs.";
+      return "No price for this accelerator and pricing mode in the catalog: give pricing.usd_per_gpu_hour to see "
+             "costs.";
     case WarningCode::spot_without_rate:
-      return "Spot pricing without pricing.spot_interruptions_per_hour: interruptions, lost work and checkpoint cadence are "
+      return "Spot pricing without pricing.spot_interruptions_per_hour: interruptions, lost work and checkpoint "
+             "cadence are "
              "not accounted for.";
     case WarningCode::count: break;
   }
@@ -165,8 +193,12 @@ const char* to_string(Tier t) {
 namespace {
 
 json params_json(const ParamCount& p) {
-  return {{"total", p.total},       {"per_layer", p.per_layer()},           {"layers", p.layers_total},
-          {"active", p.active},     {"embedding", p.embedding + p.positions}, {"head", p.head},
+  return {{"total", p.total},
+          {"per_layer", p.per_layer()},
+          {"layers", p.layers_total},
+          {"active", p.active},
+          {"embedding", p.embedding + p.positions},
+          {"head", p.head},
           {"final_norm", p.final_norm}};
 }
 
@@ -229,7 +261,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
   json warnings = json::array();
   for (int i = 0; i < r.warnings.count; ++i) {
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    warnings.push_back({{"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}});
+    warnings.push_back(
+        {{"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}});
   }
   json model = {{"params", params_json(r.params)}};
   if (!s.model_preset.empty()) model["preset"] = s.model_preset;
@@ -305,7 +338,8 @@ json explain_json(const Explainer& ex) {
 
 }  // namespace
 
-JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, const Calibration& cal, bool explain) {
+JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, const Calibration& cal,
+                           bool explain) {
   JsonResponse out;
   ScenarioParse parse = parse_scenario(scenario_json, catalog);
   if (!parse.scenario) {

@@ -64,13 +64,12 @@ bool Reader::required(const json& obj, const std::string& path, std::initializer
   return true;
 }
 
-bool Reader::integer(const json& obj, const char* key, const std::string& path, long long lo, long long hi,
-                     int& out) {
+bool Reader::integer(const json& obj, const char* key, const std::string& path, long long lo, long long hi, int& out) {
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
   const std::string f = join(path, key);
-  const std::string range = "must be an integer in " + num(static_cast<double>(lo)) + ".." +
-                            num(static_cast<double>(hi));
+  const std::string range =
+      "must be an integer in " + num(static_cast<double>(lo)) + ".." + num(static_cast<double>(hi));
   if (!v.is_number()) return fail(f, range + "; got " + v.dump());
   const double d = v.get<double>();
   if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
@@ -212,12 +211,16 @@ bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string
 void apply_field(const FieldSpec& f, const json& v, Scenario& s) {
   if (!f.ref) return;
   const FieldRef ref = f.ref(s);
-  if (int* const* i = std::get_if<int*>(&ref)) **i = static_cast<int>(v.get<double>() / f.scale);
+  if (int* const* i = std::get_if<int*>(&ref))
+    **i = static_cast<int>(v.get<double>() / f.scale);
   else if (double* const* d = std::get_if<double*>(&ref)) {
     if (v.is_number()) **d = v.get<double>() / f.scale;  // "auto" keeps the default
-  } else if (bool* const* b = std::get_if<bool*>(&ref)) **b = v.get<bool>();
-  else if (std::string* const* str = std::get_if<std::string*>(&ref)) **str = v.get<std::string>();
-  else if (const EnumRef* e = std::get_if<EnumRef>(&ref)) e->set(e->p, choice_index(f, v.get<std::string>()));
+  } else if (bool* const* b = std::get_if<bool*>(&ref))
+    **b = v.get<bool>();
+  else if (std::string* const* str = std::get_if<std::string*>(&ref))
+    **str = v.get<std::string>();
+  else if (const EnumRef* e = std::get_if<EnumRef>(&ref))
+    e->set(e->p, choice_index(f, v.get<std::string>()));
 }
 
 bool check_fields(Reader& r, const json& root, FieldScope scope) { return check_object(r, root, "", scope); }
@@ -255,13 +258,15 @@ bool check_arch(Reader& r, const ModelArch& a, const std::string& p) {
   if (a.experts > 0 && a.expert_ffn < 1)
     return r.fail(r.join(p, "expert_ffn"), "must be at least 1 for an MoE model; got " + Reader::num(a.expert_ffn));
   if (a.experts == 0 && (a.top_k > 0 || a.shared_experts > 0 || a.expert_ffn > 0 || a.dense_layers > 0))
-    return r.fail(r.join(p, "experts"), "must be at least 1 when top_k, shared_experts, expert_ffn or dense_layers is given");
+    return r.fail(r.join(p, "experts"),
+                  "must be at least 1 when top_k, shared_experts, expert_ffn or dense_layers is given");
   if (a.dense_layers > a.layers)
-    return r.fail(r.join(p, "dense_layers"), "must be at most layers (" + Reader::num(a.layers) + "); got " +
-                                                 Reader::num(a.dense_layers));
+    return r.fail(r.join(p, "dense_layers"),
+                  "must be at most layers (" + Reader::num(a.layers) + "); got " + Reader::num(a.dense_layers));
   if (a.attention == AttentionKind::mla &&
       (a.kv_lora_rank < 1 || a.qk_nope_head_dim + a.qk_rope_head_dim < 1 || a.v_head_dim < 1))
-    return r.fail(r.join(p, "attention"), "\"mla\" needs kv_lora_rank, qk_nope_head_dim or qk_rope_head_dim, and v_head_dim >= 1");
+    return r.fail(r.join(p, "attention"),
+                  "\"mla\" needs kv_lora_rank, qk_nope_head_dim or qk_rope_head_dim, and v_head_dim >= 1");
   return true;
 }
 

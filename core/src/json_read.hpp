@@ -50,15 +50,14 @@ class Reader {
   bool integer(const json& obj, const char* key, const std::string& path, long long lo, long long hi, int& out);
   bool number(const json& obj, const char* key, const std::string& path, double lo, double hi, double& out);
   // A number > 0 ("must be > 0, got -80"); with `nullable`, JSON null reads as an empty optional.
-  bool positive(const json& obj, const char* key, const std::string& path, std::optional<double>& out,
-                bool nullable);
+  bool positive(const json& obj, const char* key, const std::string& path, std::optional<double>& out, bool nullable);
   bool boolean(const json& obj, const char* key, const std::string& path, bool& out);
   bool string(const json& obj, const char* key, const std::string& path, std::string& out);
 
   // Reads one of the names in `names` (index i maps to enum value i).
   template <class E>
-  bool choice(const json& obj, const char* key, const std::string& path,
-              std::initializer_list<const char*> names, E& out) {
+  bool choice(const json& obj, const char* key, const std::string& path, std::initializer_list<const char*> names,
+              E& out) {
     std::string s;
     if (!obj.contains(key)) return ok();
     if (!string(obj, key, path, s)) return false;

@@ -32,7 +32,9 @@ int save_interval_steps(const EstimateResult& r) {
   return std::max(1, static_cast<int>(std::lround(r.reliability.checkpoint_interval_h * 3600 / r.time.step_s)));
 }
 
-long long train_steps(const EstimateResult& r) { return std::max(1LL, static_cast<long long>(std::ceil(r.time.steps))); }
+long long train_steps(const EstimateResult& r) {
+  return std::max(1LL, static_cast<long long>(std::ceil(r.time.steps)));
+}
 
 std::string num(long long v) { return std::to_string(v); }
 
@@ -44,7 +46,8 @@ std::string nccl_environment(const Scenario& s) {
   if (s.cluster.nodes() == 1) return "";
   const std::string& link = s.network.inter_node_link;
   if (link.rfind("aws-efa", 0) == 0) return "export FI_PROVIDER=efa FI_EFA_USE_DEVICE_RDMA=1 NCCL_DEBUG=WARN\n";
-  if (s.network.rdma) return "export NCCL_IB_HCA=mlx5 NCCL_DEBUG=WARN   # RDMA NICs; check the names with ibv_devices\n";
+  if (s.network.rdma)
+    return "export NCCL_IB_HCA=mlx5 NCCL_DEBUG=WARN   # RDMA NICs; check the names with ibv_devices\n";
   return "export NCCL_SOCKET_IFNAME=eth0 NCCL_IB_DISABLE=1 NCCL_DEBUG=WARN   # TCP only: name the data interface\n";
 }
 
@@ -62,9 +65,13 @@ std::string torchrun(const Scenario& s) {
   switch (fw.framework) {
     case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py $(cat megatron_args.txt)   # Megatron-LM";
     case Framework::fsdp:
-      return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch --config_file accelerate_fsdp.yaml train.py";
+      return cmd +
+             " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch "
+             "--config_file accelerate_fsdp.yaml train.py";
     case Framework::deepspeed:
-      return cmd + " \\\n  train.py --deepspeed ds_config.json   # your script (Hugging Face Trainer or deepspeed.initialize)";
+      return cmd +
+             " \\\n  train.py --deepspeed ds_config.json   # your script (Hugging Face Trainer or "
+             "deepspeed.initialize)";
     case Framework::none: break;
   }
   return cmd + " \\\n  train.py   # no framework of these artefacts runs this layout: " + fw.reason;
@@ -126,19 +133,22 @@ std::string accelerate_yaml(const Scenario& s) {
   std::string y = "# accelerate launch --config_file accelerate_" + std::string(fsdp ? "fsdp" : "deepspeed") +
                   ".yaml train.py   (machine_rank: 0..nodes-1, one per node)\n";
   y += "compute_environment: LOCAL_MACHINE\n";
-  y += std::string("distributed_type: ") + (fsdp ? "FSDP" : (s.cluster.gpus == 1 && s.parallel.zero == 0 ? "NO" : "DEEPSPEED")) + "\n";
+  y += std::string("distributed_type: ") +
+       (fsdp ? "FSDP" : (s.cluster.gpus == 1 && s.parallel.zero == 0 ? "NO" : "DEEPSPEED")) + "\n";
   y += std::string("mixed_precision: ") + mixed_precision(s) + "\n";
   y += "num_machines: " + num(nodes) + "\n";
   y += "num_processes: " + num(s.cluster.gpus) + "\n";
   y += "machine_rank: 0\n";
-  if (nodes > 1) y += "main_process_ip: MASTER_ADDR\nmain_process_port: 29500\nrdzv_backend: c10d\nsame_network: true\n";
+  if (nodes > 1)
+    y += "main_process_ip: MASTER_ADDR\nmain_process_port: 29500\nrdzv_backend: c10d\nsame_network: true\n";
   if (fsdp) {
     y += "fsdp_config:\n";
     y += std::string("  fsdp_sharding_strategy: ") + fsdp_sharding(s.parallel.zero) + "\n";
     y += "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n";
     y += "  fsdp_backward_prefetch: BACKWARD_PRE\n";
     y += std::string("  fsdp_offload_params: ") + (s.parallel.offload == Offload::cpu ? "true" : "false") + "\n";
-    y += std::string("  fsdp_activation_checkpointing: ") + (s.parallel.recompute != Recompute::none ? "true" : "false") + "\n";
+    y += std::string("  fsdp_activation_checkpointing: ") +
+         (s.parallel.recompute != Recompute::none ? "true" : "false") + "\n";
     y += "  fsdp_state_dict_type: SHARDED_STATE_DICT\n";
     y += "  fsdp_cpu_ram_efficient_loading: true\n";
     y += "  fsdp_sync_module_states: true\n";
@@ -194,8 +204,11 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     arg("--num-experts", num(m.experts));
     arg("--moe-router-topk", num(m.top_k));
     arg("--moe-ffn-hidden-size", num(m.expert_ffn));
-    if (m.shared_experts > 0) arg("--moe-shared-expert-intermediate-size", num(static_cast<long long>(m.shared_experts) * m.effective_shared_ffn()));
-    if (m.dense_layers > 0) arg("--moe-layer-freq", "\"([0]*" + num(m.dense_layers) + "+[1]*" + num(m.moe_layers()) + ")\"");
+    if (m.shared_experts > 0)
+      arg("--moe-shared-expert-intermediate-size",
+          num(static_cast<long long>(m.shared_experts) * m.effective_shared_ffn()));
+    if (m.dense_layers > 0)
+      arg("--moe-layer-freq", "\"([0]*" + num(m.dense_layers) + "+[1]*" + num(m.moe_layers()) + ")\"");
   }
   if (m.gated_mlp) arg("--swiglu");
   arg("--normalization", m.norm == NormKind::rmsnorm ? "RMSNorm" : "LayerNorm");
@@ -249,8 +262,10 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
                    (s.lora.targets == LoraTargets::all_linear ? "every linear layer" : "q, k, v, o") + " of " + name +
                    " (PEFT" + (qlora ? " + bitsandbytes" : "") + ")\n";
   py += "import torch\n";
-  py += std::string("from transformers import AutoModelForCausalLM, TrainingArguments") + (qlora ? ", BitsAndBytesConfig" : "") + "\n";
-  py += std::string("from peft import LoraConfig, get_peft_model") + (qlora ? ", prepare_model_for_kbit_training" : "") + "\n\n";
+  py += std::string("from transformers import AutoModelForCausalLM, TrainingArguments") +
+        (qlora ? ", BitsAndBytesConfig" : "") + "\n";
+  py += std::string("from peft import LoraConfig, get_peft_model") +
+        (qlora ? ", prepare_model_for_kbit_training" : "") + "\n\n";
   py += "MODEL = \"" + name + "\"  # a local path or the Hugging Face id of this model\n";
   if (qlora) {
     py += "bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True,\n";
@@ -261,8 +276,11 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
   }
   py += std::string("                                             attn_implementation=\"") +
         (s.parallel.flash_attention ? "flash_attention_2" : "eager") + "\")\n";
-  if (qlora) py += std::string("model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=") + (ckpt ? "True" : "False") + ")\n";
-  const std::string targets = s.lora.targets == LoraTargets::all_linear ? "\"all-linear\"" : "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]";
+  if (qlora)
+    py += std::string("model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=") +
+          (ckpt ? "True" : "False") + ")\n";
+  const std::string targets =
+      s.lora.targets == LoraTargets::all_linear ? "\"all-linear\"" : "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]";
   py += "lora = LoraConfig(r=" + num(s.lora.rank) + ", lora_alpha=" + num(2 * s.lora.rank) +
         ", lora_dropout=0.05, target_modules=" + targets + ", task_type=\"CAUSAL_LM\")\n";
   py += "model = get_peft_model(model, lora)\n";

@@ -61,7 +61,9 @@ const char* to_string(Framework f) {
   return names[static_cast<int>(f)];
 }
 
-bool megatron_runs(const Layout& l, const ModelArch& m, Method method) { return megatron_refusal(l, m, method) == nullptr; }
+bool megatron_runs(const Layout& l, const ModelArch& m, Method method) {
+  return megatron_refusal(l, m, method) == nullptr;
+}
 
 FrameworkChoice framework_for(const Layout& l, const ModelArch& m, Method method) {
   if (!model_parallel(l)) {

@@ -112,8 +112,8 @@ void leaves(const json& v, const std::string& path, std::vector<std::string>& ou
 //-----------------------------------------------------------------------------
 
 bool unreserved(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-         c == '~';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
 }
 
 std::string percent_encode(std::string_view s) {
@@ -178,7 +178,8 @@ std::string format_value(const json& v, LinkType type) {
     case LinkType::boolean: return v.get<bool>() ? "1" : "0";
     case LinkType::integer: return std::to_string(v.get<long long>());
     case LinkType::number: return shortest_number(v.get<double>());
-    case LinkType::number_or_auto: return v.is_string() ? percent_encode(v.get<std::string>()) : shortest_number(v.get<double>());
+    case LinkType::number_or_auto:
+      return v.is_string() ? percent_encode(v.get<std::string>()) : shortest_number(v.get<double>());
     case LinkType::list: {
       std::string out;
       for (const json& x : v) {
@@ -239,9 +240,12 @@ bool read_value(const LinkField& f, const std::string& text, json& out, std::str
   double d = 0;
   switch (f.type) {
     case LinkType::boolean:
-      if (text == "1" || text == "true") out = true;
-      else if (text == "0" || text == "false") out = false;
-      else return why = "must be 1 or 0; got \"" + printable(text) + "\"", false;
+      if (text == "1" || text == "true")
+        out = true;
+      else if (text == "0" || text == "false")
+        out = false;
+      else
+        return why = "must be 1 or 0; got \"" + printable(text) + "\"", false;
       return true;
     case LinkType::integer:
       if (!parse_number(text, d) || d != std::floor(d) || std::fabs(d) > 2e9)
@@ -253,9 +257,12 @@ bool read_value(const LinkField& f, const std::string& text, json& out, std::str
       out = d;
       return true;
     case LinkType::number_or_auto:
-      if (text == "auto") out = "auto";
-      else if (parse_number(text, d)) out = d;
-      else return why = "must be \"auto\" or a number; got \"" + printable(text) + "\"", false;
+      if (text == "auto")
+        out = "auto";
+      else if (parse_number(text, d))
+        out = d;
+      else
+        return why = "must be \"auto\" or a number; got \"" + printable(text) + "\"", false;
       return true;
     case LinkType::list: {
       out = json::array();
@@ -263,7 +270,8 @@ bool read_value(const LinkField& f, const std::string& text, json& out, std::str
       while (start <= text.size()) {
         const size_t comma = text.find(',', start);
         const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!item.empty() && !is_name(item)) return why = "must be a comma-separated list of catalog ids; got \"" + printable(text) + "\"", false;
+        if (!item.empty() && !is_name(item))
+          return why = "must be a comma-separated list of catalog ids; got \"" + printable(text) + "\"", false;
         if (!item.empty()) out.push_back(item);
         if (comma == std::string::npos) break;
         start = comma + 1;
@@ -272,7 +280,9 @@ bool read_value(const LinkField& f, const std::string& text, json& out, std::str
     }
     case LinkType::id:
     case LinkType::choice:
-      if (!is_name(text)) return why = "must be a catalog id or a name (letters, digits, '.', '-', '_'); got \"" + printable(text) + "\"", false;
+      if (!is_name(text))
+        return why = "must be a catalog id or a name (letters, digits, '.', '-', '_'); got \"" + printable(text) + "\"",
+               false;
       out = text;
       return true;
   }
@@ -352,7 +362,8 @@ std::vector<Pair> split_pairs(std::string_view fragment) {
     const std::string_view pair = fragment.substr(start, amp - start);
     if (!pair.empty()) {
       const size_t eq = pair.find('=');
-      out.push_back({percent_decode(pair.substr(0, eq)), eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1))});
+      out.push_back({percent_decode(pair.substr(0, eq)),
+                     eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1))});
     }
     start = amp + 1;
   }
@@ -428,7 +439,8 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
   LinkDecode out;
   std::string_view fragment = fragment_of(link);
   if (fragment.size() > kMaxLinkLength) {
-    out.notices.push_back({"(link)", "longer than " + std::to_string(kMaxLinkLength) + " characters; the rest is ignored"});
+    out.notices.push_back(
+        {"(link)", "longer than " + std::to_string(kMaxLinkLength) + " characters; the rest is ignored"});
     fragment = fragment.substr(0, kMaxLinkLength);
   }
   json doc = json::object();
@@ -439,19 +451,24 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
       double v = 0;
       out.version = parse_number(p.value, v) && v == std::floor(v) && v >= 0 && v < 1e6 ? static_cast<int>(v) : 0;
       if (out.version > kLinkVersion)
-        out.notices.push_back({"v", "made by a newer llmplan (link format " + printable(p.value) + "); fields this version does not know are ignored"});
+        out.notices.push_back({"v", "made by a newer llmplan (link format " + printable(p.value) +
+                                        "); fields this version does not know are ignored"});
       else if (out.version < 1)
         out.notices.push_back({"v", in_quotes(p.value) + " is not a link format version; read as version 1"});
       continue;
     }
     if (p.code == "c") {
-      if (is_name(p.value)) out.catalog_version = p.value;
-      else out.notices.push_back({"c", in_quotes(p.value) + " is not a catalog version; ignored"});
+      if (is_name(p.value))
+        out.catalog_version = p.value;
+      else
+        out.notices.push_back({"c", in_quotes(p.value) + " is not a catalog version; ignored"});
       continue;
     }
     if (p.code == "u") {
-      if (p.value.size() <= 256 && printable(p.value) == p.value) out.ui = p.value;
-      else out.notices.push_back({"u", "the view state is not plain text; ignored"});
+      if (p.value.size() <= 256 && printable(p.value) == p.value)
+        out.ui = p.value;
+      else
+        out.notices.push_back({"u", "the view state is not plain text; ignored"});
       continue;
     }
     const LinkField* f = field_by_code(p.code);
@@ -474,7 +491,8 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
   if (!seen_version && !fragment.empty()) out.notices.push_back({"v", "missing; read as link format 1"});
   if (!doc.contains("model")) {
     doc["model"] = {{"preset", kDefaultLinkModel}};
-    if (!fragment.empty()) out.notices.push_back({"model", "missing; the model " + std::string(kDefaultLinkModel) + " is used"});
+    if (!fragment.empty())
+      out.notices.push_back({"model", "missing; the model " + std::string(kDefaultLinkModel) + " is used"});
   }
   repair(doc, catalog, out);
   out.input_json = doc.dump();
@@ -498,9 +516,11 @@ std::vector<std::string> link_catalog_changes(std::string_view input_json, std::
   const Scenario& s = *parse.scenario;
   const Catalog& c = *old_load.catalog;
   std::vector<std::pair<std::string, std::string>> used = {
-      {"models", s.model_preset}, {"accelerators", s.cluster.accelerator}, {"instances", s.cluster.instance},
-      {"interconnects", s.network.inter_node_link}, {"storage", s.storage.data_tier}, {"storage", s.storage.checkpoint_tier}};
-  if (const Accelerator* a = c.find_accelerator(s.cluster.accelerator)) used.push_back({"interconnects", a->intra_node_link});
+      {"models", s.model_preset},        {"accelerators", s.cluster.accelerator},
+      {"instances", s.cluster.instance}, {"interconnects", s.network.inter_node_link},
+      {"storage", s.storage.data_tier},  {"storage", s.storage.checkpoint_tier}};
+  if (const Accelerator* a = c.find_accelerator(s.cluster.accelerator))
+    used.push_back({"interconnects", a->intra_node_link});
   for (const std::string& line : diff_catalogs(old_catalog_json, new_catalog_json)) {
     if (line.find(" notes: ") != std::string::npos) continue;  // prose, not a figure
     bool relevant = line.rfind("catalog_version:", 0) == 0 || line.rfind("currency:", 0) == 0;
@@ -523,8 +543,9 @@ OpenedLink open_link(std::string_view link, const Catalog& current, std::string_
   if (use_release) {
     out.changes = link_catalog_changes(out.link.input_json, release_json, current_json);
   } else if (!made_with.empty() && made_with != current.catalog_version) {
-    out.link.notices.push_back({"c", "made with catalog " + made_with + ", which this build does not have: opened with " +
-                                         current.catalog_version + ", so prices and hardware figures may differ"});
+    out.link.notices.push_back({"c", "made with catalog " + made_with +
+                                         ", which this build does not have: opened with " + current.catalog_version +
+                                         ", so prices and hardware figures may differ"});
   }
   return out;
 }

@@ -84,12 +84,12 @@ LayerTensors layer_tensors(const ModelArch& m, double e, double g, double norm_i
   const double h = m.hidden;
   const double f = m.active_mlp_width();  // MoE: the top_k routed + shared experts a token passes
   LayerTensors t;
-  t.replicated = 2 * norm_in * h  // inputs of the two norms
-               + g * h         // input of the QKV projection
-               + g * h;        // input of the MLP
-  if (dropout) t.replicated += 2 * h;  // 1-byte masks after attention and after the MLP
+  t.replicated = 2 * norm_in * h                             // inputs of the two norms
+                 + g * h                                     // input of the QKV projection
+                 + g * h;                                    // input of the MLP
+  if (dropout) t.replicated += 2 * h;                        // 1-byte masks after attention and after the MLP
   t.sharded = e * (m.q_width() + m.k_width() + m.v_width())  // Q, K and V for the attention products
-            + g * m.attn_out_width();                         // input of the output projection
+              + g * m.attn_out_width();                      // input of the output projection
   // Classic MLP keeps the GeLU input and output (2 x f); a gated MLP keeps gate, up,
   // activation output and the product fed to the down projection (4 x f). The last one of
   // each is a GEMM input.
@@ -173,7 +173,7 @@ int trainable_layers(const Scenario& s) {
 
 // How a stage's parameters split into frozen (weights only) and trained (weights, grads, states).
 struct StageParams {
-  double frozen = 0;           // at 16-bit (or NF4 for QLoRA's block linears)
+  double frozen = 0;  // at 16-bit (or NF4 for QLoRA's block linears)
   double frozen_bytes = 0;
   double trained = 0;
 };
@@ -194,8 +194,8 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     // Stages hold the bottom layers first; the trained ones are the top of the model.
     const int first_layer = st.first ? 0 : s.model.layers - static_cast<int>(st.layers);
     const int top_start = s.model.layers - trainable_layers(s);
-    const double trained_layers =
-        std::max(0.0, first_layer + st.layers - std::max(static_cast<double>(top_start), static_cast<double>(first_layer)));
+    const double trained_layers = std::max(
+        0.0, first_layer + st.layers - std::max(static_cast<double>(top_start), static_cast<double>(first_layer)));
     out.trained = trained_layers * layer_params_per_rank(p, tp);
     out.frozen = st.params - out.trained;
     out.frozen_bytes = out.frozen * 2.0;
@@ -293,7 +293,8 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
       m.logits = 0;
     }
   }
-  m.runtime = cal.runtime_overhead_bytes.value + cal.allocator_fragmentation.value * (m.activations + m.logits + m.buffers);
+  m.runtime =
+      cal.runtime_overhead_bytes.value + cal.allocator_fragmentation.value * (m.activations + m.logits + m.buffers);
   return m;
 }
 
@@ -361,30 +362,38 @@ void explain_memory(const Scenario& s, const MemoryResult& r, const Calibration&
   const Constant& runtime = cal.runtime_overhead_bytes;
   const Constant& fragmentation = cal.allocator_fragmentation;
   const double gpus_per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
-  ex.add("memory.per_gpu_bytes.weights", m.weights, "B", "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
+  ex.add("memory.per_gpu_bytes.weights", m.weights, "B",
+         "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
          {{"zero", static_cast<double>(s.parallel.zero)}, {"dp", static_cast<double>(s.dp())}});
   ex.add("memory.per_gpu_bytes.optimizer", m.optimizer, "B",
          "trained parameters on this GPU x (fp32 master + optimizer state bytes) / dp when ZeRO >= 1",
          {{"bytes_per_param", b.optimizer}});
   ex.add("memory.per_gpu_bytes.activations", m.activations, "B",
          "layers x in-flight micro-batches x per-layer bytes (Korthikanti et al. 2022 Table 2, per tensor)",
-         {{"seq_len", static_cast<double>(s.seq_len)}, {"micro_batch", static_cast<double>(s.micro_batch)},
+         {{"seq_len", static_cast<double>(s.seq_len)},
+          {"micro_batch", static_cast<double>(s.micro_batch)},
           {"tp", static_cast<double>(s.parallel.tp)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
-         "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single process)",
+         "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single "
+         "process)",
          {{"bytes_per_param", b.gradients}});
-  ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
-         "micro_batch x seq_len x (2 e h + (e + 4 / loss_chunks) V / tp): norm and head inputs, logits, fp32 loss copy",
-         {{"vocab", static_cast<double>(s.model.vocab)}, {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)}});
+  ex.add(
+      "memory.per_gpu_bytes.logits", m.logits, "B",
+      "micro_batch x seq_len x (2 e h + (e + 4 / loss_chunks) V / tp): norm and head inputs, logits, fp32 loss copy",
+      {{"vocab", static_cast<double>(s.model.vocab)}, {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)}});
   ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
          "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
-  ex.add("memory.per_gpu_bytes.runtime", m.runtime, "B", "kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
+  ex.add("memory.per_gpu_bytes.runtime", m.runtime, "B",
+         "kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
          {{runtime.name, runtime.value}, {fragmentation.name, fragmentation.value}});
-  ex.add("memory.per_gpu_bytes.total", m.total(), "B", "weights + gradients + optimizer + activations + logits + buffers + runtime",
+  ex.add("memory.per_gpu_bytes.total", m.total(), "B",
+         "weights + gradients + optimizer + activations + logits + buffers + runtime",
          {{"capacity", r.capacity_bytes}});
-  ex.add("memory.per_gpu_bytes.other", m.other(), "B", "logits + buffers + runtime: what is neither model state nor layer activations",
+  ex.add("memory.per_gpu_bytes.other", m.other(), "B",
+         "logits + buffers + runtime: what is neither model state nor layer activations",
          {{"logits", m.logits}, {"buffers", m.buffers}, {"runtime", m.runtime}});
-  ex.add("memory.capacity_bytes", r.capacity_bytes, "B", "usable GPU memory: cluster.gpu_memory_gb x 1e9 (catalog or override)",
+  ex.add("memory.capacity_bytes", r.capacity_bytes, "B",
+         "usable GPU memory: cluster.gpu_memory_gb x 1e9 (catalog or override)",
          {{"gpu_memory_gb", s.cluster.gpu_memory_gb}});
   ex.add("memory.headroom_bytes", r.headroom_bytes, "B", "capacity - total (negative: does not fit)",
          {{"capacity", r.capacity_bytes}, {"total", m.total()}});
@@ -393,8 +402,10 @@ void explain_memory(const Scenario& s, const MemoryResult& r, const Calibration&
          "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)",
          {{"capacity", r.capacity_bytes}});
   ex.add("memory.trainable_params", r.trainable_params, "1",
-         "full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top trainable layers",
-         {{"method", static_cast<double>(s.method)}, {"lora_rank", static_cast<double>(s.lora.rank)},
+         "full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top "
+         "trainable layers",
+         {{"method", static_cast<double>(s.method)},
+          {"lora_rank", static_cast<double>(s.lora.rank)},
           {"trainable_layers", static_cast<double>(s.trainable_layers)}});
   ex.add("memory.cpu_offload_bytes_per_node", r.cpu_offload_bytes_per_node, "B",
          "offload cpu: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Offload)",

@@ -19,9 +19,7 @@ double ModelArch::v_width() const {
   if (attention == AttentionKind::mla) return static_cast<double>(heads) * v_head_dim;
   return k_width();
 }
-double ModelArch::attn_out_width() const {
-  return attention == AttentionKind::mla ? v_width() : q_width();
-}
+double ModelArch::attn_out_width() const { return attention == AttentionKind::mla ? v_width() : q_width(); }
 double ModelArch::active_mlp_width() const {
   if (!is_moe()) return ffn;
   return static_cast<double>(top_k) * expert_ffn + static_cast<double>(shared_experts) * effective_shared_ffn();
@@ -61,20 +59,29 @@ double mlp(const ModelArch& m, double width) {
 
 // The counts below, in words, with the architecture they came from.
 void explain_params(const ModelArch& a, const ParamCount& pc, Explainer& ex) {
-  ex.add("model.params.total", pc.total, "1", "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm",
-         {{"layers", static_cast<double>(a.layers)}, {"per_layer", pc.per_layer()}, {"embedding", pc.embedding + pc.positions},
-          {"head", pc.head}, {"final_norm", pc.final_norm}});
-  ex.add("model.params.per_layer", pc.per_layer(), "1",
-         "attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
-         {{"hidden", static_cast<double>(a.hidden)}, {"ffn", static_cast<double>(a.ffn)}, {"heads", static_cast<double>(a.heads)},
-          {"kv_heads", static_cast<double>(a.kv_heads)}, {"experts", static_cast<double>(a.experts)}});
+  ex.add("model.params.total", pc.total, "1",
+         "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm",
+         {{"layers", static_cast<double>(a.layers)},
+          {"per_layer", pc.per_layer()},
+          {"embedding", pc.embedding + pc.positions},
+          {"head", pc.head},
+          {"final_norm", pc.final_norm}});
+  ex.add(
+      "model.params.per_layer", pc.per_layer(), "1",
+      "attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
+      {{"hidden", static_cast<double>(a.hidden)},
+       {"ffn", static_cast<double>(a.ffn)},
+       {"heads", static_cast<double>(a.heads)},
+       {"kv_heads", static_cast<double>(a.kv_heads)},
+       {"experts", static_cast<double>(a.experts)}});
   ex.add("model.params.layers", pc.layers_total, "1", "sum over the layers of their parameters (dense and MoE layers)",
          {{"layers", static_cast<double>(a.layers)}, {"dense_layers", static_cast<double>(a.dense_layers)}});
   ex.add("model.params.active", pc.active, "1",
          "parameters one token passes through: MoE counts top_k routed + shared experts only (dense: = total)",
          {{"top_k", static_cast<double>(a.top_k)}, {"experts", static_cast<double>(a.experts)}});
   ex.add("model.params.embedding", pc.embedding + pc.positions, "1", "vocab x hidden (+ learned positions x hidden)",
-         {{"vocab", static_cast<double>(a.vocab)}, {"hidden", static_cast<double>(a.hidden)},
+         {{"vocab", static_cast<double>(a.vocab)},
+          {"hidden", static_cast<double>(a.hidden)},
           {"learned_positions", static_cast<double>(a.learned_positions)}});
   ex.add("model.params.head", pc.head, "1", "vocab x hidden for an untied output head, 0 when tied to the embedding",
          {{"tied_embeddings", a.tied_embeddings ? 1.0 : 0.0}});

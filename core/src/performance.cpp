@@ -62,7 +62,8 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   double recompute = 0;
   if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
   if (s.parallel.recompute == Recompute::selective && !s.parallel.flash_attention) recompute = attn;
-  if (s.parallel.recompute == Recompute::selective && s.parallel.flash_attention) recompute = attn;  // FA recomputes scores
+  if (s.parallel.recompute == Recompute::selective && s.parallel.flash_attention)
+    recompute = attn;  // FA recomputes scores
   f.hardware_per_token = f.model_per_token + recompute;
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   f.model_per_step = f.model_per_token * tokens;
@@ -71,12 +72,17 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     ex->add("time.model_flops_per_token", f.model_per_token, "FLOP",
             s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)"
             : s.method == Method::freeze
-                ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward only)"
+                ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
+                  "only)"
                 : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
                   "2 s (q + v) L per token forward, no causal halving (Narayanan et al. 2021 §5.1)",
-            {{"P", P}, {"A", attn}, {"seq_len", static_cast<double>(s.seq_len)}, {"hardware_per_token", f.hardware_per_token},
+            {{"P", P},
+             {"A", attn},
+             {"seq_len", static_cast<double>(s.seq_len)},
+             {"hardware_per_token", f.hardware_per_token},
              {"recompute_per_token", recompute}});
-    ex->add("time.model_flops_per_step", f.model_per_step, "FLOP", "model FLOPs per token x global_batch x seq_len (whole cluster)",
+    ex->add("time.model_flops_per_step", f.model_per_step, "FLOP",
+            "model FLOPs per token x global_batch x seq_len (whole cluster)",
             {{"model_flops_per_token", f.model_per_token}, {"tokens_per_step", tokens}});
   }
   return f;
@@ -126,7 +132,8 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const double e = bytes_per_element(s.precision);
   const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
   const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e;
-  const double scores = x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
+  const double scores =
+      x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
   const double passes = 3.0 + (x.recompute == Recompute::full ? 1.0 : 0.0);
   const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.dp();
@@ -150,12 +157,19 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   if (ex) {
     ex->add("time.compute_s", c.compute_s, "s",
             "(hardware FLOPs per GPU per step / (dense peak x GEMM efficiency) + memory-bound time) x QLoRA slowdown; "
-            "memory-bound time = tokens x layers x passes x kElementwisePasses x (h + f) x bytes (+ kSoftmaxPasses x heads x "
+            "memory-bound time = tokens x layers x passes x kElementwisePasses x (h + f) x bytes (+ kSoftmaxPasses x "
+            "heads x "
             "seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
-            {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"peak_TFLOPS", peak / 1e12}, {"gemm_efficiency", c.gemm_efficiency},
-             {"gemm_s", c.gemm_s}, {"memory_bound_s", c.memory_bound_s}, {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
-             {cal.elementwise_passes.name, cal.elementwise_passes.value}, {cal.softmax_passes.name, cal.softmax_passes.value},
-             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}, {"qlora_slowdown", slowdown}});
+            {{"flops_per_gpu", c.flops.hardware_per_gpu_step},
+             {"peak_TFLOPS", peak / 1e12},
+             {"gemm_efficiency", c.gemm_efficiency},
+             {"gemm_s", c.gemm_s},
+             {"memory_bound_s", c.memory_bound_s},
+             {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+             {cal.elementwise_passes.name, cal.elementwise_passes.value},
+             {cal.softmax_passes.name, cal.softmax_passes.value},
+             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value},
+             {"qlora_slowdown", slowdown}});
     ex->add("time.achieved_tflops_per_gpu", c.achieved_tflops, "TFLOP/s",
             "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"compute_s", c.compute_s}});
@@ -184,7 +198,8 @@ LinkBandwidth link_bandwidth(const Scenario& s) {
   LinkBandwidth l;
   const double intra = c.intra_busbw_gb_per_s > 0 ? c.intra_busbw_gb_per_s : 0.8 * c.intra_node_gb_per_s;
   l.intra_busbw = intra * 1e9;
-  l.inter_busbw = s.network.node_gb_per_s * s.network.busbw_fraction / std::max(1, std::min(c.gpus, c.gpus_per_node)) * 1e9;
+  l.inter_busbw =
+      s.network.node_gb_per_s * s.network.busbw_fraction / std::max(1, std::min(c.gpus, c.gpus_per_node)) * 1e9;
   l.intra_latency_s = 2e-6;
   l.inter_latency_s = s.network.latency_us * 1e-6;
   return l;
@@ -239,7 +254,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double busbw = c.dp_inter_node ? l.inter_busbw : l.intra_busbw;
     const double lat = c.dp_inter_node ? l.inter_latency_s : l.intra_latency_s;
     if (x.zero >= 3) {
-      const double frozen_per_gpu = s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
+      const double frozen_per_gpu =
+          s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
       const double per_mb = 1.5 * grad_bytes + frozen_per_gpu;
       c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
       c.dp_s = m * allreduce_s(per_mb, dp, busbw, lat);
@@ -257,34 +273,46 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double pp_bw = (c.pp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9;
     const double dp_bw = (c.dp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9;
     const double tp_count = (x.recompute == Recompute::full ? 6.0 : 4.0) * layers_per_stage * m;
-    ex->add("comm.tp.bytes", c.tp_bytes, "B",
-            "collectives x 2 (tp - 1) / tp x b s h bytes; 4 per layer per micro-batch (6 with full recompute), Megatron",
-            {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
-    ex->add("comm.tp.s", c.tp_s, "s", "collectives x ring all-reduce of b s h bytes over tp ranks (nccl-tests bus bandwidth)",
+    ex->add(
+        "comm.tp.bytes", c.tp_bytes, "B",
+        "collectives x 2 (tp - 1) / tp x b s h bytes; 4 per layer per micro-batch (6 with full recompute), Megatron",
+        {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
+    ex->add("comm.tp.s", c.tp_s, "s",
+            "collectives x ring all-reduce of b s h bytes over tp ranks (nccl-tests bus bandwidth)",
             {{"bytes", act}, {"tp", static_cast<double>(x.tp)}, {"busbw_GBps", tp_bw}});
-    ex->add("comm.tp.exposed_s", c.tp_exposed_s, "s",
-            "tp.s on the critical path; with --tp-comm-overlap max(0, tp.s - kTpCommOverlap x compute)",
-            {{"tp_s", c.tp_s}, {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0}, {tp_overlap.name, tp_overlap.value}});
-    ex->add("comm.pp.bytes", c.pp_bytes, "B", "2 x micro-batches x b s h bytes / tp (activations forward, gradients back)",
+    ex->add(
+        "comm.tp.exposed_s", c.tp_exposed_s, "s",
+        "tp.s on the critical path; with --tp-comm-overlap max(0, tp.s - kTpCommOverlap x compute)",
+        {{"tp_s", c.tp_s}, {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0}, {tp_overlap.name, tp_overlap.value}});
+    ex->add("comm.pp.bytes", c.pp_bytes, "B",
+            "2 x micro-batches x b s h bytes / tp (activations forward, gradients back)",
             {{"micro_batches", static_cast<double>(m)}, {"activation_bytes", act}, {"tp", static_cast<double>(x.tp)}});
     ex->add("comm.pp.s", c.pp_s, "s", "pp.bytes / link bandwidth of the stage boundary",
             {{"bytes", c.pp_bytes}, {"pp", static_cast<double>(x.pp)}, {"busbw_GBps", pp_bw}});
-    ex->add("comm.pp.exposed_s", c.pp_exposed_s, "s", "point-to-point sends are not overlapped (1F1B): pp.exposed_s = pp.s",
-            {{"pp_s", c.pp_s}});
+    ex->add("comm.pp.exposed_s", c.pp_exposed_s, "s",
+            "point-to-point sends are not overlapped (1F1B): pp.exposed_s = pp.s", {{"pp_s", c.pp_s}});
     ex->add("comm.dp.bytes", c.dp_bytes, "B",
             "2 (dp - 1) / dp x gradient bytes this GPU holds (ZeRO-3: x 1.5 per micro-batch, ZeRO paper §7)",
-            {{"dp", static_cast<double>(dp)}, {"zero", static_cast<double>(x.zero)}, {"trainable_params", mem.trainable_params}});
+            {{"dp", static_cast<double>(dp)},
+             {"zero", static_cast<double>(x.zero)},
+             {"trainable_params", mem.trainable_params}});
     ex->add("comm.dp.s", c.dp_s, "s",
             "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch)",
             {{"dp", static_cast<double>(dp)}, {"bytes", c.dp_bytes}, {"busbw_GBps", dp_bw}});
     ex->add("comm.dp.exposed_s", c.dp_exposed_s, "s",
             "max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-3: max(0, dp.s - kZero3Overlap x compute)",
-            {{"dp_s", c.dp_s}, {dp_overlap.name, dp_overlap.value}, {zero3_overlap.name, zero3_overlap.value},
+            {{"dp_s", c.dp_s},
+             {dp_overlap.name, dp_overlap.value},
+             {zero3_overlap.name, zero3_overlap.value},
              {"compute_per_micro_batch_s", compute_per_mb_s}});
     ex->add("comm.intra_node_bytes", c.intra_bytes(), "B", "sum of tp, pp and dp bytes whose group stays inside a node",
-            {{"tp_bytes", c.tp_bytes}, {"pp_bytes", c.pp_bytes}, {"dp_bytes", c.dp_bytes}, {"gpus_per_node", static_cast<double>(per_node)}});
+            {{"tp_bytes", c.tp_bytes},
+             {"pp_bytes", c.pp_bytes},
+             {"dp_bytes", c.dp_bytes},
+             {"gpus_per_node", static_cast<double>(per_node)}});
     ex->add("comm.inter_node_bytes", c.inter_bytes(), "B", "sum of tp, pp and dp bytes whose group spans nodes",
-            {{"tp_inter_node", c.tp_inter_node ? 1.0 : 0.0}, {"pp_inter_node", c.pp_inter_node ? 1.0 : 0.0},
+            {{"tp_inter_node", c.tp_inter_node ? 1.0 : 0.0},
+             {"pp_inter_node", c.pp_inter_node ? 1.0 : 0.0},
              {"dp_inter_node", c.dp_inter_node ? 1.0 : 0.0}});
   }
   return c;
@@ -300,7 +328,8 @@ namespace {
 // PCIe round trip of gradients and weights, and with ZeRO-Infinity NVMe swaps of the states.
 double offload_s(const Scenario& s, const MemoryResult& mem, const Calibration& cal) {
   if (s.parallel.offload == Offload::none) return 0.0;
-  const double trained_per_gpu = mem.trainable_params / (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() : 1));
+  const double trained_per_gpu =
+      mem.trainable_params / (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() : 1));
   const double gpus_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const double cpu_adam = trained_per_gpu * gpus_node / cal.cpu_adam_params_per_s.value;
   const double pcie = trained_per_gpu * 4.0 / (s.cluster.pcie_gb_per_s * 1e9);  // grads down, weights up
@@ -343,33 +372,52 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   if (ex) {
     ex->add("time.bubble_s", t.bubble_s, "s", "(p - 1) / m x (compute + tensor-parallel time), 1F1B schedule",
             {{"p", static_cast<double>(pp)}, {"m", static_cast<double>(m)}});
-    ex->add("time.offload_s", t.offload_s, "s",
-            "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over PCIe (+ NVMe swaps "
-            "2 x offloaded bytes / kNvmeOffloadGbPerS)",
-            {{"offload", static_cast<double>(s.parallel.offload)}, {cal.cpu_adam_params_per_s.name, cal.cpu_adam_params_per_s.value},
-             {"pcie_GBps", s.cluster.pcie_gb_per_s}, {cal.nvme_offload_gb_per_s.name, cal.nvme_offload_gb_per_s.value}});
+    ex->add(
+        "time.offload_s", t.offload_s, "s",
+        "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over PCIe (+ NVMe swaps "
+        "2 x offloaded bytes / kNvmeOffloadGbPerS)",
+        {{"offload", static_cast<double>(s.parallel.offload)},
+         {cal.cpu_adam_params_per_s.name, cal.cpu_adam_params_per_s.value},
+         {"pcie_GBps", s.cluster.pcie_gb_per_s},
+         {cal.nvme_offload_gb_per_s.name, cal.nvme_offload_gb_per_s.value}});
     ex->add("time.tokens_per_step", t.tokens_per_step, "token", "global_batch x seq_len",
-            {{"global_batch", static_cast<double>(s.effective_global_batch())}, {"seq_len", static_cast<double>(s.seq_len)}});
-    ex->add("time.io_stall_s", t.io_stall_s, "s", "max(0, step tokens x bytes per token / data tier read rate - step time): "
-            "prefetching hides reads shorter than a step", {{"read_s", read_s}, {"tier_MBps", st.data_read_mb_per_s}});
-    ex->add("time.step_s", t.step_s, "s", "compute + exposed TP + exposed PP + exposed DP + bubble + offload + IO stall",
-            {{"compute_s", t.compute_s}, {"tp_exposed_s", comm.tp_exposed_s}, {"pp_exposed_s", comm.pp_exposed_s},
-             {"dp_exposed_s", comm.dp_exposed_s}, {"bubble_s", t.bubble_s}, {"offload_s", t.offload_s}, {"io_stall_s", t.io_stall_s}});
+            {{"global_batch", static_cast<double>(s.effective_global_batch())},
+             {"seq_len", static_cast<double>(s.seq_len)}});
+    ex->add("time.io_stall_s", t.io_stall_s, "s",
+            "max(0, step tokens x bytes per token / data tier read rate - step time): "
+            "prefetching hides reads shorter than a step",
+            {{"read_s", read_s}, {"tier_MBps", st.data_read_mb_per_s}});
+    ex->add("time.step_s", t.step_s, "s",
+            "compute + exposed TP + exposed PP + exposed DP + bubble + offload + IO stall",
+            {{"compute_s", t.compute_s},
+             {"tp_exposed_s", comm.tp_exposed_s},
+             {"pp_exposed_s", comm.pp_exposed_s},
+             {"dp_exposed_s", comm.dp_exposed_s},
+             {"bubble_s", t.bubble_s},
+             {"offload_s", t.offload_s},
+             {"io_stall_s", t.io_stall_s}});
     ex->add("time.exposed_comm_s", comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s, "s",
             "communication not hidden behind compute: tp.exposed_s + pp.exposed_s + dp.exposed_s",
-            {{"tp_exposed_s", comm.tp_exposed_s}, {"pp_exposed_s", comm.pp_exposed_s}, {"dp_exposed_s", comm.dp_exposed_s}});
+            {{"tp_exposed_s", comm.tp_exposed_s},
+             {"pp_exposed_s", comm.pp_exposed_s},
+             {"dp_exposed_s", comm.dp_exposed_s}});
     ex->add("time.tokens_per_s", t.tokens_per_s, "token/s", "global_batch x seq_len / step_s (whole cluster)",
             {{"tokens_per_step", t.tokens_per_step}, {"step_s", t.step_s}});
     ex->add("time.training_hours", t.training_hours, "h", "ceil(tokens / tokens per step) x step_s / 3600",
             {{"tokens", s.training_tokens()}, {"steps", t.steps}});
     ex->add("time.model_tflops_per_gpu", t.model_tflops_per_gpu, "TFLOP/s", "model FLOPs per step / step_s / GPUs",
             {{"model_flops_per_step", t.flops.model_per_step}});
-    ex->add("time.mfu", t.mfu, "1", "model FLOPs per step / (step_s x GPUs x dense peak); model FLOPs exclude recompute",
-            {{"model_flops_per_step", t.flops.model_per_step}, {"gpus", static_cast<double>(s.cluster.gpus)}, {"peak_TFLOPS", peak / 1e12}});
-    ex->add("time.hfu", t.hfu, "1", "hardware FLOPs per GPU per step (recompute included) / (step_s x dense peak)",
-            {{"hardware_flops_per_gpu_step", t.flops.hardware_per_gpu_step}, {"hardware_flops_per_token", t.flops.hardware_per_token},
+    ex->add("time.mfu", t.mfu, "1",
+            "model FLOPs per step / (step_s x GPUs x dense peak); model FLOPs exclude recompute",
+            {{"model_flops_per_step", t.flops.model_per_step},
+             {"gpus", static_cast<double>(s.cluster.gpus)},
              {"peak_TFLOPS", peak / 1e12}});
-    ex->add("time.steps", t.steps, "1", "ceil(tokens / tokens per step)", {{"tokens", tokens}, {"tokens_per_step", t.tokens_per_step}});
+    ex->add("time.hfu", t.hfu, "1", "hardware FLOPs per GPU per step (recompute included) / (step_s x dense peak)",
+            {{"hardware_flops_per_gpu_step", t.flops.hardware_per_gpu_step},
+             {"hardware_flops_per_token", t.flops.hardware_per_token},
+             {"peak_TFLOPS", peak / 1e12}});
+    ex->add("time.steps", t.steps, "1", "ceil(tokens / tokens per step)",
+            {{"tokens", tokens}, {"tokens_per_step", t.tokens_per_step}});
   }
   return t;
 }
@@ -388,21 +436,24 @@ IoResult estimate_io(const Scenario& s, const TimeResult& t, const Calibration& 
   io.data_utilisation = io.data_tier_bytes_per_s > 0 ? io.data_bytes_per_s / io.data_tier_bytes_per_s : 0;
   const Constant& cores = cal.input_cores_per_gpu;
   io.input_cores_per_node = cores.value * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
-  const double dataset_tokens = st.dataset_tokens > 0 ? st.dataset_tokens : s.training_tokens() / std::max(s.epochs, 1.0);
+  const double dataset_tokens =
+      st.dataset_tokens > 0 ? st.dataset_tokens : s.training_tokens() / std::max(s.epochs, 1.0);
   io.dataset_bytes = dataset_tokens * st.bytes_per_token;
   // Staging copies the dataset from object storage, which needs parallel clients: the catalog's fastest
   // published client (e.g. s5cmd, its README benchmark) x nodes, capped by the data tier (scenario.cpp).
   io.staging_h = st.staging_mb_per_s > 0 ? io.dataset_bytes / (st.staging_mb_per_s * 1e6) / 3600.0 : 0.0;
   if (ex) {
-    ex->add("io.data_tier_bytes_per_s", io.data_tier_bytes_per_s, "B/s", "read throughput of the data tier (catalog storage)",
-            {{"tier_MBps", st.data_read_mb_per_s}});
+    ex->add("io.data_tier_bytes_per_s", io.data_tier_bytes_per_s, "B/s",
+            "read throughput of the data tier (catalog storage)", {{"tier_MBps", st.data_read_mb_per_s}});
     ex->add("io.data_utilisation", io.data_utilisation, "1", "data bytes/s needed / data tier bytes/s",
             {{"data_bytes_per_s", io.data_bytes_per_s}, {"data_tier_bytes_per_s", io.data_tier_bytes_per_s}});
-    ex->add("io.dataset_bytes", io.dataset_bytes, "B", "dataset tokens x bytes per token (dataset tokens = tokens / epochs unless given)",
+    ex->add("io.dataset_bytes", io.dataset_bytes, "B",
+            "dataset tokens x bytes per token (dataset tokens = tokens / epochs unless given)",
             {{"dataset_tokens", dataset_tokens}, {"bytes_per_token", st.bytes_per_token}});
     ex->add("io.data_bytes_per_s", io.data_bytes_per_s, "B/s", "cluster tokens/s x bytes per token on disk",
             {{"bytes_per_token", st.bytes_per_token}, {"tier_MBps", st.data_read_mb_per_s}});
-    ex->add("io.staging_h", io.staging_h, "h", "dataset bytes / min(object-store parallel clients x nodes, data tier write rate)",
+    ex->add("io.staging_h", io.staging_h, "h",
+            "dataset bytes / min(object-store parallel clients x nodes, data tier write rate)",
             {{"dataset_bytes", io.dataset_bytes}, {"staging_MBps", st.staging_mb_per_s}});
     ex->add("io.input_cores_per_node", io.input_cores_per_node, "cores",
             "kInputCoresPerGpu x GPUs per node (planning rule of thumb: PyTorch DataLoader workers per GPU)",
@@ -415,8 +466,8 @@ IoResult estimate_io(const Scenario& s, const TimeResult& t, const Calibration& 
 // [SECTION] Reliability step: checkpoints and interruptions
 //-----------------------------------------------------------------------------
 
-ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& t, const IoResult& io,
-                                       Explainer* ex) {
+ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& t,
+                                       const IoResult& io, Explainer* ex) {
   ReliabilityResult r;
   const StorageChoice& st = s.storage;
   // Checkpoint: 16-bit weights + fp32 master + optimizer states of what trains (14 B/param for
@@ -433,8 +484,8 @@ ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& me
   const double c_h = r.checkpoint_write_s / 3600.0;
   // Young (1974): tau = sqrt(2 C M); the user's interval wins when given.
   r.checkpoint_interval_h = st.checkpoint_interval_h > 0 ? st.checkpoint_interval_h
-                            : std::isfinite(r.mtbi_h) ? std::sqrt(2.0 * c_h * r.mtbi_h)
-                                                      : std::max(1.0, t.training_hours);
+                            : std::isfinite(r.mtbi_h)    ? std::sqrt(2.0 * c_h * r.mtbi_h)
+                                                         : std::max(1.0, t.training_hours);
   r.checkpoint_interval_h = std::max(r.checkpoint_interval_h, c_h);
   // Stall to write + on each interruption, half an interval of lost work and the restart (Daly 2006).
   const double lost = std::isfinite(r.mtbi_h) ? (r.checkpoint_interval_h / 2.0 + s.pricing.restart_h) / r.mtbi_h : 0.0;
@@ -443,21 +494,28 @@ ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& me
   r.gpu_hours = r.total_hours * s.cluster.gpus;
   r.retention_bytes = st.checkpoints_kept * r.checkpoint_bytes + io.dataset_bytes;
   r.expected_interruptions = r.total_hours * r.interruptions_per_hour;
-  r.lost_work_h = std::isfinite(r.mtbi_h) ? r.expected_interruptions * (r.checkpoint_interval_h / 2.0 + s.pricing.restart_h) : 0.0;
+  r.lost_work_h =
+      std::isfinite(r.mtbi_h) ? r.expected_interruptions * (r.checkpoint_interval_h / 2.0 + s.pricing.restart_h) : 0.0;
   if (ex) {
     ex->add("checkpoint.size_bytes", r.checkpoint_bytes, "B",
             "trained parameters x (16-bit weights + fp32 master + optimizer states) bytes",
             {{"trainable_params", mem.trainable_params}, {"bytes_per_param", b.weights + b.optimizer}});
-    ex->add("checkpoint.write_s", r.checkpoint_write_s, "s", "size / write throughput of the checkpoint tier for the whole job",
+    ex->add("checkpoint.write_s", r.checkpoint_write_s, "s",
+            "size / write throughput of the checkpoint tier for the whole job",
             {{"write_MBps", st.checkpoint_write_mb_per_s}});
     ex->add("checkpoint.interruptions_per_hour", r.interruptions_per_hour, "1/h",
             "failures per GPU-hour x GPUs + spot interruptions per node-hour x nodes (Llama 3 §3.3.4 default rate)",
-            {{"failures_per_gpu_hour", s.pricing.failures_per_gpu_hour}, {"gpus", static_cast<double>(s.cluster.gpus)}, {"spot_per_hour", spot}});
-    ex->add("checkpoint.interval_h", r.checkpoint_interval_h, "h", "Young (1974): sqrt(2 x write time x mean time between interruptions)",
+            {{"failures_per_gpu_hour", s.pricing.failures_per_gpu_hour},
+             {"gpus", static_cast<double>(s.cluster.gpus)},
+             {"spot_per_hour", spot}});
+    ex->add("checkpoint.interval_h", r.checkpoint_interval_h, "h",
+            "Young (1974): sqrt(2 x write time x mean time between interruptions)",
             {{"write_h", c_h}, {"mtbi_h", std::isfinite(r.mtbi_h) ? r.mtbi_h : 0.0}});
     ex->add("checkpoint.overhead_fraction", r.overhead_fraction, "1",
             "write / interval + (interval / 2 + restart) / MTBI (Young 1974 / Daly 2006)",
-            {{"write_h", c_h}, {"interval_h", r.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h},
+            {{"write_h", c_h},
+             {"interval_h", r.checkpoint_interval_h},
+             {"restart_h", s.pricing.restart_h},
              {"mtbi_h", std::isfinite(r.mtbi_h) ? r.mtbi_h : 0.0}});
     ex->add("time.total_hours", r.total_hours, "h",
             "training hours x (1 + write/interval + (interval/2 + restart) / MTBI)",
@@ -467,9 +525,12 @@ ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& me
     ex->add("checkpoint.expected_interruptions", r.expected_interruptions, "1", "total hours x interruptions per hour",
             {{"total_hours", r.total_hours}, {"interruptions_per_hour", r.interruptions_per_hour}});
     ex->add("checkpoint.lost_work_h", r.lost_work_h, "h", "expected interruptions x (interval / 2 + restart)",
-            {{"interruptions", r.expected_interruptions}, {"interval_h", r.checkpoint_interval_h}, {"restart_h", s.pricing.restart_h}});
+            {{"interruptions", r.expected_interruptions},
+             {"interval_h", r.checkpoint_interval_h},
+             {"restart_h", s.pricing.restart_h}});
     ex->add("checkpoint.retention_bytes", r.retention_bytes, "B", "checkpoints kept x checkpoint size + dataset bytes",
-            {{"checkpoints_kept", static_cast<double>(st.checkpoints_kept)}, {"size_bytes", r.checkpoint_bytes},
+            {{"checkpoints_kept", static_cast<double>(st.checkpoints_kept)},
+             {"size_bytes", r.checkpoint_bytes},
              {"dataset_bytes", io.dataset_bytes}});
   }
   return r;
@@ -494,18 +555,26 @@ CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explai
   c.usd_per_billion_tokens = tokens > 0 ? c.total_usd / (tokens / 1e9) : 0;
   c.total_cny = c.total_usd * pr.usd_to_cny;
   if (ex) {
-    ex->add("cost.usd_per_gpu_hour", pr.usd_per_gpu_hour, "USD",
-            pr.price_source.empty() ? "no price in the catalog; give pricing.usd_per_gpu_hour" : pr.price_source.c_str(), {});
+    ex->add(
+        "cost.usd_per_gpu_hour", pr.usd_per_gpu_hour, "USD",
+        pr.price_source.empty() ? "no price in the catalog; give pricing.usd_per_gpu_hour" : pr.price_source.c_str(),
+        {});
     ex->add("cost.compute_usd", c.compute_usd, "USD",
             "max(total hours x overhead factor, minimum billing hours) x GPUs x USD per GPU-hour",
-            {{"gpu_hours", rel.gpu_hours}, {"overhead_factor", pr.overhead_factor}, {"usd_per_gpu_hour", pr.usd_per_gpu_hour},
+            {{"gpu_hours", rel.gpu_hours},
+             {"overhead_factor", pr.overhead_factor},
+             {"usd_per_gpu_hour", pr.usd_per_gpu_hour},
              {"min_billing_hours", pr.min_billing_hours}});
     ex->add("cost.storage_usd", c.storage_usd, "USD", "(kept checkpoints + dataset) TB x USD per TB-month x months",
-            {{"retention_TB", rel.retention_bytes / 1e12}, {"usd_per_tb_month", s.storage.usd_per_tb_month}, {"months", months}});
-    ex->add("cost.total_usd", c.total_usd, "USD", "compute USD + storage USD", {{"compute_usd", c.compute_usd}, {"storage_usd", c.storage_usd}});
+            {{"retention_TB", rel.retention_bytes / 1e12},
+             {"usd_per_tb_month", s.storage.usd_per_tb_month},
+             {"months", months}});
+    ex->add("cost.total_usd", c.total_usd, "USD", "compute USD + storage USD",
+            {{"compute_usd", c.compute_usd}, {"storage_usd", c.storage_usd}});
     ex->add("cost.usd_per_billion_tokens", c.usd_per_billion_tokens, "USD", "total USD / (training tokens / 1e9)",
             {{"total_usd", c.total_usd}, {"tokens", tokens}});
-    ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)", {{"usd_to_cny", pr.usd_to_cny}});
+    ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)",
+            {{"usd_to_cny", pr.usd_to_cny}});
     ex->add("cost.usd_to_cny", c.usd_to_cny, "CNY/USD", "dated exchange rate from the catalog (currency section)", {});
     ex->add("cost.overhead_factor", pr.overhead_factor, "1",
             "pricing.overhead_factor: debugging and reruns on top of training (planning rule of thumb: 1.3-1.5)", {});

@@ -27,7 +27,8 @@ namespace llmplan {
 namespace {
 
 // Node counts tried per offering: the sizes people rent, up to the GPU limit.
-const int kNodeCounts[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
+const int kNodeCounts[] = {1,  2,  3,   4,   6,   8,   12,  16,  24,   32,   48,
+                           64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
 
 }  // namespace
 
@@ -61,14 +62,15 @@ bool better(Objective o, const PlanCandidate& a, const PlanCandidate& b) {
 }  // namespace
 
 bool offering_allowed(const Constraints& c, const Instance& in) {
-  return allowed(c.providers, in.provider) && allowed(c.accelerators, in.accelerator) && in_regions(c.regions, in.region) &&
-         in_currency(c.currency, in.currency);
+  return allowed(c.providers, in.provider) && allowed(c.accelerators, in.accelerator) &&
+         in_regions(c.regions, in.region) && in_currency(c.currency, in.currency);
 }
 
 int PlanCandidate::gpus() const { return nodes * (instance ? instance->gpus : 1); }
 
 const char* to_string(RejectReason r) {
-  static const char* names[] = {"memory", "divisibility", "batch", "deadline", "budget", "no_price", "software", "network"};
+  static const char* names[] = {"memory", "divisibility", "batch",    "deadline",
+                                "budget", "no_price",     "software", "network"};
   return names[static_cast<int>(r)];
 }
 
@@ -77,7 +79,8 @@ const char* to_string(Objective o) {
   return names[static_cast<int>(o)];
 }
 
-Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& cal) : q_(q), catalog_(catalog), cal_(cal) {
+Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& cal)
+    : q_(q), catalog_(catalog), cal_(cal) {
   const Constraints& c = q_.constraints;
   for (const Instance& in : catalog_.instances) {
     if (!offering_allowed(c, in)) continue;
@@ -130,7 +133,8 @@ bool Planner::step(std::uint64_t budget) {
 namespace {
 
 // The figures of one estimated layout that ranking and the reasons use.
-PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, const Layout& l, const EstimateResult& r) {
+PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, const Layout& l,
+                        const EstimateResult& r) {
   PlanCandidate c;
   c.instance = instance;
   c.nodes = nodes;
@@ -208,7 +212,9 @@ std::string layout_text(const PlanCandidate& c) {
   return buf;
 }
 
-double price_per_gpu_hour(const PlanCandidate& c) { return c.total_hours > 0 ? c.cost_usd / (c.total_hours * c.gpus()) : 0; }
+double price_per_gpu_hour(const PlanCandidate& c) {
+  return c.total_hours > 0 ? c.cost_usd / (c.total_hours * c.gpus()) : 0;
+}
 
 std::string fabric_name(const PlanCandidate& c) {
   return c.instance->inter_node_link.empty() ? std::string("TCP") : c.instance->inter_node_link;
@@ -224,21 +230,23 @@ std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Obj
   const double price = price_per_gpu_hour(c), best_price = price_per_gpu_hour(best);
   const bool same_gpu = c.instance->accelerator == best.instance->accelerator;
   if (by_time && c.gpus() < 0.8 * best.gpus()) {
-    std::snprintf(buf, sizeof buf, "%d GPUs instead of %d (MFU %.0f %% vs %.0f %%)", c.gpus(), best.gpus(), 100 * c.mfu, 100 * best.mfu);
+    std::snprintf(buf, sizeof buf, "%d GPUs instead of %d (MFU %.0f %% vs %.0f %%)", c.gpus(), best.gpus(), 100 * c.mfu,
+                  100 * best.mfu);
   } else if (comm > 0.2 && comm > bcomm + 0.1) {
-    std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s", 100 * comm,
-                  100 * bcomm, c.nodes, fabric_name(c).c_str());
+    std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s",
+                  100 * comm, 100 * bcomm, c.nodes, fabric_name(c).c_str());
   } else if (bubble > 0.15) {
     std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d)", 100 * bubble, c.layout.pp);
   } else if (same_gpu && std::fabs(c.mfu - best.mfu) <= 0.05 * best.mfu) {
-    std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)", c.instance->accelerator.c_str(),
-                  format_money(price, Currency::usd).c_str(), format_money(best_price, Currency::usd).c_str());
-  } else if (price > 1.15 * best_price && c.mfu < 1.15 * best.mfu) {
-    std::snprintf(buf, sizeof buf, "its GPU-hour costs more in effect (%s vs %s incl. overhead)", format_money(price, Currency::usd).c_str(),
+    std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)",
+                  c.instance->accelerator.c_str(), format_money(price, Currency::usd).c_str(),
                   format_money(best_price, Currency::usd).c_str());
+  } else if (price > 1.15 * best_price && c.mfu < 1.15 * best.mfu) {
+    std::snprintf(buf, sizeof buf, "its GPU-hour costs more in effect (%s vs %s incl. overhead)",
+                  format_money(price, Currency::usd).c_str(), format_money(best_price, Currency::usd).c_str());
   } else {
-    std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu, c.instance->accelerator.c_str(), 100 * best.mfu,
-                  best.instance->accelerator.c_str());
+    std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu, c.instance->accelerator.c_str(),
+                  100 * best.mfu, best.instance->accelerator.c_str());
   }
   return buf;
 }
@@ -247,7 +255,8 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
   char buf[512];
   if (rank == 0) {
     const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
-    std::snprintf(buf, sizeof buf, "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour incl. overhead; %s",
+    std::snprintf(buf, sizeof buf,
+                  "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour incl. overhead; %s",
                   by_cost ? "cheapest" : "fastest", feasible, format_money(c.cost_usd, Currency::usd).c_str(),
                   format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu,
                   format_money(price_per_gpu_hour(c), Currency::usd).c_str(), layout_text(c).c_str());
@@ -257,8 +266,10 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
   const double dearer = c.cost_usd - best.cost_usd;
   const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
   if (by_cost && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() != best.gpus()) {
-    std::snprintf(buf, sizeof buf, "same cost within 1 %% and %.2fx the time on %d GPUs instead of %d: at equal cost the smaller "
-                  "cluster ranks first (fewer machines to rent, fail and debug)", slower, c.gpus(), best.gpus());
+    std::snprintf(buf, sizeof buf,
+                  "same cost within 1 %% and %.2fx the time on %d GPUs instead of %d: at equal cost the smaller "
+                  "cluster ranks first (fewer machines to rent, fail and debug)",
+                  slower, c.gpus(), best.gpus());
     return buf;
   }
   char pace[48];
@@ -300,8 +311,7 @@ PlanResult Planner::result() const {
 
 PlanResult plan(const Question& q, const Catalog& catalog, const Calibration& cal) {
   Planner p(q, catalog, cal);
-  while (!p.step(1u << 20)) {
-  }
+  while (!p.step(1u << 20)) {}
   return p.result();
 }
 
@@ -362,11 +372,18 @@ json advice_json(const PlanAdvice& a) {
   return {{"tier", to_string(a.tier)},
           {"warnings", warnings},
           {"node",
-           {{"vcpus_needed", n.vcpus_needed}, {"vcpus", known(n.vcpus)}, {"ram_gb_needed", n.ram_gb_needed}, {"ram_gb", known(n.ram_gb)},
-            {"nvme_tb_needed", n.nvme_tb_needed}, {"nvme_tb", known(n.nvme_tb)}}},
+           {{"vcpus_needed", n.vcpus_needed},
+            {"vcpus", known(n.vcpus)},
+            {"ram_gb_needed", n.ram_gb_needed},
+            {"ram_gb", known(n.ram_gb)},
+            {"nvme_tb_needed", n.nvme_tb_needed},
+            {"nvme_tb", known(n.nvme_tb)}}},
           {"rdma",
-           {{"needed", a.rdma.needed}, {"reason", a.rdma_reason}, {"inter_node_bytes_per_gpu_step", a.rdma.inter_node_bytes},
-            {"step_s", a.rdma.step_s}, {"tcp_step_s", a.rdma.tcp_step_s}}},
+           {{"needed", a.rdma.needed},
+            {"reason", a.rdma_reason},
+            {"inter_node_bytes_per_gpu_step", a.rdma.inter_node_bytes},
+            {"step_s", a.rdma.step_s},
+            {"tcp_step_s", a.rdma.tcp_step_s}}},
           {"data", a.data_location},
           {"checkpoints", a.checkpoint_location}};
 }
@@ -384,14 +401,19 @@ json artifacts_json(const LaunchArtifacts& a) {
 json checklist_json(const std::vector<Check>& checks) {
   json out = json::array();
   for (const Check& c : checks)
-    out.push_back({{"id", c.id}, {"title", c.title}, {"command", c.command}, {"expect", c.expect},
-                   {"expected", c.expected}, {"unit", c.unit}});
+    out.push_back({{"id", c.id},
+                   {"title", c.title},
+                   {"command", c.command},
+                   {"expect", c.expect},
+                   {"expected", c.expected},
+                   {"unit", c.unit}});
   return out;
 }
 
 // The plan's advice, artefacts and checklist, estimated anew from the scenario that reproduces
 // it (the same path as `llmplan estimate`).
-PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q, const Catalog& catalog, const Calibration& cal) {
+PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q, const Catalog& catalog,
+                       const Calibration& cal) {
   PlanDetails d;
   d.scenario_json = sc.dump();
   d.dp = c.gpus() / (c.layout.tp * c.layout.pp);
@@ -409,7 +431,8 @@ PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q
 }
 
 // One ranked plan: the search's figures, the scenario that reproduces it, and its details.
-json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog, const Calibration& cal) {
+json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog,
+                const Calibration& cal) {
   const json sc = plan_scenario(question, c, q.base.global_batch);
   const PlanDetails d = details_of(sc, c, q, catalog, cal);
   json layout = layout_json(c);
@@ -417,16 +440,18 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
   layout["micro_batch"] = c.layout.micro_batch;
   layout["global_batch"] = d.global_batch;
   layout["grad_accum"] = d.grad_accum;
-  json entry = {{"instance", c.instance->id},
-                {"provider", c.instance->provider},
-                {"accelerator", c.instance->accelerator},
-                {"nodes", c.nodes},
-                {"gpus", c.gpus()},
-                {"pricing_mode", to_string(c.mode)},
-                {"layout", layout},
-                {"time", {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
-                {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
-                {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
+  json entry = {
+      {"instance", c.instance->id},
+      {"provider", c.instance->provider},
+      {"accelerator", c.instance->accelerator},
+      {"nodes", c.nodes},
+      {"gpus", c.gpus()},
+      {"pricing_mode", to_string(c.mode)},
+      {"layout", layout},
+      {"time",
+       {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
+      {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
+      {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
   entry["scenario"] = sc;
   if (!d.ok) return entry;
   entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
@@ -444,8 +469,9 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
   if (root.contains("pricing") && root["pricing"].is_object())
     for (const char* k : {"usd_per_gpu_hour", "mode"})
       if (root["pricing"].contains(k))
-        return r.fail(std::string("pricing.") + k, "is chosen per offering by the planner from the catalog; leave it out "
-                                                   "(constraints.spot adds spot prices)");
+        return r.fail(std::string("pricing.") + k,
+                      "is chosen per offering by the planner from the catalog; leave it out "
+                      "(constraints.spot adds spot prices)");
   // The question's own fields, checked by the field table; the scenario part is parsed later.
   nlohmann::json own = nlohmann::json::object();
   for (const std::string& k : question_keys())
@@ -496,7 +522,8 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   }
   q.base = std::move(*parse.scenario);
   if (q.base.training_tokens() <= 0) {
-    r.fail("tokens", "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
+    r.fail("tokens",
+           "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
     return out;
   }
   // One global batch for every layout, so plans are comparable: the user's, else 4M tokens
@@ -552,16 +579,17 @@ std::string plans_csv(const PlanResult& res) {
     for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return out + "\"";
   };
-  std::string csv = "rank,instance,provider,accelerator,nodes,gpus,pricing_mode,tp,pp,dp,zero,micro_batch,recompute,offload,"
-                    "step_s,total_hours,cost_usd,mfu,why\r\n";
+  std::string csv =
+      "rank,instance,provider,accelerator,nodes,gpus,pricing_mode,tp,pp,dp,zero,micro_batch,recompute,offload,"
+      "step_s,total_hours,cost_usd,mfu,why\r\n";
   char buf[256];
   for (size_t i = 0; i < res.plans.size(); ++i) {
     const PlanCandidate& c = res.plans[i];
     const Layout& l = c.layout;
-    std::snprintf(buf, sizeof buf, "%zu,%s,%s,%s,%d,%d,%s,%d,%d,%d,%d,%d,%s,%s,%.6g,%.6g,%.2f,%.4f,", i + 1, c.instance->id.c_str(),
-                  c.instance->provider.c_str(), c.instance->accelerator.c_str(), c.nodes, c.gpus(), to_string(c.mode), l.tp, l.pp,
-                  c.gpus() / (l.tp * l.pp), l.zero, l.micro_batch, to_string(l.recompute), to_string(l.offload), c.step_s,
-                  c.total_hours, c.cost_usd, c.mfu);
+    std::snprintf(buf, sizeof buf, "%zu,%s,%s,%s,%d,%d,%s,%d,%d,%d,%d,%d,%s,%s,%.6g,%.6g,%.2f,%.4f,", i + 1,
+                  c.instance->id.c_str(), c.instance->provider.c_str(), c.instance->accelerator.c_str(), c.nodes,
+                  c.gpus(), to_string(c.mode), l.tp, l.pp, c.gpus() / (l.tp * l.pp), l.zero, l.micro_batch,
+                  to_string(l.recompute), to_string(l.offload), c.step_s, c.total_hours, c.cost_usd, c.mfu);
     csv += buf + quoted(i < res.why.size() ? res.why[i] : "") + "\r\n";
   }
   return csv;
@@ -586,8 +614,12 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
   }
   json pareto = json::array();
   for (const PlanCandidate& c : res.pareto)
-    pareto.push_back({{"instance", c.instance->id}, {"nodes", c.nodes}, {"gpus", c.gpus()}, {"pricing_mode", to_string(c.mode)},
-                      {"total_hours", c.total_hours}, {"cost_usd", c.cost_usd}});
+    pareto.push_back({{"instance", c.instance->id},
+                      {"nodes", c.nodes},
+                      {"gpus", c.gpus()},
+                      {"pricing_mode", to_string(c.mode)},
+                      {"total_hours", c.total_hours},
+                      {"cost_usd", c.cost_usd}});
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
@@ -610,7 +642,9 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                  {"evaluated", res.evaluated}}},
                {"rejected", rejected}};
   if (res.plans.empty())
-    body["message"] = "no offering satisfies the constraints: see \"rejected\" for why, and relax max_gpus, the deadline or the budget";
+    body["message"] =
+        "no offering satisfies the constraints: see \"rejected\" for why, and relax max_gpus, the deadline or the "
+        "budget";
   out.ok = true;
   out.body = body.dump(2);
   return out;

@@ -68,11 +68,11 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
   out += "| Step time | " + format_duration(t.step_s) + " (compute " + format_duration(t.compute_s) + ") |\n";
   out += "| MFU | " + format_percent(t.mfu) + " |\n";
   out += "| Throughput | " + format_count(t.tokens_per_s) + " tokens/s |\n";
-  out += "| Wall-clock | " + format_duration(r.reliability.total_hours * 3600) + " (" + fmt("%.0f", r.reliability.gpu_hours) +
-         " GPU-hours) |\n";
-  out += "| Cost | " + format_money(c.total_usd, Currency::usd) + " / " + format_money(c.total_cny, Currency::cny) + " at " +
-         format_money(c.usd_per_gpu_hour, Currency::usd) + " per GPU-hour, overhead x" + fmt("%.2g", s.pricing.overhead_factor) +
-         " |\n";
+  out += "| Wall-clock | " + format_duration(r.reliability.total_hours * 3600) + " (" +
+         fmt("%.0f", r.reliability.gpu_hours) + " GPU-hours) |\n";
+  out += "| Cost | " + format_money(c.total_usd, Currency::usd) + " / " + format_money(c.total_cny, Currency::cny) +
+         " at " + format_money(c.usd_per_gpu_hour, Currency::usd) + " per GPU-hour, overhead x" +
+         fmt("%.2g", s.pricing.overhead_factor) + " |\n";
   out += "| Tier | " + std::string(to_string(r.tier)) + " |\n";
   if (r.warnings.count > 0) {
     out += "\n**Warnings**\n\n";

@@ -58,7 +58,8 @@ void apply_stage(const json& root, FieldStage stage, Scenario& s) {
 
 // The architecture fields were copied into s.model; a preset replaces them.
 bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
-  if (!root.contains("model")) return r.fail("model", "is required: {\"preset\": \"<catalog id>\"} or the architecture fields");
+  if (!root.contains("model"))
+    return r.fail("model", "is required: {\"preset\": \"<catalog id>\"} or the architecture fields");
   const json& o = root["model"];
   if (o.contains("preset")) {
     for (const auto& [k, v] : o.items())
@@ -66,7 +67,8 @@ bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s
     s.model_preset = o["preset"].get<std::string>();
     const ModelPreset* preset = catalog.find_model(s.model_preset);
     if (!preset)
-      return r.fail("model.preset", "unknown id \"" + s.model_preset + "\"; `llmplan catalog list models` prints the ids");
+      return r.fail("model.preset",
+                    "unknown id \"" + s.model_preset + "\"; `llmplan catalog list models` prints the ids");
     s.model = preset->arch;
     s.max_context = preset->max_context;
     return true;
@@ -96,7 +98,7 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.peak_fp8_tflops = a.fp8_dense_tflops.value_or(0);
   c.peak_fp32_tflops = a.fp32_tflops.value_or(a.half_dense_tflops() / 8);  // never used unpublished: fp32 is rare
   c.gemm_efficiency = a.gemm_bf16_efficiency.value_or(0);
-  c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);  // no published link: PCIe 3 x16 at worst
+  c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);      // no published link: PCIe 3 x16 at worst
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
   c.pcie_gb_per_s = a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16;
 }
@@ -154,26 +156,32 @@ bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario&
   if (has(root, "cluster.instance")) {
     for (const char* other : {"cluster.accelerator", "cluster.gpus", "cluster.gpus_per_node"})
       if (has(root, other))
-        return r.fail("cluster.instance", "give either an instance (with nodes) or accelerator/gpus/gpus_per_node, not both");
+        return r.fail("cluster.instance",
+                      "give either an instance (with nodes) or accelerator/gpus/gpus_per_node, not both");
     const std::string id = value_at<std::string>(root, "cluster.instance", "");
     const Instance* in = catalog.find_instance(id);
-    if (!in) return r.fail("cluster.instance", "unknown id \"" + id + "\"; `llmplan catalog list instances` prints the ids");
+    if (!in)
+      return r.fail("cluster.instance", "unknown id \"" + id + "\"; `llmplan catalog list instances` prints the ids");
     const Accelerator* accel = catalog.find_accelerator(in->accelerator);
     if (!accel) return r.fail("cluster.instance", "instance \"" + id + "\" names an accelerator the catalog lacks");
     resolve_instance(catalog, *in, *accel, value_at<int>(root, "cluster.nodes", 1), s);
     return true;
   }
-  if (has(root, "cluster.nodes")) return r.fail("cluster.nodes", "applies only with cluster.instance; give cluster.gpus instead");
+  if (has(root, "cluster.nodes"))
+    return r.fail("cluster.nodes", "applies only with cluster.instance; give cluster.gpus instead");
   c.accelerator = value_at<std::string>(root, "cluster.accelerator", c.accelerator);
   const Accelerator* accel = catalog.find_accelerator(c.accelerator);
   if (!accel)
-    return r.fail("cluster.accelerator", "unknown id \"" + c.accelerator + "\"; `llmplan catalog list accelerators` prints the ids");
+    return r.fail("cluster.accelerator",
+                  "unknown id \"" + c.accelerator + "\"; `llmplan catalog list accelerators` prints the ids");
   apply_accelerator(*accel, c);
   c.gpus = value_at<int>(root, "cluster.gpus", c.gpus);
-  c.gpus_per_node = value_at<int>(root, "cluster.gpus_per_node", has(root, "cluster") ? std::min(c.gpus, 8) : c.gpus_per_node);
+  c.gpus_per_node =
+      value_at<int>(root, "cluster.gpus_per_node", has(root, "cluster") ? std::min(c.gpus, 8) : c.gpus_per_node);
   apply_intra_link(catalog, c);
   // One NIC per GPU, as HGX/DGX nodes are built.
-  if (const Interconnect* l = catalog.find_interconnect(s.network.inter_node_link)) apply_link(*l, c.gpus_per_node, s.network);
+  if (const Interconnect* l = catalog.find_interconnect(s.network.inter_node_link))
+    apply_link(*l, c.gpus_per_node, s.network);
   return true;
 }
 
@@ -182,8 +190,8 @@ bool read_network_link(Reader& r, const json& root, const Catalog& catalog, Scen
   const std::string link = value_at<std::string>(root, "network.inter_node_link", "");
   const Interconnect* l = catalog.find_interconnect(link);
   if (!l || l->scope != LinkScope::inter_node)
-    return r.fail("network.inter_node_link",
-                  "unknown inter-node interconnect id \"" + link + "\"; `llmplan catalog list interconnects` prints the ids");
+    return r.fail("network.inter_node_link", "unknown inter-node interconnect id \"" + link +
+                                                 "\"; `llmplan catalog list interconnects` prints the ids");
   apply_link(*l, s.cluster.gpus_per_node, s.network);
   return true;
 }
@@ -293,7 +301,8 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
   if (!s.cluster.instance.empty()) {
     const Instance& in = *catalog.find_instance(s.cluster.instance);
     if (!mode_price(in, pr.mode)) {
-      why = "instance \"" + in.id + "\" has no published " + mode + " price; choose another mode or give pricing.usd_per_gpu_hour";
+      why = "instance \"" + in.id + "\" has no published " + mode +
+            " price; choose another mode or give pricing.usd_per_gpu_hour";
       return false;
     }
     pr.usd_per_gpu_hour = usd_per_gpu_hour(in, *mode_price(in, pr.mode), pr.usd_to_cny);
@@ -305,8 +314,8 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
   int count = 0;
   pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
   pr.source = count ? PriceSource::catalog_median : PriceSource::none;
-  pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) + " catalog instances with " +
-                                s.cluster.accelerator
+  pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) +
+                                " catalog instances with " + s.cluster.accelerator
                           : "";
   return true;
 }
@@ -358,21 +367,25 @@ InputError validate_scenario(const Scenario& s) {
   else if (m.layers % x.pp != 0)
     r.fail("parallel.pp", "must divide the model's layers (" + n(m.layers) + "); got " + n(x.pp));
   else if (c.gpus % (x.tp * x.pp) != 0)
-    r.fail("cluster.gpus", "must be a multiple of parallel.tp x parallel.pp (" + n(x.tp * x.pp) + "); got " + n(c.gpus));
+    r.fail("cluster.gpus",
+           "must be a multiple of parallel.tp x parallel.pp (" + n(x.tp * x.pp) + "); got " + n(c.gpus));
   else if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0)
-    r.fail("cluster.gpus", "must be at most one node or a whole number of nodes of " + n(c.gpus_per_node) +
-                               " GPUs; got " + n(c.gpus));
+    r.fail("cluster.gpus",
+           "must be at most one node or a whole number of nodes of " + n(c.gpus_per_node) + " GPUs; got " + n(c.gpus));
   else if (s.global_batch > 0 && s.global_batch % (s.micro_batch * s.dp()) != 0)
     r.fail("global_batch", "must be a multiple of micro_batch x data-parallel size (" + n(s.micro_batch) + " x " +
                                n(s.dp()) + " = " + n(s.micro_batch * s.dp()) + "); got " + n(s.global_batch));
   else if (s.precision == Precision::fp8 && c.peak_fp8_tflops <= 0)
     r.fail("precision", "\"fp8\" needs FP8 tensor cores, which " + c.accelerator + " does not have; use \"bf16\"");
   else if (s.pure_bf16 && s.precision != Precision::bf16)
-    r.fail("pure_bf16", "applies only to precision \"bf16\"; got precision \"" + std::string(to_string(s.precision)) + "\"");
+    r.fail("pure_bf16",
+           "applies only to precision \"bf16\"; got precision \"" + std::string(to_string(s.precision)) + "\"");
   else if (x.offload != Offload::none && x.zero < 1)
-    r.fail("parallel.offload", "needs parallel.zero >= 1 (ZeRO-Offload moves the sharded optimizer states); got zero 0");
+    r.fail("parallel.offload",
+           "needs parallel.zero >= 1 (ZeRO-Offload moves the sharded optimizer states); got zero 0");
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)
-    r.fail("trainable_layers", "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
+    r.fail("trainable_layers",
+           "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
   return err;
 }
 

@@ -42,7 +42,8 @@ std::optional<ojson> resolved_json(const FieldSpec& f, const Scenario& s) {
   if (path == "cluster.gpus" && !instance) return c.gpus;
   if (path == "cluster.gpus_per_node" && !instance) return c.gpus_per_node;
   if (path == "storage.data_tier" && s.storage.data_tier != kDefaultDataTier) return s.storage.data_tier;
-  if (path == "storage.checkpoint_tier" && s.storage.checkpoint_tier != s.storage.data_tier) return s.storage.checkpoint_tier;
+  if (path == "storage.checkpoint_tier" && s.storage.checkpoint_tier != s.storage.data_tier)
+    return s.storage.checkpoint_tier;
   return std::nullopt;
 }
 
@@ -89,8 +90,8 @@ std::string write_scenario_input(const Scenario& s, const Catalog& catalog) {
   std::vector<bool> wanted(fields.size(), false);
   for (size_t i = 0; i < fields.size(); ++i) {
     const FieldSpec& f = fields[i];
-    wanted[i] = writable(f, s) && f.stage == FieldStage::input &&
-                (f.required || member_json(f, s) != member_json(f, defaults));
+    wanted[i] =
+        writable(f, s) && f.stage == FieldStage::input && (f.required || member_json(f, s) != member_json(f, defaults));
   }
   // Add what the parser would otherwise resolve differently (a default that depends on another
   // field, a figure the user put in place of the catalog's), until the document reproduces `s`.

@@ -28,12 +28,29 @@ std::string mutate(std::string s, const std::vector<std::string>& corpus) {
   const int steps = 1 + static_cast<int>(below(4));
   for (int k = 0; k < steps; ++k) {
     switch (below(6)) {
-      case 0: if (!s.empty()) s[below(s.size())] ^= static_cast<char>(1 << below(8)); break;
+      case 0:
+        if (!s.empty()) s[below(s.size())] ^= static_cast<char>(1 << below(8));
+        break;
       case 1: s.insert(below(s.size() + 1), 1, interesting[below(sizeof interesting - 1)]); break;
-      case 2: if (!s.empty()) s.erase(below(s.size()), 1 + below(8)); break;
-      case 3: if (!s.empty()) { const std::string piece = s.substr(below(s.size()), 1 + below(16)); s.insert(below(s.size() + 1), piece); } break;
-      case 4: { const std::string& o = corpus[below(corpus.size())]; if (!o.empty()) { const std::string piece = o.substr(below(o.size()), 1 + below(32)); s.insert(below(s.size() + 1), piece); } } break;
-      case 5: if (!s.empty()) s[below(s.size())] = static_cast<char>(below(256)); break;
+      case 2:
+        if (!s.empty()) s.erase(below(s.size()), 1 + below(8));
+        break;
+      case 3:
+        if (!s.empty()) {
+          const std::string piece = s.substr(below(s.size()), 1 + below(16));
+          s.insert(below(s.size() + 1), piece);
+        }
+        break;
+      case 4: {
+        const std::string& o = corpus[below(corpus.size())];
+        if (!o.empty()) {
+          const std::string piece = o.substr(below(o.size()), 1 + below(32));
+          s.insert(below(s.size() + 1), piece);
+        }
+      } break;
+      case 5:
+        if (!s.empty()) s[below(s.size())] = static_cast<char>(below(256));
+        break;
     }
   }
   if (s.size() > 65536) s.resize(65536);

@@ -39,7 +39,7 @@ struct Row {
   std::string id, metric, group, calibration, source;
   double published = 0, predicted = 0, error = 0;
   double tolerance = kDefaultTolerance;
-  std::string note;      // tolerance or exclusion reason
+  std::string note;  // tolerance or exclusion reason
   bool excluded = false;
   bool within() const { return excluded || std::fabs(error) <= tolerance; }
 };
@@ -120,10 +120,13 @@ std::vector<Row> run_cases(const json& doc, const llmplan::Calibration& cal, int
       row.error = row.predicted / row.published - 1.0;
       if (c.contains("tolerance")) {
         const json& t = c["tolerance"];
-        if (t.is_number()) row.tolerance = t.get<double>();
-        else if (t.is_object() && t.contains(metric)) row.tolerance = t[metric].get<double>();
+        if (t.is_number())
+          row.tolerance = t.get<double>();
+        else if (t.is_object() && t.contains(metric))
+          row.tolerance = t[metric].get<double>();
         if (row.tolerance != kDefaultTolerance)
-          row.note += (row.note.empty() ? "" : "; ") + std::string("tolerance: ") + c.value("tolerance_reason", std::string("(no reason given)"));
+          row.note += (row.note.empty() ? "" : "; ") + std::string("tolerance: ") +
+                      c.value("tolerance_reason", std::string("(no reason given)"));
       }
       if (c.contains("exclude")) {
         row.excluded = true;
@@ -154,8 +157,8 @@ void fit(const json& doc) {
         const double m = median(errs);
         if (m < best) {
           best = m;
-          std::printf("%s %g %s %g %s %g: median |error| %.2f %%\n", cal.gemm_half_size.name, half, cal.elementwise_passes.name, ew,
-                      cal.softmax_passes.name, sm, 100 * m);
+          std::printf("%s %g %s %g %s %g: median |error| %.2f %%\n", cal.gemm_half_size.name, half,
+                      cal.elementwise_passes.name, ew, cal.softmax_passes.name, sm, 100 * m);
         }
       }
 }
@@ -188,14 +191,17 @@ int main(int argc, char** argv) {
   const std::vector<Row> rows = run_cases(doc, llmplan::default_calibration(), invalid, false);
 
   std::ostringstream md;
-  md << "| case | metric | published | predicted | error | tolerance | set | note |\n|---|---|---|---|---|---|---|---|\n";
-  std::printf("%-44s %-22s %12s %12s %8s %6s %-7s %s\n", "case", "metric", "published", "predicted", "error", "tol", "set", "note");
+  md << "| case | metric | published | predicted | error | tolerance | set | note "
+        "|\n|---|---|---|---|---|---|---|---|\n";
+  std::printf("%-44s %-22s %12s %12s %8s %6s %-7s %s\n", "case", "metric", "published", "predicted", "error", "tol",
+              "set", "note");
   for (const Row& r : rows) {
-    std::printf("%-44s %-22s %12.4g %12.4g %+7.1f%% %5.0f%% %-7s %s%s\n", r.id.c_str(), r.metric.c_str(), r.published, r.predicted,
-                100 * r.error, 100 * r.tolerance, r.calibration.c_str(), r.within() ? "" : "OUT OF TOLERANCE ", r.note.c_str());
+    std::printf("%-44s %-22s %12.4g %12.4g %+7.1f%% %5.0f%% %-7s %s%s\n", r.id.c_str(), r.metric.c_str(), r.published,
+                r.predicted, 100 * r.error, 100 * r.tolerance, r.calibration.c_str(),
+                r.within() ? "" : "OUT OF TOLERANCE ", r.note.c_str());
     char line[512];
-    std::snprintf(line, sizeof line, "| %s | %s | %.4g | %.4g | %+.1f %% | %.0f %% | %s | ", r.id.c_str(), r.metric.c_str(), r.published,
-                  r.predicted, 100 * r.error, 100 * r.tolerance, r.calibration.c_str());
+    std::snprintf(line, sizeof line, "| %s | %s | %.4g | %.4g | %+.1f %% | %.0f %% | %s | ", r.id.c_str(),
+                  r.metric.c_str(), r.published, r.predicted, 100 * r.error, 100 * r.tolerance, r.calibration.c_str());
     md << line << r.note << " |\n";
   }
 
@@ -218,7 +224,8 @@ int main(int argc, char** argv) {
     if (std::fabs(r.error) > w.first) w = {std::fabs(r.error), r.id + " " + r.metric};
   }
   std::printf("\n");
-  md << "\n| group | figures | excluded | median abs error | worst | outside tolerance | fit median | holdout median |\n"
+  md << "\n| group | figures | excluded | median abs error | worst | outside tolerance | fit median | holdout median "
+        "|\n"
         "|---|---|---|---|---|---|---|---|\n";
   for (const auto& [g, errs] : by_group) {
     const double m = median(errs);
@@ -227,31 +234,42 @@ int main(int argc, char** argv) {
     const auto& sets = by_group_set[g];
     auto set_median = [&](const char* name) { return sets.count(name) ? 100 * median(sets.at(name)) : NAN; };
     auto set_count = [&](const char* name) { return sets.count(name) ? sets.at(name).size() : size_t{0}; };
-    std::printf("%-10s median |error| %5.1f %% over %zu figures (target <= 10 %%), %d excluded; worst %s at %.1f %%; "
-                "%d outside their tolerance (25 %% unless justified): %s%s\n",
-                g.c_str(), 100 * m, errs.size(), excluded[g], w.second.c_str(), 100 * w.first, outside[g], met ? "met" : "MISSED",
-                gated(g) ? "" : " (not gated)");
+    std::printf(
+        "%-10s median |error| %5.1f %% over %zu figures (target <= 10 %%), %d excluded; worst %s at %.1f %%; "
+        "%d outside their tolerance (25 %% unless justified): %s%s\n",
+        g.c_str(), 100 * m, errs.size(), excluded[g], w.second.c_str(), 100 * w.first, outside[g],
+        met ? "met" : "MISSED", gated(g) ? "" : " (not gated)");
     std::printf("%-10s   fit median %5.1f %% over %zu, holdout median %5.1f %% over %zu\n", "", set_median("fit"),
                 set_count("fit"), set_median("holdout"), set_count("holdout"));
     char line[512];
-    std::snprintf(line, sizeof line, "| %s | %zu | %d | %.1f %% | %.1f %% (%s) | %d | %.1f %% (%zu) | %.1f %% (%zu) |\n", g.c_str(),
-                  errs.size(), excluded[g], 100 * m, 100 * w.first, w.second.c_str(), outside[g], set_median("fit"), set_count("fit"),
-                  set_median("holdout"), set_count("holdout"));
+    std::snprintf(line, sizeof line,
+                  "| %s | %zu | %d | %.1f %% | %.1f %% (%s) | %d | %.1f %% (%zu) | %.1f %% (%zu) |\n", g.c_str(),
+                  errs.size(), excluded[g], 100 * m, 100 * w.first, w.second.c_str(), outside[g], set_median("fit"),
+                  set_count("fit"), set_median("holdout"), set_count("holdout"));
     md << line;
     all_met = all_met && met;
     if (gated(g)) ok = ok && met;
   }
   for (const auto& [set, errs] : by_group_set["all"])
-    std::printf("median |error| on %-8s cases %6.1f %% over %zu figures (all groups)\n", set.c_str(), 100 * median(errs), errs.size());
+    std::printf("median |error| on %-8s cases %6.1f %% over %zu figures (all groups)\n", set.c_str(),
+                100 * median(errs), errs.size());
   if (invalid) std::printf("%d cases could not be parsed\n", invalid);
 
   const std::string out = argv[2];
   std::ofstream(out + "/validation.md") << md.str();
   json j = json::array();
   for (const Row& r : rows)
-    j.push_back({{"case", r.id}, {"metric", r.metric}, {"published", r.published}, {"predicted", r.predicted},
-                 {"error", r.error}, {"tolerance", r.tolerance}, {"within", r.within()}, {"excluded", r.excluded}, {"note", r.note},
-                 {"calibration", r.calibration}, {"source", r.source}});
+    j.push_back({{"case", r.id},
+                 {"metric", r.metric},
+                 {"published", r.published},
+                 {"predicted", r.predicted},
+                 {"error", r.error},
+                 {"tolerance", r.tolerance},
+                 {"within", r.within()},
+                 {"excluded", r.excluded},
+                 {"note", r.note},
+                 {"calibration", r.calibration},
+                 {"source", r.source}});
   std::ofstream(out + "/validation.json") << j.dump(1);
   std::printf("validation: %s%s\n", all_met ? "all targets met" : "some targets missed",
               ok ? (all_met ? "" : "; every gated group meets its targets") : "; a gated group misses its targets");

@@ -22,16 +22,16 @@ inline constexpr double kHostRamPerGpuMemory = 2.0;
 inline constexpr double kMinLocalNvmeTb = 1.0;
 
 struct NodeSizing {
-  double vcpus_needed = 0, vcpus = 0;    // per node; `vcpus` 0 when the offering does not say
+  double vcpus_needed = 0, vcpus = 0;  // per node; `vcpus` 0 when the offering does not say
   double ram_gb_needed = 0, ram_gb = 0;
   double nvme_tb_needed = 0, nvme_tb = 0;
 };
 
 struct RdmaAdvice {
-  bool needed = false;           // several nodes whose traffic a 25 Gb/s TCP network would expose
-  double inter_node_bytes = 0;   // per GPU per step across nodes (this plan)
-  double step_s = 0;             // this plan's step
-  double tcp_step_s = 0;         // the same plan over 25 Gb/s Ethernet (kernel TCP)
+  bool needed = false;          // several nodes whose traffic a 25 Gb/s TCP network would expose
+  double inter_node_bytes = 0;  // per GPU per step across nodes (this plan)
+  double step_s = 0;            // this plan's step
+  double tcp_step_s = 0;        // the same plan over 25 Gb/s Ethernet (kernel TCP)
 };
 
 struct PlanAdvice {
@@ -39,9 +39,9 @@ struct PlanAdvice {
   Warnings warnings;
   NodeSizing node;
   RdmaAdvice rdma;
-  std::string rdma_reason;           // one sentence with the numbers
-  std::string data_location;         // where the training data should sit, and why
-  std::string checkpoint_location;   // where checkpoints should go, and why
+  std::string rdma_reason;          // one sentence with the numbers
+  std::string data_location;        // where the training data should sit, and why
+  std::string checkpoint_location;  // where checkpoints should go, and why
 };
 
 // `cal` re-estimates the plan over kernel TCP (RdmaAdvice::tcp_step_s).
@@ -49,11 +49,11 @@ PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& cat
 
 // One post-provisioning check: the command to run and the figure this plan expects.
 struct Check {
-  std::string id;          // stable: topology, nccl_intra, nccl_inter, ib_write_bw, fio_data_read, ...
+  std::string id;  // stable: topology, nccl_intra, nccl_inter, ib_write_bw, fio_data_read, ...
   std::string title;
   std::string command;
-  std::string expect;      // what to see, with the pass threshold
-  double expected = 0;     // the figure, in `unit`
+  std::string expect;   // what to see, with the pass threshold
+  double expected = 0;  // the figure, in `unit`
   std::string unit;
 };
 
@@ -65,12 +65,12 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
 
 // Launch artefacts for the plan (text a user copies); empty when they do not apply.
 struct LaunchArtifacts {
-  std::string framework;         // deepspeed | fsdp | megatron: the one that runs this layout (layouts.hpp); none if none does
-  std::string torchrun;          // the command on each node
-  std::string deepspeed_json;    // ZeRO stage, offload, precision, micro/global batch, accumulation
-  std::string accelerate_yaml;   // accelerate config with FSDP (or DeepSpeed) settings
-  std::string megatron_args;     // Megatron-LM pretrain_gpt.py arguments
-  std::string peft_python;       // LoRA / QLoRA setup (PEFT and bitsandbytes) for PEFT methods
+  std::string framework;  // deepspeed | fsdp | megatron: the one that runs this layout (layouts.hpp); none if none does
+  std::string torchrun;   // the command on each node
+  std::string deepspeed_json;   // ZeRO stage, offload, precision, micro/global batch, accumulation
+  std::string accelerate_yaml;  // accelerate config with FSDP (or DeepSpeed) settings
+  std::string megatron_args;    // Megatron-LM pretrain_gpt.py arguments
+  std::string peft_python;      // LoRA / QLoRA setup (PEFT and bitsandbytes) for PEFT methods
 };
 
 // `cal` gives the bucket sizes the memory estimate assumed, so the configs match it.

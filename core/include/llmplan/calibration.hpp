@@ -21,20 +21,20 @@ struct Constant {
 
 struct Calibration {
   // Compute rate (performance.cpp)
-  Constant default_gemm_efficiency;    // large-GEMM efficiency when the catalog has no measurement
-  Constant gemm_half_size;             // GEMM dimension at which efficiency halves (size curve)
-  Constant elementwise_passes;         // memory-bound passes over (h + f) per token, layer and pass
-  Constant softmax_passes;             // passes over the a x s scores without FlashAttention
-  Constant mem_bw_efficiency;          // achieved / peak HBM bandwidth of memory-bound kernels
-  Constant qlora_slowdown;             // NF4 dequantisation on every forward and backward GEMM
+  Constant default_gemm_efficiency;  // large-GEMM efficiency when the catalog has no measurement
+  Constant gemm_half_size;           // GEMM dimension at which efficiency halves (size curve)
+  Constant elementwise_passes;       // memory-bound passes over (h + f) per token, layer and pass
+  Constant softmax_passes;           // passes over the a x s scores without FlashAttention
+  Constant mem_bw_efficiency;        // achieved / peak HBM bandwidth of memory-bound kernels
+  Constant qlora_slowdown;           // NF4 dequantisation on every forward and backward GEMM
   // Communication hidden behind compute (performance.cpp)
-  Constant dp_overlap;                 // share of the last micro-batch's backward that hides DP traffic
-  Constant zero3_overlap;              // share of compute that hides ZeRO-3 gathers and reduce-scatters
-  Constant tp_comm_overlap;            // share of compute that hides TP collectives with --tp-comm-overlap
+  Constant dp_overlap;       // share of the last micro-batch's backward that hides DP traffic
+  Constant zero3_overlap;    // share of compute that hides ZeRO-3 gathers and reduce-scatters
+  Constant tp_comm_overlap;  // share of compute that hides TP collectives with --tp-comm-overlap
   // Offload and data loading (performance.cpp)
-  Constant cpu_adam_params_per_s;      // DeepSpeed CPU Adam throughput per node
-  Constant nvme_offload_gb_per_s;      // sustained NVMe read+write for ZeRO-Infinity swaps
-  Constant input_cores_per_gpu;        // data-loader cores per GPU
+  Constant cpu_adam_params_per_s;  // DeepSpeed CPU Adam throughput per node
+  Constant nvme_offload_gb_per_s;  // sustained NVMe read+write for ZeRO-Infinity swaps
+  Constant input_cores_per_gpu;    // data-loader cores per GPU
   // Memory (memory.cpp) and the launch configs that must agree with it (launch.cpp)
   Constant runtime_overhead_bytes;     // CUDA context and library workspaces per GPU
   Constant allocator_fragmentation;    // caching-allocator overhead on the dynamic tensors

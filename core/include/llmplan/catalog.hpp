@@ -16,7 +16,7 @@ namespace llmplan {
 using Opt = std::optional<double>;  // null in the catalog: not published / not applicable
 
 struct EntryInfo {
-  std::string id;      // stable, lowercase; links and scripts use it; never renamed
+  std::string id;  // stable, lowercase; links and scripts use it; never renamed
   std::string name;
   std::string source;  // where the entry's figures come from
   std::string as_of;
@@ -31,11 +31,11 @@ struct Accelerator : EntryInfo {
   double memory_bw_gb_per_s = 0;
   Opt fp32_tflops;
   Opt tf32_dense_tflops, bf16_dense_tflops, fp16_dense_tflops, fp8_dense_tflops, fp4_dense_tflops;
-  std::string intra_node_link;     // interconnect id, empty when none is published
-  Opt intra_node_gb_per_s;         // per GPU, one direction
-  int pcie_gen = 0;                // 0 when not published
+  std::string intra_node_link;  // interconnect id, empty when none is published
+  Opt intra_node_gb_per_s;      // per GPU, one direction
+  int pcie_gen = 0;             // 0 when not published
   Opt tdp_w;
-  Opt gemm_bf16_efficiency;        // measured large-GEMM / peak
+  Opt gemm_bf16_efficiency;  // measured large-GEMM / peak
 
   // The 16-bit tensor peak training runs at: BF16, else FP16 (Volta, Turing). Always set.
   double half_dense_tflops() const { return bf16_dense_tflops ? *bf16_dense_tflops : *fp16_dense_tflops; }
@@ -48,7 +48,7 @@ struct Interconnect : EntryInfo {
   std::string technology;
   bool rdma = false;
   Opt line_rate_gbps;
-  double bandwidth_gb_per_s = 0;   // one direction, per GPU (intra) or per port (inter)
+  double bandwidth_gb_per_s = 0;  // one direction, per GPU (intra) or per port (inter)
   Opt nccl_busbw_gb_per_s;
   Opt latency_us;
 };
@@ -69,16 +69,16 @@ struct Provider : EntryInfo {
 enum class CurrencyCode { usd, cny };
 
 struct Instance : EntryInfo {
-  std::string provider;        // provider id
+  std::string provider;  // provider id
   std::string instance_type;
-  std::string accelerator;     // accelerator id
+  std::string accelerator;  // accelerator id
   int gpus = 1;
   Opt vcpus, ram_gb, local_nvme_tb, network_gbps;
-  std::string inter_node_link; // interconnect id, or empty
+  std::string inter_node_link;  // interconnect id, or empty
   std::string region;
   CurrencyCode currency = CurrencyCode::usd;
   Opt on_demand_per_hour, spot_per_hour, reserved_1yr_per_hour, reserved_3yr_per_hour;  // per instance-hour
-  Opt min_billing_hours;       // on-demand sold only in blocks this long (monthly rent: 730)
+  Opt min_billing_hours;  // on-demand sold only in blocks this long (monthly rent: 730)
 };
 
 struct ModelPreset : EntryInfo {
@@ -116,7 +116,8 @@ struct Catalog {
 
 // Section names in document order, written once: each is also a file catalog/NAME.json that the
 // build embeds (CMakeLists.txt lists the same names; a missing one fails to link).
-#define LLMPLAN_CATALOG_SECTIONS(X) X(accelerators) X(interconnects) X(storage) X(providers) X(instances) X(models) X(currency)
+#define LLMPLAN_CATALOG_SECTIONS(X) \
+  X(accelerators) X(interconnects) X(storage) X(providers) X(instances) X(models) X(currency)
 #define LLMPLAN_CATALOG_SECTION_NAME(name) #name,
 inline constexpr const char* kCatalogSections[] = {LLMPLAN_CATALOG_SECTIONS(LLMPLAN_CATALOG_SECTION_NAME)};
 #undef LLMPLAN_CATALOG_SECTION_NAME
@@ -124,14 +125,14 @@ inline constexpr const char* kCatalogSections[] = {LLMPLAN_CATALOG_SECTIONS(LLMP
 std::string catalog_sections_text();
 
 struct CatalogLoad {
-  std::optional<Catalog> catalog;            // empty when any diagnostic was reported
-  std::vector<std::string> diagnostics;      // "/accelerators/3/memory_gb: must be > 0, got -80"
-  std::string merged_json;                   // load_catalog_files(): the merged document
-  std::string error() const;                 // the diagnostics joined by newlines
+  std::optional<Catalog> catalog;        // empty when any diagnostic was reported
+  std::vector<std::string> diagnostics;  // "/accelerators/3/memory_gb: must be > 0, got -80"
+  std::string merged_json;               // load_catalog_files(): the merged document
+  std::string error() const;             // the diagnostics joined by newlines
 };
 
 struct CatalogFile {
-  std::string name;       // shown before its diagnostics, e.g. "catalog/models.json"
+  std::string name;  // shown before its diagnostics, e.g. "catalog/models.json"
   std::string_view text;
 };
 

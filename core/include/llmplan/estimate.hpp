@@ -20,20 +20,20 @@ struct Catalog;
 // Planning rules of thumb and the model's own limits; codes are a public contract
 // (docs/results.md), messages may improve.
 enum class WarningCode {
-  memory_exceeds,              // the most loaded GPU needs more than it has
-  tp_crosses_nodes,            // tensor parallelism spans nodes: every layer waits on the slow link
-  seq_exceeds_context,         // sequence longer than the preset's trained context
-  multinode_without_rdma,      // gradients cross nodes over kernel TCP
-  data_on_block_disk,          // training data on a cloud block disk (100-200 MB/s class)
-  io_bound,                    // the data tier cannot feed the GPUs
-  host_ram_below_2x_gpu,       // less host RAM than twice the node's GPU memory
-  few_vcpus,                   // fewer than 16 vCPUs per node
-  pcie_only_gpus,              // several GPUs that talk over PCIe only
-  checkpoints_on_local_disk,   // multi-node job saving to one node's local disk
-  offload_exceeds_host_ram,    // CPU offload needs more RAM than the node has
-  comm_dominates,              // exposed communication is over a third of the step
-  no_price,                    // no price in the catalog for this accelerator and mode
-  spot_without_rate,           // spot pricing without an interruption rate
+  memory_exceeds,             // the most loaded GPU needs more than it has
+  tp_crosses_nodes,           // tensor parallelism spans nodes: every layer waits on the slow link
+  seq_exceeds_context,        // sequence longer than the preset's trained context
+  multinode_without_rdma,     // gradients cross nodes over kernel TCP
+  data_on_block_disk,         // training data on a cloud block disk (100-200 MB/s class)
+  io_bound,                   // the data tier cannot feed the GPUs
+  host_ram_below_2x_gpu,      // less host RAM than twice the node's GPU memory
+  few_vcpus,                  // fewer than 16 vCPUs per node
+  pcie_only_gpus,             // several GPUs that talk over PCIe only
+  checkpoints_on_local_disk,  // multi-node job saving to one node's local disk
+  offload_exceeds_host_ram,   // CPU offload needs more RAM than the node has
+  comm_dominates,             // exposed communication is over a third of the step
+  no_price,                   // no price in the catalog for this accelerator and mode
+  spot_without_rate,          // spot pricing without an interruption rate
   count
 };
 
@@ -60,7 +60,7 @@ struct EstimateResult {
   int global_batch = 1;
   int grad_accum = 1;
   MemoryResult memory;
-  TimeResult time;          // with the compute and communication it was built from
+  TimeResult time;  // with the compute and communication it was built from
   IoResult io;
   ReliabilityResult reliability;
   CostResult cost;
@@ -79,13 +79,14 @@ const char* to_string(Tier t);
 
 struct JsonResponse {
   bool ok = false;
-  std::string body;   // the result JSON, or {"error": {"field", "message"}} when !ok
+  std::string body;  // the result JSON, or {"error": {"field", "message"}} when !ok
   InputError error;
 };
 
 // Parses a scenario, estimates it and serialises the result: the CLI and window.llmplan.estimate
 // both call exactly this (with default_calibration()). With `explain`, the result carries
 // "explain": {key: {value, unit, formula, inputs}} for every figure.
-JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, const Calibration& cal, bool explain = false);
+JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalog, const Calibration& cal,
+                           bool explain = false);
 
 }  // namespace llmplan

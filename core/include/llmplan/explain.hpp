@@ -10,10 +10,10 @@
 namespace llmplan {
 
 struct Explanation {
-  std::string key;      // the result JSON path, e.g. "time.step_s"
+  std::string key;  // the result JSON path, e.g. "time.step_s"
   double value = 0;
-  std::string unit;     // "s", "B", "FLOP", "USD", "1" ...
-  std::string formula;  // in words and symbols, with its source
+  std::string unit;                                    // "s", "B", "FLOP", "USD", "1" ...
+  std::string formula;                                 // in words and symbols, with its source
   std::vector<std::pair<std::string, double>> inputs;  // the values plugged in
 };
 

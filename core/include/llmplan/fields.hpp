@@ -18,8 +18,8 @@
 namespace llmplan {
 
 enum class FieldType { integer, number, boolean, choice, id, list, number_or_auto };
-inline constexpr const char* kFieldTypeNames[] = {"integer", "number", "boolean", "choice", "id", "list",
-                                                  "number or \"auto\""};
+inline constexpr const char* kFieldTypeNames[] = {"integer", "number", "boolean",           "choice",
+                                                  "id",      "list",   "number or \"auto\""};
 
 // Which document takes the field: a scenario (llmplan estimate) or only a planner question.
 enum class FieldScope { scenario, question };
@@ -47,24 +47,24 @@ EnumRef enum_ref(E& e) {
 using FieldRef = std::variant<std::monostate, int*, double*, bool*, std::string*, EnumRef>;
 
 struct FieldSpec {
-  const char* path;                  // dotted JSON path, e.g. "parallel.tp"
+  const char* path;  // dotted JSON path, e.g. "parallel.tp"
   FieldType type;
-  double lo = 0, hi = 0;             // inclusive range of integer and number fields
-  const char* code = "";             // link code: a public contract, never renamed or reused
-  const char* unit = "";             // shown next to the value ("GB", "tokens"); "" when none
-  const char* label = "";            // the app's string name for the label (web/i18n.hpp)
-  const char* help = "";             // the app's string name for the tooltip
-  const char* meaning = "";          // one line for the reference
+  double lo = 0, hi = 0;                      // inclusive range of integer and number fields
+  const char* code = "";                      // link code: a public contract, never renamed or reused
+  const char* unit = "";                      // shown next to the value ("GB", "tokens"); "" when none
+  const char* label = "";                     // the app's string name for the label (web/i18n.hpp)
+  const char* help = "";                      // the app's string name for the tooltip
+  const char* meaning = "";                   // one line for the reference
   std::span<const char* const> choices = {};  // choice fields: the names, index = enum value
-  const char* catalog = "";          // id fields: the catalog section the id comes from
-  const char* section = "";          // the app's input section; "" when the app has no widget
-  const char* applies = "";          // when the field applies, e.g. "method=lora|qlora" ("" always)
-  const char* default_text = "";     // the default when it is not a constant ("the accelerator's memory")
-  bool required = false;             // must be given whenever the field applies
+  const char* catalog = "";                   // id fields: the catalog section the id comes from
+  const char* section = "";                   // the app's input section; "" when the app has no widget
+  const char* applies = "";                   // when the field applies, e.g. "method=lora|qlora" ("" always)
+  const char* default_text = "";              // the default when it is not a constant ("the accelerator's memory")
+  bool required = false;                      // must be given whenever the field applies
   FieldScope scope = FieldScope::scenario;
   FieldStage stage = FieldStage::resolved;
   FieldRef (*ref)(Scenario&) = nullptr;  // the member input and override fields fill
-  double scale = 1;                  // JSON value = member x scale (Gbit/s from GB/s: 8)
+  double scale = 1;                      // JSON value = member x scale (Gbit/s from GB/s: 8)
 };
 
 // Every field, in the order links are written and the reference lists them.

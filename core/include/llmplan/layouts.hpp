@@ -15,7 +15,7 @@ struct Layout {
   Offload offload = Offload::none;
 };
 
-Layout layout_of(const Scenario& s);         // the scenario's own TP, PP, ZeRO, micro-batch, recompute, offload
+Layout layout_of(const Scenario& s);              // the scenario's own TP, PP, ZeRO, micro-batch, recompute, offload
 void apply_layout(const Layout& l, Scenario& s);  // sets them (and sequence parallelism whenever TP > 1)
 
 //-----------------------------------------------------------------------------

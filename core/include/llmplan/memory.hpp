@@ -42,7 +42,7 @@ struct ActivationShape {
   Recompute recompute = Recompute::none;
   bool flash_attention = false;
   bool dropout = true;
-  double element_bytes = 2;  // 16-bit activations
+  double element_bytes = 2;     // 16-bit activations
   double gemm_input_bytes = 2;  // inputs saved for the weight-gradient GEMMs (1 under FP8 training)
   double norm_input_bytes = 0;  // inputs saved by the norms; 0 means element_bytes (fused kernels)
 };
@@ -55,28 +55,29 @@ struct MemoryBreakdown {
   double gradients = 0;
   double optimizer = 0;
   double activations = 0;
-  double logits = 0;     // final norm / head inputs, logits and the fp32 copy the loss upcasts
-  double buffers = 0;    // gradient buckets (ZeRO 0-2) or parameter gather buffers (ZeRO-3)
-  double runtime = 0;    // CUDA context, library workspaces, allocator fragmentation
+  double logits = 0;   // final norm / head inputs, logits and the fp32 copy the loss upcasts
+  double buffers = 0;  // gradient buckets (ZeRO 0-2) or parameter gather buffers (ZeRO-3)
+  double runtime = 0;  // CUDA context, library workspaces, allocator fragmentation
   double other() const { return logits + buffers + runtime; }
   double total() const { return weights + gradients + optimizer + activations + other(); }
 };
 
 struct MemoryResult {
-  MemoryBreakdown per_gpu;  // of the most loaded pipeline stage
-  double trainable_params = 0;       // parameters with gradients and optimizer state (whole model)
+  MemoryBreakdown per_gpu;                 // of the most loaded pipeline stage
+  double trainable_params = 0;             // parameters with gradients and optimizer state (whole model)
   double cpu_offload_bytes_per_node = 0;   // optimizer states (and ZeRO-3 weights) moved to host RAM
   double nvme_offload_bytes_per_node = 0;  // ... or to local NVMe
   Stage stage = Stage::only;
   double capacity_bytes = 0;
   double headroom_bytes = 0;  // capacity - total; negative when it does not fit
   bool fits = false;
-  int max_micro_batch = 0;    // largest micro-batch that fits with the same global batch; 0: none
+  int max_micro_batch = 0;  // largest micro-batch that fits with the same global batch; 0: none
 };
 
 // Buffers and runtime overhead come from the Calibration (calibration.hpp); `ex` records the
 // formula and inputs of every figure when not null.
-MemoryResult estimate_memory(const Scenario& s, const ParamCount& params, const Calibration& cal, Explainer* ex = nullptr);
+MemoryResult estimate_memory(const Scenario& s, const ParamCount& params, const Calibration& cal,
+                             Explainer* ex = nullptr);
 
 const char* to_string(Stage stage);
 

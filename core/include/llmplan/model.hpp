@@ -13,30 +13,30 @@ inline constexpr const char* kNormNames[] = {"rmsnorm", "layernorm"};
 inline constexpr const char* kAttentionNames[] = {"mha", "mla"};
 
 struct ModelArch {
-  int layers = 32;              // transformer blocks L
-  int hidden = 4096;            // model width h
-  int heads = 32;               // attention (query) heads a
-  int kv_heads = 32;            // key/value heads k (GQA when k < a; MHA when k == a)
-  int head_dim = 0;             // per-head width; 0 means hidden / heads
-  int ffn = 11008;              // MLP inner width f
-  int vocab = 32000;            // vocabulary V
-  bool gated_mlp = true;        // SwiGLU-style 3 matrices (Llama); false: 2 matrices (GPT)
-  bool tied_embeddings = false; // output head shares the input embedding
-  bool qkv_bias = false;        // biases on Q, K, V only (Qwen2)
-  bool linear_bias = false;     // biases on every linear layer (GPT-2/3)
+  int layers = 32;               // transformer blocks L
+  int hidden = 4096;             // model width h
+  int heads = 32;                // attention (query) heads a
+  int kv_heads = 32;             // key/value heads k (GQA when k < a; MHA when k == a)
+  int head_dim = 0;              // per-head width; 0 means hidden / heads
+  int ffn = 11008;               // MLP inner width f
+  int vocab = 32000;             // vocabulary V
+  bool gated_mlp = true;         // SwiGLU-style 3 matrices (Llama); false: 2 matrices (GPT)
+  bool tied_embeddings = false;  // output head shares the input embedding
+  bool qkv_bias = false;         // biases on Q, K, V only (Qwen2)
+  bool linear_bias = false;      // biases on every linear layer (GPT-2/3)
   NormKind norm = NormKind::rmsnorm;
-  int learned_positions = 0;    // rows of a learned position embedding (GPT: context); 0 for RoPE
+  int learned_positions = 0;  // rows of a learned position embedding (GPT: context); 0 for RoPE
   // Mixture of experts (experts == 0: dense). MoE layers replace the dense MLP by `experts` routed
   // experts of width expert_ffn (top_k per token) plus always-on shared experts.
   int experts = 0;
   int top_k = 0;
   int shared_experts = 0;
   int expert_ffn = 0;
-  int shared_expert_ffn = 0;    // 0 means expert_ffn
-  int dense_layers = 0;         // leading layers that keep a dense MLP of width ffn (DeepSeek-V3: 3)
+  int shared_expert_ffn = 0;  // 0 means expert_ffn
+  int dense_layers = 0;       // leading layers that keep a dense MLP of width ffn (DeepSeek-V3: 3)
   // Multi-head latent attention (DeepSeek-V2/V3), used when attention == mla.
   AttentionKind attention = AttentionKind::mha;
-  int q_lora_rank = 0;          // 0: queries are projected directly
+  int q_lora_rank = 0;  // 0: queries are projected directly
   int kv_lora_rank = 0;
   int qk_nope_head_dim = 0;
   int qk_rope_head_dim = 0;
@@ -57,19 +57,19 @@ struct ModelArch {
 
 // Parameters by where they live, so memory can split them across TP ranks and pipeline stages.
 struct ParamCount {
-  double attention_per_layer = 0;   // Q, K, V, O weights and biases (TP-sharded)
-  double mlp_per_layer = 0;         // MLP of the largest layer: all experts, shared experts and router for MoE
-  double mlp_dense = 0;             // dense MLP of width ffn
-  double mlp_moe = 0;               // one MoE layer's experts, shared experts and router (0 when dense)
-  double mlp_moe_active = 0;        // the part of an MoE layer one token uses (top_k + shared + router)
-  double norms_per_layer = 0;       // two norms per block (replicated across TP)
-  double embedding = 0;             // V·h token embedding (vocab-parallel under TP)
-  double positions = 0;             // learned position embedding (replicated)
-  double head = 0;                  // untied output projection V·h (0 when tied)
+  double attention_per_layer = 0;  // Q, K, V, O weights and biases (TP-sharded)
+  double mlp_per_layer = 0;        // MLP of the largest layer: all experts, shared experts and router for MoE
+  double mlp_dense = 0;            // dense MLP of width ffn
+  double mlp_moe = 0;              // one MoE layer's experts, shared experts and router (0 when dense)
+  double mlp_moe_active = 0;       // the part of an MoE layer one token uses (top_k + shared + router)
+  double norms_per_layer = 0;      // two norms per block (replicated across TP)
+  double embedding = 0;            // V·h token embedding (vocab-parallel under TP)
+  double positions = 0;            // learned position embedding (replicated)
+  double head = 0;                 // untied output projection V·h (0 when tied)
   double final_norm = 0;
-  double layers_total = 0;          // all blocks, dense and MoE
+  double layers_total = 0;  // all blocks, dense and MoE
   double total = 0;
-  double active = 0;                // parameters one token uses (= total for dense models)
+  double active = 0;  // parameters one token uses (= total for dense models)
 
   double per_layer() const { return attention_per_layer + mlp_per_layer + norms_per_layer; }  // largest block
 };

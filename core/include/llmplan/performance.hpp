@@ -12,26 +12,26 @@
 namespace llmplan {
 
 struct Flops {
-  double model_per_token = 0;      // training FLOPs per token, no recompute (MFU numerator)
-  double hardware_per_token = 0;   // with recomputation (HFU numerator)
-  double model_per_step = 0;       // whole cluster
+  double model_per_token = 0;     // training FLOPs per token, no recompute (MFU numerator)
+  double hardware_per_token = 0;  // with recomputation (HFU numerator)
+  double model_per_step = 0;      // whole cluster
   double hardware_per_gpu_step = 0;
 };
 
 // Compute step: the FLOPs and how fast one GPU runs them.
 struct Compute {
   Flops flops;
-  double gemm_efficiency = 0;      // achieved / peak for this GEMM shape
-  double gemm_s = 0;               // matrix multiplications per GPU per step
-  double memory_bound_s = 0;       // elementwise (and unfused softmax) traffic per GPU per step
-  double compute_s = 0;            // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
-  double achieved_tflops = 0;      // per GPU while computing
+  double gemm_efficiency = 0;  // achieved / peak for this GEMM shape
+  double gemm_s = 0;           // matrix multiplications per GPU per step
+  double memory_bound_s = 0;   // elementwise (and unfused softmax) traffic per GPU per step
+  double compute_s = 0;        // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
+  double achieved_tflops = 0;  // per GPU while computing
 };
 
 // Communication step. Per GPU per optimizer step; bytes are what one GPU sends through its link.
 struct Comm {
   double tp_bytes = 0, pp_bytes = 0, dp_bytes = 0;
-  double tp_s = 0, pp_s = 0, dp_s = 0;                 // total time of each
+  double tp_s = 0, pp_s = 0, dp_s = 0;  // total time of each
   double tp_exposed_s = 0, pp_exposed_s = 0, dp_exposed_s = 0;
   bool tp_inter_node = false, pp_inter_node = false, dp_inter_node = false;
   double intra_bytes() const;
@@ -42,32 +42,32 @@ struct Comm {
 // compute and communication it was built from, so a front end reads the step from one struct.
 struct TimeResult {
   Flops flops;
-  double gemm_efficiency = 0;      // achieved / peak for this GEMM shape
-  double achieved_tflops = 0;      // per GPU while computing
-  double compute_s = 0;            // per step, all micro-batches
+  double gemm_efficiency = 0;  // achieved / peak for this GEMM shape
+  double achieved_tflops = 0;  // per GPU while computing
+  double compute_s = 0;        // per step, all micro-batches
   Comm comm;
   double bubble_s = 0;
-  double offload_s = 0;            // optimizer on the host / NVMe swaps
-  double busy_s = 0;               // compute + exposed communication + bubble + offload: the step without waiting for data
-  double io_stall_s = 0;           // waiting for data
-  double step_s = 0;               // busy_s + io_stall_s
+  double offload_s = 0;   // optimizer on the host / NVMe swaps
+  double busy_s = 0;      // compute + exposed communication + bubble + offload: the step without waiting for data
+  double io_stall_s = 0;  // waiting for data
+  double step_s = 0;      // busy_s + io_stall_s
   double tokens_per_step = 0;
-  double tokens_per_s = 0;         // whole cluster
-  double mfu = 0;                  // model FLOPs / (time x GPUs x dense peak)
+  double tokens_per_s = 0;  // whole cluster
+  double mfu = 0;           // model FLOPs / (time x GPUs x dense peak)
   double hfu = 0;
-  double model_tflops_per_gpu = 0; // model FLOPs per second per GPU
+  double model_tflops_per_gpu = 0;  // model FLOPs per second per GPU
   double steps = 0;
-  double training_hours = 0;       // pure training, no interruptions
+  double training_hours = 0;  // pure training, no interruptions
 };
 
 // IO step: feeding the data.
 struct IoResult {
-  double data_bytes_per_s = 0;     // the cluster's read rate when the GPUs are busy
+  double data_bytes_per_s = 0;  // the cluster's read rate when the GPUs are busy
   double data_tier_bytes_per_s = 0;
-  double data_utilisation = 0;     // needed / available
+  double data_utilisation = 0;  // needed / available
   double input_cores_per_node = 0;
   double dataset_bytes = 0;
-  double staging_h = 0;            // copying the dataset from object storage before training
+  double staging_h = 0;  // copying the dataset from object storage before training
 };
 
 // Reliability step: checkpoints, interruptions and the wall-clock time they add.
@@ -87,7 +87,7 @@ struct ReliabilityResult {
 
 struct CostResult {
   double usd_per_gpu_hour = 0;
-  double compute_usd = 0;          // GPU-hours x overhead factor x price
+  double compute_usd = 0;  // GPU-hours x overhead factor x price
   double storage_usd = 0;
   double total_usd = 0;
   double usd_per_billion_tokens = 0;
@@ -119,8 +119,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
 TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compute& compute, const Comm& comm,
                          const Calibration& cal, Explainer* ex);
 IoResult estimate_io(const Scenario& s, const TimeResult& time, const Calibration& cal, Explainer* ex);
-ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& time, const IoResult& io,
-                                       Explainer* ex);
+ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& time,
+                                       const IoResult& io, Explainer* ex);
 CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explainer* ex);
 
 }  // namespace llmplan

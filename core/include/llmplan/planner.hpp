@@ -20,17 +20,18 @@ struct Catalog;
 struct Instance;
 
 enum class Objective { min_cost, min_time, min_cost_under_deadline, min_time_under_budget };
-inline constexpr const char* kObjectiveNames[] = {"min_cost", "min_time", "min_cost_under_deadline", "min_time_under_budget"};
+inline constexpr const char* kObjectiveNames[] = {"min_cost", "min_time", "min_cost_under_deadline",
+                                                  "min_time_under_budget"};
 
 struct Constraints {
   int max_gpus = 1024;
-  double deadline_days = 0;           // 0: none
-  double budget_usd = 0;              // 0: none
-  std::vector<std::string> providers; // empty: all
+  double deadline_days = 0;            // 0: none
+  double budget_usd = 0;               // 0: none
+  std::vector<std::string> providers;  // empty: all
   std::vector<std::string> accelerators;
-  std::vector<std::string> regions;   // empty: all; offerings sold in "all"/"global" regions always match
-  std::string currency;               // "usd" | "cny": only offerings priced in it; empty: all
-  bool spot = false;                  // also consider spot prices
+  std::vector<std::string> regions;  // empty: all; offerings sold in "all"/"global" regions always match
+  std::string currency;              // "usd" | "cny": only offerings priced in it; empty: all
+  bool spot = false;                 // also consider spot prices
 };
 
 // Whether the constraints let the planner consider `instance` at all (providers, accelerators,
@@ -38,7 +39,7 @@ struct Constraints {
 bool offering_allowed(const Constraints& c, const Instance& instance);
 
 struct Question {
-  Scenario base;          // model, method, shape, tokens, storage and pricing options; cluster/layout are searched
+  Scenario base;  // model, method, shape, tokens, storage and pricing options; cluster/layout are searched
   Objective objective = Objective::min_cost;
   Constraints constraints;
   int top_n = 5;
@@ -77,7 +78,7 @@ class Planner {
   Planner(const Question& q, const Catalog& catalog, const Calibration& cal);
   // Evaluates up to `budget` layouts; returns true when the search is complete.
   bool step(std::uint64_t budget);
-  double progress() const;  // 0..1 over the offerings x node counts
+  double progress() const;                                    // 0..1 over the offerings x node counts
   std::uint64_t evaluated() const { return acc_.evaluated; }  // layouts estimated so far
   // Ranks what was found so far (call after step() returned true for the final answer).
   PlanResult result() const;
@@ -109,7 +110,7 @@ struct PlanJsonResponse {
 struct QuestionParse {
   std::optional<Question> question;  // empty when the question is invalid
   InputError error;
-  std::string scenario_json;         // the question without objective/constraints/top_n
+  std::string scenario_json;  // the question without objective/constraints/top_n
 };
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel};
 // the global batch defaults to 4M tokens (pretraining) or 64 sequences (fine-tuning).
@@ -129,13 +130,14 @@ PlanJsonResponse plan_json(std::string_view question_json, const Catalog& catalo
 std::string question_scenario_json(const Scenario& s, const Catalog& catalog);
 // That scenario JSON with an objective, constraints (defaults left out, max_gpus always written)
 // and top_n: the input of `llmplan plan` and of parse_question().
-std::string write_question(std::string_view scenario_json, Objective objective, const Constraints& constraints, int top_n);
+std::string write_question(std::string_view scenario_json, Objective objective, const Constraints& constraints,
+                           int top_n);
 
 // Everything `llmplan plan` prints per plan beyond the search's figures, as structs: the scenario
 // that reproduces the plan, its estimate, advice, launch artefacts and checklist.
 struct PlanDetails {
-  bool ok = false;             // false only if the plan's scenario did not parse (never for a searched plan)
-  std::string scenario_json;   // the `llmplan estimate` input of this plan
+  bool ok = false;            // false only if the plan's scenario did not parse (never for a searched plan)
+  std::string scenario_json;  // the `llmplan estimate` input of this plan
   Scenario scenario;
   EstimateResult result;
   PlanAdvice advice;

@@ -17,7 +17,7 @@ struct Catalog;
 enum class StepPart { compute, exposed_comm, bubble, offload, io_stall, count };
 struct StepBreakdown {
   std::array<double, static_cast<size_t>(StepPart::count)> s{};  // seconds per step, by StepPart
-  double total_s = 0;                                             // = time.step_s
+  double total_s = 0;                                            // = time.step_s
 };
 StepBreakdown step_breakdown(const TimeResult& t);
 const char* result_key(StepPart part);  // "time.compute_s", ... (the explanation / result JSON key)

@@ -40,49 +40,49 @@ struct Lora {
 // id and a node count) and the user's overrides, so estimate() needs no catalog and no lookups.
 struct Cluster {
   std::string accelerator = "h100-sxm5-80gb";  // catalog id
-  std::string instance;          // catalog instance id, or empty
-  int gpus = 8;                  // total accelerators N
-  int gpus_per_node = 8;         // the NVLink/PCIe domain; TP should stay inside it
-  double gpu_memory_gb = 80.0;   // usable memory per GPU, decimal GB (1e9 B)
-  double peak_16bit_tflops = 989.4;  // dense BF16 (FP16 where BF16 is absent)
-  double peak_fp8_tflops = 0;    // dense FP8; 0 when unsupported
-  double peak_fp32_tflops = 67;  // non-tensor FP32
-  double memory_bw_gb_per_s = 3350;  // HBM bandwidth (memory-bound kernels)
-  double gemm_efficiency = 0;    // measured large-GEMM / peak; 0 when unpublished (a named default applies)
+  std::string instance;                        // catalog instance id, or empty
+  int gpus = 8;                                // total accelerators N
+  int gpus_per_node = 8;                       // the NVLink/PCIe domain; TP should stay inside it
+  double gpu_memory_gb = 80.0;                 // usable memory per GPU, decimal GB (1e9 B)
+  double peak_16bit_tflops = 989.4;            // dense BF16 (FP16 where BF16 is absent)
+  double peak_fp8_tflops = 0;                  // dense FP8; 0 when unsupported
+  double peak_fp32_tflops = 67;                // non-tensor FP32
+  double memory_bw_gb_per_s = 3350;            // HBM bandwidth (memory-bound kernels)
+  double gemm_efficiency = 0;        // measured large-GEMM / peak; 0 when unpublished (a named default applies)
   double intra_node_gb_per_s = 450;  // per GPU, one direction
   double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
-  double pcie_gb_per_s = 64;     // host link, one direction (offload traffic)
-  double node_ram_gb = 0;        // host memory per node; 0 when unknown
-  double node_vcpus = 0;         // per node; 0 when unknown
-  double node_nvme_tb = 0;       // local NVMe per node; 0 when none or unknown
+  double pcie_gb_per_s = 64;         // host link, one direction (offload traffic)
+  double node_ram_gb = 0;            // host memory per node; 0 when unknown
+  double node_vcpus = 0;             // per node; 0 when unknown
+  double node_nvme_tb = 0;           // local NVMe per node; 0 when none or unknown
   int nodes() const { return gpus <= gpus_per_node ? 1 : gpus / gpus_per_node; }
 };
 
 struct Network {
   std::string inter_node_link = "infiniband-ndr";  // catalog interconnect id
-  double node_gb_per_s = 400;    // scale-out bandwidth of one node, one direction (all NICs)
-  double busbw_fraction = 0.8;   // achieved NCCL bus bandwidth / line bandwidth
+  double node_gb_per_s = 400;                      // scale-out bandwidth of one node, one direction (all NICs)
+  double busbw_fraction = 0.8;                     // achieved NCCL bus bandwidth / line bandwidth
   bool rdma = true;
   double latency_us = 5;
 };
 
 struct Parallel {
-  int tp = 1;                    // tensor parallel size t (divides heads, within a node)
-  int pp = 1;                    // pipeline stages p (divides layers)
-  int zero = 0;                  // ZeRO stage 0-3 (FSDP full-shard = 3), over the DP group
-  bool sequence_parallel = false;// Megatron sequence parallelism (needs tp > 1 to matter)
+  int tp = 1;                      // tensor parallel size t (divides heads, within a node)
+  int pp = 1;                      // pipeline stages p (divides layers)
+  int zero = 0;                    // ZeRO stage 0-3 (FSDP full-shard = 3), over the DP group
+  bool sequence_parallel = false;  // Megatron sequence parallelism (needs tp > 1 to matter)
   Recompute recompute = Recompute::none;
   Offload offload = Offload::none;  // optimizer states (and with ZeRO-3 weights) to CPU RAM or NVMe
-  bool flash_attention = true;   // no s x s score matrix stored
+  bool flash_attention = true;      // no s x s score matrix stored
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
 };
 
 // Memory-saving techniques of training frameworks that change what a GPU holds.
 struct Techniques {
-  int loss_chunks = 1;               // chunked cross-entropy (torchtune: 8): fp32 logits one chunk at a time
-  bool activation_offload = false;   // saved activations streamed to host memory
+  int loss_chunks = 1;                 // chunked cross-entropy (torchtune: 8): fp32 logits one chunk at a time
+  bool activation_offload = false;     // saved activations streamed to host memory
   bool optimizer_in_backward = false;  // optimizer step fused into backward: gradients freed at once
-  bool fp32_norm_inputs = false;     // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
+  bool fp32_norm_inputs = false;       // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
 };
 
 // The data tier when a scenario names none (one consumer Gen4 NVMe drive per node).
@@ -91,20 +91,20 @@ inline constexpr const char* kDefaultDataTier = "local-nvme-gen4-980pro";
 inline constexpr const char* kPriceOverrideSource = "pricing.usd_per_gpu_hour";
 
 struct StorageChoice {
-  std::string data_tier;         // catalog storage id; empty: local NVMe when the node has it
-  std::string checkpoint_tier;   // catalog storage id; empty: same as data
-  double data_read_mb_per_s = 0; // resolved aggregate read throughput of the data tier for the job
+  std::string data_tier;                 // catalog storage id; empty: local NVMe when the node has it
+  std::string checkpoint_tier;           // catalog storage id; empty: same as data
+  double data_read_mb_per_s = 0;         // resolved aggregate read throughput of the data tier for the job
   double checkpoint_write_mb_per_s = 0;  // resolved aggregate write throughput for checkpoints
-  std::string data_kind;         // block | local_nvme | parallel_fs | file | object
+  std::string data_kind;                 // block | local_nvme | parallel_fs | file | object
   std::string checkpoint_kind;
   double checkpoint_interval_h = 0;  // 0: Young/Daly optimum
-  double bytes_per_token = 4;    // on disk: pre-tokenised uint32 (2 for uint16, ~4 for raw text)
-  double dataset_tokens = 0;     // for staging and retention; 0: the training tokens
-  double retention_months = 1;   // how long checkpoints and data are kept
+  double bytes_per_token = 4;        // on disk: pre-tokenised uint32 (2 for uint16, ~4 for raw text)
+  double dataset_tokens = 0;         // for staging and retention; 0: the training tokens
+  double retention_months = 1;       // how long checkpoints and data are kept
   int checkpoints_kept = 2;
-  double usd_per_tb_month = 0;   // resolved price of the checkpoint tier (0 when unpublished)
-  double staging_mb_per_s = 0;   // resolved: object storage -> data tier copy rate for the job (0: no staging)
-  std::string staging_source;    // the object-storage tier used for staging
+  double usd_per_tb_month = 0;  // resolved price of the checkpoint tier (0 when unpublished)
+  double staging_mb_per_s = 0;  // resolved: object storage -> data tier copy rate for the job (0: no staging)
+  std::string staging_source;   // the object-storage tier used for staging
 };
 
 // Llama 3 paper §3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs
@@ -116,34 +116,34 @@ enum class PriceSource { none, user, instance, catalog_median };
 
 struct Pricing {
   PricingMode mode = PricingMode::on_demand;
-  double usd_per_gpu_hour = 0;   // resolved: the override, the instance's price, or the catalog median
+  double usd_per_gpu_hour = 0;  // resolved: the override, the instance's price, or the catalog median
   PriceSource source = PriceSource::none;
   std::string price_source;      // where the price came from, in words (explanations show it)
   double min_billing_hours = 0;  // a rent sold in blocks (monthly: 730); 0 when billed by use
   double overhead_factor = 1.3;  // debugging, reruns, idle time on top of pure training (planning allowance 1.3-1.5)
   Currency currency = Currency::usd;
-  double usd_to_cny = 7.1;       // resolved from the catalog
-  double spot_interruptions_per_hour = 0;  // per instance (node)
+  double usd_to_cny = 7.1;                                    // resolved from the catalog
+  double spot_interruptions_per_hour = 0;                     // per instance (node)
   double failures_per_gpu_hour = kDefaultFailuresPerGpuHour;  // job interruptions per GPU-hour
-  double restart_h = 0.25;       // time to detect, restart and reload after an interruption
+  double restart_h = 0.25;  // time to detect, restart and reload after an interruption
 };
 
 struct Scenario {
-  std::string model_preset;      // catalog id, or empty when the architecture was given
+  std::string model_preset;  // catalog id, or empty when the architecture was given
   ModelArch model;
-  int max_context = 0;           // of the preset; 0 when unknown
+  int max_context = 0;  // of the preset; 0 when unknown
   Method method = Method::pretrain;
   Lora lora;
-  int trainable_layers = 0;      // freeze: the top layers that train (0: a quarter of them)
+  int trainable_layers = 0;  // freeze: the top layers that train (0: a quarter of them)
   Precision precision = Precision::bf16;
   Optimizer optimizer = Optimizer::adamw;
-  bool pure_bf16 = false;        // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
-  int seq_len = 4096;            // tokens per sequence s
-  int micro_batch = 1;           // sequences per micro-batch per GPU b
-  int global_batch = 0;          // sequences per optimizer step; 0 means micro_batch x dp
-  double tokens = 0;             // training tokens; 0 means dataset_tokens x epochs (or none)
+  bool pure_bf16 = false;  // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
+  int seq_len = 4096;      // tokens per sequence s
+  int micro_batch = 1;     // sequences per micro-batch per GPU b
+  int global_batch = 0;    // sequences per optimizer step; 0 means micro_batch x dp
+  double tokens = 0;       // training tokens; 0 means dataset_tokens x epochs (or none)
   double epochs = 1;
-  bool dropout = false;          // dropout layers keep 1-byte masks (GPT-3 style); off for Llama/Qwen
+  bool dropout = false;  // dropout layers keep 1-byte masks (GPT-3 style); off for Llama/Qwen
   Cluster cluster;
   Network network;
   Parallel parallel;
@@ -165,7 +165,7 @@ struct InputError {
 
 struct ScenarioParse {
   std::optional<Scenario> scenario;
-  InputError error;     // set when scenario is empty
+  InputError error;  // set when scenario is empty
 };
 
 ScenarioParse parse_scenario(std::string_view json_text, const Catalog& catalog);

@@ -8,14 +8,14 @@ namespace llmplan {
 inline constexpr double kGB = 1e9;                        // decimal gigabyte (datasheets, clouds)
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;  // binary gibibyte (nvidia-smi, allocators)
 
-enum class ByteUnit { decimal, binary };    // GB/TB (1e9) or GiB/TiB (2^30)
+enum class ByteUnit { decimal, binary };  // GB/TB (1e9) or GiB/TiB (2^30)
 enum class Currency { usd, cny };
 inline constexpr const char* kCurrencyNames[] = {"usd", "cny"};
 
 std::string format_bytes(double bytes, ByteUnit unit = ByteUnit::decimal);  // "15.1 GB", "14.1 GiB"
-std::string format_duration(double seconds);                             // "42 s", "3.5 min", "5.2 h", "3.1 d"
-std::string format_money(double amount, Currency currency);              // "$1,234", "¥8,765.40"
-std::string format_count(double count);                                  // "6.74 B", "512 M", "70.6 T"
-std::string format_percent(double fraction);                             // 0.4234 -> "42.3 %"
+std::string format_duration(double seconds);                                // "42 s", "3.5 min", "5.2 h", "3.1 d"
+std::string format_money(double amount, Currency currency);                 // "$1,234", "¥8,765.40"
+std::string format_count(double count);                                     // "6.74 B", "512 M", "70.6 T"
+std::string format_percent(double fraction);                                // 0.4234 -> "42.3 %"
 
 }  // namespace llmplan
