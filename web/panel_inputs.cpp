@@ -297,7 +297,7 @@ bool field_int(AppState& app, const FieldSpec& f, const std::string& tip, int ef
     doc_set(app.input, f.path, v);
     changed = true;
   }
-  return row.finish(unit_text(f.unit), tip) || changed;
+  return row.finish(unit_text(f.unit), tip, !f.required) || changed;
 }
 
 bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, double effective) {
@@ -309,7 +309,7 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
     doc_set(app.input, f.path, v);
     changed = true;
   }
-  return row.finish(unit_text(f.unit), tip) || changed;
+  return row.finish(unit_text(f.unit), tip, !f.required) || changed;
 }
 
 bool field_bool(AppState& app, const FieldSpec& f, const std::string& tip, bool effective) {
@@ -321,7 +321,7 @@ bool field_bool(AppState& app, const FieldSpec& f, const std::string& tip, bool 
     doc_set(app.input, f.path, v);
     changed = true;
   }
-  return row.finish(nullptr, tip) || changed;
+  return row.finish(nullptr, tip, !f.required) || changed;
 }
 
 // A choice among the table's names, shown in the UI language.
@@ -340,7 +340,7 @@ bool field_choice(AppState& app, const FieldSpec& f, const std::string& tip, con
     changed = true;
   }
   record_label_in_item(names[static_cast<size_t>(current)], ImGui::GetFrameHeight());
-  return row.finish(nullptr, tip) || changed;
+  return row.finish(nullptr, tip, !f.required) || changed;
 }
 
 // A catalog id, with a filter box when the list is long; "" = the default.
