@@ -48,6 +48,28 @@ TEST_CASE("FLOPs per step equal Megatron's formula for GPT-3 175B (Narayanan et 
         doctest::Approx(megatron_full).epsilon(1e-6));
 }
 
+TEST_CASE("GQA attention FLOPs count every query head: Llama 3.1 8B at 32K tokens") {
+  // Llama 3.1 8B: 32 layers, 32 query heads of 128 (q width 4096), 8 key/value heads. Per token and
+  // layer, forward: Q K^T 2 s q and scores x V 2 s o (o = 32 x 128 = 4096, every query head):
+  // 2 x 32768 x (4096 + 4096) x 32 layers = 17,179,869,184 FLOP. Training counts it 3 times.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 32768, "cluster": {"gpus": 8},
+                               "parallel": {"zero": 3, "recompute": "full"}})");
+  const ParamCount p = count_params(s.model);
+  const Flops f = training_flops(s, p, nullptr);
+  const double attention = 2.0 * 32768 * (4096 + 4096) * 32;
+  CHECK(attention == 17179869184.0);
+  // P: the 8,030,261,248 parameters less the input embedding (128256 x 4096 = 525,336,576) and the
+  // norms (32 x 2 x 4096 + 4096), which are no GEMMs: 7,504,658,432.
+  CHECK(f.model_per_token == doctest::Approx(6 * 7504658432.0 + 3 * attention));
+  // Fewer key/value heads shrink only the K and V projections (6 x 2 x h x (32 - k) x 128 per layer):
+  // the attention term stays, so 1 KV head saves about 2 % here, not the 31 % of counting s x v.
+  Scenario mqa = s;
+  mqa.model.kv_heads = 1;
+  const Flops g = training_flops(mqa, count_params(mqa.model), nullptr);
+  const double kv_saved = 6.0 * 2 * 4096 * (8 - 1) * 128 * 32;  // from 8 KV heads to 1, 32 layers
+  CHECK(f.model_per_token - g.model_per_token == doctest::Approx(kv_saved));
+}
+
 TEST_CASE("LoRA FLOPs: 4 P + 6 P_adapter + attention, a third less than full training") {
   const Scenario full = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "cluster": {"gpus": 1}})");
   const Scenario lora =

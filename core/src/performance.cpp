@@ -32,9 +32,13 @@ double matmul_params(const ParamCount& p, const ModelArch& m) {
          static_cast<double>(m.vocab) * m.hidden;
 }
 
-// Attention score FLOPs per token, forward: QK^T (2 s q) and scores x V (2 s v) per layer.
+// Attention score FLOPs per token, forward: QK^T (2 s q) and scores x V (2 s o) per layer, where
+// every query head computes its own scores and its own weighted sum of values: with grouped-query
+// attention the heads share K and V, but not this work, so the widths are the query heads' (q and
+// the attention output o), never the key/value width (FlashAttention-2 paper, Dao 2023, §3.1:
+// 4 s^2 d FLOPs forward per head, for every query head).
 double attention_fwd_flops(const ModelArch& m, int seq_len) {
-  return 2.0 * seq_len * (m.q_width() + m.v_width()) * m.layers;
+  return 2.0 * seq_len * (m.q_width() + m.attn_out_width()) * m.layers;
 }
 
 }  // namespace
@@ -75,7 +79,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
                 ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
                   "only)"
                 : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
-                  "2 s (q + v) L per token forward, no causal halving (Narayanan et al. 2021 §5.1)",
+                  "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1)",
             {{"P", P},
              {"A", attn},
              {"seq_len", static_cast<double>(s.seq_len)},
