@@ -2,6 +2,7 @@
 // cases whose every term is computed by hand next to the assertion.
 #include <doctest/doctest.h>
 
+#include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/memory.hpp"
 
@@ -142,4 +143,20 @@ TEST_SUITE("whole GPU") {
     CHECK(small.max_micro_batch == 0);
     CHECK(small.headroom_bytes == doctest::Approx(80e9 - small.per_gpu.total()));
   }
+}
+
+TEST_CASE("DeepSeek-V3's first 3 dense blocks hold dense MLPs, not 257 experts: 16 B per parameter") {
+  // DeepSeek-V3 technical report §4.2: 61 blocks, the first 3 with a dense MLP (ffn 18432), the
+  // other 58 with 1 shared + 256 routed experts of 2048. One rank holding the whole model in mixed
+  // precision with AdamW keeps 2 (bf16 weights) + 2 (gradients) + 12 (fp32 master, two moments)
+  // bytes per parameter (ZeRO paper §3.1): exactly 16 x the parameter count, as for Mixtral.
+  const ScenarioParse parse = parse_scenario(
+      R"({"model": {"preset": "deepseek-v3"}, "method": "full", "cluster": {"gpus": 1}})", builtin_catalog());
+  REQUIRE(parse.scenario);
+  const Scenario& s = *parse.scenario;
+  const ParamCount p = count_params(s.model);
+  const MemoryResult m = estimate_memory(s, p, default_calibration());
+  const MemoryBreakdown& g = m.per_gpu;
+  CHECK(g.weights == doctest::Approx(2.0 * p.total));
+  CHECK(g.weights + g.gradients + g.optimizer == doctest::Approx(16.0 * p.total));
 }

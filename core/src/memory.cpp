@@ -126,13 +126,27 @@ namespace {
 struct StageLoad {
   double params = 0;     // parameters held by one GPU of this stage (TP-sharded)
   double layers = 0;     // transformer blocks of this stage
+  int first_layer = 0;   // index of the stage's first block
   double in_flight = 1;  // micro-batches whose activations are alive at the peak
   bool has_logits = false;
   bool first = true;
 };
 
-double layer_params_per_rank(const ParamCount& p, int tp) {
-  return (p.attention_per_layer + p.mlp_per_layer) / tp + p.norms_per_layer;
+// Linear (TP-sharded) parameters of blocks [first, first + count) on one rank. An MoE model's
+// first dense_layers blocks keep a dense MLP of width ffn (DeepSeek-V3: 3 of 61, technical report
+// §4.2), so a stage holds dense and MoE blocks by where it sits.
+double linear_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp) {
+  const double dense = m.is_moe() ? std::clamp(static_cast<double>(m.dense_layers - first), 0.0, count) : count;
+  return (count * p.attention_per_layer + dense * p.mlp_dense + (count - dense) * p.mlp_moe) / tp;
+}
+
+double layers_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp) {
+  return linear_params_per_rank(p, m, first, count, tp) + count * p.norms_per_layer;
+}
+
+// The largest block's parameters on one rank (an MoE block when the model has one).
+double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, int tp) {
+  return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, tp);
 }
 
 // 1F1B keeps min(p, m) micro-batches in flight on the first stage (Korthikanti §4.2.3) and one
@@ -142,7 +156,7 @@ StageLoad first_stage(const Scenario& s, const ParamCount& p) {
   const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
   st.layers = s.model.layers / pp;
-  st.params = (s.model.layers / pp) * layer_params_per_rank(p, tp) + p.embedding / tp + p.positions;
+  st.params = layers_params_per_rank(p, s.model, 0, st.layers, tp) + p.embedding / tp + p.positions;
   if (pp == 1) {
     st.params += p.head / tp + p.final_norm;
     st.has_logits = true;
@@ -155,9 +169,10 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
   st.layers = s.model.layers / pp;
+  st.first_layer = s.model.layers - s.model.layers / pp;
   st.first = false;
   const double head = s.model.tied_embeddings ? p.embedding : p.head;
-  st.params = (s.model.layers / pp) * layer_params_per_rank(p, tp) + head / tp + p.final_norm;
+  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, tp) + head / tp + p.final_norm;
   st.has_logits = true;
   return st;
 }
@@ -182,21 +197,19 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
   StageParams out;
   const int tp = s.parallel.tp;
   if (s.is_peft()) {
-    const double block_linear = (p.attention_per_layer + p.mlp_per_layer) / tp;
-    const double other = st.params - st.layers * block_linear;
+    const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, tp);
+    const double other = st.params - block_linear;
     const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : 2.0;
     out.frozen = st.params;
-    out.frozen_bytes = st.layers * block_linear * linear_bytes + other * 2.0;
+    out.frozen_bytes = block_linear * linear_bytes + other * 2.0;
     out.trained = st.layers * lora_params_per_layer(s.model, s.lora) / tp;
     return out;
   }
   if (s.method == Method::freeze) {
     // Stages hold the bottom layers first; the trained ones are the top of the model.
-    const int first_layer = st.first ? 0 : s.model.layers - static_cast<int>(st.layers);
-    const int top_start = s.model.layers - trainable_layers(s);
-    const double trained_layers = std::max(
-        0.0, first_layer + st.layers - std::max(static_cast<double>(top_start), static_cast<double>(first_layer)));
-    out.trained = trained_layers * layer_params_per_rank(p, tp);
+    const int top_start = std::max(s.model.layers - trainable_layers(s), st.first_layer);
+    const double trained_layers = std::max(0.0, st.first_layer + st.layers - top_start);
+    out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, tp);
     out.frozen = st.params - out.trained;
     out.frozen_bytes = out.frozen * 2.0;
     return out;
@@ -256,7 +269,7 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
   if (s.dp() <= 1) return 0;
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
-    return 2.0 * layer_params_per_rank(p, s.parallel.tp) * b.weights;
+    return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel.tp) * b.weights;
   }
   if (s.parallel.zero >= 1) return cal.deepspeed_bucket_elements.value * b.gradients;
   return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
@@ -273,7 +286,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   // Fusing the optimizer step into backward (torchtune optimizer_in_bwd) frees each gradient
   // right after its update: at most one block's gradients are alive.
   m.gradients = s.techniques.optimizer_in_backward
-                    ? std::min(states.gradients, layer_params_per_rank(p, s.parallel.tp) * b.gradients)
+                    ? std::min(states.gradients, largest_layer_params_per_rank(p, s.model, s.parallel.tp) * b.gradients)
                     : states.gradients;
   m.optimizer = s.parallel.offload == Offload::none ? states.optimizer : 0.0;
   if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too
