@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady, selectAllAndType } from './harness.mjs';
+import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
 
 let server;
 let browser;
@@ -50,10 +50,10 @@ async function widget(page, id, timeout = 5000) {
 // Hovers first for a frame (ImGui tabs and overlapping items need the previous frame's hover), then clicks.
 async function click(page, id, dx = 0.5) {
   const r = await widget(page, id);
-  await page.mouse.move(r.x + r.w * dx, r.y + r.h / 2);
-  await page.waitForTimeout(60);
+  await page.mouse.move(r.x + r.w * dx, r.y + r.h / 2);  // hover first, as a person does
+  await waitFrames(page);
   await page.mouse.click(r.x + r.w * dx, r.y + r.h / 2);
-  await page.waitForTimeout(80);
+  await waitFrames(page, 3);
   return r;
 }
 // Scrolls the results column with the wheel until widget `id` is inside the viewport.
@@ -115,9 +115,16 @@ const watchResponsiveness = () => {
 // Sets the objective to "lowest cost within the deadline" and the deadline to 7 days, by clicks and keys.
 async function askSevenDayDeadline(page) {
   await click(page, 'tab_planner');
-  const combo = await click(page, 'planner.objective');
-  for (let i = 0; i < 4; i++) { await page.mouse.move(combo.x + combo.w / 2 + i, combo.y + combo.h / 2); await page.waitForTimeout(40); }  // the popup settles
-  await click(page, 'planner.objective.2');
+  // The popup can still be opening when a click lands (software WebGL on a busy machine): pick the
+  // entry until the form holds it (up to 3 times).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const combo = await click(page, 'planner.objective');
+    for (let i = 0; i < 4; i++) { await page.mouse.move(combo.x + combo.w / 2 + i, combo.y + combo.h / 2); await waitFrames(page); }
+    await click(page, 'planner.objective.2');
+    const picked = await page.waitForFunction(() => JSON.parse(window.Module.appPlanner()).form.objective === 'min_cost_under_deadline',
+                                              null, { timeout: 5000 }).then(() => true, () => false);
+    if (picked) break;
+  }
   // Under software WebGL on a busy machine the first click can land while the objective popup is
   // still closing, so the field is focused again and retyped (up to 3 times) until it holds 7.
   for (let attempt = 0; attempt < 3; attempt++) {
