@@ -5,6 +5,7 @@
 #include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/memory.hpp"
+#include "llmplan/performance.hpp"
 
 using namespace llmplan;
 
@@ -159,4 +160,33 @@ TEST_CASE("DeepSeek-V3's first 3 dense blocks hold dense MLPs, not 257 experts: 
   const MemoryBreakdown& g = m.per_gpu;
   CHECK(g.weights == doctest::Approx(2.0 * p.total));
   CHECK(g.weights + g.gradients + g.optimizer == doctest::Approx(16.0 * p.total));
+}
+
+TEST_CASE("uneven pipeline stages: Llama 3 405B on 16 stages, BLOOM on 12, DeepSeek-V3 on 16") {
+  // Llama 3 paper §3.3.2: 126 blocks on 16 stages, one block fewer on the first and the last
+  // (they hold the embedding and the loss): 7 + 14 x 8 + 7 = 126.
+  const PipelineSplit llama = pipeline_split(126, 16);
+  CHECK(llama.ok);
+  CHECK(llama.first == 7);
+  CHECK(llama.middle == 8);
+  CHECK(llama.last == 7);
+  // BLOOM (70 blocks, PP 12, BigScience): 5 + 10 x 6 + 5; DeepSeek-V3 (61 blocks, PP 16): 3 + 14 x 4 + 2.
+  CHECK((pipeline_split(70, 12).first == 5 && pipeline_split(70, 12).middle == 6 && pipeline_split(70, 12).last == 5));
+  CHECK((pipeline_split(61, 16).first == 3 && pipeline_split(61, 16).middle == 4 && pipeline_split(61, 16).last == 2));
+  CHECK(pipeline_split(32, 8).even());
+  CHECK_FALSE(pipeline_split(5, 4).ok);  // 2 + 2 + 2 would leave nothing for the last stage
+  CHECK_FALSE(pipeline_split(8, 9).ok);  // more stages than blocks
+
+  const ScenarioParse parse = parse_scenario(
+      R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "global_batch": 2048, "cluster": {"gpus": 16384},
+          "parallel": {"tp": 8, "pp": 16, "zero": 1, "sequence_parallel": true, "recompute": "full"}})",
+      builtin_catalog());
+  REQUIRE_MESSAGE(parse.scenario, parse.error.message);
+  const Scenario& s = *parse.scenario;
+  const MemoryResult m = estimate_memory(s, count_params(s.model), default_calibration());
+  // The second stage holds 8 blocks with 15 micro-batches in flight against the first stage's 7 with
+  // 16 (1F1B): 8 x 15 = 120 > 7 x 16 = 112 block-activations, so it is the busiest.
+  CHECK(m.stage == Stage::middle);
+  // The pipeline moves at the pace of the 8-block stages: 8 / (126 / 16) of the average.
+  CHECK(stage_imbalance(s) == doctest::Approx(8.0 * 16 / 126));
 }

@@ -59,8 +59,8 @@ TEST_CASE("rejections name the field and the allowed values") {
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 4}})", "parallel.zero", "0..3");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 3}, "cluster": {"gpus": 3}})", "parallel.tp",
                 "must divide the model's heads (32)");
-  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"pp": 3}, "cluster": {"gpus": 3}})", "parallel.pp",
-                "layers (32)");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"pp": 40}, "cluster": {"gpus": 40, "gpus_per_node": 8}})",
+                "parallel.pp", "32 layers into stages");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 8}, "cluster": {"gpus": 12}})",
                 "cluster.gpus", "multiple of parallel.tp x parallel.pp (8)");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "global_batch": 12, "micro_batch": 1})", "global_batch",

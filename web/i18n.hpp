@@ -111,7 +111,7 @@ enum class Lang { en, zh };
   X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
   X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
   X(u_positions) \
-  X(latency_us) X(t_latency_us) X(u_us) \
+  X(latency_us) X(t_latency_us) X(u_us) X(stage_middle) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

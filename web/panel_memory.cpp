@@ -115,7 +115,10 @@ void details(const AppState& app) {
   }
   std::snprintf(buf, sizeof buf, tr(S::batch_detail), r.global_batch, app.scenario.micro_batch, r.dp, r.grad_accum);
   form_text(tr(S::global_batch), buf, &app, "layout.global_batch");
-  if (m.stage != Stage::only) form_text(tr(S::stage), tr(m.stage == Stage::first ? S::stage_first : S::stage_last));
+  if (m.stage != Stage::only) {
+    const S names[] = {S::stage_only, S::stage_first, S::stage_last, S::stage_middle};  // by Stage
+    form_text(tr(S::stage), tr(names[static_cast<int>(m.stage)]));
+  }
   const ParamCount& p = r.params;
   std::snprintf(buf, sizeof buf, tr(S::params_detail), format_count(p.per_layer()).c_str(), app.scenario.model.layers,
                 format_count(p.embedding + p.positions + p.head).c_str());

@@ -256,6 +256,14 @@ json comm_json(const Comm& c) {
           {"intra_node_bytes", c.intra_bytes()},
           {"inter_node_bytes", c.inter_bytes()}};
 }
+// Blocks on each pipeline stage, first to last (pipeline_split).
+nlohmann::ordered_json stage_layers_json(const Scenario& s) {
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (int i = 0; i < s.parallel.pp; ++i)
+    out.push_back(i == 0 ? split.first : i == s.parallel.pp - 1 ? split.last : split.middle);
+  return out;
+}
 
 json result_json(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
   json warnings = json::array();
@@ -286,7 +294,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"zero", s.parallel.zero},
             {"micro_batch", s.micro_batch},
             {"global_batch", r.global_batch},
-            {"grad_accum", r.grad_accum}}},
+            {"grad_accum", r.grad_accum},
+            {"stage_layers", stage_layers_json(s)}}},
           {"memory", memory_json(r.memory)},
           {"time", time_json(r.time, rel)},
           {"gpu_hours", rel.gpu_hours},

@@ -173,6 +173,10 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   };
   arg("--tensor-model-parallel-size", num(x.tp));
   arg("--pipeline-model-parallel-size", num(x.pp));
+  if (const PipelineSplit split = pipeline_split(m.layers, x.pp); !split.even()) {
+    arg("--decoder-first-pipeline-num-layers", num(split.first));
+    arg("--decoder-last-pipeline-num-layers", num(split.last));
+  }
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
   if (x.zero == 1) arg("--use-distributed-optimizer");
   if (x.zero == 1) arg("--overlap-grad-reduce");

@@ -155,7 +155,7 @@ double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, in
 StageLoad first_stage(const Scenario& s, const ParamCount& p) {
   const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
-  st.layers = s.model.layers / pp;
+  st.layers = pipeline_split(s.model.layers, pp).first;
   st.params = layers_params_per_rank(p, s.model, 0, st.layers, tp) + p.embedding / tp + p.positions;
   if (pp == 1) {
     st.params += p.head / tp + p.final_norm;
@@ -165,11 +165,24 @@ StageLoad first_stage(const Scenario& s, const ParamCount& p) {
   return st;
 }
 
+// The second stage, when an uneven split gives the middle stages more blocks than the first: it
+// keeps one micro-batch fewer in flight, but of more blocks.
+StageLoad middle_stage(const Scenario& s, const ParamCount& p) {
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  StageLoad st;
+  st.layers = split.middle;
+  st.first_layer = split.first;
+  st.first = false;
+  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel.tp);
+  st.in_flight = std::min(s.parallel.pp - 1, std::max(s.grad_accum(), 1));
+  return st;
+}
+
 StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
-  st.layers = s.model.layers / pp;
-  st.first_layer = s.model.layers - s.model.layers / pp;
+  st.layers = pipeline_split(s.model.layers, pp).last;
+  st.first_layer = s.model.layers - static_cast<int>(st.layers);
   st.first = false;
   const double head = s.model.tied_embeddings ? p.embedding : p.head;
   st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, tp) + head / tp + p.final_norm;
@@ -320,7 +333,13 @@ Peak peak_stage(const Scenario& s, const ParamCount& p, const Calibration& cal) 
   const MemoryBreakdown first = stage_memory(s, p, first_stage(s, p), cal);
   if (s.parallel.pp == 1) return {first, Stage::only};
   const MemoryBreakdown last = stage_memory(s, p, last_stage(s, p), cal);
-  return last.total() > first.total() ? Peak{last, Stage::last} : Peak{first, Stage::first};
+  Peak peak = last.total() > first.total() ? Peak{last, Stage::last} : Peak{first, Stage::first};
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  if (s.parallel.pp > 2 && split.middle > split.first) {
+    const MemoryBreakdown middle = stage_memory(s, p, middle_stage(s, p), cal);
+    if (middle.total() > peak.mem.total()) peak = {middle, Stage::middle};
+  }
+  return peak;
 }
 
 // Memory grows with the micro-batch (fewer micro-batches in flight never outweigh bigger ones),
@@ -455,6 +474,7 @@ const char* to_string(Stage stage) {
     case Stage::only: return "only";
     case Stage::first: return "first";
     case Stage::last: return "last";
+    case Stage::middle: return "middle";
   }
   return "only";
 }

@@ -73,18 +73,19 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   f.model_per_step = f.model_per_token * tokens;
   f.hardware_per_gpu_step = f.hardware_per_token * tokens / s.cluster.gpus;
   if (ex) {
-    ex->add("time.model_flops_per_token", f.model_per_token, "FLOP",
-            s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)"
-            : s.method == Method::freeze
-                ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
-                  "only)"
-                : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
-                  "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1)",
-            {{"P", P},
-             {"A", attn},
-             {"seq_len", static_cast<double>(s.seq_len)},
-             {"hardware_per_token", f.hardware_per_token},
-             {"recompute_per_token", recompute}});
+    ex->add(
+        "time.model_flops_per_token", f.model_per_token, "FLOP",
+        s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)"
+        : s.method == Method::freeze
+            ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
+              "only)"
+            : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
+              "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1)",
+        {{"P", P},
+         {"A", attn},
+         {"seq_len", static_cast<double>(s.seq_len)},
+         {"hardware_per_token", f.hardware_per_token},
+         {"recompute_per_token", recompute}});
     ex->add("time.model_flops_per_step", f.model_per_step, "FLOP",
             "model FLOPs per token x global_batch x seq_len (whole cluster)",
             {{"model_flops_per_token", f.model_per_token}, {"tokens_per_step", tokens}});
@@ -148,6 +149,15 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 
 }  // namespace
 
+double busiest_stage_layers(const Scenario& s) {
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  return s.parallel.pp > 2 ? split.middle : std::max(split.first, split.last);
+}
+
+double stage_imbalance(const Scenario& s) {
+  return busiest_stage_layers(s) * s.parallel.pp / static_cast<double>(s.model.layers);
+}
+
 Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   Compute c;
   c.flops = training_flops(s, p, ex);
@@ -156,8 +166,18 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   const double slowdown = s.method == Method::qlora ? cal.qlora_slowdown.value : 1.0;
   c.gemm_s = c.flops.hardware_per_gpu_step / (peak * c.gemm_efficiency);
   c.memory_bound_s = elementwise_s(s, cal);
-  c.compute_s = (c.gemm_s + c.memory_bound_s) * slowdown;
+  // Per-GPU FLOPs are the average over the stages; with an uneven split the pipeline moves at
+  // the pace of the stage with the most blocks.
+  const double imbalance = stage_imbalance(s);
+  c.compute_s = (c.gemm_s + c.memory_bound_s) * slowdown * imbalance;
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
+  if (ex && imbalance != 1.0)
+    ex->add("time.stage_imbalance", imbalance, "1",
+            "blocks of the busiest pipeline stage / (layers / pp): an uneven split paces the pipeline by its busiest "
+            "stage (compute_s includes it)",
+            {{"busiest_stage_layers", busiest_stage_layers(s)},
+             {"layers", static_cast<double>(s.model.layers)},
+             {"pp", static_cast<double>(s.parallel.pp)}});
   if (ex) {
     ex->add("time.compute_s", c.compute_s, "s",
             "(hardware FLOPs per GPU per step / (dense peak x GEMM efficiency) + memory-bound time) x QLoRA slowdown; "
@@ -218,7 +238,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   const double compute_per_mb_s = compute.compute_s / m;
   const double e = bytes_per_element(s.precision);
   const double act = static_cast<double>(s.micro_batch) * s.seq_len * s.model.hidden * e;  // b s h, one layer boundary
-  const double layers_per_stage = static_cast<double>(s.model.layers) / x.pp;
+  const double layers_per_stage = busiest_stage_layers(s);  // the pipeline waits for the busiest stage
   const Constant& tp_overlap = cal.tp_comm_overlap;
   const Constant& dp_overlap = cal.dp_overlap;
   const Constant& zero3_overlap = cal.zero3_overlap;

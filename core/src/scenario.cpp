@@ -364,8 +364,12 @@ InputError validate_scenario(const Scenario& s) {
   if (!detail::check_arch(r, m, "model")) return err;
   if (m.heads % x.tp != 0)
     r.fail("parallel.tp", "must divide the model's heads (" + n(m.heads) + "); got " + n(x.tp));
-  else if (m.layers % x.pp != 0)
-    r.fail("parallel.pp", "must divide the model's layers (" + n(m.layers) + "); got " + n(x.pp));
+  else if (!pipeline_split(m.layers, x.pp).ok)
+    r.fail("parallel.pp",
+           "must split the model's " + n(m.layers) +
+               " layers into stages of ceil(layers / pp), the first and last taking the rest, none empty; "
+               "got " +
+               n(x.pp));
   else if (c.gpus % (x.tp * x.pp) != 0)
     r.fail("cluster.gpus",
            "must be a multiple of parallel.tp x parallel.pp (" + n(x.tp * x.pp) + "); got " + n(c.gpus));
@@ -387,6 +391,21 @@ InputError validate_scenario(const Scenario& s) {
     r.fail("trainable_layers",
            "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
   return err;
+}
+
+PipelineSplit pipeline_split(int layers, int pp) {
+  PipelineSplit out;
+  if (pp < 1 || layers < pp) return out;
+  out.middle = (layers + pp - 1) / pp;
+  const int deficit = out.middle * pp - layers;
+  if (pp == 1) {
+    out.first = out.last = layers;
+  } else {
+    out.first = out.middle - deficit / 2;
+    out.last = out.middle - (deficit - deficit / 2);
+  }
+  out.ok = out.first >= 1 && out.last >= 1;
+  return out;
 }
 
 void set_inter_node_link(const Interconnect& link, double ports_per_node, Network& network) {

@@ -48,7 +48,7 @@ struct ActivationShape {
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
 
-enum class Stage { only, first, last };  // which pipeline stage is the most loaded
+enum class Stage { only, first, last, middle };  // which pipeline stage is the most loaded
 
 struct MemoryBreakdown {
   double weights = 0;

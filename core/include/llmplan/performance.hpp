@@ -97,6 +97,9 @@ struct CostResult {
 
 // FLOPs per token (Narayanan et al. 2021 §5.1 convention: attention without causal halving).
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
+// Blocks of the busiest pipeline stage (pipeline_split), and that over the average layers / pp.
+double busiest_stage_layers(const Scenario& s);
+double stage_imbalance(const Scenario& s);
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);

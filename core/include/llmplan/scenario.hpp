@@ -158,6 +158,18 @@ struct Scenario {
   double training_tokens() const { return tokens > 0 ? tokens : storage.dataset_tokens * epochs; }
 };
 
+// Blocks per pipeline stage. When the layers do not divide by pp, every middle stage takes
+// ceil(layers / pp) and the first and last stages, which also hold the embedding and the loss,
+// take the rest (Megatron-LM --decoder-first/last-pipeline-num-layers; Llama 3 405B: 126 blocks on
+// 16 stages, 7 on the first and last and 8 on the others, Llama 3 paper §3.3.2). ok is false when
+// no stage may be left empty that way.
+struct PipelineSplit {
+  int first = 0, middle = 0, last = 0;  // blocks of the first, each middle, and the last stage
+  bool ok = false;
+  bool even() const { return first == middle && last == middle; }
+};
+PipelineSplit pipeline_split(int layers, int pp);
+
 struct InputError {
   std::string field;    // JSON path, e.g. "parallel.tp"
   std::string message;  // full sentence naming the field, the allowed range and what was given
