@@ -14,6 +14,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
+#include "llmplan/json_path.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/planner.hpp"
 
@@ -27,35 +28,6 @@ namespace {
 // (so any hidden size is valid).
 json base_document() {
   return {{"model", {{"layers", 1000}, {"hidden", 4096}, {"heads", 4096}, {"ffn", 11008}, {"vocab", 32000}}}};
-}
-
-void set_path(json& doc, const std::string& path, json value) {
-  json* v = &doc;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = path.find('.', start);
-    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (dot == std::string::npos) {
-      (*v)[key] = std::move(value);
-      return;
-    }
-    if (!v->contains(key)) (*v)[key] = json::object();
-    v = &(*v)[key];
-    start = dot + 1;
-  }
-}
-
-const json* get_path(const json& doc, const std::string& path) {
-  const json* v = &doc;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = path.find('.', start);
-    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!v->is_object() || !v->contains(key)) return nullptr;
-    v = &(*v)[key];
-    if (dot == std::string::npos) return v;
-    start = dot + 1;
-  }
 }
 
 // Makes the field apply (its `applies` condition) and meets the cross-field rules the value
@@ -76,17 +48,17 @@ void give_context(json& doc, const FieldSpec& f) {
 }
 
 void meet_rules(json& doc) {
-  const json* offload = get_path(doc, "parallel.offload");
-  if (offload && *offload != "none") set_path(doc, "parallel.zero", 1);
-  const json* tp = get_path(doc, "parallel.tp");
-  const json* pp = get_path(doc, "parallel.pp");
+  const json* offload = json_at(doc, "parallel.offload");
+  if (offload && *offload != "none") json_set(doc, "parallel.zero", 1);
+  const json* tp = json_at(doc, "parallel.tp");
+  const json* pp = json_at(doc, "parallel.pp");
   const long long tp_pp = (tp ? tp->get<long long>() : 1) * (pp ? pp->get<long long>() : 1);
-  if (tp_pp > 1) set_path(doc, "cluster.gpus", std::lcm(tp_pp, 8LL));
-  const json* experts = get_path(doc, "model.experts");
+  if (tp_pp > 1) json_set(doc, "cluster.gpus", std::lcm(tp_pp, 8LL));
+  const json* experts = json_at(doc, "model.experts");
   if (experts && experts->get<int>() == 0)
     for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"})
       doc["model"].erase(k);
-  const json* attention = get_path(doc, "model.attention");
+  const json* attention = json_at(doc, "model.attention");
   if (attention && *attention == "mla") {
     json& m = doc["model"];
     for (const char* k : {"kv_lora_rank", "v_head_dim"})
@@ -94,10 +66,10 @@ void meet_rules(json& doc) {
     if (m.value("qk_nope_head_dim", 0) + m.value("qk_rope_head_dim", 0) == 0)
       m[m.contains("qk_rope_head_dim") ? "qk_nope_head_dim" : "qk_rope_head_dim"] = 64;
   }
-  const json* objective = get_path(doc, "objective");
-  if (objective && *objective == "min_cost_under_deadline") set_path(doc, "constraints.deadline_days", 30);
-  if (objective && *objective == "min_time_under_budget") set_path(doc, "constraints.budget_usd", 1e6);
-  const json* top_k = get_path(doc, "model.top_k");
+  const json* objective = json_at(doc, "objective");
+  if (objective && *objective == "min_cost_under_deadline") json_set(doc, "constraints.deadline_days", 30);
+  if (objective && *objective == "min_time_under_budget") json_set(doc, "constraints.budget_usd", 1e6);
+  const json* top_k = json_at(doc, "model.top_k");
   if (top_k && experts && top_k->get<int>() > experts->get<int>()) doc["model"]["experts"] = *top_k;
 }
 
@@ -180,7 +152,7 @@ TEST_SUITE("field table") {
       for (const json& value : accepted(f)) {
         json doc = base;
         give_context(doc, f);
-        set_path(doc, f.path, value);
+        json_set(doc, f.path, value);
         meet_rules(doc);
         std::string written;
         CHECK_MESSAGE(parse_error(doc, f.scope, written).empty(),
@@ -189,7 +161,7 @@ TEST_SUITE("field table") {
       for (const json& value : refused(f)) {
         json doc = base;
         give_context(doc, f);
-        set_path(doc, f.path, value);
+        json_set(doc, f.path, value);
         std::string written;
         const std::string err = parse_error(doc, f.scope, written);
         CHECK_MESSAGE(err.rfind(std::string(f.path) + " | " + f.path + ": ", 0) == 0,
@@ -217,7 +189,7 @@ TEST_SUITE("field table") {
       for (const json& value : accepted(f)) {
         json doc = base_document();
         give_context(doc, f);
-        set_path(doc, f.path, value);
+        json_set(doc, f.path, value);
         meet_rules(doc);
         const ScenarioParse first = parse_scenario(doc.dump(), catalog);
         REQUIRE_MESSAGE(first.scenario, std::string(f.path) << ": " << first.error.message);
@@ -235,8 +207,8 @@ TEST_SUITE("field table") {
             field_value_json(f, *first.scenario) !=
                 field_value_json(f, parse_scenario(base_document().dump(), catalog).scenario.value()) &&
             field_applies(f, *first.scenario) && f.stage == FieldStage::input)
-          CHECK_MESSAGE(get_path(out, f.path) != nullptr, std::string(f.path)
-                                                              << " = " << value.dump() << " not written: " << written);
+          CHECK_MESSAGE(json_at(out, f.path) != nullptr, std::string(f.path)
+                                                             << " = " << value.dump() << " not written: " << written);
         // The link of the document opens as the same scenario, with no notice.
         const LinkEncode e = encode_link(doc.dump(), catalog);
         REQUIRE_MESSAGE(e.ok, std::string(f.path) << ": " << e.error.message);

@@ -85,7 +85,10 @@ bool valid_catalog_version(const std::string& s) {  // YYYY.MM.N
 }
 
 // id, name, source, as_of, notes and sources: present in every entry of every section.
-bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e, const std::vector<std::string>& allowed) {
+// The keys every entry may have besides its section's own (`fields`), which come after them.
+bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e, const std::vector<std::string>& fields) {
+  std::vector<std::string> allowed = {"id", "name", "source", "as_of", "notes", "sources", "aliases"};
+  allowed.insert(allowed.end(), fields.begin(), fields.end());
   if (!r.object(o, p) || !r.keys(o, p, allowed) || !r.required(o, p, {"id", "name", "source", "as_of"}) ||
       !r.string(o, "id", p, e.id) || !r.string(o, "name", p, e.name) || !r.string(o, "source", p, e.source) ||
       !r.string(o, "as_of", p, e.as_of) || !r.string(o, "notes", p, e.notes))
@@ -159,28 +162,9 @@ bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std
 
 bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (!entry_info(r, o, p, a,
-                  {"id",
-                   "name",
-                   "source",
-                   "as_of",
-                   "notes",
-                   "sources",
-                   "aliases",
-                   "vendor",
-                   "form_factor",
-                   "memory_gb",
-                   "memory_bw_gb_per_s",
-                   "fp32_tflops",
-                   "tf32_dense_tflops",
-                   "bf16_dense_tflops",
-                   "fp16_dense_tflops",
-                   "fp8_dense_tflops",
-                   "fp4_dense_tflops",
-                   "intra_node_link",
-                   "intra_node_gb_per_s",
-                   "pcie_gen",
-                   "tdp_w",
-                   "gemm_bf16_efficiency"}) ||
+                  {"vendor", "form_factor", "memory_gb", "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops",
+                   "bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link",
+                   "intra_node_gb_per_s", "pcie_gen", "tdp_w", "gemm_bf16_efficiency"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
       !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||
@@ -207,8 +191,8 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
 bool read_interconnect(Reader& r, const json& o, const std::string& p, Interconnect& c) {
   std::string scope;
   if (!entry_info(r, o, p, c,
-                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "scope", "technology", "rdma",
-                   "line_rate_gbps", "bandwidth_gb_per_s", "nccl_busbw_gb_per_s", "latency_us"}) ||
+                  {"scope", "technology", "rdma", "line_rate_gbps", "bandwidth_gb_per_s", "nccl_busbw_gb_per_s",
+                   "latency_us"}) ||
       !one_of(r, o, "scope", p, {"intra_node", "inter_node"}, scope) ||
       !one_of(r, o, "technology", p, {"nvlink", "pcie", "infinity_fabric", "hccs", "infiniband", "roce", "ethernet"},
               c.technology) ||
@@ -226,9 +210,8 @@ bool read_interconnect(Reader& r, const json& o, const std::string& p, Interconn
 
 bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s) {
   return entry_info(r, o, p, s,
-                    {"id", "name", "source", "as_of", "notes", "sources", "aliases", "provider", "kind",
-                     "read_mb_per_s", "write_mb_per_s", "read_mb_per_s_per_tib", "single_stream_mb_per_s",
-                     "parallel_client_mb_per_s", "iops", "usd_per_tb_month"}) &&
+                    {"provider", "kind", "read_mb_per_s", "write_mb_per_s", "read_mb_per_s_per_tib",
+                     "single_stream_mb_per_s", "parallel_client_mb_per_s", "iops", "usd_per_tb_month"}) &&
          r.required(o, p, {"provider"}) && r.string(o, "provider", p, s.provider) &&
          one_of(r, o, "kind", p, {"block", "local_nvme", "parallel_fs", "file", "object"}, s.kind) &&
          opt(r, o, "read_mb_per_s", p, s.read_mb_per_s) && opt(r, o, "write_mb_per_s", p, s.write_mb_per_s) &&
@@ -239,8 +222,7 @@ bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s
 }
 
 bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) {
-  if (!entry_info(r, o, p, v,
-                  {"id", "name", "source", "as_of", "notes", "sources", "aliases", "kind", "country", "url"}) ||
+  if (!entry_info(r, o, p, v, {"kind", "country", "url"}) ||
       !one_of(r, o, "kind", p, {"hyperscaler", "gpu_cloud", "marketplace", "cn_cloud"}, v.kind) ||
       !r.required(o, p, {"country", "url"}) || !r.string(o, "country", p, v.country) || !r.string(o, "url", p, v.url))
     return false;
@@ -253,29 +235,9 @@ bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) 
 bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) {
   std::string currency, link;
   if (!entry_info(r, o, p, i,
-                  {"id",
-                   "name",
-                   "source",
-                   "as_of",
-                   "notes",
-                   "sources",
-                   "aliases",
-                   "provider",
-                   "instance_type",
-                   "accelerator",
-                   "gpus",
-                   "vcpus",
-                   "ram_gb",
-                   "local_nvme_tb",
-                   "network_gbps",
-                   "inter_node_link",
-                   "region",
-                   "currency",
-                   "on_demand_per_hour",
-                   "spot_per_hour",
-                   "reserved_1yr_per_hour",
-                   "reserved_3yr_per_hour",
-                   "min_billing_hours"}) ||
+                  {"provider", "instance_type", "accelerator", "gpus", "vcpus", "ram_gb", "local_nvme_tb",
+                   "network_gbps", "inter_node_link", "region", "currency", "on_demand_per_hour", "spot_per_hour",
+                   "reserved_1yr_per_hour", "reserved_3yr_per_hour", "min_billing_hours"}) ||
       !r.required(o, p, {"provider", "instance_type", "accelerator", "gpus", "region"}) ||
       !r.string(o, "provider", p, i.provider) || !r.string(o, "instance_type", p, i.instance_type) ||
       !r.string(o, "accelerator", p, i.accelerator) || !r.integer(o, "gpus", p, 1, 1024, i.gpus) ||
@@ -304,16 +266,7 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
 }
 
 bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) {
-  std::vector<std::string> allowed = {"id",
-                                      "name",
-                                      "source",
-                                      "as_of",
-                                      "notes",
-                                      "sources",
-                                      "aliases",
-                                      "max_context",
-                                      "published_params",
-                                      "published_active_params"};
+  std::vector<std::string> allowed = {"max_context", "published_params", "published_active_params"};
   for (std::string& k : detail::arch_keys()) allowed.push_back(std::move(k));
   if (!entry_info(r, o, p, m, allowed) ||
       !r.required(o, p, {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_context", "published_params"}) ||

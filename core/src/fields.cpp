@@ -38,7 +38,7 @@ const FieldSpec kFields[] = {
     // Model: a catalog preset, or the architecture.
     {.path = "model.preset", .type = T::id, .code = "m", .label = "preset", .help = "t_preset",
      .meaning = "A catalog model (its architecture and context length); give this or the architecture fields.",
-     .catalog = "models", .section = "model", .default_text = "none: the architecture fields are required"},
+     .catalog = "models", .section = "model", .default_text = "none: the architecture fields are required", .ref = REF(model_preset)},
     {.path = "model.layers", .type = T::integer, .lo = 1, .hi = 1000, .code = "L", .unit = "layers", .label = "layers",
      .help = "t_layers", .meaning = "Transformer blocks L.", .section = "model", .applies = "!model.preset",
      .default_text = "required without a preset", .required = true, .stage = kInput, .ref = REF(model.layers)},
@@ -163,21 +163,21 @@ const FieldSpec kFields[] = {
     // Cluster: an accelerator and a GPU count, or a cloud instance and a node count.
     {.path = "cluster.accelerator", .type = T::id, .code = "g", .label = "accelerator", .help = "t_accelerator",
      .meaning = "A catalog accelerator.", .catalog = "accelerators", .section = "cluster", .applies = "!cluster.instance",
-     .default_text = "h100-sxm5-80gb"},
+     .default_text = "h100-sxm5-80gb", .ref = REF(cluster.accelerator)},
     {.path = "cluster.gpus", .type = T::integer, .lo = 1, .hi = 1000000, .code = "n", .unit = "GPUs", .label = "gpus",
      .help = "t_gpus", .meaning = "Accelerators in the job: at most one node, or whole nodes.", .section = "cluster",
-     .applies = "!cluster.instance", .default_text = "8"},
+     .applies = "!cluster.instance", .default_text = "8", .ref = REF(cluster.gpus)},
     {.path = "cluster.gpus_per_node", .type = T::integer, .lo = 1, .hi = 72, .code = "gn", .unit = "GPUs",
      .label = "gpus_per_node", .help = "t_gpus_per_node",
      .meaning = "GPUs that share one scale-up domain (NVLink/PCIe); tensor parallelism stays inside it.",
-     .section = "cluster", .applies = "!cluster.instance", .default_text = "min(gpus, 8)"},
+     .section = "cluster", .applies = "!cluster.instance", .default_text = "min(gpus, 8)", .ref = REF(cluster.gpus_per_node)},
     {.path = "cluster.gpu_memory_gb", .type = T::number, .lo = 1, .hi = 1000, .code = "gmem", .unit = "GB",
      .label = "gpu_memory", .help = "t_gpu_memory", .meaning = "Usable memory per GPU in decimal GB.",
      .section = "cluster", .default_text = "the accelerator's memory", .stage = kOverride,
      .ref = REF(cluster.gpu_memory_gb)},
     {.path = "cluster.instance", .type = T::id, .code = "i", .label = "instance", .help = "t_instance",
      .meaning = "A catalog cloud instance (offering): its accelerator, node size, network and price.",
-     .catalog = "instances", .section = "cluster", .default_text = "none"},
+     .catalog = "instances", .section = "cluster", .default_text = "none", .ref = REF(cluster.instance)},
     {.path = "cluster.nodes", .type = T::integer, .lo = 1, .hi = 100000, .code = "nn", .unit = "nodes",
      .label = "nodes", .help = "t_nodes", .meaning = "Instances (nodes) of cluster.instance.", .section = "cluster",
      .applies = "cluster.instance", .default_text = "1"},
@@ -248,10 +248,10 @@ const FieldSpec kFields[] = {
     // Storage.
     {.path = "storage.data_tier", .type = T::id, .code = "dt", .label = "data_tier", .help = "t_data_tier",
      .meaning = "Where the training data is read from (a catalog storage tier).", .catalog = "storage",
-     .section = "storage", .default_text = kDefaultDataTier},
+     .section = "storage", .default_text = kDefaultDataTier, .ref = REF(storage.data_tier)},
     {.path = "storage.checkpoint_tier", .type = T::id, .code = "ct", .label = "ckpt_tier", .help = "t_ckpt_tier",
      .meaning = "Where checkpoints are written (a catalog storage tier).", .catalog = "storage",
-     .section = "storage", .default_text = "the data tier"},
+     .section = "storage", .default_text = "the data tier", .ref = REF(storage.checkpoint_tier)},
     {.path = "storage.checkpoint_interval_h", .type = T::number_or_auto, .lo = 0.01, .hi = 10000, .code = "ci",
      .unit = "h", .label = "ckpt_interval", .help = "t_ckpt_interval",
      .meaning = "Hours between checkpoints, or \"auto\" for the Young/Daly optimum.", .section = "storage",
@@ -415,8 +415,6 @@ namespace {
 std::string condition_value(std::string_view path, const Scenario& s) {
   const FieldSpec* f = find_field(path);
   if (!f) return "";
-  if (path == "model.preset") return s.model_preset;
-  if (path == "cluster.instance") return s.cluster.instance;
   std::string v = field_value_json(*f, s);
   if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
   return v;

@@ -133,20 +133,6 @@ bool Reader::keys(const json& obj, const std::string& path, const std::vector<st
   return true;
 }
 
-const json* at_path(const json& root, std::string_view path) {
-  const json* v = &root;
-  while (true) {
-    const size_t dot = path.find('.');
-    const std::string key(path.substr(0, dot));
-    if (!v->is_object()) return nullptr;
-    const auto it = v->find(key);
-    if (it == v->end()) return nullptr;
-    v = &*it;
-    if (dot == std::string_view::npos) return v;
-    path.remove_prefix(dot + 1);
-  }
-}
-
 namespace {
 
 std::string names_text(std::span<const char* const> names) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmplan/fields.hpp"
+#include "llmplan/json_path.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan::detail {
@@ -79,9 +80,6 @@ class Reader {
   InputError& err_;
   PathStyle style_;
 };
-
-// The value at a dotted path ("parallel.tp"), or nullptr.
-const json* at_path(const json& root, std::string_view path);
 
 // The type and range check of one table field's value; `shown` is the path the error names.
 bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string& shown);

@@ -19,6 +19,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/fields.hpp"
+#include "llmplan/json_path.hpp"
 #include "llmplan/planner.hpp"
 
 namespace llmplan {
@@ -70,32 +71,6 @@ const LinkField* field_by_path(std::string_view path) {
   for (const LinkField& f : kLinkFields)
     if (path == f.field) return &f;
   return nullptr;
-}
-
-const json* at_path(const json& root, const std::string& path) { return detail::at_path(root, path); }
-
-void set_path(json& root, const std::string& path, json value) {
-  json* v = &root;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = path.find('.', start);
-    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (dot == std::string::npos) {
-      (*v)[key] = std::move(value);
-      return;
-    }
-    if (!v->contains(key) || !(*v)[key].is_object()) (*v)[key] = json::object();
-    v = &(*v)[key];
-    start = dot + 1;
-  }
-}
-
-void erase_path(json& root, const std::string& path) {
-  const size_t dot = path.rfind('.');
-  json* parent = dot == std::string::npos ? &root : const_cast<json*>(at_path(root, path.substr(0, dot)));
-  if (!parent || !parent->is_object()) return;
-  parent->erase(dot == std::string::npos ? path : path.substr(dot + 1));
-  if (dot != std::string::npos && parent->empty()) erase_path(root, path.substr(0, dot));
 }
 
 // Every leaf of an input document as dotted paths, in document order.
@@ -328,7 +303,7 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
     }
   }
   for (const LinkField& f : kLinkFields) {
-    const json* v = at_path(doc, f.field);
+    const json* v = json_at(doc, f.field);
     if (v) fragment += std::string("&") + f.code + "=" + format_value(*v, f.type);
   }
   out.fragment = fragment;
@@ -374,7 +349,7 @@ std::vector<Pair> split_pairs(std::string_view fragment) {
 // "cluster.instance.x"): what to drop.
 std::string present_field(const json& doc, std::string field) {
   while (!field.empty()) {
-    if (at_path(doc, field)) return field;
+    if (json_at(doc, field)) return field;
     const size_t dot = field.rfind('.');
     if (dot == std::string::npos) return "";
     field.resize(dot);
@@ -402,7 +377,7 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
       leaves(doc, "", paths);
       for (auto it = paths.rbegin(); it != paths.rend() && drop.empty(); ++it) {
         json trial = doc;
-        erase_path(trial, *it);
+        json_erase(trial, *it);
         bool q = false;
         const InputError e2 = check_input(trial, catalog, q);
         if (e2.field != err.field || e2.message != err.message) drop = *it;
@@ -414,7 +389,7 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
       continue;
     }
     if (drop.empty() || drop == "model") {
-      if (at_path(doc, "model") && drop == "model") {
+      if (json_at(doc, "model") && drop == "model") {
         doc["model"] = {{"preset", kDefaultLinkModel}};
         out.notices.push_back({err.field, why + "; the model " + std::string(kDefaultLinkModel) + " is used"});
         continue;
@@ -423,7 +398,7 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
       return;  // nothing left to drop: the document stays invalid
     }
     out.notices.push_back({drop, why + (drop == err.field ? "" : " (" + drop + " dropped)") + "; the default is used"});
-    erase_path(doc, drop);
+    json_erase(doc, drop);
   }
 }
 
@@ -476,7 +451,7 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
       out.notices.push_back({printable(p.code), "unknown field code \"" + printable(p.code) + "\"; ignored"});
       continue;
     }
-    if (at_path(doc, f->field)) {
+    if (json_at(doc, f->field)) {
       out.notices.push_back({f->field, "given twice; the first value is kept"});
       continue;
     }
@@ -486,7 +461,7 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
       out.notices.push_back({f->field, why + "; the default is used"});
       continue;
     }
-    set_path(doc, f->field, std::move(value));
+    json_set(doc, f->field, std::move(value));
   }
   if (!seen_version && !fragment.empty()) out.notices.push_back({"v", "missing; read as link format 1"});
   if (!doc.contains("model")) {

@@ -478,15 +478,15 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
     if (root.contains(k)) own[k] = root[k];
   if (!detail::check_fields(r, own, FieldScope::question)) return false;
   const auto number = [&](const char* path, double fallback) {
-    const nlohmann::json* v = detail::at_path(own, path);
+    const nlohmann::json* v = json_at(own, path);
     return v ? v->get<double>() : fallback;
   };
   const auto names = [&](const char* path) {
-    const nlohmann::json* v = detail::at_path(own, path);
+    const nlohmann::json* v = json_at(own, path);
     return v ? v->get<std::vector<std::string>>() : std::vector<std::string>{};
   };
   Constraints& k = q.constraints;
-  if (const nlohmann::json* v = detail::at_path(own, "objective"))
+  if (const nlohmann::json* v = json_at(own, "objective"))
     for (size_t i = 0; i < std::size(kObjectiveNames); ++i)
       if (*v == kObjectiveNames[i]) q.objective = static_cast<Objective>(i);
   q.top_n = static_cast<int>(number("top_n", q.top_n));
@@ -496,8 +496,8 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
   k.providers = names("constraints.providers");
   k.accelerators = names("constraints.accelerators");
   k.regions = names("constraints.regions");
-  if (const nlohmann::json* v = detail::at_path(own, "constraints.currency")) k.currency = v->get<std::string>();
-  if (const nlohmann::json* v = detail::at_path(own, "constraints.spot")) k.spot = v->get<bool>();
+  if (const nlohmann::json* v = json_at(own, "constraints.currency")) k.currency = v->get<std::string>();
+  if (const nlohmann::json* v = json_at(own, "constraints.spot")) k.spot = v->get<bool>();
   if (q.objective == Objective::min_cost_under_deadline && q.constraints.deadline_days <= 0)
     return r.fail("constraints.deadline_days", "is required by objective \"min_cost_under_deadline\"");
   if (q.objective == Objective::min_time_under_budget && q.constraints.budget_usd <= 0)

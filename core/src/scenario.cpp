@@ -37,11 +37,11 @@ namespace {
 
 std::string n(double v) { return Reader::num(v); }
 
-bool has(const json& root, std::string_view path) { return detail::at_path(root, path) != nullptr; }
+bool has(const json& root, std::string_view path) { return json_at(root, path) != nullptr; }
 
 template <class V>
 V value_at(const json& root, std::string_view path, V fallback) {
-  const json* v = detail::at_path(root, path);
+  const json* v = json_at(root, path);
   return v ? v->get<V>() : fallback;
 }
 
@@ -49,7 +49,7 @@ V value_at(const json& root, std::string_view path, V fallback) {
 void apply_stage(const json& root, FieldStage stage, Scenario& s) {
   for (const FieldSpec& f : all_fields())
     if (f.scope == FieldScope::scenario && f.stage == stage)
-      if (const json* v = detail::at_path(root, f.path)) detail::apply_field(f, *v, s);
+      if (const json* v = json_at(root, f.path)) detail::apply_field(f, *v, s);
 }
 
 //-----------------------------------------------------------------------------

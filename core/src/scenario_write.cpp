@@ -6,11 +6,11 @@
 // document without them, would produce a different value; only the fields that pick catalog
 // entries (model preset, cluster, storage tiers) are written by code here.
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "json_read.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
+#include "llmplan/json_path.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
@@ -30,36 +30,16 @@ ojson member_json(const FieldSpec& f, const Scenario& s) {
   return nullptr;
 }
 
-// The resolved fields: the catalog entries a scenario uses and the counts that size them.
-std::optional<ojson> resolved_json(const FieldSpec& f, const Scenario& s) {
-  const std::string_view path = f.path;
-  const Cluster& c = s.cluster;
-  const bool instance = !c.instance.empty();
-  if (path == "model.preset" && !s.model_preset.empty()) return s.model_preset;
-  if (path == "cluster.instance" && instance) return c.instance;
-  if (path == "cluster.nodes" && instance) return c.nodes();
-  if (path == "cluster.accelerator" && !instance) return c.accelerator;
-  if (path == "cluster.gpus" && !instance) return c.gpus;
-  if (path == "cluster.gpus_per_node" && !instance) return c.gpus_per_node;
-  if (path == "storage.data_tier" && s.storage.data_tier != kDefaultDataTier) return s.storage.data_tier;
-  if (path == "storage.checkpoint_tier" && s.storage.checkpoint_tier != s.storage.data_tier)
-    return s.storage.checkpoint_tier;
-  return std::nullopt;
-}
-
-void set_path(ojson& doc, std::string_view path, ojson value) {
-  ojson* v = &doc;
-  while (true) {
-    const size_t dot = path.find('.');
-    const std::string key(path.substr(0, dot));
-    if (dot == std::string_view::npos) {
-      (*v)[key] = std::move(value);
-      return;
-    }
-    if (!v->contains(key)) (*v)[key] = ojson::object();
-    v = &(*v)[key];
-    path.remove_prefix(dot + 1);
-  }
+// Whether the writer writes a resolved field of `s`: the catalog entries and counts the scenario
+// uses (an instance and its nodes, or an accelerator and its GPUs), tiers other than the defaults.
+bool resolved_written(std::string_view path, const Scenario& s) {
+  const bool instance = !s.cluster.instance.empty();
+  if (path == "model.preset") return !s.model_preset.empty();
+  if (path == "cluster.instance" || path == "cluster.nodes") return instance;
+  if (path == "cluster.accelerator" || path == "cluster.gpus" || path == "cluster.gpus_per_node") return !instance;
+  if (path == "storage.data_tier") return s.storage.data_tier != kDefaultDataTier;
+  if (path == "storage.checkpoint_tier") return s.storage.checkpoint_tier != s.storage.data_tier;
+  return false;
 }
 
 bool writable(const FieldSpec& f, const Scenario& s) {
@@ -74,9 +54,10 @@ ojson build(const Scenario& s, const std::vector<bool>& wanted) {
     const FieldSpec& f = fields[i];
     if (f.scope != FieldScope::scenario) continue;
     if (f.stage == FieldStage::resolved) {
-      if (auto v = resolved_json(f, s)) set_path(doc, f.path, std::move(*v));
+      // cluster.nodes is the one resolved field without a member: it is derived from the GPUs.
+      if (resolved_written(f.path, s)) json_set(doc, f.path, f.ref ? member_json(f, s) : ojson(s.cluster.nodes()));
     } else if (wanted[i]) {
-      set_path(doc, f.path, member_json(f, s));
+      json_set(doc, f.path, member_json(f, s));
     }
   }
   return doc;

@@ -63,7 +63,8 @@ struct FieldSpec {
   bool required = false;                      // must be given whenever the field applies
   FieldScope scope = FieldScope::scenario;
   FieldStage stage = FieldStage::resolved;
-  FieldRef (*ref)(Scenario&) = nullptr;  // the member input and override fields fill
+  FieldRef (*ref)(Scenario&) = nullptr;  // the member the field fills (input, override) or resolves into
+                                         // (resolved); none for a value derived from others (cluster.nodes)
   double scale = 1;                      // JSON value = member x scale (Gbit/s from GB/s: 8)
 };
 
