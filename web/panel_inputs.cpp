@@ -19,6 +19,7 @@
 #include "i18n.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
+#include "llmplan/json_path.hpp"
 #include "llmplan/units.hpp"
 #include "palette.hpp"
 #include "widgets.hpp"
@@ -32,66 +33,16 @@ using nlohmann::json;
 // [SECTION] Document access
 //-----------------------------------------------------------------------------
 
-std::vector<std::string> split(const char* path) {
-  std::vector<std::string> parts;
-  std::string cur;
-  for (const char* p = path; *p; ++p) {
-    if (*p == '.') {
-      parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += *p;
-    }
-  }
-  parts.push_back(cur);
-  return parts;
-}
-
-const json* doc_get(const json& doc, const char* path) {
-  const json* j = &doc;
-  for (const std::string& k : split(path)) {
-    if (!j->is_object()) return nullptr;
-    const auto it = j->find(k);
-    if (it == j->end()) return nullptr;
-    j = &*it;
-  }
-  return j;
-}
-
-void doc_set(json& doc, const char* path, json value) {
-  json* j = &doc;
-  const std::vector<std::string> parts = split(path);
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (!(*j)[parts[i]].is_object()) (*j)[parts[i]] = json::object();
-    j = &(*j)[parts[i]];
-  }
-  (*j)[parts.back()] = std::move(value);
-}
-
-// Removes the field, and objects it leaves empty (so the document stays minimal).
-void doc_erase(json& doc, const char* path) {
-  const std::vector<std::string> parts = split(path);
-  std::vector<json*> chain{&doc};
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    json* j = chain.back();
-    if (!j->is_object() || !j->contains(parts[i])) return;
-    chain.push_back(&(*j)[parts[i]]);
-  }
-  if (!chain.back()->is_object()) return;
-  chain.back()->erase(parts.back());
-  for (size_t i = chain.size() - 1; i > 0; --i)
-    if (chain[i]->is_object() && chain[i]->empty()) chain[i - 1]->erase(parts[i - 1]);
-}
-
-bool has(const AppState& app, const char* path) { return doc_get(app.input, path) != nullptr; }
+// Fields of the input document by dotted path: json_at, json_set and json_erase (llmplan/json_path.hpp).
+bool has(const AppState& app, const char* path) { return json_at(app.input, path) != nullptr; }
 
 double doc_number(const AppState& app, const char* path, double fallback) {
-  const json* j = doc_get(app.input, path);
+  const json* j = json_at(app.input, path);
   return j && j->is_number() ? j->get<double>() : fallback;
 }
 
 std::string doc_string(const AppState& app, const char* path, const std::string& fallback) {
-  const json* j = doc_get(app.input, path);
+  const json* j = json_at(app.input, path);
   return j && j->is_string() ? j->get<std::string>() : fallback;
 }
 
@@ -124,12 +75,13 @@ bool combo(const char* path, int* index, const char* const* names, int count) {
 // [SECTION] Field rows
 //-----------------------------------------------------------------------------
 
-bool begin_fields(const char* id) {
+// `unit_width`: the unit column, wide enough for the longest unit, the (?) marker and the reset
+// button (unit_column_width).
+bool begin_fields(const char* id, float unit_width) {
   if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_SizingStretchProp)) return false;
   ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 0.38f);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.62f);
-  // Wide enough for the longest unit, the (?) marker and the reset button.
-  ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed, em() * 7.6f);
+  ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed, unit_width);
   return true;
 }
 
@@ -180,7 +132,7 @@ struct Row {
     if (resettable && has(app, path)) {
       ImGui::SameLine(0, em() * 0.3f);
       if (ImGui::SmallButton("\xC3\x97")) {  // the multiplication sign as a small "x"
-        doc_erase(app.input, path);
+        json_erase(app.input, path);
         changed = true;
       }
       record_label_in_item("\xC3\x97");
@@ -245,7 +197,7 @@ std::string tip_text(const FieldSpec& f, const Scenario& defaults) {
 // field's default ("" for catalog choices the document does not make).
 std::string doc_condition_value(const AppState& app, std::string_view path) {
   const std::string p(path);
-  if (const json* j = doc_get(app.input, p.c_str())) {
+  if (const json* j = json_at(app.input, p.c_str())) {
     if (j->is_string()) return j->get<std::string>();
     if (j->is_boolean()) return j->get<bool>() ? "true" : "";
     if (j->is_number()) return num_text(j->get<double>());
@@ -268,7 +220,7 @@ bool doc_applies(const AppState& app, const FieldSpec& f) {
 void drop_fields_that_no_longer_apply(AppState& app) {
   for (const FieldSpec& f : all_fields())
     if (f.scope == FieldScope::scenario && *f.applies && has(app, f.path) && !doc_applies(app, f))
-      doc_erase(app.input, f.path);
+      json_erase(app.input, f.path);
 }
 
 // Catalog ids and display names of a table id field's catalog section.
@@ -294,7 +246,7 @@ bool field_int(AppState& app, const FieldSpec& f, const std::string& tip, int ef
   int v = static_cast<int>(doc_number(app, f.path, effective));
   bool changed = false;
   if (ImGui::InputInt("##v", &v, 1, 8, ImGuiInputTextFlags_AutoSelectAll)) {
-    doc_set(app.input, f.path, v);
+    json_set(app.input, f.path, v);
     changed = true;
   }
   return row.finish(unit_text(f.unit), tip, !f.required) || changed;
@@ -306,7 +258,7 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
   bool changed = false;
   if (ImGui::InputScalar("##v", ImGuiDataType_Double, &v, nullptr, nullptr, "%.6g",
                          ImGuiInputTextFlags_AutoSelectAll)) {
-    doc_set(app.input, f.path, v);
+    json_set(app.input, f.path, v);
     changed = true;
   }
   return row.finish(unit_text(f.unit), tip, !f.required) || changed;
@@ -314,11 +266,11 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
 
 bool field_bool(AppState& app, const FieldSpec& f, const std::string& tip, bool effective) {
   Row row(app, f.path, table_string(f.label, f.path));
-  const json* j = doc_get(app.input, f.path);
+  const json* j = json_at(app.input, f.path);
   bool v = j && j->is_boolean() ? j->get<bool>() : effective;
   bool changed = false;
   if (ImGui::Checkbox("##v", &v)) {
-    doc_set(app.input, f.path, v);
+    json_set(app.input, f.path, v);
     changed = true;
   }
   return row.finish(nullptr, tip, !f.required) || changed;
@@ -336,7 +288,7 @@ bool field_choice(AppState& app, const FieldSpec& f, const std::string& tip, con
   }
   bool changed = false;
   if (combo(f.path, &current, names.data(), static_cast<int>(names.size()))) {
-    doc_set(app.input, f.path, f.choices[static_cast<size_t>(current)]);
+    json_set(app.input, f.path, f.choices[static_cast<size_t>(current)]);
     changed = true;
   }
   record_label_in_item(names[static_cast<size_t>(current)], ImGui::GetFrameHeight());
@@ -367,13 +319,13 @@ bool field_catalog_id(AppState& app, const FieldSpec& f, const std::string& tip,
       filter.Draw("##filter");
     }
     if (allow_default && ImGui::Selectable(tr(S::default_word), !has(app, path))) {
-      doc_erase(app.input, path);
+      json_erase(app.input, path);
       changed = true;
     }
     for (size_t i = 0; i < ids.size(); ++i) {
       if (!filter.PassFilter(names[i].c_str()) && !filter.PassFilter(ids[i].c_str())) continue;
       if (ImGui::Selectable(names[i].c_str(), ids[i] == current)) {
-        doc_set(app.input, path, ids[i]);
+        json_set(app.input, path, ids[i]);
         changed = true;
       }
     }
@@ -387,14 +339,14 @@ bool field_catalog_id(AppState& app, const FieldSpec& f, const std::string& tip,
 // starting from `effective` (the resolved value).
 bool field_number_or_auto(AppState& app, const FieldSpec& f, const std::string& tip, double effective) {
   Row row(app, f.path, table_string(f.label, f.path));
-  const json* j = doc_get(app.input, f.path);
+  const json* j = json_at(app.input, f.path);
   bool automatic = !j || j->is_string();
   bool changed = false;
   if (ImGui::Checkbox(tr(S::auto_word), &automatic)) {
     if (automatic)
-      doc_erase(app.input, f.path);
+      json_erase(app.input, f.path);
     else
-      doc_set(app.input, f.path, std::max(f.lo, std::round(effective * 10) / 10));
+      json_set(app.input, f.path, std::max(f.lo, std::round(effective * 10) / 10));
     changed = true;
   }
   record_label_in_item(tr(S::auto_word));
@@ -403,7 +355,7 @@ bool field_number_or_auto(AppState& app, const FieldSpec& f, const std::string& 
     ImGui::SetNextItemWidth(-1.0f);
     double h = j && j->is_number() ? j->get<double>() : effective;
     if (ImGui::InputDouble("##h", &h, 0, 0, "%.2f", ImGuiInputTextFlags_AutoSelectAll)) {
-      doc_set(app.input, f.path, h);
+      json_set(app.input, f.path, h);
       changed = true;
     }
   }
@@ -478,7 +430,7 @@ bool zero_field(AppState& app, const FieldSpec& f, const std::string& tip) {
   const char* stages[] = {tr(S::zero_0), tr(S::zero_1), tr(S::zero_2), tr(S::zero_3)};
   bool c = false;
   if (combo(f.path, &z, stages, 4)) {
-    doc_set(app.input, f.path, z);
+    json_set(app.input, f.path, z);
     c = true;
   }
   record_label_in_item(stages[std::clamp(z, 0, 3)], ImGui::GetFrameHeight());
@@ -516,16 +468,9 @@ bool cluster_mode_row(AppState& app) {
   return row.finish(nullptr, tr(S::t_cluster_mode), false) || c;
 }
 
-// What the core resolved for a field the table does not point into (catalog choices and counts).
+// What the core resolved for a field the document leaves out.
 std::string resolved_text(const FieldSpec& f, const Scenario& s) {
-  const std::string path = f.path;
-  if (path == "cluster.accelerator") return s.cluster.accelerator;
-  if (path == "cluster.instance") return s.cluster.instance;
-  if (path == "cluster.gpus") return std::to_string(s.cluster.gpus);
-  if (path == "cluster.gpus_per_node") return std::to_string(s.cluster.gpus_per_node);
-  if (path == "cluster.nodes") return std::to_string(s.cluster.nodes());
-  if (path == "storage.data_tier") return s.storage.data_tier;
-  if (path == "storage.checkpoint_tier") return s.storage.checkpoint_tier;
+  if (std::string_view(f.path) == "cluster.nodes") return std::to_string(s.cluster.nodes());  // derived: no member
   std::string v = field_value_json(f, s);
   if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
   return v;
@@ -552,11 +497,24 @@ bool draw_field(AppState& app, const FieldSpec& f) {
   return false;
 }
 
+// The unit column of a section: its longest unit in the UI language (as Row::finish spaces it),
+// the (?) marker and the reset button, so none is clipped; at least the width most sections need,
+// so they line up, while a section of long units takes more (the value column narrows less).
+float unit_column_width(const char* section) {
+  const float gap = em() * 0.3f;
+  float unit = 0;
+  for (const FieldSpec& f : all_fields())
+    if (std::string_view(f.section) == section && *f.unit)
+      unit = std::max(unit, ImGui::CalcTextSize(unit_text(f.unit)).x + gap);
+  return std::max(em() * 7.6f,
+                  unit + ImGui::CalcTextSize("(?)").x + gap + button_width("\xC3\x97", true) + em() * 0.3f);
+}
+
 // Every field of `section` that applies, in table order; `after(path)` adds rows after a field.
 template <class After>
 bool draw_fields(AppState& app, const char* section, After after) {
   bool c = false;
-  if (!begin_fields(section)) return false;
+  if (!begin_fields(section, unit_column_width(section))) return false;
   for (const FieldSpec& f : all_fields()) {
     if (f.scope != FieldScope::scenario || std::string_view(f.section) != section || !doc_applies(app, f)) continue;
     if (std::string_view(f.path) == "cluster.instance" && !has(app, f.path)) continue;  // the mode row picks it
@@ -615,7 +573,7 @@ void offering_lines(const AppState& app) {
 bool cluster_section(AppState& app) {
   if (!section(tr(S::sec_cluster), "sec_cluster")) return false;
   bool c = false;
-  if (begin_fields("cluster_mode")) {
+  if (begin_fields("cluster_mode", unit_column_width("cluster"))) {
     c |= cluster_mode_row(app);
     ImGui::EndTable();
   }
