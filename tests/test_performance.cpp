@@ -227,3 +227,41 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     }
   }
 }
+
+TEST_CASE("collective bandwidth follows the ranks per node: 4 nodes x 8 GPUs, one 400 Gb/s NIC per GPU") {
+  // Published: all-reduce busbw 377-382 GB/s at 4-16 GiB on 4 nodes of 8 x B200 with 8 x 400 Gb/s
+  // EFA v4 per node, against 740 GB/s inside one node (stas00/ml-engineering, network chapter,
+  // "Inter-node speed depends on intra-node speed"). A group of whole nodes drives all 8 NICs:
+  // busbw = min(NVLink 5 busbw 740.64, 8 x 47.17 GB/s measured per EFA v4 NIC) = 377.36 GB/s.
+  const Scenario b200 = parse(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "b200-sxm-180gb",
+      "gpus": 32, "gpus_per_node": 8}, "network": {"inter_node_link": "aws-efa-v4"}})");
+  const GroupLink whole = group_link(b200, 32, 1);
+  CHECK(whole.ranks_per_node == 8);
+  CHECK(whole.nodes == 4);
+  CHECK(whole.inter_node);
+  CHECK(whole.busbw / 1e9 == doctest::Approx(8 * 47.17).epsilon(1e-3));
+  CHECK(whole.busbw / 1e9 >= 377.0 * 0.98);
+  CHECK(whole.busbw / 1e9 <= 382.0 * 1.02);
+  CHECK(link_bandwidth(b200).node_busbw == doctest::Approx(whole.busbw));
+  // The data-parallel group of TP-8 replicas holds one rank per node: one NIC, 47.17 GB/s.
+  const GroupLink one = group_link(b200, 4, 8);
+  CHECK(one.ranks_per_node == 1);
+  CHECK(one.nodes == 4);
+  CHECK(one.busbw / 1e9 == doctest::Approx(47.17).epsilon(1e-3));
+  // TP 2 leaves 4 ranks of each DP group on a node: 4 NICs.
+  CHECK(group_link(b200, 16, 2).busbw / 1e9 == doctest::Approx(4 * 47.17).epsilon(1e-3));
+  // A group inside one node runs at the scale-up busbw.
+  CHECK(group_link(b200, 8, 1).busbw / 1e9 == doctest::Approx(740.64).epsilon(1e-3));
+  CHECK_FALSE(group_link(b200, 8, 1).inter_node);
+
+  // H100 derived the same way: 8 x 400 Gb/s InfiniBand NDR at 48 GB/s measured per NIC = 384 GB/s,
+  // above NVLink 4's measured 367.61 GB/s all-reduce busbw, so the scale-up link caps a whole-node group.
+  const Scenario h100 = parse(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "h100-sxm5-80gb",
+      "gpus": 32, "gpus_per_node": 8}, "network": {"inter_node_link": "infiniband-ndr"}})");
+  CHECK(group_link(h100, 32, 1).busbw / 1e9 == doctest::Approx(367.61).epsilon(1e-3));
+  CHECK(group_link(h100, 4, 8).busbw / 1e9 == doctest::Approx(48.0).epsilon(1e-3));
+  // Hierarchical ring latency: 2 (r - 1) steps inside the nodes + 2 (nodes - 1) across them.
+  GroupLink g = group_link(h100, 32, 1);
+  const double t = group_allreduce_s(1e9, g);
+  CHECK(t == doctest::Approx(2.0 * 31 / 32 * 1e9 / g.busbw + 14 * g.intra_latency_s + 6 * g.inter_latency_s));
+}

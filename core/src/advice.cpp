@@ -215,13 +215,15 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
                    gbps, "GB/s"});
   }
   if (nodes > 1) {
-    const double gbps = bw.inter_busbw / 1e9;
+    // Every GPU of every node in one all-reduce: NCCL reduces inside the nodes and drives all their
+    // NICs at once, so the figure is the node's NIC aggregate (capped by the scale-up link).
+    const double gbps = bw.node_busbw / 1e9;
     out.push_back(
         {"nccl_inter", "NCCL all-reduce across nodes",
          "mpirun -np " + std::to_string(nodes * per_node) + " -N " + std::to_string(per_node) +
              " all_reduce_perf -b 1G -e 4G -f 2 -g 1",
-         fmt("busbw at 4 GB about %.1f GB/s (each GPU's share of the node's %.0f Gb/s); below %.1f GB/s (80 %%) "
-             "data-parallel sync takes longer than planned",
+         fmt("busbw at 4 GB about %.1f GB/s (all NICs of each node, %.0f Gb/s, capped by the scale-up link); below "
+             "%.1f GB/s (80 %%) data-parallel sync takes longer than planned",
              gbps, s.network.node_gb_per_s * 8, pass * gbps),
          gbps, "GB/s"});
     const Interconnect* link = catalog.find_interconnect(s.network.inter_node_link);

@@ -221,12 +221,37 @@ LinkBandwidth link_bandwidth(const Scenario& s) {
   const Cluster& c = s.cluster;
   LinkBandwidth l;
   const double intra = c.intra_busbw_gb_per_s > 0 ? c.intra_busbw_gb_per_s : 0.8 * c.intra_node_gb_per_s;
+  const int per_node = std::max(1, std::min(c.gpus, c.gpus_per_node));
   l.intra_busbw = intra * 1e9;
-  l.inter_busbw =
-      s.network.node_gb_per_s * s.network.busbw_fraction / std::max(1, std::min(c.gpus, c.gpus_per_node)) * 1e9;
+  l.nic_busbw = s.network.node_gb_per_s * s.network.busbw_fraction / per_node * 1e9;
+  l.node_busbw = per_node > 1 ? std::min(l.intra_busbw, per_node * l.nic_busbw) : l.nic_busbw;
   l.intra_latency_s = 2e-6;
   l.inter_latency_s = s.network.latency_us * 1e-6;
   return l;
+}
+
+GroupLink group_link(const Scenario& s, int ranks, int stride) {
+  const LinkBandwidth l = link_bandwidth(s);
+  const int per_node = std::max(1, std::min(s.cluster.gpus, s.cluster.gpus_per_node));
+  GroupLink g;
+  g.ranks = std::max(1, ranks);
+  g.ranks_per_node = stride >= per_node ? 1 : std::max(1, std::min(g.ranks, per_node / std::max(1, stride)));
+  g.nodes = (g.ranks + g.ranks_per_node - 1) / g.ranks_per_node;
+  g.inter_node = g.nodes > 1;
+  g.busbw = !g.inter_node          ? l.intra_busbw
+            : g.ranks_per_node > 1 ? std::min(l.intra_busbw, g.ranks_per_node * l.nic_busbw)
+                                   : l.nic_busbw;
+  g.intra_latency_s = l.intra_latency_s;
+  g.inter_latency_s = l.inter_latency_s;
+  return g;
+}
+
+double group_allreduce_s(double bytes, const GroupLink& g) {
+  if (g.ranks <= 1 || bytes <= 0) return 0;
+  const double steps_intra = 2.0 * (g.ranks_per_node - 1);
+  const double steps_inter = 2.0 * (g.nodes - 1);
+  return 2.0 * (g.ranks - 1) / g.ranks * bytes / g.busbw + steps_intra * g.intra_latency_s +
+         steps_inter * g.inter_latency_s;
 }
 
 Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Compute& compute,
@@ -234,6 +259,10 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   const LinkBandwidth l = link_bandwidth(s);
   const Parallel& x = s.parallel;
   const int per_node = s.cluster.gpus_per_node;
+  // Rank order TP, DP, PP (topology.hpp rank_role): each group's neighbours sit `stride` ranks apart.
+  const GroupLink tp_group = group_link(s, x.tp, 1);
+  const GroupLink dp_group = group_link(s, s.dp(), x.tp);
+  const GroupLink pp_group = group_link(s, x.pp, x.tp * s.dp());
   const int m = std::max(1, s.grad_accum());
   const double compute_per_mb_s = compute.compute_s / m;
   const double e = bytes_per_element(s.precision);
@@ -248,21 +277,20 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // parallelism swaps them for all-gather + reduce-scatter of the same volume); full recompute
   // repeats the forward pair. On the critical path.
   if (x.tp > 1) {
-    c.tp_inter_node = x.tp > per_node;
+    c.tp_inter_node = tp_group.inter_node;
     const double per_layer = (x.recompute == Recompute::full ? 6.0 : 4.0);
     const double count = per_layer * layers_per_stage * m;
-    const double busbw = c.tp_inter_node ? l.inter_busbw : l.intra_busbw;
-    const double lat = c.tp_inter_node ? l.inter_latency_s : l.intra_latency_s;
     c.tp_bytes = count * 2.0 * (x.tp - 1) / x.tp * act;
-    c.tp_s = count * allreduce_s(act, x.tp, busbw, lat);
+    c.tp_s = count * group_allreduce_s(act, tp_group);
     // Megatron-Core's --tp-comm-overlap splits the GEMMs and hides the collectives behind them.
     c.tp_exposed_s = x.tp_comm_overlap ? std::max(0.0, c.tp_s - tp_overlap.value * m * compute_per_mb_s) : c.tp_s;
   }
   // Pipeline: each micro-batch sends its activations forward and their gradients back once per
   // stage boundary.
   if (x.pp > 1) {
-    c.pp_inter_node = x.tp * x.pp > per_node;
-    const double bw = c.pp_inter_node ? l.inter_busbw : l.intra_busbw;
+    // Every GPU of a stage sends to its peer of the next stage at once, each through its own NIC.
+    c.pp_inter_node = pp_group.inter_node;
+    const double bw = c.pp_inter_node ? l.nic_busbw : l.intra_busbw;
     c.pp_bytes = 2.0 * m * act / x.tp;
     c.pp_s = c.pp_bytes / bw;
     c.pp_exposed_s = c.pp_s;
@@ -272,30 +300,28 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // reduce-scatters gradients every micro-batch: 1.5x the volume (ZeRO paper §7).
   const int dp = s.dp();
   if (dp > 1) {
-    c.dp_inter_node = x.tp * x.pp * dp > per_node;
+    c.dp_inter_node = dp_group.inter_node;
     const double trained_per_gpu = mem.trainable_params / (x.tp * x.pp);
     const double grad_bytes = trained_per_gpu * (s.precision == Precision::fp32 ? 4.0 : 2.0);
-    const double busbw = c.dp_inter_node ? l.inter_busbw : l.intra_busbw;
-    const double lat = c.dp_inter_node ? l.inter_latency_s : l.intra_latency_s;
     if (x.zero >= 3) {
       const double frozen_per_gpu =
           s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
       const double per_mb = 1.5 * grad_bytes + frozen_per_gpu;
       c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
-      c.dp_s = m * allreduce_s(per_mb, dp, busbw, lat);
+      c.dp_s = m * group_allreduce_s(per_mb, dp_group);
       c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * m * compute_per_mb_s);
     } else {
       c.dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes;
-      c.dp_s = allreduce_s(grad_bytes, dp, busbw, lat);
+      c.dp_s = group_allreduce_s(grad_bytes, dp_group);
       // Backward is two thirds of a micro-batch's compute (Kaplan et al. 2020: 2N forward, 4N backward).
       const double backward_last_mb = compute_per_mb_s * 2.0 / 3.0;
       c.dp_exposed_s = std::max(0.0, c.dp_s - dp_overlap.value * backward_last_mb);
     }
   }
   if (ex) {
-    const double tp_bw = (c.tp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9;
-    const double pp_bw = (c.pp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9;
-    const double dp_bw = (c.dp_inter_node ? l.inter_busbw : l.intra_busbw) / 1e9;
+    const double tp_bw = tp_group.busbw / 1e9;
+    const double pp_bw = (c.pp_inter_node ? l.nic_busbw : l.intra_busbw) / 1e9;
+    const double dp_bw = dp_group.busbw / 1e9;
     const double tp_count = (x.recompute == Recompute::full ? 6.0 : 4.0) * layers_per_stage * m;
     ex->add(
         "comm.tp.bytes", c.tp_bytes, "B",
@@ -321,8 +347,13 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"zero", static_cast<double>(x.zero)},
              {"trainable_params", mem.trainable_params}});
     ex->add("comm.dp.s", c.dp_s, "s",
-            "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch)",
-            {{"dp", static_cast<double>(dp)}, {"bytes", c.dp_bytes}, {"busbw_GBps", dp_bw}});
+            "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch); across nodes "
+            "busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
+            {{"dp", static_cast<double>(dp)},
+             {"bytes", c.dp_bytes},
+             {"busbw_GBps", dp_bw},
+             {"ranks_per_node", static_cast<double>(dp_group.ranks_per_node)},
+             {"nodes", static_cast<double>(dp_group.nodes)}});
     ex->add("comm.dp.exposed_s", c.dp_exposed_s, "s",
             "max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-3: max(0, dp.s - kZero3Overlap x compute)",
             {{"dp_s", c.dp_s},

@@ -104,15 +104,38 @@ double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex)
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);
 
-// NCCL bus bandwidth a GPU gets inside its node and across nodes (its share of the node's NICs):
-// what the communication model uses, and what the post-provisioning checklist expects.
+// NCCL bus bandwidth inside a node (the scale-up link) and the share of the node's NICs one GPU
+// drives (node scale-out bandwidth x achieved fraction / GPUs per node): the parts group_link()
+// combines, and what the post-provisioning checklist expects.
 struct LinkBandwidth {
-  double intra_busbw = 0;  // bytes/s per GPU
-  double inter_busbw = 0;  // bytes/s per GPU
+  double intra_busbw = 0;  // bytes/s, all-reduce inside one node
+  double nic_busbw = 0;    // bytes/s, one GPU's share of the node's NICs
+  double node_busbw = 0;   // bytes/s, all-reduce of whole nodes: min(intra, GPUs per node x nic_busbw)
   double intra_latency_s = 0;
   double inter_latency_s = 0;
 };
 LinkBandwidth link_bandwidth(const Scenario& s);
+
+// A communication group and the bandwidth its collectives get. Ranks are laid out TP innermost,
+// then CP, then DP, then PP (Megatron-LM's order), so a group of `ranks` GPUs whose neighbours are
+// `stride` ranks apart holds ranks_per_node of them on every node. A group inside one node runs
+// at the scale-up bus bandwidth. Across nodes NCCL reduces inside each node, exchanges shards over
+// the r NICs the group's ranks drive at once (one NIC per GPU on rail-optimised fabrics) and
+// broadcasts back: busbw = min(scale-up busbw, r x one NIC's busbw) (stas00/ml-engineering,
+// network chapter, "Inter-node speed depends on intra-node speed": 4 nodes of 8 x B200 with
+// 8 x 400 Gb/s NICs reach 377-382 GB/s all-reduce busbw).
+struct GroupLink {
+  int ranks = 1;
+  int ranks_per_node = 1;
+  int nodes = 1;  // nodes the group spans
+  bool inter_node = false;
+  double busbw = 0;  // bytes/s
+  double intra_latency_s = 0, inter_latency_s = 0;
+};
+GroupLink group_link(const Scenario& s, int ranks, int stride);
+// Ring all-reduce of `bytes` over the group: 2 (n-1)/n S / busbw, plus the latency of the ring's
+// steps inside the nodes and across them (hierarchical: 2 (r - 1) intra + 2 (nodes - 1) inter).
+double group_allreduce_s(double bytes, const GroupLink& g);
 
 // The steps, in the order estimate() runs them (parameters and memory come first: model.hpp,
 // memory.hpp). `ex` records the formula and inputs of every figure when not null.
