@@ -190,3 +190,31 @@ TEST_CASE("uneven pipeline stages: Llama 3 405B on 16 stages, BLOOM on 12, DeepS
   // The pipeline moves at the pace of the 8-block stages: 8 / (126 / 16) of the average.
   CHECK(stage_imbalance(s) == doctest::Approx(8.0 * 16 / 126));
 }
+
+TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
+  // Llama 3.1 8B: hidden 4096, vocabulary 128,256; one sequence of 16,384 tokens, bf16, TP 1.
+  // Norm and head inputs: 2 tensors x 2 B x 4096 = 16,384 B per token.
+  // Hugging Face Transformers (ForCausalLMLoss: logits.float(), F.cross_entropy): bf16 logits 2 B,
+  // saved fp32 log-softmax 4 B, and in backward the fp32 gradient from nll_loss 4 B and the fp32
+  // gradient of log-softmax's input 4 B: 14 B per logit.
+  // 16,384 x (16,384 + 14 x 128,256) = 16,384 x 1,811,968 = 29,687,283,712 B (27.6 GiB).
+  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 16384,
+      "cluster": {"gpus": 1, "gpu_memory_gb": 1000}, "parallel": {"recompute": "full"}})";
+  const ScenarioParse hf = parse_scenario(text, builtin_catalog());
+  REQUIRE(hf.scenario);
+  CHECK(hf.scenario->framework == FrameworkKind::hf);  // fine-tuning defaults to Hugging Face
+  const Calibration cal = default_calibration();
+  CHECK(estimate_memory(*hf.scenario, count_params(hf.scenario->model), cal).per_gpu.logits ==
+        doctest::Approx(29687283712.0));
+  // Megatron's fused vocab-parallel cross-entropy keeps the bf16 logits and one fp32 tensor (exp in
+  // place): 16,384 x (16,384 + 6 x 128,256) = 16,384 x 785,920 = 12,876,513,280 B.
+  Scenario mg = *hf.scenario;
+  mg.framework = FrameworkKind::megatron;
+  CHECK(estimate_memory(mg, count_params(mg.model), cal).per_gpu.logits == doctest::Approx(12876513280.0));
+  // Fused linear cross-entropy (Liger): ceil(128,256 / 4096) = 32 chunks, chunk_size =
+  // next_power_of_2(ceil(16,384 / 32)) = 512 tokens of (2 + 4) B x 128,256 logits = 394,002,432 B,
+  // plus the inputs 16,384 x 16,384 = 268,435,456 B: 662,437,888 B.
+  Scenario liger = *hf.scenario;
+  liger.techniques.fused_loss = true;
+  CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(662437888.0));
+}

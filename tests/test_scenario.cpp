@@ -59,8 +59,9 @@ TEST_CASE("rejections name the field and the allowed values") {
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 4}})", "parallel.zero", "0..3");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 3}, "cluster": {"gpus": 3}})", "parallel.tp",
                 "must divide the model's heads (32)");
-  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"pp": 40}, "cluster": {"gpus": 40, "gpus_per_node": 8}})",
-                "parallel.pp", "32 layers into stages");
+  check_rejects(
+      R"({"model": {"preset": "llama-2-7b"}, "parallel": {"pp": 40}, "cluster": {"gpus": 40, "gpus_per_node": 8}})",
+      "parallel.pp", "32 layers into stages");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"tp": 8}, "cluster": {"gpus": 12}})",
                 "cluster.gpus", "multiple of parallel.tp x parallel.pp (8)");
   check_rejects(R"({"model": {"preset": "llama-2-7b"}, "global_batch": 12, "micro_batch": 1})", "global_batch",
@@ -97,7 +98,8 @@ TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
 TEST_CASE("warnings carry their numbers") {
   const JsonResponse r = estimate_json(
       R"({"model": {"preset": "llama-2-70b"}, "seq_len": 8192, "cluster": {"gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 1000},
-          "parallel": {"tp": 16}, "storage": {"data_tier": "fsx-lustre-p2-1000"}})",
+          "parallel": {"tp": 16}, "network": {"inter_node_link": "roce-100g"},
+          "storage": {"data_tier": "fsx-lustre-p2-1000"}})",
       builtin_catalog(), default_calibration());
   REQUIRE(r.ok);
   const auto j = nlohmann::json::parse(r.body);

@@ -107,7 +107,9 @@ enum class Lang { en, zh };
   X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) \
   X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) \
   X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) \
-  X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(intra_gb_per_s) X(t_intra_gb_per_s) \
+  X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(fused_loss) X(t_fused_loss) \
+  X(fp32_grad_reduce) X(t_fp32_grad_reduce) X(framework) X(t_framework) X(framework_hf) X(framework_torchtune) \
+  X(framework_fsdp) X(framework_deepspeed) X(framework_megatron) X(framework_torchtitan) X(intra_gb_per_s) X(t_intra_gb_per_s) \
   X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
   X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
   X(u_positions) \

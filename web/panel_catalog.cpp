@@ -80,7 +80,9 @@ std::string catalog_with_edits(const json& edits, std::string& error) {
         if (g.contains(k)) copy[k] = g[k];
       copy["source"] = tr(S::custom_gpu_source);
       copy["aliases"] = json::array();
-      copy["gemm_bf16_efficiency"] = nullptr;  // a measurement of the base GPU, not of this one
+      // Measurements of the base GPU, not of this one.
+      for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_bf16_efficiency"})
+        copy[key] = nullptr;
       doc["accelerators"].push_back(copy);
     }
   }

@@ -164,7 +164,8 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
   if (!entry_info(r, o, p, a,
                   {"vendor", "form_factor", "memory_gb", "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops",
                    "bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link",
-                   "intra_node_gb_per_s", "pcie_gen", "tdp_w", "gemm_bf16_efficiency"}) ||
+                   "intra_node_gb_per_s", "pcie_gen", "tdp_w", "gemm_bf16_efficiency", "gemm_fp8_efficiency",
+                   "attention_bf16_efficiency"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
       !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||
@@ -173,7 +174,9 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
       !opt(r, o, "fp16_dense_tflops", p, a.fp16_dense_tflops) ||
       !opt(r, o, "fp8_dense_tflops", p, a.fp8_dense_tflops) || !opt(r, o, "fp4_dense_tflops", p, a.fp4_dense_tflops) ||
       !opt(r, o, "intra_node_gb_per_s", p, a.intra_node_gb_per_s) || !opt(r, o, "tdp_w", p, a.tdp_w) ||
-      !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency))
+      !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency) ||
+      !fraction(r, o, "gemm_fp8_efficiency", p, a.gemm_fp8_efficiency) ||
+      !fraction(r, o, "attention_bf16_efficiency", p, a.attention_bf16_efficiency))
     return false;
   if (o.contains("intra_node_link") && !o["intra_node_link"].is_null() &&
       !r.string(o, "intra_node_link", p, a.intra_node_link))

@@ -238,6 +238,8 @@ json time_json(const TimeResult& t, const ReliabilityResult& rel) {
           {"model_tflops_per_gpu", t.model_tflops_per_gpu},
           {"achieved_tflops_per_gpu", t.achieved_tflops},
           {"gemm_efficiency", t.gemm_efficiency},
+          {"attention_efficiency", t.attention_efficiency},
+          {"attention_s", t.attention_s},
           {"model_flops_per_token", t.flops.model_per_token},
           {"model_flops_per_step", t.flops.model_per_step},
           {"steps", t.steps},

@@ -8,6 +8,7 @@
 #include "llmplan/memory.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace llmplan {
 
@@ -266,16 +267,45 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   return bytes;
 }
 
-// Final norm input and head input (replicated unless sequence-parallel), the logits in the
-// training precision and the fp32 copy cross-entropy upcasts to (vocab-parallel under TP).
+// Bytes per token and vocabulary entry the loss holds at its peak, the start of backward, by what
+// each framework's loss code keeps alive (vocab-parallel under TP):
+// - Hugging Face Transformers (ForCausalLMLoss: logits.float(), then F.cross_entropy), and the
+//   PyTorch loops that run its models (FSDP, DeepSpeed) or write the same loss (torchtitan:
+//   cross_entropy(pred.float())): the 16-bit logits the model returns, the saved fp32 log-softmax,
+//   and in its backward the fp32 gradient arriving from nll_loss and the fp32 gradient it
+//   produces: e + 3 x 4 bytes (torchtitan deletes its 16-bit prediction: 3 x 4).
+// - torchtune (CEWithChunkedOutputLoss, 8 chunks): the 16-bit logits and one fp32 copy a chunk at a
+//   time, e + 4 / chunks.
+// - Megatron-LM (vocab-parallel cross-entropy, fused): the 16-bit logits and one fp32 tensor it
+//   overwrites with exp(logits) in place, e + 4.
+// `techniques.loss_chunks` divides the fp32 copies the loss makes (a chunked loss).
+double loss_bytes_per_logit(const Scenario& s) {
+  const double e = element_bytes(s.precision);
+  const double c = s.techniques.loss_chunks;
+  switch (s.framework) {
+    case FrameworkKind::torchtune: return e + 4.0 / c;
+    case FrameworkKind::megatron: return e + 4.0 / c;
+    case FrameworkKind::torchtitan: return 12.0 / c;
+    default: return e + 12.0 / c;
+  }
+}
+
+// Final norm input and head input (replicated unless sequence-parallel) and what the loss holds.
+// A fused linear cross-entropy (Liger-Kernel fused_linear_cross_entropy.py, which Unsloth also
+// uses) never forms the whole logits: it projects chunk_size = next_power_of_2(ceil(tokens /
+// ceil(V / h))) tokens at a time, 16-bit logits and their fp32 gradient.
 double logits_bytes(const Scenario& s) {
   const double e = element_bytes(s.precision);
   const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
-  // Chunked cross-entropy upcasts the logits to fp32 one chunk at a time.
-  const double fp32_copy = 4.0 / s.techniques.loss_chunks;
-  return tokens * (2 * e * s.model.hidden / rep_div + (e + fp32_copy) * s.model.vocab / tp);
+  const double inputs = tokens * 2 * e * s.model.hidden / rep_div;
+  if (s.techniques.fused_loss) {
+    const double chunks = std::ceil(static_cast<double>(s.model.vocab) / s.model.hidden);
+    const double chunk_tokens = std::min(tokens, std::exp2(std::ceil(std::log2(std::ceil(tokens / chunks)))));
+    return inputs + chunk_tokens * (e + 4.0) * s.model.vocab / tp;
+  }
+  return inputs + tokens * loss_bytes_per_logit(s) * s.model.vocab / tp;
 }
 
 double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b, const Calibration& cal) {
@@ -409,10 +439,15 @@ void explain_memory(const Scenario& s, const MemoryResult& r, const Calibration&
          "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single "
          "process)",
          {{"bytes_per_param", b.gradients}});
-  ex.add(
-      "memory.per_gpu_bytes.logits", m.logits, "B",
-      "micro_batch x seq_len x (2 e h + (e + 4 / loss_chunks) V / tp): norm and head inputs, logits, fp32 loss copy",
-      {{"vocab", static_cast<double>(s.model.vocab)}, {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)}});
+  ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
+         "micro_batch x seq_len x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
+         "framework's loss holds at the start of backward (Hugging Face: 16-bit logits + 3 fp32 copies, e + 12; "
+         "torchtune and Megatron: e + 4 / loss_chunks; torchtitan: 12); fused linear cross-entropy: one chunk of "
+         "next_power_of_2(tokens / ceil(V / h)) tokens x (e + 4) V",
+         {{"vocab", static_cast<double>(s.model.vocab)},
+          {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)},
+          {"loss_bytes_per_logit", loss_bytes_per_logit(s)},
+          {"fused_loss", s.techniques.fused_loss ? 1.0 : 0.0}});
   ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
          "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
   ex.add("memory.per_gpu_bytes.runtime", m.runtime, "B",

@@ -65,10 +65,25 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   }
   double recompute = 0;
   if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
-  if (s.parallel.recompute == Recompute::selective && !s.parallel.flash_attention) recompute = attn;
-  if (s.parallel.recompute == Recompute::selective && s.parallel.flash_attention)
-    recompute = attn;  // FA recomputes scores
+  if (s.parallel.recompute == Recompute::selective) recompute = attn;            // the attention core again
   f.hardware_per_token = f.model_per_token + recompute;
+  // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
+  // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
+  const double trained_share =
+      s.method == Method::freeze
+          ? static_cast<double>(s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4)) / m.layers
+          : 1.0;
+  const double recomputed_attention = s.parallel.recompute == Recompute::none ? 0.0 : attn;
+  f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
+  if (s.parallel.flash_attention) {
+    // FlashAttention-2 (Dao 2023) skips the masked half of a causal score matrix and its backward
+    // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
+    // benchmarks/benchmark_flash_attention.py). Full recompute runs the forward once more; selective
+    // recompute adds nothing, the kernel already recomputes what it would.
+    const double fwd = 0.5 * attn;
+    const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
+    f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
+  }
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   f.model_per_step = f.model_per_token * tokens;
   f.hardware_per_gpu_step = f.hardware_per_token * tokens / s.cluster.gpus;
@@ -101,7 +116,9 @@ double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex)
   const ModelArch& m = s.model;
   const Constant& e_default = cal.default_gemm_efficiency;
   const Constant& half = cal.gemm_half_size;
-  const double e_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : e_default.value;
+  const double bf16_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : e_default.value;
+  const double e_max =
+      s.precision == Precision::fp8 && s.cluster.fp8_gemm_efficiency > 0 ? s.cluster.fp8_gemm_efficiency : bf16_max;
   const double tokens = static_cast<double>(s.micro_batch) * s.seq_len;
   const double width = static_cast<double>(m.hidden) / s.parallel.tp;
   const double d = std::min(tokens, width);
@@ -109,18 +126,31 @@ double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex)
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
             "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len, hidden / tp); e_max is the accelerator's "
-            "measured large-GEMM efficiency (catalog) or kDefaultGemmEfficiency",
+            "measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the BF16 ratio) or "
+            "kDefaultGemmEfficiency",
             {{"e_max", e_max}, {"d", d}, {half.name, half.value}});
+  return e;
+}
+
+double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
+  const double measured = s.cluster.attention_efficiency;
+  const double gemm = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : cal.default_gemm_efficiency.value;
+  const double e = measured > 0 ? measured : gemm;
+  if (ex)
+    ex->add("time.attention_efficiency", e, "1",
+            measured > 0 ? "the accelerator's measured fused attention forward + backward rate / 16-bit dense peak "
+                           "(catalog attention_bf16_efficiency, FlashAttention-2 class kernel, head dim 128, causal)"
+                         : "no published fused-attention rate for this accelerator: its large-GEMM ratio is used",
+            {{"measured", measured}, {"gemm_ratio", gemm}});
   return e;
 }
 
 namespace {
 
-// One efficiency curve for every precision: the catalog's gemm_efficiency is the measured BF16
-// large-GEMM ratio, applied to the FP32 and FP8 peaks too. No like-for-like published measurement of
-// the FP8 large-GEMM ratio on the same parts was available to model a difference with a source
-// (vendor FP8 figures are peaks, not achieved GEMM rates), and no validation case runs in fp8 or
-// fp32, so a separate constant could neither be sourced nor checked; revisit with such data.
+// The linear layers' GEMMs run at the compute precision's peak. With FP8 (Transformer Engine)
+// only they do: attention, softmax, norms and the optimizer stay in 16-bit (NVIDIA Transformer
+// Engine documentation, "Using FP8 with Transformer Engine": te.Linear / LayerNormLinear /
+// LayerNormMLP run FP8 GEMMs, DotProductAttention runs in BF16/FP16).
 double peak_tflops(const Scenario& s) {
   switch (s.precision) {
     case Precision::fp32: return s.cluster.peak_fp32_tflops;
@@ -164,12 +194,24 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   c.gemm_efficiency = gemm_efficiency(s, cal, ex);
   const double peak = peak_tflops(s) * 1e12;
   const double slowdown = s.method == Method::qlora ? cal.qlora_slowdown.value : 1.0;
-  c.gemm_s = c.flops.hardware_per_gpu_step / (peak * c.gemm_efficiency);
+  // Fused attention is its own kernel at its own measured rate, in 16-bit even in FP8 runs; without
+  // it the score GEMMs run as batched GEMMs with the linear layers.
+  const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
+  const bool fused = s.parallel.flash_attention;
+  const double attention_hw = fused ? c.flops.attention_per_token * tokens_per_gpu : 0.0;
+  c.attention_efficiency = fused ? attention_efficiency(s, cal, ex) : 0.0;
+  if (ex && !fused)
+    ex->add("time.attention_efficiency", 0.0, "1",
+            "no fused attention: the score GEMMs run as batched GEMMs at the GEMM efficiency", {});
+  c.attention_s = fused ? c.flops.attention_kernel_per_token * tokens_per_gpu /
+                              (s.cluster.peak_16bit_tflops * 1e12 * c.attention_efficiency)
+                        : 0.0;
+  c.gemm_s = (c.flops.hardware_per_gpu_step - attention_hw) / (peak * c.gemm_efficiency);
   c.memory_bound_s = elementwise_s(s, cal);
   // Per-GPU FLOPs are the average over the stages; with an uneven split the pipeline moves at
   // the pace of the stage with the most blocks.
   const double imbalance = stage_imbalance(s);
-  c.compute_s = (c.gemm_s + c.memory_bound_s) * slowdown * imbalance;
+  c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance;
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   if (ex && imbalance != 1.0)
     ex->add("time.stage_imbalance", imbalance, "1",
@@ -179,8 +221,17 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {"layers", static_cast<double>(s.model.layers)},
              {"pp", static_cast<double>(s.parallel.pp)}});
   if (ex) {
+    ex->add("time.attention_s", c.attention_s, "s",
+            "fused attention kernel FLOPs per GPU per step / (16-bit dense peak x attention efficiency); kernel FLOPs "
+            "= forward A / 2 (causal blocks skipped) x (1 + 2.5 backward with score recompute, + 1 with full "
+            "recompute) (FlashAttention-2, Dao 2023)",
+            {{"kernel_flops_per_token", c.flops.attention_kernel_per_token},
+             {"tokens_per_gpu", tokens_per_gpu},
+             {"peak16_TFLOPS", s.cluster.peak_16bit_tflops},
+             {"attention_efficiency", c.attention_efficiency}});
     ex->add("time.compute_s", c.compute_s, "s",
-            "(hardware FLOPs per GPU per step / (dense peak x GEMM efficiency) + memory-bound time) x QLoRA slowdown; "
+            "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / "
+            "(16-bit peak x attention efficiency) + memory-bound time) x QLoRA slowdown x stage imbalance; "
             "memory-bound time = tokens x layers x passes x kElementwisePasses x (h + f) x bytes (+ kSoftmaxPasses x "
             "heads x "
             "seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
@@ -188,6 +239,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {"peak_TFLOPS", peak / 1e12},
              {"gemm_efficiency", c.gemm_efficiency},
              {"gemm_s", c.gemm_s},
+             {"attention_s", c.attention_s},
+             {"attention_kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"memory_bound_s", c.memory_bound_s},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.elementwise_passes.name, cal.elementwise_passes.value},
@@ -302,7 +355,9 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   if (dp > 1) {
     c.dp_inter_node = dp_group.inter_node;
     const double trained_per_gpu = mem.trainable_params / (x.tp * x.pp);
-    const double grad_bytes = trained_per_gpu * (s.precision == Precision::fp32 ? 4.0 : 2.0);
+    // Composer's and FSDP's mixed precision DEFAULT reduce gradients in fp32 (reduce_dtype).
+    const bool fp32_grads = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce;
+    const double grad_bytes = trained_per_gpu * (fp32_grads ? 4.0 : 2.0);
     if (x.zero >= 3) {
       const double frozen_per_gpu =
           s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
@@ -401,6 +456,8 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   TimeResult t;
   t.flops = compute.flops;
   t.gemm_efficiency = compute.gemm_efficiency;
+  t.attention_efficiency = compute.attention_efficiency;
+  t.attention_s = compute.attention_s;
   t.achieved_tflops = compute.achieved_tflops;
   t.compute_s = compute.compute_s;
   t.comm = comm;

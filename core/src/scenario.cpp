@@ -98,6 +98,8 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.peak_fp8_tflops = a.fp8_dense_tflops.value_or(0);
   c.peak_fp32_tflops = a.fp32_tflops.value_or(a.half_dense_tflops() / 8);  // never used unpublished: fp32 is rare
   c.gemm_efficiency = a.gemm_bf16_efficiency.value_or(0);
+  c.fp8_gemm_efficiency = a.gemm_fp8_efficiency.value_or(0);
+  c.attention_efficiency = a.attention_bf16_efficiency.value_or(0);
   c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);      // no published link: PCIe 3 x16 at worst
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
   c.pcie_gb_per_s = a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16;
@@ -338,6 +340,7 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   s.pricing.usd_to_cny = catalog.currency.usd_to_cny;
   if (!detail::check_fields(r, root, FieldScope::scenario)) return out;
   apply_stage(root, FieldStage::input, s);
+  if (!has(root, "framework")) s.framework = default_framework(s.method);
   std::string why;
   const bool ok = read_model(r, root, catalog, s) && check_method(r, root, s) && read_cluster(r, root, catalog, s) &&
                   read_network_link(r, root, catalog, s);
@@ -431,5 +434,10 @@ const char* to_string(Optimizer o) { return kOptimizerNames[static_cast<int>(o)]
 const char* to_string(Recompute r) { return kRecomputeNames[static_cast<int>(r)]; }
 const char* to_string(Offload o) { return kOffloadNames[static_cast<int>(o)]; }
 const char* to_string(PricingMode m) { return kPricingModeNames[static_cast<int>(m)]; }
+const char* to_string(FrameworkKind f) { return kFrameworkNames[static_cast<int>(f)]; }
+
+FrameworkKind default_framework(Method m) {
+  return m == Method::pretrain || m == Method::continued ? FrameworkKind::megatron : FrameworkKind::hf;
+}
 
 }  // namespace llmplan

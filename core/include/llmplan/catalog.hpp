@@ -35,7 +35,9 @@ struct Accelerator : EntryInfo {
   Opt intra_node_gb_per_s;      // per GPU, one direction
   int pcie_gen = 0;             // 0 when not published
   Opt tdp_w;
-  Opt gemm_bf16_efficiency;  // measured large-GEMM / peak
+  Opt gemm_bf16_efficiency;       // measured large-GEMM / peak
+  Opt gemm_fp8_efficiency;        // measured large FP8 GEMM / FP8 dense peak
+  Opt attention_bf16_efficiency;  // fused attention (FlashAttention-2 class) forward + backward / 16-bit dense peak
 
   // The 16-bit tensor peak training runs at: BF16, else FP16 (Volta, Turing). Always set.
   double half_dense_tflops() const { return bf16_dense_tflops ? *bf16_dense_tflops : *fp16_dense_tflops; }

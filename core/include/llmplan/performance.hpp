@@ -16,16 +16,24 @@ struct Flops {
   double hardware_per_token = 0;  // with recomputation (HFU numerator)
   double model_per_step = 0;      // whole cluster
   double hardware_per_gpu_step = 0;
+  // Attention score work: its share of hardware_per_token in the same (Megatron) count, and what a
+  // fused kernel executes (FlashAttention's own count: causal blocks skipped, backward 2.5x forward
+  // because it recomputes the scores). Zero kernel FLOPs without fused attention: the score GEMMs
+  // then run as ordinary batched GEMMs.
+  double attention_per_token = 0;
+  double attention_kernel_per_token = 0;
 };
 
 // Compute step: the FLOPs and how fast one GPU runs them.
 struct Compute {
   Flops flops;
-  double gemm_efficiency = 0;  // achieved / peak for this GEMM shape
-  double gemm_s = 0;           // matrix multiplications per GPU per step
-  double memory_bound_s = 0;   // elementwise (and unfused softmax) traffic per GPU per step
-  double compute_s = 0;        // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
-  double achieved_tflops = 0;  // per GPU while computing
+  double gemm_efficiency = 0;       // achieved / peak for this GEMM shape (linear layers, compute precision)
+  double attention_efficiency = 0;  // fused attention kernel rate / 16-bit peak
+  double gemm_s = 0;                // linear-layer matrix multiplications per GPU per step
+  double attention_s = 0;           // fused attention kernels per GPU per step
+  double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
+  double compute_s = 0;             // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
+  double achieved_tflops = 0;       // per GPU while computing
 };
 
 // Communication step. Per GPU per optimizer step; bytes are what one GPU sends through its link.
@@ -42,9 +50,11 @@ struct Comm {
 // compute and communication it was built from, so a front end reads the step from one struct.
 struct TimeResult {
   Flops flops;
-  double gemm_efficiency = 0;  // achieved / peak for this GEMM shape
-  double achieved_tflops = 0;  // per GPU while computing
-  double compute_s = 0;        // per step, all micro-batches
+  double gemm_efficiency = 0;       // achieved / peak for this GEMM shape
+  double attention_efficiency = 0;  // fused attention kernel / 16-bit peak (0 without fused attention)
+  double attention_s = 0;           // fused attention kernels per GPU per step (part of compute_s)
+  double achieved_tflops = 0;       // per GPU while computing
+  double compute_s = 0;             // per step, all micro-batches
   Comm comm;
   double bubble_s = 0;
   double offload_s = 0;   // optimizer on the host / NVMe swaps
@@ -101,6 +111,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
 double busiest_stage_layers(const Scenario& s);
 double stage_imbalance(const Scenario& s);
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
+// Fused attention's rate / 16-bit dense peak: the accelerator's measured FlashAttention-2 class
+// forward + backward ratio (catalog attention_bf16_efficiency), else its large-GEMM ratio.
+double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);
 

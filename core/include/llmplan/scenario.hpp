@@ -21,6 +21,8 @@ enum class Recompute { none, selective, full };
 enum class Offload { none, cpu, nvme };
 enum class LoraTargets { attention, all_linear };
 enum class PricingMode { on_demand, spot, reserved_1yr, reserved_3yr };
+// The software that runs the job: it decides what the loss and the framework's buffers hold.
+enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan };
 
 // Each enum's names in JSON, links and the app (index i is enum value i): the only copy.
 inline constexpr const char* kMethodNames[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
@@ -30,6 +32,7 @@ inline constexpr const char* kRecomputeNames[] = {"none", "selective", "full"};
 inline constexpr const char* kOffloadNames[] = {"none", "cpu", "nvme"};
 inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
+inline constexpr const char* kFrameworkNames[] = {"hf", "torchtune", "fsdp", "deepspeed", "megatron", "torchtitan"};
 
 struct Lora {
   int rank = 16;
@@ -49,6 +52,8 @@ struct Cluster {
   double peak_fp32_tflops = 67;                // non-tensor FP32
   double memory_bw_gb_per_s = 3350;            // HBM bandwidth (memory-bound kernels)
   double gemm_efficiency = 0;        // measured large-GEMM / peak; 0 when unpublished (a named default applies)
+  double fp8_gemm_efficiency = 0;    // measured large FP8 GEMM / FP8 peak; 0 when unpublished
+  double attention_efficiency = 0;   // measured fused attention fwd+bwd / 16-bit peak; 0 when unpublished
   double intra_node_gb_per_s = 450;  // per GPU, one direction
   double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
   double pcie_gb_per_s = 64;         // host link, one direction (offload traffic)
@@ -83,6 +88,8 @@ struct Techniques {
   bool activation_offload = false;     // saved activations streamed to host memory
   bool optimizer_in_backward = false;  // optimizer step fused into backward: gradients freed at once
   bool fp32_norm_inputs = false;       // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
+  bool fused_loss = false;             // fused linear + cross-entropy (Liger, Unsloth): no full logits tensor
+  bool fp32_grad_reduce = false;       // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
 };
 
 // The data tier when a scenario names none (one consumer Gen4 NVMe drive per node).
@@ -134,7 +141,8 @@ struct Scenario {
   int max_context = 0;  // of the preset; 0 when unknown
   Method method = Method::pretrain;
   Lora lora;
-  int trainable_layers = 0;  // freeze: the top layers that train (0: a quarter of them)
+  int trainable_layers = 0;                           // freeze: the top layers that train (0: a quarter of them)
+  FrameworkKind framework = FrameworkKind::megatron;  // default_framework(method) unless given
   Precision precision = Precision::bf16;
   Optimizer optimizer = Optimizer::adamw;
   bool pure_bf16 = false;  // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
@@ -208,5 +216,8 @@ const char* to_string(Optimizer o);
 const char* to_string(Recompute r);
 const char* to_string(Offload o);
 const char* to_string(PricingMode m);
+const char* to_string(FrameworkKind f);
+// Pretraining runs on Megatron-LM; fine-tuning on Hugging Face Transformers (with PEFT for LoRA).
+FrameworkKind default_framework(Method m);
 
 }  // namespace llmplan
