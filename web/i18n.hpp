@@ -109,7 +109,10 @@ enum class Lang { en, zh };
   X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) \
   X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(fused_loss) X(t_fused_loss) \
   X(fp32_grad_reduce) X(t_fp32_grad_reduce) X(framework) X(t_framework) X(framework_hf) X(framework_torchtune) \
-  X(framework_fsdp) X(framework_deepspeed) X(framework_megatron) X(framework_torchtitan) X(intra_gb_per_s) X(t_intra_gb_per_s) \
+  X(framework_fsdp) X(framework_deepspeed) X(framework_megatron) X(framework_torchtitan) \
+  X(attention_kernel) X(t_attention_kernel) X(attention_kernel_auto) X(attention_kernel_flash1) \
+  X(attention_kernel_flash_triton) X(attention_kernel_flash2) X(attention_kernel_flash3) X(attention_kernel_flash4) \
+  X(attention_kernel_cudnn) X(intra_gb_per_s) X(t_intra_gb_per_s) \
   X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
   X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
   X(u_positions) \

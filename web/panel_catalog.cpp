@@ -81,7 +81,7 @@ std::string catalog_with_edits(const json& edits, std::string& error) {
       copy["source"] = tr(S::custom_gpu_source);
       copy["aliases"] = json::array();
       // Measurements of the base GPU, not of this one.
-      for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_bf16_efficiency"})
+      for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_efficiency"})
         copy[key] = nullptr;
       doc["accelerators"].push_back(copy);
     }

@@ -118,7 +118,9 @@ bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e, co
     if (!r.object(s, sp)) return false;
     for (const auto& [field, text] : s.items()) {
       bool known = false;
-      for (const std::string& a : allowed) known = known || field == a;
+      // "field.key" names one key of an object field (attention_efficiency.flash2).
+      const std::string base = field.substr(0, field.find('.'));
+      for (const std::string& a : allowed) known = known || field == a || (base != field && base == a);
       if (!known) return r.fail(r.join(sp, field), "names no field of this entry");
       if (!text.is_string() || text.get<std::string>().empty())
         return r.fail(r.join(sp, field), "must be a non-empty string");
@@ -160,12 +162,43 @@ bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std
 // [SECTION] One reader per section
 //-----------------------------------------------------------------------------
 
+int attention_kernel_index(const std::string& name) {
+  for (int k = 1; k < kAttentionKernels; ++k)
+    if (name == kAttentionKernelNames[k]) return k;
+  return -1;
+}
+
+// attention_efficiency: {kernel: fraction}; attention_kernel: the kernel used by default.
+bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator& a) {
+  static const char* const kKernels = "flash1, flash_triton, flash2, flash3, flash4, cudnn";
+  if (o.contains("attention_efficiency") && !o["attention_efficiency"].is_null()) {
+    const json& m = o["attention_efficiency"];
+    const std::string at = r.join(p, "attention_efficiency");
+    if (!m.is_object()) return r.fail(at, "must be an object of kernel: fraction");
+    for (const auto& item : m.items()) {
+      const int k = attention_kernel_index(item.key());
+      if (k < 0) return r.fail(r.join(at, item.key()), std::string("is not a kernel; expected one of ") + kKernels);
+      if (!fraction(r, m, item.key().c_str(), at, a.attention_efficiency[k])) return false;
+    }
+  }
+  if (o.contains("attention_kernel") && !o["attention_kernel"].is_null()) {
+    std::string name;
+    if (!r.string(o, "attention_kernel", p, name)) return false;
+    const int k = attention_kernel_index(name);
+    if (k < 0)
+      return r.fail(r.join(p, "attention_kernel"),
+                    std::string("must be one of ") + kKernels + "; got \"" + name + "\"");
+    a.attention_kernel = static_cast<AttentionKernel>(k);
+  }
+  return true;
+}
+
 bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (!entry_info(r, o, p, a,
                   {"vendor", "form_factor", "memory_gb", "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops",
                    "bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link",
                    "intra_node_gb_per_s", "pcie_gen", "tdp_w", "gemm_bf16_efficiency", "gemm_fp8_efficiency",
-                   "attention_bf16_efficiency"}) ||
+                   "attention_efficiency", "attention_kernel"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
       !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||
@@ -176,7 +209,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
       !opt(r, o, "intra_node_gb_per_s", p, a.intra_node_gb_per_s) || !opt(r, o, "tdp_w", p, a.tdp_w) ||
       !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency) ||
       !fraction(r, o, "gemm_fp8_efficiency", p, a.gemm_fp8_efficiency) ||
-      !fraction(r, o, "attention_bf16_efficiency", p, a.attention_bf16_efficiency))
+      !read_attention(r, o, p, a))
     return false;
   if (o.contains("intra_node_link") && !o["intra_node_link"].is_null() &&
       !r.string(o, "intra_node_link", p, a.intra_node_link))

@@ -132,16 +132,24 @@ double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex)
   return e;
 }
 
+AttentionKernel attention_kernel(const Scenario& s) {
+  return s.parallel.attention_kernel == AttentionKernel::auto_ ? s.cluster.attention_kernel
+                                                               : s.parallel.attention_kernel;
+}
+
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
-  const double measured = s.cluster.attention_efficiency;
+  const AttentionKernel kernel = attention_kernel(s);
+  const double measured = s.cluster.attention_efficiency[static_cast<int>(kernel)];
   const double gemm = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : cal.default_gemm_efficiency.value;
   const double e = measured > 0 ? measured : gemm;
   if (ex)
     ex->add("time.attention_efficiency", e, "1",
-            measured > 0 ? "the accelerator's measured fused attention forward + backward rate / 16-bit dense peak "
-                           "(catalog attention_bf16_efficiency, FlashAttention-2 class kernel, head dim 128, causal)"
-                         : "no published fused-attention rate for this accelerator: its large-GEMM ratio is used",
-            {{"measured", measured}, {"gemm_ratio", gemm}});
+            measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
+                           "dense peak, in the kernel's own FLOP count (catalog attention_efficiency)"
+                         : "no published rate of this kernel on this accelerator: its large-GEMM ratio is used",
+            {{"measured", measured},
+             {"gemm_ratio", gemm},
+             {"kernel", static_cast<double>(kernel)}});
   return e;
 }
 

@@ -99,7 +99,8 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.peak_fp32_tflops = a.fp32_tflops.value_or(a.half_dense_tflops() / 8);  // never used unpublished: fp32 is rare
   c.gemm_efficiency = a.gemm_bf16_efficiency.value_or(0);
   c.fp8_gemm_efficiency = a.gemm_fp8_efficiency.value_or(0);
-  c.attention_efficiency = a.attention_bf16_efficiency.value_or(0);
+  for (int k = 0; k < kAttentionKernels; ++k) c.attention_efficiency[k] = a.attention_efficiency[k].value_or(0);
+  c.attention_kernel = a.attention_kernel;
   c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);      // no published link: PCIe 3 x16 at worst
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
   c.pcie_gb_per_s = a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16;

@@ -2,6 +2,7 @@
 // instances, models, currency), parsed and validated strictly from JSON text the caller gives.
 // Field meanings and units: catalog/SCHEMA.md. Core does no file I/O.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,7 +38,10 @@ struct Accelerator : EntryInfo {
   Opt tdp_w;
   Opt gemm_bf16_efficiency;       // measured large-GEMM / peak
   Opt gemm_fp8_efficiency;        // measured large FP8 GEMM / FP8 dense peak
-  Opt attention_bf16_efficiency;  // fused attention (FlashAttention-2 class) forward + backward / 16-bit dense peak
+  // Fused attention forward + backward / 16-bit dense peak, per kernel (index AttentionKernel; the
+  // auto slot is unused), in the kernels' own FLOP count; and the kernel frameworks use by default.
+  std::array<Opt, kAttentionKernels> attention_efficiency{};
+  AttentionKernel attention_kernel = AttentionKernel::flash2;
 
   // The 16-bit tensor peak training runs at: BF16, else FP16 (Volta, Turing). Always set.
   double half_dense_tflops() const { return bf16_dense_tflops ? *bf16_dense_tflops : *fp16_dense_tflops; }

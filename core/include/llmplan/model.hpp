@@ -9,6 +9,12 @@ namespace llmplan {
 
 enum class NormKind { rmsnorm, layernorm };  // RMSNorm has a weight; LayerNorm a weight and a bias
 enum class AttentionKind { mha, mla };       // MHA/GQA/MQA, or DeepSeek's multi-head latent attention
+// Fused attention kernels, whose measured rates differ by generation and accelerator (catalog
+// accelerators' attention_efficiency). auto: the accelerator's usual kernel (its attention_kernel).
+enum class AttentionKernel { auto_, flash1, flash_triton, flash2, flash3, flash4, cudnn };
+inline constexpr const char* kAttentionKernelNames[] = {"auto",   "flash1", "flash_triton", "flash2",
+                                                        "flash3", "flash4", "cudnn"};
+inline constexpr int kAttentionKernels = 7;
 inline constexpr const char* kNormNames[] = {"rmsnorm", "layernorm"};
 inline constexpr const char* kAttentionNames[] = {"mha", "mla"};
 

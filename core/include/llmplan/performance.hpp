@@ -111,8 +111,10 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
 double busiest_stage_layers(const Scenario& s);
 double stage_imbalance(const Scenario& s);
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
-// Fused attention's rate / 16-bit dense peak: the accelerator's measured FlashAttention-2 class
-// forward + backward ratio (catalog attention_bf16_efficiency), else its large-GEMM ratio.
+// The fused attention kernel that runs: parallel.attention_kernel, or the accelerator's usual one.
+AttentionKernel attention_kernel(const Scenario& s);
+// Its rate / 16-bit dense peak: the accelerator's measured forward + backward ratio for that kernel
+// (catalog attention_efficiency), else the accelerator's large-GEMM ratio.
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);

@@ -3,6 +3,7 @@
 // names the field and the allowed range. The fields, ranges and defaults are in the field table
 // (fields.hpp), and docs/scenario.md is generated from it.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,7 +54,9 @@ struct Cluster {
   double memory_bw_gb_per_s = 3350;            // HBM bandwidth (memory-bound kernels)
   double gemm_efficiency = 0;        // measured large-GEMM / peak; 0 when unpublished (a named default applies)
   double fp8_gemm_efficiency = 0;    // measured large FP8 GEMM / FP8 peak; 0 when unpublished
-  double attention_efficiency = 0;   // measured fused attention fwd+bwd / 16-bit peak; 0 when unpublished
+  // Measured fused attention fwd+bwd / 16-bit peak per kernel (0 when unpublished) and the usual kernel.
+  std::array<double, kAttentionKernels> attention_efficiency{};
+  AttentionKernel attention_kernel = AttentionKernel::flash2;
   double intra_node_gb_per_s = 450;  // per GPU, one direction
   double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
   double pcie_gb_per_s = 64;         // host link, one direction (offload traffic)
@@ -79,6 +82,7 @@ struct Parallel {
   Recompute recompute = Recompute::none;
   Offload offload = Offload::none;  // optimizer states (and with ZeRO-3 weights) to CPU RAM or NVMe
   bool flash_attention = true;      // no s x s score matrix stored
+  AttentionKernel attention_kernel = AttentionKernel::auto_;  // which fused kernel (auto: the accelerator's usual)
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
 };
 
