@@ -38,18 +38,20 @@ function catalogs(releasesDir, outDir) {
   writeFileSync(join(outDir, 'index.json'), JSON.stringify({ releases }, null, 1) + '\n');
 }
 
-// [SECTION] validation: the core's validation suite (WASM under Node) -> site/validation.json.
-// The exit status only says whether every target is met; the page shows the table either way.
+// [SECTION] validation: the core's validation suite (WASM under Node) -> site/validation.json:
+// the per-family table (families), the held-out targets, the provenance note and every figure.
+// The exit status only says whether every held-out target is met; the page shows the table either way.
 function validation(validateJs, cases, workDir, out) {
   mkdirSync(workDir, { recursive: true });
   const run = spawnSync(process.execPath, ['--no-experimental-fetch', validateJs, cases, workDir], { encoding: 'utf8' });
   if (run.error) die(`could not run ${validateJs}: ${run.error.message}`);
   const table = join(workDir, 'validation.json');
   if (!existsSync(table)) die(`the validation suite wrote no table (exit ${run.status}):\n${run.stderr}`);
-  const summary = run.stdout.split('\n').filter((l) => /median \|error\||^validation:|could not be parsed/.test(l))
-    .map((l) => l.replace(/\s+/g, ' ').trim());
+  const result = JSON.parse(read(table));
+  if (!Array.isArray(result.families) || !Array.isArray(result.cases)) die(`${table} has no families or cases`);
   const doc = { generated_by: 'tests/validation/validate.cpp compiled to WebAssembly, run at build time',
-                exit_status: run.status, summary, cases: JSON.parse(read(table)) };
+                exit_status: run.status, provenance: result.provenance, met: result.met, targets: result.targets,
+                invalid: result.invalid, families: result.families, cases: result.cases };
   writeFileSync(out, JSON.stringify(doc) + '\n');
 }
 

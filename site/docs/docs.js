@@ -35,25 +35,51 @@
   }
 
   // [SECTION] validation
+  // The per-family table (fit apart from held-out, per metric group), the held-out targets the
+  // test suite gates on, then every figure.
+  function pct(x, signed) { return (signed && x >= 0 ? '+' : '') + (100 * x).toFixed(1) + ' %'; }
   function validation() {
     var summary = byId('summary');
     return fetch('../validation.json').then(function (r) {
       if (!r.ok) throw new Error('validation.json is missing from this site (HTTP ' + r.status + ')');
       return r.json();
     }).then(function (doc) {
-      var lines = doc.summary.map(function (l) { return el('li', {}, [l]); });
+      var targets = (doc.targets || []).map(function (t) {
+        return el('li', { class: t.met ? 'in' : 'out' }, [t.target]);
+      });
+      (doc.invalid || []).forEach(function (i) {
+        targets.push(el('li', { class: 'out' }, ['could not run ' + i.case + ' (' + i.family + '): ' + i.message]));
+      });
       summary.replaceChildren(el('p', {}, [doc.cases.length + ' figures from ' +
-        new Set(doc.cases.map(function (c) { return c.case; })).size + ' cases. ' + doc.generated_by + ':']),
-        el('ul', { id: 'summary-lines' }, lines));
+        new Set(doc.cases.map(function (c) { return c.case; })).size + ' cases in ' +
+        new Set(doc.cases.map(function (c) { return c.family; })).size + ' source families. ' + doc.generated_by +
+        '; ' + doc.provenance + '. Held-out targets, the gate of the test suite:']),
+        el('ul', { id: 'summary-lines' }, targets));
+      var families = byId('families').tBodies[0];
+      doc.families.forEach(function (f) {
+        var all = f.family === null;
+        var counted = f.median_abs_error !== null;
+        families.appendChild(el('tr', { 'data-family': all ? 'all ' + f.set : f.family, 'data-group': f.group,
+                                        'data-set': f.set, class: all ? 'total' : '' }, [
+          el('td', {}, [f.group]), el('td', {}, [f.set === 'fit' ? 'fit' : 'held-out']),
+          el('td', {}, [all ? 'all ' + (f.set === 'fit' ? 'fit' : 'held-out') : f.family]),
+          el('td', { class: 'num' }, [f.figures]), el('td', { class: 'num' }, [f.excluded]),
+          el('td', { class: 'num' }, [counted ? pct(f.median_abs_error) : '–']),
+          el('td', { class: 'num' }, [counted ? pct(f.worst_error, true) : '–']),
+          el('td', {}, [f.worst_case]), el('td', { class: 'num ' + (f.beyond_limit ? 'out' : 'in') }, [f.beyond_limit]),
+          el('td', { class: 'source' }, [f.source || ''])]));
+      });
+      byId('families').hidden = false;
       var body = byId('cases').tBodies[0];
       doc.cases.forEach(function (c) {
         var within = c.within !== undefined ? c.within : c.excluded || Math.abs(c.error) <= c.tolerance;
         var note = [c.source, c.note ? ' — ' + c.note : '', c.excluded ? ' (excluded from the medians)' : ''].join('');
         body.appendChild(el('tr', { 'data-case': c.case, 'data-metric': c.metric }, [
-          el('td', {}, [c.case]), el('td', {}, [c.metric]),
+          el('td', {}, [c.case]), el('td', {}, [c.family]), el('td', {}, [c.set === 'fit' ? 'fit' : 'held-out']),
+          el('td', {}, [c.metric]),
           el('td', { class: 'num' }, [num(c.published)]), el('td', { class: 'num' }, [num(c.predicted)]),
-          el('td', { class: 'num ' + (within ? 'in' : 'out') }, [(c.error >= 0 ? '+' : '') + (100 * c.error).toFixed(1) + ' %']),
-          el('td', { class: 'num' }, [Math.round(100 * c.tolerance) + ' %']), el('td', {}, [c.calibration]),
+          el('td', { class: 'num ' + (within ? 'in' : 'out') }, [pct(c.error, true)]),
+          el('td', { class: 'num' }, [Math.round(100 * c.tolerance) + ' %']),
           el('td', { class: 'source' }, [note])]));
       });
       byId('cases').hidden = false;
