@@ -181,7 +181,15 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.dp();
   const double layers = static_cast<double>(m.layers) / x.pp;
-  const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores);
+  // FP8 (Transformer Engine) casts every linear layer's 16-bit input to FP8 before its GEMM, in the
+  // forward pass (the inputs of QKV, the output projection, FC1 and FC2: 3 x h + f per token) and
+  // again for the gradients in backward: read 2 bytes, write 1, each time (Transformer Engine,
+  // "Using FP8 with Transformer Engine": activations and gradients are quantized per GEMM).
+  const double fp8_casts =
+      s.precision == Precision::fp8
+          ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 * (x.recompute == Recompute::full ? 1.5 : 1.0)
+          : 0.0;
+  const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts);
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
 
@@ -369,7 +377,10 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     if (x.zero >= 3) {
       const double frozen_per_gpu =
           s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
-      const double per_mb = 1.5 * grad_bytes + frozen_per_gpu;
+      // All-gather of the 16-bit weights forward and again backward, reduce-scatter of the gradients:
+      // (w + w + g) / 2 in all-reduce terms (1.5x the 16-bit DP volume, ZeRO paper §7).
+      const double weight_bytes = trained_per_gpu * bytes_per_element(s.precision);
+      const double per_mb = (2.0 * weight_bytes + grad_bytes) / 2.0 + frozen_per_gpu;
       c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
       c.dp_s = m * group_allreduce_s(per_mb, dp_group);
       c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * m * compute_per_mb_s);
