@@ -94,6 +94,7 @@ TEST_CASE(
   // llmplan_validate --fit searches these three together on one set of figures.
   CHECK(words(cal.gemm_half_size.fitted_on) == words(cal.elementwise_passes.fitted_on));
   CHECK(words(cal.gemm_half_size.fitted_on) == words(cal.softmax_passes.fitted_on));
+  CHECK(words(cal.gemm_half_size.fitted_on) == words(cal.zero3_overlap.fitted_on));
 }
 
 TEST_CASE("an estimate uses the calibration it is given, and explains with its values") {

@@ -23,9 +23,10 @@ const char* k8bFull = R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
 
 TEST_CASE("the enumeration of 8 GPUs, counted by hand from the ranges") {
   const LayoutEnumeration e = enumerate_layouts(layout_space(parsed(k8bFull)));
-  // (TP, PP): TP in {1, 2, 4, 8} (divides 32 heads, at most 8 GPUs a node), PP divides 32 layers
-  // with TP x PP <= 8: 4 + 3 + 2 + 1 = 10 pairs, all dividing 8 GPUs.
-  CHECK(e.divisibility == 0);
+  // (TP, PP): TP in {1, 2, 4, 8} (divides 32 heads, at most 8 GPUs a node), any PP that splits 32
+  // layers (unevenly too) with TP x PP <= 8: 8 + 4 + 2 + 1 pairs, of which 10 divide 8 GPUs and 5
+  // do not: (1,3) (1,5) (1,6) (1,7) (2,3).
+  CHECK(e.divisibility == 5);
   // (ZeRO, offload) per pair: DP > 1 gives ZeRO-0 + ZeRO 1-3 x {none, cpu} = 7; DP 1 only ZeRO-0.
   // DP > 1: (1,1) (1,2) (1,4) (2,1) (2,2) (4,1); DP 1: (1,8) (2,4) (4,2) (8,1): 6 x 7 + 4 = 46.
   // Megatron-LM refuses offload and ZeRO-2, and ZeRO-3 with PP: 4 x 2 pairs with PP 1 ((2,1),
@@ -52,9 +53,10 @@ TEST_CASE("(TP, PP) pairs that do not divide the GPUs are counted once each") {
   s.cluster.gpus = 12;
   s.cluster.gpus_per_node = 4;
   s.global_batch = 48;
-  // TP in {1, 2, 4}; TP x PP <= 12 with PP dividing 32: (1,8), (2,4) and (4,2) make 8, which 12
-  // GPUs do not divide.
-  CHECK(enumerate_layouts(layout_space(s)).divisibility == 3);
+  // TP in {1, 2, 4}; TP x PP <= 12 with PP splitting 32 layers (10 stages would take 4 blocks each in
+  // the middle and leave nothing for the first and last): TP x PP not dividing 12 are (1,5) (1,7)
+  // (1,8) (1,9) (1,11), (2,4) (2,5) and (4,2).
+  CHECK(enumerate_layouts(layout_space(s)).divisibility == 8);
 }
 
 TEST_CASE("framework_for: DeepSpeed or FSDP without model parallelism, Megatron-LM with it, or none") {
@@ -95,4 +97,14 @@ TEST_CASE("layout_fits: CPU offload also needs the host RAM, which an unknown RA
   CHECK(layout_fits(s, r));
   s.cluster.node_ram_gb = r.memory.cpu_offload_bytes_per_node / 0.8 / 1e9 * 0.99;
   CHECK_FALSE(layout_fits(s, r));
+}
+
+TEST_CASE("the search holds uneven pipelines: Llama 3 405B's 126 layers on 16 stages") {
+  // Meta's layout (Llama 3 paper §3.3.2, Table 4): TP 8, PP 16 on 16,384 H100s; 126 blocks do not
+  // divide by 16, so stages take 7 + 14 x 8 + 7 (pipeline_split).
+  Scenario s = parsed(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "global_batch": 2048,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384}, "parallel": {"tp": 8, "pp": 16}})");
+  bool found = false;
+  for (const Layout& l : enumerate_layouts(layout_space(s)).layouts) found = found || (l.tp == 8 && l.pp == 16);
+  CHECK(found);
 }

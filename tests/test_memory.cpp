@@ -187,8 +187,14 @@ TEST_CASE("uneven pipeline stages: Llama 3 405B on 16 stages, BLOOM on 12, DeepS
   // The second stage holds 8 blocks with 15 micro-batches in flight against the first stage's 7 with
   // 16 (1F1B): 8 x 15 = 120 > 7 x 16 = 112 block-activations, so it is the busiest.
   CHECK(m.stage == Stage::middle);
-  // The pipeline moves at the pace of the 8-block stages: 8 / (126 / 16) of the average.
-  CHECK(stage_imbalance(s) == doctest::Approx(8.0 * 16 / 126));
+  // The pipeline moves at the pace of the 8-block stages. The last stage's 7 blocks also run the logit
+  // layer: V h = 128,256 x 16,384 = 2,101,346,304 parameters against a block's 3,187,671,040 matmul
+  // parameters (q, o 16,384^2 each, k, v 16,384 x 1,024 each, MLP 3 x 16,384 x 53,248) + attention
+  // 2 s (q + o) / 2 = 8,192 x 32,768 = 268,435,456: 0.60801 blocks, so 7.608 < 8. Average stage:
+  // (126 + 0.60801) / 16 blocks.
+  const double logit_blocks = 2101346304.0 / (3187671040.0 + 268435456.0);
+  CHECK(logit_layer_equivalents(s, count_params(s.model)) == doctest::Approx(logit_blocks));
+  CHECK(stage_imbalance(s, count_params(s.model)) == doctest::Approx(8.0 * 16 / (126 + logit_blocks)));
 }
 
 TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {

@@ -139,7 +139,9 @@ LayoutEnumeration enumerate_layouts(const LayoutSpace& sp) {
   for (int tp = 1; tp <= std::min(sp.gpus, sp.gpus_per_node); ++tp) {
     if (m.heads % tp != 0) continue;  // not a layout: TP splits the heads
     for (int pp = 1; pp <= m.layers && tp * pp <= sp.gpus; ++pp) {
-      if (m.layers % pp != 0) continue;  // not a layout: PP splits the layers
+      // Uneven stages are layouts too (Megatron-LM's first and last stages take the remainder), as
+      // long as no stage is left empty.
+      if (!pipeline_split(m.layers, pp).ok) continue;
       if (sp.gpus % (tp * pp) != 0) {
         ++out.divisibility;
         continue;

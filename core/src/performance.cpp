@@ -200,8 +200,19 @@ double busiest_stage_layers(const Scenario& s) {
   return s.parallel.pp > 2 ? split.middle : std::max(split.first, split.last);
 }
 
-double stage_imbalance(const Scenario& s) {
-  return busiest_stage_layers(s) * s.parallel.pp / static_cast<double>(s.model.layers);
+double logit_layer_equivalents(const Scenario& s, const ParamCount& p) {
+  const ModelArch& m = s.model;
+  const double logits = static_cast<double>(m.vocab) * m.hidden;
+  const double per_block = (matmul_params(p, m) - logits) / m.layers + attention_fwd_flops(m, s.seq_len) / m.layers / 2;
+  return per_block > 0 ? logits / per_block : 0.0;
+}
+
+double stage_imbalance(const Scenario& s, const ParamCount& p) {
+  if (s.parallel.pp <= 1) return 1.0;
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  const double last = split.last + logit_layer_equivalents(s, p);
+  const double busiest = std::max({static_cast<double>(split.first), static_cast<double>(split.middle), last});
+  return busiest * s.parallel.pp / (s.model.layers + logit_layer_equivalents(s, p));
 }
 
 Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
@@ -224,16 +235,18 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
                         : 0.0;
   c.gemm_s = (c.flops.hardware_per_gpu_step - attention_hw) / (peak * c.gemm_efficiency);
   c.memory_bound_s = elementwise_s(s, cal);
-  // Per-GPU FLOPs are the average over the stages; with an uneven split the pipeline moves at
-  // the pace of the stage with the most blocks.
-  const double imbalance = stage_imbalance(s);
+  // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
+  // the most work: blocks, and on the last stage the logit layer too.
+  const double imbalance = stage_imbalance(s, p);
   c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance;
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   if (ex && imbalance != 1.0)
     ex->add("time.stage_imbalance", imbalance, "1",
-            "blocks of the busiest pipeline stage / (layers / pp): an uneven split paces the pipeline by its busiest "
-            "stage (compute_s includes it)",
+            "work of the busiest pipeline stage / the average stage's, in blocks (the last stage also runs the "
+            "logit layer, V h / (block matmul parameters + attention FLOPs / 2) blocks): the pipeline moves at the "
+            "pace of its busiest stage (compute_s includes it)",
             {{"busiest_stage_layers", busiest_stage_layers(s)},
+             {"logit_layer_blocks", logit_layer_equivalents(s, p)},
              {"layers", static_cast<double>(s.model.layers)},
              {"pp", static_cast<double>(s.parallel.pp)}});
   if (ex) {
@@ -382,7 +395,12 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const double weight_bytes = trained_per_gpu * bytes_per_element(s.precision);
       const double per_mb = (2.0 * weight_bytes + grad_bytes) / 2.0 + frozen_per_gpu;
       c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
-      c.dp_s = m * group_allreduce_s(per_mb, dp_group);
+      // FSDP and ZeRO-3 gather and reduce block by block (Zhao et al. 2023, 'PyTorch FSDP', §3.3:
+      // one FlatParameter per wrapped block): three collectives per block and micro-batch, each
+      // paying its ring's latency, which small micro-batches cannot hide.
+      const double ring_latency = (dp_group.ranks_per_node - 1) * dp_group.intra_latency_s +
+                                  (dp_group.nodes - 1) * dp_group.inter_latency_s;
+      c.dp_s = m * (group_allreduce_s(per_mb, dp_group) + 3.0 * layers_per_stage * ring_latency);
       c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * m * compute_per_mb_s);
     } else {
       c.dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes;

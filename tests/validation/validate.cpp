@@ -582,11 +582,13 @@ void fit(const CaseFile& f) {
   double best = 1e9;
   for (double half : {128.0, 192.0, 256.0, 320.0, 384.0, 512.0, 768.0, 1024.0})
     for (double ew : {8.0, 12.0, 16.0, 20.0, 24.0, 28.0, 32.0, 40.0})
-      for (double sm : {2.0, 4.0, 6.0, 8.0, 10.0}) {
+      for (double sm : {2.0, 4.0, 6.0, 8.0, 10.0})
+      for (double z3 : {0.3, 0.5, 0.7, 0.9}) {
         llmplan::Calibration cal = llmplan::default_calibration();
         cal.gemm_half_size.value = half;
         cal.elementwise_passes.value = ew;
         cal.softmax_passes.value = sm;
+        cal.zero3_overlap.value = z3;
         std::vector<Invalid> invalid;
         std::map<std::string, std::vector<double>> by_family;
         for (const Row& r : run_cases(f, cal, invalid, true))
@@ -600,8 +602,9 @@ void fit(const CaseFile& f) {
         const double m = by_family.empty() ? 1e9 : sum / by_family.size();
         if (m < best) {
           best = m;
-          std::printf("%s %g %s %g %s %g: mean of family medians %.2f %% (%s)\n", cal.gemm_half_size.name, half,
-                      cal.elementwise_passes.name, ew, cal.softmax_passes.name, sm, 100 * m, detail.c_str());
+          std::printf("%s %g %s %g %s %g %s %g: mean of family medians %.2f %% (%s)\n", cal.gemm_half_size.name,
+                      half, cal.elementwise_passes.name, ew, cal.softmax_passes.name, sm, cal.zero3_overlap.name, z3,
+                      100 * m, detail.c_str());
         }
       }
 }

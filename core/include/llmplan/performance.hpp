@@ -109,7 +109,10 @@ struct CostResult {
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
 // Blocks of the busiest pipeline stage (pipeline_split), and that over the average layers / pp.
 double busiest_stage_layers(const Scenario& s);
-double stage_imbalance(const Scenario& s);
+// The logit layer's work in blocks: V h / (a block's matmul parameters + its attention FLOPs / 2).
+double logit_layer_equivalents(const Scenario& s, const ParamCount& p);
+// The busiest stage's work (blocks; the last stage also runs the logit layer) over the average's.
+double stage_imbalance(const Scenario& s, const ParamCount& p);
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // The fused attention kernel that runs: parallel.attention_kernel, or the accelerator's usual one.
 AttentionKernel attention_kernel(const Scenario& s);
