@@ -56,8 +56,22 @@
         '; ' + doc.provenance + '. Held-out targets, the gate of the test suite:']),
         el('ul', { id: 'summary-lines' }, targets));
       var families = byId('families').tBodies[0];
+      var fits = byId('fits').tBodies[0];
       doc.families.forEach(function (f) {
         var all = f.family === null;
+        var set = f.set === 'fit' ? 'fit' : 'held-out';
+        if (f.group === 'fits') {
+          // Right or wrong predictions: the count of wrong ones, and which.
+          fits.appendChild(el('tr', { 'data-family': all ? 'all ' + f.set : f.family, 'data-group': f.group,
+                                      'data-set': f.set, class: all ? 'total' : '' }, [
+            el('td', {}, [set]), el('td', {}, [all ? 'all ' + set : f.family]),
+            el('td', { class: 'num' }, [f.figures]), el('td', { class: 'num' }, [f.excluded]),
+            el('td', { class: 'num ' + (f.wrong ? 'out' : 'in') }, [f.wrong]),
+            el('td', {}, [all ? '' : (f.wrong_cases || []).join(', ') || '–']),
+            el('td', { class: 'source' }, [f.source || ''])]));
+          byId('fits').hidden = false;
+          return;
+        }
         var counted = f.median_abs_error !== null;
         families.appendChild(el('tr', { 'data-family': all ? 'all ' + f.set : f.family, 'data-group': f.group,
                                         'data-set': f.set, class: all ? 'total' : '' }, [
@@ -74,12 +88,16 @@
       doc.cases.forEach(function (c) {
         var within = c.within !== undefined ? c.within : c.excluded || Math.abs(c.error) <= c.tolerance;
         var note = [c.source, c.note ? ' — ' + c.note : '', c.excluded ? ' (excluded from the medians)' : ''].join('');
+        // A fits figure (1 fits, 0 out of memory) is shown in words, right or wrong.
+        var fitsRow = c.group === 'fits';
+        var word = function (x) { return x > 0.5 ? 'fits' : 'out of memory'; };
         body.appendChild(el('tr', { 'data-case': c.case, 'data-metric': c.metric }, [
           el('td', {}, [c.case]), el('td', {}, [c.family]), el('td', {}, [c.set === 'fit' ? 'fit' : 'held-out']),
           el('td', {}, [c.metric]),
-          el('td', { class: 'num' }, [num(c.published)]), el('td', { class: 'num' }, [num(c.predicted)]),
-          el('td', { class: 'num ' + (within ? 'in' : 'out') }, [pct(c.error, true)]),
-          el('td', { class: 'num' }, [Math.round(100 * c.tolerance) + ' %']),
+          el('td', { class: 'num' }, [fitsRow ? word(c.published) : num(c.published)]),
+          el('td', { class: 'num' }, [fitsRow ? word(c.predicted) : num(c.predicted)]),
+          el('td', { class: 'num ' + (within ? 'in' : 'out') }, [fitsRow ? (c.error === 0 ? 'right' : 'wrong') : pct(c.error, true)]),
+          el('td', { class: 'num' }, [fitsRow ? '–' : Math.round(100 * c.tolerance) + ' %']),
           el('td', { class: 'source' }, [note])]));
       });
       byId('cases').hidden = false;

@@ -251,10 +251,15 @@ test('the documentation pages render the core\'s validation table, catalog and l
     await page.waitForFunction(() => window.llmplanReady === true);
     assert.equal(await page.locator('#cases tbody tr').count(), validation.cases.length);
     assert.ok(validation.cases.length >= 100);
-    // The per-family table: every family of the cases, fit apart from held-out, with the held-out targets.
-    assert.equal(await page.locator('#families tbody tr').count(), validation.families.length);
+    // The per-family table: every family of the cases, fit apart from held-out, with the held-out targets;
+    // the fits group (right or wrong predictions) in a table of its own.
+    const fitsLines = validation.families.filter((f) => f.group === 'fits').length;
+    assert.ok(fitsLines > 0);
+    assert.equal(await page.locator('#fits tbody tr').count(), fitsLines);
+    assert.equal(await page.locator('#families tbody tr').count(), validation.families.length - fitsLines);
     for (const family of new Set(validation.cases.map((c) => c.family))) {
-      assert.ok(await page.locator(`#families tr[data-family="${family}"]`).count() > 0, family);
+      assert.ok(await page.locator(`#families tr[data-family="${family}"], #fits tr[data-family="${family}"]`).count() > 0,
+                family);
     }
     assert.ok(await page.locator('#families tr[data-family="all holdout"]').count() > 0);
     assert.equal(await page.locator('#summary-lines li').count(), validation.targets.length + validation.invalid.length);
