@@ -111,12 +111,12 @@ TEST_CASE("an estimate uses the calibration it is given, and explains with its v
   CHECK(changed.time.gemm_efficiency < base.time.gemm_efficiency);
   CHECK(changed.time.mfu < base.time.mfu);
   // The copy changed, not the defaults.
-  CHECK(default_calibration().gemm_half_size.value == 384.0);
+  CHECK(default_calibration().gemm_half_size.value == 256.0);
   bool found = false;
   for (const Explanation& e : ex.items()) {
     if (e.key != "time.gemm_efficiency") continue;
     for (const auto& [name, value] : e.inputs)
-      if (name == "kGemmHalfSize") found = value == 768.0;
+      if (name == "kGemmHalfSize") found = value == 512.0;
   }
   CHECK(found);
 }

@@ -240,7 +240,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   const double imbalance = stage_imbalance(s, p);
   c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance;
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
-  if (ex && imbalance != 1.0)
+  c.stage_imbalance = imbalance;
+  if (ex)
     ex->add("time.stage_imbalance", imbalance, "1",
             "work of the busiest pipeline stage / the average stage's, in blocks (the last stage also runs the "
             "logit layer, V h / (block matmul parameters + attention FLOPs / 2) blocks): the pipeline moves at the "
@@ -495,6 +496,7 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.gemm_efficiency = compute.gemm_efficiency;
   t.attention_efficiency = compute.attention_efficiency;
   t.attention_s = compute.attention_s;
+  t.stage_imbalance = compute.stage_imbalance;
   t.achieved_tflops = compute.achieved_tflops;
   t.compute_s = compute.compute_s;
   t.comm = comm;

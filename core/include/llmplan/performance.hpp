@@ -33,6 +33,7 @@ struct Compute {
   double attention_s = 0;           // fused attention kernels per GPU per step
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
   double compute_s = 0;             // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
+  double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
 };
 
@@ -55,6 +56,7 @@ struct TimeResult {
   double attention_s = 0;           // fused attention kernels per GPU per step (part of compute_s)
   double achieved_tflops = 0;       // per GPU while computing
   double compute_s = 0;             // per step, all micro-batches
+  double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (part of compute_s)
   Comm comm;
   double bubble_s = 0;
   double offload_s = 0;   // optimizer on the host / NVMe swaps
