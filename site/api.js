@@ -2,7 +2,7 @@
 // llmplan_api.js) into the documented window.llmplan object. Every page loads it first.
 //   llmplanApi.wrap(Module, {appUrl})  -> the window.llmplan object over Module's Embind functions:
 //     estimate(scenario, {explain, catalogVersion}) plan(question) encode(scenario) decode(link)
-//     version catalogVersion catalog() loadCatalogRelease(v) linkCatalogVersion(link)
+//     version modelVersion catalogVersion catalog() loadCatalogRelease(v) linkCatalogVersion(link)
 //   llmplanApi.load()                  -> Promise of that object over the API module (embed, docs)
 //   llmplanApi.linkFields()            -> the URL field codes [{code, field, type, ...}] (after load)
 //   llmplanApi.siteUrl(path)           -> path resolved against the site's root (where api.js is)
@@ -44,14 +44,19 @@
     }
   }
 
-  // decodeLink's JSON ({kind, valid, input, catalog_version, catalog_used, notices, changes}) as
-  // the documented {scenario, question, notices, catalogVersion} (+ catalogUsed, changes, valid).
+  // decodeLink's JSON ({kind, valid, input, catalog_version, catalog_used, notices, changes,
+  // model_version, model_version_current, model_changes}) as the documented {scenario, question,
+  // notices, catalogVersion} (+ catalogUsed, changes, valid, modelVersion, modelVersionCurrent,
+  // modelChanges: the estimator changes since the link's model, "model N (DATE): CHANGE — EFFECT").
   function decoded(r) {
     var input = r.input !== undefined ? r.input : (r.scenario || r.question || null);
     var question = r.kind ? r.kind === 'question' : !!r.question;
     return { scenario: question ? null : input, question: question ? input : null, notices: r.notices || [],
              catalogVersion: r.catalog_version || null, catalogUsed: r.catalog_used || null,
-             changes: r.changes || [], valid: r.valid !== false };
+             changes: r.changes || [], valid: r.valid !== false,
+             modelVersion: typeof r.model_version === 'number' ? r.model_version : null,
+             modelVersionCurrent: typeof r.model_version_current === 'number' ? r.model_version_current : null,
+             modelChanges: r.model_changes || [] };
   }
 
   function wrap(Module, options) {
@@ -66,6 +71,8 @@
     }
     return {
       version: Module.version(),
+      // The estimator's model version, which links record (`mv`): links of an older one list what changed.
+      modelVersion: typeof Module.modelVersion === 'function' ? Module.modelVersion() : null,
       catalogVersion: Module.catalogVersion(),
       catalog: function () { return JSON.parse(Module.catalogJson()); },
       estimate: function (scenario, opts) {
@@ -83,7 +90,8 @@
         need(Module, 'encodeLink');
         return bare(appLink()) + '#' + checked(Module.encodeLink(toJson(scenario))).fragment;
       },
-      // A link or its fragment -> {scenario, question, notices, catalogVersion, catalogUsed, changes};
+      // A link or its fragment -> {scenario, question, notices, catalogVersion, catalogUsed, changes,
+      // modelVersion, modelVersionCurrent, modelChanges};
       // never throws on a bad link: what could not be read is a notice naming the field.
       decode: function (link) {
         need(Module, 'decodeLink');

@@ -1,7 +1,8 @@
 // embed.js: embed.html#<fragment>, a compact read-only result card for blog columns. Decodes the
 // link with the API module (and the catalog release it was made with, when the site has it),
 // estimates it (or plans a planner question) and shows the headline figures, warnings, notices,
-// the catalog version and an "Open in llmplan" link with the same fragment. English and Chinese
+// whether the estimator changed since the link was made, the catalog version and an "Open in
+// llmplan" link with the same fragment. English and Chinese
 // (?lang=zh|en, else the browser's language); the strings are the two tables below.
 (function () {
   'use strict';
@@ -15,6 +16,7 @@
       fits: 'Fits', noFit: 'Does not fit', memory: 'Per-GPU memory', of: 'of', step: 'Step time',
       total: 'Training time', cost: 'Cost', mfu: 'MFU', tier: 'Tier', throughput: 'Tokens/s',
       warnings: 'Warnings', notices: 'Link notices', changed: 'Catalog changed since the link was made',
+      modelChanged: 'Figures changed since this link was made (estimator model {from} → {to})',
       catalog: 'catalog', open: 'Open in llmplan', gpus: 'GPUs', node: 'node', nodes: 'nodes',
       days: 'days', hours: 'h', layout: 'layout', plan: 'Best plan', planCount: 'plans ranked',
       noPlan: 'No plan satisfies the constraints', microBatch: 'micro-batch', moreWarnings: 'more',
@@ -28,6 +30,7 @@
       fits: '放得下', noFit: '放不下', memory: '每卡显存', of: '/', step: '单步时间',
       total: '训练时长', cost: '费用', mfu: 'MFU', tier: '等级', throughput: '每秒 token',
       warnings: '警告', notices: '链接提示', changed: '链接创建后目录有变化',
+      modelChanged: '此链接创建后估算结果已有变化（估算模型 {from} → {to}）',
       catalog: '目录', open: '在 llmplan 中打开', gpus: '张 GPU', node: '个节点', nodes: '个节点',
       days: '天', hours: '小时', layout: '并行', plan: '最佳方案', planCount: '个方案已排序',
       noPlan: '没有满足约束的方案', microBatch: '微批', moreWarnings: '更多',
@@ -102,6 +105,13 @@
     if (opened.changes.length) {
       out.push(list('notices', T.changed, [T.changed + ' (' + opened.catalogVersion + ' → ' + opened.catalogUsed + '):']
         .concat(opened.changes.slice(0, 4))));
+    }
+    // The estimator changed since the link's model version: one line; the changes in its tooltip.
+    if (opened.modelChanges.length) {
+      var line = T.modelChanged.replace('{from}', String(opened.modelVersion))
+        .replace('{to}', String(opened.modelVersionCurrent));
+      out.push(el('p', { class: 'model-changes', 'data-model-changes': String(opened.modelChanges.length),
+                         title: opened.modelChanges.join('\n') }, [line]));
     }
     return out;
   }

@@ -134,7 +134,7 @@ TEST_SUITE("field table") {
     for (const FieldSpec& f : all_fields()) {
       CHECK_MESSAGE(paths.insert(f.path).second, f.path);
       CHECK_MESSAGE(codes.insert(f.code).second, f.code);
-      for (const char* reserved : {"v", "c", "u", ""}) CHECK_MESSAGE(std::string(f.code) != reserved, f.path);
+      for (const char* reserved : {"v", "c", "mv", "u", ""}) CHECK_MESSAGE(std::string(f.code) != reserved, f.path);
       CHECK_MESSAGE(std::string(f.meaning).size() > 10, f.path);
       CHECK_MESSAGE(!field_default_text(f).empty(), f.path);
       CHECK_MESSAGE((f.type != FieldType::choice) == f.choices.empty(), f.path);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "llmplan/catalog_releases.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
 
 using namespace llmplan;
@@ -76,6 +78,7 @@ TEST_SUITE("links") {
       CHECK_MESSAGE(fields.insert(f.field).second, f.field);
       CHECK(std::string(f.code) != "v");
       CHECK(std::string(f.code) != "c");
+      CHECK(std::string(f.code) != "mv");
       CHECK(std::string(f.code) != "u");
     }
     CHECK(kLinkFields.size() >= 80);
@@ -224,6 +227,97 @@ TEST_SUITE("links") {
     bool said = false;
     for (const LinkNotice& n : fallback.link.notices) said |= n.field == "c";
     CHECK(said);
+  }
+
+  TEST_CASE("a link records the estimator model version; an older one lists the model changes since") {
+    // Encoding writes the current model right after the catalog.
+    const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
+    CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
+                         0) == 0);
+    CHECK(kModelVersion == 2);
+    const LinkDecode current = decode(fragment);
+    CHECK(current.notices.empty());
+    CHECK(current.model_version == kModelVersion);
+    CHECK(current.model_changes.empty());
+
+    // A link without `mv` was made before links recorded it: model 1, with every change of model 2
+    // as "model N (DATE): CHANGE — EFFECT", and no notice (its fields are all fine).
+    const LinkDecode old = decode("#v=1&c=2026.12.0&m=llama-2-7b&s=2048");
+    CHECK(old.valid);
+    CHECK(old.notices.empty());
+    CHECK(old.model_version == 1);
+    int v2 = 0;
+    for (const ModelChange& c : kModelChanges) v2 += c.version == 2;
+    CHECK(v2 == 6);
+    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2));
+    CHECK(old.model_changes == model_changes_since(1));
+    for (const std::string& line : old.model_changes) {
+      CAPTURE(line);
+      CHECK(line.rfind("model 2 (2026-12-01): ", 0) == 0);
+      CHECK(line.find(" \u2014 ") != std::string::npos);
+    }
+    CHECK(old.model_changes.front().find("Collective bandwidth follows the topology") != std::string::npos);
+    CHECK(old.model_changes.back().find("Constants refitted") != std::string::npos);
+    // The scenario is the same one a current link of it opens: only the estimator moved.
+    CHECK(old.input_json == decode("#v=1&c=2026.12.0&mv=2&m=llama-2-7b&s=2048").input_json);
+
+    // mv=1 is the same as none.
+    CHECK(decode("#v=1&mv=1&m=llama-2-7b").model_changes == old.model_changes);
+    CHECK(decode("#v=1&mv=1&m=llama-2-7b").notices.empty());
+
+    // A newer estimator: a notice, the model as written, nothing listed.
+    const LinkDecode newer = decode("#v=1&c=2026.12.0&mv=99&m=llama-2-7b");
+    CHECK(newer.valid);
+    CHECK(newer.model_version == 99);
+    CHECK(newer.model_changes.empty());
+    REQUIRE(newer.notices.size() == 1);
+    CHECK(newer.notices[0].field == "mv");
+    CHECK(newer.notices[0].message == "made with a newer estimator (model 99); figures may differ");
+
+    // Not a model version: a notice, read as model 1; the other fields are kept.
+    for (const char* bad : {"x", "0", "-3", "1.5", "", "1e99"}) {
+      CAPTURE(bad);
+      const LinkDecode d = decode(std::string("#v=1&mv=") + bad + "&m=llama-2-7b&s=2048");
+      CHECK(d.valid);
+      CHECK(d.model_version == 1);
+      CHECK(d.model_changes == old.model_changes);
+      CHECK(has_notice(d, "mv"));
+      CHECK(json::parse(d.input_json)["seq_len"] == 2048);
+    }
+    const LinkDecode twice = decode("#v=1&mv=2&mv=1&m=llama-2-7b");
+    CHECK(twice.model_version == 2);
+    CHECK(has_notice(twice, "mv"));
+
+    // No link at all is today's defaults: nothing changed.
+    CHECK(decode("").model_changes.empty());
+    CHECK(decode("https://example.org/llmplan/").model_changes.empty());
+
+    // `llmplan link decode` / window.llmplan.decode: the new keys beside every existing one.
+    const OpenedLink opened = open_link("#v=1&c=2026.12.0&m=llama-2-7b", builtin_catalog(), builtin_catalog_json(),
+                                        catalog_for_version("2026.12.0"), catalog_json_for_version("2026.12.0"));
+    const json j = json::parse(opened_link_json(opened));
+    for (const char* key : {"kind", "valid", "input", "catalog_version", "catalog_used", "notices", "changes", "ui",
+                            "model_version", "model_version_current", "model_changes"})
+      CHECK_MESSAGE(j.contains(key), key);
+    CHECK(j.size() == 11);
+    CHECK(j["model_version"] == 1);
+    CHECK(j["model_version_current"] == kModelVersion);
+    CHECK(j["model_changes"] == json(old.model_changes));
+  }
+
+  TEST_CASE(
+      "docs/links.md lists the model changes of kModelChanges (`llmplan link model-changes --update-md "
+      "docs/links.md`)") {
+    std::ifstream in(std::string(LLMPLAN_SOURCE_DIR) + "/docs/links.md");
+    if (!in) in.open("docs/links.md");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::optional<std::string> generated = with_model_changes_markdown(text.str());
+    REQUIRE_MESSAGE(generated.has_value(), "docs/links.md has no model-changes markers");
+    CHECK(*generated == text.str());
+    // Every entry is in the table, one row each.
+    for (const ModelChange& c : kModelChanges) CHECK(text.str().find(c.effect) != std::string::npos);
   }
 
   TEST_CASE("golden links decode, with the release they name, to the same numbers forever") {

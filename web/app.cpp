@@ -73,10 +73,41 @@ void catalog_bar(AppState& app) {
   }
 }
 
-// What opening the link reported: fields that fell back to their defaults, and what changed in
-// the catalog since the link was made (it opened with its own release).
+// A bullet and its text, wrapped at the window's edge with a hanging indent (ImGui's BulletText
+// does not wrap).
+void bullet_wrapped(const char* s) {
+  ImGui::Bullet();  // leaves the cursor on the same line, after the bullet
+  text_wrapped(s);
+}
+
+// "Figures changed since this link was made (estimator model 1 → 2)": one line, which opens the
+// list of the estimator's changes since the link's model (model_version.hpp). The lines are core
+// data in English; their characters are ASCII, Latin-1 and the dash of S::link_model_changes_tip,
+// which the font subset keeps.
+void model_changes_note(const AppState& app) {
+  char note[160];
+  std::snprintf(note, sizeof note, tr(S::link_model_changes), app.link_model_version, kModelVersion);
+  ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
+  const bool open = ImGui::TreeNode("link_model_changes", "%s", note);
+  ImGui::PopStyleColor();
+  record_widget("link_model_changes");
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const ImVec2 size = ImGui::CalcTextSize(note);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  text_rects().push_back({note, a.x + ImGui::GetTreeNodeToLabelSpacing(), a.y + (b.y - a.y - size.y) / 2, size.x,
+                          size.y, dl->GetClipRectMin().x, dl->GetClipRectMax().x, dl->GetClipRectMin().y,
+                          dl->GetClipRectMax().y});
+  if (!open) return;
+  text_wrapped_disabled(tr(S::link_model_changes_tip));
+  for (const std::string& c : app.link_model_changes) bullet_wrapped(c.c_str());
+  ImGui::TreePop();
+}
+
+// What opening the link reported: fields that fell back to their defaults, what changed in the
+// catalog since the link was made (it opened with its own release), and whether the estimator
+// changed since.
 void link_report(AppState& app) {
-  if (app.link_notices.empty() && app.link_changes.empty()) return;
+  if (app.link_notices.empty() && app.link_changes.empty() && app.link_model_changes.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
   for (const LinkNotice& n : app.link_notices)
@@ -88,15 +119,15 @@ void link_report(AppState& app) {
     std::snprintf(title, sizeof title, tr(S::link_changes), app_catalog(app).catalog_version.c_str(),
                   builtin_catalog().catalog_version.c_str(), static_cast<int>(app.link_changes.size()));
     if (ImGui::TreeNode("link_changes", "%s", title)) {
-      ImGui::PushTextWrapPos(0.0f);
-      for (const std::string& c : app.link_changes) ImGui::BulletText("%s", c.c_str());
-      ImGui::PopTextWrapPos();
+      for (const std::string& c : app.link_changes) bullet_wrapped(c.c_str());
       ImGui::TreePop();
     }
   }
+  if (!app.link_model_changes.empty()) model_changes_note(app);
   if (ImGui::SmallButton(tr(S::dismiss))) {
     app.link_notices.clear();
     app.link_changes.clear();
+    app.link_model_changes.clear();
   }
   ImGui::Separator();
 }
@@ -266,6 +297,8 @@ void app_open_link(AppState& app, const std::string& link) {
   }
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
+  app.link_model_version = opened.link.model_version;
+  app.link_model_changes = std::move(opened.link.model_changes);
   nlohmann::json doc = parse_json_untrusted(input);
   if (doc.is_object()) app.input = std::move(doc);
   app_update(app);

@@ -47,7 +47,9 @@ struct AppState {
   std::string fragment;
   std::vector<LinkNotice> link_notices;
   std::vector<std::string> link_changes;
-  std::string pending_link;  // waiting for its catalog release to arrive
+  int link_model_version = 0;                   // the estimator model the link was made with (`mv`)
+  std::vector<std::string> link_model_changes;  // the estimator changes since then (model_version.hpp)
+  std::string pending_link;                     // waiting for its catalog release to arrive
   struct Release {
     Catalog catalog;
     std::string json;

@@ -92,13 +92,17 @@ std::string app_result() {
   return llmplan::estimate_json(input, llmplan::web::app_catalog(app), llmplan::default_calibration()).body;
 }
 
-// What opening the last link reported: {"notices": [{field, message}], "changes": [...], "catalog"}.
+// What opening the last link reported: {"notices": [{field, message}], "changes": [...], "catalog",
+// "model_version", "model_changes": [...]}.
 std::string app_link_report() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
   nlohmann::json notices = nlohmann::json::array();
   for (const llmplan::LinkNotice& n : app.link_notices) notices.push_back({{"field", n.field}, {"message", n.message}});
-  return nlohmann::json{
-      {"notices", notices}, {"changes", app.link_changes}, {"catalog", llmplan::web::app_catalog(app).catalog_version}}
+  return nlohmann::json{{"notices", notices},
+                        {"changes", app.link_changes},
+                        {"catalog", llmplan::web::app_catalog(app).catalog_version},
+                        {"model_version", app.link_model_version},
+                        {"model_changes", app.link_model_changes}}
       .dump();
 }
 

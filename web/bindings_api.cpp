@@ -6,8 +6,10 @@
 //   loadCatalogRelease(catalogJson)  -> {"catalog_version"} | {"error"}: an older release the page
 //                                       fetched from catalogs/VERSION.json, validated and kept
 //   decodeLink(link)                 -> {"kind": "scenario"|"question", "valid", "input", "catalog_version",
-//                                       "catalog_used", "notices": [{field, message}], "changes": [...], "ui"}
+//                                       "catalog_used", "notices": [{field, message}], "changes": [...],
+//                                       "model_version", "model_version_current", "model_changes": [...], "ui"}
 //                                       (with the link's release when loaded, else the built-in catalog)
+//   modelVersion()                   -> the estimator's model version (model_version.hpp), which links record
 //   estimateWith / planWith(json, catalogVersion): as estimate / plan, with a loaded release
 //   linkFields()                     -> [{"code", "field", "type"}]: the URL format's field codes
 #include <emscripten/bind.h>
@@ -20,6 +22,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
 
 namespace {
@@ -39,6 +42,7 @@ std::string plan(const std::string& question_json) {
 }
 
 std::string version() { return LLMPLAN_VERSION; }
+int model_version() { return llmplan::kModelVersion; }
 std::string catalog_version() { return llmplan::builtin_catalog().catalog_version; }
 std::string catalog_json() { return std::string(llmplan::builtin_catalog_json()); }
 
@@ -114,6 +118,7 @@ EMSCRIPTEN_BINDINGS(llmplan_api) {
   emscripten::function("estimateExplained", &estimate_explained);
   emscripten::function("plan", &plan);
   emscripten::function("version", &version);
+  emscripten::function("modelVersion", &model_version);
   emscripten::function("catalogVersion", &catalog_version);
   emscripten::function("catalogJson", &catalog_json);
 }

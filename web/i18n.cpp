@@ -105,6 +105,8 @@ constexpr Entry kStrings[] = {
     {S::link_notice, "Link:", "链接："},
     {S::link_changes, "Opened with catalog %s, as when the link was made; catalog %s changed %d figures it uses",
      "按链接创建时的目录 %s 打开；目录 %s 中它用到的数据有 %d 处变化"},
+    {S::link_model_changes, "Figures changed since this link was made (estimator model %d → %d)", "此链接创建后估算结果已有变化（估算模型 %d → %d）"},
+    {S::link_model_changes_tip, "What changed in the estimator since — and what it does to the figures:", "此后估算器的变化——及其对结果的影响："},
     {S::dismiss, "Dismiss", "知道了"},
     {S::view_results, "Results", "结果"},
     {S::view_planner, "Planner", "规划器"},

@@ -27,7 +27,8 @@ enum class Lang { en, zh };
   X(stage_first) X(stage_last) \
   X(invalid_input) X(warnings) X(unit_note) X(sources_note) \
   X(catalog) X(as_of) X(load_catalog) X(use_builtin_catalog) X(catalog_refused) X(more_problems) \
-  X(copy_link) X(copy_embed) X(copied) X(link_notice) X(link_changes) X(dismiss) \
+  X(copy_link) X(copy_embed) X(copied) X(link_notice) X(link_changes) X(link_model_changes) \
+  X(link_model_changes_tip) X(dismiss) \
   X(view_results) \
   X(view_planner) X(view_design) X(view_topology) X(planner_question) X(objective) X(obj_min_cost) X(obj_min_time) \
   X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(providers) \

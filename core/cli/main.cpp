@@ -22,6 +22,7 @@
 #include "llmplan/estimate.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
 
@@ -43,13 +44,18 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "      --format artifacts\n"
                     "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
                     "  llmplan link encode FILE|- [--catalog VERSION]\n"
-                    "      Print the link fragment (v=1&c=...&m=...) of a scenario or planner question JSON\n"
+                    "      Print the link fragment (v=1&c=...&mv=...&m=...) of a scenario or planner question JSON\n"
                     "      (made with the built-in catalog, or an archived release of it).\n"
                     "  llmplan link decode LINK\n"
                     "      Decode a link (a fragment or a whole URL) with the catalog release it was made with:\n"
-                    "      the scenario, notices for every field that fell back to its default, catalog changes.\n"
+                    "      the scenario, notices for every field that fell back to its default, catalog changes,\n"
+                    "      the estimator model version it was made with and the model changes since.\n"
                     "  llmplan link estimate LINK [--format json|table]\n"
-                    "      Decode a link and print its estimate (or plan, for a planner link).\n"
+                    "      Decode a link and print its estimate (or plan, for a planner link); the notices, and\n"
+                    "      whether the estimator changed since the link was made, go to standard error.\n"
+                    "  llmplan link model-changes [--format md|json] | --update-md FILE...\n"
+                    "      Print the estimator's model version and its change log (the \"Model changes\" table\n"
+                    "      of docs/links.md), or rewrite that table between its markers in FILE.\n"
                     "  llmplan catalog list [SECTION] [--json]\n"
                     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
                     "      providers, instances, models, currency (a table, or the entries as JSON).\n"
@@ -453,9 +459,47 @@ llmplan::OpenedLink open_cli_link(const std::string& link) {
                             llmplan::catalog_for_version(version), llmplan::catalog_json_for_version(version));
 }
 
+// The estimator's model changes (model_version.hpp): the Markdown table of docs/links.md, as JSON,
+// or written into Markdown files between their model-changes markers.
+int link_model_changes(const std::vector<std::string>& args) {
+  if (args.size() == 3 && args[1] == "--format" && args[2] == "json") {
+    nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+    for (const llmplan::ModelChange& c : llmplan::kModelChanges)
+      changes.push_back({{"version", c.version}, {"date", c.date}, {"change", c.change}, {"effect", c.effect}});
+    std::printf(
+        "%s\n",
+        nlohmann::ordered_json{{"model_version", llmplan::kModelVersion}, {"changes", changes}}.dump(2).c_str());
+    return 0;
+  }
+  if (args.size() == 1 || (args.size() == 3 && args[1] == "--format" && args[2] == "md")) {
+    std::fputs(llmplan::model_changes_markdown().c_str(), stdout);
+    return 0;
+  }
+  if (args.size() < 3 || args[1] != "--update-md")
+    return usage_error("link model-changes: expected [--format md|json] or --update-md FILE...");
+  for (size_t i = 2; i < args.size(); ++i) {
+    std::string text, error;
+    if (!read_input(args[i], text, error)) return usage_error(error);
+    const std::optional<std::string> updated = llmplan::with_model_changes_markdown(text);
+    if (!updated) {
+      std::fprintf(stderr, "llmplan: %s has no <!-- BEGIN model-changes ... --> ... <!-- END model-changes --> block\n",
+                   args[i].c_str());
+      return 2;
+    }
+    if (*updated == text) {
+      std::printf("%s: the model changes are current\n", args[i].c_str());
+      continue;
+    }
+    std::ofstream(args[i], std::ios::binary) << *updated;
+    std::printf("%s: model changes rewritten\n", args[i].c_str());
+  }
+  return 0;
+}
+
 int cmd_link(const std::vector<std::string>& args) {
   const std::string sub = args.empty() ? "" : args[0];
-  if (args.size() < 2) return usage_error("link: expected encode FILE|-, decode LINK or estimate LINK");
+  if (sub == "model-changes") return link_model_changes(args);
+  if (args.size() < 2) return usage_error("link: expected encode FILE|-, decode LINK, estimate LINK or model-changes");
   if (sub == "encode") {
     std::string text, error;
     if (!read_input(args[1], text, error)) return usage_error(error);
@@ -479,9 +523,15 @@ int cmd_link(const std::vector<std::string>& args) {
     std::printf("%s\n", llmplan::opened_link_json(opened).c_str());
     return opened.link.valid ? 0 : 2;
   }
-  if (sub != "estimate") return usage_error("link: expected encode, decode or estimate; got '" + sub + "'");
+  if (sub != "estimate")
+    return usage_error("link: expected encode, decode, estimate or model-changes; got '" + sub + "'");
   for (const llmplan::LinkNotice& n : opened.link.notices)
     std::fprintf(stderr, "llmplan: link: %s: %s\n", n.field.c_str(), n.message.c_str());
+  if (!opened.link.model_changes.empty())
+    std::fprintf(stderr,
+                 "llmplan: link: mv: figures changed since this link was made (estimator model %d -> %d, %zu "
+                 "changes; `llmplan link decode` lists them)\n",
+                 opened.link.model_version, llmplan::kModelVersion, opened.link.model_changes.size());
   if (!opened.link.valid) return 2;
   const llmplan::Catalog& catalog = *llmplan::catalog_for_version(opened.catalog_used);
   std::vector<std::string> rest(args.begin() + 2, args.end());

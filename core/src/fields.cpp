@@ -558,7 +558,7 @@ std::string fields_markdown() {
       "refused with a message that names the field and the range.\n\n"
       "Generated from the field table in `core/src/fields.cpp` by `llmplan fields --format md`; do not edit by "
       "hand.\n\n"
-      "Link codes are a public contract: a code is never renamed or reused. `v`, `c` and `u` are reserved.\n";
+      "Link codes are a public contract: a code is never renamed or reused. `v`, `c`, `mv` and `u` are reserved.\n";
   for (const Group& g :
        {Group{"Scenario fields", FieldScope::scenario}, Group{"Planner question fields", FieldScope::question}}) {
     out += std::string("\n## ") + g.title + "\n\n";

@@ -1,6 +1,7 @@
 // link.cpp: the URL fragment format of link.hpp: the field-code table, encoding (validated input
 // JSON -> "v=1&c=...&m=..."), decoding with per-field fallbacks and notices, and the catalog
-// changes a link opened with a newer catalog should mention.
+// changes a link opened with a newer catalog should mention; the estimator model changes since the
+// link's model version come from model_version.hpp.
 //
 // [SECTION] Field codes (a public contract: add codes, never rename or reuse one)
 // [SECTION] Values in the fragment
@@ -20,6 +21,7 @@
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/json_path.hpp"
+#include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
 
 namespace llmplan {
@@ -293,7 +295,8 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
   bool question = false;
   out.error = check_input(doc, catalog, question);
   if (!out.error.field.empty()) return out;
-  std::string fragment = "v=" + std::to_string(kLinkVersion) + "&c=" + percent_encode(catalog.catalog_version);
+  std::string fragment = "v=" + std::to_string(kLinkVersion) + "&c=" + percent_encode(catalog.catalog_version) +
+                         "&mv=" + std::to_string(kModelVersion);
   std::vector<std::string> paths;
   leaves(doc, "", paths);
   for (const std::string& p : paths) {
@@ -419,7 +422,7 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
     fragment = fragment.substr(0, kMaxLinkLength);
   }
   json doc = json::object();
-  bool seen_version = false;
+  bool seen_version = false, seen_model_version = false;
   for (const Pair& p : split_pairs(fragment)) {
     if (p.code == "v") {
       seen_version = true;
@@ -437,6 +440,23 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
         out.catalog_version = p.value;
       else
         out.notices.push_back({"c", in_quotes(p.value) + " is not a catalog version; ignored"});
+      continue;
+    }
+    if (p.code == "mv") {
+      if (seen_model_version) {
+        out.notices.push_back({"mv", "given twice; the first value is kept"});
+        continue;
+      }
+      seen_model_version = true;
+      double v = 0;
+      if (parse_number(p.value, v) && v == std::floor(v) && v >= 1 && v < 1e6) {
+        out.model_version = static_cast<int>(v);
+        if (out.model_version > kModelVersion)
+          out.notices.push_back({"mv", "made with a newer estimator (model " + std::to_string(out.model_version) +
+                                           "); figures may differ"});
+      } else {
+        out.notices.push_back({"mv", in_quotes(p.value) + " is not an estimator model version; read as model 1"});
+      }
       continue;
     }
     if (p.code == "u") {
@@ -471,6 +491,8 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
   }
   repair(doc, catalog, out);
   out.input_json = doc.dump();
+  if (fragment.empty()) out.model_version = kModelVersion;  // no link: today's defaults, nothing to compare
+  out.model_changes = model_changes_since(out.model_version);
   return out;
 }
 
@@ -536,6 +558,9 @@ std::string opened_link_json(const OpenedLink& o) {
               {"catalog_used", o.catalog_used},
               {"notices", notices},
               {"changes", o.changes},
+              {"model_version", o.link.model_version},
+              {"model_version_current", kModelVersion},
+              {"model_changes", o.link.model_changes},
               {"ui", o.link.ui}}
       .dump(2);
 }

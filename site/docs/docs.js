@@ -204,6 +204,7 @@
     try { byId('example-link').textContent = api.encode(examples.contract); } catch (e) {
       byId('example-link').textContent = 'This build cannot encode links: ' + e.message;
     }
+    if (api.modelVersion) byId('model-version').textContent = 'this build: model ' + api.modelVersion;
     var fields = llmplanApi.linkFields();
     if (!fields) { byId('fields-status').textContent = 'This build of the core has no link field table.'; ready(); return; }
     byId('fields-status').textContent = fields.length + ' field codes, in the order links write them:';

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchBrowser, openApp, repoRoot, startServer, waitReady } from './harness.mjs';
+import { launchBrowser, openApp, repoRoot, startServer, waitFrames, waitReady } from './harness.mjs';
 import { join } from 'node:path';
 
 let server;
@@ -74,6 +74,69 @@ test('a link made with an older catalog opens with that release and lists what c
     assertExpected(await appResult(page), link.expected, link.name);
     const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
     assert.ok(report.changes.some((c) => c.includes('aws-p4de.24xlarge-us-east-1 inter_node_link')), JSON.stringify(report.changes));
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link made before links recorded the model version says its figures changed (English and Chinese)', async () => {
+  const link = byName('llama-3.1-70b-full-b200');
+  assert.doesNotMatch(link.link, /[#&]mv=/, 'golden links predate mv: model 1');
+  const notes = { en: 'Figures changed since this link was made (estimator model 1 → ',
+                  zh: '此链接创建后估算结果已有变化（估算模型 1 → ' };
+  for (const lang of ['en', 'zh']) {
+    for (const width of [1280, 800]) {
+      const { context, page, errors } = await openApp(browser, server.origin, { width, height: 720, path: `/?lang=${lang}${link.link}` });
+      try {
+        await waitReady(page);
+        const current = await page.evaluate(() => window.llmplan.modelVersion);
+        assert.ok(current >= 2, `model version ${current}`);
+        const decoded = await page.evaluate((l) => window.llmplan.decode(l), link.link);
+        assert.equal(decoded.modelVersion, 1);
+        assert.equal(decoded.modelVersionCurrent, current);
+        assert.ok(decoded.modelChanges.length > 0 && decoded.modelChanges.every((c) => /^model \d+ \(\d{4}-\d\d-\d\d\): .+ — .+/.test(c)),
+                  JSON.stringify(decoded.modelChanges));
+        const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
+        assert.equal(report.model_version, 1);
+        assert.deepEqual(report.model_changes, decoded.modelChanges);
+        assert.deepEqual(report.notices, [], 'a missing mv is no notice');
+        // The one line, inside its window, and the list it opens.
+        const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+        const note = texts.find((t) => t.text === `${notes[lang]}${current})` || t.text === `${notes[lang]}${current}）`);
+        assert.ok(note, `the note is drawn: ${JSON.stringify(texts.slice(0, 12).map((t) => t.text))}`);
+        assert.ok(note.x >= note.clip[0] - 1 && note.x + note.w <= note.clip[2] + 1, `the note fits: ${JSON.stringify(note)}`);
+        const rects = await page.evaluate(() => JSON.parse(window.Module.appWidgets()));
+        const node = rects.find((r) => r.id === 'link_model_changes');
+        assert.ok(node, 'the note can be opened');
+        await page.screenshot({ path: join(repoRoot, `build/web/e2e/app-model-changes-${width}-${lang}.png`) });
+        await page.mouse.click(node.x + node.h / 2, node.y + node.h / 2);
+        await waitFrames(page, 3);
+        await page.mouse.move(0, 0);
+        await waitFrames(page, 2);
+        // Opened: every change is drawn, wrapped inside the window.
+        const open = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+        for (const change of decoded.modelChanges) {
+          const t = open.find((x) => x.text === change);
+          assert.ok(t, `drawn: ${change}`);
+          assert.ok(t.x >= t.clip[0] - 1 && t.x + t.w <= t.clip[2] + 1, `wrapped inside the window: ${JSON.stringify(t)}`);
+        }
+        await page.screenshot({ path: join(repoRoot, `build/web/e2e/app-model-changes-${width}-${lang}-open.png`) });
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  // A link of this build's model (the app's own, or any fresh one) shows no note.
+  const { context, page } = await openApp(browser, server.origin, { path: '/' + link.link });
+  try {
+    await waitReady(page);
+    const fragment = await page.evaluate(() => window.Module.appFragment());
+    assert.match(fragment, /^v=1&c=[0-9.]+&mv=\d+&/);
+    await page.evaluate((h) => { location.hash = h; }, fragment.replace(/&s=4096/, '&s=2048'));
+    await page.waitForFunction(() => JSON.parse(window.Module.appResult()).time.tokens_per_step === 256 * 2048, null, { timeout: 5000 });
+    const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
+    assert.deepEqual(report.model_changes, []);
   } finally {
     await context.close();
   }

@@ -223,6 +223,41 @@ test('the embed page names what a bad link field fell back from, and loads in at
   }
 });
 
+test('the embed card of a link made before the model version says its figures changed, in English and Chinese', async () => {
+  const current = fragmentOf(qlora);
+  assert.match(current, /^v=1&c=[0-9.]+&mv=\d+&/);
+  const old = current.replace(/&mv=\d+/, '');  // as links were made before they recorded the model
+  for (const [lang, line] of [['en', /^Figures changed since this link was made \(estimator model 1 → \d+\)$/],
+                              ['zh', /^此链接创建后估算结果已有变化（估算模型 1 → \d+）$/]]) {
+    const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });
+    try {
+      await page.goto(`${server.origin}/embed.html?lang=${lang}#${old}`);
+      await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
+      const decoded = await page.evaluate((f) => window.llmplan.decode(f), old);
+      assert.equal(decoded.modelVersion, 1);
+      assert.equal(decoded.modelVersionCurrent, await page.evaluate(() => window.llmplan.modelVersion));
+      assert.ok(decoded.modelChanges.length > 0);
+      const note = await page.evaluate(() => {
+        const p = document.querySelector('.model-changes');
+        return p && { text: p.textContent, title: p.title, right: p.getBoundingClientRect().right,
+                      scroll: document.documentElement.scrollWidth };
+      });
+      assert.ok(note, 'the card shows the model-change line');
+      assert.match(note.text, line);
+      assert.equal(note.title, decoded.modelChanges.join('\n'));
+      assert.ok(note.scroll <= 360, `no horizontal scroll at 360 px (${note.scroll})`);
+      writeFileSync(join(artifactsDir, `embed-model-changes-360-${lang}.png`), await page.screenshot({ fullPage: true }));
+      // A link of this build's model shows no such line.
+      await page.goto(`${server.origin}/embed.html?lang=${lang}#${current}`);
+      await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
+      assert.equal(await page.locator('.model-changes').count(), 0);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('a link made with an older catalog release computes with that release', async () => {
   const index = JSON.parse(readFileSync(join(siteDir, 'catalogs/index.json'), 'utf8'));
   if (!index.releases.length) return;  // nothing older shipped yet
@@ -278,7 +313,10 @@ test('the documentation pages render the core\'s validation table, catalog and l
     await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
     const codes = await page.locator('#fields tbody tr').count();
     assert.ok(codes >= 20, `${codes} field codes`);
-    assert.match(await page.textContent('#example-link'), /#v=1&c=/);
+    assert.match(await page.textContent('#example-link'), /#v=1&c=[0-9.]+&mv=\d+&/);
+    // mv is documented next to v and c, with this build's model version.
+    const modelVersion = await page.evaluate(() => window.llmplan.modelVersion);
+    assert.equal(await page.textContent('#model-version'), `this build: model ${modelVersion}`);
 
     await page.goto(server.origin + '/docs/embedding.html');
     await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });

@@ -20,5 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!e.ok) std::abort();
   const llmplan::LinkDecode again = llmplan::decode_link(e.fragment, catalog);
   if (!again.valid || !again.notices.empty() || again.input_json != d.input_json) std::abort();
+  // The model version: at least 1 as read, and a fresh link is the current model with nothing to list.
+  if (d.model_version < 1 || (d.model_version >= llmplan::kModelVersion) != d.model_changes.empty()) std::abort();
+  if (again.model_version != llmplan::kModelVersion || !again.model_changes.empty()) std::abort();
   return 0;
 }

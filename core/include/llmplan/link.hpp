@@ -1,8 +1,10 @@
 // link.hpp: scenarios (and planner questions) as compact, versioned URL fragments, so a link in
 // a blog post reproduces the scenario exactly years later:
-//   v=1&c=2026.12.0&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&i=lambda-8x-b200-sxm&nn=1&tp=4&z=3
-// `v` is the format version, `c` the catalog version the link was made with; every other pair
-// is one input field under a stable code (kLinkFields: codes are never reused or renamed).
+//   v=1&c=2026.12.0&mv=2&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&i=lambda-8x-b200-sxm&nn=1&tp=4&z=3
+// `v` is the format version, `c` the catalog version the link was made with, `mv` the estimator
+// model version (model_version.hpp; missing in links made before it existed: model 1); every
+// other pair is one input field under a stable code (kLinkFields: codes are never reused or
+// renamed; `v`, `c`, `mv` and `u` are reserved).
 // Decoding never throws and never gives up on the whole link: an invalid or unknown field is
 // dropped with a notice naming it, and every other field is kept.
 #pragma once
@@ -10,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "llmplan/model_version.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
@@ -52,6 +55,10 @@ struct LinkDecode {
   int version = 0;              // `v` as written (0 when missing)
   std::string catalog_version;  // `c` as written (empty when missing)
   std::string ui;               // `u`: the app's view state, passed through untouched
+  int model_version = 1;        // `mv` as written; 1 when missing (links made before it existed) or invalid,
+                                // kModelVersion for an empty fragment (no link: nothing to compare)
+  // The estimator changes since that model version (model_changes_since): "model N (DATE): CHANGE — EFFECT".
+  std::vector<std::string> model_changes;
   std::vector<LinkNotice> notices;
 };
 
@@ -76,7 +83,8 @@ struct OpenedLink {
 OpenedLink open_link(std::string_view link, const Catalog& current, std::string_view current_json,
                      const Catalog* release, std::string_view release_json);
 // {"kind": "scenario"|"question", "valid", "input", "catalog_version", "catalog_used", "notices":
-// [{field, message}], "changes": [...], "ui"}: `llmplan link decode` and window.llmplan.decode.
+// [{field, message}], "changes": [...], "model_version", "model_version_current", "model_changes":
+// [...], "ui"}: `llmplan link decode` and window.llmplan.decode.
 std::string opened_link_json(const OpenedLink& opened);
 
 }  // namespace llmplan

@@ -1,0 +1,96 @@
+// model_version.hpp: the estimator's model version and its change log, the one source of both.
+// A link records the model version it was made with (`mv`, link.hpp); a link opened by a newer
+// build lists the changes since (model_changes_since), and the "Model changes" table of
+// docs/links.md is generated from kModelChanges (`llmplan link model-changes --update-md
+// docs/links.md`; a test fails while it is stale).
+//
+// A change that moves the figures of a scenario (a formula, a constant, a default) bumps
+// kModelVersion and adds its entries below under the new version. Version 1 stands for every link
+// made before links recorded the model version: its entries are the changes listed until then.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmplan {
+
+inline constexpr int kModelVersion = 2;
+
+struct ModelChange {
+  int version;         // the model version that brought the change
+  const char* date;    // YYYY-MM-DD
+  const char* change;  // what changed, and its source
+  const char* effect;  // what it does to the figures of links made before it (one plain sentence or more)
+};
+
+// Oldest first. The effect texts are the ones to edit when the golden links are regenerated.
+// clang-format off
+inline constexpr ModelChange kModelChanges[] = {
+    {.version = 1, .date = "2026-12-01",
+     .change = "Attention score FLOPs count every query head: with grouped-query attention the heads share keys and "
+               "values, not the work of Q K^T and scores x V (FlashAttention-2, Dao 2023, §3.1).",
+     .effect = "step time of GQA models up 1-7 % at 2-8K tokens (Llama 3.1 8B LoRA on an H100 at 4K: 1.006 s to "
+               "1.061 s); MHA models unchanged"},
+    {.version = 1, .date = "2026-12-01",
+     .change = "The first `dense_layers` blocks of an MoE model hold a dense MLP in memory too, not the experts "
+               "(DeepSeek-V3 technical report §4.2: 3 of 61).",
+     .effect = "per-GPU memory of DeepSeek-style models down: DeepSeek-V3 on 64 pipeline-split H800s -0.4 %, a "
+               "4-block custom MoE with 1 dense block -2.8 %; model states of DeepSeek-V3 are 16 B per parameter "
+               "instead of 16.78"},
+    {.version = 1, .date = "2026-12-01",
+     .change = "Pipeline stages may be uneven (layers not divisible by `pp`): links with such a layout, refused "
+               "before, now open.",
+     .effect = "none: even splits give the same figures; results gain `layout.stage_layers`"},
+    // Estimator v2.
+    {.version = 2, .date = "2026-12-01",
+     .change = "Collective bandwidth follows the topology: a group's ranks per node decide how many NICs it drives "
+               "(busbw = min(scale-up busbw, ranks per node x one NIC's busbw); stas00/ml-engineering network "
+               "chapter, 4 x 8 B200 all-reduce 377-382 GB/s).",
+     .effect = "Multi-node data-parallel and FSDP steps are faster."},
+    {.version = 2, .date = "2026-12-01",
+     .change = "Attention runs as its own kernel at the accelerator's measured fused-attention rate (catalog "
+               "attention_efficiency; FlashAttention-2/3 papers), causal work halved.",
+     .effect = "Step times at long sequences change."},
+    {.version = 2, .date = "2026-12-01",
+     .change = "FP8 runs only the linear GEMMs in FP8 at the measured FP8 GEMM ratio, plus the FP8 casts "
+               "(Transformer Engine).",
+     .effect = "FP8 steps are slower."},
+    {.version = 2, .date = "2026-12-01",
+     .change = "Loss memory by framework (scenario field framework; Hugging Face keeps 16-bit logits and three fp32 "
+               "copies).",
+     .effect = "Fine-tuning memory at long context is higher."},
+    {.version = 2, .date = "2026-12-01",
+     .change = "Context, expert and virtual-pipeline parallelism (parallel.cp, parallel.ep, parallel.vp).",
+     .effect = "None for old links: the new fields default to 1."},
+    {.version = 2, .date = "2026-12-01",
+     .change = "Constants refitted on the fit families (docs/calibration.md).",
+     .effect = "Step times of all links change slightly."},
+};
+// clang-format on
+
+namespace detail {
+constexpr bool model_changes_ordered() {
+  int last = 1;
+  for (const ModelChange& c : kModelChanges) {
+    if (c.version < last || c.version > kModelVersion) return false;
+    last = c.version;
+  }
+  return last == kModelVersion;
+}
+}  // namespace detail
+static_assert(detail::model_changes_ordered(),
+              "kModelChanges: versions from 1, oldest first, the last one kModelVersion (bump both together)");
+
+// "model N (DATE): CHANGE — EFFECT" for every change after model `version`, oldest first; none
+// when `version` is the current model or newer.
+std::vector<std::string> model_changes_since(int version);
+
+// The "Model changes" table of docs/links.md with its BEGIN/END markers.
+std::string model_changes_markdown();
+
+// `text` with the block between its model-changes markers replaced by model_changes_markdown(),
+// or nullopt when it has no such block.
+std::optional<std::string> with_model_changes_markdown(std::string_view text);
+
+}  // namespace llmplan

@@ -1,0 +1,66 @@
+// model_version.cpp: the change lines a link made with an older model shows, and the generated
+// "Model changes" table of docs/links.md (model_version.hpp).
+#include "llmplan/model_version.hpp"
+
+namespace llmplan {
+
+namespace {
+
+constexpr std::string_view kBegin = "<!-- BEGIN model-changes";
+constexpr std::string_view kEnd = "<!-- END model-changes -->";
+constexpr const char* kRegenerate = "llmplan link model-changes --update-md docs/links.md";
+
+// A table cell: no line breaks, and '|' escaped.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else
+      out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> model_changes_since(int version) {
+  std::vector<std::string> out;
+  for (const ModelChange& c : kModelChanges) {
+    if (c.version <= version) continue;
+    std::string line = "model " + std::to_string(c.version) + " (" + c.date + "): ";
+    line += c.change;
+    line += " \u2014 ";
+    line += c.effect;
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+std::string model_changes_markdown() {
+  std::string out(kBegin);
+  out += ": generated from kModelChanges (core/include/llmplan/model_version.hpp) by `";
+  out += kRegenerate;
+  out += "`; a test fails while it is stale -->\n";
+  out += "| model | date | change | effect on the figures of older links |\n|---|---|---|---|\n";
+  for (const ModelChange& c : kModelChanges) {
+    out += "| " + std::to_string(c.version) + " | " + c.date + " | " + cell(c.change) + " | " + cell(c.effect) + " |\n";
+  }
+  out += kEnd;
+  out += '\n';
+  return out;
+}
+
+std::optional<std::string> with_model_changes_markdown(std::string_view text) {
+  const size_t b = text.find(kBegin);
+  const size_t e = b == std::string_view::npos ? std::string_view::npos : text.find(kEnd, b);
+  if (b == std::string_view::npos || e == std::string_view::npos) return std::nullopt;
+  size_t after = e + kEnd.size();
+  if (after < text.size() && text[after] == '\n') ++after;
+  std::string out(text.substr(0, b));
+  out += model_changes_markdown();
+  out += text.substr(after);
+  return out;
+}
+
+}  // namespace llmplan
