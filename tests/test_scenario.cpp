@@ -97,7 +97,7 @@ TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
 TEST_CASE("warnings carry their numbers") {
   const JsonResponse r = estimate_json(
       R"({"model": {"preset": "llama-2-70b"}, "seq_len": 8192, "cluster": {"gpus": 16, "gpus_per_node": 8, "gpu_memory_gb": 1000},
-          "parallel": {"tp": 16}, "storage": {"data_tier": "fsx-lustre-p2-1000"}})",
+          "network": {"inter_node_link": "infiniband-hdr"}, "parallel": {"tp": 16}, "storage": {"data_tier": "fsx-lustre-p2-1000"}})",
       builtin_catalog(), default_calibration());
   REQUIRE(r.ok);
   const auto j = nlohmann::json::parse(r.body);
