@@ -97,9 +97,13 @@ void print_table(const std::string& body) {
   const auto& b = m["per_gpu_bytes"];
   const auto& l = r["layout"];
   std::printf("Parameters        %s\n", llmplan::format_count(r["model"]["params"]["total"].get<double>()).c_str());
-  std::printf("Layout            %d GPUs = TP %d x PP %d x DP %d, ZeRO-%d, micro-batch %d, global batch %d\n",
-              l["gpus"].get<int>(), l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>(), l["zero"].get<int>(),
-              l["micro_batch"].get<int>(), l["global_batch"].get<int>());
+  std::string cp_part, extra;  // CP, EP and VP only when the layout uses them
+  if (l["cp"].get<int>() > 1) cp_part = " x CP " + std::to_string(l["cp"].get<int>());
+  if (l["ep"].get<int>() > 1) extra += ", EP " + std::to_string(l["ep"].get<int>());
+  if (l["vp"].get<int>() > 1) extra += ", VP " + std::to_string(l["vp"].get<int>());
+  std::printf("Layout            %d GPUs = TP %d%s x PP %d x DP %d%s, ZeRO-%d, micro-batch %d, global batch %d\n",
+              l["gpus"].get<int>(), l["tp"].get<int>(), cp_part.c_str(), l["pp"].get<int>(), l["dp"].get<int>(),
+              extra.c_str(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["global_batch"].get<int>());
   std::printf("Memory per GPU (%s pipeline stage)\n", m["stage"].get<std::string>().c_str());
   for (const char* k : {"weights", "gradients", "optimizer", "activations", "logits", "buffers", "runtime", "total"})
     std::printf("  %-15s %12s  %12s\n", k, format_bytes(b[k].get<double>()).c_str(),
