@@ -149,7 +149,7 @@ constexpr Entry kStrings[] = {
     {S::col_cost, "Cost", "成本"},
     {S::col_mfu, "MFU", "MFU"},
     {S::col_why, "Why", "原因"},
-    {S::layout_fmt, "TP %d x PP %d x DP %d, ZeRO-%d%s, micro-batch %d, recompute %s", "TP %d x PP %d x DP %d，ZeRO-%d%s，微批 %d，重计算 %s"},
+    {S::layout_fmt, "TP %d x PP %d x DP %d%s, ZeRO-%d%s, micro-batch %d, recompute %s", "TP %d x PP %d x DP %d%s，ZeRO-%d%s，微批 %d，重计算 %s"},
     {S::cpu_offload, " + CPU offload", " + CPU 卸载"},
     {S::pareto_title, "Time vs cost: the Pareto front (blue) and the ranked plans (orange); log axes", "时间与成本：帕累托前沿（蓝）与排名方案（橙）；对数坐标"},
     {S::axis_time, "training time", "训练时间"},
