@@ -272,7 +272,12 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     CHECK(first_activations[1] == doctest::Approx(first_activations[0] * 1.4375));
     CHECK(first_activations[2] == doctest::Approx(first_activations[0] * 1.21875));
     std::snprintf(buf, sizeof buf, text, 2);
-    const Scenario s = parse_scenario(buf, builtin_catalog()).scenario.value();
+    Scenario s = parse_scenario(buf, builtin_catalog()).scenario.value();
     CHECK(in_flight_micro_batches(s, 7) == 4.5);
+    // With only m = pp = 8 micro-batches a step (global batch 8 x DP 16) the first stage's
+    // warm-up would pass the step's 16 chunks: it keeps all of them, 16 / 2 = 8 micro-batches.
+    s.global_batch = 128;
+    CHECK(s.grad_accum() == 8);
+    CHECK(in_flight_micro_batches(s, 0) == 8.0);
   }
 }

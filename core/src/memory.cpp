@@ -129,8 +129,9 @@ double in_flight_micro_batches(const Scenario& s, int rank) {
   const int pp = std::max(1, s.parallel.pp), vp = std::max(1, s.parallel.vp);
   const int m = std::max(s.grad_accum(), 1);
   if (vp == 1 || pp == 1) return std::min(pp - rank, m);
-  const int warmup = std::min((pp - rank - 1) * 2 + (vp - 1) * pp, m * vp);  // Megatron-Core's warm-up chunks
-  return (warmup + 1.0) / vp;
+  // Megatron-Core's warm-up chunks, and the one in its first 1F1B step; never more than the step's m vp chunks.
+  const int warmup = (pp - rank - 1) * 2 + (vp - 1) * pp;
+  return std::min(warmup + 1, m * vp) / static_cast<double>(vp);
 }
 
 namespace {
@@ -470,7 +471,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
   ex.add("memory.per_gpu_bytes.activations", m.activations, "B",
          "layers x in-flight micro-batches x per-layer bytes of micro_batch x seq_len / cp tokens (Korthikanti et al. "
          "2022 Table 2, per tensor; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); "
-         "in flight: 1F1B min(pp - rank, m), interleaved 1F1B (min((pp - rank - 1) x 2 + (vp - 1) x pp, m vp) + 1) / "
+         "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3)",
          {{"seq_len", static_cast<double>(s.seq_len)},
           {"micro_batch", static_cast<double>(s.micro_batch)},

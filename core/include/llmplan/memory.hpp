@@ -77,7 +77,7 @@ struct MemoryResult {
 
 // Micro-batches whose activations pipeline rank `rank` (0 first) keeps at its peak, in units of one
 // micro-batch of the stage's blocks. 1F1B: min(pp - rank, m). Interleaved 1F1B with vp virtual
-// stages (Megatron-Core schedules.py): (min((pp - rank - 1) x 2 + (vp - 1) x pp, m vp) + 1) / vp
+// stages (Megatron-Core schedules.py): min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / vp
 // chunks of 1 / vp of the stage, which for the first stage is pp (1 + (pp - 1) / (pp vp))
 // (Korthikanti et al. 2022 §4.2.3).
 double in_flight_micro_batches(const Scenario& s, int rank);
