@@ -186,6 +186,7 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
 // attention of the chunk before it, so (cp - 1) / cp of this GPU's attention time can hide it.
 void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Compute& compute, Comm& c, Explainer* ex) {
   const Parallel& x = s.parallel;
+  if (x.cp <= 1 && !ex) return;                          // the planner's hot path: nothing to add
   const GroupLink cp_group = group_link(s, x.cp, x.tp);  // CP sits right outside TP in the rank order
   const int m = std::max(1, s.grad_accum());
   const double layers = busiest_stage_layers(s);
@@ -237,6 +238,7 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
 // path: the experts wait for their tokens.
 void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calibration& cal, Comm& c, Explainer* ex) {
   const Parallel& x = s.parallel;
+  if ((x.ep <= 1 || !s.model.is_moe()) && !ex) return;          // the planner's hot path: nothing to add
   const GroupLink ep_group = group_link(s, x.ep, x.tp * x.cp);  // EP ranks are DP ranks: stride tp x cp
   const int m = std::max(1, s.grad_accum());
   const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
@@ -502,7 +504,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double grad_bytes = trained_per_gpu * (s.precision == Precision::fp32 ? 4.0 : 2.0);
     const double expert_grad_bytes = expert_total / (x.tp * x.pp * x.ep) * (s.precision == Precision::fp32 ? 4.0 : 2.0);
     const int edp = std::max(1, dp_ranks / x.ep);
-    const GroupLink edp_group = group_link(s, edp, x.tp * x.cp * x.ep);
+    const GroupLink edp_group = x.ep > 1 ? group_link(s, edp, x.tp * x.cp * x.ep) : dp_group;
     const double expert_ring = edp > 1 ? 2.0 * (edp - 1) / edp : 0.0;
     if (x.zero >= 3) {
       const double frozen_per_gpu =
