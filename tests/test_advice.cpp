@@ -90,6 +90,52 @@ TEST_CASE("Megatron-LM arguments carry the plan's layout, batch and the model's 
   CHECK(cmd.find("--nnodes=" + std::to_string(p["nodes"].get<int>()) + " --nproc_per_node=8") != std::string::npos);
 }
 
+TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's arguments and torchtitan's config") {
+  // Mixtral 8x7B on 64 H100s: TP 2 x CP 2 x PP 2 with 2 virtual stages a rank, DP 8 with EP 4.
+  const ScenarioParse parse = parse_scenario(
+      R"({"model": {"preset": "mixtral-8x7b"}, "method": "full", "seq_len": 8192, "global_batch": 64,
+      "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64},
+      "parallel": {"tp": 2, "cp": 2, "pp": 2, "vp": 2, "ep": 4, "zero": 1, "sequence_parallel": true}})",
+      builtin_catalog());
+  REQUIRE(parse.scenario);
+  const Scenario& s = *parse.scenario;
+  const EstimateResult r = estimate(s, default_calibration());
+  const LaunchArtifacts a = launch_artifacts(s, r, default_calibration());
+  CHECK(a.framework == "megatron");
+  // megatron/training/arguments.py: --context-parallel-size, --expert-model-parallel-size and, for
+  // even or uneven stages alike, --num-virtual-stages-per-pipeline-rank.
+  const auto f = megatron_flags(a.megatron_args);
+  CHECK(f.at("--context-parallel-size") == "2");
+  CHECK(f.at("--expert-model-parallel-size") == "4");
+  CHECK(f.at("--num-virtual-stages-per-pipeline-rank") == "2");
+  CHECK(f.count("--num-layers-per-virtual-pipeline-stage") == 0);
+  // torchtitan/config/job_config.py [parallelism]: DP 8 FSDP-sharded (ZeRO-1 keeps the gathered
+  // weights: reshard never), the interleaved schedule, and 32 blocks + embedding + output over 4
+  // virtual stages: ceil(34 / 9) = 4 at 9 per stage.
+  const std::string& t = a.torchtitan_toml;
+  for (const char* line :
+       {"data_parallel_shard_degree = 8\n", "fsdp_reshard_after_forward = \"never\"\n", "tensor_parallel_degree = 2\n",
+        "context_parallel_degree = 2\n", "expert_parallel_degree = 4\n", "pipeline_parallel_degree = 2\n",
+        "pipeline_parallel_schedule = \"Interleaved1F1B\"\n", "pipeline_parallel_layers_per_stage = 9 ",
+        "local_batch_size = 8\n", "global_batch_size = 64\n", "seq_len = 8192\n"})
+    CHECK_MESSAGE(t.find(line) != std::string::npos, line << " in " << t);
+  // Without them, neither appears: 1 is Megatron-LM's default, and torchtitan's schedule is 1F1B.
+  const ScenarioParse plain = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
+      "global_batch": 64, "tokens": 1e9, "cluster": {"gpus": 16}, "parallel": {"tp": 2, "pp": 2, "zero": 1}})",
+                                             builtin_catalog());
+  REQUIRE(plain.scenario);
+  const LaunchArtifacts b =
+      launch_artifacts(*plain.scenario, estimate(*plain.scenario, default_calibration()), default_calibration());
+  CHECK(b.megatron_args.find("context-parallel") == std::string::npos);
+  CHECK(b.megatron_args.find("virtual") == std::string::npos);
+  CHECK(b.torchtitan_toml.find("pipeline_parallel_schedule = \"1F1B\"") != std::string::npos);
+  // torchtitan needs FSDP sharding and cp <= ep for expert parallelism; PEFT runs elsewhere.
+  Scenario odd = s;
+  odd.parallel.ep = 2;
+  odd.parallel.cp = 4;
+  CHECK(launch_artifacts(odd, r, default_calibration()).torchtitan_toml.empty());
+}
+
 TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   const json p = plan_of(k7bQlora)["plans"][0];
   const std::string py = p["artifacts"]["peft_python"].get<std::string>();

@@ -50,10 +50,24 @@ void give_context(json& doc, const FieldSpec& f) {
 void meet_rules(json& doc) {
   const json* offload = json_at(doc, "parallel.offload");
   if (offload && *offload != "none") json_set(doc, "parallel.zero", 1);
+  // Virtual stages need a pipeline whose stages' layers they divide, and whole rounds of PP
+  // micro-batches: 2 stages of vp layers each, global batch 2 x DP.
+  const json* vp = json_at(doc, "parallel.vp");
+  const long long vps = vp ? vp->get<long long>() : 1;
+  if (vps > 1) {
+    json_set(doc, "parallel.pp", 2);
+    doc["model"]["layers"] = 2 * vps;
+  }
   const json* tp = json_at(doc, "parallel.tp");
   const json* pp = json_at(doc, "parallel.pp");
-  const long long tp_pp = (tp ? tp->get<long long>() : 1) * (pp ? pp->get<long long>() : 1);
-  if (tp_pp > 1) json_set(doc, "cluster.gpus", std::lcm(tp_pp, 8LL));
+  const json* cp = json_at(doc, "parallel.cp");
+  const json* ep = json_at(doc, "parallel.ep");
+  const long long model_parallel =
+      (tp ? tp->get<long long>() : 1) * (pp ? pp->get<long long>() : 1) * (cp ? cp->get<long long>() : 1);
+  // EP is carved out of DP: ep data-parallel replicas at least.
+  const long long gpus = model_parallel * (ep ? ep->get<long long>() : 1);
+  if (gpus > 1) json_set(doc, "cluster.gpus", std::lcm(gpus, 8LL));
+  if (vps > 1) json_set(doc, "global_batch", 2 * std::lcm(gpus, 8LL) / model_parallel);
   const json* experts = json_at(doc, "model.experts");
   if (experts && experts->get<int>() == 0)
     for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"})

@@ -2,6 +2,7 @@
 // that runs each layout.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 
 #include "llmplan/catalog.hpp"
@@ -25,18 +26,28 @@ TEST_CASE("the enumeration of 8 GPUs, counted by hand from the ranges") {
   const LayoutEnumeration e = enumerate_layouts(layout_space(parsed(k8bFull)));
   // (TP, PP): TP in {1, 2, 4, 8} (divides 32 heads, at most 8 GPUs a node), any PP that splits 32
   // layers (unevenly too) with TP x PP <= 8: 8 + 4 + 2 + 1 pairs, of which 10 divide 8 GPUs and 5
-  // do not: (1,3) (1,5) (1,6) (1,7) (2,3).
+  // do not: (1,3) (1,5) (1,6) (1,7) (2,3), counted once each. No CP (4096 tokens < 16384), no EP
+  // (dense). VP divides the layers per stage: PP 2 -> 16: {1, 2, 4, 8, 16}; PP 4 -> 8: {1, 2, 4, 8};
+  // PP 8 -> 4: {1, 2, 4}. Triples (TP, PP, VP): TP 1: 1 + 5 + 4 + 3 = 13, TP 2: 1 + 5 + 4 = 10,
+  // TP 4: 1 + 5 = 6, TP 8: 1; 30 in all.
   CHECK(e.divisibility == 5);
-  // (ZeRO, offload) per pair: DP > 1 gives ZeRO-0 + ZeRO 1-3 x {none, cpu} = 7; DP 1 only ZeRO-0.
-  // DP > 1: (1,1) (1,2) (1,4) (2,1) (2,2) (4,1); DP 1: (1,8) (2,4) (4,2) (8,1): 6 x 7 + 4 = 46.
-  // Megatron-LM refuses offload and ZeRO-2, and ZeRO-3 with PP: 4 x 2 pairs with PP 1 ((2,1),
-  // (4,1)) + 5 x 3 pairs with PP > 1 = 23 combinations, each 3 recomputes x 6 micro-batches.
-  CHECK(e.software == 23 * 3 * 6);
-  // Micro-batch x DP must divide 64: DP 8 drops 16 and 32 (7 combinations of (1,1)); DP 4 drops
-  // 32 ((1,2): 2 and (2,1): 3 combinations); times 3 recomputes.
-  CHECK(e.batch == (7 * 2 + 5 * 1) * 3);
-  CHECK(e.layouts.size() == 23 * 3 * 6 - 57);
-  // Fixed order: micro-batch innermost and ascending, then recompute, offload, ZeRO, PP, TP.
+  // (ZeRO, offload) per triple: DP > 1 gives ZeRO-0 + ZeRO 1-3 x {none, cpu} = 7; DP 1 only ZeRO-0.
+  // DP > 1: (1,1,1) (1,2,x5) (1,4,x4) (2,1,1) (2,2,x5) (4,1,1) = 17 triples x 7 = 119; DP 1:
+  // (1,8,x3) (2,4,x4) (4,2,x5) (8,1,1) = 13 triples x 1: 132 combinations.
+  // Megatron-LM refuses offload and ZeRO-2, and ZeRO-3 with PP: 4 each for (2,1,1) and (4,1,1),
+  // 5 each for the 14 triples with PP > 1 and DP > 1 = 78 combinations, each 3 recomputes x 6
+  // micro-batches.
+  CHECK(e.software == 78 * 3 * 6);
+  // Micro-batch x DP must divide 64, and with VP > 1 the micro-batches 64 / (mb x DP) must be a
+  // multiple of PP (Megatron-LM's interleaved schedule). Per recompute: DP 8 drops mb 16 and 32
+  // (7 combinations: 14); DP 4 drops mb 32 (VP 1: 5 combinations: 5), and with VP > 1 (PP 2) mb 16
+  // too (8 combinations: 16); DP 2 with PP 4, VP > 1 drops mb 16 and 32 (6 combinations: 12), with
+  // PP 2, VP > 1 mb 32 (8 combinations: 8); DP 1 with PP 8, VP > 1 drops mb 16 and 32 (2
+  // combinations: 4), with PP 4, VP > 1 mb 32 (3 combinations: 3). 62 per recompute.
+  CHECK(e.batch == 62 * 3);
+  // Allowed: 132 - 78 = 54 combinations x 18 - 186 = 786 layouts.
+  CHECK(e.layouts.size() == 54 * 18 - 62 * 3);
+  // Fixed order: micro-batch innermost and ascending, then recompute, offload, ZeRO, EP, VP, PP, CP, TP.
   REQUIRE(e.layouts.size() >= 2);
   CHECK(e.layouts[0].micro_batch == 1);
   CHECK(e.layouts[1].micro_batch == 2);
@@ -45,7 +56,54 @@ TEST_CASE("the enumeration of 8 GPUs, counted by hand from the ranges") {
     const Layout &a = e.layouts[i - 1], &b = e.layouts[i];
     if (same_but_micro_batch(a, b)) CHECK(a.micro_batch < b.micro_batch);
     CHECK(a.tp <= b.tp);
+    if (a.tp == b.tp && a.pp == b.pp) CHECK(a.vp <= b.vp);
+    CHECK(b.cp == 1);
+    CHECK(b.ep == 1);
   }
+}
+
+TEST_CASE("context parallelism is searched from 16384 tokens: powers of two whose 2 x cp divides the sequence") {
+  // 8 GPUs, 32768 tokens: CP in {1, 2, 4, 8} with TP x CP <= 8 (32768 / (2 x 8) is whole).
+  Scenario s = parsed(k8bFull);
+  s.seq_len = 32768;
+  LayoutSpace sp = layout_space(s);
+  CHECK(sp.max_cp == 8);
+  const LayoutEnumeration e = enumerate_layouts(sp);
+  std::set<int> cps;
+  for (const Layout& l : e.layouts) {
+    cps.insert(l.cp);
+    CHECK(l.tp * l.cp * l.pp <= 8);
+    CHECK(s.seq_len % (2 * l.cp) == 0);
+  }
+  CHECK(cps == std::set<int>{1, 2, 4, 8});
+  // Below 16384 tokens only CP 1, unless asked for (the planner does when nothing fits without).
+  s.seq_len = 8192;
+  sp = layout_space(s);
+  CHECK(sp.max_cp == 1);
+  sp.min_cp = 2;
+  sp.max_cp = 8;
+  for (const Layout& l : enumerate_layouts(sp).layouts) CHECK(l.cp >= 2);
+}
+
+TEST_CASE("expert parallelism is searched for MoE models: divisors of the experts that divide DP") {
+  // Mixtral 8x7B (8 experts) on 16 GPUs, global batch 64: with TP 8, PP 1 (DP 2) EP in {1, 2};
+  // with TP 1, PP 1 (DP 16) EP in {1, 2, 4, 8}; ZeRO-3 with EP is refused (Megatron-LM's
+  // arguments.py: torch FSDP2 without expert parallelism).
+  const Scenario s = parsed(R"({"model": {"preset": "mixtral-8x7b"}, "method": "full", "global_batch": 64,
+    "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}})");
+  REQUIRE(s.model.experts == 8);
+  std::set<int> tp8, tp1;
+  for (const Layout& l : enumerate_layouts(layout_space(s)).layouts) {
+    if (l.tp == 8 && l.pp == 1) tp8.insert(l.ep);
+    if (l.tp == 1 && l.pp == 1) tp1.insert(l.ep);
+    CHECK(s.model.experts % l.ep == 0);
+    CHECK((16 / (l.tp * l.cp * l.pp)) % l.ep == 0);
+    if (l.ep > 1) CHECK(l.zero != 3);
+  }
+  CHECK(tp8 == std::set<int>{1, 2});
+  CHECK(tp1 == std::set<int>{1, 2, 4, 8});
+  // A dense model is never given EP.
+  for (const Layout& l : enumerate_layouts(layout_space(parsed(k8bFull))).layouts) CHECK(l.ep == 1);
 }
 
 TEST_CASE("(TP, PP) pairs that do not divide the GPUs are counted once each") {
@@ -77,6 +135,21 @@ TEST_CASE("framework_for: DeepSpeed or FSDP without model parallelism, Megatron-
   CHECK(fw({1, 2, 0}, Method::freeze) == Framework::none);
   // Llama 3.1 8B has 8 KV heads: TP 16 cannot split them (32 heads would allow it).
   CHECK(fw({16, 1, 0}) == Framework::none);
+  // Context, expert and virtual pipeline parallelism run in Megatron-LM; not ZeRO-3 with EP.
+  Layout cp2{1, 1, 1};
+  cp2.cp = 2;
+  CHECK(fw(cp2) == Framework::megatron);
+  Layout ep2{1, 1, 3};
+  ep2.ep = 2;
+  CHECK(fw(ep2) == Framework::none);
+  ep2.zero = 1;
+  CHECK(fw(ep2) == Framework::megatron);
+  Layout vp2{1, 2, 1};
+  vp2.vp = 2;
+  CHECK(fw(vp2) == Framework::megatron);
+  CHECK(layout_extra_text(vp2) == ", VP 2");
+  cp2.ep = 4;
+  CHECK(layout_extra_text(cp2) == " x CP 2, EP 4");
   CHECK(std::string(framework_for({16, 1, 0}, m, Method::full).reason).find("KV heads") != std::string::npos);
   // Megatron-LM also runs data-parallel layouts, but not offload nor PEFT.
   CHECK(megatron_runs({1, 1, 1}, m, Method::full));

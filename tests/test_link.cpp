@@ -113,6 +113,38 @@ TEST_SUITE("links") {
           estimate_json(input, builtin_catalog(), cal).body);
   }
 
+  TEST_CASE("context, expert and virtual pipeline parallelism round-trip under cp, xp and vp") {
+    // Mixtral 8x7B on 64 GPUs: TP 2 x CP 2 x PP 2 (VP 2), DP 8 with EP 4 inside it.
+    const std::string input =
+        R"({"model": {"preset": "mixtral-8x7b"}, "method": "full", "seq_len": 8192, "global_batch": 64,
+      "tokens": 1e9, "epochs": 2, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64},
+      "parallel": {"tp": 2, "cp": 2, "pp": 2, "vp": 2, "ep": 4, "zero": 1, "sequence_parallel": true}})";
+    const std::string fragment = encode(input);
+    // "ep" has meant epochs since the first links: expert parallelism is "xp".
+    CHECK(fragment.find("&cp=2&") != std::string::npos);
+    CHECK(fragment.find("&xp=4&") != std::string::npos);
+    CHECK(fragment.find("&vp=2") != std::string::npos);
+    CHECK(fragment.find("&ep=2&") != std::string::npos);  // epochs
+    const LinkDecode d = decode(fragment);
+    CHECK(d.notices.empty());
+    REQUIRE(d.valid);
+    const json in = json::parse(d.input_json);
+    CHECK(in == json::parse(input));
+    CHECK(in["epochs"] == 2);
+    CHECK(in["parallel"]["ep"] == 4);
+    const Calibration& cal = default_calibration();
+    CHECK(estimate_json(d.input_json, builtin_catalog(), cal).body ==
+          estimate_json(input, builtin_catalog(), cal).body);
+    // An old link's "ep" still decodes to epochs; "xp" on a dense model is dropped with a notice.
+    const LinkDecode old = decode("v=1&m=llama-2-7b&ep=3");
+    CHECK(json::parse(old.input_json)["epochs"] == 3);
+    CHECK_FALSE(json::parse(old.input_json).contains("parallel"));
+    const LinkDecode dense = decode("v=1&m=llama-2-7b&n=16&xp=2&cp=2");
+    CHECK(dense.valid);
+    CHECK(has_notice(dense, "parallel.ep"));
+    CHECK(json::parse(dense.input_json)["parallel"]["cp"] == 2);
+  }
+
   TEST_CASE("a planner question round-trips, lists included") {
     const std::string input =
         R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "tokens": 2e9, "objective": "min_time_under_budget",

@@ -2,6 +2,8 @@
 // cases whose every term is computed by hand next to the assertion.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+
 #include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/memory.hpp"
@@ -223,4 +225,93 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   Scenario liger = *hf.scenario;
   liger.techniques.fused_loss = true;
   CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(662437888.0));
+}
+
+TEST_SUITE("context, expert and virtual pipeline parallelism") {
+  TEST_CASE("context parallelism divides a layer's activations by cp: Llama 3 405B at 131072 tokens, CP 16") {
+    // Per token with TP 8 and sequence parallelism, FlashAttention, no dropout (Korthikanti Table 2
+    // per tensor, GQA and SwiGLU): replicated 2 norm inputs + QKV and MLP inputs = 8 h = 131,072 B;
+    // sharded Q, K, V 2 (16384 + 1024 + 1024) + O input 2 x 16384 + MLP (3 x 2 + 2) x 53248
+    // = 495,616 B; (131,072 + 495,616) / 8 = 78,336 B per token.
+    const ModelArch m = builtin_catalog().find_model("llama-3.1-405b")->arch;
+    ActivationShape a;
+    a.seq_len = 131072;
+    a.tp = 8;
+    a.sequence_parallel = true;
+    a.flash_attention = true;
+    a.dropout = false;
+    CHECK(activation_bytes_per_layer(m, a) == 78336.0 * 131072);
+    // CP 16 keeps 131072 / 16 = 8192 tokens a GPU: 78,336 x 8192 = 641,728,512 B, 1 / 16 of it.
+    a.cp = 16;
+    CHECK(activation_bytes_per_layer(m, a) == 641728512.0);
+    // The Table 4 layout (TP 8, CP 16, PP 16, DP 8, 16 micro-batches): the second stage (8 blocks)
+    // keeps min(pp - 1, m) = 15 micro-batches: 8 x 15 x 641,728,512 = 77,007,421,440 B.
+    const ScenarioParse p = parse_scenario(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072,
+        "global_batch": 128, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384},
+        "parallel": {"tp": 8, "cp": 16, "pp": 16, "zero": 1, "sequence_parallel": true}})",
+                                           builtin_catalog());
+    REQUIRE(p.scenario);
+    const MemoryResult r = estimate_memory(*p.scenario, count_params(m), default_calibration());
+    CHECK(r.stage == Stage::middle);
+    CHECK(r.per_gpu.activations == 77007421440.0);
+  }
+
+  TEST_CASE("expert parallelism shards the routed experts: DeepSeek-V3 with EP 64, ZeRO-1 (DeepSeek-V3 report)") {
+    const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360,
+        "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 2048}, "parallel": {"pp": 16, "ep": %d, "zero": 1}})";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, text, 64);
+    const ScenarioParse ep64 = parse_scenario(buf, builtin_catalog());
+    std::snprintf(buf, sizeof buf, text, 1);
+    const ScenarioParse ep1 = parse_scenario(buf, builtin_catalog());
+    REQUIRE(ep64.scenario);
+    REQUIRE(ep1.scenario);
+    const ParamCount p = count_params(ep64.scenario->model);
+    // One MoE block's routed experts: 256 x 3 x 7168 x 2048 = 11,274,289,152 parameters.
+    CHECK(p.mlp_routed == 11274289152.0);
+    const MemoryResult a = estimate_memory(*ep64.scenario, p, default_calibration());
+    const MemoryResult b = estimate_memory(*ep1.scenario, p, default_calibration());
+    REQUIRE(a.stage == Stage::middle);  // 4 MoE blocks
+    REQUIRE(b.stage == Stage::middle);
+    // A GPU keeps 1 / 64 of them: 16-bit weights and gradients drop by
+    // 4 x 11,274,289,152 x 63 / 64 x 2 B = 88,785,027,072 B each.
+    CHECK(b.per_gpu.weights - a.per_gpu.weights == doctest::Approx(88785027072.0));
+    CHECK(b.per_gpu.gradients - a.per_gpu.gradients == doctest::Approx(88785027072.0));
+    // ZeRO-1 shards the experts' optimizer states over the expert-data-parallel group, DP / EP =
+    // 2: (routed / 64) / 2 = routed / 128, what DP 128 gives each GPU without EP.
+    CHECK(a.per_gpu.optimizer == doctest::Approx(b.per_gpu.optimizer));
+  }
+
+  TEST_CASE("interleaved 1F1B keeps pp (1 + (pp - 1) / (pp vp)) micro-batches on the first stage") {
+    // Korthikanti et al. 2022 §4.2.3; Megatron-Core's warm-up (pp - rank - 1) x 2 + (vp - 1) x pp
+    // chunks plus the one in flight, each 1 / vp of the stage. GPT-3 175B, TP 8 x PP 8, m = 96:
+    // vp 2: (14 + 8 + 1) / 2 = 11.5 = 8 x (1 + 7 / 16); vp 4: (14 + 24 + 1) / 4 = 9.75 = 8 x (1 + 7 / 32);
+    // the last stage (rank 7): (8 + 1) / 2 = 4.5 with vp 2, 1 without.
+    const char* text = R"({"model": {"preset": "gpt3-175b"}, "seq_len": 2048, "global_batch": 1536,
+        "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1024},
+        "parallel": {"tp": 8, "pp": 8, "vp": %d, "zero": 1, "sequence_parallel": true, "recompute": "selective"}})";
+    char buf[512];
+    double first_activations[3] = {};
+    const int vps[] = {1, 2, 4};
+    for (int i = 0; i < 3; ++i) {
+      std::snprintf(buf, sizeof buf, text, vps[i]);
+      const ScenarioParse p = parse_scenario(buf, builtin_catalog());
+      REQUIRE(p.scenario);
+      const Scenario& s = *p.scenario;
+      CHECK(in_flight_micro_batches(s, 0) == 8.0 * (1 + (vps[i] > 1 ? 7.0 / (8 * vps[i]) : 0.0)));
+      const MemoryResult r = estimate_memory(s, count_params(s.model), default_calibration());
+      REQUIRE(r.stage == Stage::first);
+      first_activations[i] = r.per_gpu.activations;
+    }
+    CHECK(first_activations[1] == doctest::Approx(first_activations[0] * 1.4375));
+    CHECK(first_activations[2] == doctest::Approx(first_activations[0] * 1.21875));
+    std::snprintf(buf, sizeof buf, text, 2);
+    Scenario s = parse_scenario(buf, builtin_catalog()).scenario.value();
+    CHECK(in_flight_micro_batches(s, 7) == 4.5);
+    // With only m = pp = 8 micro-batches a step (global batch 8 x DP 16) the first stage's
+    // warm-up would pass the step's 16 chunks: it keeps all of them, 16 / 2 = 8 micro-batches.
+    s.global_batch = 128;
+    CHECK(s.grad_accum() == 8);
+    CHECK(in_flight_micro_batches(s, 0) == 8.0);
+  }
 }

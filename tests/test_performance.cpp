@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -196,14 +197,14 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     doc.erase("explain");
     std::vector<std::string> leaves;
     numeric_leaves(doc, "", leaves);
-    // The result JSON has the same 87 figures for every scenario (counted from its sections).
+    // The result JSON has the same 97 figures for every scenario (counted from its sections).
     std::map<std::string, int> per_section;
     for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
-    const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 8}, {"memory", 16},
-                                                 {"time", 22},      {"gpu_hours", 1}, {"comm", 11},  {"io", 6},
+    const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 11}, {"memory", 16},
+                                                 {"time", 23},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
                                                  {"checkpoint", 8}, {"cost", 8}};
     CHECK(per_section == expected);
-    CHECK(leaves.size() == 90);
+    CHECK(leaves.size() == 100);
     for (const std::string& path : leaves) {
       CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
       if (!explain.contains(path)) continue;
@@ -264,4 +265,98 @@ TEST_CASE("collective bandwidth follows the ranks per node: 4 nodes x 8 GPUs, on
   GroupLink g = group_link(h100, 32, 1);
   const double t = group_allreduce_s(1e9, g);
   CHECK(t == doctest::Approx(2.0 * 31 / 32 * 1e9 / g.busbw + 14 * g.intra_latency_s + 6 * g.inter_latency_s));
+}
+
+//-----------------------------------------------------------------------------
+// Context, expert and virtual pipeline parallelism
+//-----------------------------------------------------------------------------
+
+TEST_CASE("interleaved 1F1B: the bubble is (p - 1) / (v m) of the ideal step (Narayanan et al. 2021 §2.2.2)") {
+  // 1F1B: (p - 1) / m; v model chunks per device divide it by v. p = 4, m = 8: 3 / 8 = 0.375;
+  // v = 2: 3 / 16 = 0.1875.
+  CHECK(pipeline_bubble_fraction(4, 1, 8) == 0.375);
+  CHECK(pipeline_bubble_fraction(4, 2, 8) == 0.1875);
+  CHECK(pipeline_bubble_fraction(1, 1, 8) == 0.0);
+  // GPT-3 175B on 1024 A100s, TP 8 x PP 8 (12 blocks a stage), DP 16, global batch 1536: m = 1536
+  // / 16 = 96 micro-batches. The bubble is 7 / (v 96) of compute + exposed TP time; the
+  // point-to-point bytes grow v-fold, 2 m b s h e / tp x v = 2 x 96 x 2048 x 12288 x 2 / 8 x v
+  // = 1,207,959,552 v.
+  const char* base = R"({"model": {"preset": "gpt3-175b"}, "seq_len": 2048, "global_batch": 1536, "tokens": 3e11,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1024}, "parallel": {"tp": 8, "pp": 8, "vp": %d,
+      "zero": 1, "sequence_parallel": true, "recompute": "selective"}})";
+  for (int vp : {1, 2, 4}) {
+    char text[512];
+    std::snprintf(text, sizeof text, base, vp);
+    const EstimateResult r = estimate(parse(text), default_calibration());
+    CAPTURE(vp);
+    CHECK(r.grad_accum == 96);
+    CHECK(r.time.bubble_s == doctest::Approx(7.0 / (vp * 96) * (r.time.compute_s + r.time.comm.tp_exposed_s)));
+    CHECK(r.time.comm.pp_bytes == doctest::Approx(1207959552.0 * vp));
+  }
+}
+
+TEST_CASE("context parallelism: Llama 3 405B at 131072 tokens, TP 8 x CP 16 x PP 16 x DP 8 on 16,384 H100s") {
+  // The layout of the Llama 3 paper's long-context stage (Table 4): 128 sequences of 131072
+  // tokens a step (16 per DP replica), so m = 16 micro-batches of one sequence.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072, "global_batch": 128,
+      "tokens": 8e11, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384},
+      "parallel": {"tp": 8, "cp": 16, "pp": 16, "zero": 1, "sequence_parallel": true}})");
+  CHECK(s.dp() == 8);
+  CHECK(s.grad_accum() == 16);
+  // Ring attention passes a chunk of s / cp = 8192 tokens of K and V (8 KV heads x 128 = 1024
+  // wide each, split over TP 8) cp - 1 = 15 times a layer forward:
+  // 15 x 8192 x (1024 + 1024) / 8 x 2 B = 62,914,560 B.
+  CHECK(cp_kv_bytes_per_layer(s) == 62914560.0);
+  const EstimateResult r = estimate(s, default_calibration());
+  const Comm& c = r.time.comm;
+  // Backward passes K, V and their gradients (2x): 3 x 62,914,560 x 8 blocks of the busiest
+  // (middle) stage (126 on 16: 7 + 14 x 8 + 7) x 16 micro-batches = 24,159,191,040 B.
+  CHECK(c.cp_bytes == 24159191040.0);
+  // The CP group is 16 ranks 8 apart: one GPU a node, each through its own 400 Gb/s NIC (48 GB/s
+  // measured busbw); 3 x 15 x 8 x 16 = 5760 ring steps of 5 us each.
+  CHECK(c.cp_inter_node);
+  CHECK(c.cp_s == doctest::Approx(24159191040.0 / 48e9 + 5760 * 5e-6));
+  // Each transfer hides behind the attention of the chunk before it: at 131072 tokens the
+  // attention dwarfs it (Megatron-Core's P2P ring overlaps them).
+  CHECK(c.cp_exposed_s == 0.0);
+  // Gradients are reduced over DP x CP = 128 ranks (Megatron-LM's data-parallel group with context
+  // parallelism): 2 x 127 / 128 x 405,853,388,800 / (8 x 16) x 2 B = 12,583,833,100 B.
+  CHECK(c.dp_bytes == doctest::Approx(12583833100.0));
+  // TP collectives move this GPU's 8192 tokens: b (s / cp) h x 2 B = 268,435,456 B each.
+  CHECK(c.tp_bytes == doctest::Approx(4 * 8 * 16 * 2.0 * 7 / 8 * 8192 * 16384 * 2));
+}
+
+TEST_CASE("expert parallelism: DeepSeek-V3's all-to-alls with EP 64 (DeepSeek-V3 technical report §3.2)") {
+  // 61 blocks (3 dense), 256 routed experts, top-8, hidden 7168; the report's layout: PP 16, EP 64
+  // over 8 nodes, ZeRO-1, 2048 H800s, so DP 128 and 15,360 sequences of 4096 tokens: m = 120.
+  const Scenario s = parse(R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360,
+      "tokens": 1.48e13, "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 2048},
+      "parallel": {"pp": 16, "ep": 64, "zero": 1}})");
+  CHECK(s.dp() == 128);
+  CHECK(s.grad_accum() == 120);
+  // One all-to-all moves b s top_k h x 2 B = 4096 x 8 x 7168 x 2 = 469,762,048 B of routed
+  // tokens, 63 / 64 of it to other GPUs, and the busiest rank gets kMoeCapacityFactor (1.25) x the
+  // mean: 469,762,048 x 63 / 64 x 1.25 = 578,027,520 B.
+  const Calibration& cal = default_calibration();
+  CHECK(cal.moe_capacity_factor.value == 1.25);
+  CHECK(ep_alltoall_bytes(s, cal) == 578027520.0);
+  const EstimateResult r = estimate(s, cal);
+  const Comm& c = r.time.comm;
+  // 61 blocks on 16 stages: 3 + 4 x 14 + 2; the middle stages hold 4 MoE blocks. Dispatch and
+  // combine forward and backward: 4 x 4 x 120 = 1920 all-to-alls a step.
+  CHECK(c.ep_bytes == doctest::Approx(1920 * 578027520.0));
+  // EP 64 spans 8 nodes of 8: 7 of the 63 peers share the node (NVLink), 56 are behind the GPU's
+  // own NIC: 578,027,520 x 56 / 63 = 513,802,240 B per all-to-all cross nodes.
+  CHECK(c.ep_inter_node);
+  CHECK(c.ep_inter_node_bytes == doctest::Approx(1920 * 513802240.0));
+  CHECK(c.ep_exposed_s == c.ep_s);
+  // The busiest experts' rank computes 0.25 x the mean routed-expert GEMMs more.
+  CHECK(r.time.expert_imbalance_s > 0);
+  // Without EP nothing of it: no all-to-all, no imbalance.
+  const EstimateResult plain = estimate(parse(R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096,
+      "global_batch": 15360, "tokens": 1.48e13, "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 2048},
+      "parallel": {"pp": 16, "zero": 1}})"),
+                                        cal);
+  CHECK(plain.time.comm.ep_bytes == 0.0);
+  CHECK(plain.time.expert_imbalance_s == 0.0);
 }

@@ -107,20 +107,21 @@ TEST_CASE("the searched space is the layouts.hpp enumeration, counted by hand fo
     "accelerators": ["h100-sxm5-80gb"], "regions": ["us-east-1"]}})");
   CHECK(r["searched"]["offerings"] == 2);
   CHECK(r["rejected"]["network"] == 5);
-  // 8 GPUs (test_layouts.cpp counts it): 46 (TP, PP, ZeRO, offload) combinations x 3 recomputes
-  // x 6 micro-batches = 828, of which 414 no framework runs and 57 break the global batch of 64.
-  // 1 GPU: TP 1, PP 1, ZeRO-0 only: 18 layouts, all dividing 64. The 5 (TP, PP) pairs whose
-  // product does not divide 8 GPUs ((1,3) (1,5) (1,6) (1,7) (2,3): uneven pipelines are layouts) are
-  // counted once each.
-  CHECK(r["searched"]["layouts"] == 828 + 18 + 5);
-  CHECK(r["rejected"]["software"] == 414);
-  CHECK(r["rejected"]["batch"] == 57);
+  // 8 GPUs (test_layouts.cpp counts it): 132 (TP, PP, VP, ZeRO, offload) combinations x 3
+  // recomputes x 6 micro-batches = 2376, of which 1404 no framework runs and 186 break the global
+  // batch of 64 (or, with VP, the interleaved schedule's whole rounds of PP micro-batches).
+  // 1 GPU: TP 1, PP 1, ZeRO-0 only: 18 layouts, all dividing 64. 4096 tokens: no CP; dense: no EP.
+  // The 5 (TP, PP) pairs whose product does not divide 8 GPUs ((1,3) (1,5) (1,6) (1,7) (2,3):
+  // uneven pipelines are layouts) are counted once each.
+  CHECK(r["searched"]["layouts"] == 2376 + 18 + 5);
+  CHECK(r["rejected"]["software"] == 1404);
+  CHECK(r["rejected"]["batch"] == 186);
   CHECK(r["rejected"]["divisibility"] == 5);
-  // The other 828 - 414 - 57 + 18 = 375 are estimated, except larger micro-batches of a layout
+  // The other 2376 - 1404 - 186 + 18 = 804 are estimated, except larger micro-batches of a layout
   // whose smaller one ran out of memory (counted as "memory" without an estimate).
   const int evaluated = r["searched"]["evaluated"].get<int>();
-  CHECK(evaluated <= 375);
-  CHECK(evaluated + r["rejected"]["memory"].get<int>() >= 375);
+  CHECK(evaluated <= 804);
+  CHECK(evaluated + r["rejected"]["memory"].get<int>() >= 804);
 }
 
 TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate") {

@@ -109,3 +109,43 @@ TEST_CASE("warnings carry their numbers") {
   CHECK(j["warnings"][0]["value"].get<double>() == 16.0);
   CHECK(j["warnings"][1]["limit"].get<double>() == 4096.0);
 }
+
+TEST_CASE("context, expert and virtual pipeline parallelism: invalid combinations name the field and the range") {
+  // CP: 2 x cp must divide seq_len (Megatron-Core's load-balanced causal ring: 2 cp chunks).
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4096, "cluster": {"gpus": 24},
+      "parallel": {"cp": 3}})",
+                "parallel.cp", "2 x cp must divide seq_len; allowed 1..1024, got 3");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4100, "parallel": {"cp": 4}})", "parallel.cp",
+                "load-balanced causal ring attention");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"cp": 2048}})", "parallel.cp", "1..1024");
+  // TP x CP x PP must divide the GPUs.
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "parallel": {"tp": 8, "cp": 2}})",
+                "cluster.gpus", "multiple of parallel.tp x parallel.cp x parallel.pp (16)");
+  // EP: MoE models only, dividing the experts and the data-parallel size.
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"ep": 2}})", "parallel.ep",
+                "applies only to mixture-of-experts models");
+  check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"gpus": 24}, "parallel": {"ep": 3}})",
+                "parallel.ep", "must divide the model's routed experts (8); allowed 1..4096, got 3");
+  check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"gpus": 16}, "parallel": {"tp": 4, "ep": 8}})",
+                "parallel.ep", "must divide the data-parallel size (GPUs / (tp x cp x pp) = 4)");
+  check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"ep": 5000}})", "parallel.ep", "1..4096");
+  // VP: needs PP, divides every stage's layers, and whole rounds of PP micro-batches.
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"vp": 2}})", "parallel.vp",
+                "needs parallel.pp > 1");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 16, "parallel": {"pp": 4, "vp": 3}})",
+                "parallel.vp", "must divide every pipeline stage's layers (8, 8, 8 of the model's 32 on 4 stages)");
+  // Llama 3 405B on 16 stages: 7 + 8 x 14 + 7 blocks; VP 2 does not divide 7.
+  check_rejects(R"({"model": {"preset": "llama-3.1-405b"}, "cluster": {"gpus": 128}, "global_batch": 64,
+      "parallel": {"tp": 8, "pp": 16, "vp": 2}})",
+                "parallel.vp", "(7, 8, 7 of the model's 126 on 16 stages)");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 6, "parallel": {"pp": 4, "vp": 2}})",
+                "parallel.vp", "(global_batch / (micro_batch x dp) = 3) to be a multiple of parallel.pp (4)");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"pp": 2, "vp": 200}})", "parallel.vp", "1..128");
+  // Valid: the Llama 3 long-context layout and DeepSeek-V3's.
+  CHECK(parse(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072, "global_batch": 128,
+      "cluster": {"gpus": 16384}, "parallel": {"tp": 8, "cp": 16, "pp": 16}})")
+            .scenario.has_value());
+  CHECK(parse(R"({"model": {"preset": "deepseek-v3"}, "global_batch": 15360, "cluster": {"accelerator":
+      "h800-sxm5-80gb", "gpus": 2048}, "parallel": {"pp": 16, "ep": 64, "zero": 1}})")
+            .scenario.has_value());
+}

@@ -30,17 +30,52 @@ TEST_CASE("cluster sketch: nodes, scale-up domain, fabric and Megatron rank orde
   CHECK(k.rdma);
   CHECK(k.nics_per_node == 8);  // one 400 Gb/s port per GPU
   CHECK(k.nic_gbps == doctest::Approx(400));
-  // rank = tp + TP x (dp + DP x pp)
-  CHECK(rank_role(0, 8, 2, 4).tp == 0);
-  CHECK(rank_role(13, 8, 2, 4).tp == 5);
-  CHECK(rank_role(13, 8, 2, 4).dp == 1);
-  CHECK(rank_role(13, 8, 2, 4).pp == 0);
-  CHECK(rank_role(40, 8, 2, 4).pp == 1);
-  CHECK(rank_role(40, 8, 2, 4).dp == 1);
+  // rank = tp + TP x (cp + CP x (dp + DP x pp)), here CP 1
+  CHECK(rank_role(0, 8, 1, 2, 4).tp == 0);
+  CHECK(rank_role(13, 8, 1, 2, 4).tp == 5);
+  CHECK(rank_role(13, 8, 1, 2, 4).dp == 1);
+  CHECK(rank_role(13, 8, 1, 2, 4).pp == 0);
+  CHECK(rank_role(40, 8, 1, 2, 4).pp == 1);
+  CHECK(rank_role(40, 8, 1, 2, 4).dp == 1);
   CHECK(sketch_nodes(3, 4) == std::vector<int>{0, 1, 2});
   CHECK(sketch_nodes(128, 4) == std::vector<int>{0, 1, 2, 127});
   const Scenario pcie =
       parsed(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "l40s", "gpus": 4}})");
   CHECK(sketch_cluster(pcie, builtin_catalog()).scale_up == ScaleUp::pcie);
   CHECK(sketch_cluster(pcie, builtin_catalog()).nodes == 1);
+}
+
+TEST_CASE("rank order with context and expert parallelism: TP, then CP, then DP (EP inside it), then PP") {
+  // Llama 3 405B's long-context layout (Llama 3 paper, Table 4): TP 8, CP 16, PP 16, DP 8 on
+  // 16,384 GPUs. rank = tp + 8 (cp + 16 (dp + 8 pp)): rank 8 is CP rank 1 of the first TP group,
+  // rank 128 the second DP replica, rank 1024 the second pipeline stage.
+  const Scenario s = parsed(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072,
+    "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384}, "global_batch": 128,
+    "parallel": {"tp": 8, "cp": 16, "pp": 16, "sequence_parallel": true}})");
+  const ClusterSketch k = sketch_cluster(s, builtin_catalog());
+  CHECK(k.cp == 16);
+  CHECK(k.dp == 8);
+  const RankRole r8 = rank_role(8, k.tp, k.cp, k.pp, k.dp);
+  CHECK(r8.tp == 0);
+  CHECK(r8.cp == 1);
+  CHECK(r8.dp == 0);
+  CHECK(rank_role(128, k.tp, k.cp, k.pp, k.dp).dp == 1);
+  CHECK(rank_role(128, k.tp, k.cp, k.pp, k.dp).cp == 0);
+  CHECK(rank_role(1024, k.tp, k.cp, k.pp, k.dp).pp == 1);
+  CHECK(rank_role(16383, k.tp, k.cp, k.pp, k.dp).pp == 15);
+  // Group ids: ranks 0 and 8 share a DP group? No: they differ in CP. They share a CP group.
+  CHECK(group_of(rank_role(0, 8, 16, 16, 8), k, RankGroup::cp).id == group_of(r8, k, RankGroup::cp).id);
+  CHECK(group_of(rank_role(0, 8, 16, 16, 8), k, RankGroup::dp).id != group_of(r8, k, RankGroup::dp).id);
+  CHECK(group_of(r8, k, RankGroup::cp).count == 8 * 8 * 16);  // TP x DP x PP CP groups of 16
+  CHECK(group_of(r8, k, RankGroup::dp).count == 8 * 16 * 16);
+  CHECK(group_of(r8, k, RankGroup::tp).count == 16 * 8 * 16);
+  // EP 4 inside DP 8: DP replicas 0-3 form one EP group, 4-7 the next (Megatron-Core).
+  ClusterSketch e = k;
+  e.ep = 4;
+  const RankRole d5 = rank_role(5 * 128, 8, 16, 16, 8, 4);
+  CHECK(d5.dp == 5);
+  CHECK(d5.ep == 1);
+  CHECK(group_of(d5, e, RankGroup::ep).id == group_of(rank_role(4 * 128, 8, 16, 16, 8, 4), e, RankGroup::ep).id);
+  CHECK(group_of(d5, e, RankGroup::ep).id != group_of(rank_role(3 * 128, 8, 16, 16, 8, 4), e, RankGroup::ep).id);
+  CHECK(group_of(d5, e, RankGroup::ep).count == 8 * 16 * 2 * 16);
 }

@@ -51,6 +51,7 @@ enum class Lang { en, zh };
   X(topo_scale_up) \
   X(topo_legend) X(topo_tp_crosses) \
   X(currency_any) X(priced_in) X(download_csv) \
+  X(topo_by_cp) X(topo_by_ep) X(topo_more_layout) \
   /* [planner strings: add above this line] */ \
   X(catalog_with_edits) X(view_catalog) X(sec_model) X(sec_method) X(sec_data) X(sec_cluster) X(sec_layout) \
   X(sec_network) \
@@ -118,6 +119,7 @@ enum class Lang { en, zh };
   X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
   X(u_positions) \
   X(latency_us) X(t_latency_us) X(u_us) X(stage_middle) \
+  X(cp) X(t_cp) X(ep) X(t_ep) X(vp) X(t_vp) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

@@ -205,6 +205,16 @@ std::string doc_condition_value(const AppState& app, std::string_view path) {
   }
   const FieldSpec* f = find_field(path);
   if (!f || f->stage == FieldStage::resolved) return "";
+  // With a preset, the architecture fields come from the catalog (parallel.ep applies to MoE presets).
+  const json* preset = json_at(app.input, "model.preset");
+  if (p.rfind("model.", 0) == 0 && preset && preset->is_string())
+    if (const ModelPreset* m = app_catalog(app).find_model(preset->get<std::string>())) {
+      static Scenario with_preset;
+      with_preset.model = m->arch;
+      std::string v = field_value_json(*f, with_preset);
+      if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+      return v;
+    }
   static const Scenario defaults;
   std::string v = field_value_json(*f, defaults);
   if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);

@@ -196,9 +196,10 @@ void run_slice(PlannerState& p) {
 //-----------------------------------------------------------------------------
 
 std::string layout_label(const PlanCandidate& c) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, tr(S::layout_fmt), c.layout.tp, c.layout.pp, c.gpus() / (c.layout.tp * c.layout.pp),
-                c.layout.zero, c.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", c.layout.micro_batch,
+  char buf[224];
+  std::snprintf(buf, sizeof buf, tr(S::layout_fmt), c.layout.tp, c.layout.pp, c.dp(),
+                layout_extra_text(c.layout).c_str(), c.layout.zero,
+                c.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", c.layout.micro_batch,
                 to_string(c.layout.recompute));
   return buf;
 }
@@ -581,6 +582,7 @@ void draw_details(PlannerState& p) {
     artefact(p, "deepspeed_json", "ds_config.json", d.artifacts.deepspeed_json);
     artefact(p, "accelerate_yaml", "accelerate config (yaml)", d.artifacts.accelerate_yaml);
     artefact(p, "megatron_args", "megatron_args.txt", d.artifacts.megatron_args);
+    artefact(p, "torchtitan_toml", "torchtitan.toml", d.artifacts.torchtitan_toml);
     artefact(p, "peft_python", "PEFT (python)", d.artifacts.peft_python);
   }
   if (ImGui::CollapsingHeader(tr(S::checklist), ImGuiTreeNodeFlags_DefaultOpen)) {

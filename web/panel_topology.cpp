@@ -54,12 +54,23 @@ bool draw_topology(AppState& app) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s)", k.instance.c_str());
   }
+  if (k.cp > 1 || k.ep > 1 || k.vp > 1) {
+    char more[256];
+    std::snprintf(more, sizeof more, tr(S::topo_more_layout), k.cp, k.ep, k.vp);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", more);
+    ImGui::PopTextWrapPos();
+  }
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(S::topo_color_by));
-  const S modes[] = {S::topo_by_tp, S::topo_by_pp, S::topo_by_dp};
-  const char* ids[] = {"topology.by_tp", "topology.by_pp", "topology.by_dp"};
+  // Colour modes in RankGroup order; CP and EP only when the layout has them.
+  const S modes[] = {S::topo_by_tp, S::topo_by_pp, S::topo_by_dp, S::topo_by_cp, S::topo_by_ep};
+  const char* ids[] = {"topology.by_tp", "topology.by_pp", "topology.by_dp", "topology.by_cp", "topology.by_ep"};
+  const bool shown_mode[] = {true, true, true, k.cp > 1, k.ep > 1};
+  if (!shown_mode[t.color_by]) t.color_by = 0;
   bool changed = false;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 5; ++i) {
+    if (!shown_mode[i]) continue;
     ImGui::SameLine();
     if (ImGui::RadioButton(tr(modes[i]), t.color_by == i)) {
       t.color_by = i;
@@ -96,7 +107,8 @@ bool draw_topology(AppState& app) {
   const float fabric_y = origin.y + node_h + 2.2f * em();
   float x = origin.x;
   std::vector<float> nic_xs;
-  const int group_count = t.color_by == 0 ? k.pp * k.dp : t.color_by == 1 ? k.pp : k.tp * k.pp;
+  const RankGroup colour_group = static_cast<RankGroup>(t.color_by);
+  const int group_count = group_of(RankRole{}, k, colour_group).count;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (int b = 0; b < n_boxes; ++b) {
     if (gap && b == n_boxes - 1) {  // the nodes in between
@@ -125,10 +137,8 @@ bool draw_topology(AppState& app) {
     for (int g = 0; g < gpn; ++g) {
       const int rank = node * gpn + g;
       if (rank >= k.gpus) break;
-      const RankRole role = rank_role(rank, k.tp, k.pp, k.dp);
-      const int group = t.color_by == 0   ? role.dp + k.dp * role.pp
-                        : t.color_by == 1 ? role.pp
-                                          : role.tp + k.tp * role.pp;
+      const RankRole role = rank_role(rank, k.tp, k.cp, k.pp, k.dp, k.ep);
+      const int group = group_of(role, k, colour_group).id;
       const int c = g % cols, r = g / cols;
       const ImVec2 ga(a.x + pad + static_cast<float>(c) * (gpu_w + 0.3f * em()),
                       a.y + title_h + static_cast<float>(r) * (gpu_h + 0.3f * em()));
@@ -138,7 +148,10 @@ bool draw_topology(AppState& app) {
       char label[24];
       std::snprintf(label, sizeof label, "T%d P%d", role.tp, role.pp);
       char label2[24];
-      std::snprintf(label2, sizeof label2, "D%d", role.dp);
+      if (k.cp > 1)
+        std::snprintf(label2, sizeof label2, "C%d D%d", role.cp, role.dp);
+      else
+        std::snprintf(label2, sizeof label2, "D%d", role.dp);
       const float cx = (ga.x + gz.x) / 2;
       const ImU32 ink = palette::kInkOnGpu;
       if (ImGui::CalcTextSize(label).x < gpu_w - 0.2f * em()) {
@@ -146,14 +159,12 @@ bool draw_topology(AppState& app) {
         centered_text(dl, ImVec2(cx, ga.y + gpu_h * 0.72f), ink, label2);
       } else {  // narrow: only the role the colours show
         char one[16];
-        std::snprintf(one, sizeof one, "%c%d", "TPD"[t.color_by],
-                      t.color_by == 0   ? role.tp
-                      : t.color_by == 1 ? role.pp
-                                        : role.dp);
+        const int index[] = {role.tp, role.pp, role.dp, role.cp, role.ep};
+        std::snprintf(one, sizeof one, "%c%d", "TPDCE"[t.color_by], index[t.color_by]);
         if (ImGui::CalcTextSize(one).x < gpu_w) centered_text(dl, ImVec2(cx, ga.y + gpu_h / 2), ink, one);
       }
       if (hovered && mouse.x >= ga.x && mouse.x < gz.x && mouse.y >= ga.y && mouse.y < gz.y)
-        ImGui::SetTooltip(tr(S::topo_gpu_tip), rank, node, role.tp, role.pp, role.dp);
+        ImGui::SetTooltip(tr(S::topo_gpu_tip), rank, node, role.tp, role.cp, role.pp, role.dp, role.ep);
     }
     // NICs under the switch.
     const int nics = std::min(k.nics_per_node, 8);
@@ -187,7 +198,9 @@ bool draw_topology(AppState& app) {
     dl->AddText(ImVec2(origin.x, origin.y + node_h + 0.3f * em()), dim, tr(S::topo_single_node));
   }
   ImGui::Text(tr(S::topo_scale_up), k.scale_up_name.c_str(), format_bytes(k.scale_up_gb_per_s * 1e9).c_str());
+  ImGui::PushTextWrapPos(0.0f);  // the legend names five roles: wrap it in narrow windows
   ImGui::TextDisabled("%s", tr(S::topo_legend));
+  ImGui::PopTextWrapPos();
   if (k.tp > k.gpus_per_node) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
     ImGui::TextWrapped("%s", tr(S::topo_tp_crosses));

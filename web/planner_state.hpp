@@ -66,7 +66,7 @@ struct DesignState {
 };
 
 struct TopologyState {
-  int color_by = 0;  // 0 TP group, 1 PP stage, 2 DP group
+  int color_by = 0;  // 0 TP group, 1 PP stage, 2 DP group, 3 CP group, 4 EP group (RankGroup order)
 };
 
 // Selects a plan of the current run and computes its details (advice, artefacts, checklist).

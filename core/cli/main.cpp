@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -103,9 +104,13 @@ void print_table(const std::string& body) {
   const auto& b = m["per_gpu_bytes"];
   const auto& l = r["layout"];
   std::printf("Parameters        %s\n", llmplan::format_count(r["model"]["params"]["total"].get<double>()).c_str());
-  std::printf("Layout            %d GPUs = TP %d x PP %d x DP %d, ZeRO-%d, micro-batch %d, global batch %d\n",
-              l["gpus"].get<int>(), l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>(), l["zero"].get<int>(),
-              l["micro_batch"].get<int>(), l["global_batch"].get<int>());
+  std::string cp_part, extra;  // CP, EP and VP only when the layout uses them
+  if (l["cp"].get<int>() > 1) cp_part = " x CP " + std::to_string(l["cp"].get<int>());
+  if (l["ep"].get<int>() > 1) extra += ", EP " + std::to_string(l["ep"].get<int>());
+  if (l["vp"].get<int>() > 1) extra += ", VP " + std::to_string(l["vp"].get<int>());
+  std::printf("Layout            %d GPUs = TP %d%s x PP %d x DP %d%s, ZeRO-%d, micro-batch %d, global batch %d\n",
+              l["gpus"].get<int>(), l["tp"].get<int>(), cp_part.c_str(), l["pp"].get<int>(), l["dp"].get<int>(),
+              extra.c_str(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["global_batch"].get<int>());
   std::printf("Memory per GPU (%s pipeline stage)\n", m["stage"].get<std::string>().c_str());
   for (const char* k : {"weights", "gradients", "optimizer", "activations", "logits", "buffers", "runtime", "total"})
     std::printf("  %-15s %12s  %12s\n", k, format_bytes(b[k].get<double>()).c_str(),
@@ -347,9 +352,12 @@ void print_plan_table(const std::string& body) {
   std::printf("%-4s %-36s %5s %-44s %10s %12s %6s\n", "rank", "instance", "gpus", "layout", "time", "cost", "MFU");
   for (const auto& p : r["plans"]) {
     const auto& l = p["layout"];
-    char layout[96];
-    std::snprintf(layout, sizeof layout, "TP%d PP%d DP%d ZeRO-%d mb%d %s%s", l["tp"].get<int>(), l["pp"].get<int>(),
-                  l["dp"].get<int>(), l["zero"].get<int>(), l["micro_batch"].get<int>(),
+    char layout[128];
+    std::string extra;  // CP, VP and EP only when the layout uses them
+    for (const auto& [key, name] : {std::pair{"cp", "CP"}, std::pair{"vp", "VP"}, std::pair{"ep", "EP"}})
+      if (l[key].get<int>() > 1) extra += std::string(" ") + name + std::to_string(l[key].get<int>());
+    std::snprintf(layout, sizeof layout, "TP%d PP%d%s DP%d ZeRO-%d mb%d %s%s", l["tp"].get<int>(), l["pp"].get<int>(),
+                  extra.c_str(), l["dp"].get<int>(), l["zero"].get<int>(), l["micro_batch"].get<int>(),
                   l["recompute"].get<std::string>().c_str(), l["offload"] == "cpu" ? " offload" : "");
     std::printf("%-4d %-36s %5d %-44s %10s %12s %5.1f%%\n", p["rank"].get<int>(),
                 p["instance"].get<std::string>().c_str(), p["gpus"].get<int>(), layout,
@@ -390,11 +398,9 @@ void print_plan_artifacts(const std::string& body) {
     const char* key;
     const char* title;
     const char* lang;
-  } parts[] = {{"torchrun", "torchrun (each node)", "sh"},
-               {"deepspeed_json", "ds_config.json", "json"},
-               {"accelerate_yaml", "accelerate config", "yaml"},
-               {"megatron_args", "megatron_args.txt", "text"},
-               {"peft_python", "PEFT setup", "python"}};
+  } parts[] = {{"torchrun", "torchrun (each node)", "sh"},       {"deepspeed_json", "ds_config.json", "json"},
+               {"accelerate_yaml", "accelerate config", "yaml"}, {"megatron_args", "megatron_args.txt", "text"},
+               {"torchtitan_toml", "torchtitan.toml", "toml"},   {"peft_python", "PEFT setup", "python"}};
   std::printf("\nFramework: %s\n", art["framework"].get<std::string>().c_str());
   for (const auto& part : parts) {
     if (art[part.key].is_null()) continue;

@@ -102,6 +102,20 @@ constexpr Calibration kDefault = {
                    "(--tp-comm-overlap, Transformer Engine userbuffers: GEMMs pipelined with their collectives) can "
                    "hide the collectives behind; uncalibrated, set to the kDpOverlap value"},
     //-------------------------------------------------------------------------
+    // Expert parallelism
+    //-------------------------------------------------------------------------
+    .moe_capacity_factor =
+        {.value = 1.25,
+         .name = "kMoeCapacityFactor",
+         .unit = "1",
+         .source = "tokens the busiest expert-parallel rank receives and computes / the mean, which paces the "
+                   "all-to-all and the expert GEMMs with EP > 1: the expert capacity factor of Fedus et al. 2021, "
+                   "'Switch Transformers', §2.1 (capacity = tokens per batch / experts x capacity factor; Table 1 "
+                   "compares 1.0, 1.25 and 2.0), the bound that token dropping (Megatron-Core "
+                   "--moe-expert-capacity-factor) enforces; routing balanced without dropping (DeepSeek-V3's "
+                   "auxiliary-loss-free balancing) stays near it only on average. Not fitted: no validation case "
+                   "runs EP yet"},
+    //-------------------------------------------------------------------------
     // Offload and data loading
     //-------------------------------------------------------------------------
     .cpu_adam_params_per_s =
@@ -169,6 +183,7 @@ std::array<const Constant*, Calibration::kCount> Calibration::all() const {
           &dp_overlap,
           &zero3_overlap,
           &tp_comm_overlap,
+          &moe_capacity_factor,
           &cpu_adam_params_per_s,
           &nvme_offload_gb_per_s,
           &input_cores_per_gpu,

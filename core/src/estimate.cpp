@@ -24,12 +24,22 @@ void explain_layout(const Scenario& s, const EstimateResult& r, Explainer& ex) {
          "scenario cluster.gpus_per_node (or the instance's), min(8, gpus) by default", {});
   ex.add("cluster.nodes", c.nodes(), "nodes", "gpus / gpus_per_node (1 when gpus <= gpus_per_node)",
          {{"gpus", static_cast<double>(c.gpus)}, {"gpus_per_node", static_cast<double>(c.gpus_per_node)}});
-  ex.add("layout.gpus", c.gpus, "GPUs", "tp x pp x dp",
-         {{"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)}, {"dp", static_cast<double>(r.dp)}});
+  ex.add("layout.gpus", c.gpus, "GPUs", "tp x cp x pp x dp",
+         {{"tp", static_cast<double>(x.tp)},
+          {"cp", static_cast<double>(x.cp)},
+          {"pp", static_cast<double>(x.pp)},
+          {"dp", static_cast<double>(r.dp)}});
   ex.add("layout.tp", x.tp, "GPUs", "scenario parallel.tp (tensor parallel, Megatron)", {});
   ex.add("layout.pp", x.pp, "stages", "scenario parallel.pp (pipeline stages, 1F1B)", {});
-  ex.add("layout.dp", r.dp, "replicas", "gpus / (tp x pp)",
-         {{"gpus", static_cast<double>(c.gpus)}, {"tp", static_cast<double>(x.tp)}, {"pp", static_cast<double>(x.pp)}});
+  ex.add("layout.cp", x.cp, "GPUs", "scenario parallel.cp (context parallel: each sequence split over cp GPUs)", {});
+  ex.add("layout.ep", x.ep, "GPUs",
+         "scenario parallel.ep (expert parallel: the routed experts split over ep of the data-parallel GPUs)", {});
+  ex.add("layout.vp", x.vp, "stages", "scenario parallel.vp (virtual pipeline stages per rank, interleaved 1F1B)", {});
+  ex.add("layout.dp", r.dp, "replicas", "gpus / (tp x cp x pp)",
+         {{"gpus", static_cast<double>(c.gpus)},
+          {"tp", static_cast<double>(x.tp)},
+          {"cp", static_cast<double>(x.cp)},
+          {"pp", static_cast<double>(x.pp)}});
   ex.add("layout.zero", x.zero, "stage",
          "scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)", {});
   ex.add("layout.micro_batch", s.micro_batch, "sequences", "scenario micro_batch: sequences per GPU per micro-batch",
@@ -74,8 +84,7 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
     w.add({WarningCode::checkpoints_on_local_disk, static_cast<double>(nodes), 1});
   if (c.node_ram_gb > 0 && r.memory.cpu_offload_bytes_per_node > c.node_ram_gb * 1e9)
     w.add({WarningCode::offload_exceeds_host_ram, r.memory.cpu_offload_bytes_per_node, c.node_ram_gb * 1e9});
-  const Comm& cm = r.time.comm;
-  const double exposed = cm.tp_exposed_s + cm.pp_exposed_s + cm.dp_exposed_s;
+  const double exposed = r.time.comm.exposed_s();
   if (exposed > r.time.step_s / 3) w.add({WarningCode::comm_dominates, exposed, r.time.step_s});
   if (s.pricing.usd_per_gpu_hour <= 0) w.add({WarningCode::no_price, 0, 0});
   if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0)
@@ -227,7 +236,8 @@ json memory_json(const MemoryResult& m) {
 json time_json(const TimeResult& t, const ReliabilityResult& rel) {
   return {{"step_s", t.step_s},
           {"compute_s", t.compute_s},
-          {"exposed_comm_s", t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s},
+          {"expert_imbalance_s", t.expert_imbalance_s},
+          {"exposed_comm_s", t.comm.exposed_s()},
           {"bubble_s", t.bubble_s},
           {"offload_s", t.offload_s},
           {"io_stall_s", t.io_stall_s},
@@ -256,6 +266,8 @@ json comm_json(const Comm& c) {
   return {{"tp", one(c.tp_bytes, c.tp_s, c.tp_exposed_s, c.tp_inter_node)},
           {"pp", one(c.pp_bytes, c.pp_s, c.pp_exposed_s, c.pp_inter_node)},
           {"dp", one(c.dp_bytes, c.dp_s, c.dp_exposed_s, c.dp_inter_node)},
+          {"cp", one(c.cp_bytes, c.cp_s, c.cp_exposed_s, c.cp_inter_node)},
+          {"ep", one(c.ep_bytes, c.ep_s, c.ep_exposed_s, c.ep_inter_node)},
           {"intra_node_bytes", c.intra_bytes()},
           {"inter_node_bytes", c.inter_bytes()}};
 }
@@ -294,6 +306,9 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"tp", s.parallel.tp},
             {"pp", s.parallel.pp},
             {"dp", r.dp},
+            {"cp", s.parallel.cp},
+            {"ep", s.parallel.ep},
+            {"vp", s.parallel.vp},
             {"zero", s.parallel.zero},
             {"micro_batch", s.micro_batch},
             {"global_batch", r.global_batch},

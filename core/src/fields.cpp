@@ -241,6 +241,16 @@ const FieldSpec kFields[] = {
     {.path = "parallel.tp_comm_overlap", .type = T::boolean, .code = "to", .label = "tp_overlap",
      .help = "t_tp_overlap", .meaning = "Tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap).",
      .section = "layout", .stage = kInput, .ref = REF(parallel.tp_comm_overlap)},
+    // "ep" is the code of epochs: expert parallelism is "xp".
+    {.path = "parallel.cp", .type = T::integer, .lo = 1, .hi = 1024, .code = "cp", .unit = "GPUs", .label = "cp",
+     .help = "t_cp", .meaning = "Context-parallel size: each sequence split over cp GPUs with ring attention (Megatron-Core); 2 x cp divides seq_len.",
+     .section = "layout", .stage = kInput, .ref = REF(parallel.cp)},
+    {.path = "parallel.ep", .type = T::integer, .lo = 1, .hi = 4096, .code = "xp", .unit = "GPUs", .label = "ep",
+     .help = "t_ep", .meaning = "Expert-parallel size: the routed experts split over ep of the data-parallel GPUs, tokens exchanged by all-to-all; divides the experts and the data-parallel size.",
+     .section = "layout", .applies = "model.experts>0", .stage = kInput, .ref = REF(parallel.ep)},
+    {.path = "parallel.vp", .type = T::integer, .lo = 1, .hi = 128, .code = "vp", .unit = "stages", .label = "vp",
+     .help = "t_vp", .meaning = "Virtual pipeline stages per rank (interleaved 1F1B); needs pp > 1 and divides every stage's layers.",
+     .section = "layout", .stage = kInput, .ref = REF(parallel.vp)},
 
     // Framework techniques that change what a GPU holds.
     {.path = "techniques.loss_chunks", .type = T::integer, .lo = 1, .hi = 1024, .code = "lc", .unit = "chunks",

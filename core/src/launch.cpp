@@ -1,5 +1,6 @@
 // launch.cpp: the commands and configs that run a plan: torchrun on every node, a DeepSpeed
-// JSON, an accelerate config (FSDP or DeepSpeed), Megatron-LM arguments and a PEFT snippet.
+// JSON, an accelerate config (FSDP or DeepSpeed), Megatron-LM arguments, a torchtitan job config
+// and a PEFT snippet.
 // Every value comes from the scenario and its estimate, so the artefacts cannot disagree with
 // the plan (tests parse them back).
 //
@@ -7,6 +8,7 @@
 // [SECTION] torchrun
 // [SECTION] DeepSpeed and accelerate
 // [SECTION] Megatron-LM
+// [SECTION] torchtitan (FSDP2)
 // [SECTION] PEFT
 #include <algorithm>
 #include <cmath>
@@ -177,6 +179,12 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     arg("--decoder-first-pipeline-num-layers", num(split.first));
     arg("--decoder-last-pipeline-num-layers", num(split.last));
   }
+  // Context, expert and virtual pipeline parallelism (megatron/training/arguments.py). With an
+  // uneven split Megatron-LM refuses --num-layers-per-virtual-pipeline-stage and asks for
+  // --num-virtual-stages-per-pipeline-rank, which also serves even splits.
+  if (x.cp > 1) arg("--context-parallel-size", num(x.cp));
+  if (x.ep > 1) arg("--expert-model-parallel-size", num(x.ep));
+  if (x.vp > 1) arg("--num-virtual-stages-per-pipeline-rank", num(x.vp));
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
   if (x.zero == 1) arg("--use-distributed-optimizer");
   if (x.zero == 1) arg("--overlap-grad-reduce");
@@ -248,6 +256,79 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
 }
 
 //-----------------------------------------------------------------------------
+// [SECTION] torchtitan (FSDP2)
+//-----------------------------------------------------------------------------
+
+// Whether torchtitan runs the layout: full training without offload; expert parallelism only
+// over FSDP-sharded data parallelism with cp <= ep (torchtitan/config/job_config.py, Parallelism:
+// "context_parallel_degree <= expert_parallel_degree <= data_parallel_shard_degree *
+// context_parallel_degree").
+bool torchtitan_runs(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (s.is_peft() || s.method == Method::freeze || x.offload != Offload::none) return false;
+  if (x.ep > 1 && (x.zero == 0 || x.ep < x.cp)) return false;
+  return true;
+}
+
+// torchtitan counts the embedding and the output as one layer each when it splits the model by
+// pipeline_parallel_layers_per_stage: ceil((layers + 2) / layers_per_stage) virtual stages
+// (torchtitan/distributed/pipeline_parallel.py). The smallest value giving pp x vp stages, or 0.
+int torchtitan_layers_per_stage(int layers, int stages) {
+  for (int per = 1; per <= layers + 2; ++per)
+    if ((layers + 2 + per - 1) / per == stages) return per;
+  return 0;
+}
+
+// The job config torchtitan's train.py reads (--job.config_file): the [parallelism] section maps
+// the layout (torchtitan/config/job_config.py, class Parallelism); ZeRO-3 is FSDP2 resharding
+// after forward, ZeRO-1/2 FSDP2 keeping the gathered weights until backward (FSDP2 has no
+// optimizer-only sharding), ZeRO-0 plain replication (DDP).
+std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
+  const Parallel& x = s.parallel;
+  const int dp = s.dp();
+  std::string t = "# torchtitan job config: torchrun ... -m torchtitan.train --job.config_file torchtitan.toml\n";
+  t += "[model]\n";
+  t += "name = \"MODEL\"     # a torchtitan model (llama3, llama4, deepseek_v3, qwen3) with this architecture\n";
+  t += "flavor = \"FLAVOR\"  # its size, e.g. \"8B\"\n";
+  if (s.precision == Precision::fp8) t += "converters = [\"float8\"]\n";
+  t += "\n[training]\n";
+  // With PP, the local batch is split into micro-batches of pipeline_parallel_microbatch_size.
+  const int local = x.pp > 1 ? s.micro_batch * r.grad_accum : s.micro_batch;
+  t += "local_batch_size = " + num(local) + "\n";
+  t += "global_batch_size = " + num(r.global_batch) + "\n";
+  t += "seq_len = " + num(s.seq_len) + "\n";
+  t += "steps = " + num(train_steps(r)) + "\n";
+  if (s.precision == Precision::bf16 || s.precision == Precision::fp8) t += "mixed_precision_param = \"bfloat16\"\n";
+  t += "\n[parallelism]\n";
+  t += "data_parallel_replicate_degree = " + num(x.zero == 0 ? dp : 1) + "\n";
+  t += "data_parallel_shard_degree = " + num(x.zero == 0 ? 1 : dp) + "\n";
+  if (x.zero >= 1) t += std::string("fsdp_reshard_after_forward = \"") + (x.zero >= 3 ? "default" : "never") + "\"\n";
+  t += "tensor_parallel_degree = " + num(x.tp) + "\n";
+  t += "context_parallel_degree = " + num(x.cp) + "\n";
+  t += "expert_parallel_degree = " + num(x.ep) + "\n";
+  t += "pipeline_parallel_degree = " + num(x.pp) + "\n";
+  if (x.pp > 1) {
+    t += std::string("pipeline_parallel_schedule = \"") + (x.vp > 1 ? "Interleaved1F1B" : "1F1B") + "\"\n";
+    t += "pipeline_parallel_microbatch_size = " + num(s.micro_batch) + "\n";
+    if (x.vp > 1) {
+      const int per = torchtitan_layers_per_stage(s.model.layers, x.pp * x.vp);
+      if (per > 0)
+        t += "pipeline_parallel_layers_per_stage = " + num(per) + "   # " + num(x.pp * x.vp) +
+             " virtual stages, the embedding and output counted as a layer each\n";
+      else
+        t += "# no pipeline_parallel_layers_per_stage gives " + num(x.pp * x.vp) +
+             " virtual stages: list them in pipeline_parallel_split_points\n";
+    }
+  }
+  t += "\n[activation_checkpoint]\n";
+  t += std::string("mode = \"") + to_string(x.recompute) + "\"\n";
+  t += "\n[checkpoint]\n";
+  t += "enable_checkpoint = true\n";
+  t += "interval = " + num(save_interval_steps(r)) + "\n";
+  return t;
+}
+
+//-----------------------------------------------------------------------------
 // [SECTION] PEFT
 //-----------------------------------------------------------------------------
 
@@ -311,6 +392,7 @@ LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, con
   }
   // Megatron-LM also runs some data-parallel layouts: its arguments come as an alternative.
   if (megatron_runs(layout_of(s), s.model, s.method)) a.megatron_args = megatron_args(s, r);
+  if (torchtitan_runs(s)) a.torchtitan_toml = torchtitan_toml(s, r);
   if (s.is_peft()) a.peft_python = peft_python(s, r);
   return a;
 }

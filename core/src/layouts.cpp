@@ -12,7 +12,15 @@ namespace llmplan {
 
 Layout layout_of(const Scenario& s) {
   const Parallel& x = s.parallel;
-  return {x.tp, x.pp, x.zero, s.micro_batch, x.recompute, x.offload};
+  return {x.tp, x.pp, x.zero, s.micro_batch, x.recompute, x.offload, x.cp, x.ep, x.vp};
+}
+
+std::string layout_extra_text(const Layout& l) {
+  std::string out;
+  if (l.cp > 1) out += " x CP " + std::to_string(l.cp);
+  if (l.ep > 1) out += ", EP " + std::to_string(l.ep);
+  if (l.vp > 1) out += ", VP " + std::to_string(l.vp);
+  return out;
 }
 
 // Sequence parallelism comes with TP: it shards the activations TP leaves replicated, and its
@@ -26,6 +34,9 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.offload = l.offload;
   x.recompute = l.recompute;
   x.sequence_parallel = l.tp > 1;
+  x.cp = l.cp;
+  x.ep = l.ep;
+  x.vp = l.vp;
   s.micro_batch = l.micro_batch;
 }
 
@@ -35,7 +46,7 @@ void apply_layout(const Layout& l, Scenario& s) {
 
 namespace {
 
-bool model_parallel(const Layout& l) { return l.tp > 1 || l.pp > 1; }
+bool model_parallel(const Layout& l) { return l.tp > 1 || l.pp > 1 || l.cp > 1 || l.ep > 1 || l.vp > 1; }
 
 bool peft_or_freeze(Method m) { return m == Method::lora || m == Method::qlora || m == Method::freeze; }
 
@@ -51,6 +62,8 @@ const char* megatron_refusal(const Layout& l, const ModelArch& m, Method method)
   // PipelineEngine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism").
   if (l.zero == 2 || (l.zero == 3 && l.pp > 1))
     return "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only";
+  // megatron/training/arguments.py: "--use-torch-fsdp2 is not supported with expert parallelism".
+  if (l.zero == 3 && l.ep > 1) return "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only";
   return nullptr;
 }
 
@@ -72,7 +85,7 @@ FrameworkChoice framework_for(const Layout& l, const ModelArch& m, Method method
     return {Framework::deepspeed, "data parallel without model parallelism: DeepSpeed ZeRO (stages 0-3, CPU offload)"};
   }
   if (const char* why = megatron_refusal(l, m, method)) return {Framework::none, why};
-  return {Framework::megatron, "tensor or pipeline parallelism: Megatron-LM"};
+  return {Framework::megatron, "tensor, pipeline, context or expert parallelism: Megatron-LM"};
 }
 
 //-----------------------------------------------------------------------------
@@ -80,11 +93,14 @@ FrameworkChoice framework_for(const Layout& l, const ModelArch& m, Method method
 //-----------------------------------------------------------------------------
 
 LayoutSpace layout_space(const Scenario& s) {
-  return {&s.model, s.method, s.cluster.gpus, s.cluster.gpus_per_node, s.effective_global_batch()};
+  LayoutSpace sp{&s.model, s.method, s.cluster.gpus, s.cluster.gpus_per_node, s.effective_global_batch(), s.seq_len};
+  if (s.seq_len >= kContextParallelMinSeqLen) sp.max_cp = s.cluster.gpus;
+  return sp;
 }
 
 bool same_but_micro_batch(const Layout& a, const Layout& b) {
-  return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.recompute == b.recompute;
+  return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.recompute == b.recompute &&
+         a.cp == b.cp && a.ep == b.ep && a.vp == b.vp;
 }
 
 namespace {
@@ -92,11 +108,12 @@ namespace {
 constexpr std::uint64_t kRecomputeCount = std::size(kRecomputes);
 constexpr std::uint64_t kMicroBatchCount = std::size(kMicroBatches);
 
-// The recompute x micro-batch layouts of one (TP, PP, ZeRO, offload) that keep the global batch.
+// The recompute x micro-batch layouts of one (TP, CP, PP, VP, EP, ZeRO, offload) that keep the
+// global batch; the interleaved schedule also needs the micro-batches per step to be a multiple of PP.
 void add_batches(Layout l, int dp, int global_batch, LayoutEnumeration& out) {
   for (Recompute rc : kRecomputes) {
     for (int mb : kMicroBatches) {
-      if (global_batch % (mb * dp) != 0) {
+      if (global_batch % (mb * dp) != 0 || (l.vp > 1 && (global_batch / (mb * dp)) % l.pp != 0)) {
         ++out.batch;
         continue;
       }
@@ -107,14 +124,17 @@ void add_batches(Layout l, int dp, int global_batch, LayoutEnumeration& out) {
   }
 }
 
-// ZeRO shards over data parallelism: with DP 1 there is nothing to shard, so only ZeRO-0.
-void add_sharding(int tp, int pp, const LayoutSpace& sp, LayoutEnumeration& out) {
-  const int dp = sp.gpus / (tp * pp);
+// ZeRO shards over data parallelism (with CP, over DP x CP as Megatron-LM's distributed
+// optimizer does): with DP x CP 1 there is nothing to shard, so only ZeRO-0.
+void add_sharding(Layout base, const LayoutSpace& sp, LayoutEnumeration& out) {
+  const int dp = sp.gpus / (base.tp * base.cp * base.pp);
   for (int zero = 0; zero <= kMaxZeroStage; ++zero) {
-    if (dp == 1 && zero > 0) continue;
+    if (dp * base.cp == 1 && zero > 0) continue;
     for (Offload off : kOffloads) {
       if (off != Offload::none && zero == 0) continue;
-      const Layout l{tp, pp, zero, 1, Recompute::none, off};
+      Layout l = base;
+      l.zero = zero;
+      l.offload = off;
       if (framework_for(l, *sp.model, sp.method).framework == Framework::none) {
         out.software += kRecomputeCount * kMicroBatchCount;
         continue;
@@ -138,15 +158,35 @@ LayoutEnumeration enumerate_layouts(const LayoutSpace& sp) {
   const ModelArch& m = *sp.model;
   for (int tp = 1; tp <= std::min(sp.gpus, sp.gpus_per_node); ++tp) {
     if (m.heads % tp != 0) continue;  // not a layout: TP splits the heads
-    for (int pp = 1; pp <= m.layers && tp * pp <= sp.gpus; ++pp) {
-      // Uneven stages are layouts too (Megatron-LM's first and last stages take the remainder), as
-      // long as no stage is left empty.
-      if (!pipeline_split(m.layers, pp).ok) continue;
-      if (sp.gpus % (tp * pp) != 0) {
-        ++out.divisibility;
-        continue;
+    for (int cp = 1; cp <= sp.max_cp && tp * cp <= sp.gpus; cp *= 2) {
+      // Not a layout: load-balanced ring attention gives each CP rank 2 of 2 cp equal chunks.
+      if (cp < sp.min_cp || (cp > 1 && sp.seq_len % (2 * cp) != 0)) continue;
+      for (int pp = 1; pp <= m.layers && tp * cp * pp <= sp.gpus; ++pp) {
+        // Uneven stages are layouts too (Megatron-LM's first and last stages take the remainder), as
+        // long as no stage is left empty.
+        const PipelineSplit split = pipeline_split(m.layers, pp);
+        if (!split.ok) continue;
+        if (sp.gpus % (tp * cp * pp) != 0) {
+          ++out.divisibility;
+          continue;
+        }
+        const int dp = sp.gpus / (tp * cp * pp);
+        // Virtual stages split every stage's blocks (Megatron-LM refuses them with uneven stages).
+        const int stage_layers = split.even() ? split.middle : 1;
+        for (int vp = 1; vp <= (pp > 1 ? stage_layers : 1); ++vp) {
+          if (stage_layers % vp != 0) continue;  // not a layout: virtual stages split a stage's layers
+          for (int ep = 1; ep <= (m.is_moe() ? std::min(dp, m.experts) : 1); ++ep) {
+            if (m.experts % ep != 0 || dp % ep != 0) continue;  // not a layout: EP splits experts and DP
+            Layout l;
+            l.tp = tp;
+            l.pp = pp;
+            l.cp = cp;
+            l.vp = vp;
+            l.ep = ep;
+            add_sharding(l, sp, out);
+          }
+        }
       }
-      add_sharding(tp, pp, sp, out);
     }
   }
   return out;

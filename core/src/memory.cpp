@@ -3,6 +3,7 @@
 //
 // [SECTION] Model states (ZeRO paper)
 // [SECTION] Activations (Korthikanti et al. 2022)
+// [SECTION] Context, expert and virtual pipeline parallelism
 // [SECTION] Stages, buffers and the whole GPU
 // [SECTION] Memory step
 #include "llmplan/memory.hpp"
@@ -104,7 +105,7 @@ LayerTensors layer_tensors(const ModelArch& m, double e, double g, double norm_i
 double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) {
   const double norm_in = a.norm_input_bytes > 0 ? a.norm_input_bytes : a.element_bytes;
   const LayerTensors t = layer_tensors(m, a.element_bytes, a.gemm_input_bytes, norm_in, a.dropout);
-  const double tokens = static_cast<double>(a.seq_len) * a.micro_batch;
+  const double tokens = static_cast<double>(a.seq_len) * a.micro_batch / std::max(a.cp, 1);  // this GPU's tokens
   const double tp = std::max(a.tp, 1);
   const double rep_div = a.sequence_parallel ? tp : 1.0;
 
@@ -114,9 +115,56 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
   }
   double bytes = tokens * (t.replicated / rep_div + t.sharded / tp);
   const bool keep_scores = a.recompute == Recompute::none && !a.flash_attention;
+  // With context parallelism a GPU's queries (tokens) still score against every key (seq_len).
   if (keep_scores) bytes += tokens * static_cast<double>(a.seq_len) * m.heads * t.scores / tp;
   return bytes;
 }
+
+//-----------------------------------------------------------------------------
+// [SECTION] Context, expert and virtual pipeline parallelism. CP divides the tokens a GPU keeps
+// (above, and the logits); EP divides the routed experts' weights and shards their states over
+// the expert-data-parallel group; VP changes the micro-batches in flight (in_flight_micro_batches).
+//-----------------------------------------------------------------------------
+
+double in_flight_micro_batches(const Scenario& s, int rank) {
+  const int pp = std::max(1, s.parallel.pp), vp = std::max(1, s.parallel.vp);
+  const int m = std::max(s.grad_accum(), 1);
+  if (vp == 1 || pp == 1) return std::min(pp - rank, m);
+  // Megatron-Core's warm-up chunks, and the one in its first 1F1B step; never more than the step's m vp chunks.
+  const int warmup = (pp - rank - 1) * 2 + (vp - 1) * pp;
+  return std::min(warmup + 1, m * vp) / static_cast<double>(vp);
+}
+
+namespace {
+
+// Ranks ZeRO shards the non-expert states over: the data-parallel group, which with context
+// parallelism is DP x CP (Megatron-LM's distributed optimizer and gradient reduction span both).
+int dense_shard_ranks(const Scenario& s) { return std::max(1, s.dp() * s.parallel.cp); }
+// ... and the routed experts' states: the expert-data-parallel group, DP x CP / EP.
+int expert_shard_ranks(const Scenario& s) { return std::max(1, dense_shard_ranks(s) / std::max(1, s.parallel.ep)); }
+
+// Routed-expert parameters of blocks [first, first + count) on one rank: EP splits the experts,
+// and Megatron-Core's expert tensor parallelism defaults to TP.
+double routed_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp, int ep) {
+  if (!m.is_moe()) return 0;
+  const double dense = std::clamp(static_cast<double>(m.dense_layers - first), 0.0, count);
+  return (count - dense) * p.mlp_routed / (static_cast<double>(tp) * ep);
+}
+
+// Model states of a rank's trained parameters, `expert` of them routed experts: ZeRO stage z
+// shards the others over DP x CP and the experts over DP x CP / EP. Without EP both groups are the
+// same and one call keeps the figures of layouts without it exactly.
+ModelStateBytes trained_state_bytes(const Scenario& s, double trained, double expert, StateBytesPerParam b) {
+  if (s.parallel.ep <= 1 || expert <= 0) return model_state_bytes(trained, b, dense_shard_ranks(s), s.parallel.zero);
+  const ModelStateBytes dense = model_state_bytes(trained - expert, b, dense_shard_ranks(s), s.parallel.zero);
+  const ModelStateBytes experts = model_state_bytes(expert, b, expert_shard_ranks(s), s.parallel.zero);
+  return {dense.weights + experts.weights, dense.gradients + experts.gradients, dense.optimizer + experts.optimizer};
+}
+
+// Share of a micro-batch's tokens one GPU holds: 1 / cp.
+double cp_token_share(const Scenario& s) { return 1.0 / std::max(1, s.parallel.cp); }
+
+}  // namespace
 
 //-----------------------------------------------------------------------------
 // [SECTION] Stages, buffers and the whole GPU
@@ -135,34 +183,36 @@ struct StageLoad {
 
 // Linear (TP-sharded) parameters of blocks [first, first + count) on one rank. An MoE model's
 // first dense_layers blocks keep a dense MLP of width ffn (DeepSeek-V3: 3 of 61, technical report
-// §4.2), so a stage holds dense and MoE blocks by where it sits.
-double linear_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp) {
+// §4.2), so a stage holds dense and MoE blocks by where it sits; EP ranks hold 1 / ep of the routed
+// experts.
+double linear_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp, int ep) {
   const double dense = m.is_moe() ? std::clamp(static_cast<double>(m.dense_layers - first), 0.0, count) : count;
-  return (count * p.attention_per_layer + dense * p.mlp_dense + (count - dense) * p.mlp_moe) / tp;
+  const double moe_mlp = p.mlp_moe - p.mlp_routed * (1.0 - 1.0 / std::max(1, ep));
+  return (count * p.attention_per_layer + dense * p.mlp_dense + (count - dense) * moe_mlp) / tp;
 }
 
-double layers_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp) {
-  return linear_params_per_rank(p, m, first, count, tp) + count * p.norms_per_layer;
+double layers_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp, int ep) {
+  return linear_params_per_rank(p, m, first, count, tp, ep) + count * p.norms_per_layer;
 }
 
 // The largest block's parameters on one rank (an MoE block when the model has one).
-double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, int tp) {
-  return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, tp);
+double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, int tp, int ep) {
+  return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, tp, ep);
 }
 
 // 1F1B keeps min(p, m) micro-batches in flight on the first stage (Korthikanti §4.2.3) and one
 // on the last. Tied embeddings put a copy of the embedding on the last stage when p > 1
 // (Megatron-LM shares it through an all-reduce).
 StageLoad first_stage(const Scenario& s, const ParamCount& p) {
-  const int tp = s.parallel.tp, pp = s.parallel.pp;
+  const int tp = s.parallel.tp, pp = s.parallel.pp, ep = s.parallel.ep;
   StageLoad st;
   st.layers = pipeline_split(s.model.layers, pp).first;
-  st.params = layers_params_per_rank(p, s.model, 0, st.layers, tp) + p.embedding / tp + p.positions;
+  st.params = layers_params_per_rank(p, s.model, 0, st.layers, tp, ep) + p.embedding / tp + p.positions;
   if (pp == 1) {
     st.params += p.head / tp + p.final_norm;
     st.has_logits = true;
   }
-  st.in_flight = std::min(pp, std::max(s.grad_accum(), 1));
+  st.in_flight = in_flight_micro_batches(s, 0);
   return st;
 }
 
@@ -174,8 +224,8 @@ StageLoad middle_stage(const Scenario& s, const ParamCount& p) {
   st.layers = split.middle;
   st.first_layer = split.first;
   st.first = false;
-  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel.tp);
-  st.in_flight = std::min(s.parallel.pp - 1, std::max(s.grad_accum(), 1));
+  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel.tp, s.parallel.ep);
+  st.in_flight = in_flight_micro_batches(s, 1);
   return st;
 }
 
@@ -186,8 +236,10 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   st.first_layer = s.model.layers - static_cast<int>(st.layers);
   st.first = false;
   const double head = s.model.tied_embeddings ? p.embedding : p.head;
-  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, tp) + head / tp + p.final_norm;
+  st.params =
+      layers_params_per_rank(p, s.model, st.first_layer, st.layers, tp, s.parallel.ep) + head / tp + p.final_norm;
   st.has_logits = true;
+  st.in_flight = in_flight_micro_batches(s, pp - 1);
   return st;
 }
 
@@ -205,13 +257,14 @@ struct StageParams {
   double frozen = 0;  // at 16-bit (or NF4 for QLoRA's block linears)
   double frozen_bytes = 0;
   double trained = 0;
+  double trained_expert = 0;  // of `trained`, routed-expert parameters (sharded over DP x CP / EP)
 };
 
 StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad& st) {
   StageParams out;
-  const int tp = s.parallel.tp;
+  const int tp = s.parallel.tp, ep = s.parallel.ep;
   if (s.is_peft()) {
-    const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, tp);
+    const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, tp, ep);
     const double other = st.params - block_linear;
     const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : 2.0;
     out.frozen = st.params;
@@ -223,12 +276,14 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     // Stages hold the bottom layers first; the trained ones are the top of the model.
     const int top_start = std::max(s.model.layers - trainable_layers(s), st.first_layer);
     const double trained_layers = std::max(0.0, st.first_layer + st.layers - top_start);
-    out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, tp);
+    out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, tp, ep);
+    if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, top_start, trained_layers, tp, ep);
     out.frozen = st.params - out.trained;
     out.frozen_bytes = out.frozen * 2.0;
     return out;
   }
   out.trained = st.params;
+  if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, st.first_layer, st.layers, tp, ep);
   return out;
 }
 
@@ -239,6 +294,7 @@ ActivationShape activation_shape(const Scenario& s) {
   a.seq_len = s.seq_len;
   a.micro_batch = s.micro_batch;
   a.tp = s.parallel.tp;
+  a.cp = s.parallel.cp;
   a.sequence_parallel = s.parallel.sequence_parallel && s.parallel.tp > 1;
   a.recompute = s.parallel.recompute;
   a.flash_attention = s.parallel.flash_attention;
@@ -309,10 +365,10 @@ double logits_bytes(const Scenario& s) {
 }
 
 double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b, const Calibration& cal) {
-  if (s.dp() <= 1) return 0;
+  if (dense_shard_ranks(s) <= 1) return 0;
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
-    return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel.tp) * b.weights;
+    return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel.tp, s.parallel.ep) * b.weights;
   }
   if (s.parallel.zero >= 1) return cal.deepspeed_bucket_elements.value * b.gradients;
   return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
@@ -322,25 +378,26 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
 MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st, const Calibration& cal) {
   const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
   const StageParams sp = stage_params(s, p, st);
-  const ModelStateBytes states = model_state_bytes(sp.trained, b, s.dp(), s.parallel.zero);
-  const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? s.dp() : 1);
+  const ModelStateBytes states = trained_state_bytes(s, sp.trained, sp.trained_expert, b);
+  const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? dense_shard_ranks(s) : 1);
   MemoryBreakdown m;
   m.weights = states.weights + frozen;
   // Fusing the optimizer step into backward (torchtune optimizer_in_bwd) frees each gradient
   // right after its update: at most one block's gradients are alive.
   m.gradients = s.techniques.optimizer_in_backward
-                    ? std::min(states.gradients, largest_layer_params_per_rank(p, s.model, s.parallel.tp) * b.gradients)
+                    ? std::min(states.gradients,
+                               largest_layer_params_per_rank(p, s.model, s.parallel.tp, s.parallel.ep) * b.gradients)
                     : states.gradients;
   m.optimizer = s.parallel.offload == Offload::none ? states.optimizer : 0.0;
   if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too
   m.activations = stage_activations(s, st);
-  m.logits = st.has_logits ? logits_bytes(s) : 0.0;
+  m.logits = st.has_logits ? logits_bytes(s) * cp_token_share(s) : 0.0;  // CP: the loss of this GPU's tokens
   m.buffers = buffer_bytes(s, p, b, cal);
   // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
   // during backward while activations are freed, and frees it at zero_grad: its peak is the
   // larger of "activations at the start of backward" and "gradients at its end", not their sum.
   // DDP, FSDP/ZeRO and Megatron keep persistent gradient buffers, and accumulation keeps .grad.
-  const bool transient_grads = s.dp() == 1 && s.parallel.tp * s.parallel.pp == 1 && s.grad_accum() == 1;
+  const bool transient_grads = s.cluster.gpus == 1 && s.grad_accum() == 1;
   if (transient_grads) {
     if (m.activations + m.logits >= m.gradients) {
       m.gradients = 0;
@@ -403,9 +460,9 @@ int largest_micro_batch(const Scenario& original, const ParamCount& p, double ca
 double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
   const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
   const StageParams sp = stage_params(s, p, first_stage(s, p));
-  const ModelStateBytes states = model_state_bytes(sp.trained, b, s.dp(), s.parallel.zero);
+  const ModelStateBytes states = trained_state_bytes(s, sp.trained, sp.trained_expert, b);
   double per_gpu = states.optimizer;
-  if (s.parallel.zero >= 3) per_gpu += states.weights + sp.frozen_bytes / s.dp();
+  if (s.parallel.zero >= 3) per_gpu += states.weights + sp.frozen_bytes / dense_shard_ranks(s);
   return per_gpu * std::min(s.cluster.gpus, s.cluster.gpus_per_node);
 }
 
@@ -418,36 +475,54 @@ double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
 namespace {
 
 // The formulas above, in words, with the values of the most loaded stage.
-void explain_memory(const Scenario& s, const MemoryResult& r, const Calibration& cal, Explainer& ex) {
+void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& r, const Calibration& cal,
+                    Explainer& ex) {
   const MemoryBreakdown& m = r.per_gpu;
   const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
   const Constant& runtime = cal.runtime_overhead_bytes;
   const Constant& fragmentation = cal.allocator_fragmentation;
   const double gpus_per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+  const Parallel& x = s.parallel;
+  const int peak_rank = r.stage == Stage::last ? x.pp - 1 : r.stage == Stage::middle ? 1 : 0;
   ex.add("memory.per_gpu_bytes.weights", m.weights, "B",
-         "parameters on this GPU x bytes per weight / dp when ZeRO-3 (ZeRO paper §3)",
-         {{"zero", static_cast<double>(s.parallel.zero)}, {"dp", static_cast<double>(s.dp())}});
+         "parameters on this GPU (routed experts / ep) x bytes per weight / (dp x cp) when ZeRO-3, the routed "
+         "experts' / (dp x cp / ep) (ZeRO paper §3; Megatron-Core expert-data-parallel group)",
+         {{"zero", static_cast<double>(x.zero)},
+          {"dp", static_cast<double>(s.dp())},
+          {"cp", static_cast<double>(x.cp)},
+          {"ep", static_cast<double>(x.ep)},
+          {"routed_params_per_moe_block", p.mlp_routed}});
   ex.add("memory.per_gpu_bytes.optimizer", m.optimizer, "B",
-         "trained parameters on this GPU x (fp32 master + optimizer state bytes) / dp when ZeRO >= 1",
-         {{"bytes_per_param", b.optimizer}});
+         "trained parameters on this GPU x (fp32 master + optimizer state bytes) / (dp x cp) when ZeRO >= 1, the "
+         "routed experts' / (dp x cp / ep)",
+         {{"bytes_per_param", b.optimizer},
+          {"dense_shard_ranks", static_cast<double>(dense_shard_ranks(s))},
+          {"expert_shard_ranks", static_cast<double>(expert_shard_ranks(s))}});
   ex.add("memory.per_gpu_bytes.activations", m.activations, "B",
-         "layers x in-flight micro-batches x per-layer bytes (Korthikanti et al. 2022 Table 2, per tensor)",
+         "layers x in-flight micro-batches x per-layer bytes of micro_batch x seq_len / cp tokens (Korthikanti et al. "
+         "2022 Table 2, per tensor; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); "
+         "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
+         "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3)",
          {{"seq_len", static_cast<double>(s.seq_len)},
           {"micro_batch", static_cast<double>(s.micro_batch)},
-          {"tp", static_cast<double>(s.parallel.tp)}});
+          {"tp", static_cast<double>(x.tp)},
+          {"cp", static_cast<double>(x.cp)},
+          {"vp", static_cast<double>(x.vp)},
+          {"in_flight_micro_batches", in_flight_micro_batches(s, peak_rank)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
-         "trained parameters on this GPU x gradient bytes / dp when ZeRO >= 2 (0 at the activation peak of a single "
-         "process)",
+         "trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp "
+         "/ ep) (0 at the activation peak of a single process)",
          {{"bytes_per_param", b.gradients}});
   ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
-         "micro_batch x seq_len x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
+         "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
          "framework's loss holds at the start of backward (Hugging Face: 16-bit logits + 3 fp32 copies, e + 12; "
          "torchtune and Megatron: e + 4 / loss_chunks; torchtitan: 12); fused linear cross-entropy: one chunk of "
          "next_power_of_2(tokens / ceil(V / h)) tokens x (e + 4) V",
          {{"vocab", static_cast<double>(s.model.vocab)},
           {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)},
           {"loss_bytes_per_logit", loss_bytes_per_logit(s)},
-          {"fused_loss", s.techniques.fused_loss ? 1.0 : 0.0}});
+          {"fused_loss", s.techniques.fused_loss ? 1.0 : 0.0},
+          {"cp", static_cast<double>(x.cp)}});
   ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
          "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
   ex.add("memory.per_gpu_bytes.runtime", m.runtime, "B",
@@ -500,7 +575,7 @@ MemoryResult estimate_memory(const Scenario& s, const ParamCount& p, const Calib
   r.headroom_bytes = r.capacity_bytes - r.per_gpu.total();
   r.fits = r.headroom_bytes >= 0;
   r.max_micro_batch = largest_micro_batch(s, p, r.capacity_bytes, cal);
-  if (ex) explain_memory(s, r, cal, *ex);
+  if (ex) explain_memory(s, p, r, cal, *ex);
   return r;
 }
 

@@ -101,7 +101,8 @@ ParamCount count_params(const ModelArch& m, Explainer* ex) {
   if (m.is_moe()) {
     const double router = h * m.experts;
     const double shared = m.shared_experts * mlp(m, m.effective_shared_ffn());
-    p.mlp_moe = m.experts * mlp(m, m.expert_ffn) + shared + router;
+    p.mlp_routed = m.experts * mlp(m, m.expert_ffn);
+    p.mlp_moe = p.mlp_routed + shared + router;
     p.mlp_moe_active = m.top_k * mlp(m, m.expert_ffn) + shared + router;
   }
   p.mlp_per_layer = m.is_moe() ? p.mlp_moe : p.mlp_dense;

@@ -3,6 +3,7 @@
 // explanation of each figure next to the formula that makes it.
 //
 // [SECTION] FLOPs (Kaplan et al. 2020 6N; Narayanan et al. 2021 §5.1)
+// [SECTION] Context, expert and virtual pipeline parallelism
 // [SECTION] Compute step: achieved rate and compute time
 // [SECTION] Communication step (ring collectives, nccl-tests bus bandwidth)
 // [SECTION] Time step
@@ -109,6 +110,194 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
 }
 
 //-----------------------------------------------------------------------------
+// [SECTION] Context, expert and virtual pipeline parallelism. The figures these layouts add:
+// ring attention's key/value exchange (CP), the MoE all-to-alls and the busiest expert rank (EP),
+// the interleaved schedule's bubble (VP). estimate_compute, estimate_comm and estimate_time call
+// them; without CP, EP and VP they add nothing.
+//-----------------------------------------------------------------------------
+
+double cp_kv_bytes_per_layer(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (x.cp <= 1) return 0;
+  const double chunk_tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp;
+  const double kv_width = (s.model.k_width() + s.model.v_width()) / x.tp;  // TP splits the key/value heads
+  return (x.cp - 1.0) * chunk_tokens * kv_width * bytes_per_element(s.precision);
+}
+
+double ep_alltoall_bytes(const Scenario& s, const Calibration& cal) {
+  const Parallel& x = s.parallel;
+  if (x.ep <= 1 || !s.model.is_moe()) return 0;
+  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
+  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
+  const double routed = tokens * s.model.top_k * s.model.hidden * bytes_per_element(s.precision);
+  return routed * (x.ep - 1.0) / x.ep * cal.moe_capacity_factor.value;
+}
+
+double pipeline_bubble_fraction(int pp, int vp, int micro_batches) {
+  if (pp <= 1) return 0;
+  return (pp - 1.0) / (std::max(1, vp) * std::max(1, micro_batches));
+}
+
+namespace {
+
+// MoE blocks of the stage with the most of them (its all-to-alls pace the pipeline).
+double busiest_stage_moe_layers(const Scenario& s) {
+  const ModelArch& m = s.model;
+  if (!m.is_moe()) return 0;
+  const PipelineSplit split = pipeline_split(m.layers, s.parallel.pp);
+  auto moe_in = [&m](int first, int count) { return count - std::clamp(m.dense_layers - first, 0, count); };
+  double most = moe_in(0, split.first);
+  if (s.parallel.pp > 1) most = std::max(most, static_cast<double>(moe_in(m.layers - split.last, split.last)));
+  if (s.parallel.pp > 2) most = std::max(most, static_cast<double>(moe_in(split.first, split.middle)));
+  return most;
+}
+
+// Routed-expert parameters with gradients (whole model): every MoE block's experts, the trained
+// top blocks' for freeze-tuning (dense blocks sit at the bottom), none for PEFT (adapters only).
+double routed_trainable_params(const Scenario& s, const ParamCount& p) {
+  const ModelArch& m = s.model;
+  if (!m.is_moe() || s.is_peft()) return 0;
+  if (s.method == Method::freeze) {
+    const int trained = s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4);
+    return std::min(trained, m.moe_layers()) * p.mlp_routed;
+  }
+  return m.moe_layers() * p.mlp_routed;
+}
+
+// EP > 1: the rank holding the busiest experts computes kMoeCapacityFactor x the mean of the
+// routed-expert GEMMs (6 x top_k routed expert parameters per token and MoE block, 4 for PEFT,
+// + 2 with full recompute), so the step waits (factor - 1) x that time more. Without EP every GPU
+// runs all experts on its own tokens and no rank waits for another.
+double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibration& cal, double gemm_flops_per_s,
+                          Explainer* ex) {
+  const ModelArch& m = s.model;
+  const Constant& cf = cal.moe_capacity_factor;
+  double flops_per_gpu = 0, extra = 0;
+  if (s.parallel.ep > 1 && m.is_moe()) {
+    const double routed_active = p.mlp_routed * m.top_k / m.experts;  // per token and MoE block
+    const double passes = (s.is_peft() ? 4.0 : 6.0) + (s.parallel.recompute == Recompute::full ? 2.0 : 0.0);
+    const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
+    flops_per_gpu = passes * routed_active * m.moe_layers() * tokens / s.cluster.gpus;
+    extra = (cf.value - 1.0) * flops_per_gpu / gemm_flops_per_s;
+  }
+  if (ex)
+    ex->add(
+        "time.expert_imbalance_s", extra, "s",
+        "(kMoeCapacityFactor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the "
+        "rank with the busiest experts computes kMoeCapacityFactor x the mean (Fedus et al. 2021 §2.1); routed "
+        "FLOPs = (6, 4 for PEFT, + 2 with full recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 "
+        "without EP",
+        {{cf.name, cf.value},
+         {"routed_flops_per_gpu", flops_per_gpu},
+         {"ep", static_cast<double>(s.parallel.ep)},
+         {"gemm_TFLOPS", gemm_flops_per_s / 1e12}});
+  return extra;
+}
+
+// Ring attention (Liu et al. 2023, "Ring Attention with Blockwise Transformers"; Megatron-Core
+// context parallelism, P2P ring with TransformerEngine): per layer and micro-batch each CP rank
+// passes its key/value chunk on cp - 1 times forward and, backward, the keys, values and their
+// gradients, while it computes attention on the chunk it holds. A transfer hides behind the
+// attention of the chunk before it, so (cp - 1) / cp of this GPU's attention time can hide it.
+void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Compute& compute, Comm& c, Explainer* ex) {
+  const Parallel& x = s.parallel;
+  if (x.cp <= 1 && !ex) return;                          // the planner's hot path: nothing to add
+  const GroupLink cp_group = group_link(s, x.cp, x.tp);  // CP sits right outside TP in the rank order
+  const int m = std::max(1, s.grad_accum());
+  const double layers = busiest_stage_layers(s);
+  const double per_layer_fwd = cp_kv_bytes_per_layer(s);             // 0 without CP
+  const double passes = x.recompute == Recompute::full ? 4.0 : 3.0;  // forward, backward x 2 (+ recomputed forward)
+  const double bw = cp_group.inter_node ? l.nic_busbw : l.intra_busbw;
+  double attention_s = 0, hidden = 0;
+  if (x.cp > 1) {
+    const double latency = cp_group.inter_node ? l.inter_latency_s : l.intra_latency_s;
+    c.cp_inter_node = cp_group.inter_node;
+    c.cp_bytes = passes * per_layer_fwd * layers * m;
+    c.cp_s = c.cp_bytes / bw + passes * (x.cp - 1.0) * layers * m * latency;
+    // This GPU's attention time, paced by the busiest stage: the fused kernel's time, or without
+    // one the share of the GEMM time that is attention scores (forward, backward 2x, recomputed
+    // once with any recompute).
+    const double attn_per_token =
+        attention_fwd_flops(s.model, s.seq_len) * (3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0));
+    const double per_token = compute.flops.hardware_per_token;
+    const double attn_share = per_token > 0 ? attn_per_token / per_token : 0;
+    attention_s = x.flash_attention
+                      ? compute.attention_s * compute.stage_imbalance
+                      : (compute.gemm_s - compute.expert_imbalance_s) * attn_share * compute.stage_imbalance;
+    hidden = attention_s * (x.cp - 1.0) / x.cp;
+    c.cp_exposed_s = std::max(0.0, c.cp_s - hidden);
+  }
+  if (ex) {
+    ex->add(
+        "comm.cp.bytes", c.cp_bytes, "B",
+        "(3, 4 with full recompute) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) (k + v) / "
+        "tp x bytes: ring attention passes each key/value chunk on cp - 1 times forward and keys, values and "
+        "their gradients backward (Liu et al. 2023; Megatron-Core context parallelism); 0 without CP",
+        {{"kv_bytes_per_layer_forward", per_layer_fwd},
+         {"cp", static_cast<double>(x.cp)},
+         {"layers", layers},
+         {"micro_batches", static_cast<double>(m)}});
+    ex->add("comm.cp.s", c.cp_s, "s",
+            "cp.bytes / point-to-point bandwidth (each GPU's NIC across nodes, the scale-up link inside one) + one "
+            "latency per ring step",
+            {{"busbw_GBps", bw / 1e9}, {"inter_node", cp_group.inter_node ? 1.0 : 0.0}});
+    ex->add("comm.cp.exposed_s", c.cp_exposed_s, "s",
+            "max(0, cp.s - (cp - 1) / cp x this GPU's attention time): each transfer overlaps the attention of the "
+            "chunk before it",
+            {{"cp_s", c.cp_s}, {"attention_s", attention_s}, {"hidden_s", hidden}});
+  }
+}
+
+// Expert parallelism (Megatron-Core MoE, all-to-all token dispatcher): per MoE block and
+// micro-batch a dispatch and a combine all-to-all forward, two more backward, and the forward pair
+// again with full recompute. Of the ep - 1 peers, ranks_per_node - 1 share the node (scale-up
+// link) and the rest are reached through the GPU's own NIC; both run at once. On the critical
+// path: the experts wait for their tokens.
+void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calibration& cal, Comm& c, Explainer* ex) {
+  const Parallel& x = s.parallel;
+  if ((x.ep <= 1 || !s.model.is_moe()) && !ex) return;          // the planner's hot path: nothing to add
+  const GroupLink ep_group = group_link(s, x.ep, x.tp * x.cp);  // EP ranks are DP ranks: stride tp x cp
+  const int m = std::max(1, s.grad_accum());
+  const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
+  const double r = ep_group.ranks_per_node;
+  const double intra = x.ep > 1 ? per_a2a * (r - 1.0) / (x.ep - 1.0) : 0.0;
+  const double inter = per_a2a - intra;
+  const double per_layer = x.recompute == Recompute::full ? 6.0 : 4.0;
+  const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
+  if (count > 0) {
+    const double a2a_s = std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
+                         (ep_group.inter_node ? l.inter_latency_s : l.intra_latency_s);
+    c.ep_inter_node = ep_group.inter_node;
+    c.ep_bytes = count * per_a2a;
+    c.ep_inter_node_bytes = count * inter;
+    c.ep_s = count * a2a_s;
+    c.ep_exposed_s = c.ep_s;
+  }
+  if (ex) {
+    ex->add("comm.ep.bytes", c.ep_bytes, "B",
+            "all-to-alls x b (s / cp) top_k h bytes x (ep - 1) / ep x kMoeCapacityFactor; 4 per MoE block of the "
+            "busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full recompute), "
+            "Megatron-Core MoE; 0 without EP",
+            {{"alltoalls", count},
+             {"bytes_per_alltoall", per_a2a},
+             {"ep", static_cast<double>(x.ep)},
+             {cal.moe_capacity_factor.name, cal.moe_capacity_factor.value}});
+    ex->add("comm.ep.s", c.ep_s, "s",
+            "all-to-alls x max(intra-node share / scale-up busbw, inter-node share / one NIC's busbw) + latency: of "
+            "the ep - 1 peers, ranks_per_node - 1 share the node",
+            {{"ranks_per_node", r},
+             {"nodes", static_cast<double>(ep_group.nodes)},
+             {"intra_bytes_per_alltoall", intra},
+             {"inter_bytes_per_alltoall", inter},
+             {"nic_busbw_GBps", l.nic_busbw / 1e9}});
+    ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
+            "ep.s: the experts wait for their tokens (no dispatch/compute overlap modelled)", {{"ep_s", c.ep_s}});
+  }
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
 // [SECTION] Compute step: achieved rate and compute time
 //-----------------------------------------------------------------------------
 
@@ -119,15 +308,15 @@ double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex)
   const double bf16_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : e_default.value;
   const double e_max =
       s.precision == Precision::fp8 && s.cluster.fp8_gemm_efficiency > 0 ? s.cluster.fp8_gemm_efficiency : bf16_max;
-  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len;
+  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / s.parallel.cp;  // CP: this GPU's tokens
   const double width = static_cast<double>(m.hidden) / s.parallel.tp;
   const double d = std::min(tokens, width);
   const double e = e_max * d / (d + half.value);
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
-            "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len, hidden / tp); e_max is the accelerator's "
-            "measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the BF16 ratio) or "
-            "kDefaultGemmEfficiency",
+            "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp); e_max is the "
+            "accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the "
+            "BF16 ratio) or kDefaultGemmEfficiency",
             {{"e_max", e_max}, {"d", d}, {half.name, half.value}});
   return e;
 }
@@ -147,9 +336,7 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
                            "dense peak, in the kernel's own FLOP count (catalog attention_efficiency)"
                          : "no published rate of this kernel on this accelerator: its large-GEMM ratio is used",
-            {{"measured", measured},
-             {"gemm_ratio", gemm},
-             {"kernel", static_cast<double>(kernel)}});
+            {{"measured", measured}, {"gemm_ratio", gemm}, {"kernel", static_cast<double>(kernel)}});
   return e;
 }
 
@@ -179,16 +366,15 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
   const double passes = 3.0 + (x.recompute == Recompute::full ? 1.0 : 0.0);
   const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
-  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.dp();
+  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * x.cp);
   const double layers = static_cast<double>(m.layers) / x.pp;
   // FP8 (Transformer Engine) casts every linear layer's 16-bit input to FP8 before its GEMM, in the
   // forward pass (the inputs of QKV, the output projection, FC1 and FC2: 3 x h + f per token) and
   // again for the gradients in backward: read 2 bytes, write 1, each time (Transformer Engine,
   // "Using FP8 with Transformer Engine": activations and gradients are quantized per GEMM).
-  const double fp8_casts =
-      s.precision == Precision::fp8
-          ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 * (x.recompute == Recompute::full ? 1.5 : 1.0)
-          : 0.0;
+  const double fp8_casts = s.precision == Precision::fp8 ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 *
+                                                               (x.recompute == Recompute::full ? 1.5 : 1.0)
+                                                         : 0.0;
   const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts);
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
@@ -234,6 +420,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
                               (s.cluster.peak_16bit_tflops * 1e12 * c.attention_efficiency)
                         : 0.0;
   c.gemm_s = (c.flops.hardware_per_gpu_step - attention_hw) / (peak * c.gemm_efficiency);
+  c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * c.gemm_efficiency, ex);  // 0 without EP
+  c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
@@ -294,11 +482,14 @@ double allreduce_s(double bytes, int n, double busbw, double latency_s) {
 }
 
 double Comm::intra_bytes() const {
-  return (tp_inter_node ? 0 : tp_bytes) + (pp_inter_node ? 0 : pp_bytes) + (dp_inter_node ? 0 : dp_bytes);
+  return (tp_inter_node ? 0 : tp_bytes) + (pp_inter_node ? 0 : pp_bytes) + (dp_inter_node ? 0 : dp_bytes) +
+         (cp_inter_node ? 0 : cp_bytes) + (ep_bytes - ep_inter_node_bytes);
 }
 double Comm::inter_bytes() const {
-  return (tp_inter_node ? tp_bytes : 0) + (pp_inter_node ? pp_bytes : 0) + (dp_inter_node ? dp_bytes : 0);
+  return (tp_inter_node ? tp_bytes : 0) + (pp_inter_node ? pp_bytes : 0) + (dp_inter_node ? dp_bytes : 0) +
+         (cp_inter_node ? cp_bytes : 0) + ep_inter_node_bytes;
 }
+double Comm::exposed_s() const { return tp_exposed_s + pp_exposed_s + dp_exposed_s + cp_exposed_s + ep_exposed_s; }
 
 LinkBandwidth link_bandwidth(const Scenario& s) {
   const Cluster& c = s.cluster;
@@ -342,14 +533,18 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   const LinkBandwidth l = link_bandwidth(s);
   const Parallel& x = s.parallel;
   const int per_node = s.cluster.gpus_per_node;
-  // Rank order TP, DP, PP (topology.hpp rank_role): each group's neighbours sit `stride` ranks apart.
+  // Rank order TP, CP, DP, PP (topology.hpp rank_role): each group's neighbours sit `stride` ranks
+  // apart. Gradients are reduced over DP x CP (Megatron-LM), the ranks between TP and PP.
+  const int dp = s.dp();
+  const int dp_ranks = dp * x.cp;
   const GroupLink tp_group = group_link(s, x.tp, 1);
-  const GroupLink dp_group = group_link(s, s.dp(), x.tp);
-  const GroupLink pp_group = group_link(s, x.pp, x.tp * s.dp());
+  const GroupLink dp_group = group_link(s, dp_ranks, x.tp);
+  const GroupLink pp_group = group_link(s, x.pp, x.tp * x.cp * dp);
   const int m = std::max(1, s.grad_accum());
   const double compute_per_mb_s = compute.compute_s / m;
   const double e = bytes_per_element(s.precision);
-  const double act = static_cast<double>(s.micro_batch) * s.seq_len * s.model.hidden * e;  // b s h, one layer boundary
+  // b (s / cp) h: one layer boundary of this GPU's tokens
+  const double act = static_cast<double>(s.micro_batch) * s.seq_len / x.cp * s.model.hidden * e;
   const double layers_per_stage = busiest_stage_layers(s);  // the pipeline waits for the busiest stage
   const Constant& tp_overlap = cal.tp_comm_overlap;
   const Constant& dp_overlap = cal.dp_overlap;
@@ -374,75 +569,93 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     // Every GPU of a stage sends to its peer of the next stage at once, each through its own NIC.
     c.pp_inter_node = pp_group.inter_node;
     const double bw = c.pp_inter_node ? l.nic_busbw : l.intra_busbw;
-    c.pp_bytes = 2.0 * m * act / x.tp;
+    c.pp_bytes = 2.0 * m * act / x.tp * x.vp;  // interleaved: each micro-batch crosses vp boundaries per rank
     c.pp_s = c.pp_bytes / bw;
     c.pp_exposed_s = c.pp_s;
   }
   // Data parallel: gradients of the trained parameters this GPU holds, once per step (ZeRO-1/2:
   // reduce-scatter + all-gather, same volume); ZeRO-3 gathers weights forward and backward and
-  // reduce-scatters gradients every micro-batch: 1.5x the volume (ZeRO paper §7).
-  const int dp = s.dp();
-  if (dp > 1) {
+  // reduce-scatters gradients every micro-batch: 1.5x the volume (ZeRO paper §7). With EP the
+  // routed experts' gradients (1 / ep of them per GPU) go over the expert-data-parallel group,
+  // DP x CP / EP ranks, neighbours tp x cp x ep apart.
+  if (dp_ranks > 1) {
     c.dp_inter_node = dp_group.inter_node;
-    const double trained_per_gpu = mem.trainable_params / (x.tp * x.pp);
+    const double expert_total = x.ep > 1 ? routed_trainable_params(s, p) : 0.0;
+    const double trained_per_gpu = (mem.trainable_params - expert_total) / (x.tp * x.pp);
     // Composer's and FSDP's mixed precision DEFAULT reduce gradients in fp32 (reduce_dtype).
-    const bool fp32_grads = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce;
-    const double grad_bytes = trained_per_gpu * (fp32_grads ? 4.0 : 2.0);
+    const double grad_element = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce ? 4.0 : 2.0;
+    const double grad_bytes = trained_per_gpu * grad_element;
+    const double expert_per_gpu = expert_total / (x.tp * x.pp * x.ep);
+    const double expert_grad_bytes = expert_per_gpu * grad_element;
+    const int edp = std::max(1, dp_ranks / x.ep);
+    const GroupLink edp_group = x.ep > 1 ? group_link(s, edp, x.tp * x.cp * x.ep) : dp_group;
+    const double expert_ring = edp > 1 ? 2.0 * (edp - 1) / edp : 0.0;
     if (x.zero >= 3) {
       const double frozen_per_gpu =
           s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
       // All-gather of the 16-bit weights forward and again backward, reduce-scatter of the gradients:
       // (w + w + g) / 2 in all-reduce terms (1.5x the 16-bit DP volume, ZeRO paper §7).
-      const double weight_bytes = trained_per_gpu * bytes_per_element(s.precision);
-      const double per_mb = (2.0 * weight_bytes + grad_bytes) / 2.0 + frozen_per_gpu;
-      c.dp_bytes = m * 2.0 * (dp - 1) / dp * per_mb;
+      const double element = bytes_per_element(s.precision);
+      const double per_mb = (2.0 * trained_per_gpu * element + grad_bytes) / 2.0 + frozen_per_gpu;
+      const double expert_per_mb = (2.0 * expert_per_gpu * element + expert_grad_bytes) / 2.0;
+      c.dp_bytes = m * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + m * expert_ring * expert_per_mb;
       // FSDP and ZeRO-3 gather and reduce block by block (Zhao et al. 2023, 'PyTorch FSDP', §3.3:
       // one FlatParameter per wrapped block): three collectives per block and micro-batch, each
       // paying its ring's latency, which small micro-batches cannot hide.
-      const double ring_latency = (dp_group.ranks_per_node - 1) * dp_group.intra_latency_s +
-                                  (dp_group.nodes - 1) * dp_group.inter_latency_s;
-      c.dp_s = m * (group_allreduce_s(per_mb, dp_group) + 3.0 * layers_per_stage * ring_latency);
+      const double ring_latency =
+          (dp_group.ranks_per_node - 1) * dp_group.intra_latency_s + (dp_group.nodes - 1) * dp_group.inter_latency_s;
+      c.dp_s = m * (group_allreduce_s(per_mb, dp_group) + 3.0 * layers_per_stage * ring_latency) +
+               m * group_allreduce_s(expert_per_mb, edp_group);
       c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * m * compute_per_mb_s);
     } else {
-      c.dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes;
-      c.dp_s = group_allreduce_s(grad_bytes, dp_group);
+      c.dp_bytes = 2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes;
+      c.dp_s = group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
       // Backward is two thirds of a micro-batch's compute (Kaplan et al. 2020: 2N forward, 4N backward).
       const double backward_last_mb = compute_per_mb_s * 2.0 / 3.0;
       c.dp_exposed_s = std::max(0.0, c.dp_s - dp_overlap.value * backward_last_mb);
     }
   }
+  context_parallel_comm(s, l, compute, c, ex);
+  expert_parallel_comm(s, l, cal, c, ex);
   if (ex) {
     const double tp_bw = tp_group.busbw / 1e9;
     const double pp_bw = (c.pp_inter_node ? l.nic_busbw : l.intra_busbw) / 1e9;
     const double dp_bw = dp_group.busbw / 1e9;
     const double tp_count = (x.recompute == Recompute::full ? 6.0 : 4.0) * layers_per_stage * m;
-    ex->add(
-        "comm.tp.bytes", c.tp_bytes, "B",
-        "collectives x 2 (tp - 1) / tp x b s h bytes; 4 per layer per micro-batch (6 with full recompute), Megatron",
-        {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
+    ex->add("comm.tp.bytes", c.tp_bytes, "B",
+            "collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (6 with full recompute), "
+            "Megatron",
+            {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
     ex->add("comm.tp.s", c.tp_s, "s",
-            "collectives x ring all-reduce of b s h bytes over tp ranks (nccl-tests bus bandwidth)",
+            "collectives x ring all-reduce of b (s / cp) h bytes over tp ranks (nccl-tests bus bandwidth)",
             {{"bytes", act}, {"tp", static_cast<double>(x.tp)}, {"busbw_GBps", tp_bw}});
     ex->add(
         "comm.tp.exposed_s", c.tp_exposed_s, "s",
         "tp.s on the critical path; with --tp-comm-overlap max(0, tp.s - kTpCommOverlap x compute)",
         {{"tp_s", c.tp_s}, {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0}, {tp_overlap.name, tp_overlap.value}});
     ex->add("comm.pp.bytes", c.pp_bytes, "B",
-            "2 x micro-batches x b s h bytes / tp (activations forward, gradients back)",
-            {{"micro_batches", static_cast<double>(m)}, {"activation_bytes", act}, {"tp", static_cast<double>(x.tp)}});
+            "2 x micro-batches x b (s / cp) h bytes / tp x vp (activations forward, gradients back; the interleaved "
+            "schedule crosses vp stage boundaries per rank, Narayanan et al. 2021 §2.2.2)",
+            {{"micro_batches", static_cast<double>(m)},
+             {"activation_bytes", act},
+             {"tp", static_cast<double>(x.tp)},
+             {"vp", static_cast<double>(x.vp)}});
     ex->add("comm.pp.s", c.pp_s, "s", "pp.bytes / link bandwidth of the stage boundary",
             {{"bytes", c.pp_bytes}, {"pp", static_cast<double>(x.pp)}, {"busbw_GBps", pp_bw}});
     ex->add("comm.pp.exposed_s", c.pp_exposed_s, "s",
             "point-to-point sends are not overlapped (1F1B): pp.exposed_s = pp.s", {{"pp_s", c.pp_s}});
     ex->add("comm.dp.bytes", c.dp_bytes, "B",
-            "2 (dp - 1) / dp x gradient bytes this GPU holds (ZeRO-3: x 1.5 per micro-batch, ZeRO paper §7)",
+            "2 (n - 1) / n x gradient bytes this GPU holds over n = dp x cp ranks (ZeRO-3: x 1.5 per micro-batch, "
+            "ZeRO paper §7); with EP the routed experts' 1 / ep over dp x cp / ep ranks",
             {{"dp", static_cast<double>(dp)},
+             {"cp", static_cast<double>(x.cp)},
+             {"ep", static_cast<double>(x.ep)},
              {"zero", static_cast<double>(x.zero)},
              {"trainable_params", mem.trainable_params}});
     ex->add("comm.dp.s", c.dp_s, "s",
             "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch); across nodes "
             "busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
-            {{"dp", static_cast<double>(dp)},
+            {{"ranks", static_cast<double>(dp_ranks)},
              {"bytes", c.dp_bytes},
              {"busbw_GBps", dp_bw},
              {"ranks_per_node", static_cast<double>(dp_group.ranks_per_node)},
@@ -453,15 +666,21 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {dp_overlap.name, dp_overlap.value},
              {zero3_overlap.name, zero3_overlap.value},
              {"compute_per_micro_batch_s", compute_per_mb_s}});
-    ex->add("comm.intra_node_bytes", c.intra_bytes(), "B", "sum of tp, pp and dp bytes whose group stays inside a node",
+    ex->add("comm.intra_node_bytes", c.intra_bytes(), "B",
+            "sum of tp, pp, dp and cp bytes whose group stays inside a node, and the all-to-alls' intra-node share",
             {{"tp_bytes", c.tp_bytes},
              {"pp_bytes", c.pp_bytes},
              {"dp_bytes", c.dp_bytes},
+             {"cp_bytes", c.cp_bytes},
+             {"ep_bytes", c.ep_bytes},
              {"gpus_per_node", static_cast<double>(per_node)}});
-    ex->add("comm.inter_node_bytes", c.inter_bytes(), "B", "sum of tp, pp and dp bytes whose group spans nodes",
+    ex->add("comm.inter_node_bytes", c.inter_bytes(), "B",
+            "sum of tp, pp, dp and cp bytes whose group spans nodes, and the all-to-alls' inter-node share",
             {{"tp_inter_node", c.tp_inter_node ? 1.0 : 0.0},
              {"pp_inter_node", c.pp_inter_node ? 1.0 : 0.0},
-             {"dp_inter_node", c.dp_inter_node ? 1.0 : 0.0}});
+             {"dp_inter_node", c.dp_inter_node ? 1.0 : 0.0},
+             {"cp_inter_node", c.cp_inter_node ? 1.0 : 0.0},
+             {"ep_inter_node_bytes", c.ep_inter_node_bytes}});
   }
   return c;
 }
@@ -477,7 +696,8 @@ namespace {
 double offload_s(const Scenario& s, const MemoryResult& mem, const Calibration& cal) {
   if (s.parallel.offload == Offload::none) return 0.0;
   const double trained_per_gpu =
-      mem.trainable_params / (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() : 1));
+      mem.trainable_params /
+      (s.parallel.tp * s.parallel.pp * std::max(1, s.parallel.zero >= 1 ? s.dp() * s.parallel.cp : 1));
   const double gpus_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const double cpu_adam = trained_per_gpu * gpus_node / cal.cpu_adam_params_per_s.value;
   const double pcie = trained_per_gpu * 4.0 / (s.cluster.pcie_gb_per_s * 1e9);  // grads down, weights up
@@ -499,13 +719,19 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.stage_imbalance = compute.stage_imbalance;
   t.achieved_tflops = compute.achieved_tflops;
   t.compute_s = compute.compute_s;
+  t.expert_imbalance_s = compute.expert_imbalance_s;
   t.comm = comm;
-  // 1F1B bubble: (p - 1) / m of the ideal step (Narayanan et al. 2021 §2.2).
+  // 1F1B bubble: (p - 1) / m of the ideal step; interleaved with v virtual stages (p - 1) / (v m)
+  // (Narayanan et al. 2021 §2.2). The ideal step is compute and the per-layer communication on
+  // its critical path (TP, CP's key/value exchange, EP's all-to-alls).
   const int m = std::max(1, s.grad_accum());
   const int pp = s.parallel.pp;
-  t.bubble_s = pp > 1 ? (pp - 1.0) / m * (t.compute_s + comm.tp_exposed_s) : 0.0;
+  const double bubble = pipeline_bubble_fraction(pp, s.parallel.vp, m);
+  const double ideal_s = t.compute_s + comm.tp_exposed_s + comm.cp_exposed_s + comm.ep_exposed_s;
+  t.bubble_s = pp > 1 ? bubble * ideal_s : 0.0;
   t.offload_s = offload_s(s, mem, cal);
-  t.busy_s = t.compute_s + comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s + t.bubble_s + t.offload_s;
+  t.busy_s = t.compute_s + comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s + comm.cp_exposed_s +
+             comm.ep_exposed_s + t.bubble_s + t.offload_s;
   t.tokens_per_step = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   // The data of a step must come off the data tier; prefetching hides reads shorter than a step.
   const StorageChoice& st = s.storage;
@@ -521,8 +747,13 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.steps = tokens > 0 ? std::ceil(tokens / t.tokens_per_step) : 0;
   t.training_hours = t.steps * t.step_s / 3600.0;
   if (ex) {
-    ex->add("time.bubble_s", t.bubble_s, "s", "(p - 1) / m x (compute + tensor-parallel time), 1F1B schedule",
-            {{"p", static_cast<double>(pp)}, {"m", static_cast<double>(m)}});
+    ex->add("time.bubble_s", t.bubble_s, "s",
+            "(p - 1) / (v m) x (compute + exposed TP, CP and EP time): 1F1B (v = 1) or interleaved 1F1B with v virtual "
+            "stages per rank (Narayanan et al. 2021 §2.2.2)",
+            {{"p", static_cast<double>(pp)},
+             {"v", static_cast<double>(s.parallel.vp)},
+             {"m", static_cast<double>(m)},
+             {"bubble_fraction", bubble}});
     ex->add(
         "time.offload_s", t.offload_s, "s",
         "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over PCIe (+ NVMe swaps "
@@ -539,19 +770,23 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
             "prefetching hides reads shorter than a step",
             {{"read_s", read_s}, {"tier_MBps", st.data_read_mb_per_s}});
     ex->add("time.step_s", t.step_s, "s",
-            "compute + exposed TP + exposed PP + exposed DP + bubble + offload + IO stall",
+            "compute + exposed TP + exposed PP + exposed DP + exposed CP + exposed EP + bubble + offload + IO stall",
             {{"compute_s", t.compute_s},
              {"tp_exposed_s", comm.tp_exposed_s},
              {"pp_exposed_s", comm.pp_exposed_s},
              {"dp_exposed_s", comm.dp_exposed_s},
+             {"cp_exposed_s", comm.cp_exposed_s},
+             {"ep_exposed_s", comm.ep_exposed_s},
              {"bubble_s", t.bubble_s},
              {"offload_s", t.offload_s},
              {"io_stall_s", t.io_stall_s}});
-    ex->add("time.exposed_comm_s", comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s, "s",
-            "communication not hidden behind compute: tp.exposed_s + pp.exposed_s + dp.exposed_s",
+    ex->add("time.exposed_comm_s", comm.exposed_s(), "s",
+            "communication not hidden behind compute: tp, pp, dp, cp and ep exposed_s",
             {{"tp_exposed_s", comm.tp_exposed_s},
              {"pp_exposed_s", comm.pp_exposed_s},
-             {"dp_exposed_s", comm.dp_exposed_s}});
+             {"dp_exposed_s", comm.dp_exposed_s},
+             {"cp_exposed_s", comm.cp_exposed_s},
+             {"ep_exposed_s", comm.ep_exposed_s}});
     ex->add("time.tokens_per_s", t.tokens_per_s, "token/s", "global_batch x seq_len / step_s (whole cluster)",
             {{"tokens_per_step", t.tokens_per_step}, {"step_s", t.step_s}});
     ex->add("time.training_hours", t.training_hours, "h", "ceil(tokens / tokens per step) x step_s / 3600",

@@ -67,6 +67,7 @@ bool offering_allowed(const Constraints& c, const Instance& in) {
 }
 
 int PlanCandidate::gpus() const { return nodes * (instance ? instance->gpus : 1); }
+int PlanCandidate::dp() const { return gpus() / (layout.tp * layout.cp * layout.pp); }
 
 const char* to_string(RejectReason r) {
   static const char* names[] = {"memory", "divisibility", "batch",    "deadline",
@@ -146,7 +147,7 @@ PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, c
   c.mfu = r.time.mfu;
   c.memory_bytes = r.memory.per_gpu.total();
   c.capacity_bytes = r.memory.capacity_bytes;
-  c.exposed_comm_s = r.time.comm.tp_exposed_s + r.time.comm.pp_exposed_s + r.time.comm.dp_exposed_s;
+  c.exposed_comm_s = r.time.comm.exposed_s();
   c.bubble_s = r.time.bubble_s;
   c.compute_s = r.time.compute_s;
   return c;
@@ -159,41 +160,53 @@ void Planner::evaluate(const Work& w) {
   InputError err;
   if (!retarget_scenario(s, catalog_, *w.instance, w.nodes, w.mode, err)) return;
   const int global = s.effective_global_batch();
-  const LayoutEnumeration e = enumerate_layouts(layout_space(s));
-  acc_.rejected[static_cast<int>(RejectReason::divisibility)] += e.divisibility;
-  acc_.rejected[static_cast<int>(RejectReason::software)] += e.software;
-  acc_.rejected[static_cast<int>(RejectReason::batch)] += e.batch;
-  acc_.space += e.divisibility + e.software + e.batch;
+  LayoutSpace space = layout_space(s);
   PlanCandidate best;
-  bool found = false;
-  const Layout* too_big = nullptr;  // memory grows with the micro-batch: once one fails, larger ones do
-  for (const Layout& l : e.layouts) {
-    ++acc_.space;
-    if (too_big && same_but_micro_batch(l, *too_big)) {
-      ++acc_.rejected[static_cast<int>(RejectReason::memory)];
-      continue;
+  bool found = false, any_fits = false;
+  auto search = [&](const LayoutSpace& sp) {
+    const LayoutEnumeration e = enumerate_layouts(sp);
+    acc_.rejected[static_cast<int>(RejectReason::divisibility)] += e.divisibility;
+    acc_.rejected[static_cast<int>(RejectReason::software)] += e.software;
+    acc_.rejected[static_cast<int>(RejectReason::batch)] += e.batch;
+    acc_.space += e.divisibility + e.software + e.batch;
+    const Layout* too_big = nullptr;  // memory grows with the micro-batch: once one fails, larger ones do
+    for (const Layout& l : e.layouts) {
+      ++acc_.space;
+      if (too_big && same_but_micro_batch(l, *too_big)) {
+        ++acc_.rejected[static_cast<int>(RejectReason::memory)];
+        continue;
+      }
+      apply_layout(l, s);
+      s.global_batch = global;
+      ++acc_.evaluated;
+      const EstimateResult r = estimate(s, cal_);
+      if (!layout_fits(s, r)) {
+        ++acc_.rejected[static_cast<int>(RejectReason::memory)];
+        too_big = &l;
+        continue;
+      }
+      any_fits = true;
+      const double days = r.reliability.total_hours * s.pricing.overhead_factor / 24.0;
+      if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
+        ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
+        continue;
+      }
+      if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
+        ++acc_.rejected[static_cast<int>(RejectReason::budget)];
+        continue;
+      }
+      const PlanCandidate c = candidate(w.instance, w.nodes, w.mode, l, r);
+      if (!found || better(q_.objective, c, best)) best = c;
+      found = true;
     }
-    apply_layout(l, s);
-    s.global_batch = global;
-    ++acc_.evaluated;
-    const EstimateResult r = estimate(s, cal_);
-    if (!layout_fits(s, r)) {
-      ++acc_.rejected[static_cast<int>(RejectReason::memory)];
-      too_big = &l;
-      continue;
-    }
-    const double days = r.reliability.total_hours * s.pricing.overhead_factor / 24.0;
-    if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
-      ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
-      continue;
-    }
-    if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
-      ++acc_.rejected[static_cast<int>(RejectReason::budget)];
-      continue;
-    }
-    const PlanCandidate c = candidate(w.instance, w.nodes, w.mode, l, r);
-    if (!found || better(q_.objective, c, best)) best = c;
-    found = true;
+  };
+  search(space);
+  // Shorter sequences are searched without context parallelism; when no layout fits in memory
+  // without it, the context-parallel layouts (CP >= 2) are searched too.
+  if (!any_fits && space.max_cp == 1 && s.seq_len % 4 == 0) {
+    space.min_cp = 2;
+    space.max_cp = s.cluster.gpus;
+    search(space);
   }
   if (found) best_.push_back(best);
 }
@@ -205,9 +218,10 @@ void Planner::evaluate(const Work& w) {
 namespace {
 
 std::string layout_text(const PlanCandidate& c) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "TP %d x PP %d, ZeRO-%d%s, micro-batch %d, recompute %s", c.layout.tp, c.layout.pp,
-                c.layout.zero, c.layout.offload == Offload::cpu ? " + CPU offload" : "", c.layout.micro_batch,
+  char buf[224];
+  std::snprintf(buf, sizeof buf, "TP %d x PP %d%s, ZeRO-%d%s, micro-batch %d, recompute %s", c.layout.tp, c.layout.pp,
+                layout_extra_text(c.layout).c_str(), c.layout.zero,
+                c.layout.offload == Offload::cpu ? " + CPU offload" : "", c.layout.micro_batch,
                 to_string(c.layout.recompute));
   return buf;
 }
@@ -236,7 +250,12 @@ std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Obj
     std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s",
                   100 * comm, 100 * bcomm, c.nodes, fabric_name(c).c_str());
   } else if (bubble > 0.15) {
-    std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d)", 100 * bubble, c.layout.pp);
+    if (c.layout.vp > 1)
+      std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d, VP %d)", 100 * bubble,
+                    c.layout.pp, c.layout.vp);
+    else
+      std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d)", 100 * bubble,
+                    c.layout.pp);
   } else if (same_gpu && std::fabs(c.mfu - best.mfu) <= 0.05 * best.mfu) {
     std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)",
                   c.instance->accelerator.c_str(), format_money(price, Currency::usd).c_str(),
@@ -343,6 +362,9 @@ json names_of(const Enum (&values)[N]) {
 json layout_json(const PlanCandidate& c) {
   return {{"tp", c.layout.tp},
           {"pp", c.layout.pp},
+          {"cp", c.layout.cp},
+          {"ep", c.layout.ep},
+          {"vp", c.layout.vp},
           {"zero", c.layout.zero},
           {"sequence_parallel", c.layout.tp > 1},
           {"recompute", to_string(c.layout.recompute)},
@@ -355,6 +377,8 @@ json plan_scenario(const json& question, const PlanCandidate& c, int global_batc
   json sc = question;
   sc["cluster"] = {{"instance", c.instance->id}, {"nodes", c.nodes}};
   sc["parallel"] = layout_json(c);
+  for (const char* k : {"cp", "ep", "vp"})  // 1 is the default: the scenario names only what the layout uses
+    if (sc["parallel"][k] == 1) sc["parallel"].erase(k);
   sc["micro_batch"] = c.layout.micro_batch;
   sc["global_batch"] = global_batch;
   if (!sc.contains("pricing")) sc["pricing"] = json::object();
@@ -395,6 +419,7 @@ json artifacts_json(const LaunchArtifacts& a) {
           {"deepspeed_json", text(a.deepspeed_json)},
           {"accelerate_yaml", text(a.accelerate_yaml)},
           {"megatron_args", text(a.megatron_args)},
+          {"torchtitan_toml", text(a.torchtitan_toml)},
           {"peft_python", text(a.peft_python)}};
 }
 
@@ -416,7 +441,7 @@ PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q
                        const Calibration& cal) {
   PlanDetails d;
   d.scenario_json = sc.dump();
-  d.dp = c.gpus() / (c.layout.tp * c.layout.pp);
+  d.dp = c.dp();
   d.global_batch = q.base.global_batch;
   d.grad_accum = d.global_batch / (c.layout.micro_batch * d.dp);
   const ScenarioParse parse = parse_scenario(d.scenario_json, catalog);
@@ -580,15 +605,15 @@ std::string plans_csv(const PlanResult& res) {
     return out + "\"";
   };
   std::string csv =
-      "rank,instance,provider,accelerator,nodes,gpus,pricing_mode,tp,pp,dp,zero,micro_batch,recompute,offload,"
-      "step_s,total_hours,cost_usd,mfu,why\r\n";
+      "rank,instance,provider,accelerator,nodes,gpus,pricing_mode,tp,pp,cp,ep,vp,dp,zero,micro_batch,recompute,"
+      "offload,step_s,total_hours,cost_usd,mfu,why\r\n";
   char buf[256];
   for (size_t i = 0; i < res.plans.size(); ++i) {
     const PlanCandidate& c = res.plans[i];
     const Layout& l = c.layout;
-    std::snprintf(buf, sizeof buf, "%zu,%s,%s,%s,%d,%d,%s,%d,%d,%d,%d,%d,%s,%s,%.6g,%.6g,%.2f,%.4f,", i + 1,
+    std::snprintf(buf, sizeof buf, "%zu,%s,%s,%s,%d,%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%.6g,%.6g,%.2f,%.4f,", i + 1,
                   c.instance->id.c_str(), c.instance->provider.c_str(), c.instance->accelerator.c_str(), c.nodes,
-                  c.gpus(), to_string(c.mode), l.tp, l.pp, c.gpus() / (l.tp * l.pp), l.zero, l.micro_batch,
+                  c.gpus(), to_string(c.mode), l.tp, l.pp, l.cp, l.ep, l.vp, c.dp(), l.zero, l.micro_batch,
                   to_string(l.recompute), to_string(l.offload), c.step_s, c.total_hours, c.cost_usd, c.mfu);
     csv += buf + quoted(i < res.why.size() ? res.why[i] : "") + "\r\n";
   }
@@ -633,6 +658,11 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                  {"node_counts", res.node_counts},
                  {"tp", "divisors of heads up to the GPUs of one node"},
                  {"pp", "divisors of layers"},
+                 {"cp",
+                  "1, and powers of two whose 2 x cp divides seq_len from 16384 tokens or when nothing fits "
+                  "without"},
+                 {"ep", "divisors of the experts that divide DP (MoE models)"},
+                 {"vp", "divisors of the layers per stage (PP > 1)"},
                  {"zero", zero_stages()},
                  {"offload", names_of(kOffloads)},
                  {"recompute", names_of(kRecomputes)},

@@ -11,7 +11,7 @@ namespace llmplan {
 StepBreakdown step_breakdown(const TimeResult& t) {
   StepBreakdown b;
   b.s[static_cast<size_t>(StepPart::compute)] = t.compute_s;
-  b.s[static_cast<size_t>(StepPart::exposed_comm)] = t.comm.tp_exposed_s + t.comm.pp_exposed_s + t.comm.dp_exposed_s;
+  b.s[static_cast<size_t>(StepPart::exposed_comm)] = t.comm.exposed_s();
   b.s[static_cast<size_t>(StepPart::bubble)] = t.bubble_s;
   b.s[static_cast<size_t>(StepPart::offload)] = t.offload_s;
   b.s[static_cast<size_t>(StepPart::io_stall)] = t.io_stall_s;

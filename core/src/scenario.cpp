@@ -359,6 +359,72 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   return out;
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] Context, expert and virtual pipeline parallelism (validate_scenario's checks)
+//-----------------------------------------------------------------------------
+
+namespace {
+
+// Megatron-Core's context parallelism splits each sequence into 2 x cp chunks and gives rank i
+// chunks i and 2 cp - 1 - i, so the causal ring attention is load-balanced (Megatron-Core
+// context parallel docs; TransformerEngine's attention with CP): seq_len must divide by 2 x cp.
+bool check_context_parallel(Reader& r, const Scenario& s) {
+  const int cp = s.parallel.cp;
+  if (cp <= 1) return true;
+  if (s.seq_len % (2 * cp) != 0)
+    return r.fail("parallel.cp", "must split seq_len (" + n(s.seq_len) + ") into 2 x cp equal chunks (" +
+                                     "Megatron-Core's load-balanced causal ring attention gives each of the cp "
+                                     "ranks two of them), so 2 x cp must divide seq_len; allowed 1..1024, got " +
+                                     n(cp));
+  return true;
+}
+
+// Expert parallelism splits the routed experts over ep ranks of the data-parallel group (the
+// expert-data-parallel group holds dp / ep copies of each expert), as Megatron-Core does.
+bool check_expert_parallel(Reader& r, const Scenario& s) {
+  const int ep = s.parallel.ep;
+  if (ep <= 1) return true;
+  const ModelArch& m = s.model;
+  if (!m.is_moe())
+    return r.fail("parallel.ep",
+                  "applies only to mixture-of-experts models (model.experts > 0): a dense model has no experts to "
+                  "split; allowed 1, got " +
+                      n(ep));
+  if (m.experts % ep != 0)
+    return r.fail("parallel.ep",
+                  "must divide the model's routed experts (" + n(m.experts) + "); allowed 1..4096, got " + n(ep));
+  if (s.dp() % ep != 0)
+    return r.fail("parallel.ep", "must divide the data-parallel size (GPUs / (tp x cp x pp) = " + n(s.dp()) +
+                                     "): expert parallelism is carved out of data parallelism; allowed 1..4096, got " +
+                                     n(ep));
+  return true;
+}
+
+// Interleaved 1F1B: every pipeline rank holds vp model chunks of layers / (pp x vp) blocks
+// (Narayanan et al. 2021 §2.2). Megatron-LM needs every stage's blocks to divide by vp (with an
+// uneven split, --num-virtual-stages-per-pipeline-rank) and the micro-batches of a step to be a
+// multiple of pp (megatron/core/pipeline_parallel/schedules.py, interleaved schedule).
+bool check_virtual_pipeline(Reader& r, const Scenario& s) {
+  const int vp = s.parallel.vp, pp = s.parallel.pp;
+  if (vp <= 1) return true;
+  if (pp <= 1) return r.fail("parallel.vp", "needs parallel.pp > 1 (virtual stages interleave a pipeline); got pp 1");
+  const PipelineSplit split = pipeline_split(s.model.layers, pp);
+  const bool divides = split.first % vp == 0 && split.last % vp == 0 && (pp <= 2 || split.middle % vp == 0);
+  if (!divides)
+    return r.fail("parallel.vp", "must divide every pipeline stage's layers (" + n(split.first) +
+                                     (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last) +
+                                     " of the model's " + n(s.model.layers) + " on " + n(pp) +
+                                     " stages); allowed 1..128, got " + n(vp));
+  const int m = s.grad_accum();
+  if (m % pp != 0)
+    return r.fail("parallel.vp", "needs the micro-batches per step (global_batch / (micro_batch x dp) = " + n(m) +
+                                     ") to be a multiple of parallel.pp (" + n(pp) +
+                                     "), as Megatron-LM's interleaved schedule does; got vp " + n(vp));
+  return true;
+}
+
+}  // namespace
+
 InputError validate_scenario(const Scenario& s) {
   InputError err;
   Reader r(err);
@@ -374,15 +440,23 @@ InputError validate_scenario(const Scenario& s) {
                " layers into stages of ceil(layers / pp), the first and last taking the rest, none empty; "
                "got " +
                n(x.pp));
-  else if (c.gpus % (x.tp * x.pp) != 0)
+  else if (!check_context_parallel(r, s))
+    return err;  // the message names parallel.cp
+  else if (c.gpus % (x.tp * x.cp * x.pp) != 0)
     r.fail("cluster.gpus",
-           "must be a multiple of parallel.tp x parallel.pp (" + n(x.tp * x.pp) + "); got " + n(c.gpus));
+           x.cp > 1 ? "must be a multiple of parallel.tp x parallel.cp x parallel.pp (" + n(x.tp * x.cp * x.pp) +
+                          "); got " + n(c.gpus)
+                    : "must be a multiple of parallel.tp x parallel.pp (" + n(x.tp * x.pp) + "); got " + n(c.gpus));
+  else if (!check_expert_parallel(r, s))
+    return err;  // the message names parallel.ep
   else if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0)
     r.fail("cluster.gpus",
            "must be at most one node or a whole number of nodes of " + n(c.gpus_per_node) + " GPUs; got " + n(c.gpus));
   else if (s.global_batch > 0 && s.global_batch % (s.micro_batch * s.dp()) != 0)
     r.fail("global_batch", "must be a multiple of micro_batch x data-parallel size (" + n(s.micro_batch) + " x " +
                                n(s.dp()) + " = " + n(s.micro_batch * s.dp()) + "); got " + n(s.global_batch));
+  else if (!check_virtual_pipeline(r, s))
+    return err;  // the message names parallel.vp
   else if (s.precision == Precision::fp8 && c.peak_fp8_tflops <= 0)
     r.fail("precision", "\"fp8\" needs FP8 tensor cores, which " + c.accelerator + " does not have; use \"bf16\"");
   else if (s.pure_bf16 && s.precision != Precision::bf16)

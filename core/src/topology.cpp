@@ -17,6 +17,9 @@ ClusterSketch sketch_cluster(const Scenario& s, const Catalog& catalog) {
   k.tp = s.parallel.tp;
   k.pp = s.parallel.pp;
   k.dp = std::max(1, s.dp());
+  k.cp = std::max(1, s.parallel.cp);
+  k.ep = std::max(1, s.parallel.ep);
+  k.vp = std::max(1, s.parallel.vp);
   k.instance = c.instance;
   const Accelerator* a = catalog.find_accelerator(c.accelerator);
   k.accelerator = a ? a->name : c.accelerator;
@@ -45,14 +48,30 @@ ClusterSketch sketch_cluster(const Scenario& s, const Catalog& catalog) {
   return k;
 }
 
-RankRole rank_role(int rank, int tp, int pp, int dp) {
+RankRole rank_role(int rank, int tp, int cp, int pp, int dp, int ep) {
   tp = std::max(1, tp);
+  cp = std::max(1, cp);
   dp = std::max(1, dp);
   RankRole r;
   r.tp = rank % tp;
-  r.dp = (rank / tp) % dp;
-  r.pp = std::min(std::max(1, pp) - 1, rank / (tp * dp));
+  r.cp = (rank / tp) % cp;
+  r.dp = (rank / (tp * cp)) % dp;
+  r.pp = std::min(std::max(1, pp) - 1, rank / (tp * cp * dp));
+  r.ep = r.dp % std::max(1, ep);
   return r;
+}
+
+GroupId group_of(const RankRole& r, const ClusterSketch& k, RankGroup group) {
+  const int tp = std::max(1, k.tp), cp = std::max(1, k.cp), dp = std::max(1, k.dp), pp = std::max(1, k.pp);
+  const int ep = std::max(1, k.ep);
+  switch (group) {
+    case RankGroup::tp: return {r.cp + cp * (r.dp + dp * r.pp), cp * dp * pp};
+    case RankGroup::pp: return {r.pp, pp};
+    case RankGroup::dp: return {r.tp + tp * (r.cp + cp * r.pp), tp * cp * pp};
+    case RankGroup::cp: return {r.tp + tp * (r.dp + dp * r.pp), tp * dp * pp};
+    case RankGroup::ep: return {r.tp + tp * (r.cp + cp * (r.dp / ep + (dp / ep) * r.pp)), tp * cp * (dp / ep) * pp};
+  }
+  return {};
 }
 
 std::vector<int> sketch_nodes(int nodes, int max_shown) {

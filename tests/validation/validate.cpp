@@ -319,7 +319,8 @@ std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal)
     if (!llmplan::layout_fits(t, r) || r.reliability.gpu_hours >= best) continue;
     best = r.reliability.gpu_hours;
     s = t;
-    chosen = "layout searched (unpublished): TP " + std::to_string(l.tp) + " PP " + std::to_string(l.pp) + " ZeRO-" +
+    chosen = "layout searched (unpublished): TP " + std::to_string(l.tp) + " PP " + std::to_string(l.pp) +
+             (l.cp > 1 || l.ep > 1 || l.vp > 1 ? llmplan::layout_extra_text(l) + "," : "") + " ZeRO-" +
              std::to_string(l.zero) + (l.offload == llmplan::Offload::cpu ? " + CPU offload" : "") + " recompute " +
              llmplan::to_string(l.recompute) + " micro-batch " + std::to_string(l.micro_batch);
   }

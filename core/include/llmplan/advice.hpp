@@ -70,6 +70,7 @@ struct LaunchArtifacts {
   std::string deepspeed_json;   // ZeRO stage, offload, precision, micro/global batch, accumulation
   std::string accelerate_yaml;  // accelerate config with FSDP (or DeepSpeed) settings
   std::string megatron_args;    // Megatron-LM pretrain_gpt.py arguments
+  std::string torchtitan_toml;  // torchtitan job config (FSDP2, TP, PP, CP, EP) when torchtitan runs the layout
   std::string peft_python;      // LoRA / QLoRA setup (PEFT and bitsandbytes) for PEFT methods
 };
 

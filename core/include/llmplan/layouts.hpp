@@ -2,6 +2,7 @@
 // the validation, and the framework that runs a layout (the one the launch artefacts target).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "llmplan/estimate.hpp"
@@ -13,10 +14,14 @@ struct Layout {
   int tp = 1, pp = 1, zero = 0, micro_batch = 1;
   Recompute recompute = Recompute::none;
   Offload offload = Offload::none;
+  int cp = 1, ep = 1, vp = 1;  // context parallel, expert parallel (inside DP), virtual stages per rank
 };
 
-Layout layout_of(const Scenario& s);              // the scenario's own TP, PP, ZeRO, micro-batch, recompute, offload
+Layout layout_of(const Scenario& s);  // the scenario's own TP, PP, ZeRO, micro-batch, recompute, offload, CP, EP, VP
 void apply_layout(const Layout& l, Scenario& s);  // sets them (and sequence parallelism whenever TP > 1)
+// What CP, EP and VP add to "TP t x PP p x DP d": " x CP c" when cp > 1, then ", EP e" and ", VP v"
+// when above 1; "" for a layout without them (the planner's reasons and the app's labels).
+std::string layout_extra_text(const Layout& l);
 
 //-----------------------------------------------------------------------------
 // Which framework runs a layout
@@ -32,12 +37,13 @@ struct FrameworkChoice {
 };
 
 // Without model parallelism: torch FSDP for ZeRO-3 without offload, else DeepSpeed (ZeRO 0-3,
-// CPU offload). With TP or PP: Megatron-LM, or none (see megatron_runs).
+// CPU offload). With TP, PP, CP, EP or VP: Megatron-LM, or none (see megatron_runs).
 FrameworkChoice framework_for(const Layout& layout, const ModelArch& model, Method method);
 // Whether Megatron-LM runs the layout: full training only (PEFT and freeze-tuning run in
 // Hugging Face PEFT / Trainer), TP dividing the KV heads, no offload, and ZeRO-1 (distributed
-// optimizer) or ZeRO-3 without PP (torch FSDP2). Also true of some layouts framework_for gives
-// to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
+// optimizer) or ZeRO-3 without PP or EP (torch FSDP2; Megatron-LM's arguments.py refuses
+// --use-torch-fsdp2 with pipeline or expert parallelism). Also true of some layouts framework_for
+// gives to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
 bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
 
 //-----------------------------------------------------------------------------
@@ -45,8 +51,14 @@ bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
 //-----------------------------------------------------------------------------
 
 // The ranges every layout search uses. TP: divisors of the heads up to the GPUs of one node;
-// PP: divisors of the layers; ZeRO 0-3 (0 only without data parallelism: nothing to shard).
+// CP: powers of two whose 2 x cp divides the sequence, for long sequences (kContextParallelMinSeqLen)
+// or when nothing fits without it; PP: divisors of the layers; VP: divisors of the layers per
+// stage when PP > 1; EP: divisors of the experts that divide DP, for MoE models; ZeRO 0-3 (0 only
+// without data parallelism: nothing to shard).
 inline constexpr int kMaxZeroStage = 3;
+// Sequences from this length are searched with context parallelism too (Llama 3 trains its 128K
+// stage with CP 16 and its 8K stage without; Llama 3 paper §3.3.2).
+inline constexpr int kContextParallelMinSeqLen = 16384;
 inline constexpr Offload kOffloads[] = {Offload::none, Offload::cpu};  // CPU offload needs ZeRO >= 1
 inline constexpr Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Recompute::full};
 inline constexpr int kMicroBatches[] = {1, 2, 4, 8, 16, 32};
@@ -58,22 +70,28 @@ struct LayoutSpace {
   int gpus = 1;
   int gpus_per_node = 1;
   int global_batch = 1;  // sequences per step; every layout keeps it
+  int seq_len = 4096;
+  // Context-parallel sizes searched: cp in [min_cp, max_cp] (powers of two). layout_space gives
+  // 1..gpus from kContextParallelMinSeqLen tokens, else 1..1; the planner asks for 2..gpus when
+  // no layout without CP fits.
+  int min_cp = 1, max_cp = 1;
 };
 LayoutSpace layout_space(const Scenario& s);  // of the scenario's model, method, cluster and global batch
 
 struct LayoutEnumeration {
-  // Layouts that divide evenly and that a framework runs, in a fixed order: TP, PP, ZeRO,
-  // offload, recompute, micro-batch, each ascending (the order above). Micro-batch is the
+  // Layouts that divide evenly and that a framework runs, in a fixed order: TP, CP, PP, VP, EP,
+  // ZeRO, offload, recompute, micro-batch, each ascending (the order above). Micro-batch is the
   // innermost range, so a caller can skip larger micro-batches once one runs out of memory.
   std::vector<Layout> layouts;
   // Rejected before estimating (the planner's counted reasons):
-  std::uint64_t divisibility = 0;  // (TP, PP) pairs whose product does not divide the GPUs
+  std::uint64_t divisibility = 0;  // (TP, CP, PP) triples whose product does not divide the GPUs
   std::uint64_t software = 0;      // layouts no framework runs (framework_for: none)
-  std::uint64_t batch = 0;         // layouts whose micro-batch x DP does not divide the global batch
+  std::uint64_t batch = 0;         // micro-batch x DP does not divide the global batch, or with VP > 1
+                                   // the micro-batches per step are not a multiple of PP (Megatron-LM)
 };
 LayoutEnumeration enumerate_layouts(const LayoutSpace& space);
 
-// Same TP, PP, ZeRO, offload and recompute: the layouts differ only in the micro-batch.
+// Same TP, CP, PP, VP, EP, ZeRO, offload and recompute: the layouts differ only in the micro-batch.
 bool same_but_micro_batch(const Layout& a, const Layout& b);
 
 // Whether an estimated layout fits: in GPU memory and, with CPU offload, in host RAM (what moved

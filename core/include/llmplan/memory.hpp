@@ -38,6 +38,7 @@ struct ActivationShape {
   int seq_len = 2048;
   int micro_batch = 1;
   int tp = 1;
+  int cp = 1;  // context parallel: each GPU keeps seq_len / cp of the tokens (ring attention)
   bool sequence_parallel = false;
   Recompute recompute = Recompute::none;
   bool flash_attention = false;
@@ -73,6 +74,13 @@ struct MemoryResult {
   bool fits = false;
   int max_micro_batch = 0;  // largest micro-batch that fits with the same global batch; 0: none
 };
+
+// Micro-batches whose activations pipeline rank `rank` (0 first) keeps at its peak, in units of one
+// micro-batch of the stage's blocks. 1F1B: min(pp - rank, m). Interleaved 1F1B with vp virtual
+// stages (Megatron-Core schedules.py): min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / vp
+// chunks of 1 / vp of the stage, which for the first stage is pp (1 + (pp - 1) / (pp vp))
+// (Korthikanti et al. 2022 §4.2.3).
+double in_flight_micro_batches(const Scenario& s, int rank);
 
 // Buffers and runtime overhead come from the Calibration (calibration.hpp); `ex` records the
 // formula and inputs of every figure when not null.

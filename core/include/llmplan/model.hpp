@@ -68,6 +68,7 @@ struct ParamCount {
   double mlp_dense = 0;            // dense MLP of width ffn
   double mlp_moe = 0;              // one MoE layer's experts, shared experts and router (0 when dense)
   double mlp_moe_active = 0;       // the part of an MoE layer one token uses (top_k + shared + router)
+  double mlp_routed = 0;           // one MoE layer's routed experts (split over EP ranks); 0 when dense
   double norms_per_layer = 0;      // two norms per block (replicated across TP)
   double embedding = 0;            // V·h token embedding (vocab-parallel under TP)
   double positions = 0;            // learned position embedding (replicated)

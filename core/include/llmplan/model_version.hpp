@@ -61,8 +61,9 @@ inline constexpr ModelChange kModelChanges[] = {
                "copies).",
      .effect = "Fine-tuning memory at long context is higher."},
     {.version = 2, .date = "2026-12-01",
-     .change = "Context, expert and virtual-pipeline parallelism (parallel.cp, parallel.ep, parallel.vp).",
-     .effect = "None for old links: the new fields default to 1."},
+     .change = "Context, expert and virtual-pipeline parallelism (parallel.cp, parallel.ep, parallel.vp; link codes cp, "
+               "xp, vp), which the planner also searches.",
+     .effect = "Scenario links: none (the new fields default to 1). Planner links may find a faster or cheaper plan."},
     {.version = 2, .date = "2026-12-01",
      .change = "Constants refitted on the fit families (docs/calibration.md).",
      .effect = "Step times of all links change slightly."},

@@ -32,19 +32,24 @@ struct Compute {
   double gemm_s = 0;                // linear-layer matrix multiplications per GPU per step
   double attention_s = 0;           // fused attention kernels per GPU per step
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
+  double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
   double compute_s = 0;             // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
 };
 
 // Communication step. Per GPU per optimizer step; bytes are what one GPU sends through its link.
+// cp: ring attention's key/value exchange; ep: the MoE all-to-alls (dispatch and combine).
 struct Comm {
-  double tp_bytes = 0, pp_bytes = 0, dp_bytes = 0;
-  double tp_s = 0, pp_s = 0, dp_s = 0;  // total time of each
-  double tp_exposed_s = 0, pp_exposed_s = 0, dp_exposed_s = 0;
-  bool tp_inter_node = false, pp_inter_node = false, dp_inter_node = false;
+  double tp_bytes = 0, pp_bytes = 0, dp_bytes = 0, cp_bytes = 0, ep_bytes = 0;
+  double tp_s = 0, pp_s = 0, dp_s = 0, cp_s = 0, ep_s = 0;  // total time of each
+  double tp_exposed_s = 0, pp_exposed_s = 0, dp_exposed_s = 0, cp_exposed_s = 0, ep_exposed_s = 0;
+  bool tp_inter_node = false, pp_inter_node = false, dp_inter_node = false, cp_inter_node = false,
+       ep_inter_node = false;
+  double ep_inter_node_bytes = 0;  // the part of ep_bytes that leaves the node (through the GPU's own NIC)
   double intra_bytes() const;
   double inter_bytes() const;
+  double exposed_s() const;  // tp + pp + dp + cp + ep exposed: communication on the step's critical path
 };
 
 // Time step: one optimizer step and the whole training run without interruptions. It carries the
@@ -57,6 +62,7 @@ struct TimeResult {
   double achieved_tflops = 0;       // per GPU while computing
   double compute_s = 0;             // per step, all micro-batches
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (part of compute_s)
+  double expert_imbalance_s = 0;    // of compute_s's GEMM time: EP's busiest rank (kMoeCapacityFactor)
   Comm comm;
   double bubble_s = 0;
   double offload_s = 0;   // optimizer on the host / NVMe swaps
@@ -123,6 +129,18 @@ AttentionKernel attention_kernel(const Scenario& s);
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // Ring all-reduce time of `bytes` over `n` ranks (nccl-tests PERFORMANCE.md): 2(n-1)/n S / busbw.
 double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency_s);
+
+// Context parallelism (ring attention, Liu et al. 2023; Megatron-Core's P2P ring): the key and
+// value bytes one GPU sends forward per layer and micro-batch, (cp - 1) steps of its chunk,
+// (cp - 1) x b (s / cp) (k + v) / tp x bytes; backward sends K, V and their gradients (2x).
+double cp_kv_bytes_per_layer(const Scenario& s);
+// Expert parallelism: the bytes of one all-to-all (dispatch or combine) of one MoE layer and
+// micro-batch that leave one GPU, b (s / cp) top_k h x bytes x (ep - 1) / ep, times the busiest
+// rank's load kMoeCapacityFactor; per sequence-parallel shard with TP (Megatron-Core's dispatcher).
+double ep_alltoall_bytes(const Scenario& s, const Calibration& cal);
+// Pipeline bubble as a fraction of the ideal step: (p - 1) / m for 1F1B, (p - 1) / (v m) for the
+// interleaved schedule with v virtual stages per rank (Narayanan et al. 2021 §2.2.2).
+double pipeline_bubble_fraction(int pp, int vp, int micro_batches);
 
 // NCCL bus bandwidth inside a node (the scale-up link) and the share of the node's NICs one GPU
 // drives (node scale-out bandwidth x achieved fraction / GPUs per node): the parts group_link()

@@ -56,6 +56,7 @@ struct PlanCandidate {
   double step_s = 0, total_hours = 0, cost_usd = 0, mfu = 0, memory_bytes = 0, capacity_bytes = 0;
   double exposed_comm_s = 0, bubble_s = 0, compute_s = 0;
   int gpus() const;
+  int dp() const;  // data-parallel replicas: GPUs / (TP x CP x PP)
 };
 
 struct PlanResult {

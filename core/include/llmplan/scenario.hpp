@@ -84,6 +84,10 @@ struct Parallel {
   bool flash_attention = true;      // no s x s score matrix stored
   AttentionKernel attention_kernel = AttentionKernel::auto_;  // which fused kernel (auto: the accelerator's usual)
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
+  // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM); EP is carved out of DP.
+  int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
+  int ep = 1;  // expert parallel size: the routed experts split over ep of the DP ranks (MoE only)
+  int vp = 1;  // virtual pipeline stages per rank: interleaved 1F1B (Narayanan et al. 2021 §2.2)
 };
 
 // Memory-saving techniques of training frameworks that change what a GPU holds.
@@ -163,7 +167,8 @@ struct Scenario {
   StorageChoice storage;
   Pricing pricing;
 
-  int dp() const { return cluster.gpus / (parallel.tp * parallel.pp); }
+  // Data-parallel replicas: GPUs / (tp x cp x pp); a replica processes micro_batch sequences, each split over cp GPUs.
+  int dp() const { return cluster.gpus / (parallel.tp * parallel.cp * parallel.pp); }
   int effective_global_batch() const { return global_batch > 0 ? global_batch : micro_batch * dp(); }
   int grad_accum() const { return effective_global_batch() / (micro_batch * dp()); }
   bool is_peft() const { return method == Method::lora || method == Method::qlora; }
