@@ -201,3 +201,31 @@ TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and
   CHECK(check_of(single, "nccl_intra") == nullptr);
   CHECK(check_of(single, "topology") == nullptr);
 }
+
+TEST_CASE(
+    "virtual stages with uneven pipelines: the embedding and loss take a block's slot (Llama 3.1 405B, PP 8 x VP 8)") {
+  // 126 blocks on 8 stages: 15 + 6 x 16 + 15. With 8 virtual stages a rank, Megatron-LM counts the
+  // input embedding and the loss as a block each (--account-for-embedding-in-pipeline-split,
+  // --account-for-loss-in-pipeline-split): 128 slots, 2 per virtual stage (Megatron-Bridge's 405B
+  // recipe on H100: TP 8, PP 8, VP 8).
+  const ScenarioParse parse = parse_scenario(
+      R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "global_batch": 512, "tokens": 1e9,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1024},
+      "parallel": {"tp": 8, "pp": 8, "vp": 8, "zero": 1, "sequence_parallel": true, "recompute": "full"}})",
+      builtin_catalog());
+  REQUIRE_MESSAGE(parse.scenario, parse.error.message);
+  const LaunchArtifacts a =
+      launch_artifacts(*parse.scenario, estimate(*parse.scenario, default_calibration()), default_calibration());
+  const auto f = megatron_flags(a.megatron_args);
+  CHECK(f.count("--account-for-embedding-in-pipeline-split") == 1);
+  CHECK(f.count("--account-for-loss-in-pipeline-split") == 1);
+  CHECK(f.count("--decoder-first-pipeline-num-layers") == 0);
+  CHECK(f.at("--num-virtual-stages-per-pipeline-rank") == "8");
+  // VP 3 divides neither 16 nor 15 + 1: refused, naming the field.
+  const ScenarioParse bad = parse_scenario(
+      R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1024}, "parallel": {"tp": 8, "pp": 8, "vp": 3}})",
+      builtin_catalog());
+  CHECK_FALSE(bad.scenario);
+  CHECK(bad.error.field == "parallel.vp");
+}

@@ -223,8 +223,12 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   // next_power_of_2(ceil(16,384 / 32)) = 512 tokens of (2 + 4) B x 128,256 logits = 394,002,432 B,
   // plus the inputs 16,384 x 16,384 = 268,435,456 B: 662,437,888 B.
   Scenario liger = *hf.scenario;
-  liger.techniques.fused_loss = true;
+  liger.techniques.fused_loss = FusedLoss::liger;
   CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(662437888.0));
+  // Cut Cross-Entropy (Unsloth) writes no logits: only the inputs, 268,435,456 B.
+  Scenario cce = *hf.scenario;
+  cce.techniques.fused_loss = FusedLoss::cce;
+  CHECK(estimate_memory(cce, count_params(cce.model), cal).per_gpu.logits == doctest::Approx(268435456.0));
 }
 
 TEST_SUITE("context, expert and virtual pipeline parallelism") {
@@ -314,4 +318,28 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     CHECK(s.grad_accum() == 8);
     CHECK(in_flight_micro_batches(s, 0) == 8.0);
   }
+}
+
+TEST_CASE("Hugging Face QLoRA keeps the non-4-bit parameters and the hidden states in fp32") {
+  // PEFT's prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit to fp32:
+  // Llama 3.1 8B's embedding and head (2 x 128,256 x 4,096 = 1,050,673,152) and its norms
+  // (32 x 2 x 4,096 + 4,096 = 266,240): 1,050,939,392 parameters at 4 B instead of 2.
+  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048,
+      "cluster": {"gpus": 1}, "parallel": {"recompute": "full"}})";
+  const ScenarioParse hf = parse_scenario(text, builtin_catalog());
+  REQUIRE(hf.scenario);
+  Scenario tt = *hf.scenario;
+  tt.framework = FrameworkKind::torchtune;
+  const Calibration cal = default_calibration();
+  const MemoryResult a = estimate_memory(*hf.scenario, count_params(hf.scenario->model), cal);
+  const MemoryResult b = estimate_memory(tt, count_params(tt.model), cal);
+  CHECK(a.per_gpu.weights - b.per_gpu.weights == doctest::Approx(2.0 * 1050939392.0));
+  // Full recompute keeps each block's input: 2,048 x 4,096 elements x 32 blocks at 4 B instead of 2
+  // (+ 536,870,912 B), and the recomputed block's working set is fp32 too, so the activations at
+  // least double that block input share.
+  CHECK(a.per_gpu.activations >= 2.0 * b.per_gpu.activations * 0.99);
+  // Logits: the fp32 head gives fp32 logits, 4 + 12 B per logit instead of torchtune's 2 + 4 / 1:
+  // 2,048 x (2 x 4 x 4,096 + 16 x 128,256) vs 2,048 x (2 x 2 x 4,096 + 6 x 128,256).
+  CHECK(a.per_gpu.logits == doctest::Approx(2048.0 * (8.0 * 4096 + 16.0 * 128256)));
+  CHECK(b.per_gpu.logits == doctest::Approx(2048.0 * (4.0 * 4096 + 6.0 * 128256)));
 }

@@ -134,9 +134,10 @@ TEST_CASE("context, expert and virtual pipeline parallelism: invalid combination
                 "needs parallel.pp > 1");
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 16, "parallel": {"pp": 4, "vp": 3}})",
                 "parallel.vp", "must divide every pipeline stage's layers (8, 8, 8 of the model's 32 on 4 stages)");
-  // Llama 3 405B on 16 stages: 7 + 8 x 14 + 7 blocks; VP 2 does not divide 7.
+  // Llama 3 405B on 16 stages: 7 + 8 x 14 + 7 blocks; VP 3 divides neither 8 nor 7 + 1 (VP 2 would:
+  // the embedding and the loss then take a block's slot each, --account-for-*-in-pipeline-split).
   check_rejects(R"({"model": {"preset": "llama-3.1-405b"}, "cluster": {"gpus": 128}, "global_batch": 64,
-      "parallel": {"tp": 8, "pp": 16, "vp": 2}})",
+      "parallel": {"tp": 8, "pp": 16, "vp": 3}})",
                 "parallel.vp", "(7, 8, 7 of the model's 126 on 16 stages)");
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 6, "parallel": {"pp": 4, "vp": 2}})",
                 "parallel.vp", "(global_batch / (micro_batch x dp) = 3) to be a multiple of parallel.pp (4)");

@@ -208,8 +208,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
       !opt(r, o, "fp8_dense_tflops", p, a.fp8_dense_tflops) || !opt(r, o, "fp4_dense_tflops", p, a.fp4_dense_tflops) ||
       !opt(r, o, "intra_node_gb_per_s", p, a.intra_node_gb_per_s) || !opt(r, o, "tdp_w", p, a.tdp_w) ||
       !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency) ||
-      !fraction(r, o, "gemm_fp8_efficiency", p, a.gemm_fp8_efficiency) ||
-      !read_attention(r, o, p, a))
+      !fraction(r, o, "gemm_fp8_efficiency", p, a.gemm_fp8_efficiency) || !read_attention(r, o, p, a))
     return false;
   if (o.contains("intra_node_link") && !o["intra_node_link"].is_null() &&
       !r.string(o, "intra_node_link", p, a.intra_node_link))

@@ -175,7 +175,11 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   };
   arg("--tensor-model-parallel-size", num(x.tp));
   arg("--pipeline-model-parallel-size", num(x.pp));
-  if (const PipelineSplit split = pipeline_split(m.layers, x.pp); !split.even()) {
+  if (const PipelineSplit split = pipeline_split(m.layers, x.pp); embedding_counts_as_block(split, x.pp, x.vp)) {
+    // Virtual stages of middle-stage size, the embedding and the loss each taking a block's slot.
+    arg("--account-for-embedding-in-pipeline-split");
+    arg("--account-for-loss-in-pipeline-split");
+  } else if (!split.even()) {
     arg("--decoder-first-pipeline-num-layers", num(split.first));
     arg("--decoder-last-pipeline-num-layers", num(split.last));
   }

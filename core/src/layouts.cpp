@@ -171,10 +171,9 @@ LayoutEnumeration enumerate_layouts(const LayoutSpace& sp) {
           continue;
         }
         const int dp = sp.gpus / (tp * cp * pp);
-        // Virtual stages split every stage's blocks (Megatron-LM refuses them with uneven stages).
-        const int stage_layers = split.even() ? split.middle : 1;
-        for (int vp = 1; vp <= (pp > 1 ? stage_layers : 1); ++vp) {
-          if (stage_layers % vp != 0) continue;  // not a layout: virtual stages split a stage's layers
+        for (int vp = 1; vp <= (pp > 1 ? split.middle : 1); ++vp) {
+          // Not a layout: virtual stages split every stage's layers (vp_divides_stages).
+          if (vp > 1 && !vp_divides_stages(split, pp, vp)) continue;
           for (int ep = 1; ep <= (m.is_moe() ? std::min(dp, m.experts) : 1); ++ep) {
             if (m.experts % ep != 0 || dp % ep != 0) continue;  // not a layout: EP splits experts and DP
             Layout l;

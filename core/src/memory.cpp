@@ -245,6 +245,15 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
 
 double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 
+// Hugging Face QLoRA runs prepare_model_for_kbit_training (PEFT, peft/utils/other.py: "cast all
+// non INT8 parameters to fp32"): the embedding, norms and output head become fp32, so the hidden
+// states, the 4-bit layers' outputs (bitsandbytes returns its input's dtype) and the logits are
+// fp32 too.
+bool kbit_fp32(const Scenario& s) { return s.method == Method::qlora && s.framework == FrameworkKind::hf; }
+
+// Bytes of one activation element as the framework keeps it.
+double activation_bytes(const Scenario& s) { return kbit_fp32(s) ? 4.0 : element_bytes(s.precision); }
+
 // Freeze-tuning trains the top `trainable_layers` blocks (LLaMA-Factory's default); 0 means a
 // quarter of them.
 int trainable_layers(const Scenario& s) {
@@ -268,7 +277,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     const double other = st.params - block_linear;
     const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : 2.0;
     out.frozen = st.params;
-    out.frozen_bytes = block_linear * linear_bytes + other * 2.0;
+    out.frozen_bytes = block_linear * linear_bytes + other * (kbit_fp32(s) ? 4.0 : 2.0);
     out.trained = st.layers * lora_params_per_layer(s.model, s.lora) / tp;
     return out;
   }
@@ -289,8 +298,8 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
 
 ActivationShape activation_shape(const Scenario& s) {
   ActivationShape a;
-  a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : element_bytes(s.precision);
-  a.norm_input_bytes = s.techniques.fp32_norm_inputs ? 4.0 : element_bytes(s.precision);
+  a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : activation_bytes(s);
+  a.norm_input_bytes = s.techniques.fp32_norm_inputs ? 4.0 : activation_bytes(s);
   a.seq_len = s.seq_len;
   a.micro_batch = s.micro_batch;
   a.tp = s.parallel.tp;
@@ -299,7 +308,7 @@ ActivationShape activation_shape(const Scenario& s) {
   a.recompute = s.parallel.recompute;
   a.flash_attention = s.parallel.flash_attention;
   a.dropout = s.dropout;
-  a.element_bytes = element_bytes(s.precision);
+  a.element_bytes = activation_bytes(s);
   return a;
 }
 
@@ -336,7 +345,7 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
 //   overwrites with exp(logits) in place, e + 4.
 // `techniques.loss_chunks` divides the fp32 copies the loss makes (a chunked loss).
 double loss_bytes_per_logit(const Scenario& s) {
-  const double e = element_bytes(s.precision);
+  const double e = activation_bytes(s);
   const double c = s.techniques.loss_chunks;
   switch (s.framework) {
     case FrameworkKind::torchtune: return e + 4.0 / c;
@@ -351,12 +360,15 @@ double loss_bytes_per_logit(const Scenario& s) {
 // uses) never forms the whole logits: it projects chunk_size = next_power_of_2(ceil(tokens /
 // ceil(V / h))) tokens at a time, 16-bit logits and their fp32 gradient.
 double logits_bytes(const Scenario& s) {
-  const double e = element_bytes(s.precision);
+  const double e = activation_bytes(s);
   const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
   const double inputs = tokens * 2 * e * s.model.hidden / rep_div;
-  if (s.techniques.fused_loss) {
+  // Cut Cross-Entropy (Wijmans et al. 2024, arXiv:2411.09009) computes the logits in on-chip memory
+  // block by block and writes none of them, forward or backward.
+  if (s.techniques.fused_loss == FusedLoss::cce) return inputs;
+  if (s.techniques.fused_loss == FusedLoss::liger) {
     const double chunks = std::ceil(static_cast<double>(s.model.vocab) / s.model.hidden);
     const double chunk_tokens = std::min(tokens, std::exp2(std::ceil(std::log2(std::ceil(tokens / chunks)))));
     return inputs + chunk_tokens * (e + 4.0) * s.model.vocab / tp;
@@ -517,11 +529,11 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
          "framework's loss holds at the start of backward (Hugging Face: 16-bit logits + 3 fp32 copies, e + 12; "
          "torchtune and Megatron: e + 4 / loss_chunks; torchtitan: 12); fused linear cross-entropy: one chunk of "
-         "next_power_of_2(tokens / ceil(V / h)) tokens x (e + 4) V",
+         "next_power_of_2(tokens / ceil(V / h)) tokens x (e + 4) V (Liger); Cut Cross-Entropy: none",
          {{"vocab", static_cast<double>(s.model.vocab)},
           {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)},
           {"loss_bytes_per_logit", loss_bytes_per_logit(s)},
-          {"fused_loss", s.techniques.fused_loss ? 1.0 : 0.0},
+          {"fused_loss", static_cast<double>(s.techniques.fused_loss)},
           {"cp", static_cast<double>(x.cp)}});
   ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
          "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});

@@ -405,11 +405,12 @@ bool check_expert_parallel(Reader& r, const Scenario& s) {
 // uneven split, --num-virtual-stages-per-pipeline-rank) and the micro-batches of a step to be a
 // multiple of pp (megatron/core/pipeline_parallel/schedules.py, interleaved schedule).
 bool check_virtual_pipeline(Reader& r, const Scenario& s) {
+  // (vp_divides_stages: scenario.hpp)
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1) return true;
   if (pp <= 1) return r.fail("parallel.vp", "needs parallel.pp > 1 (virtual stages interleave a pipeline); got pp 1");
   const PipelineSplit split = pipeline_split(s.model.layers, pp);
-  const bool divides = split.first % vp == 0 && split.last % vp == 0 && (pp <= 2 || split.middle % vp == 0);
+  const bool divides = vp_divides_stages(split, pp, vp);
   if (!divides)
     return r.fail("parallel.vp", "must divide every pipeline stage's layers (" + n(split.first) +
                                      (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last) +
@@ -501,6 +502,11 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, 
   std::string why;
   if (!resolve_price(catalog, false, s, why)) return r.fail("pricing.mode", why);
   return resolve_storage(r, catalog, s);
+}
+
+bool embedding_counts_as_block(const PipelineSplit& split, int pp, int vp) {
+  return pp > 2 && vp > 1 && split.first + 1 == split.middle && split.last + 1 == split.middle &&
+         split.middle % vp == 0;
 }
 
 const char* to_string(Method m) { return kMethodNames[static_cast<int>(m)]; }

@@ -36,8 +36,8 @@ struct Accelerator : EntryInfo {
   Opt intra_node_gb_per_s;      // per GPU, one direction
   int pcie_gen = 0;             // 0 when not published
   Opt tdp_w;
-  Opt gemm_bf16_efficiency;       // measured large-GEMM / peak
-  Opt gemm_fp8_efficiency;        // measured large FP8 GEMM / FP8 dense peak
+  Opt gemm_bf16_efficiency;  // measured large-GEMM / peak
+  Opt gemm_fp8_efficiency;   // measured large FP8 GEMM / FP8 dense peak
   // Fused attention forward + backward / 16-bit dense peak, per kernel (index AttentionKernel; the
   // auto slot is unused), in the kernels' own FLOP count; and the kernel frameworks use by default.
   std::array<Opt, kAttentionKernels> attention_efficiency{};

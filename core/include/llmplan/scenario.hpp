@@ -22,6 +22,10 @@ enum class Recompute { none, selective, full };
 enum class Offload { none, cpu, nvme };
 enum class LoraTargets { attention, all_linear };
 enum class PricingMode { on_demand, spot, reserved_1yr, reserved_3yr };
+// A fused loss kernel: Liger's fused linear cross-entropy (logits a chunk at a time) or Cut
+// Cross-Entropy (Unsloth; logits never written to GPU memory).
+enum class FusedLoss { none, liger, cce };
+inline constexpr const char* kFusedLossNames[] = {"none", "liger", "cce"};
 // The software that runs the job: it decides what the loss and the framework's buffers hold.
 enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan };
 
@@ -52,8 +56,8 @@ struct Cluster {
   double peak_fp8_tflops = 0;                  // dense FP8; 0 when unsupported
   double peak_fp32_tflops = 67;                // non-tensor FP32
   double memory_bw_gb_per_s = 3350;            // HBM bandwidth (memory-bound kernels)
-  double gemm_efficiency = 0;        // measured large-GEMM / peak; 0 when unpublished (a named default applies)
-  double fp8_gemm_efficiency = 0;    // measured large FP8 GEMM / FP8 peak; 0 when unpublished
+  double gemm_efficiency = 0;      // measured large-GEMM / peak; 0 when unpublished (a named default applies)
+  double fp8_gemm_efficiency = 0;  // measured large FP8 GEMM / FP8 peak; 0 when unpublished
   // Measured fused attention fwd+bwd / 16-bit peak per kernel (0 when unpublished) and the usual kernel.
   std::array<double, kAttentionKernels> attention_efficiency{};
   AttentionKernel attention_kernel = AttentionKernel::flash2;
@@ -92,12 +96,12 @@ struct Parallel {
 
 // Memory-saving techniques of training frameworks that change what a GPU holds.
 struct Techniques {
-  int loss_chunks = 1;                 // chunked cross-entropy (torchtune: 8): fp32 logits one chunk at a time
-  bool activation_offload = false;     // saved activations streamed to host memory
-  bool optimizer_in_backward = false;  // optimizer step fused into backward: gradients freed at once
-  bool fp32_norm_inputs = false;       // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
-  bool fused_loss = false;             // fused linear + cross-entropy (Liger, Unsloth): no full logits tensor
-  bool fp32_grad_reduce = false;       // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
+  int loss_chunks = 1;                     // chunked cross-entropy (torchtune: 8): fp32 logits one chunk at a time
+  bool activation_offload = false;         // saved activations streamed to host memory
+  bool optimizer_in_backward = false;      // optimizer step fused into backward: gradients freed at once
+  bool fp32_norm_inputs = false;           // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
+  FusedLoss fused_loss = FusedLoss::none;  // fused linear + cross-entropy: no full logits tensor
+  bool fp32_grad_reduce = false;           // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
 };
 
 // The data tier when a scenario names none (one consumer Gen4 NVMe drive per node).
@@ -186,6 +190,16 @@ struct PipelineSplit {
   bool even() const { return first == middle && last == middle; }
 };
 PipelineSplit pipeline_split(int layers, int pp);
+// Whether vp virtual stages split every pipeline stage: each stage's blocks divide by vp, or a
+// first/last stage one block short counts the embedding/loss as its missing block (Megatron-LM
+// --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split; Llama 3.1
+// 405B's 126 blocks on PP 8 x VP 8: 15 + 6 x 16 + 15).
+bool embedding_counts_as_block(const PipelineSplit& split, int pp, int vp);
+inline bool vp_divides_stages(const PipelineSplit& split, int pp, int vp) {
+  const bool middle = pp <= 2 || split.middle % vp == 0;
+  const bool ends = (split.first % vp == 0 && split.last % vp == 0) || embedding_counts_as_block(split, pp, vp);
+  return middle && ends;
+}
 
 struct InputError {
   std::string field;    // JSON path, e.g. "parallel.tp"
