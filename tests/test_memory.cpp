@@ -202,10 +202,10 @@ TEST_CASE("uneven pipeline stages: Llama 3 405B on 16 stages, BLOOM on 12, DeepS
 TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   // Llama 3.1 8B: hidden 4096, vocabulary 128,256; one sequence of 16,384 tokens, bf16, TP 1.
   // Norm and head inputs: 2 tensors x 2 B x 4096 = 16,384 B per token.
-  // Hugging Face Transformers (ForCausalLMLoss: logits.float(), F.cross_entropy): bf16 logits 2 B,
-  // saved fp32 log-softmax 4 B, and in backward the fp32 gradient from nll_loss 4 B and the fp32
-  // gradient of log-softmax's input 4 B: 14 B per logit.
-  // 16,384 x (16,384 + 14 x 128,256) = 16,384 x 1,811,968 = 29,687,283,712 B (27.6 GiB).
+  // Hugging Face Transformers (ForCausalLMLoss: logits.float(), F.cross_entropy): the saved fp32
+  // log-softmax 4 B, and in backward the fp32 gradient from nll_loss 4 B and the fp32 gradient of
+  // log-softmax's input 4 B: 12 B per logit (the Trainer has dropped the logits, log-softmax saved
+  // its output). 16,384 x (16,384 + 12 x 128,256) = 16,384 x 1,555,456 = 25,484,591,104 B (23.7 GiB).
   const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 16384,
       "cluster": {"gpus": 1, "gpu_memory_gb": 1000}, "parallel": {"recompute": "full"}})";
   const ScenarioParse hf = parse_scenario(text, builtin_catalog());
@@ -213,7 +213,7 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   CHECK(hf.scenario->framework == FrameworkKind::hf);  // fine-tuning defaults to Hugging Face
   const Calibration cal = default_calibration();
   CHECK(estimate_memory(*hf.scenario, count_params(hf.scenario->model), cal).per_gpu.logits ==
-        doctest::Approx(29687283712.0));
+        doctest::Approx(25484591104.0));
   // Megatron's fused vocab-parallel cross-entropy keeps the bf16 logits and one fp32 tensor (exp in
   // place): 16,384 x (16,384 + 6 x 128,256) = 16,384 x 785,920 = 12,876,513,280 B.
   Scenario mg = *hf.scenario;
@@ -330,16 +330,17 @@ TEST_CASE("Hugging Face QLoRA keeps the non-4-bit parameters and the hidden stat
   REQUIRE(hf.scenario);
   Scenario tt = *hf.scenario;
   tt.framework = FrameworkKind::torchtune;
+  tt.techniques.kbit_fp32_cast = false;  // torchtune's QLoRA keeps them in bf16
   const Calibration cal = default_calibration();
   const MemoryResult a = estimate_memory(*hf.scenario, count_params(hf.scenario->model), cal);
   const MemoryResult b = estimate_memory(tt, count_params(tt.model), cal);
   CHECK(a.per_gpu.weights - b.per_gpu.weights == doctest::Approx(2.0 * 1050939392.0));
-  // Full recompute keeps each block's input: 2,048 x 4,096 elements x 32 blocks at 4 B instead of 2
-  // (+ 536,870,912 B), and the recomputed block's working set is fp32 too, so the activations at
-  // least double that block input share.
-  CHECK(a.per_gpu.activations >= 2.0 * b.per_gpu.activations * 0.99);
-  // Logits: the fp32 head gives fp32 logits, 4 + 12 B per logit instead of torchtune's 2 + 4 / 1:
-  // 2,048 x (2 x 4 x 4,096 + 16 x 128,256) vs 2,048 x (2 x 2 x 4,096 + 6 x 128,256).
-  CHECK(a.per_gpu.logits == doctest::Approx(2048.0 * (8.0 * 4096 + 16.0 * 128256)));
-  CHECK(b.per_gpu.logits == doctest::Approx(2048.0 * (4.0 * 4096 + 6.0 * 128256)));
+  // Full recompute keeps each block's input, the fp32 residual stream: 2,048 x 4,096 elements x 32
+  // blocks at 4 B instead of 2 (+ 536,870,912 B); the recomputed block's norm inputs are fp32 too.
+  CHECK(a.per_gpu.activations - b.per_gpu.activations >= 536870912.0);
+  // Logits: both keep the loss's 3 fp32 copies (12 B per logit); the norm and head inputs are fp32
+  // (4 B) with the cast and bf16 without: 2,048 x (2 x 4 x 4,096 + 12 x 128,256) vs 2,048 x
+  // (2 x 2 x 4,096 + 12 x 128,256).
+  CHECK(a.per_gpu.logits == doctest::Approx(2048.0 * (8.0 * 4096 + 12.0 * 128256)));
+  CHECK(b.per_gpu.logits == doctest::Approx(2048.0 * (4.0 * 4096 + 12.0 * 128256)));
 }

@@ -111,7 +111,7 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
 
   if (a.recompute == Recompute::full) {
     // Only the layer input is kept; the working set of one layer is added per stage.
-    return tokens * a.element_bytes * m.hidden / rep_div;
+    return tokens * (a.residual_bytes > 0 ? a.residual_bytes : a.element_bytes) * m.hidden / rep_div;
   }
   double bytes = tokens * (t.replicated / rep_div + t.sharded / tp);
   const bool keep_scores = a.recompute == Recompute::none && !a.flash_attention;
@@ -246,13 +246,14 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
 double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 
 // Hugging Face QLoRA runs prepare_model_for_kbit_training (PEFT, peft/utils/other.py: "cast all
-// non INT8 parameters to fp32"): the embedding, norms and output head become fp32, so the hidden
-// states, the 4-bit layers' outputs (bitsandbytes returns its input's dtype) and the logits are
-// fp32 too.
-bool kbit_fp32(const Scenario& s) { return s.method == Method::qlora && s.framework == FrameworkKind::hf; }
+// non INT8 parameters to fp32"; techniques.kbit_fp32_cast, on by default with framework hf; Unsloth's
+// own version only freezes): the embedding, norms and output head become fp32, so the residual
+// stream (the embedding's output, added to by every block) and the norms' inputs are fp32, and so
+// are the logits the fp32 head returns.
+bool kbit_fp32(const Scenario& s) { return s.method == Method::qlora && s.techniques.kbit_fp32_cast; }
 
-// Bytes of one activation element as the framework keeps it.
-double activation_bytes(const Scenario& s) { return kbit_fp32(s) ? 4.0 : element_bytes(s.precision); }
+// Bytes of one element of the residual stream and of the logits as the framework keeps them.
+double residual_bytes(const Scenario& s) { return kbit_fp32(s) ? 4.0 : element_bytes(s.precision); }
 
 // Freeze-tuning trains the top `trainable_layers` blocks (LLaMA-Factory's default); 0 means a
 // quarter of them.
@@ -298,8 +299,9 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
 
 ActivationShape activation_shape(const Scenario& s) {
   ActivationShape a;
-  a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : activation_bytes(s);
-  a.norm_input_bytes = s.techniques.fp32_norm_inputs ? 4.0 : activation_bytes(s);
+  a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : element_bytes(s.precision);
+  a.norm_input_bytes = s.techniques.fp32_norm_inputs ? 4.0 : residual_bytes(s);
+  a.residual_bytes = residual_bytes(s);
   a.seq_len = s.seq_len;
   a.micro_batch = s.micro_batch;
   a.tp = s.parallel.tp;
@@ -308,7 +310,7 @@ ActivationShape activation_shape(const Scenario& s) {
   a.recompute = s.parallel.recompute;
   a.flash_attention = s.parallel.flash_attention;
   a.dropout = s.dropout;
-  a.element_bytes = activation_bytes(s);
+  a.element_bytes = element_bytes(s.precision);
   return a;
 }
 
@@ -332,27 +334,29 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   return bytes;
 }
 
-// Bytes per token and vocabulary entry the loss holds at its peak, the start of backward, by what
-// each framework's loss code keeps alive (vocab-parallel under TP):
-// - Hugging Face Transformers (ForCausalLMLoss: logits.float(), then F.cross_entropy), and the
-//   PyTorch loops that run its models (FSDP, DeepSpeed) or write the same loss (torchtitan:
-//   cross_entropy(pred.float())): the 16-bit logits the model returns, the saved fp32 log-softmax,
-//   and in its backward the fp32 gradient arriving from nll_loss and the fp32 gradient it
-//   produces: e + 3 x 4 bytes (torchtitan deletes its 16-bit prediction: 3 x 4).
-// - torchtune (CEWithChunkedOutputLoss, 8 chunks): the 16-bit logits and one fp32 copy a chunk at a
-//   time, e + 4 / chunks.
+// Bytes per token and vocabulary entry the loss holds at its peak, by what each framework's loss
+// code keeps alive (vocab-parallel under TP):
+// - PyTorch cross-entropy on upcast logits: Hugging Face Transformers (ForCausalLMLoss:
+//   logits.float(), then F.cross_entropy), the loops that run its models (FSDP, DeepSpeed),
+//   torchtitan (cross_entropy(pred.float())) and torchtune (CEWithChunkedOutputLoss: the same a
+//   chunk at a time). Log-softmax saves its fp32 output, 4 bytes, and its backward holds the fp32
+//   gradient arriving from nll_loss and the fp32 gradient it produces, 8 bytes a chunk at a time.
+//   The logits themselves are gone by then: the training loop keeps only the loss, and log-softmax
+//   saves its output, not its input. 4 + 8 / loss_chunks (12 unchunked).
 // - Megatron-LM (vocab-parallel cross-entropy, fused): the 16-bit logits and one fp32 tensor it
-//   overwrites with exp(logits) in place, e + 4.
-// `techniques.loss_chunks` divides the fp32 copies the loss makes (a chunked loss).
+//   overwrites with exp(logits) in place, e + 4 / loss_chunks.
+// - torch.compile (techniques.compile) fuses log-softmax and nll_loss into one kernel, which saves
+//   the logits and their log-sum-exp and recomputes the softmax in backward: e + 4 / loss_chunks
+//   like Megatron (torchtune README, 'Optimization flags': compile alone takes Llama 3.2 3B at
+//   8,192 tokens from 60.0 to 51.0 GiB, 9 bytes a logit).
+// - A plain PyTorch loop around a Hugging Face model (framework fsdp or deepspeed: `out = model(...);
+//   out.loss.backward()`) keeps the model's output, and with it the fp32 logits ForCausalLMLoss
+//   made, through the backward: 4 more bytes.
 double loss_bytes_per_logit(const Scenario& s) {
-  const double e = activation_bytes(s);
   const double c = s.techniques.loss_chunks;
-  switch (s.framework) {
-    case FrameworkKind::torchtune: return e + 4.0 / c;
-    case FrameworkKind::megatron: return e + 4.0 / c;
-    case FrameworkKind::torchtitan: return 12.0 / c;
-    default: return e + 12.0 / c;
-  }
+  if (s.framework == FrameworkKind::megatron || s.techniques.compile) return residual_bytes(s) + 4.0 / c;
+  const bool keeps_output = s.framework == FrameworkKind::fsdp || s.framework == FrameworkKind::deepspeed;
+  return (keeps_output ? 4.0 : 0.0) + 4.0 + 8.0 / c;
 }
 
 // Final norm input and head input (replicated unless sequence-parallel) and what the loss holds.
@@ -360,7 +364,7 @@ double loss_bytes_per_logit(const Scenario& s) {
 // uses) never forms the whole logits: it projects chunk_size = next_power_of_2(ceil(tokens /
 // ceil(V / h))) tokens at a time, 16-bit logits and their fp32 gradient.
 double logits_bytes(const Scenario& s) {
-  const double e = activation_bytes(s);
+  const double e = residual_bytes(s);
   const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
@@ -527,8 +531,11 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          {{"bytes_per_param", b.gradients}});
   ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
          "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
-         "framework's loss holds at the start of backward (Hugging Face: 16-bit logits + 3 fp32 copies, e + 12; "
-         "torchtune and Megatron: e + 4 / loss_chunks; torchtitan: 12); fused linear cross-entropy: one chunk of "
+         "framework's loss holds at its peak (PyTorch cross-entropy on fp32 logits: Hugging Face, torchtitan, "
+         "torchtune: 4 + 8 / loss_chunks; FSDP and DeepSpeed loops also keep the fp32 logits: + 4; Megatron or "
+         "torch.compile: e + 4 / loss_chunks); "
+         "fused linear "
+         "cross-entropy: one chunk of "
          "next_power_of_2(tokens / ceil(V / h)) tokens x (e + 4) V (Liger); Cut Cross-Entropy: none",
          {{"vocab", static_cast<double>(s.model.vocab)},
           {"loss_chunks", static_cast<double>(s.techniques.loss_chunks)},

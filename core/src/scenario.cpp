@@ -342,6 +342,9 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   if (!detail::check_fields(r, root, FieldScope::scenario)) return out;
   apply_stage(root, FieldStage::input, s);
   if (!has(root, "framework")) s.framework = default_framework(s.method);
+  // PEFT's prepare_model_for_kbit_training casts them; Unsloth's own preparation does not.
+  if (!has(root, "techniques.kbit_fp32_cast"))
+    s.techniques.kbit_fp32_cast = s.method == Method::qlora && s.framework == FrameworkKind::hf;
   std::string why;
   const bool ok = read_model(r, root, catalog, s) && check_method(r, root, s) && read_cluster(r, root, catalog, s) &&
                   read_network_link(r, root, catalog, s);

@@ -46,6 +46,7 @@ struct ActivationShape {
   double element_bytes = 2;     // 16-bit activations
   double gemm_input_bytes = 2;  // inputs saved for the weight-gradient GEMMs (1 under FP8 training)
   double norm_input_bytes = 0;  // inputs saved by the norms; 0 means element_bytes (fused kernels)
+  double residual_bytes = 0;    // the residual stream (a block's input, kept under full recompute); 0: element_bytes
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
 

@@ -62,11 +62,13 @@ inline constexpr ModelChange kModelChanges[] = {
                "plus the FP8 casts of their inputs and gradients (Transformer Engine).",
      .effect = "FP8 steps are slower than before."},
     {.version = 2, .date = "2026-12-01",
-     .change = "Memory by framework (scenario field framework): Hugging Face's loss keeps 16-bit logits and three fp32 "
-               "copies, and its QLoRA keeps non-4-bit parameters, hidden states and logits in fp32 (PEFT "
-               "prepare_model_for_kbit_training); techniques.fused_loss (Liger, Cut Cross-Entropy).",
-     .effect = "Hugging Face fine-tuning memory up: Llama 3.1 8B QLoRA on an RTX 4090 at 2K tokens 20.6 to 37.1 GB, "
-               "Llama 3.1 8B LoRA on an H100 +14 %, Gemma 2 9B freeze-tuning +43 %; Megatron-LM pretraining "
+     .change = "Memory by framework (scenario field framework): PyTorch cross-entropy on fp32 logits keeps three fp32 "
+               "copies at its peak (plain FSDP/DeepSpeed loops also the fp32 logits), Megatron-LM and torch.compile "
+               "one; Hugging Face QLoRA keeps the non-4-bit parameters, the residual stream and the logits in fp32 "
+               "(PEFT prepare_model_for_kbit_training, techniques.kbit_fp32_cast); techniques.fused_loss (Liger, "
+               "Cut Cross-Entropy) and techniques.compile.",
+     .effect = "Hugging Face fine-tuning memory up: Llama 3.1 8B QLoRA on an RTX 4090 at 2K tokens 20.6 to 25.5 GB, "
+               "Llama 3.1 8B LoRA on an H100 +11 %, Gemma 2 9B freeze-tuning +32 %; Megatron-LM pretraining "
                "unchanged."},
     {.version = 2, .date = "2026-12-01",
      .change = "Context, expert and virtual-pipeline parallelism (parallel.cp, parallel.ep, parallel.vp; link codes cp, "

@@ -101,6 +101,8 @@ struct Techniques {
   bool optimizer_in_backward = false;      // optimizer step fused into backward: gradients freed at once
   bool fp32_norm_inputs = false;           // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
   FusedLoss fused_loss = FusedLoss::none;  // fused linear + cross-entropy: no full logits tensor
+  bool kbit_fp32_cast = false;             // QLoRA: non-4-bit parameters cast to fp32 (PEFT); default: hf + qlora
+  bool compile = false;                    // torch.compile: the cross-entropy runs as one fused kernel
   bool fp32_grad_reduce = false;           // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
 };
 
