@@ -289,7 +289,7 @@ TEST_SUITE("links") {
       CHECK(line.find(" \u2014 ") != std::string::npos);
     }
     CHECK(old.model_changes.front().find("Collective bandwidth follows the topology") != std::string::npos);
-    CHECK(old.model_changes.back().find("Constants refitted") != std::string::npos);
+    CHECK(old.model_changes.back().find("refitted on the fit families") != std::string::npos);
     // The scenario is the same one a current link of it opens: only the estimator moved.
     CHECK(old.input_json == decode("#v=1&c=2026.12.0&mv=2&m=llama-2-7b&s=2048").input_json);
 
