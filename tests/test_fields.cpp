@@ -39,6 +39,10 @@ void give_context(json& doc, const FieldSpec& f) {
   if (applies.find("method=lora") != std::string::npos) doc["method"] = "lora";
   if (applies.find("method=freeze") != std::string::npos) doc["method"] = "freeze";
   if (applies == "method=qlora") doc["method"] = "qlora";
+  if (applies == "parallel.ep>1") {
+    doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
+    json_set(doc, "parallel.ep", 2);
+  }
   if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
   if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" || path == "model.dense_layers")
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});

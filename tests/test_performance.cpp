@@ -362,3 +362,21 @@ TEST_CASE("expert parallelism: DeepSeek-V3's all-to-alls with EP 64 (DeepSeek-V3
   CHECK(plain.time.comm.ep_bytes == 0.0);
   CHECK(plain.time.expert_imbalance_s == 0.0);
 }
+
+TEST_CASE("expert-parallel all-to-alls overlapped with another micro-batch hide behind its computation") {
+  // DeepSeek-V3's layout (report §3.2: PP 16, EP 64, ZeRO-1 DP on 2,048 H800s). Overlapped (DualPipe,
+  // Megatron-Core --overlap-moe-expert-parallel-comm) only what exceeds the step's computation waits.
+  const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360, "tokens": 1e12,
+      "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 2048}, "precision": "fp8",
+      "parallel": {"pp": 16, "ep": 64, "zero": 1, "recompute": "selective"%s}})";
+  char plain[1024], overlapped[1024];
+  std::snprintf(plain, sizeof plain, text, "");
+  std::snprintf(overlapped, sizeof overlapped, text, ", \"ep_comm_overlap\": true");
+  const EstimateResult a = estimate(parse(plain), default_calibration());
+  const EstimateResult b = estimate(parse(overlapped), default_calibration());
+  REQUIRE(a.time.comm.ep_s > 0);
+  CHECK(a.time.comm.ep_exposed_s == doctest::Approx(a.time.comm.ep_s));
+  CHECK(b.time.comm.ep_s == doctest::Approx(a.time.comm.ep_s));
+  CHECK(b.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, a.time.comm.ep_s - a.time.compute_s)));
+  CHECK(b.time.step_s < a.time.step_s);
+}

@@ -509,6 +509,8 @@ constexpr Entry kStrings[] = {
     {S::t_fp32_grad_reduce, "Gradients are reduced across data-parallel ranks in fp32, twice the bytes of bf16 (Composer/FSDP mixed precision DEFAULT).", "数据并行梯度以 fp32 归约，字节数为 bf16 的两倍（Composer/FSDP 混合精度 DEFAULT）。"},
     {S::kbit_fp32_cast, "fp32 cast (QLoRA)", "fp32 转换（QLoRA）"},
     {S::t_kbit_fp32_cast, "QLoRA: the parameters not quantised to 4 bits (embedding, norms, head) are cast to fp32, and with them the residual stream and the logits (PEFT prepare_model_for_kbit_training). Default: on with Hugging Face.", "QLoRA：未量化为 4 bit 的参数（嵌入、归一化、输出头）转为 fp32，残差流和 logits 随之为 fp32（PEFT prepare_model_for_kbit_training）。默认：Hugging Face 时开启。"},
+    {S::ep_overlap, "EP all-to-all overlap", "专家并行通信重叠"},
+    {S::t_ep_overlap, "Expert-parallel all-to-alls run during another micro-batch's computation (DeepSeek-V3 DualPipe; Megatron-Core --overlap-moe-expert-parallel-comm).", "专家并行的 all-to-all 与另一个微批的计算重叠（DeepSeek-V3 DualPipe；Megatron-Core --overlap-moe-expert-parallel-comm）。"},
     {S::torch_compile, "torch.compile", "torch.compile"},
     {S::t_torch_compile, "The loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer instead of the log-softmax and its gradients.", "损失函数编译为一个融合内核，只保留 16 位 logits 和一个 fp32 缓冲，而不是 log-softmax 及其梯度。"},
     {S::framework, "Framework", "训练框架"},

@@ -188,6 +188,10 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   // --num-virtual-stages-per-pipeline-rank, which also serves even splits.
   if (x.cp > 1) arg("--context-parallel-size", num(x.cp));
   if (x.ep > 1) arg("--expert-model-parallel-size", num(x.ep));
+  if (x.ep > 1 && x.ep_comm_overlap) {
+    arg("--overlap-moe-expert-parallel-comm");  // the combined 1F1B schedule
+    arg("--delay-wgrad-compute");
+  }
   if (x.vp > 1) arg("--num-virtual-stages-per-pipeline-rank", num(x.vp));
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
   if (x.zero == 1) arg("--use-distributed-optimizer");

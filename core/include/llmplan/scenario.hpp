@@ -88,6 +88,8 @@ struct Parallel {
   bool flash_attention = true;      // no s x s score matrix stored
   AttentionKernel attention_kernel = AttentionKernel::auto_;  // which fused kernel (auto: the accelerator's usual)
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
+  bool ep_comm_overlap =
+      false;  // expert all-to-alls overlapped with another micro-batch's compute (DualPipe, Megatron-Core)
   // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM); EP is carved out of DP.
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
   int ep = 1;  // expert parallel size: the routed experts split over ep of the DP ranks (MoE only)
