@@ -72,7 +72,8 @@ inline constexpr ModelChange kModelChanges[] = {
                "unchanged."},
     {.version = 2, .date = "2026-12-01",
      .change = "Context, expert and virtual-pipeline parallelism (parallel.cp, parallel.ep, parallel.vp; link codes cp, "
-               "xp, vp), which the planner also searches, and uneven pipelines in the planner's search.",
+               "xp, vp), which the planner also searches, uneven pipelines in the planner's search, and expert all-to-alls "
+               "overlapped with computation (parallel.ep_comm_overlap, link code eo).",
      .effect = "Scenario links: none (the new fields default to 1). Planner links may find a faster or cheaper plan."},
     {.version = 2, .date = "2026-12-01",
      .change = "kGemmHalfSize, kElementwisePasses, kSoftmaxPasses and kZero3Overlap refitted on the fit families "
