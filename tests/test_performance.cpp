@@ -380,3 +380,31 @@ TEST_CASE("expert-parallel all-to-alls overlapped with another micro-batch hide 
   CHECK(b.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, a.time.comm.ep_s - a.time.compute_s)));
   CHECK(b.time.step_s < a.time.step_s);
 }
+
+TEST_CASE("attention runs as its own kernel at the accelerator's measured rate; FP8 only in the linear GEMMs") {
+  // Llama 3.1 8B, one sequence of 8,192 tokens on one H100 SXM (989 TFLOP/s dense BF16), no recompute.
+  // Attention forward per token A = 2 s (q + o) L = 2 x 8,192 x (4,096 + 4,096) x 32 = 4,294,967,296.
+  // FlashAttention-2 skips the masked half and recomputes the scores in backward: kernel FLOPs per
+  // token A / 2 x (1 + 2.5) = 7,516,192,768; at the catalog's 0.338 of 989 TFLOP/s (FlashAttention-3
+  // paper) the step's 8,192 tokens take 8,192 x 7,516,192,768 / (989e12 x 0.338) = 0.18419 s.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "parallel": {"flash_attention": true}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  const double kernel_per_token = 4294967296.0 / 2 * 3.5;
+  CHECK(r.time.flops.attention_kernel_per_token == doctest::Approx(kernel_per_token));
+  CHECK(r.time.attention_efficiency == doctest::Approx(0.338));
+  CHECK(r.time.attention_s == doctest::Approx(8192 * kernel_per_token / (989e12 * 0.338)));
+  // FlashAttention-3 on the same part runs at 0.590 (parallel.attention_kernel).
+  Scenario fa3 = s;
+  fa3.parallel.attention_kernel = AttentionKernel::flash3;
+  CHECK(estimate(fa3, default_calibration()).time.attention_s ==
+        doctest::Approx(8192 * kernel_per_token / (989e12 * 0.590)));
+  // FP8: the linear GEMMs run at the FP8 peak x the measured FP8 ratio (0.709, MAMF), attention keeps
+  // its 16-bit kernel time.
+  Scenario fp8 = s;
+  fp8.precision = Precision::fp8;
+  const EstimateResult q = estimate(fp8, default_calibration());
+  CHECK(q.time.attention_s == doctest::Approx(r.time.attention_s));
+  // Same GEMM shapes: the efficiency curve scales with the ratio, 0.709 / 0.8033 of the BF16 one.
+  CHECK(q.time.gemm_efficiency == doctest::Approx(r.time.gemm_efficiency * 0.709 / 0.8033));
+}
