@@ -255,13 +255,6 @@ bool kbit_fp32(const Scenario& s) { return s.method == Method::qlora && s.techni
 // Bytes of one element of the residual stream and of the logits as the framework keeps them.
 double residual_bytes(const Scenario& s) { return kbit_fp32(s) ? 4.0 : element_bytes(s.precision); }
 
-// Freeze-tuning trains the top `trainable_layers` blocks (LLaMA-Factory's default); 0 means a
-// quarter of them.
-int trainable_layers(const Scenario& s) {
-  if (s.method != Method::freeze) return s.model.layers;
-  return s.trainable_layers > 0 ? s.trainable_layers : std::max(1, s.model.layers / 4);
-}
-
 // How a stage's parameters split into frozen (weights only) and trained (weights, grads, states).
 struct StageParams {
   double frozen = 0;  // at 16-bit (or NF4 for QLoRA's block linears)
@@ -284,7 +277,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
   }
   if (s.method == Method::freeze) {
     // Stages hold the bottom layers first; the trained ones are the top of the model.
-    const int top_start = std::max(s.model.layers - trainable_layers(s), st.first_layer);
+    const int top_start = std::max(s.model.layers - s.trained_layers(), st.first_layer);
     const double trained_layers = std::max(0.0, st.first_layer + st.layers - top_start);
     out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, tp, ep);
     if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, top_start, trained_layers, tp, ep);
@@ -317,7 +310,7 @@ ActivationShape activation_shape(const Scenario& s) {
 double stage_activations(const Scenario& s, const StageLoad& st) {
   const ActivationShape a = activation_shape(s);
   // Frozen bottom layers (freeze-tuning) run without autograd and keep nothing for backward.
-  const double frozen_below = s.method == Method::freeze ? s.model.layers - trainable_layers(s) : 0.0;
+  const double frozen_below = s.method == Method::freeze ? s.model.layers - s.trained_layers() : 0.0;
   const double stage_start = st.first ? 0.0 : s.model.layers - st.layers;
   const double layers = std::max(0.0, st.layers - std::max(0.0, frozen_below - stage_start));
   if (layers <= 0) return 0;
@@ -583,7 +576,7 @@ MemoryResult estimate_memory(const Scenario& s, const ParamCount& p, const Calib
   if (s.is_peft()) {
     r.trainable_params = s.model.layers * lora_params_per_layer(s.model, s.lora);
   } else {
-    r.trainable_params = s.method == Method::freeze ? trainable_layers(s) * (p.layers_total / s.model.layers) : p.total;
+    r.trainable_params = s.method == Method::freeze ? s.trained_layers() * (p.layers_total / s.model.layers) : p.total;
   }
   if (s.parallel.offload == Offload::cpu) r.cpu_offload_bytes_per_node = offload_bytes_per_node(s, p);
   if (s.parallel.offload == Offload::nvme) r.nvme_offload_bytes_per_node = offload_bytes_per_node(s, p);

@@ -50,6 +50,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const double attn = attention_fwd_flops(m, s.seq_len);
   const double logits = static_cast<double>(m.vocab) * m.hidden;
   const double blocks = P - logits;
+  const double trained_share = static_cast<double>(s.trained_layers()) / m.layers;  // 1 but for freeze-tuning
   Flops f;
   if (s.is_peft()) {
     // Forward 2P, backward through frozen weights for activation gradients 2P (no weight
@@ -57,10 +58,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     const double adapters = m.layers * lora_params_per_layer(m, s.lora);
     f.model_per_token = 4.0 * P + 6.0 * adapters + 3.0 * attn;
   } else if (s.method == Method::freeze) {
-    const int trained = s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4);
-    const double share = static_cast<double>(trained) / m.layers;
     // Frozen bottom blocks run forward only; the trained top blocks and the head train fully.
-    f.model_per_token = 2.0 * (1 - share) * (blocks + attn) + 6.0 * share * blocks + 3.0 * share * attn + 6.0 * logits;
+    f.model_per_token = 2.0 * (1 - trained_share) * (blocks + attn) + 6.0 * trained_share * blocks +
+                        3.0 * trained_share * attn + 6.0 * logits;
   } else {
     f.model_per_token = 6.0 * P + 3.0 * attn;  // Kaplan et al. 2020 6N + attention
   }
@@ -70,10 +70,6 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   f.hardware_per_token = f.model_per_token + recompute;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
-  const double trained_share =
-      s.method == Method::freeze
-          ? static_cast<double>(s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4)) / m.layers
-          : 1.0;
   const double recomputed_attention = s.parallel.recompute == Recompute::none ? 0.0 : attn;
   f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
   if (s.parallel.flash_attention) {
@@ -201,8 +197,8 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
 // attention of the chunk before it, so (cp - 1) / cp of this GPU's attention time can hide it.
 void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Compute& compute, Comm& c, Explainer* ex) {
   const Parallel& x = s.parallel;
-  if (x.cp <= 1 && !ex) return;                          // the planner's hot path: nothing to add
-  const GroupLink cp_group = group_link(s, x.cp, x.tp);  // CP sits right outside TP in the rank order
+  if (x.cp <= 1 && !ex) return;                             // the planner's hot path: nothing to add
+  const GroupLink cp_group = group_link(s, l, x.cp, x.tp);  // CP sits right outside TP in the rank order
   const int m = std::max(1, s.grad_accum());
   const double layers = busiest_stage_layers(s);
   const double per_layer_fwd = cp_kv_bytes_per_layer(s);             // 0 without CP
@@ -256,8 +252,8 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
 void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calibration& cal, const Compute& compute,
                           Comm& c, Explainer* ex) {
   const Parallel& x = s.parallel;
-  if ((x.ep <= 1 || !s.model.is_moe()) && !ex) return;          // the planner's hot path: nothing to add
-  const GroupLink ep_group = group_link(s, x.ep, x.tp * x.cp);  // EP ranks are DP ranks: stride tp x cp
+  if ((x.ep <= 1 || !s.model.is_moe()) && !ex) return;             // the planner's hot path: nothing to add
+  const GroupLink ep_group = group_link(s, l, x.ep, x.tp * x.cp);  // EP ranks are DP ranks: stride tp x cp
   const int m = std::max(1, s.grad_accum());
   const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
   const double r = ep_group.ranks_per_node;
@@ -307,11 +303,19 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
 // [SECTION] Compute step: achieved rate and compute time
 //-----------------------------------------------------------------------------
 
+namespace {
+
+// The accelerator's measured large-BF16-GEMM ratio, or the named default where none is published.
+double large_gemm_ratio(const Scenario& s, const Calibration& cal) {
+  return s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : cal.default_gemm_efficiency.value;
+}
+
+}  // namespace
+
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const ModelArch& m = s.model;
-  const Constant& e_default = cal.default_gemm_efficiency;
   const Constant& half = cal.gemm_half_size;
-  const double bf16_max = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : e_default.value;
+  const double bf16_max = large_gemm_ratio(s, cal);
   const double e_max =
       s.precision == Precision::fp8 && s.cluster.fp8_gemm_efficiency > 0 ? s.cluster.fp8_gemm_efficiency : bf16_max;
   const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / s.parallel.cp;  // CP: this GPU's tokens
@@ -335,7 +339,7 @@ AttentionKernel attention_kernel(const Scenario& s) {
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const AttentionKernel kernel = attention_kernel(s);
   const double measured = s.cluster.attention_efficiency[static_cast<int>(kernel)];
-  const double gemm = s.cluster.gemm_efficiency > 0 ? s.cluster.gemm_efficiency : cal.default_gemm_efficiency.value;
+  const double gemm = large_gemm_ratio(s, cal);
   const double e = measured > 0 ? measured : gemm;
   if (ex)
     ex->add("time.attention_efficiency", e, "1",
@@ -402,9 +406,10 @@ double logit_layer_equivalents(const Scenario& s, const ParamCount& p) {
 double stage_imbalance(const Scenario& s, const ParamCount& p) {
   if (s.parallel.pp <= 1) return 1.0;
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
-  const double last = split.last + logit_layer_equivalents(s, p);
+  const double logit_blocks = logit_layer_equivalents(s, p);
+  const double last = split.last + logit_blocks;
   const double busiest = std::max({static_cast<double>(split.first), static_cast<double>(split.middle), last});
-  return busiest * s.parallel.pp / (s.model.layers + logit_layer_equivalents(s, p));
+  return busiest * s.parallel.pp / (s.model.layers + logit_blocks);
 }
 
 Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
@@ -511,7 +516,10 @@ LinkBandwidth link_bandwidth(const Scenario& s) {
 }
 
 GroupLink group_link(const Scenario& s, int ranks, int stride) {
-  const LinkBandwidth l = link_bandwidth(s);
+  return group_link(s, link_bandwidth(s), ranks, stride);
+}
+
+GroupLink group_link(const Scenario& s, const LinkBandwidth& l, int ranks, int stride) {
   const int per_node = std::max(1, std::min(s.cluster.gpus, s.cluster.gpus_per_node));
   GroupLink g;
   g.ranks = std::max(1, ranks);
@@ -543,9 +551,9 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // apart. Gradients are reduced over DP x CP (Megatron-LM), the ranks between TP and PP.
   const int dp = s.dp();
   const int dp_ranks = dp * x.cp;
-  const GroupLink tp_group = group_link(s, x.tp, 1);
-  const GroupLink dp_group = group_link(s, dp_ranks, x.tp);
-  const GroupLink pp_group = group_link(s, x.pp, x.tp * x.cp * dp);
+  const GroupLink tp_group = group_link(s, l, x.tp, 1);
+  const GroupLink dp_group = group_link(s, l, dp_ranks, x.tp);
+  const GroupLink pp_group = group_link(s, l, x.pp, x.tp * x.cp * dp);
   const int m = std::max(1, s.grad_accum());
   const double compute_per_mb_s = compute.compute_s / m;
   const double e = bytes_per_element(s.precision);
@@ -594,7 +602,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double expert_per_gpu = expert_total / (x.tp * x.pp * x.ep);
     const double expert_grad_bytes = expert_per_gpu * grad_element;
     const int edp = std::max(1, dp_ranks / x.ep);
-    const GroupLink edp_group = x.ep > 1 ? group_link(s, edp, x.tp * x.cp * x.ep) : dp_group;
+    const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.tp * x.cp * x.ep) : dp_group;
     const double expert_ring = edp > 1 ? 2.0 * (edp - 1) / edp : 0.0;
     if (x.zero >= 3) {
       const double frozen_per_gpu =

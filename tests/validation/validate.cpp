@@ -706,7 +706,7 @@ void fit(const CaseFile& f) {
             sum += median(errs);
             detail += " " + family + " " + std::to_string(static_cast<int>(std::lround(1000 * median(errs))) / 10.0);
           }
-          const double m = by_family.empty() ? 1e9 : sum / by_family.size();
+          const double m = by_family.empty() ? 1e9 : sum / static_cast<double>(by_family.size());
           if (m < best) {
             best = m;
             std::printf("%s %g %s %g %s %g %s %g: mean of family medians %.2f %% (%s)\n", cal.gemm_half_size.name, half,

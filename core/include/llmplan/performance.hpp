@@ -171,6 +171,8 @@ struct GroupLink {
   double intra_latency_s = 0, inter_latency_s = 0;
 };
 GroupLink group_link(const Scenario& s, int ranks, int stride);
+// The same with the scenario's link bandwidths already at hand (estimate_comm's several groups).
+GroupLink group_link(const Scenario& s, const LinkBandwidth& l, int ranks, int stride);
 // Ring all-reduce of `bytes` over the group: 2 (n-1)/n S / busbw, plus the latency of the ring's
 // steps inside the nodes and across them (hierarchical: 2 (r - 1) intra + 2 (nodes - 1) inter).
 double group_allreduce_s(double bytes, const GroupLink& g);

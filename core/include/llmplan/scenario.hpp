@@ -3,6 +3,7 @@
 // names the field and the allowed range. The fields, ranges and defaults are in the field table
 // (fields.hpp), and docs/scenario.md is generated from it.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -180,6 +181,12 @@ struct Scenario {
   int effective_global_batch() const { return global_batch > 0 ? global_batch : micro_batch * dp(); }
   int grad_accum() const { return effective_global_batch() / (micro_batch * dp()); }
   bool is_peft() const { return method == Method::lora || method == Method::qlora; }
+  // Blocks whose weights train: freeze-tuning's top `trainable_layers` (0: a quarter of them,
+  // LLaMA-Factory's default), every block otherwise.
+  int trained_layers() const {
+    if (method != Method::freeze) return model.layers;
+    return trainable_layers > 0 ? trainable_layers : std::max(1, model.layers / 4);
+  }
   double training_tokens() const { return tokens > 0 ? tokens : storage.dataset_tokens * epochs; }
 };
 
