@@ -136,6 +136,27 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(launch_artifacts(odd, r, default_calibration()).torchtitan_toml.empty());
 }
 
+TEST_CASE("per-operator checkpointing is torchtitan's selective_ac_option op, which Megatron-LM has not") {
+  // torchtitan/config/job_config.py [activation_checkpoint]: mode "selective" with selective_ac_option "op"
+  // (the default option "2" would checkpoint every second block instead).
+  const ScenarioParse parse = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "pretrain",
+      "global_batch": 64, "tokens": 1e9, "cluster": {"gpus": 16}, "framework": "torchtitan",
+      "parallel": {"tp": 2, "zero": 1, "recompute": "selective_op"}})",
+                                             builtin_catalog());
+  REQUIRE(parse.scenario);
+  const Scenario& s = *parse.scenario;
+  const LaunchArtifacts a = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
+  CHECK(a.torchtitan_toml.find("mode = \"selective\"\nselective_ac_option = \"op\"\n") != std::string::npos);
+  CHECK(a.megatron_args.empty());
+  CHECK(std::string(framework_for(layout_of(s), s.model, s.method).reason).find("per-operator") != std::string::npos);
+  // Megatron's selective recompute (the attention core) is none in torchtitan when the kernel is fused.
+  Scenario m = s;
+  m.parallel.recompute = Recompute::selective;
+  const LaunchArtifacts b = launch_artifacts(m, estimate(m, default_calibration()), default_calibration());
+  CHECK(b.torchtitan_toml.find("mode = \"none\"") != std::string::npos);
+  CHECK(b.megatron_args.find("--recompute-activations") != std::string::npos);
+}
+
 TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   const json p = plan_of(k7bQlora)["plans"][0];
   const std::string py = p["artifacts"]["peft_python"].get<std::string>();

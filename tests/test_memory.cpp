@@ -79,6 +79,26 @@ TEST_SUITE("Korthikanti activations") {
     a.dropout = false;
     CHECK(activation_bytes_per_layer(builtin_catalog().find_model("llama-2-70b")->arch, a) == 169869312.0);
   }
+  TEST_CASE("torchtitan per-operator checkpointing keeps every other matmul output: Llama 3.1 8B, 2 x 8192 tokens") {
+    // torchtitan parallelize_llama.py, selective_ac_option "op": _save_list = {aten.mm, the SDPA kernels,
+    // reduce_scatter}, "except every second mm". Matmuls in call order: wq (1, kept), wk (2), wv (3, kept),
+    // wo (4), w1 (5, kept), w3 (6), w2 (7, kept). Per token, bf16: block input 2h + q 2 x 4096 + v 2 x 1024
+    // + SDPA output 2 x 4096 and its fp32 log-sum-exp 4 x 32 heads + w1 2 x 14336 + w2 2h
+    // = 8192 + 8192 + 2048 + 8192 + 128 + 28672 + 8192 = 63,616 B; x 16,384 tokens = 1,042,284,544 B.
+    ActivationShape a = shape(1, false, Recompute::selective_op);
+    a.seq_len = 8192;
+    a.micro_batch = 2;
+    a.flash_attention = true;
+    a.dropout = false;
+    const ModelArch m = builtin_catalog().find_model("llama-3.1-8b")->arch;
+    CHECK(activation_bytes_per_layer(m, a) == 63616.0 * 16384);
+    // Between the full recompute's block input (2h = 8,192 B) and no recompute's 2h x 4 + Q, K, V, O and
+    // 4 f-wide tensors (8 x 4096 + 2 x (4096 + 2 x 1024 + 4096 + 4 x 14336) = 167,936 B), as it should be.
+    a.recompute = Recompute::full;
+    CHECK(activation_bytes_per_layer(m, a) == 8192.0 * 16384);
+    a.recompute = Recompute::none;
+    CHECK(activation_bytes_per_layer(m, a) == 167936.0 * 16384);
+  }
 }
 
 TEST_SUITE("whole GPU") {

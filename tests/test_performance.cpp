@@ -71,6 +71,33 @@ TEST_CASE("GQA attention FLOPs count every query head: Llama 3.1 8B at 32K token
   CHECK(f.model_per_token - g.model_per_token == doctest::Approx(kv_saved));
 }
 
+TEST_CASE("torchtitan per-operator checkpointing recomputes every second matmul: Llama 3.1 8B") {
+  // selective_ac_option "op" saves aten.mm outputs "except every second mm" and the SDPA output: the
+  // forward of wk (h x 1024), wo (h x h) and w3 (h x f) runs again, 2 x 32 x 4096 x (1024 + 4096 +
+  // 14336) = 5,100,273,664 FLOP per token; the fused attention kernel does not.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "micro_batch": 2,
+      "global_batch": 16, "cluster": {"accelerator": "h100-sxm5-96gb-500w", "gpus": 8}, "framework": "torchtitan",
+      "parallel": {"zero": 3, "recompute": "selective_op", "flash_attention": true}})");
+  const ParamCount p = count_params(s.model);
+  const Flops op = training_flops(s, p, nullptr);
+  CHECK(op.hardware_per_token - op.model_per_token == doctest::Approx(5100273664.0));
+  Scenario none = s;
+  none.parallel.recompute = Recompute::none;
+  CHECK(op.attention_kernel_per_token == doctest::Approx(training_flops(none, p, nullptr).attention_kernel_per_token));
+  // torchtitan's A100 table (docs/performance.md @0413364, Llama 2 13B, 64 A100s, local batch 2): 2,162
+  // tokens/s per GPU without checkpointing, 1,904 with "selective op", 13.6 % more time per token. The
+  // recomputed matmuls and elementwise passes should cost that, within 3 %.
+  const Scenario l13 = parse(R"({"model": {"preset": "llama-2-13b"}, "seq_len": 4096, "micro_batch": 2,
+      "global_batch": 128, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 64, "gpus_per_node": 8},
+      "framework": "torchtitan", "network": {"inter_node_link": "infiniband-hdr"},
+      "parallel": {"zero": 3, "recompute": "selective_op", "flash_attention": true}})");
+  Scenario l13_none = l13;
+  l13_none.parallel.recompute = Recompute::none;
+  const double ratio =
+      estimate(l13, default_calibration()).time.step_s / estimate(l13_none, default_calibration()).time.step_s;
+  CHECK(ratio == doctest::Approx(2162.0 / 1904.0).epsilon(0.03));
+}
+
 TEST_CASE("LoRA FLOPs: 4 P + 6 P_adapter + attention, a third less than full training") {
   const Scenario full = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "cluster": {"gpus": 1}})");
   const Scenario lora =

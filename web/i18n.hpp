@@ -20,7 +20,7 @@ enum class Lang { en, zh };
   X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
   X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) \
   X(recompute) \
-  X(recompute_none) X(recompute_selective) X(recompute_full) X(flash_attention) \
+  X(recompute_none) X(recompute_selective) X(recompute_full) X(recompute_selective_op) X(flash_attention) \
   X(section_result) X(fits) X(does_not_fit) X(headroom) X(over_by) X(of_capacity) \
   X(weights) X(gradients) X(optimizer_states) X(activations) X(logits) X(buffers) X(runtime) X(total) X(capacity) \
   X(col_component) X(col_share) X(max_micro_batch) X(max_micro_batch_none) X(stage) X(stage_only) \

@@ -225,7 +225,7 @@ const FieldSpec kFields[] = {
      .help = "t_sp", .meaning = "Megatron sequence parallelism (matters with tp > 1).", .section = "layout",
      .stage = kInput, .ref = REF(parallel.sequence_parallel)},
     {.path = "parallel.recompute", .type = T::choice, .code = "rc", .label = "recompute", .help = "t_recompute",
-     .meaning = "Activation recomputation: none, selective (attention) or full.", .choices = kRecomputeNames,
+     .meaning = "Activation recomputation: none, selective (the attention core, Megatron-LM), full (every block) or selective_op (torchtitan's per-operator policy: every second matmul and all elementwise ops).", .choices = kRecomputeNames,
      .section = "layout", .stage = kInput, .ref = ENUM_REF(parallel.recompute)},
     {.path = "parallel.offload", .type = T::choice, .code = "of", .label = "offload", .help = "t_offload",
      .meaning = "ZeRO-Offload of optimizer states (and, with ZeRO-3, weights) to CPU memory or NVMe; needs zero >= 1.",

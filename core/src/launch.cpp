@@ -278,6 +278,21 @@ bool torchtitan_runs(const Scenario& s) {
   return true;
 }
 
+// torchtitan's [activation_checkpoint] (torchtitan/config/job_config.py): mode none, full or
+// selective; selective with selective_ac_option "op" is per-operator checkpointing. It has no
+// attention-core recompute: with a fused attention kernel Megatron's selective keeps what none keeps.
+std::string torchtitan_checkpoint_mode(const Parallel& x) {
+  switch (x.recompute) {
+    case Recompute::full: return "mode = \"full\"\n";
+    case Recompute::selective_op: return "mode = \"selective\"\nselective_ac_option = \"op\"\n";
+    case Recompute::selective:
+      return x.flash_attention
+                 ? "mode = \"none\"  # selective (attention core): the fused kernel already recomputes it\n"
+                 : "mode = \"full\"  # torchtitan has no attention-core recompute; full is the nearest\n";
+    default: return "mode = \"none\"\n";
+  }
+}
+
 // torchtitan counts the embedding and the output as one layer each when it splits the model by
 // pipeline_parallel_layers_per_stage: ceil((layers + 2) / layers_per_stage) virtual stages
 // (torchtitan/distributed/pipeline_parallel.py). The smallest value giving pp x vp stages, or 0.
@@ -329,7 +344,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
     }
   }
   t += "\n[activation_checkpoint]\n";
-  t += std::string("mode = \"") + to_string(x.recompute) + "\"\n";
+  t += torchtitan_checkpoint_mode(x);
   t += "\n[checkpoint]\n";
   t += "enable_checkpoint = true\n";
   t += "interval = " + num(save_interval_steps(r)) + "\n";

@@ -58,6 +58,8 @@ const char* megatron_refusal(const Layout& l, const ModelArch& m, Method method)
     return "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism";
   if (kv_heads_of(m) % l.tp != 0) return "Megatron-LM splits the KV heads over TP: TP must divide them";
   if (l.offload != Offload::none) return "Megatron-LM has no CPU offload of optimizer states";
+  if (l.recompute == Recompute::selective_op)
+    return "Megatron-LM has no per-operator checkpointing (torchtitan's selective_ac_option \"op\")";
   // DeepSpeed refuses ZeRO-2/3 with pipeline parallelism too (deepspeed/runtime/pipe/engine.py,
   // PipelineEngine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism").
   if (l.zero == 2 || (l.zero == 3 && l.pp > 1))

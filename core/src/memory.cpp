@@ -100,6 +100,21 @@ LayerTensors layer_tensors(const ModelArch& m, double e, double g, double norm_i
   return t;
 }
 
+// Per-operator checkpointing (torchtitan, selective_ac_option "op") keeps the block's input (the
+// checkpoint's argument) and the outputs of the ops on its save list: matmuls but every second
+// one (q, v and w1 are kept; k, o and w3 or w2 recomputed), the fused attention kernel's output
+// and its fp32 log-sum-exp, and the reduce-scatters of tensor parallelism. A gated MLP's w2 is
+// the seventh matmul, so it is kept: under TP the partial sums before the reduce-scatter, whole.
+double op_checkpoint_bytes(const ModelArch& m, const ActivationShape& a, double tp, double rep_div) {
+  const double e = a.element_bytes, h = m.hidden;
+  const double residual = a.residual_bytes > 0 ? a.residual_bytes : e;
+  const double replicated = residual * h + (tp > 1 ? 2.0 * e * h : 0.0);
+  const double whole = m.gated_mlp ? e * h : 0.0;
+  const double attention = a.flash_attention ? e * m.attn_out_width() + 4.0 * m.heads : 0.0;
+  const double sharded = e * (m.q_width() + m.v_width() + m.active_mlp_width()) + attention;
+  return replicated / rep_div + whole + sharded / tp;
+}
+
 }  // namespace
 
 double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) {
@@ -113,6 +128,7 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
     // Only the layer input is kept; the working set of one layer is added per stage.
     return tokens * (a.residual_bytes > 0 ? a.residual_bytes : a.element_bytes) * m.hidden / rep_div;
   }
+  if (a.recompute == Recompute::selective_op) return tokens * op_checkpoint_bytes(m, a, tp, rep_div);
   double bytes = tokens * (t.replicated / rep_div + t.sharded / tp);
   const bool keep_scores = a.recompute == Recompute::none && !a.flash_attention;
   // With context parallelism a GPU's queries (tokens) still score against every key (seq_len).
@@ -318,11 +334,13 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   // memory: the GPU keeps the layer in use and the one being copied.
   const double kept_layers = s.techniques.activation_offload ? std::min(2.0, layers) : layers * st.in_flight;
   double bytes = kept_layers * activation_bytes_per_layer(s.model, a);
-  if (a.recompute == Recompute::full) {
-    // During backward one layer is recomputed and holds its whole working set.
+  if (a.recompute == Recompute::full || a.recompute == Recompute::selective_op) {
+    // During backward one layer is recomputed and holds its whole working set: what it keeps
+    // anyway is counted above.
     ActivationShape working = a;
     working.recompute = Recompute::none;
-    bytes += activation_bytes_per_layer(s.model, working);
+    const double kept = a.recompute == Recompute::full ? 0.0 : activation_bytes_per_layer(s.model, a);
+    bytes += std::max(0.0, activation_bytes_per_layer(s.model, working) - kept);
   }
   return bytes;
 }

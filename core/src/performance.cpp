@@ -42,7 +42,28 @@ double attention_fwd_flops(const ModelArch& m, int seq_len) {
   return 2.0 * seq_len * (m.q_width() + m.attn_out_width()) * m.layers;
 }
 
+// Per-operator selective checkpointing (torchtitan, selective_ac_option "op": its _save_list keeps
+// the outputs of aten.mm and the SDPA kernels, "except every second mm" of a block, counted in
+// call order). A Llama block calls q, k, v, o, then w1, w3, w2 (gated) or w1, w2: the second,
+// fourth and sixth are k, the output projection and one h x f matrix, whose forward runs again.
+double op_checkpoint_recompute_flops(const ModelArch& m) {
+  return 2.0 * m.layers * m.hidden * (m.k_width() + m.attn_out_width() + m.active_mlp_width());
+}
+
 }  // namespace
+
+bool reruns_forward(Recompute r) { return r == Recompute::full || r == Recompute::selective_op; }
+
+double tp_collectives_per_layer(Recompute r) {
+  // Forward 2 all-reduces (or all-gather + reduce-scatter pairs), backward 2; full recompute runs
+  // the forward pair again; per-operator checkpointing keeps the reduce-scatter outputs (on its
+  // save list) and runs only the two all-gathers again, half a pair's volume each.
+  switch (r) {
+    case Recompute::full: return 6.0;
+    case Recompute::selective_op: return 5.0;
+    default: return 4.0;
+  }
+}
 
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const ModelArch& m = s.model;
@@ -67,10 +88,17 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   double recompute = 0;
   if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
   if (s.parallel.recompute == Recompute::selective) recompute = attn;            // the attention core again
+  // Per-operator checkpointing saves the fused attention kernel's output; unfused attention
+  // (bmm and softmax, not on its save list) runs again.
+  const bool op_keeps_attention = s.parallel.flash_attention;
+  if (s.parallel.recompute == Recompute::selective_op)
+    recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn);
   f.hardware_per_token = f.model_per_token + recompute;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
-  const double recomputed_attention = s.parallel.recompute == Recompute::none ? 0.0 : attn;
+  const bool attention_again =
+      s.parallel.recompute == Recompute::selective_op ? !op_keeps_attention : s.parallel.recompute != Recompute::none;
+  const double recomputed_attention = attention_again ? attn : 0.0;
   f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
   if (s.parallel.flash_attention) {
     // FlashAttention-2 (Dao 2023) skips the masked half of a causal score matrix and its backward
@@ -259,7 +287,8 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const double r = ep_group.ranks_per_node;
   const double intra = x.ep > 1 ? per_a2a * (r - 1.0) / (x.ep - 1.0) : 0.0;
   const double inter = per_a2a - intra;
-  const double per_layer = x.recompute == Recompute::full ? 6.0 : 4.0;
+  const double per_layer =
+      reruns_forward(x.recompute) ? 6.0 : 4.0;  // all-to-alls are not on op checkpointing's save list
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
   if (count > 0) {
     const double a2a_s = std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
@@ -374,7 +403,7 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e;
   const double scores =
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
-  const double passes = 3.0 + (x.recompute == Recompute::full ? 1.0 : 0.0);
+  const double passes = 3.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
   const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * x.cp);
   const double layers = static_cast<double>(m.layers) / x.pp;
@@ -383,7 +412,7 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   // again for the gradients in backward: read 2 bytes, write 1, each time (Transformer Engine,
   // "Using FP8 with Transformer Engine": activations and gradients are quantized per GEMM).
   const double fp8_casts = s.precision == Precision::fp8 ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 *
-                                                               (x.recompute == Recompute::full ? 1.5 : 1.0)
+                                                               (reruns_forward(x.recompute) ? 1.5 : 1.0)
                                                          : 0.0;
   const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts);
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
@@ -570,7 +599,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // repeats the forward pair. On the critical path.
   if (x.tp > 1) {
     c.tp_inter_node = tp_group.inter_node;
-    const double per_layer = (x.recompute == Recompute::full ? 6.0 : 4.0);
+    const double per_layer = tp_collectives_per_layer(x.recompute);
     const double count = per_layer * layers_per_stage * m;
     c.tp_bytes = count * 2.0 * (x.tp - 1) / x.tp * act;
     c.tp_s = count * group_allreduce_s(act, tp_group);
@@ -635,7 +664,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double tp_bw = tp_group.busbw / 1e9;
     const double pp_bw = (c.pp_inter_node ? l.nic_busbw : l.intra_busbw) / 1e9;
     const double dp_bw = dp_group.busbw / 1e9;
-    const double tp_count = (x.recompute == Recompute::full ? 6.0 : 4.0) * layers_per_stage * m;
+    const double tp_count = tp_collectives_per_layer(x.recompute) * layers_per_stage * m;
     ex->add("comm.tp.bytes", c.tp_bytes, "B",
             "collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (6 with full recompute), "
             "Megatron",

@@ -113,6 +113,11 @@ struct CostResult {
   double usd_to_cny = 0;
 };
 
+// Whether the recompute mode runs the forward's elementwise ops, casts and all-to-alls again
+// (full and per-operator checkpointing do; selective recomputes the attention core only).
+bool reruns_forward(Recompute r);
+// Tensor-parallel collectives per layer and micro-batch, in all-reduce volumes.
+double tp_collectives_per_layer(Recompute r);
 // FLOPs per token (Narayanan et al. 2021 §5.1 convention: attention without causal halving).
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
 // Blocks of the busiest pipeline stage (pipeline_split), and that over the average layers / pp.

@@ -19,7 +19,9 @@ struct Catalog;
 enum class Method { pretrain, continued, full, lora, qlora, freeze };
 enum class Precision { bf16, fp16, fp32, fp8 };
 enum class Optimizer { adamw, adamw8bit, sgd, adafactor };
-enum class Recompute { none, selective, full };
+// selective_op: torchtitan's per-operator selective checkpointing (selective_ac_option "op"):
+// matmul and attention outputs are saved except every second matmul of a block, the rest recomputed.
+enum class Recompute { none, selective, full, selective_op };
 enum class Offload { none, cpu, nvme };
 enum class LoraTargets { attention, all_linear };
 enum class PricingMode { on_demand, spot, reserved_1yr, reserved_3yr };
@@ -34,7 +36,7 @@ enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan 
 inline constexpr const char* kMethodNames[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
 inline constexpr const char* kPrecisionNames[] = {"bf16", "fp16", "fp32", "fp8"};
 inline constexpr const char* kOptimizerNames[] = {"adamw", "adamw8bit", "sgd", "adafactor"};
-inline constexpr const char* kRecomputeNames[] = {"none", "selective", "full"};
+inline constexpr const char* kRecomputeNames[] = {"none", "selective", "full", "selective_op"};
 inline constexpr const char* kOffloadNames[] = {"none", "cpu", "nvme"};
 inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
