@@ -147,6 +147,12 @@ TEST_CASE("per-operator checkpointing is torchtitan's selective_ac_option op, wh
   const Scenario& s = *parse.scenario;
   const LaunchArtifacts a = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
   CHECK(a.torchtitan_toml.find("mode = \"selective\"\nselective_ac_option = \"op\"\n") != std::string::npos);
+  // torchtitan without compile runs eager kernels; with fused kernels its [compile] section compiles the blocks.
+  CHECK(a.torchtitan_toml.find("[compile]") == std::string::npos);
+  Scenario compiled = s;
+  compiled.techniques.fused_kernels = true;
+  CHECK(launch_artifacts(compiled, estimate(compiled, default_calibration()), default_calibration())
+            .torchtitan_toml.find("[compile]\nenable = true\ncomponents = [\"model\"]\n") != std::string::npos);
   CHECK(a.megatron_args.empty());
   CHECK(std::string(framework_for(layout_of(s), s.model, s.method).reason).find("per-operator") != std::string::npos);
   // Megatron's selective recompute (the attention core) is none in torchtitan when the kernel is fused.

@@ -177,7 +177,7 @@ TEST_SUITE("links") {
     CHECK(f.find("&fr=1.97e-5") != std::string::npos);
   }
 
-  TEST_CASE("a bad field falls back to its default with a notice naming it; every other field is kept") {
+  TEST_CASE("a bad field falls back to its default with a notice naming it, every other field is kept") {
     const LinkDecode d =
         decode("#v=1&c=2026.12.0&m=llama-3.1-70b&s=abc&tp=3&gb=256&n=16&g=h100-sxm5-80gb&z=3&zz=9&sp=maybe");
     CHECK(d.valid);
@@ -261,35 +261,46 @@ TEST_SUITE("links") {
     CHECK(said);
   }
 
-  TEST_CASE("a link records the estimator model version; an older one lists the model changes since") {
+  TEST_CASE("a link records the estimator model version, an older one lists the model changes since") {
     // Encoding writes the current model right after the catalog.
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 2);
+    CHECK(kModelVersion == 3);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
     CHECK(current.model_changes.empty());
 
-    // A link without `mv` was made before links recorded it: model 1, with every change of model 2
-    // as "model N (DATE): CHANGE — EFFECT", and no notice (its fields are all fine).
+    // A link without `mv` was made before links recorded it: model 1, with every change of models 2
+    // and 3 as "model N (DATE): CHANGE — EFFECT", and no notice (its fields are all fine).
     const LinkDecode old = decode("#v=1&c=2026.12.0&m=llama-2-7b&s=2048");
     CHECK(old.valid);
     CHECK(old.notices.empty());
     CHECK(old.model_version == 1);
-    int v2 = 0;
-    for (const ModelChange& c : kModelChanges) v2 += c.version == 2;
+    int v2 = 0, v3 = 0;
+    for (const ModelChange& c : kModelChanges) {
+      v2 += c.version == 2;
+      v3 += c.version == 3;
+    }
     CHECK(v2 == 6);
-    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2));
+    CHECK(v3 == 2);
+    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3));
     CHECK(old.model_changes == model_changes_since(1));
-    for (const std::string& line : old.model_changes) {
+    for (size_t i = 0; i < old.model_changes.size(); ++i) {
+      const std::string& line = old.model_changes[i];
       CAPTURE(line);
-      CHECK(line.rfind("model 2 (2026-12-01): ", 0) == 0);
+      CHECK(line.rfind(i < static_cast<size_t>(v2) ? "model 2 (2026-12-01): " : "model 3 (2026-12-01): ", 0) == 0);
       CHECK(line.find(" \u2014 ") != std::string::npos);
     }
     CHECK(old.model_changes.front().find("Collective bandwidth follows the topology") != std::string::npos);
-    CHECK(old.model_changes.back().find("refitted on the fit families") != std::string::npos);
+    CHECK(old.model_changes[v2 - 1].find("refitted on the fit families") != std::string::npos);
+    CHECK(old.model_changes[v2].find("Eager PyTorch") != std::string::npos);
+    // A model-2 link lists only what model 3 changed.
+    const LinkDecode two = decode("#v=1&c=2026.12.1&mv=2&m=llama-2-7b&s=2048");
+    CHECK(two.notices.empty());
+    CHECK(two.model_changes.size() == static_cast<size_t>(v3));
+    CHECK(two.model_changes == model_changes_since(2));
     // The scenario is the same one a current link of it opens: only the estimator moved.
     CHECK(old.input_json == decode("#v=1&c=2026.12.0&mv=2&m=llama-2-7b&s=2048").input_json);
 

@@ -283,6 +283,11 @@ const FieldSpec kFields[] = {
      .help = "t_fp32_grad_reduce",
      .meaning = "Gradients are reduced across data-parallel ranks in fp32 (Composer/FSDP mixed precision DEFAULT).",
      .section = "techniques", .stage = kInput, .ref = REF(techniques.fp32_grad_reduce)},
+    {.path = "techniques.fused_kernels", .type = T::boolean, .code = "fk", .label = "fused_kernels",
+     .help = "t_fused_kernels",
+     .meaning = "The blocks' RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth); off, each is a chain of eager PyTorch ops that read and write their tensors, the norm and RoPE in fp32.",
+     .section = "techniques", .default_text = "true with framework megatron, techniques.compile or a fused_loss, else false",
+     .stage = kInput, .ref = REF(techniques.fused_kernels)},
 
     // Storage.
     {.path = "storage.data_tier", .type = T::id, .code = "dt", .label = "data_tier", .help = "t_data_tier",

@@ -345,6 +345,11 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   }
   t += "\n[activation_checkpoint]\n";
   t += torchtitan_checkpoint_mode(x);
+  // torchtitan/config/job_config.py [compile]: the blocks (fused norms, RoPE, SwiGLU) and the loss.
+  if (s.techniques.fused_kernels || s.techniques.compile) {
+    t += "\n[compile]\nenable = true\n";
+    t += std::string("components = ") + (s.techniques.compile ? "[\"model\", \"loss\"]" : "[\"model\"]") + "\n";
+  }
   t += "\n[checkpoint]\n";
   t += "enable_checkpoint = true\n";
   t += "interval = " + num(save_interval_steps(r)) + "\n";

@@ -393,6 +393,29 @@ double peak_tflops(const Scenario& s) {
   }
 }
 
+// What eager PyTorch reads and writes beyond a fused kernel, per token and layer in the forward
+// pass, counted op by op in torchtitan's Llama (torchtitan/models/llama/model.py; Hugging Face's
+// LlamaRMSNorm, rotate_half RoPE and LlamaMLP make the same passes):
+// - RMSNorm, x.float() -> pow(2) -> mean -> x * rsqrt -> type_as -> * weight: 4 e + 28 bytes per
+//   element where a fused kernel reads and writes 2 e; two per block.
+// - RoPE, x.float() -> view_as_complex -> * freqs_cis -> view_as_real -> type_as, on q and k:
+//   2 e + 16 where a fused kernel takes 2 e.
+// - SwiGLU, silu(w1 x) * (w3 x): silu reads and writes f, the product reads 2 f and writes f:
+//   5 e f where a fused kernel takes 3 e f.
+// LayerNorm (one ATen kernel), GeLU and learned or ALiBi positions add nothing.
+double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share, int tp) {
+  double bytes = 0;
+  if (m.norm == NormKind::rmsnorm) bytes += 2.0 * (2.0 * e + 28.0) * h_share;
+  if (m.learned_positions == 0) {
+    const bool mla = m.attention == AttentionKind::mla;
+    const double q = mla ? static_cast<double>(m.heads) * m.qk_rope_head_dim : m.q_width();
+    const double k = mla ? m.qk_rope_head_dim : m.k_width();
+    bytes += 16.0 * (q + k) / tp;
+  }
+  if (m.gated_mlp) bytes += 2.0 * e * m.active_mlp_width() / tp;
+  return bytes;
+}
+
 // Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
 // FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
 double elementwise_s(const Scenario& s, const Calibration& cal) {
@@ -400,7 +423,8 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
   const double e = bytes_per_element(s.precision);
   const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
-  const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e;
+  const double eager = s.techniques.fused_kernels ? 0.0 : eager_bytes_per_token_layer(m, e, h_share, x.tp);
+  const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e + eager;
   const double scores =
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
   const double passes = 3.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
@@ -490,9 +514,9 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
     ex->add("time.compute_s", c.compute_s, "s",
             "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / "
             "(16-bit peak x attention efficiency) + memory-bound time) x QLoRA slowdown x stage imbalance; "
-            "memory-bound time = tokens x layers x passes x kElementwisePasses x (h + f) x bytes (+ kSoftmaxPasses x "
-            "heads x "
-            "seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
+            "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
+            "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
+            "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step},
              {"peak_TFLOPS", peak / 1e12},
              {"gemm_efficiency", c.gemm_efficiency},
@@ -500,6 +524,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {"attention_s", c.attention_s},
              {"attention_kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"memory_bound_s", c.memory_bound_s},
+             {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.elementwise_passes.name, cal.elementwise_passes.value},
              {cal.softmax_passes.name, cal.softmax_passes.value},

@@ -345,6 +345,12 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   // PEFT's prepare_model_for_kbit_training casts them; Unsloth's own preparation does not.
   if (!has(root, "techniques.kbit_fp32_cast"))
     s.techniques.kbit_fp32_cast = s.method == Method::qlora && s.framework == FrameworkKind::hf;
+  // Megatron-LM runs fused kernels; Hugging Face, torchtune, torchtitan and plain PyTorch loops run the
+  // model's own eager code unless torch.compile or Liger / Unsloth (a fused loss comes with their
+  // RMSNorm, RoPE and SwiGLU kernels) replace it.
+  if (!has(root, "techniques.fused_kernels"))
+    s.techniques.fused_kernels =
+        s.framework == FrameworkKind::megatron || s.techniques.compile || s.techniques.fused_loss != FusedLoss::none;
   std::string why;
   const bool ok = read_model(r, root, catalog, s) && check_method(r, root, s) && read_cluster(r, root, catalog, s) &&
                   read_network_link(r, root, catalog, s);

@@ -109,6 +109,9 @@ struct Techniques {
   bool kbit_fp32_cast = false;             // QLoRA: non-4-bit parameters cast to fp32 (PEFT); default: hf + qlora
   bool compile = false;                    // torch.compile: the cross-entropy runs as one fused kernel
   bool fp32_grad_reduce = false;           // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
+  // The block's RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM /
+  // Transformer Engine, torch.compile, Liger, Unsloth), not as separate eager PyTorch ops.
+  bool fused_kernels = true;  // default: megatron, compile or a fused loss
 };
 
 // The data tier when a scenario names none (one consumer Gen4 NVMe drive per node).
