@@ -284,7 +284,7 @@ TEST_SUITE("malformed catalogs") {
     CHECK(load.diagnostics[0].rfind("not valid JSON", 0) == 0);
   }
 
-  TEST_CASE("section files merge; mismatched versions and repeated sections are refused") {
+  TEST_CASE("section files merge, mismatched versions and repeated sections are refused") {
     json a = minimal(), b = json::object();
     for (const char* k : {"schema_version", "catalog_version", "as_of"}) b[k] = a[k];
     b["models"] = a["models"];

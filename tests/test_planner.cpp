@@ -39,7 +39,7 @@ TEST_CASE("TP never crosses a node in any plan, and plans are deterministic") {
   }
 }
 
-TEST_CASE("multi-node plans use a published fabric; an RDMA offering beats TCP for the same GPU") {
+TEST_CASE("multi-node plans use a published fabric, an RDMA offering beats TCP for the same GPU") {
   const json r =
       plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 4096, "tokens": 2e10,
     "objective": "min_time", "constraints": {"max_gpus": 64, "accelerators": ["h100-sxm5-80gb"]}})");
@@ -54,7 +54,7 @@ TEST_CASE("multi-node plans use a published fabric; an RDMA offering beats TCP f
   if (r["plans"][0]["nodes"].get<int>() > 1) CHECK(link->rdma);
 }
 
-TEST_CASE("constraints: deadline and budget reject with counted reasons; providers filter") {
+TEST_CASE("constraints: deadline and budget reject with counted reasons, providers filter") {
   const json tight =
       plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256,
     "tokens": 2e9, "objective": "min_cost_under_deadline", "constraints": {"max_gpus": 64, "deadline_days": 0.5}})");
@@ -195,7 +195,7 @@ TEST_CASE("the search runs in slices with monotonic progress and the same answer
   CHECK(json::parse(parsed.body)["plans"][0]["instance"] == a.plans[0].instance->id);
 }
 
-TEST_CASE("region and currency constraints narrow the offerings; CSV lists the ranked plans") {
+TEST_CASE("region and currency constraints narrow the offerings, CSV lists the ranked plans") {
   const json cny =
       plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "global_batch": 32,
     "tokens": 2e8, "objective": "min_cost", "constraints": {"max_gpus": 8, "currency": "cny"}})");

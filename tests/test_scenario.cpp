@@ -38,7 +38,7 @@ TEST_CASE("a preset with defaults") {
   CHECK(s.effective_global_batch() == 8);
 }
 
-TEST_CASE("an architecture instead of a preset; kv_heads defaults to heads") {
+TEST_CASE("an architecture instead of a preset, kv_heads defaults to heads") {
   const ScenarioParse p = parse(
       R"({"model": {"layers": 32, "hidden": 4096, "heads": 32, "ffn": 11008, "vocab": 32000},
           "cluster": {"gpus": 2}, "parallel": {"tp": 2, "recompute": "selective"}})");
