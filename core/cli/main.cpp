@@ -97,9 +97,23 @@ bool read_input(const std::string& path, std::string& out, std::string& error) {
   return true;
 }
 
+// " (low–high)" of a ranged figure, each bound written by `fmt`; empty without a range.
+template <typename Format>
+std::string range_text(const nlohmann::json& r, const char* path, Format fmt) {
+  if (!r.contains("ranges") || !r["ranges"].contains(path)) return "";
+  const auto& g = r["ranges"][path];
+  return " (" + fmt(g["low"].get<double>()) + "\u2013" + fmt(g["high"].get<double>()) + ")";
+}
+
 void print_table(const std::string& body) {
   using llmplan::format_bytes;
   const auto r = nlohmann::json::parse(body);
+  auto bytes = [](double v) { return format_bytes(v); };
+  auto duration = [](double v) { return llmplan::format_duration(v); };
+  auto hours = [](double v) { return llmplan::format_duration(v * 3600); };
+  auto count = [](double v) { return llmplan::format_count(v); };
+  auto percent = [](double v) { return llmplan::format_percent(v); };
+  auto usd = [](double v) { return llmplan::format_money(v, llmplan::Currency::usd); };
   const auto& m = r["memory"];
   const auto& b = m["per_gpu_bytes"];
   const auto& l = r["layout"];
@@ -113,26 +127,38 @@ void print_table(const std::string& body) {
               extra.c_str(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["global_batch"].get<int>());
   std::printf("Memory per GPU (%s pipeline stage)\n", m["stage"].get<std::string>().c_str());
   for (const char* k : {"weights", "gradients", "optimizer", "activations", "logits", "buffers", "runtime", "total"})
-    std::printf("  %-15s %12s  %12s\n", k, format_bytes(b[k].get<double>()).c_str(),
-                format_bytes(b[k].get<double>(), llmplan::ByteUnit::binary).c_str());
+    std::printf("  %-15s %12s  %12s%s\n", k, format_bytes(b[k].get<double>()).c_str(),
+                format_bytes(b[k].get<double>(), llmplan::ByteUnit::binary).c_str(),
+                std::string(k) == "total" ? range_text(r, "memory.per_gpu_bytes.total", bytes).c_str() : "");
   std::printf("  %-15s %12s\n", "capacity", format_bytes(m["capacity_bytes"].get<double>()).c_str());
   std::printf("Fits              %s (headroom %s); largest micro-batch that fits: %d\n",
               m["fits"].get<bool>() ? "yes" : "NO", format_bytes(m["headroom_bytes"].get<double>()).c_str(),
               m["max_micro_batch"].get<int>());
+  if (m["fits"].get<bool>() && r.contains("ranges") && r["ranges"].contains("memory.per_gpu_bytes.total")) {
+    const double high = r["ranges"]["memory.per_gpu_bytes.total"]["high"].get<double>();
+    if (high > m["capacity_bytes"].get<double>())
+      std::printf("                  but the 80 %% range reaches %s, above the capacity: keep a margin\n",
+                  format_bytes(high).c_str());
+  }
   const auto& t = r["time"];
   const auto& c = r["cost"];
-  std::printf("Step              %s (compute %s, exposed communication %s, bubble %s)\n",
+  std::printf("Step              %s%s (compute %s, exposed communication %s, bubble %s)\n",
               llmplan::format_duration(t["step_s"].get<double>()).c_str(),
+              range_text(r, "time.step_s", duration).c_str(),
               llmplan::format_duration(t["compute_s"].get<double>()).c_str(),
               llmplan::format_duration(t["exposed_comm_s"].get<double>()).c_str(),
               llmplan::format_duration(t["bubble_s"].get<double>()).c_str());
-  std::printf("Throughput        %s tokens/s, MFU %s\n", llmplan::format_count(t["tokens_per_s"].get<double>()).c_str(),
-              llmplan::format_percent(t["mfu"].get<double>()).c_str());
+  std::printf("Throughput        %s%s tokens/s, MFU %s%s\n",
+              llmplan::format_count(t["tokens_per_s"].get<double>()).c_str(),
+              range_text(r, "time.tokens_per_s", count).c_str(),
+              llmplan::format_percent(t["mfu"].get<double>()).c_str(), range_text(r, "time.mfu", percent).c_str());
   if (t["steps"].get<double>() > 0)
-    std::printf("Run               %s wall clock, %s GPU-hours, %s (%s), %s per 1B tokens\n",
+    std::printf("Run               %s%s wall clock, %s%s GPU-hours, %s%s (%s), %s per 1B tokens\n",
                 llmplan::format_duration(t["total_hours"].get<double>() * 3600).c_str(),
-                llmplan::format_count(r["gpu_hours"].get<double>()).c_str(),
+                range_text(r, "time.total_hours", hours).c_str(),
+                llmplan::format_count(r["gpu_hours"].get<double>()).c_str(), range_text(r, "gpu_hours", count).c_str(),
                 llmplan::format_money(c["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
+                range_text(r, "cost.total_usd", usd).c_str(),
                 llmplan::format_money(c["total_cny"].get<double>(), llmplan::Currency::cny).c_str(),
                 llmplan::format_money(c["usd_per_billion_tokens"].get<double>(), llmplan::Currency::usd).c_str());
   std::printf("Checkpoint        %s, written in %s, every %s; tier %s\n",

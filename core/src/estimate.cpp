@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmplan/catalog.hpp"
+#include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
 
 namespace llmplan {
@@ -280,6 +281,14 @@ nlohmann::ordered_json stage_layers_json(const Scenario& s) {
   return out;
 }
 
+// "ranges": result path -> {low, high, level, cases} (ranges.hpp).
+json ranges_json(const std::vector<FigureRange>& ranges) {
+  json out = json::object();
+  for (const FigureRange& f : ranges)
+    out[f.path] = {{"low", f.low}, {"high", f.high}, {"level", kRangeLevel}, {"cases", f.cases}};
+  return out;
+}
+
 json result_json(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
   json warnings = json::array();
   for (int i = 0; i < r.warnings.count; ++i) {
@@ -378,6 +387,7 @@ JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalo
   Explainer ex;
   const EstimateResult r = estimate(s, cal, explain ? &ex : nullptr);
   json body = result_json(s, r, catalog);
+  body["ranges"] = ranges_json(figure_ranges(s, r, builtin_residuals(), explain ? &ex : nullptr));
   if (explain) body["explain"] = explain_json(ex);
   out.ok = true;
   out.body = body.dump(2);

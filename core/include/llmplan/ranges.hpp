@@ -1,0 +1,68 @@
+// ranges.hpp: how sure a figure is. Every headline figure gets an 80 % interval read off the
+// validation residuals (published / estimated) of comparable published runs: the same regime
+// (across nodes or not, PEFT or full training, sequence-length band, accelerator class,
+// framework), relaxed feature by feature until enough runs remain. The residuals are computed by
+// the validator from tests/validation/cases.json and embedded at build time
+// (core/data/residuals.json, `llmplan_validate --update-residuals`; a test fails while it is stale).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "llmplan/estimate.hpp"
+#include "llmplan/explain.hpp"
+#include "llmplan/scenario.hpp"
+
+namespace llmplan {
+
+// What makes two runs comparable, coarsely.
+struct Regime {
+  bool multi_node = false;
+  bool peft = false;
+  int seq_band = 0;           // 0: up to 4,096 tokens, 1: up to 16,384, 2: longer
+  int accelerator_class = 0;  // 16-bit dense peak: 0 below 400 TFLOP/s (A100 class), 1 below 1,500 (H100), 2 above
+  FrameworkKind framework = FrameworkKind::megatron;
+};
+Regime regime_of(const Scenario& s);
+
+// One published figure against its estimate: `ratio` = published / estimated, for a throughput
+// (tokens/s, MFU, TFLOP/s; GPU-hours inverted) or a memory figure (peak bytes).
+struct Residual {
+  std::string case_id, family, group;  // group: "throughput" or "memory"
+  double ratio = 1;
+  Regime regime;
+};
+const std::vector<Residual>& builtin_residuals();
+// Reads the residuals document; an error names what is wrong.
+std::vector<Residual> parse_residuals(std::string_view text, std::string& error);
+
+inline constexpr double kRangeLevel = 0.8;
+inline constexpr int kMinRangeCases = 10;    // runs a range is read from, at least
+inline constexpr int kMinRangeFamilies = 3;  // ... from at least this many source families
+
+struct RatioRange {
+  double low = 1, high = 1;  // 10th and 90th percentiles of published / estimated
+  int cases = 0, families = 0;
+  std::string shared;  // the regime features the runs share, in words
+  std::vector<std::string> family_names;
+};
+
+// The interval of published / estimated among the residuals of `group` comparable to `r`:
+// those sharing every regime feature, dropping framework, then sequence band, accelerator class,
+// PEFT and nodes until at least kMinRangeCases runs from kMinRangeFamilies families remain.
+// Families weigh equally (rows of one table are not independent). `skip_family` leaves one
+// family out (the validator's coverage check).
+RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
+                       const std::string& skip_family = "");
+
+struct FigureRange {
+  const char* path;  // result JSON path, e.g. "time.step_s"
+  double value = 0, low = 0, high = 0;
+  int cases = 0;
+};
+
+// The ranged figures of an estimate: step time, tokens/s, MFU, total hours, GPU-hours, cost and
+// per-GPU memory. With `ex`, each bound is explained by the runs it is read from.
+std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& r, const std::vector<Residual>& rows,
+                                       Explainer* ex = nullptr);
+
+}  // namespace llmplan

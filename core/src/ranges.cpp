@@ -1,0 +1,204 @@
+// ranges.cpp: 80 % intervals of the headline figures from the validation residuals of comparable
+// published runs (ranges.hpp).
+#include "llmplan/ranges.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+extern const unsigned char llmplan_residuals[];
+extern const unsigned long llmplan_residuals_size;
+
+namespace llmplan {
+
+using json = nlohmann::json;
+
+Regime regime_of(const Scenario& s) {
+  Regime r;
+  r.multi_node = s.cluster.gpus > s.cluster.gpus_per_node;
+  r.peft = s.is_peft();
+  r.seq_band = s.seq_len <= 4096 ? 0 : s.seq_len <= 16384 ? 1 : 2;
+  r.accelerator_class = s.cluster.peak_16bit_tflops < 400 ? 0 : s.cluster.peak_16bit_tflops < 1500 ? 1 : 2;
+  r.framework = s.framework;
+  return r;
+}
+
+namespace {
+
+FrameworkKind framework_named(const std::string& name, bool& ok) {
+  for (int i = 0; i < static_cast<int>(std::size(kFrameworkNames)); ++i)
+    if (name == kFrameworkNames[i]) return static_cast<FrameworkKind>(i);
+  ok = false;
+  return FrameworkKind::megatron;
+}
+
+// The regime features in the order they are given up when too few runs share them all.
+enum Feature { kFramework, kSeqBand, kAccelerator, kPeft, kNodes, kFeatures };
+const char* const kFeatureWords[] = {"framework", "sequence-length band", "accelerator class", "PEFT or full training",
+                                     "single- or multi-node"};
+
+bool same(const Regime& a, const Regime& b, int f) {
+  switch (f) {
+    case kFramework: return a.framework == b.framework;
+    case kSeqBand: return a.seq_band == b.seq_band;
+    case kAccelerator: return a.accelerator_class == b.accelerator_class;
+    case kPeft: return a.peft == b.peft;
+    default: return a.multi_node == b.multi_node;
+  }
+}
+
+// The weighted q-quantile of (value, weight) pairs, interpolated between the midpoints of the
+// sorted values' weights.
+double weighted_quantile(std::vector<std::pair<double, double>> v, double q) {
+  std::sort(v.begin(), v.end());
+  double total = 0;
+  for (const auto& [x, w] : v) total += w;
+  double below = 0;
+  double prev_mid = 0, prev_x = v.front().first;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const double mid = (below + v[i].second / 2) / total;
+    if (q <= mid) {
+      if (i == 0) return v[i].first;
+      return prev_x + (v[i].first - prev_x) * (q - prev_mid) / (mid - prev_mid);
+    }
+    below += v[i].second;
+    prev_mid = mid;
+    prev_x = v[i].first;
+  }
+  return v.back().first;
+}
+
+}  // namespace
+
+std::vector<Residual> parse_residuals(std::string_view text, std::string& error) {
+  std::vector<Residual> out;
+  const json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("residuals") || !doc["residuals"].is_array()) {
+    error = "residuals: expected {\"residuals\": [...]}";
+    return {};
+  }
+  for (const json& j : doc["residuals"]) {
+    Residual r;
+    bool ok = j.is_object() && j.value("ratio", 0.0) > 0;
+    if (ok) {
+      r.case_id = j.value("case", std::string());
+      r.family = j.value("family", std::string());
+      r.group = j.value("group", std::string());
+      r.ratio = j["ratio"].get<double>();
+      r.regime.multi_node = j.value("multi_node", false);
+      r.regime.peft = j.value("peft", false);
+      r.regime.seq_band = j.value("seq_band", 0);
+      r.regime.accelerator_class = j.value("accelerator_class", 0);
+      r.regime.framework = framework_named(j.value("framework", std::string()), ok);
+      ok = ok && !r.family.empty() && (r.group == "throughput" || r.group == "memory");
+    }
+    if (!ok) {
+      error = "residuals: a malformed entry: " + j.dump();
+      return {};
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+const std::vector<Residual>& builtin_residuals() {
+  static const std::vector<Residual> rows = [] {
+    std::string error;
+    std::vector<Residual> r = parse_residuals(
+        std::string_view(reinterpret_cast<const char*>(llmplan_residuals), llmplan_residuals_size), error);
+    if (!error.empty()) {
+      // The shipped file is written and checked by the test suite; reaching this is a build defect.
+      std::fprintf(stderr, "llmplan: built-in residuals are invalid: %s\n", error.c_str());
+      std::abort();
+    }
+    return r;
+  }();
+  return rows;
+}
+
+RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
+                       const std::string& skip_family) {
+  RatioRange out;
+  std::vector<const Residual*> pool;
+  for (const Residual& x : rows)
+    if (x.group == group && x.family != skip_family) pool.push_back(&x);
+  for (int kept = kFeatures; kept >= 0; --kept) {
+    // Features [kFeatures - kept, kFeatures) must match: the first ones are given up first.
+    std::vector<const Residual*> match;
+    std::map<std::string, int> per_family;
+    for (const Residual* x : pool) {
+      bool all = true;
+      for (int f = kFeatures - kept; f < kFeatures && all; ++f) all = same(x->regime, r, f);
+      if (!all) continue;
+      match.push_back(x);
+      ++per_family[x->family];
+    }
+    const bool enough =
+        static_cast<int>(match.size()) >= kMinRangeCases && static_cast<int>(per_family.size()) >= kMinRangeFamilies;
+    if (!enough && kept > 0) continue;
+    if (match.empty()) return out;
+    std::vector<std::pair<double, double>> weighted;
+    for (const Residual* x : match) weighted.emplace_back(x->ratio, 1.0 / per_family[x->family]);
+    const double tail = (1.0 - kRangeLevel) / 2;
+    out.low = weighted_quantile(weighted, tail);
+    out.high = weighted_quantile(weighted, 1.0 - tail);
+    out.cases = static_cast<int>(match.size());
+    out.families = static_cast<int>(per_family.size());
+    for (const auto& [name, n] : per_family) out.family_names.push_back(name);
+    for (int f = kFeatures - kept; f < kFeatures; ++f)
+      out.shared += (out.shared.empty() ? "" : ", ") + std::string(kFeatureWords[f]);
+    if (out.shared.empty()) out.shared = "none (every run of the group)";
+    return out;
+  }
+  return out;
+}
+
+std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& r, const std::vector<Residual>& rows,
+                                       Explainer* ex) {
+  const Regime regime = regime_of(s);
+  const RatioRange speed = ratio_range(regime, "throughput", rows);
+  const RatioRange memory = ratio_range(regime, "memory", rows);
+  // A faster run than estimated (published / estimated > 1) takes less time: time-like figures
+  // divide by the ratio, rates multiply.
+  auto rate = [](const char* path, double v, const RatioRange& q) {
+    return FigureRange{path, v, v * q.low, v * q.high, q.cases};
+  };
+  auto duration = [](const char* path, double v, const RatioRange& q) {
+    return FigureRange{path, v, q.high > 0 ? v / q.high : 0.0, q.low > 0 ? v / q.low : 0.0, q.cases};
+  };
+  std::vector<FigureRange> out = {
+      duration("time.step_s", r.time.step_s, speed),
+      rate("time.tokens_per_s", r.time.tokens_per_s, speed),
+      rate("time.mfu", r.time.mfu, speed),
+      duration("time.total_hours", r.reliability.total_hours, speed),
+      duration("gpu_hours", r.reliability.gpu_hours, speed),
+      duration("cost.total_usd", r.cost.total_usd, speed),
+      rate("memory.per_gpu_bytes.total", r.memory.per_gpu.total(), memory),
+  };
+  if (ex) {
+    const char* const units[] = {"s", "tokens/s", "1", "h", "GPU-h", "USD", "B"};
+    for (size_t i = 0; i < out.size(); ++i) {
+      const FigureRange& f = out[i];
+      const RatioRange& q = i + 1 == out.size() ? memory : speed;
+      std::string families;
+      for (const std::string& n : q.family_names) families += (families.empty() ? "" : ", ") + n;
+      const std::string why = "80 % interval: the 10th and 90th percentiles of published / estimated over " +
+                              std::to_string(q.cases) + " published runs of " + std::to_string(q.families) +
+                              " families (" + families + ") sharing: " + q.shared +
+                              "; families weigh equally (validation residuals of tests/validation/cases.json)";
+      const std::string at = std::string("ranges.") + f.path + ".";
+      ex->add((at + "low").c_str(), f.low, units[i], why.c_str(),
+              {{"value", f.value}, {"ratio_low", q.low}, {"ratio_high", q.high}});
+      ex->add((at + "high").c_str(), f.high, units[i], why.c_str(),
+              {{"value", f.value}, {"ratio_low", q.low}, {"ratio_high", q.high}});
+      ex->add((at + "level").c_str(), kRangeLevel, "1", why.c_str(), {});
+      ex->add((at + "cases").c_str(), f.cases, "runs", why.c_str(), {{"families", static_cast<double>(q.families)}});
+    }
+  }
+  return out;
+}
+
+}  // namespace llmplan

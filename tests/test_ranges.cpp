@@ -1,0 +1,156 @@
+// Ranges: 80 % intervals read off the validation residuals of comparable runs (llmplan/ranges.hpp).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "llmplan/calibration.hpp"
+#include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/ranges.hpp"
+
+using namespace llmplan;
+
+namespace {
+
+Residual row(const std::string& family, double ratio, bool multi_node = false,
+             FrameworkKind fw = FrameworkKind::megatron) {
+  Residual r;
+  r.case_id = family + std::to_string(ratio);
+  r.family = family;
+  r.group = "throughput";
+  r.ratio = ratio;
+  r.regime.multi_node = multi_node;
+  r.regime.framework = fw;
+  return r;
+}
+
+Scenario parse(const char* text) {
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
+  return *p.scenario;
+}
+
+}  // namespace
+
+TEST_SUITE("ranges") {
+  TEST_CASE("the 10th and 90th percentiles of published / estimated, families weighing equally") {
+    // Three families of 4 runs each, ratios 0.80, 0.90, 1.00, 1.10 (family a), 1.00 x 4 (b),
+    // 1.20 x 4 (c): 12 runs of weight 1/4 each. Sorted with cumulative weight midpoints
+    // (k - 0.5) / 12: the 10th percentile falls between 0.80 (1/24) and 0.90 (3/24), at
+    // 0.80 + 0.10 x (0.1 - 1/24) / (2/24) = 0.87; the 90th between the 1.20s (all from 21/24 up):
+    // 1.20. Every run matches a single-node Megatron regime.
+    std::vector<Residual> rows;
+    for (double x : {0.8, 0.9, 1.0, 1.1}) rows.push_back(row("a", x));
+    for (int i = 0; i < 4; ++i) rows.push_back(row("b", 1.0));
+    for (int i = 0; i < 4; ++i) rows.push_back(row("c", 1.2));
+    const RatioRange q = ratio_range(Regime{}, "throughput", rows);
+    CHECK(q.cases == 12);
+    CHECK(q.families == 3);
+    CHECK(q.low == doctest::Approx(0.87));
+    CHECK(q.high == doctest::Approx(1.2));
+    // A family with 40 runs at 1.00 weighs what one with 4 does: the interval barely moves.
+    std::vector<Residual> many = rows;
+    for (int i = 0; i < 36; ++i) many.push_back(row("b", 1.0));
+    const RatioRange w = ratio_range(Regime{}, "throughput", many);
+    CHECK(w.cases == 48);
+    CHECK(w.low == doctest::Approx(q.low).epsilon(0.02));
+    CHECK(w.high == doctest::Approx(1.2));
+  }
+
+  TEST_CASE("a regime too rare to read a range from gives up its least telling features first") {
+    // 12 single-node Megatron runs from 3 families; the scenario runs torchtitan across nodes. No
+    // run shares the framework or the node count: both are given up, framework first.
+    std::vector<Residual> rows;
+    for (const char* f : {"a", "b", "c"})
+      for (double x : {0.9, 1.0, 1.1, 1.2}) rows.push_back(row(f, x));
+    Regime torchtitan_multi;
+    torchtitan_multi.framework = FrameworkKind::torchtitan;
+    torchtitan_multi.multi_node = true;
+    const RatioRange q = ratio_range(torchtitan_multi, "throughput", rows);
+    CHECK(q.cases == 12);
+    CHECK(q.shared == "none (every run of the group)");
+    // With 10 multi-node torchtitan runs of 3 families that agree closely, the range is theirs and narrow.
+    for (const char* f : {"t1", "t2", "t3"})
+      for (double x : {0.98, 1.0, 1.02, 1.0}) rows.push_back(row(f, x, true, FrameworkKind::torchtitan));
+    const RatioRange n = ratio_range(torchtitan_multi, "throughput", rows);
+    CHECK(n.cases == 12);
+    CHECK(n.shared.find("framework") != std::string::npos);
+    CHECK(n.high - n.low < q.high - q.low);
+    // Leaving a family out (the validator's coverage check) leaves 8 torchtitan runs of 2 families,
+    // too few: the range is read from the other 5 families' 20 runs.
+    const RatioRange left = ratio_range(torchtitan_multi, "throughput", rows, "t1");
+    CHECK(left.families == 5);
+    CHECK(left.cases == 20);
+    // No residuals of the group: no range.
+    CHECK(ratio_range(Regime{}, "memory", rows).cases == 0);
+  }
+
+  TEST_CASE("durations divide by published / estimated, rates multiply; every headline figure has its range") {
+    const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4096, "global_batch": 64,
+        "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1}})");
+    const EstimateResult r = estimate(s, default_calibration());
+    std::vector<Residual> rows;
+    for (const char* f : {"a", "b", "c"})
+      for (double x : {0.8, 0.9, 1.0, 1.1}) rows.push_back(row(f, x));
+    for (Residual m : rows) {
+      m.group = "memory";
+      rows.push_back(m);
+      if (rows.size() >= 24) break;
+    }
+    const RatioRange q = ratio_range(regime_of(s), "throughput", rows);
+    const std::vector<FigureRange> ranges = figure_ranges(s, r, rows);
+    REQUIRE(ranges.size() == 7);
+    for (const FigureRange& f : ranges) {
+      CAPTURE(f.path);
+      CHECK(f.low < f.value);
+      CHECK(f.value < f.high);
+    }
+    CHECK(std::string(ranges[0].path) == "time.step_s");
+    CHECK(ranges[0].low == doctest::Approx(r.time.step_s / q.high));
+    CHECK(ranges[0].high == doctest::Approx(r.time.step_s / q.low));
+    CHECK(std::string(ranges[1].path) == "time.tokens_per_s");
+    CHECK(ranges[1].low == doctest::Approx(r.time.tokens_per_s * q.low));
+    CHECK(std::string(ranges[6].path) == "memory.per_gpu_bytes.total");
+  }
+
+  TEST_CASE("the built-in residuals are the validation table's, and the result JSON carries the ranges") {
+    const std::vector<Residual>& rows = builtin_residuals();
+    int throughput = 0, memory = 0;
+    for (const Residual& x : rows) (x.group == "throughput" ? throughput : memory) += 1;
+    CHECK(throughput > 200);  // the fit and held-out throughput cases of tests/validation/cases.json
+    CHECK(memory > 40);
+    const JsonResponse resp = estimate_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9,
+        "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})",
+                                            builtin_catalog(), default_calibration(), true);
+    REQUIRE(resp.ok);
+    const nlohmann::json j = nlohmann::json::parse(resp.body);
+    for (const char* path : {"time.step_s", "time.tokens_per_s", "time.mfu", "time.total_hours", "gpu_hours",
+                             "cost.total_usd", "memory.per_gpu_bytes.total"}) {
+      CAPTURE(path);
+      REQUIRE(j["ranges"].contains(path));
+      const auto& g = j["ranges"][path];
+      CHECK(g["level"] == 0.8);
+      CHECK(g["cases"].get<int>() >= kMinRangeCases);
+      CHECK(g["low"].get<double>() <= g["high"].get<double>());
+      // --explain names the runs a range is read from.
+      const std::string formula = j["explain"][std::string("ranges.") + path + ".low"]["formula"];
+      CHECK(formula.find("published runs of") != std::string::npos);
+    }
+  }
+
+  TEST_CASE("a malformed residuals document is refused with what is wrong") {
+    std::string error;
+    CHECK(parse_residuals("[]", error).empty());
+    CHECK(error.find("expected") != std::string::npos);
+    error.clear();
+    CHECK(parse_residuals(R"({"residuals": [{"family": "a", "group": "speed", "ratio": 1}]})", error).empty());
+    CHECK(error.find("malformed") != std::string::npos);
+    error.clear();
+    CHECK(parse_residuals(R"({"residuals": [{"family": "a", "group": "memory", "ratio": 1.1, "framework": "hf"}]})",
+                          error)
+              .size() == 1);
+    CHECK(error.empty());
+  }
+}
