@@ -284,7 +284,7 @@ TEST_SUITE("links") {
       v3 += c.version == 3;
     }
     CHECK(v2 == 6);
-    CHECK(v3 == 2);
+    CHECK(v3 == 3);
     REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3));
     CHECK(old.model_changes == model_changes_since(1));
     for (size_t i = 0; i < old.model_changes.size(); ++i) {

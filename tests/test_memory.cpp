@@ -364,3 +364,36 @@ TEST_CASE("Hugging Face QLoRA keeps the non-4-bit parameters and the hidden stat
   CHECK(a.per_gpu.logits == doctest::Approx(2048.0 * (8.0 * 4096 + 12.0 * 128256)));
   CHECK(b.per_gpu.logits == doctest::Approx(2048.0 * (4.0 * 4096 + 12.0 * 128256)));
 }
+
+TEST_CASE("FSDP with pipeline stages keeps the stage's gathered weights and accumulates unsharded gradients") {
+  // torchtitan apply_fsdp: "For PP, do not reshard after forward to avoid per-microbatch
+  // all-gathers"; torch.distributed.pipelining syncs FSDP gradients at the last backward only. So
+  // a rank holds its stage's 16-bit weights whole, as without sharding, and the 16-bit gradients
+  // they accumulate, beside the sharded fp32 master and Adam states and the reduced gradients.
+  // Llama 3.1 405B on 512 GPUs, TP 8 x PP 8 x FSDP 8 (torchtitan's Table 5 layout), bf16.
+  const char* text = R"({"model": {"preset": "llama-3.1-405b"}, "framework": "torchtitan", "seq_len": 8192,
+      "micro_batch": 4, "global_batch": 256, "cluster": {"gpus": 512, "gpu_memory_gb": 1000},
+      "parallel": {"tp": 8, "pp": 8, "zero": 3, "sequence_parallel": true, "recompute": "full"}})";
+  const ScenarioParse fsdp = parse_scenario(text, builtin_catalog());
+  REQUIRE(fsdp.scenario);
+  const Calibration cal = default_calibration();
+  const ParamCount p = count_params(fsdp.scenario->model);
+  const MemoryResult m = estimate_memory(*fsdp.scenario, p, cal);
+  // The first stage (15 of the 126 blocks, and the vocab-parallel embedding) is the fullest. Per TP
+  // rank: a block's Q, K, V, O and MLP, 16384 x (16384 + 1024 + 1024 + 16384) + 3 x 16384 x 53248
+  // = 3,187,671,040, over 8, plus its two norms 32,768 (replicated): 398,491,648; x 15 =
+  // 5,977,374,720, + 128,256 x 16,384 / 8 = 262,668,288 of embedding: 6,240,043,008 parameters.
+  REQUIRE(m.stage == Stage::first);
+  const double stage = 6240043008.0;
+  CHECK(m.per_gpu.weights == doctest::Approx(2.0 * stage));                    // gathered, 2 B
+  CHECK(m.per_gpu.gradients == doctest::Approx(2.0 * stage * (1 + 1.0 / 8)));  // accumulated + reduced shard
+  CHECK(m.per_gpu.optimizer == doctest::Approx(12.0 * stage / 8));             // fp32 master, m and v, sharded
+  CHECK(m.per_gpu.buffers == 0.0);  // no per-block gather buffer: the weights are gathered already
+  // Without pipeline stages FSDP shards the weights and gathers one block at a time.
+  Scenario flat = *fsdp.scenario;
+  flat.parallel.pp = 1;
+  flat.cluster.gpus = 64;
+  flat.global_batch = 32;
+  CHECK_FALSE(keeps_gathered_weights(flat));
+  CHECK(keeps_gathered_weights(*fsdp.scenario));
+}

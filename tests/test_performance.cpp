@@ -473,3 +473,16 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
   // Same GEMM shapes: the efficiency curve scales with the ratio, 0.709 / 0.8033 of the BF16 one.
   CHECK(q.time.gemm_efficiency == doctest::Approx(r.time.gemm_efficiency * 0.709 / 0.8033));
 }
+
+TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradients once per step") {
+  // 16-bit weights w and gradients g of a rank's stage: per micro-batch FSDP moves (w + w + g) / 2 in
+  // all-reduce terms; with pipeline stages it keeps the gathered weights and reduces at the last
+  // micro-batch (torchtitan, torch.distributed.pipelining): (w + g) / 2 once per step.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-405b"}, "framework": "torchtitan", "seq_len": 8192,
+      "micro_batch": 4, "global_batch": 256, "cluster": {"gpus": 512, "gpu_memory_gb": 1000},
+      "parallel": {"tp": 8, "pp": 8, "zero": 3, "sequence_parallel": true, "recompute": "full"}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  const double per_rank = r.memory.trainable_params / (8.0 * 8.0);  // trainable parameters of one TP x PP rank
+  const double bytes = 2.0 * 7.0 / 8.0 * (2.0 * per_rank + 2.0 * per_rank) / 2.0;  // ring over FSDP 8, once
+  CHECK(r.time.comm.dp_bytes == doctest::Approx(bytes));
+}

@@ -156,6 +156,15 @@ namespace {
 // Ranks ZeRO shards the non-expert states over: the data-parallel group, which with context
 // parallelism is DP x CP (Megatron-LM's distributed optimizer and gradient reduction span both).
 int dense_shard_ranks(const Scenario& s) { return std::max(1, s.dp() * s.parallel.cp); }
+
+}  // namespace
+
+bool keeps_gathered_weights(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  return x.zero >= 3 && x.pp > 1 && x.offload == Offload::none && dense_shard_ranks(s) > 1;
+}
+
+namespace {
 // ... and the routed experts' states: the expert-data-parallel group, DP x CP / EP.
 int expert_shard_ranks(const Scenario& s) { return std::max(1, dense_shard_ranks(s) / std::max(1, s.parallel.ep)); }
 
@@ -393,6 +402,7 @@ double logits_bytes(const Scenario& s) {
 
 double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b, const Calibration& cal) {
   if (dense_shard_ranks(s) <= 1) return 0;
+  if (keeps_gathered_weights(s)) return 0;  // the gathered weights are counted as weights
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
     return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel.tp, s.parallel.ep) * b.weights;
@@ -417,6 +427,14 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
                     : states.gradients;
   m.optimizer = s.parallel.offload == Offload::none ? states.optimizer : 0.0;
   if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too
+  if (keeps_gathered_weights(s)) {
+    // FSDP with pipeline stages (torchtitan apply_fsdp: "For PP, do not reshard after forward to
+    // avoid per-microbatch all-gathers") holds the stage's gathered 16-bit weights for the whole
+    // step, and the gradients accumulate unsharded over the micro-batches (FSDP2 reduces them
+    // once, at the last one): the sharded copies stay, as master weights and reduced gradients.
+    m.weights = sp.trained * b.weights + sp.frozen_bytes;
+    m.gradients += sp.trained * b.weights;
+  }
   m.activations = stage_activations(s, st);
   m.logits = st.has_logits ? logits_bytes(s) * cp_token_share(s) : 0.0;  // CP: the loss of this GPU's tokens
   m.buffers = buffer_bytes(s, p, b, cal);

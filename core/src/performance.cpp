@@ -662,19 +662,24 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const double frozen_per_gpu =
           s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
       // All-gather of the 16-bit weights forward and again backward, reduce-scatter of the gradients:
-      // (w + w + g) / 2 in all-reduce terms (1.5x the 16-bit DP volume, ZeRO paper §7).
+      // (w + w + g) / 2 in all-reduce terms (1.5x the 16-bit DP volume, ZeRO paper §7), per
+      // micro-batch. With pipeline stages the gathered weights stay for the whole step and the
+      // gradients are reduced at the last micro-batch (keeps_gathered_weights): (w + g) / 2 once.
+      const bool once = keeps_gathered_weights(s);
+      const double gathers = once ? 1.0 : 2.0;
+      const double rounds = once ? 1.0 : m;
       const double element = bytes_per_element(s.precision);
-      const double per_mb = (2.0 * trained_per_gpu * element + grad_bytes) / 2.0 + frozen_per_gpu;
-      const double expert_per_mb = (2.0 * expert_per_gpu * element + expert_grad_bytes) / 2.0;
-      c.dp_bytes = m * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + m * expert_ring * expert_per_mb;
+      const double per_mb = (gathers * trained_per_gpu * element + grad_bytes) / 2.0 + frozen_per_gpu;
+      const double expert_per_mb = (gathers * expert_per_gpu * element + expert_grad_bytes) / 2.0;
+      c.dp_bytes = rounds * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + rounds * expert_ring * expert_per_mb;
       // FSDP and ZeRO-3 gather and reduce block by block (Zhao et al. 2023, 'PyTorch FSDP', §3.3:
       // one FlatParameter per wrapped block): three collectives per block and micro-batch, each
       // paying its ring's latency, which small micro-batches cannot hide.
       const double ring_latency =
           (dp_group.ranks_per_node - 1) * dp_group.intra_latency_s + (dp_group.nodes - 1) * dp_group.inter_latency_s;
-      c.dp_s = m * (group_allreduce_s(per_mb, dp_group) + 3.0 * layers_per_stage * ring_latency) +
-               m * group_allreduce_s(expert_per_mb, edp_group);
-      c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * m * compute_per_mb_s);
+      c.dp_s = rounds * (group_allreduce_s(per_mb, dp_group) + (gathers + 1.0) * layers_per_stage * ring_latency) +
+               rounds * group_allreduce_s(expert_per_mb, edp_group);
+      c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * rounds * compute_per_mb_s);
     } else {
       c.dp_bytes = 2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes;
       c.dp_s = group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
@@ -714,7 +719,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
             "point-to-point sends are not overlapped (1F1B): pp.exposed_s = pp.s", {{"pp_s", c.pp_s}});
     ex->add("comm.dp.bytes", c.dp_bytes, "B",
             "2 (n - 1) / n x gradient bytes this GPU holds over n = dp x cp ranks (ZeRO-3: x 1.5 per micro-batch, "
-            "ZeRO paper §7); with EP the routed experts' 1 / ep over dp x cp / ep ranks",
+            "ZeRO paper §7; with pipeline stages x 1 once per step, the gathered weights kept); with EP the routed "
+            "experts' 1 / ep over dp x cp / ep ranks",
             {{"dp", static_cast<double>(dp)},
              {"cp", static_cast<double>(x.cp)},
              {"ep", static_cast<double>(x.ep)},
@@ -728,12 +734,14 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"busbw_GBps", dp_bw},
              {"ranks_per_node", static_cast<double>(dp_group.ranks_per_node)},
              {"nodes", static_cast<double>(dp_group.nodes)}});
-    ex->add("comm.dp.exposed_s", c.dp_exposed_s, "s",
-            "max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-3: max(0, dp.s - kZero3Overlap x compute)",
-            {{"dp_s", c.dp_s},
-             {dp_overlap.name, dp_overlap.value},
-             {zero3_overlap.name, zero3_overlap.value},
-             {"compute_per_micro_batch_s", compute_per_mb_s}});
+    ex->add(
+        "comm.dp.exposed_s", c.dp_exposed_s, "s",
+        "max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-3: max(0, dp.s - kZero3Overlap x compute of the "
+        "micro-batches it gathers for: all of them, or one with pipeline stages)",
+        {{"dp_s", c.dp_s},
+         {dp_overlap.name, dp_overlap.value},
+         {zero3_overlap.name, zero3_overlap.value},
+         {"compute_per_micro_batch_s", compute_per_mb_s}});
     ex->add("comm.intra_node_bytes", c.intra_bytes(), "B",
             "sum of tp, pp, dp and cp bytes whose group stays inside a node, and the all-to-alls' intra-node share",
             {{"tp_bytes", c.tp_bytes},

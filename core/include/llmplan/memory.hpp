@@ -82,6 +82,9 @@ struct MemoryResult {
 // chunks of 1 / vp of the stage, which for the first stage is pp (1 + (pp - 1) / (pp vp))
 // (Korthikanti et al. 2022 §4.2.3).
 double in_flight_micro_batches(const Scenario& s, int rank);
+// ZeRO-3 / FSDP with pipeline stages keeps each stage's gathered weights through the step and
+// accumulates unsharded gradients, gathering and reducing once per step (torchtitan).
+bool keeps_gathered_weights(const Scenario& s);
 
 // Buffers and runtime overhead come from the Calibration (calibration.hpp); `ex` records the
 // formula and inputs of every figure when not null.

@@ -90,6 +90,14 @@ inline constexpr ModelChange kModelChanges[] = {
                "Qwen2.5 72B LoRA +11.0 %; planner links' costs up with them (Llama 3.1 70B on 8 B200s +7.2 %); "
                "Megatron-LM pretraining, LayerNorm/GeLU models and learned positions unchanged."},
     {.version = 3, .date = "2026-12-01",
+     .change = "ZeRO-3 / FSDP with pipeline stages (torchtitan) keeps each stage's gathered 16-bit weights through the "
+               "step and accumulates unsharded gradients, gathering and reducing once per step instead of per "
+               "micro-batch (torchtitan apply_fsdp: no reshard after forward with PP; torch.distributed.pipelining "
+               "syncs gradients at the last backward).",
+     .effect = "Memory of such layouts up (Llama 3.1 405B on TP 8 x PP 8 x FSDP 8: 34.6 GB to 56.3 GB per GPU, "
+               "torchtitan's published peak 88.6 GB reserved), their steps shorter (its interleaved schedule 28.7 s "
+               "to 20.6 s); other layouts unchanged."},
+    {.version = 3, .date = "2026-12-01",
      .change = "New recompute value selective_op (torchtitan's per-operator checkpointing: every second matmul and "
                "the elementwise ops run again) and the catalog's h100-sxm5-96gb-500w (catalog 2026.12.2).",
      .effect = "none: new values only"},
