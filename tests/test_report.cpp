@@ -5,6 +5,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/ranges.hpp"
 #include "llmplan/report.hpp"
 
 using namespace llmplan;
@@ -40,4 +41,10 @@ TEST_CASE("markdown summary names the model, the verdict, the cost and the warni
   CHECK(md.find("[Open this estimate](https://x/#v=1)") != std::string::npos);
   CHECK(md.find(R"("preset": "llama-3.1-8b")") != std::string::npos);
   CHECK(md.find("¥") != std::string::npos);
+  // Each headline figure carries its 80 % range in parentheses, as the result JSON's "ranges" say.
+  const std::vector<FigureRange> ranges = figure_ranges(*p.scenario, r, builtin_residuals());
+  const std::string step = "| Step time | " + format_duration(r.time.step_s) + " (" + format_duration(ranges[0].low) +
+                           "\u2013" + format_duration(ranges[0].high) + ")";
+  CHECK_MESSAGE(md.find(step) != std::string::npos, md);
+  CHECK(md.find("80 % ranges") != std::string::npos);
 }

@@ -340,6 +340,7 @@ void app_update(AppState& app) {
     if (catalog.models[i].id == app.scenario.model_preset) app.preset_index = static_cast<int>(i);
   app.explainer = Explainer{};
   app.result = estimate(app.scenario, default_calibration(), &app.explainer);
+  app.ranges = figure_ranges(app.scenario, app.result, builtin_residuals(), &app.explainer);
   app.explain_index.clear();
   for (size_t i = 0; i < app.explainer.items().size(); ++i) app.explain_index[app.explainer.items()[i].key] = i;
   app.advice = advise(app.scenario, app.result, catalog, default_calibration());
@@ -358,6 +359,13 @@ void app_set_input(AppState& app, const std::string& input_json) {
   if (!doc.is_object()) return;
   app.input = std::move(doc);
   app_update(app);
+}
+
+std::string app_range_text(const AppState& app, std::string_view path,
+                           const std::function<std::string(double)>& format) {
+  for (const FigureRange& f : app.ranges)
+    if (path == f.path && f.cases > 0) return " (" + format(f.low) + " " + tr(S::range_to) + " " + format(f.high) + ")";
+  return "";
 }
 
 const Explanation* app_explain(const AppState& app, const std::string& key) {

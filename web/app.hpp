@@ -1,9 +1,11 @@
 // app.hpp: the app's state (the scenario being edited and its cached estimate) and the frame.
 // The app draws what core computes; it computes nothing of its own.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include "llmplan/estimate.hpp"
 #include "llmplan/explain.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/ranges.hpp"
 #include "llmplan/scenario.hpp"
 #include "planner_state.hpp"
 
@@ -39,6 +42,7 @@ struct AppState {
   EstimateResult result;  // of the last valid scenario
   Explainer explainer;    // the result's explanations ("why"), recorded once per update
   std::unordered_map<std::string, size_t> explain_index;  // result key -> explainer.items() index
+  std::vector<FigureRange> ranges;                        // the headline figures' 80 % ranges (llmplan/ranges.hpp)
   PlanAdvice advice;  // node sizing, RDMA, data and checkpoint placement (llmplan::advise)
   bool has_result = false;
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
@@ -78,6 +82,9 @@ void app_update(AppState& app);
 void app_set_input(AppState& app, const std::string& input_json);
 // The explanation of result figure `key` ("time.step_s"), or nullptr.
 const Explanation* app_explain(const AppState& app, const std::string& key);
+// " (low–high)" of ranged figure `path`, each bound written by `format`; empty without a range.
+std::string app_range_text(const AppState& app, std::string_view path,
+                           const std::function<std::string(double)>& format);
 // Applies the user's catalog edits (JSON text; empty: none) and keeps them when they validate.
 void app_set_catalog_edits(AppState& app, const std::string& edits_json);
 // Opens a link (fragment, "#fragment" or URL) with the catalog release it was made with: a

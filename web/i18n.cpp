@@ -516,6 +516,8 @@ constexpr Entry kStrings[] = {
     {S::t_torch_compile, "The loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer instead of the log-softmax and its gradients.", "损失函数编译为一个融合内核，只保留 16 位 logits 和一个 fp32 缓冲，而不是 log-softmax 及其梯度。"},
     {S::fused_kernels, "Fused kernels", "融合内核"},
     {S::t_fused_kernels, "The blocks' RMSNorm, rotary embedding and SwiGLU run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth). Off: eager PyTorch runs each as several ops that read and write the whole tensor, the norm and RoPE in fp32. Default: on with Megatron-LM, torch.compile or a fused loss.", "各层的 RMSNorm、旋转位置编码和 SwiGLU 以融合内核运行（Megatron-LM、torch.compile、Liger、Unsloth）。关闭：eager PyTorch 把每个拆成多个算子，每个都读写整个张量，归一化和 RoPE 用 fp32。默认：Megatron-LM、torch.compile 或融合损失时开启。"},
+    {S::range_80, "80 %:", "80% 区间："},
+    {S::range_to, "to", "至"},
     {S::framework, "Framework", "训练框架"},
     {S::t_framework, "The software that runs the job: it decides what the loss and the buffers hold. Default: Megatron-LM for pretraining, Hugging Face for fine-tuning.", "运行训练的软件，决定损失函数和缓冲区占用的显存。默认：预训练用 Megatron-LM，微调用 Hugging Face。"},
     {S::framework_hf, "Hugging Face", "Hugging Face"},

@@ -36,8 +36,9 @@ void verdict(const AppState& app, const MemoryResult& m) {
   text_colored(m.fits ? palette::kOk : palette::kError, m.fits ? tr(S::fits) : tr(S::does_not_fit));
   ImGui::SameLine();
   char line[256];
-  std::snprintf(line, sizeof line, "%s %s %s  (%s %s)", format_bytes(m.per_gpu.total()).c_str(), tr(S::of_capacity),
-                format_bytes(m.capacity_bytes).c_str(), m.fits ? tr(S::headroom) : tr(S::over_by),
+  const std::string range = app_range_text(app, "memory.per_gpu_bytes.total", [](double v) { return format_bytes(v); });
+  std::snprintf(line, sizeof line, "%s%s %s %s  (%s %s)", format_bytes(m.per_gpu.total()).c_str(), range.c_str(),
+                tr(S::of_capacity), format_bytes(m.capacity_bytes).c_str(), m.fits ? tr(S::headroom) : tr(S::over_by),
                 format_bytes(m.fits ? m.headroom_bytes : -m.headroom_bytes).c_str());
   text_wrapped(line);
   ImGui::SameLine();

@@ -128,6 +128,13 @@ void card(const AppState& app, const char* title, const std::string& value, cons
   text_wrapped_disabled(detail.c_str());
 }
 
+// "80 % range: low–high" and a line break, or nothing without a range.
+std::string range_line(const AppState& app, std::string_view path, const std::function<std::string(double)>& format) {
+  const std::string r = app_range_text(app, path, format);
+  if (r.size() < 4) return "";
+  return std::string(tr(S::range_80)) + " " + r.substr(2, r.size() - 3) + "\n";  // without its parentheses
+}
+
 void cards(const AppState& app) {
   const EstimateResult& r = app.result;
   const int columns = std::clamp(static_cast<int>(ImGui::GetContentRegionAvail().x / (9.5f * em())), 2, 5);
@@ -135,18 +142,28 @@ void cards(const AppState& app) {
       ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cards", columns, flags)) return;
   const MemoryResult& m = r.memory;
+  // Each ranged figure shows its 80 % range under the value (llmplan/ranges.hpp).
+  const auto bytes = [](double v) { return format_bytes(v); };
+  const auto hours = [](double v) { return format_duration(v * 3600); };
+  const auto cash = [&app](double v) { return money(app, v, primary(app)); };
   card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &palette::kOk : &palette::kError,
-       format_bytes(m.per_gpu.total()) + " / " + format_bytes(m.capacity_bytes), "memory.fits");
+       format_bytes(m.per_gpu.total()) + " / " + format_bytes(m.capacity_bytes) + "\n" +
+           range_line(app, "memory.per_gpu_bytes.total", bytes),
+       "memory.fits");
   char gpu_hours[96];
   std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.reliability.gpu_hours).c_str());
-  card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr, gpu_hours, "time.total_days");
+  card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr,
+       range_line(app, "time.total_hours", hours) + gpu_hours, "time.total_days");
   char per_hour[96];
   std::snprintf(per_hour, sizeof per_hour, tr(S::per_gpu_hour_fmt),
                 money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
   card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
-       money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour, "cost.total_usd");
+       range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
+       "cost.total_usd");
   card(app, tr(S::card_mfu), format_percent(r.time.mfu), nullptr,
-       format_count(r.time.tokens_per_s) + " " + tr(S::u_tok_s), "time.mfu");
+       range_line(app, "time.mfu", [](double v) { return format_percent(v); }) + format_count(r.time.tokens_per_s) +
+           " " + tr(S::u_tok_s),
+       "time.mfu");
   const S tier = r.tier == Tier::l1 ? S::tier_l1 : r.tier == Tier::l2 ? S::tier_l2 : S::tier_l3;
   card(app, tr(S::card_tier), to_string(r.tier), nullptr, tr(tier), nullptr);
   ImGui::EndTable();
@@ -195,8 +212,15 @@ void step_time(const AppState& app) {
     why_marker(app, result_key(static_cast<StepPart>(i)));
   }
   const TimeResult& t = app.result.time;
-  line(app, tr(S::step_total), {format_duration(t.step_s), ""}, "time.step_s");
-  line(app, tr(S::tokens_per_s), {format_count(t.tokens_per_s), tr(S::u_tok_s)}, "time.tokens_per_s");
+  line(
+      app, tr(S::step_total),
+      {format_duration(t.step_s) + app_range_text(app, "time.step_s", [](double v) { return format_duration(v); }), ""},
+      "time.step_s");
+  line(app, tr(S::tokens_per_s),
+       {format_count(t.tokens_per_s) +
+            app_range_text(app, "time.tokens_per_s", [](double v) { return format_count(v); }),
+        tr(S::u_tok_s)},
+       "time.tokens_per_s");
   line(app, tr(S::steps), {format_count(t.steps), ""}, "time.steps");
   ImGui::EndTable();
 }
@@ -228,6 +252,12 @@ void cost(const AppState& app) {
   row(S::cost_compute, c.compute_usd, "cost.compute_usd");
   row(S::cost_storage, c.storage_usd, "cost.storage_usd");
   row(S::cost_total, c.total_usd, "cost.total_usd");
+  for (const FigureRange& f : app.ranges)
+    if (std::string_view(f.path) == "cost.total_usd" && f.cases > 0)
+      line(app, tr(S::range_80),
+           {money(app, f.low, Currency::usd) + " " + tr(S::range_to) + " " + money(app, f.high, Currency::usd),
+            money(app, f.low, Currency::cny) + " " + tr(S::range_to) + " " + money(app, f.high, Currency::cny)},
+           "ranges.cost.total_usd.low");
   row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
   row(S::price, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
   line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "llmplan/catalog.hpp"
+#include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
 
 namespace llmplan {
@@ -50,6 +51,14 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
   const MemoryResult& m = r.memory;
   const TimeResult& t = r.time;
   const CostResult& c = r.cost;
+  // " (low–high)" after each ranged figure: its 80 % range (ranges.hpp).
+  const std::vector<FigureRange> ranges = figure_ranges(s, r, builtin_residuals());
+  auto range = [&ranges](std::string_view path, auto format) {
+    for (const FigureRange& f : ranges)
+      if (path == f.path && f.cases > 0) return " (" + format(f.low) + "\u2013" + format(f.high) + ")";
+    return std::string();
+  };
+  const auto duration = [](double v) { return format_duration(v); };
   std::string out;
   out += "## llmplan estimate: " + model + ", " + to_string(s.method) + " on " + hw + "\n\n";
   out += "| | |\n|---|---|\n";
@@ -63,17 +72,23 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
          " tokens (micro-batch " + std::to_string(s.micro_batch) + ", accumulation " + std::to_string(r.grad_accum) +
          ") |\n";
   out += "| Training tokens | " + format_count(s.training_tokens()) + " |\n";
-  out += "| Fits? | " + std::string(m.fits ? "yes" : "**no**") + ": " + format_bytes(m.per_gpu.total()) + " of " +
+  out += "| Fits? | " + std::string(m.fits ? "yes" : "**no**") + ": " + format_bytes(m.per_gpu.total()) +
+         range("memory.per_gpu_bytes.total", [](double v) { return format_bytes(v); }) + " of " +
          format_bytes(m.capacity_bytes) + " per GPU |\n";
-  out += "| Step time | " + format_duration(t.step_s) + " (compute " + format_duration(t.compute_s) + ") |\n";
-  out += "| MFU | " + format_percent(t.mfu) + " |\n";
-  out += "| Throughput | " + format_count(t.tokens_per_s) + " tokens/s |\n";
-  out += "| Wall-clock | " + format_duration(r.reliability.total_hours * 3600) + " (" +
-         fmt("%.0f", r.reliability.gpu_hours) + " GPU-hours) |\n";
-  out += "| Cost | " + format_money(c.total_usd, Currency::usd) + " / " + format_money(c.total_cny, Currency::cny) +
-         " at " + format_money(c.usd_per_gpu_hour, Currency::usd) + " per GPU-hour, overhead x" +
-         fmt("%.2g", s.pricing.overhead_factor) + " |\n";
+  out += "| Step time | " + format_duration(t.step_s) + range("time.step_s", duration) + ", compute " +
+         format_duration(t.compute_s) + " |\n";
+  out += "| MFU | " + format_percent(t.mfu) + range("time.mfu", [](double v) { return format_percent(v); }) + " |\n";
+  out += "| Throughput | " + format_count(t.tokens_per_s) +
+         range("time.tokens_per_s", [](double v) { return format_count(v); }) + " tokens/s |\n";
+  out += "| Wall-clock | " + format_duration(r.reliability.total_hours * 3600) +
+         range("time.total_hours", [](double v) { return format_duration(v * 3600); }) + ", " +
+         fmt("%.0f", r.reliability.gpu_hours) + " GPU-hours |\n";
+  out += "| Cost | " + format_money(c.total_usd, Currency::usd) +
+         range("cost.total_usd", [](double v) { return format_money(v, Currency::usd); }) + " / " +
+         format_money(c.total_cny, Currency::cny) + " at " + format_money(c.usd_per_gpu_hour, Currency::usd) +
+         " per GPU-hour, overhead x" + fmt("%.2g", s.pricing.overhead_factor) + " |\n";
   out += "| Tier | " + std::string(to_string(r.tier)) + " |\n";
+  out += "\nIn parentheses: 80 % ranges, read off published runs comparable to this one (llmplan validation).\n";
   if (r.warnings.count > 0) {
     out += "\n**Warnings**\n\n";
     for (int i = 0; i < r.warnings.count; ++i) {
