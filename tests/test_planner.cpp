@@ -139,6 +139,22 @@ TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate"
       CHECK(est["memory"]["per_gpu_bytes"]["total"].get<double>() ==
             doctest::Approx(p["memory"]["per_gpu_bytes"].get<double>()).epsilon(1e-9));
       CHECK(est["layout"]["grad_accum"] == p["layout"]["grad_accum"]);
+      // ... and its ranges: the plan's time and cost ranges are the estimate's.
+      for (const char* path : {"time.total_hours", "cost.total_usd"}) {
+        CAPTURE(path);
+        REQUIRE(p["ranges"].contains(path));
+        CHECK(p["ranges"][path]["low"].get<double>() ==
+              doctest::Approx(est["ranges"][path]["low"].get<double>()).epsilon(1e-9));
+        CHECK(p["ranges"][path]["high"].get<double>() ==
+              doctest::Approx(est["ranges"][path]["high"].get<double>()).epsilon(1e-9));
+        CHECK(p["ranges"][path]["cases"] == est["ranges"][path]["cases"]);
+      }
+    }
+    // The Pareto front's points carry the same ranges, as error bars.
+    for (const json& f : r["pareto"]) {
+      CHECK(f["total_hours_range"][0].get<double>() <= f["total_hours"].get<double>());
+      CHECK(f["total_hours"].get<double>() <= f["total_hours_range"][1].get<double>());
+      CHECK(f["cost_usd_range"][0].get<double>() <= f["cost_usd"].get<double>());
     }
   }
 }

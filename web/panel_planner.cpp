@@ -195,6 +195,18 @@ void run_slice(PlannerState& p) {
 // [SECTION] Results table
 //-----------------------------------------------------------------------------
 
+// The plan's time and cost 80 % ranges (they move together: cost is GPU-hours x price), or "".
+std::string time_range(const PlanCandidate& c) {
+  if (c.range_cases == 0) return "";
+  return format_duration(c.total_hours * 3600 / c.speed_high) + " " + tr(S::range_to) + " " +
+         format_duration(c.total_hours * 3600 / c.speed_low);
+}
+std::string cost_range(const PlanCandidate& c) {
+  if (c.range_cases == 0) return "";
+  return format_money(c.cost_usd / c.speed_high, Currency::usd) + " " + tr(S::range_to) + " " +
+         format_money(c.cost_usd / c.speed_low, Currency::usd);
+}
+
 std::string layout_label(const PlanCandidate& c) {
   char buf[224];
   std::snprintf(buf, sizeof buf, tr(S::layout_fmt), c.layout.tp, c.layout.pp, c.dp(),
@@ -285,8 +297,10 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     ImGui::TextUnformatted(layout_label(c).c_str());
     ImGui::TableSetColumnIndex(5);
     ImGui::TextUnformatted(format_duration(c.total_hours * 3600).c_str());
+    ImGui::TextDisabled("%s", time_range(c).c_str());  // its 80 % range
     ImGui::TableSetColumnIndex(6);
     ImGui::TextUnformatted(format_money(c.cost_usd, Currency::usd).c_str());
+    ImGui::TextDisabled("%s", cost_range(c).c_str());
     ImGui::TableSetColumnIndex(7);
     ImGui::TextUnformatted(format_percent(c.mfu).c_str());
     ImGui::TableSetColumnIndex(8);
@@ -342,6 +356,8 @@ void tooltip_plan(const PlanCandidate& c, bool pareto) {
   ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(),
               tr(S::col_cost), format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
               format_percent(c.mfu).c_str());
+  if (c.range_cases > 0)
+    ImGui::TextDisabled("%s %s, %s", tr(S::range_80), time_range(c).c_str(), cost_range(c).c_str());
   if (pareto) ImGui::TextDisabled("%s", tr(S::pareto_point));
   ImGui::TextDisabled("%s", tr(S::click_to_select));
   ImGui::EndTooltip();
@@ -354,11 +370,11 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
   for (const PlanCandidate& c : res.pareto) pts.push_back(&c);
   if (pts.empty()) return;
   double tlo = 1e300, thi = 0, clo = 1e300, chi = 0;
-  for (const PlanCandidate* c : pts) {
-    tlo = std::min(tlo, c->total_hours * 3600);
-    thi = std::max(thi, c->total_hours * 3600);
-    clo = std::min(clo, c->cost_usd);
-    chi = std::max(chi, c->cost_usd);
+  for (const PlanCandidate* c : pts) {  // the points and their 80 % ranges
+    tlo = std::min(tlo, c->total_hours * 3600 / c->speed_high);
+    thi = std::max(thi, c->total_hours * 3600 / c->speed_low);
+    clo = std::min(clo, c->cost_usd / c->speed_high);
+    chi = std::max(chi, c->cost_usd / c->speed_low);
   }
   // Pad by a fifth of a decade so points stay off the frame; a single point gets a decade.
   auto pad = [](double& lo, double& hi) {
@@ -420,6 +436,11 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
     const PlanCandidate& c = *pts[i];
     const bool on_front = i >= res.plans.size();
     const ImVec2 q(xof(c.total_hours * 3600), yof(c.cost_usd));
+    // Its 80 % range as an error bar: time and cost move together (cost is GPU-hours x price).
+    if (c.range_cases > 0)
+      dl->AddLine(ImVec2(xof(c.total_hours * 3600 / c.speed_high), yof(c.cost_usd / c.speed_high)),
+                  ImVec2(xof(c.total_hours * 3600 / c.speed_low), yof(c.cost_usd / c.speed_low)),
+                  ((on_front ? front : palette::kRankedPlan) & 0x00FFFFFFu) | 0x70000000u, 1.0f);  // faint
     if (on_front)
       dl->AddCircleFilled(q, r, front);
     else
@@ -528,6 +549,8 @@ void draw_details(PlannerState& p) {
   ImGui::Text("%s %s   %s %s   %s %s   %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(),
               tr(S::col_cost), format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
               format_percent(c.mfu).c_str(), tr(S::tier), tr(kTiers[static_cast<int>(d.advice.tier)]));
+  if (c.range_cases > 0)
+    ImGui::TextDisabled("%s %s, %s", tr(S::range_80), time_range(c).c_str(), cost_range(c).c_str());
 
   if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0.0f);

@@ -16,6 +16,7 @@
 #include "json_read.hpp"
 #include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
 
 namespace llmplan {
@@ -304,6 +305,20 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
 
 }  // namespace
 
+// The plan's throughput range: its scenario's regime (nodes, method, sequence, accelerator class,
+// framework) read against the validation residuals.
+namespace {
+void set_range(PlanCandidate& c, const Question& q, const Catalog& catalog) {
+  Scenario s = q.base;
+  InputError err;
+  if (!retarget_scenario(s, catalog, *c.instance, c.nodes, c.mode, err)) return;
+  const RatioRange r = ratio_range(regime_of(s), "throughput", builtin_residuals());
+  c.speed_low = r.low;
+  c.speed_high = r.high;
+  c.range_cases = r.cases;
+}
+}  // namespace
+
 PlanResult Planner::result() const {
   PlanResult out = acc_;
   std::vector<PlanCandidate> ranked = best_;
@@ -312,6 +327,7 @@ PlanResult Planner::result() const {
   const size_t n = std::min(ranked.size(), static_cast<size_t>(std::max(1, q_.top_n)));
   for (size_t i = 0; i < n; ++i) {
     out.plans.push_back(ranked[i]);
+    set_range(out.plans.back(), q_, catalog_);
     out.why.push_back(why_text(ranked[i], ranked[0], i, ranked.size(), q_.objective));
   }
   // Pareto front over (time, cost): sort by time, keep each plan cheaper than all faster ones.
@@ -323,6 +339,7 @@ PlanResult Planner::result() const {
   for (const PlanCandidate& c : by_time)
     if (c.cost_usd < cheapest) {
       out.pareto.push_back(c);
+      set_range(out.pareto.back(), q_, catalog_);
       cheapest = c.cost_usd;
     }
   return out;
@@ -478,6 +495,22 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
       {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
       {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
   entry["scenario"] = sc;
+  if (c.range_cases > 0)  // time and cost divide by published / estimated throughput (ranges.hpp)
+    entry["ranges"] = {{"time.step_s",
+                        {{"low", c.step_s / c.speed_high},
+                         {"high", c.step_s / c.speed_low},
+                         {"level", kRangeLevel},
+                         {"cases", c.range_cases}}},
+                       {"time.total_hours",
+                        {{"low", c.total_hours / c.speed_high},
+                         {"high", c.total_hours / c.speed_low},
+                         {"level", kRangeLevel},
+                         {"cases", c.range_cases}}},
+                       {"cost.total_usd",
+                        {{"low", c.cost_usd / c.speed_high},
+                         {"high", c.cost_usd / c.speed_low},
+                         {"level", kRangeLevel},
+                         {"cases", c.range_cases}}}};
   if (!d.ok) return entry;
   entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
   entry["advice"] = advice_json(d.advice);
@@ -644,7 +677,9 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                       {"gpus", c.gpus()},
                       {"pricing_mode", to_string(c.mode)},
                       {"total_hours", c.total_hours},
-                      {"cost_usd", c.cost_usd}});
+                      {"cost_usd", c.cost_usd},
+                      {"total_hours_range", {c.total_hours / c.speed_high, c.total_hours / c.speed_low}},
+                      {"cost_usd_range", {c.cost_usd / c.speed_high, c.cost_usd / c.speed_low}}});
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
