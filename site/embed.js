@@ -15,7 +15,7 @@
       invalid: 'This scenario cannot be estimated', failed: 'llmplan could not start',
       fits: 'Fits', noFit: 'Does not fit', memory: 'Per-GPU memory', of: 'of', step: 'Step time',
       total: 'Training time', cost: 'Cost', mfu: 'MFU', tier: 'Tier', throughput: 'Tokens/s',
-      warnings: 'Warnings', notices: 'Link notices', changed: 'Catalog changed since the link was made',
+      rangeTitle: '80 % range, read off comparable published runs', warnings: 'Warnings', notices: 'Link notices', changed: 'Catalog changed since the link was made',
       modelChanged: 'Figures changed since this link was made (estimator model {from} → {to})',
       catalog: 'catalog', open: 'Open in llmplan', gpus: 'GPUs', node: 'node', nodes: 'nodes',
       days: 'days', hours: 'h', layout: 'layout', plan: 'Best plan', planCount: 'plans ranked',
@@ -29,7 +29,7 @@
       invalid: '无法估算此场景', failed: 'llmplan 无法启动',
       fits: '放得下', noFit: '放不下', memory: '每卡显存', of: '/', step: '单步时间',
       total: '训练时长', cost: '费用', mfu: 'MFU', tier: '等级', throughput: '每秒 token',
-      warnings: '警告', notices: '链接提示', changed: '链接创建后目录有变化',
+      rangeTitle: '80% 区间，依据可比的公开训练记录', warnings: '警告', notices: '链接提示', changed: '链接创建后目录有变化',
       modelChanged: '此链接创建后估算结果已有变化（估算模型 {from} → {to}）',
       catalog: '目录', open: '在 llmplan 中打开', gpus: '张 GPU', node: '个节点', nodes: '个节点',
       days: '天', hours: '小时', layout: '并行', plan: '最佳方案', planCount: '个方案已排序',
@@ -68,8 +68,18 @@
     (children || []).forEach(function (c) { e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
     return e;
   }
-  function figure(label, text, path, value) {
-    return el('div', {}, [el('dt', {}, [label]), el('dd', { 'data-figure': path, 'data-value': String(value) }, [text])]);
+  // A figure and, when the core gives one, its 80 % range under it (`range`: [low, high] formatted).
+  function figure(label, text, path, value, range) {
+    var dd = el('dd', { 'data-figure': path, 'data-value': String(value) }, [text]);
+    if (range) dd.appendChild(el('small', { class: 'range', 'data-range': path, title: T.rangeTitle }, [range[0] + ' – ' + range[1]]));
+    return el('div', {}, [el('dt', {}, [label]), dd]);
+  }
+  // The result's 80 % range of `path` (the core's "ranges"), each bound written by `fmt` after `scale`.
+  function rangeOf(ranges, path, fmt, scale) {
+    var g = ranges && ranges[path];
+    if (!g || !g.cases) return null;
+    var k = scale || 1;
+    return [fmt(g.low * k), fmt(g.high * k)];
   }
   function list(cls, title, items) {
     return el('ul', { class: cls, 'aria-label': title }, items.map(function (t) { return el('li', {}, [t]); }));
@@ -139,12 +149,16 @@
     verdict.lastChild.firstChild.style.width = Math.min(100, 100 * used / m.capacity_bytes) + '%';
     var cny = (s.pricing && s.pricing.currency) === 'cny' || lang === 'zh';
     var figures = el('dl', { class: 'figures' }, [
-      figure(T.step, seconds(r.time.step_s), 'time.step_s', r.time.step_s),
-      figure(T.total, duration(r.time.total_hours), 'time.total_hours', r.time.total_hours),
-      cny ? figure(T.cost, money(r.cost.total_cny, 'CNY'), 'cost.total_cny', r.cost.total_cny)
-          : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd),
-      figure(T.mfu, percent(r.time.mfu), 'time.mfu', r.time.mfu),
-      figure(T.throughput, num(r.time.tokens_per_s, 0), 'time.tokens_per_s', r.time.tokens_per_s),
+      figure(T.step, seconds(r.time.step_s), 'time.step_s', r.time.step_s, rangeOf(r.ranges, 'time.step_s', seconds)),
+      figure(T.total, duration(r.time.total_hours), 'time.total_hours', r.time.total_hours,
+             rangeOf(r.ranges, 'time.total_hours', duration)),
+      cny ? figure(T.cost, money(r.cost.total_cny, 'CNY'), 'cost.total_cny', r.cost.total_cny,
+                   rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'CNY'); }, r.cost.usd_to_cny))
+          : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd,
+                   rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
+      figure(T.mfu, percent(r.time.mfu), 'time.mfu', r.time.mfu, rangeOf(r.ranges, 'time.mfu', percent)),
+      figure(T.throughput, num(r.time.tokens_per_s, 0), 'time.tokens_per_s', r.time.tokens_per_s,
+             rangeOf(r.ranges, 'time.tokens_per_s', function (x) { return num(x, 0); })),
       figure(T.tier, r.tier, 'tier', r.tier)]);
     var parts = [el('h1', {}, [model]), el('p', { class: 'sub' }, [sub.join(' · ')]), verdict, figures];
     if (r.warnings.length) {
@@ -169,8 +183,10 @@
         el('span', { class: 'badge' }, [T.plan]),
         el('strong', { 'data-figure': 'plans.0.instance', 'data-value': best.instance }, [best.gpus + ' × ' + (n[best.instance] || best.instance)])]));
       parts.push(el('dl', { class: 'figures' }, [
-        figure(T.total, duration(best.time.total_hours), 'plans.0.time.total_hours', best.time.total_hours),
-        figure(T.cost, money(best.cost.total_usd, 'USD'), 'plans.0.cost.total_usd', best.cost.total_usd),
+        figure(T.total, duration(best.time.total_hours), 'plans.0.time.total_hours', best.time.total_hours,
+               rangeOf(best.ranges, 'time.total_hours', duration)),
+        figure(T.cost, money(best.cost.total_usd, 'USD'), 'plans.0.cost.total_usd', best.cost.total_usd,
+               rangeOf(best.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
         figure(T.mfu, percent(best.time.mfu), 'plans.0.time.mfu', best.time.mfu),
         figure(T.gpus, String(best.gpus), 'plans.0.gpus', best.gpus)]));
       if (best.why) parts.push(el('p', { class: 'sub' }, [best.why]));

@@ -170,6 +170,10 @@ test('the embed card in a 360 px iframe on another origin shows llmplan.estimate
       for (const f of figures) assert.equal(shown[f], String(at(f)), f);
       const cost = lang === 'zh' ? 'cost.total_cny' : 'cost.total_usd';
       assert.equal(shown[cost], String(at(cost)), cost);
+      // Each headline figure shows the core's 80 % range under it.
+      const ranged = await frame.evaluate(() => [...document.querySelectorAll('[data-range]')].map((e) => e.getAttribute('data-range')));
+      for (const f of ['time.step_s', 'time.total_hours', cost, 'time.mfu', 'time.tokens_per_s'])
+        assert.ok(ranged.includes(f), `range of ${f} shown (${ranged})`);
       const card = await frame.evaluate(() => ({
         open: document.querySelector('[data-open]').href, catalog: document.querySelector('[data-catalog]').dataset.catalog,
         lang: document.documentElement.lang, text: document.getElementById('card').innerText,
