@@ -115,11 +115,14 @@ const watchResponsiveness = () => {
 // Sets the objective to "lowest cost within the deadline" and the deadline to 7 days, by clicks and keys.
 async function askSevenDayDeadline(page) {
   await click(page, 'tab_planner');
-  // The popup can still be opening when a click lands (software WebGL on a busy machine): pick the
-  // entry until the form holds it (up to 3 times).
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const combo = await click(page, 'planner.objective');
-    for (let i = 0; i < 4; i++) { await page.mouse.move(combo.x + combo.w / 2 + i, combo.y + combo.h / 2); await waitFrames(page); }
+  // Pick the entry only once the popup reports its rect (software WebGL on a busy machine can take
+  // several frames to open it), and go on only once the form holds it. A click on the combo while
+  // its popup is open would close it, so the combo is clicked only when the popup is not open.
+  const popupOpen = async () => (await widgets(page)).some((r) => r.id === 'planner.objective.2');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (!(await popupOpen())) await click(page, 'planner.objective');
+    const item = await widget(page, 'planner.objective.2', 10000).catch(() => null);
+    if (!item) continue;
     await click(page, 'planner.objective.2');
     const picked = await page.waitForFunction(() => JSON.parse(window.Module.appPlanner()).form.objective === 'min_cost_under_deadline',
                                               null, { timeout: 5000 }).then(() => true, () => false);
