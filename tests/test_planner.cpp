@@ -85,6 +85,23 @@ TEST_CASE("the question is validated like a scenario, and cluster/layout are ref
       plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "objective": "min_time_under_budget"})",
                 builtin_catalog(), default_calibration());
   CHECK(d.error.field == "constraints.budget_usd");
+  // A provider or accelerator the catalog does not have is refused with the closest ids, not
+  // searched into "0 offerings" (a typo would otherwise read as "no plan meets the deadline").
+  const PlanJsonResponse e = plan_json(
+      R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"providers": ["lambda", "lamda"]}})",
+      builtin_catalog(), default_calibration());
+  CHECK_FALSE(e.ok);
+  CHECK(e.error.field == "constraints.providers");
+  CHECK(e.error.message.find("unknown provider \"lamda\"; closest: \"lambda\"") != std::string::npos);
+  const PlanJsonResponse f = plan_json(
+      R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"accelerators": ["H100-SXM"]}})",
+      builtin_catalog(), default_calibration());
+  CHECK(f.error.field == "constraints.accelerators");
+  CHECK(f.error.message.find("closest: \"h100-sxm5-80gb\"") != std::string::npos);
+  const PlanJsonResponse g = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9,
+      "constraints": {"providers": ["lambda"], "accelerators": ["h100-sxm5-80gb"]}})",
+                                       builtin_catalog(), default_calibration());
+  CHECK(g.ok);
 }
 
 TEST_CASE("the Pareto front is non-dominated and the best plan says why") {

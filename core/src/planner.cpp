@@ -9,9 +9,11 @@
 #include "llmplan/fields.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "json_read.hpp"
 #include "llmplan/advice.hpp"
@@ -563,6 +565,54 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
   return true;
 }
 
+// Edit distance (Levenshtein), for suggesting the id a typo meant.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// A constraint naming something the catalog does not have matches no offering: refuse it and name
+// the closest known values (an empty search would only advise relaxing the deadline).
+bool check_known(Reader& r, const char* path, const char* what, const std::vector<std::string>& asked,
+                 const std::set<std::string>& known) {
+  for (const std::string& name : asked) {
+    if (known.count(name)) continue;
+    std::string low = name;  // ids are lowercase: "H100" means "h100..."
+    std::transform(low.begin(), low.end(), low.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::vector<std::pair<size_t, std::string>> near;
+    // A known value that starts like the typo ("h100-sxm" -> "h100-sxm5-80gb") counts as one edit away.
+    for (const std::string& k : known)
+      near.emplace_back(std::min(edit_distance(low, k), edit_distance(low, k.substr(0, low.size())) + 1), k);
+    std::sort(near.begin(), near.end());
+    std::string hint;
+    for (size_t i = 0; i < std::min<size_t>(3, near.size()); ++i) hint += (i ? ", \"" : "\"") + near[i].second + "\"";
+    return r.fail(path, std::string("unknown ") + what + " \"" + name + "\"; closest: " + hint +
+                            "; `llmplan catalog list " +
+                            (std::string(what) == "provider" ? "providers" : "accelerators") + "` prints them");
+  }
+  return true;
+}
+
+bool check_constraint_names(Reader& r, const Constraints& k, const Catalog& catalog) {
+  // Regions are not checked: offerings listed for every region ("all", "global") serve any name.
+  std::set<std::string> providers, accelerators;
+  for (const Instance& in : catalog.instances) providers.insert(in.provider);
+  for (const Accelerator& a : catalog.accelerators) accelerators.insert(a.id);
+  return check_known(r, "constraints.providers", "provider", k.providers, providers) &&
+         check_known(r, "constraints.accelerators", "accelerator", k.accelerators, accelerators);
+}
+
 }  // namespace
 
 QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
@@ -571,7 +621,7 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   Reader r(out.error);
   Question q;
   if (root.is_discarded()) return r.fail("(question)", "not valid JSON"), out;
-  if (!read_question(r, root, q)) return out;
+  if (!read_question(r, root, q) || !check_constraint_names(r, q.constraints, catalog)) return out;
   for (const std::string& k : question_keys()) root.erase(k);
   ScenarioParse parse = parse_scenario(root.dump(), catalog);
   if (!parse.scenario) {
