@@ -150,3 +150,26 @@ TEST_CASE("context, expert and virtual pipeline parallelism: invalid combination
       "h800-sxm5-80gb", "gpus": 2048}, "parallel": {"pp": 16, "ep": 64, "zero": 1}})")
             .scenario.has_value());
 }
+
+TEST_CASE(
+    "JSON a person did not mean is refused with the reason: a key written twice, 1e999, bytes that are not UTF-8") {
+  auto error = [](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    CHECK_FALSE(p.scenario.has_value());
+    return p.error.message;
+  };
+  // JSON parsers keep the last of two equal keys; the first value the user typed would vanish.
+  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 2048, "seq_len": 4096})") ==
+        "(scenario): not valid JSON: the key \"seq_len\" is written twice (JSON keeps only the last)");
+  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"tp": 1, "tp": 2}})").find("\"parallel.tp\"") !=
+        std::string::npos);
+  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 1e999})").find("number overflow parsing '1e999'") !=
+        std::string::npos);
+  CHECK(error("{\"model\": {\"preset\": \"ll\xff\"}}") == "(scenario): not valid JSON: byte 24 is not UTF-8 text");
+  CHECK(error(R"({"model": )").find("(scenario): not valid JSON: parse error at line 1, column 11: syntax error") == 0);
+  // The same key in two objects is no duplicate, and UTF-8 text is fine where text is allowed.
+  const ScenarioParse ok = parse_scenario(
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "parallel": {"zero": 3}, "storage": {"data_tier": "local-nvme-gen4-980pro"}})",
+      builtin_catalog());
+  CHECK(ok.scenario.has_value());
+}

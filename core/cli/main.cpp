@@ -81,20 +81,31 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-bool read_input(const std::string& path, std::string& out, std::string& error) {
-  if (path == "-") {
-    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
+// A scenario or question is a few kilobytes; reading stops past this (/dev/zero must not eat memory).
+constexpr size_t kMaxInputBytes = 16u << 20;
+
+bool read_limited(std::istream& in, const std::string& name, std::string& out, std::string& error) {
+  out.clear();
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    out.append(buf, static_cast<size_t>(in.gcount()));
+    if (out.size() > kMaxInputBytes) {
+      error =
+          name + " is larger than 16 MB, the most llmplan reads (scenarios, questions and catalogs are far smaller)";
+      return false;
+    }
   }
+  return true;
+}
+
+bool read_input(const std::string& path, std::string& out, std::string& error) {
+  if (path == "-") return read_limited(std::cin, "standard input", out, error);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read scenario file '" + path + "'";
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
+  return read_limited(in, "'" + path + "'", out, error);
 }
 
 // " (low–high)" of a ranged figure, each bound written by `fmt`; empty without a range.

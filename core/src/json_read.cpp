@@ -1,6 +1,7 @@
 // json_read.cpp: strict, non-throwing JSON field readers shared by the scenario and catalog.
 #include "json_read.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -13,6 +14,62 @@ nlohmann::json parse_json_untrusted(std::string_view text) { return detail::pars
 }  // namespace llmplan
 
 namespace llmplan::detail {
+
+namespace {
+
+// The offset of the first byte that is not well-formed UTF-8 (RFC 3629), or npos.
+size_t first_bad_utf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80                        ? 1
+                     : (c >> 5) == 0x6 && c >= 0xC2  ? 2
+                     : (c >> 4) == 0xE               ? 3
+                     : (c >> 3) == 0x1E && c <= 0xF4 ? 4
+                                                     : 0;
+    if (n == 0 || i + n > s.size()) return i;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::string json_problem(std::string_view text) {
+  if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos)
+    return "byte " + std::to_string(bad) + " is not UTF-8 text";
+  std::vector<std::pair<std::string, std::vector<std::string>>> open;  // per object: its path and keys
+  std::string duplicate;
+  std::string last_key;
+  const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      const std::string at = open.empty() ? "" : (open.back().first.empty() ? "" : open.back().first + ".") + last_key;
+      open.push_back({open.empty() ? std::string() : at, {}});
+    } else if (event == json::parse_event_t::object_end && !open.empty()) {
+      open.pop_back();
+    } else if (event == json::parse_event_t::key && !open.empty()) {
+      last_key = parsed.get<std::string>();
+      auto& keys = open.back().second;
+      if (duplicate.empty() && std::find(keys.begin(), keys.end(), last_key) != keys.end())
+        duplicate = (open.back().first.empty() ? "" : open.back().first + ".") + last_key;
+      keys.push_back(last_key);
+    } else if (event == json::parse_event_t::array_start) {
+      last_key = "[]";  // keys inside arrays are reported under their array's path
+    }
+    return true;
+  };
+  try {
+    (void)json::parse(text.begin(), text.end(), watch, true);
+  } catch (const json::exception& e) {
+    std::string why = e.what();
+    const size_t cut = why.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " tag
+    if (cut != std::string::npos) why = why.substr(cut + 2);
+    return why.size() > 200 ? why.substr(0, 200) + "..." : why;
+  }
+  return duplicate.empty() ? "" : "the key \"" + duplicate + "\" is written twice (JSON keeps only the last)";
+}
 
 bool Reader::fail(const std::string& field, const std::string& message) {
   if (ok()) err_ = {field, field + ": " + message};

@@ -33,6 +33,11 @@ J parse_untrusted(std::string_view text) {
   }
 }
 
+// Why `text` is not a JSON document a person meant, in words, or "" when it is one: the parser's
+// reason and position for a syntax error or an out-of-range number ("1e999"), or the path of a key
+// written twice in one object (JSON parsers silently keep the last; a scenario must not).
+std::string json_problem(std::string_view text);
+
 class Reader {
  public:
   explicit Reader(InputError& err, PathStyle style = PathStyle::dotted) : err_(err), style_(style) {}

@@ -620,7 +620,9 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   nlohmann::json root = detail::parse_untrusted(text);
   Reader r(out.error);
   Question q;
-  if (root.is_discarded()) return r.fail("(question)", "not valid JSON"), out;
+  const std::string problem = detail::json_problem(text);
+  if (root.is_discarded() || !problem.empty())
+    return r.fail("(question)", "not valid JSON: " + (problem.empty() ? std::string("unreadable") : problem)), out;
   if (!read_question(r, root, q) || !check_constraint_names(r, q.constraints, catalog)) return out;
   for (const std::string& k : question_keys()) root.erase(k);
   ScenarioParse parse = parse_scenario(root.dump(), catalog);

@@ -332,8 +332,9 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
 ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   ScenarioParse out;
   const json root = detail::parse_untrusted(text);
-  if (root.is_discarded()) {
-    out.error = {"(scenario)", "(scenario): not valid JSON"};
+  const std::string problem = detail::json_problem(text);
+  if (root.is_discarded() || !problem.empty()) {
+    out.error = {"(scenario)", "(scenario): not valid JSON: " + (problem.empty() ? "unreadable" : problem)};
     return out;
   }
   Reader r(out.error);
