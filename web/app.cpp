@@ -363,9 +363,7 @@ void app_set_input(AppState& app, const std::string& input_json) {
 
 std::string app_range_text(const AppState& app, std::string_view path,
                            const std::function<std::string(double)>& format) {
-  for (const FigureRange& f : app.ranges)
-    if (path == f.path && f.cases > 0) return " (" + format(f.low) + " " + tr(S::range_to) + " " + format(f.high) + ")";
-  return "";
+  return range_text(app.ranges, path, format, std::string(" ") + tr(S::range_to) + " ");
 }
 
 const Explanation* app_explain(const AppState& app, const std::string& key) {

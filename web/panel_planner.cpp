@@ -195,16 +195,20 @@ void run_slice(PlannerState& p) {
 // [SECTION] Results table
 //-----------------------------------------------------------------------------
 
-// The plan's time and cost 80 % ranges (they move together: cost is GPU-hours x price), or "".
+// The plan's time (s) and cost 80 % ranges: they move together, cost being GPU-hours x price.
+Bounds seconds_bounds(const PlanCandidate& c) {
+  return duration_bounds(c.total_hours * 3600, c.speed_low, c.speed_high);
+}
+Bounds cost_bounds(const PlanCandidate& c) { return duration_bounds(c.cost_usd, c.speed_low, c.speed_high); }
 std::string time_range(const PlanCandidate& c) {
   if (c.range_cases == 0) return "";
-  return format_duration(c.total_hours * 3600 / c.speed_high) + " " + tr(S::range_to) + " " +
-         format_duration(c.total_hours * 3600 / c.speed_low);
+  const Bounds b = seconds_bounds(c);
+  return format_duration(b.low) + " " + tr(S::range_to) + " " + format_duration(b.high);
 }
 std::string cost_range(const PlanCandidate& c) {
   if (c.range_cases == 0) return "";
-  return format_money(c.cost_usd / c.speed_high, Currency::usd) + " " + tr(S::range_to) + " " +
-         format_money(c.cost_usd / c.speed_low, Currency::usd);
+  const Bounds b = cost_bounds(c);
+  return format_money(b.low, Currency::usd) + " " + tr(S::range_to) + " " + format_money(b.high, Currency::usd);
 }
 
 std::string layout_label(const PlanCandidate& c) {
@@ -371,10 +375,11 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
   if (pts.empty()) return;
   double tlo = 1e300, thi = 0, clo = 1e300, chi = 0;
   for (const PlanCandidate* c : pts) {  // the points and their 80 % ranges
-    tlo = std::min(tlo, c->total_hours * 3600 / c->speed_high);
-    thi = std::max(thi, c->total_hours * 3600 / c->speed_low);
-    clo = std::min(clo, c->cost_usd / c->speed_high);
-    chi = std::max(chi, c->cost_usd / c->speed_low);
+    const Bounds t = seconds_bounds(*c), k = cost_bounds(*c);
+    tlo = std::min(tlo, t.low);
+    thi = std::max(thi, t.high);
+    clo = std::min(clo, k.low);
+    chi = std::max(chi, k.high);
   }
   // Pad by a fifth of a decade so points stay off the frame; a single point gets a decade.
   auto pad = [](double& lo, double& hi) {
@@ -437,10 +442,11 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
     const bool on_front = i >= res.plans.size();
     const ImVec2 q(xof(c.total_hours * 3600), yof(c.cost_usd));
     // Its 80 % range as an error bar: time and cost move together (cost is GPU-hours x price).
-    if (c.range_cases > 0)
-      dl->AddLine(ImVec2(xof(c.total_hours * 3600 / c.speed_high), yof(c.cost_usd / c.speed_high)),
-                  ImVec2(xof(c.total_hours * 3600 / c.speed_low), yof(c.cost_usd / c.speed_low)),
+    if (c.range_cases > 0) {
+      const Bounds t = seconds_bounds(c), k = cost_bounds(c);
+      dl->AddLine(ImVec2(xof(t.low), yof(k.low)), ImVec2(xof(t.high), yof(k.high)),
                   ((on_front ? front : palette::kRankedPlan) & 0x00FFFFFFu) | 0x70000000u, 1.0f);  // faint
+    }
     if (on_front)
       dl->AddCircleFilled(q, r, front);
     else

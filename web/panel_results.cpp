@@ -252,12 +252,11 @@ void cost(const AppState& app) {
   row(S::cost_compute, c.compute_usd, "cost.compute_usd");
   row(S::cost_storage, c.storage_usd, "cost.storage_usd");
   row(S::cost_total, c.total_usd, "cost.total_usd");
-  for (const FigureRange& f : app.ranges)
-    if (std::string_view(f.path) == "cost.total_usd" && f.cases > 0)
-      line(app, tr(S::range_80),
-           {money(app, f.low, Currency::usd) + " " + tr(S::range_to) + " " + money(app, f.high, Currency::usd),
-            money(app, f.low, Currency::cny) + " " + tr(S::range_to) + " " + money(app, f.high, Currency::cny)},
-           "ranges.cost.total_usd.low");
+  if (const FigureRange* f = find_range(app.ranges, "cost.total_usd"))
+    line(app, tr(S::range_80),
+         {money(app, f->low, Currency::usd) + " " + tr(S::range_to) + " " + money(app, f->high, Currency::usd),
+          money(app, f->low, Currency::cny) + " " + tr(S::range_to) + " " + money(app, f->high, Currency::cny)},
+         "ranges.cost.total_usd.low");
   row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
   row(S::price, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
   line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");

@@ -37,9 +37,12 @@ size_t first_bad_utf8(std::string_view s) {
 
 }  // namespace
 
-std::string json_problem(std::string_view text) {
-  if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos)
-    return "byte " + std::to_string(bad) + " is not UTF-8 text";
+json parse_checked(std::string_view text, std::string& problem) {
+  problem.clear();
+  if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos) {
+    problem = "byte " + std::to_string(bad) + " is not UTF-8 text";
+    return json(json::value_t::discarded);
+  }
   std::vector<std::pair<std::string, std::vector<std::string>>> open;  // per object: its path and keys
   std::string duplicate;
   std::string last_key;
@@ -60,15 +63,19 @@ std::string json_problem(std::string_view text) {
     }
     return true;
   };
+  json doc;
   try {
-    (void)json::parse(text.begin(), text.end(), watch, true);
+    doc = json::parse(text.begin(), text.end(), watch, true);
   } catch (const json::exception& e) {
     std::string why = e.what();
     const size_t cut = why.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " tag
     if (cut != std::string::npos) why = why.substr(cut + 2);
-    return why.size() > 200 ? why.substr(0, 200) + "..." : why;
+    problem = why.size() > 200 ? why.substr(0, 200) + "..." : why;
+    return json(json::value_t::discarded);
   }
-  return duplicate.empty() ? "" : "the key \"" + duplicate + "\" is written twice (JSON keeps only the last)";
+  if (duplicate.empty()) return doc;
+  problem = "the key \"" + duplicate + "\" is written twice (JSON keeps only the last)";
+  return json(json::value_t::discarded);
 }
 
 bool Reader::fail(const std::string& field, const std::string& message) {

@@ -33,10 +33,11 @@ J parse_untrusted(std::string_view text) {
   }
 }
 
-// Why `text` is not a JSON document a person meant, in words, or "" when it is one: the parser's
-// reason and position for a syntax error or an out-of-range number ("1e999"), or the path of a key
-// written twice in one object (JSON parsers silently keep the last; a scenario must not).
-std::string json_problem(std::string_view text);
+// parse_untrusted for documents people write (scenarios, questions): the document, or a discarded
+// value and, in `problem`, why in words: the parser's reason and position for a syntax error or an
+// out-of-range number ("1e999"), the path of a key written twice in one object (JSON parsers
+// silently keep the last; a scenario must not), or the first byte that is not UTF-8.
+json parse_checked(std::string_view text, std::string& problem);
 
 class Reader {
  public:

@@ -360,6 +360,9 @@ PlanResult plan(const Question& q, const Catalog& catalog, const Calibration& ca
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// [low, high] of a range, as the Pareto points carry it.
+json pair_of(const Bounds& b) { return json::array({b.low, b.high}); }
 using detail::Reader;
 
 json known(double v) { return v > 0 ? json(v) : json(nullptr); }
@@ -497,22 +500,15 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
       {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
       {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
   entry["scenario"] = sc;
-  if (c.range_cases > 0)  // time and cost divide by published / estimated throughput (ranges.hpp)
-    entry["ranges"] = {{"time.step_s",
-                        {{"low", c.step_s / c.speed_high},
-                         {"high", c.step_s / c.speed_low},
-                         {"level", kRangeLevel},
-                         {"cases", c.range_cases}}},
-                       {"time.total_hours",
-                        {{"low", c.total_hours / c.speed_high},
-                         {"high", c.total_hours / c.speed_low},
-                         {"level", kRangeLevel},
-                         {"cases", c.range_cases}}},
-                       {"cost.total_usd",
-                        {{"low", c.cost_usd / c.speed_high},
-                         {"high", c.cost_usd / c.speed_low},
-                         {"level", kRangeLevel},
-                         {"cases", c.range_cases}}}};
+  if (c.range_cases > 0) {  // time and cost under the plan's throughput range (ranges.hpp)
+    auto range = [&c](double v) {
+      const Bounds b = duration_bounds(v, c.speed_low, c.speed_high);
+      return json{{"low", b.low}, {"high", b.high}, {"level", kRangeLevel}, {"cases", c.range_cases}};
+    };
+    entry["ranges"] = {{"time.step_s", range(c.step_s)},
+                       {"time.total_hours", range(c.total_hours)},
+                       {"cost.total_usd", range(c.cost_usd)}};
+  }
   if (!d.ok) return entry;
   entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
   entry["advice"] = advice_json(d.advice);
@@ -617,11 +613,11 @@ bool check_constraint_names(Reader& r, const Constraints& k, const Catalog& cata
 
 QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   QuestionParse out;
-  nlohmann::json root = detail::parse_untrusted(text);
+  std::string problem;
+  nlohmann::json root = detail::parse_checked(text, problem);
   Reader r(out.error);
   Question q;
-  const std::string problem = detail::json_problem(text);
-  if (root.is_discarded() || !problem.empty())
+  if (root.is_discarded())
     return r.fail("(question)", "not valid JSON: " + (problem.empty() ? std::string("unreadable") : problem)), out;
   if (!read_question(r, root, q) || !check_constraint_names(r, q.constraints, catalog)) return out;
   for (const std::string& k : question_keys()) root.erase(k);
@@ -730,8 +726,8 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                       {"pricing_mode", to_string(c.mode)},
                       {"total_hours", c.total_hours},
                       {"cost_usd", c.cost_usd},
-                      {"total_hours_range", {c.total_hours / c.speed_high, c.total_hours / c.speed_low}},
-                      {"cost_usd_range", {c.cost_usd / c.speed_high, c.cost_usd / c.speed_low}}});
+                      {"total_hours_range", pair_of(duration_bounds(c.total_hours, c.speed_low, c.speed_high))},
+                      {"cost_usd_range", pair_of(duration_bounds(c.cost_usd, c.speed_low, c.speed_high))}});
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];

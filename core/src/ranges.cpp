@@ -156,6 +156,18 @@ RatioRange ratio_range(const Regime& r, const std::string& group, const std::vec
   return out;
 }
 
+const FigureRange* find_range(const std::vector<FigureRange>& ranges, std::string_view path) {
+  for (const FigureRange& f : ranges)
+    if (path == f.path && f.cases > 0) return &f;
+  return nullptr;
+}
+
+std::string range_text(const std::vector<FigureRange>& ranges, std::string_view path,
+                       const std::function<std::string(double)>& format, std::string_view to) {
+  const FigureRange* f = find_range(ranges, path);
+  return f ? " (" + format(f->low) + std::string(to) + format(f->high) + ")" : "";
+}
+
 std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& r, const std::vector<Residual>& rows,
                                        Explainer* ex) {
   const Regime regime = regime_of(s);
@@ -167,7 +179,8 @@ std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& 
     return FigureRange{path, v, v * q.low, v * q.high, q.cases};
   };
   auto duration = [](const char* path, double v, const RatioRange& q) {
-    return FigureRange{path, v, q.high > 0 ? v / q.high : 0.0, q.low > 0 ? v / q.low : 0.0, q.cases};
+    const Bounds b = duration_bounds(v, q.low, q.high);
+    return FigureRange{path, v, b.low, b.high, q.cases};
   };
   std::vector<FigureRange> out = {
       duration("time.step_s", r.time.step_s, speed),

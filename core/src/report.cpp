@@ -2,6 +2,7 @@
 #include "llmplan/report.hpp"
 
 #include <cstdio>
+#include <functional>
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/ranges.hpp"
@@ -53,10 +54,8 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
   const CostResult& c = r.cost;
   // " (low–high)" after each ranged figure: its 80 % range (ranges.hpp).
   const std::vector<FigureRange> ranges = figure_ranges(s, r, builtin_residuals());
-  auto range = [&ranges](std::string_view path, auto format) {
-    for (const FigureRange& f : ranges)
-      if (path == f.path && f.cases > 0) return " (" + format(f.low) + "\u2013" + format(f.high) + ")";
-    return std::string();
+  auto range = [&ranges](std::string_view path, const std::function<std::string(double)>& format) {
+    return range_text(ranges, path, format);
   };
   const auto duration = [](double v) { return format_duration(v); };
   std::string out;

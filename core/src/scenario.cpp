@@ -331,9 +331,9 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
 
 ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   ScenarioParse out;
-  const json root = detail::parse_untrusted(text);
-  const std::string problem = detail::json_problem(text);
-  if (root.is_discarded() || !problem.empty()) {
+  std::string problem;
+  const json root = detail::parse_checked(text, problem);
+  if (root.is_discarded()) {
     out.error = {"(scenario)", "(scenario): not valid JSON: " + (problem.empty() ? "unreadable" : problem)};
     return out;
   }

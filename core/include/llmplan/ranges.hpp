@@ -5,7 +5,9 @@
 // the validator from tests/validation/cases.json and embedded at build time
 // (core/data/residuals.json, `llmplan_validate --update-residuals`; a test fails while it is stale).
 #pragma once
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llmplan/estimate.hpp"
@@ -59,6 +61,21 @@ struct FigureRange {
   double value = 0, low = 0, high = 0;
   int cases = 0;
 };
+
+// A time-like figure (time, GPU-hours, cost) when published / estimated throughput lies in
+// [ratio_low, ratio_high]: a faster run takes less time, so [v / ratio_high, v / ratio_low].
+struct Bounds {
+  double low = 0, high = 0;
+};
+inline Bounds duration_bounds(double v, double ratio_low, double ratio_high) {
+  return {ratio_high > 0 ? v / ratio_high : 0.0, ratio_low > 0 ? v / ratio_low : 0.0};
+}
+
+// The range of figure `path`, or nullptr when there is none (no comparable runs).
+const FigureRange* find_range(const std::vector<FigureRange>& ranges, std::string_view path);
+// " (low<to>high)" of figure `path`, each bound written by `format`; "" without a range.
+std::string range_text(const std::vector<FigureRange>& ranges, std::string_view path,
+                       const std::function<std::string(double)>& format, std::string_view to = "\u2013");
 
 // The ranged figures of an estimate: step time, tokens/s, MFU, total hours, GPU-hours, cost and
 // per-GPU memory. With `ex`, each bound is explained by the runs it is read from.
