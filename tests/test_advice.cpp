@@ -163,6 +163,28 @@ TEST_CASE("per-operator checkpointing is torchtitan's selective_ac_option op, wh
   CHECK(b.megatron_args.find("--recompute-activations") != std::string::npos);
 }
 
+TEST_CASE("TP communication overlap reaches Megatron-LM's --tp-comm-overlap and torchtitan's async TP") {
+  // megatron/training/arguments.py --tp-comm-overlap; torchtitan/config/job_config.py [parallelism]
+  // enable_async_tensor_parallel, which needs the compiled blocks.
+  const ScenarioParse parse = parse_scenario(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain",
+      "global_batch": 64, "tokens": 1e9, "cluster": {"gpus": 64}, "framework": "torchtitan",
+      "parallel": {"tp": 8, "zero": 1, "sequence_parallel": true, "tp_comm_overlap": true}})",
+                                             builtin_catalog());
+  REQUIRE(parse.scenario);
+  Scenario s = *parse.scenario;
+  const LaunchArtifacts a = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
+  CHECK(megatron_flags(a.megatron_args).count("--tp-comm-overlap") == 1);
+  CHECK(a.torchtitan_toml.find("enable_async_tensor_parallel = true   # needs [compile] enable = true\n") !=
+        std::string::npos);
+  s.techniques.fused_kernels = true;
+  const LaunchArtifacts compiled = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
+  CHECK(compiled.torchtitan_toml.find("enable_async_tensor_parallel = true\n") != std::string::npos);
+  s.parallel.tp_comm_overlap = false;
+  const LaunchArtifacts plain = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
+  CHECK(plain.megatron_args.find("--tp-comm-overlap") == std::string::npos);
+  CHECK(plain.torchtitan_toml.find("async_tensor_parallel") == std::string::npos);
+}
+
 TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   const json p = plan_of(k7bQlora)["plans"][0];
   const std::string py = p["artifacts"]["peft_python"].get<std::string>();

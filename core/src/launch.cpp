@@ -194,6 +194,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   }
   if (x.vp > 1) arg("--num-virtual-stages-per-pipeline-rank", num(x.vp));
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
+  if (x.tp > 1 && x.tp_comm_overlap) arg("--tp-comm-overlap");  // Transformer Engine userbuffers
   if (x.zero == 1) arg("--use-distributed-optimizer");
   if (x.zero == 1) arg("--overlap-grad-reduce");
   if (x.zero == 1) arg("--overlap-param-gather");
@@ -327,6 +328,10 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "data_parallel_shard_degree = " + num(x.zero == 0 ? 1 : dp) + "\n";
   if (x.zero >= 1) t += std::string("fsdp_reshard_after_forward = \"") + (x.zero >= 3 ? "default" : "never") + "\"\n";
   t += "tensor_parallel_degree = " + num(x.tp) + "\n";
+  // Async TP (the inductor micro-pipeline TP pass) runs only in compiled blocks.
+  if (x.tp > 1 && x.tp_comm_overlap)
+    t += std::string("enable_async_tensor_parallel = true") +
+         (s.techniques.fused_kernels || s.techniques.compile ? "\n" : "   # needs [compile] enable = true\n");
   t += "context_parallel_degree = " + num(x.cp) + "\n";
   t += "expert_parallel_degree = " + num(x.ep) + "\n";
   t += "pipeline_parallel_degree = " + num(x.pp) + "\n";

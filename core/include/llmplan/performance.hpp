@@ -118,6 +118,8 @@ struct CostResult {
 bool reruns_forward(Recompute r);
 // Tensor-parallel collectives per layer and micro-batch, in all-reduce volumes.
 double tp_collectives_per_layer(Recompute r);
+// Of those, the ones parallel.tp_comm_overlap hides behind GEMMs in the scenario's framework.
+double tp_overlapped_collectives_per_layer(const Scenario& s);
 // FLOPs per token (Narayanan et al. 2021 §5.1 convention: attention without causal halving).
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
 // Blocks of the busiest pipeline stage (pipeline_split), and that over the average layers / pp.
