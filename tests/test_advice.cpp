@@ -109,6 +109,15 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(f.at("--expert-model-parallel-size") == "4");
   CHECK(f.at("--num-virtual-stages-per-pipeline-rank") == "2");
   CHECK(f.count("--num-layers-per-virtual-pipeline-stage") == 0);
+  // Experts tensor-parallel like the rest (Megatron-Core's default ETP = TP): no flag for Megatron,
+  // but torchtitan's default is 1, so its config names it.
+  CHECK(f.count("--expert-tensor-parallel-size") == 0);
+  CHECK(a.torchtitan_toml.find("expert_tensor_parallel_degree = 2\n") != std::string::npos);
+  Scenario whole = s;
+  whole.parallel.etp = 1;
+  const LaunchArtifacts w = launch_artifacts(whole, estimate(whole, default_calibration()), default_calibration());
+  CHECK(megatron_flags(w.megatron_args).at("--expert-tensor-parallel-size") == "1");
+  CHECK(w.torchtitan_toml.find("expert_tensor_parallel_degree = 1\n") != std::string::npos);
   // torchtitan/config/job_config.py [parallelism]: DP 8 FSDP-sharded (ZeRO-1 keeps the gathered
   // weights: reshard never), the interleaved schedule, and 32 blocks + embedding + output over 4
   // virtual stages: ceil(34 / 9) = 4 at 9 per stage.

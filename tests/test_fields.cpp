@@ -63,6 +63,9 @@ void meet_rules(json& doc) {
     json_set(doc, "parallel.pp", 2);
     doc["model"]["layers"] = 2 * vps;
   }
+  // An expert's tensor-parallel group is part of a TP group: tp = etp.
+  if (const json* etp = json_at(doc, "parallel.etp"); etp && !json_at(doc, "parallel.tp"))
+    json_set(doc, "parallel.tp", etp->get<long long>());
   const json* tp = json_at(doc, "parallel.tp");
   const json* pp = json_at(doc, "parallel.pp");
   const json* cp = json_at(doc, "parallel.cp");

@@ -306,6 +306,40 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     CHECK(a.per_gpu.optimizer == doctest::Approx(b.per_gpu.optimizer));
   }
 
+  TEST_CASE("expert tensor parallelism: Qwen3 235B's published H100 layout, TP 2 x PP 8 x EP 32 with ETP 1") {
+    // Megatron-Bridge's H100 preset (qwen3_workload_base_configs.py: expert_tensor_parallel_size 1,
+    // TP 2, PP 8, EP 32 on 256 GPUs): EP 32 exceeds DP 16, and runs because Megatron-Core folds EP
+    // into the TP x DP = 32 ranks of a stage when experts are not tensor-parallel.
+    const char* text = R"({"model": {"preset": "qwen3-235b-a22b"}, "precision": "fp8", "seq_len": 4096,
+        "global_batch": 8192, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256},
+        "parallel": {"tp": 2, "pp": 8, "ep": %d, "etp": %d, "zero": 1, "sequence_parallel": true}})";
+    char buf[512];
+    auto parse_layout = [&](int ep, int etp) {
+      std::snprintf(buf, sizeof buf, text, ep, etp);
+      return parse_scenario(buf, builtin_catalog());
+    };
+    CHECK(parse_layout(32, 1).scenario.has_value());
+    CHECK(parse_layout(32, 2).error.field == "parallel.ep");  // ETP = TP: 32 x 2 > 32 ranks
+    // With EP 16, ETP 1 keeps each expert whole where ETP 2 halves it. One MoE block's routed
+    // experts: 128 x 3 x 4096 x 1536 = 2,415,919,104; a GPU holds 1 / 16 or 1 / 32 of them, so the
+    // first stage's 11 blocks (94 = 11 + 6 x 12 + 11) differ by 11 x 2,415,919,104 / 32 x 2 B =
+    // 1,660,944,384 B of weights.
+    const ScenarioParse whole = parse_layout(16, 1);
+    const ScenarioParse split = parse_layout(16, 2);
+    REQUIRE(whole.scenario);
+    REQUIRE(split.scenario);
+    const ParamCount p = count_params(whole.scenario->model);
+    CHECK(p.mlp_routed == 2415919104.0);
+    const MemoryResult a = estimate_memory(*whole.scenario, p, default_calibration());
+    const MemoryResult b = estimate_memory(*split.scenario, p, default_calibration());
+    REQUIRE(a.stage == Stage::first);
+    REQUIRE(b.stage == Stage::first);
+    CHECK(a.per_gpu.weights - b.per_gpu.weights == doctest::Approx(1660944384.0));
+    // The expert-data-parallel group: 256 / 8 / (16 x 1) = 2 copies with ETP 1, 1 with ETP 2.
+    CHECK(whole.scenario->expert_dp() == 2);
+    CHECK(split.scenario->expert_dp() == 1);
+  }
+
   TEST_CASE("interleaved 1F1B keeps pp (1 + (pp - 1) / (pp vp)) micro-batches on the first stage") {
     // Korthikanti et al. 2022 §4.2.3; Megatron-Core's warm-up (pp - rank - 1) x 2 + (vp - 1) x pp
     // chunks plus the one in flight, each 1 / vp of the stage. GPT-3 175B, TP 8 x PP 8, m = 96:

@@ -126,8 +126,15 @@ TEST_CASE("context, expert and virtual pipeline parallelism: invalid combination
                 "applies only to mixture-of-experts models");
   check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"gpus": 24}, "parallel": {"ep": 3}})",
                 "parallel.ep", "must divide the model's routed experts (8); allowed 1..4096, got 3");
+  // EP x ETP must divide a stage's tp x cp x dp ranks (MoE parallel folding); ETP defaults to TP.
   check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"gpus": 16}, "parallel": {"tp": 4, "ep": 8}})",
-                "parallel.ep", "must divide the data-parallel size (GPUs / (tp x cp x pp) = 4)");
+                "parallel.ep", "ep x etp (8 x 4) must divide the GPUs of a pipeline stage (tp x cp x dp = 16)");
+  check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"gpus": 16}, "parallel": {"tp": 4, "etp": 3}})",
+                "parallel.etp", "must divide parallel.tp (4)");
+  // ...so ETP 1 lets the same EP 8 run across the TP ranks.
+  CHECK(parse(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"gpus": 16},
+      "parallel": {"tp": 4, "ep": 8, "etp": 1, "sequence_parallel": true}})")
+            .scenario.has_value());
   check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"ep": 5000}})", "parallel.ep", "1..4096");
   // VP: needs PP, divides every stage's layers, and whole rounds of PP micro-batches.
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"vp": 2}})", "parallel.vp",

@@ -69,13 +69,31 @@ TEST_CASE("rank order with context and expert parallelism: TP, then CP, then DP 
   CHECK(group_of(r8, k, RankGroup::cp).count == 8 * 8 * 16);  // TP x DP x PP CP groups of 16
   CHECK(group_of(r8, k, RankGroup::dp).count == 8 * 16 * 16);
   CHECK(group_of(r8, k, RankGroup::tp).count == 16 * 8 * 16);
-  // EP 4 inside DP 8: DP replicas 0-3 form one EP group, 4-7 the next (Megatron-Core).
+  // EP 4 folded into TP 8 x CP 16 x DP 8 with ETP = TP (Megatron-Core's expert rank generator
+  // "tp-ep-dp-pp"): an EP group is 4 consecutive TP groups, here CP ranks 0-3 of DP replica 5.
   ClusterSketch e = k;
   e.ep = 4;
   const RankRole d5 = rank_role(5 * 128, 8, 16, 16, 8, 4);
   CHECK(d5.dp == 5);
-  CHECK(d5.ep == 1);
-  CHECK(group_of(d5, e, RankGroup::ep).id == group_of(rank_role(4 * 128, 8, 16, 16, 8, 4), e, RankGroup::ep).id);
-  CHECK(group_of(d5, e, RankGroup::ep).id != group_of(rank_role(3 * 128, 8, 16, 16, 8, 4), e, RankGroup::ep).id);
+  CHECK(d5.ep == 0);
+  CHECK(rank_role(5 * 128 + 3 * 8, 8, 16, 16, 8, 4).ep == 3);
+  CHECK(group_of(d5, e, RankGroup::ep).id ==
+        group_of(rank_role(5 * 128 + 3 * 8, 8, 16, 16, 8, 4), e, RankGroup::ep).id);
+  CHECK(group_of(d5, e, RankGroup::ep).id !=
+        group_of(rank_role(5 * 128 + 4 * 8, 8, 16, 16, 8, 4), e, RankGroup::ep).id);
   CHECK(group_of(d5, e, RankGroup::ep).count == 8 * 16 * 2 * 16);
+  // ETP 1 (Qwen3 235B's TP 2 x EP 32): EP runs across the TP ranks, 32 consecutive GPUs.
+  ClusterSketch f = k;
+  f.tp = 2;
+  f.cp = 1;
+  f.dp = 16;
+  f.pp = 8;
+  f.ep = 32;
+  f.etp = 1;
+  const RankRole g0 = rank_role(0, 2, 1, 8, 16, 32, 1);
+  const RankRole g31 = rank_role(31, 2, 1, 8, 16, 32, 1);
+  CHECK(g31.ep == 31);
+  CHECK(group_of(g0, f, RankGroup::ep).id == group_of(g31, f, RankGroup::ep).id);
+  CHECK(group_of(g0, f, RankGroup::ep).id != group_of(rank_role(32, 2, 1, 8, 16, 32, 1), f, RankGroup::ep).id);
+  CHECK(group_of(g0, f, RankGroup::ep).count == 8);  // one per pipeline stage
 }

@@ -557,9 +557,11 @@ constexpr Entry kStrings[] = {
     {S::cp, "Context parallel (CP)", "上下文并行 (CP)"},
     {S::t_cp, "Context parallel size: every sequence is split over CP GPUs and attention runs as a ring that passes keys and values on (Megatron-Core); 2 x CP divides the sequence length.", "上下文并行数：每条序列切到 CP 张卡上，注意力以环形方式依次传递键和值（Megatron-Core）；2 x CP 须整除序列长度。"},
     {S::ep, "Expert parallel (EP)", "专家并行 (EP)"},
-    {S::t_ep, "Expert parallel size: the routed experts are split over EP of the data-parallel GPUs and tokens travel to them by all-to-all; divides the experts and the DP size.", "专家并行数：路由专家分到 EP 张数据并行卡上，token 通过 all-to-all 发往专家；须整除专家数和数据并行数。"},
+    {S::t_ep, "Expert parallel size: the routed experts are split over EP GPUs and tokens travel to them by all-to-all; divides the experts, and EP x ETP divides the GPUs of a pipeline stage (TP x CP x DP).", "专家并行数：路由专家分到 EP 张卡上，token 通过 all-to-all 发往专家；须整除专家数，且 EP x ETP 须整除一个流水线阶段的卡数 (TP x CP x DP)。"},
     {S::vp, "Virtual stages (VP)", "虚拟流水线阶段 (VP)"},
     {S::t_vp, "Virtual pipeline stages per rank (interleaved 1F1B): the bubble shrinks to (PP - 1) / (VP x micro-batches) for VP times the point-to-point traffic; divides every stage's layers.", "每个流水线 rank 的虚拟阶段数（交错 1F1B）：气泡缩小为 (PP - 1) / (VP x 微批数)，点对点通信增至 VP 倍；须整除每个阶段的层数。"},
+    {S::etp, "Expert tensor parallel (ETP)", "专家张量并行 (ETP)"},
+    {S::t_etp, "Expert tensor-parallel size: each routed expert is split over ETP GPUs (Megatron-Core's default is TP; 1 keeps every expert whole and lets EP run across the TP ranks); divides TP.", "专家张量并行数：每个路由专家切到 ETP 张卡上（Megatron-Core 默认等于 TP；设为 1 则专家不切分，EP 可跨 TP 的卡）；须整除 TP。"},
     // [estimate strings: add above this line]
 };
 // clang-format on

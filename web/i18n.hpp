@@ -119,7 +119,7 @@ enum class Lang { en, zh };
   X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
   X(u_positions) \
   X(latency_us) X(t_latency_us) X(u_us) X(stage_middle) \
-  X(cp) X(t_cp) X(ep) X(t_ep) X(vp) X(t_vp) \
+  X(cp) X(t_cp) X(ep) X(t_ep) X(vp) X(t_vp) X(etp) X(t_etp) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

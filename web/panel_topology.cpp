@@ -137,7 +137,7 @@ bool draw_topology(AppState& app) {
     for (int g = 0; g < gpn; ++g) {
       const int rank = node * gpn + g;
       if (rank >= k.gpus) break;
-      const RankRole role = rank_role(rank, k.tp, k.cp, k.pp, k.dp, k.ep);
+      const RankRole role = rank_role(rank, k.tp, k.cp, k.pp, k.dp, k.ep, k.etp);
       const int group = group_of(role, k, colour_group).id;
       const int c = g % cols, r = g / cols;
       const ImVec2 ga(a.x + pad + static_cast<float>(c) * (gpu_w + 0.3f * em()),

@@ -250,8 +250,12 @@ const FieldSpec kFields[] = {
      .help = "t_cp", .meaning = "Context-parallel size: each sequence split over cp GPUs with ring attention (Megatron-Core); 2 x cp divides seq_len.",
      .section = "layout", .stage = kInput, .ref = REF(parallel.cp)},
     {.path = "parallel.ep", .type = T::integer, .lo = 1, .hi = 4096, .code = "xp", .unit = "GPUs", .label = "ep",
-     .help = "t_ep", .meaning = "Expert-parallel size: the routed experts split over ep of the data-parallel GPUs, tokens exchanged by all-to-all; divides the experts and the data-parallel size.",
+     .help = "t_ep", .meaning = "Expert-parallel size: the routed experts split over ep GPUs, tokens exchanged by all-to-all; divides the experts, and ep x etp divides the GPUs of a pipeline stage (tp x cp x dp: Megatron-Core folds EP into the tensor, context and data-parallel ranks).",
      .section = "layout", .applies = "model.experts>0", .stage = kInput, .ref = REF(parallel.ep)},
+    {.path = "parallel.etp", .type = T::integer, .lo = 1, .hi = 64, .code = "xt", .unit = "GPUs", .label = "etp",
+     .help = "t_etp", .meaning = "Expert tensor-parallel size: each routed expert split over etp GPUs (Megatron-Core --expert-tensor-parallel-size); divides tp, and ep x etp divides the GPUs of a pipeline stage (tp x cp x dp, MoE parallel folding).",
+     .section = "layout", .applies = "model.experts>0", .default_text = "parallel.tp (Megatron-Core's default)",
+     .stage = kInput, .ref = REF(parallel.etp)},
     {.path = "parallel.vp", .type = T::integer, .lo = 1, .hi = 128, .code = "vp", .unit = "stages", .label = "vp",
      .help = "t_vp", .meaning = "Virtual pipeline stages per rank (interleaved 1F1B); needs pp > 1 and divides every stage's layers.",
      .section = "layout", .stage = kInput, .ref = REF(parallel.vp)},
@@ -438,6 +442,8 @@ std::string field_range_text(const FieldSpec& f) {
 
 std::string field_value_json(const FieldSpec& f, const Scenario& s) {
   if (!f.ref) return "";
+  // parallel.etp left out is 0, "as tp": the value in effect is tp.
+  if (std::string_view(f.path) == "parallel.etp") return num(s.parallel.expert_tp());
   const FieldRef ref = f.ref(const_cast<Scenario&>(s));  // read only
   if (const auto* i = std::get_if<int*>(&ref)) return num(**i * f.scale);
   if (const auto* d = std::get_if<double*>(&ref)) return num(**d * f.scale);

@@ -188,6 +188,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   // --num-virtual-stages-per-pipeline-rank, which also serves even splits.
   if (x.cp > 1) arg("--context-parallel-size", num(x.cp));
   if (x.ep > 1) arg("--expert-model-parallel-size", num(x.ep));
+  if (s.model.is_moe() && x.expert_tp() != x.tp) arg("--expert-tensor-parallel-size", num(x.expert_tp()));
   if (x.ep > 1 && x.ep_comm_overlap) {
     arg("--overlap-moe-expert-parallel-comm");  // the combined 1F1B schedule
     arg("--delay-wgrad-compute");
@@ -269,13 +270,16 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
 //-----------------------------------------------------------------------------
 
 // Whether torchtitan runs the layout: full training without offload; expert parallelism only
-// over FSDP-sharded data parallelism with cp <= ep (torchtitan/config/job_config.py, Parallelism:
-// "context_parallel_degree <= expert_parallel_degree <= data_parallel_shard_degree *
-// context_parallel_degree").
+// over FSDP-sharded data parallelism with cp <= ep, borrowing the TP ranks too when experts are
+// not tensor-parallel (torchtitan/config/job_config.py, Parallelism: expert_parallel_degree
+// borrows from dp_shard x cp, and from tp when expert_tensor_parallel_degree is 1, the only
+// other value being tp).
 bool torchtitan_runs(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (s.is_peft() || s.method == Method::freeze || x.offload != Offload::none) return false;
-  if (x.ep > 1 && (x.zero == 0 || x.ep < x.cp)) return false;
+  const int etp = x.expert_tp();
+  const int borrowed = s.dp() * x.cp * (etp == 1 ? x.tp : 1);
+  if (x.ep > 1 && (x.zero == 0 || x.ep < x.cp || (etp != 1 && etp != x.tp) || x.ep > borrowed)) return false;
   return true;
 }
 
@@ -334,6 +338,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
          (s.techniques.fused_kernels || s.techniques.compile ? "\n" : "   # needs [compile] enable = true\n");
   t += "context_parallel_degree = " + num(x.cp) + "\n";
   t += "expert_parallel_degree = " + num(x.ep) + "\n";
+  if (x.ep > 1) t += "expert_tensor_parallel_degree = " + num(x.expert_tp()) + "\n";  // torchtitan's default is 1
   t += "pipeline_parallel_degree = " + num(x.pp) + "\n";
   if (x.pp > 1) {
     t += std::string("pipeline_parallel_schedule = \"") + (x.vp > 1 ? "Interleaved1F1B" : "1F1B") + "\"\n";

@@ -165,15 +165,16 @@ bool keeps_gathered_weights(const Scenario& s) {
 }
 
 namespace {
-// ... and the routed experts' states: the expert-data-parallel group, DP x CP / EP.
-int expert_shard_ranks(const Scenario& s) { return std::max(1, dense_shard_ranks(s) / std::max(1, s.parallel.ep)); }
+// ... and the routed experts' states: the expert-data-parallel group, TP x CP x DP / (EP x ETP)
+// (Megatron-Core's MoE parallel folding; DP x CP / EP when etp = tp).
+int expert_shard_ranks(const Scenario& s) { return s.expert_dp(); }
 
-// Routed-expert parameters of blocks [first, first + count) on one rank: EP splits the experts,
-// and Megatron-Core's expert tensor parallelism defaults to TP.
-double routed_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp, int ep) {
+// Routed-expert parameters of blocks [first, first + count) on one rank: EP splits the experts
+// and expert tensor parallelism (parallel.etp, Megatron-Core's default TP) splits each expert.
+double routed_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, const Parallel& x) {
   if (!m.is_moe()) return 0;
   const double dense = std::clamp(static_cast<double>(m.dense_layers - first), 0.0, count);
-  return (count - dense) * p.mlp_routed / (static_cast<double>(tp) * ep);
+  return (count - dense) * p.mlp_routed / (static_cast<double>(x.expert_tp()) * x.ep);
 }
 
 // Model states of a rank's trained parameters, `expert` of them routed experts: ZeRO stage z
@@ -210,29 +211,32 @@ struct StageLoad {
 // first dense_layers blocks keep a dense MLP of width ffn (DeepSeek-V3: 3 of 61, technical report
 // §4.2), so a stage holds dense and MoE blocks by where it sits; EP ranks hold 1 / ep of the routed
 // experts.
-double linear_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp, int ep) {
+// Block linears on one rank: TP splits attention, dense MLPs and the shared experts; the routed
+// experts split over ep x etp ranks (MoE parallel folding).
+double linear_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, const Parallel& x) {
   const double dense = m.is_moe() ? std::clamp(static_cast<double>(m.dense_layers - first), 0.0, count) : count;
-  const double moe_mlp = p.mlp_moe - p.mlp_routed * (1.0 - 1.0 / std::max(1, ep));
-  return (count * p.attention_per_layer + dense * p.mlp_dense + (count - dense) * moe_mlp) / tp;
+  const double moe_other = p.mlp_moe - p.mlp_routed;
+  return (count * p.attention_per_layer + dense * p.mlp_dense + (count - dense) * moe_other) / x.tp +
+         routed_params_per_rank(p, m, first, count, x);
 }
 
-double layers_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, int tp, int ep) {
-  return linear_params_per_rank(p, m, first, count, tp, ep) + count * p.norms_per_layer;
+double layers_params_per_rank(const ParamCount& p, const ModelArch& m, int first, double count, const Parallel& x) {
+  return linear_params_per_rank(p, m, first, count, x) + count * p.norms_per_layer;
 }
 
 // The largest block's parameters on one rank (an MoE block when the model has one).
-double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, int tp, int ep) {
-  return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, tp, ep);
+double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, const Parallel& x) {
+  return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, x);
 }
 
 // 1F1B keeps min(p, m) micro-batches in flight on the first stage (Korthikanti §4.2.3) and one
 // on the last. Tied embeddings put a copy of the embedding on the last stage when p > 1
 // (Megatron-LM shares it through an all-reduce).
 StageLoad first_stage(const Scenario& s, const ParamCount& p) {
-  const int tp = s.parallel.tp, pp = s.parallel.pp, ep = s.parallel.ep;
+  const int tp = s.parallel.tp, pp = s.parallel.pp;
   StageLoad st;
   st.layers = pipeline_split(s.model.layers, pp).first;
-  st.params = layers_params_per_rank(p, s.model, 0, st.layers, tp, ep) + p.embedding / tp + p.positions;
+  st.params = layers_params_per_rank(p, s.model, 0, st.layers, s.parallel) + p.embedding / tp + p.positions;
   if (pp == 1) {
     st.params += p.head / tp + p.final_norm;
     st.has_logits = true;
@@ -249,7 +253,7 @@ StageLoad middle_stage(const Scenario& s, const ParamCount& p) {
   st.layers = split.middle;
   st.first_layer = split.first;
   st.first = false;
-  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel.tp, s.parallel.ep);
+  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   st.in_flight = in_flight_micro_batches(s, 1);
   return st;
 }
@@ -261,8 +265,7 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   st.first_layer = s.model.layers - static_cast<int>(st.layers);
   st.first = false;
   const double head = s.model.tied_embeddings ? p.embedding : p.head;
-  st.params =
-      layers_params_per_rank(p, s.model, st.first_layer, st.layers, tp, s.parallel.ep) + head / tp + p.final_norm;
+  st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel) + head / tp + p.final_norm;
   st.has_logits = true;
   st.in_flight = in_flight_micro_batches(s, pp - 1);
   return st;
@@ -292,7 +295,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
   StageParams out;
   const int tp = s.parallel.tp, ep = s.parallel.ep;
   if (s.is_peft()) {
-    const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, tp, ep);
+    const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
     const double other = st.params - block_linear;
     const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : 2.0;
     out.frozen = st.params;
@@ -304,14 +307,14 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     // Stages hold the bottom layers first; the trained ones are the top of the model.
     const int top_start = std::max(s.model.layers - s.trained_layers(), st.first_layer);
     const double trained_layers = std::max(0.0, st.first_layer + st.layers - top_start);
-    out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, tp, ep);
-    if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, top_start, trained_layers, tp, ep);
+    out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
+    if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
     out.frozen = st.params - out.trained;
     out.frozen_bytes = out.frozen * 2.0;
     return out;
   }
   out.trained = st.params;
-  if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, st.first_layer, st.layers, tp, ep);
+  if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   return out;
 }
 
@@ -405,7 +408,7 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
   if (keeps_gathered_weights(s)) return 0;  // the gathered weights are counted as weights
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
-    return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel.tp, s.parallel.ep) * b.weights;
+    return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights;
   }
   if (s.parallel.zero >= 1) return cal.deepspeed_bucket_elements.value * b.gradients;
   return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
@@ -422,8 +425,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   // Fusing the optimizer step into backward (torchtune optimizer_in_bwd) frees each gradient
   // right after its update: at most one block's gradients are alive.
   m.gradients = s.techniques.optimizer_in_backward
-                    ? std::min(states.gradients,
-                               largest_layer_params_per_rank(p, s.model, s.parallel.tp, s.parallel.ep) * b.gradients)
+                    ? std::min(states.gradients, largest_layer_params_per_rank(p, s.model, s.parallel) * b.gradients)
                     : states.gradients;
   m.optimizer = s.parallel.offload == Offload::none ? states.optimizer : 0.0;
   if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too

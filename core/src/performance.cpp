@@ -292,8 +292,9 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
 void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calibration& cal, const Compute& compute,
                           Comm& c, Explainer* ex) {
   const Parallel& x = s.parallel;
-  if ((x.ep <= 1 || !s.model.is_moe()) && !ex) return;             // the planner's hot path: nothing to add
-  const GroupLink ep_group = group_link(s, l, x.ep, x.tp * x.cp);  // EP ranks are DP ranks: stride tp x cp
+  if ((x.ep <= 1 || !s.model.is_moe()) && !ex) return;  // the planner's hot path: nothing to add
+  // Folded expert ranks: ETP innermost, then EP, so an EP group's neighbours sit etp ranks apart.
+  const GroupLink ep_group = group_link(s, l, x.ep, x.expert_tp());
   const int m = std::max(1, s.grad_accum());
   const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
   const double r = ep_group.ranks_per_node;
@@ -657,8 +658,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // Data parallel: gradients of the trained parameters this GPU holds, once per step (ZeRO-1/2:
   // reduce-scatter + all-gather, same volume); ZeRO-3 gathers weights forward and backward and
   // reduce-scatters gradients every micro-batch: 1.5x the volume (ZeRO paper §7). With EP the
-  // routed experts' gradients (1 / ep of them per GPU) go over the expert-data-parallel group,
-  // DP x CP / EP ranks, neighbours tp x cp x ep apart.
+  // routed experts' gradients (1 / (ep x etp) of them per GPU) go over the expert-data-parallel
+  // group, tp x cp x dp / (ep x etp) ranks, neighbours etp x ep apart (MoE parallel folding).
   if (dp_ranks > 1) {
     c.dp_inter_node = dp_group.inter_node;
     const double expert_total = x.ep > 1 ? routed_trainable_params(s, p) : 0.0;
@@ -666,10 +667,10 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     // Composer's and FSDP's mixed precision DEFAULT reduce gradients in fp32 (reduce_dtype).
     const double grad_element = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce ? 4.0 : 2.0;
     const double grad_bytes = trained_per_gpu * grad_element;
-    const double expert_per_gpu = expert_total / (x.tp * x.pp * x.ep);
+    const double expert_per_gpu = expert_total / (static_cast<double>(x.expert_tp()) * x.pp * x.ep);
     const double expert_grad_bytes = expert_per_gpu * grad_element;
-    const int edp = std::max(1, dp_ranks / x.ep);
-    const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.tp * x.cp * x.ep) : dp_group;
+    const int edp = s.expert_dp();
+    const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.expert_tp() * x.ep) : dp_group;
     const double expert_ring = edp > 1 ? 2.0 * (edp - 1) / edp : 0.0;
     if (x.zero >= 3) {
       const double frozen_per_gpu =

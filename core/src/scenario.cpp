@@ -389,10 +389,17 @@ bool check_context_parallel(Reader& r, const Scenario& s) {
   return true;
 }
 
-// Expert parallelism splits the routed experts over ep ranks of the data-parallel group (the
-// expert-data-parallel group holds dp / ep copies of each expert), as Megatron-Core does.
+// Expert parallelism splits the routed experts over ep ranks and expert tensor parallelism each
+// expert over etp; Megatron-Core folds both into the tp x cp x dp ranks of a pipeline stage, which
+// then hold tp x cp x dp / (ep x etp) copies of each expert (MoE parallel folding: Liu et al. 2025,
+// arXiv:2504.14960; megatron/core/parallel_state.py, the expert rank generator "tp-ep-dp-pp").
 bool check_expert_parallel(Reader& r, const Scenario& s) {
   const int ep = s.parallel.ep;
+  const int etp = s.parallel.expert_tp();
+  if (s.parallel.tp % etp != 0)
+    return r.fail("parallel.etp", "must divide parallel.tp (" + n(s.parallel.tp) +
+                                      "): an expert splits over part of a tensor-parallel group; allowed 1.." +
+                                      n(s.parallel.tp) + ", got " + n(etp));
   if (ep <= 1) return true;
   const ModelArch& m = s.model;
   if (!m.is_moe())
@@ -403,10 +410,12 @@ bool check_expert_parallel(Reader& r, const Scenario& s) {
   if (m.experts % ep != 0)
     return r.fail("parallel.ep",
                   "must divide the model's routed experts (" + n(m.experts) + "); allowed 1..4096, got " + n(ep));
-  if (s.dp() % ep != 0)
-    return r.fail("parallel.ep", "must divide the data-parallel size (GPUs / (tp x cp x pp) = " + n(s.dp()) +
-                                     "): expert parallelism is carved out of data parallelism; allowed 1..4096, got " +
-                                     n(ep));
+  const int stage_ranks = s.parallel.tp * s.parallel.cp * s.dp();
+  if (stage_ranks % (ep * etp) != 0)
+    return r.fail("parallel.ep",
+                  "ep x etp (" + n(ep) + " x " + n(etp) +
+                      ") must divide the GPUs of a pipeline stage (tp x cp x dp = " + n(stage_ranks) +
+                      "): Megatron-Core folds expert parallelism into those ranks; allowed 1..4096, got " + n(ep));
   return true;
 }
 

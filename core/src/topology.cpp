@@ -19,6 +19,7 @@ ClusterSketch sketch_cluster(const Scenario& s, const Catalog& catalog) {
   k.dp = std::max(1, s.dp());
   k.cp = std::max(1, s.parallel.cp);
   k.ep = std::max(1, s.parallel.ep);
+  k.etp = s.parallel.expert_tp();
   k.vp = std::max(1, s.parallel.vp);
   k.instance = c.instance;
   const Accelerator* a = catalog.find_accelerator(c.accelerator);
@@ -48,7 +49,7 @@ ClusterSketch sketch_cluster(const Scenario& s, const Catalog& catalog) {
   return k;
 }
 
-RankRole rank_role(int rank, int tp, int cp, int pp, int dp, int ep) {
+RankRole rank_role(int rank, int tp, int cp, int pp, int dp, int ep, int etp) {
   tp = std::max(1, tp);
   cp = std::max(1, cp);
   dp = std::max(1, dp);
@@ -57,7 +58,9 @@ RankRole rank_role(int rank, int tp, int cp, int pp, int dp, int ep) {
   r.cp = (rank / tp) % cp;
   r.dp = (rank / (tp * cp)) % dp;
   r.pp = std::min(std::max(1, pp) - 1, rank / (tp * cp * dp));
-  r.ep = r.dp % std::max(1, ep);
+  // MoE parallel folding: the stage's tp x cp x dp ranks in order, ETP innermost, then EP.
+  r.stage_rank = rank % (tp * cp * dp);
+  r.ep = (r.stage_rank / std::max(1, etp > 0 ? etp : tp)) % std::max(1, ep);
   return r;
 }
 
@@ -69,7 +72,12 @@ GroupId group_of(const RankRole& r, const ClusterSketch& k, RankGroup group) {
     case RankGroup::pp: return {r.pp, pp};
     case RankGroup::dp: return {r.tp + tp * (r.cp + cp * r.pp), tp * cp * pp};
     case RankGroup::cp: return {r.tp + tp * (r.dp + dp * r.pp), tp * dp * pp};
-    case RankGroup::ep: return {r.tp + tp * (r.cp + cp * (r.dp / ep + (dp / ep) * r.pp)), tp * cp * (dp / ep) * pp};
+    case RankGroup::ep: {
+      // Ranks sharing their place inside the expert's tensor-parallel group and their expert-DP index.
+      const int etp = std::max(1, k.etp > 0 ? k.etp : tp);
+      const int per_stage = tp * cp * dp / ep;
+      return {r.stage_rank % etp + etp * (r.stage_rank / (etp * ep)) + per_stage * r.pp, per_stage * pp};
+    }
   }
   return {};
 }

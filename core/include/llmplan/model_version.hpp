@@ -107,6 +107,12 @@ inline constexpr ModelChange kModelChanges[] = {
                "exposed (PyTorch's post: ~20 % forward, ~8 % end-to-end speedup for Llama 3 70B).",
      .effect = "Steps of non-Megatron layouts with tp_comm_overlap longer (torchtitan's Llama 3.1 70B on FSDP 32 x "
                "TP 8 with full AC: 1,078 to 886 tokens/s per GPU predicted, 876 published); Megatron-LM unchanged."},
+    {.version = 4, .date = "2026-12-02",
+     .change = "New field parallel.etp (link code xt, expert tensor parallelism, default tp): Megatron-Core folds EP x "
+               "ETP into a stage's tp x cp x dp ranks (MoE parallel folding), so EP may exceed DP, and an EP group's "
+               "ranks sit etp apart (before: tp x cp, EP inside DP).",
+     .effect = "Layouts refused before now run (Qwen3 235B on TP 2 x PP 8 x EP 32); MoE layouts with cp > 1 and ep > 1 "
+               "move their all-to-alls and expert gradient reductions to the folded groups; others unchanged."},
 };
 // clang-format on
 

@@ -93,10 +93,15 @@ struct Parallel {
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
   bool ep_comm_overlap =
       false;  // expert all-to-alls overlapped with another micro-batch's compute (DualPipe, Megatron-Core)
-  // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM); EP is carved out of DP.
+  // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM).
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
-  int ep = 1;  // expert parallel size: the routed experts split over ep of the DP ranks (MoE only)
+  int ep = 1;  // expert parallel size: the routed experts split over ep ranks (MoE only)
   int vp = 1;  // virtual pipeline stages per rank: interleaved 1F1B (Narayanan et al. 2021 §2.2)
+  // Expert tensor parallel size: each routed expert split over etp ranks; 0 follows tp, Megatron-Core's
+  // default. The MoE layers fold their ranks as ETP innermost, then EP, then expert DP over the
+  // tp x cp x dp ranks of a pipeline stage (Megatron-Core MoE parallel folding).
+  int etp = 0;
+  int expert_tp() const { return etp > 0 ? etp : tp; }
 };
 
 // Memory-saving techniques of training frameworks that change what a GPU holds.
@@ -183,6 +188,10 @@ struct Scenario {
 
   // Data-parallel replicas: GPUs / (tp x cp x pp); a replica processes micro_batch sequences, each split over cp GPUs.
   int dp() const { return cluster.gpus / (parallel.tp * parallel.cp * parallel.pp); }
+  // Copies of each routed expert: tp x cp x dp / (ep x etp), the expert-data-parallel group.
+  int expert_dp() const {
+    return std::max(1, cluster.gpus / parallel.pp / (std::max(1, parallel.ep) * parallel.expert_tp()));
+  }
   int effective_global_batch() const { return global_batch > 0 ? global_batch : micro_batch * dp(); }
   int grad_accum() const { return effective_global_batch() / (micro_batch * dp()); }
   bool is_peft() const { return method == Method::lora || method == Method::qlora; }

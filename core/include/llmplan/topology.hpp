@@ -16,7 +16,8 @@ enum class ScaleUp { nvswitch, nvlink, infinity_fabric, hccs, pcie };
 struct ClusterSketch {
   int nodes = 1, gpus_per_node = 8, gpus = 8;
   int tp = 1, pp = 1, dp = 1;
-  int cp = 1, ep = 1, vp = 1;  // context parallel, expert parallel (inside DP), virtual stages per rank
+  int cp = 1, ep = 1, vp = 1;  // context parallel, expert parallel, virtual stages per rank
+  int etp = 0;                 // expert tensor parallel (0: as tp); EP x ETP fold into TP x CP x DP
   std::string accelerator;     // catalog name (the id when the catalog lacks it)
   std::string instance;        // catalog instance id, or empty
   ScaleUp scale_up = ScaleUp::pcie;
@@ -37,8 +38,9 @@ ClusterSketch sketch_cluster(const Scenario& s, const Catalog& catalog);
 // is ep consecutive DP replicas, so a rank's EP rank is dp mod EP (Megatron-Core's expert groups).
 struct RankRole {
   int tp = 0, cp = 0, dp = 0, pp = 0, ep = 0;
+  int stage_rank = 0;  // index among the tp x cp x dp ranks of its pipeline stage
 };
-RankRole rank_role(int rank, int tp, int cp, int pp, int dp, int ep = 1);
+RankRole rank_role(int rank, int tp, int cp, int pp, int dp, int ep = 1, int etp = 0);
 
 // The groups a sketch can colour by. A group's id names it by the coordinates its ranks share
 // (a TP group: its CP, DP and PP indices), from 0 to count - 1.
