@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/json_path.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/planner.hpp"
+#include "llmplan/units.hpp"
 
 using namespace llmplan;
 using nlohmann::json;
@@ -49,6 +51,8 @@ void give_context(json& doc, const FieldSpec& f) {
   if (applies.find("model.attention=mla") != std::string::npos)
     doc["model"].update({{"attention", "mla"}, {"kv_lora_rank", 512}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}});
   if (path == "model.hidden" || path == "model.heads") doc["model"]["head_dim"] = 128;
+  // A measurement needs a model whose states fit the trial's GPU.
+  if (path.rfind("calibration.", 0) == 0 && f.type == FieldType::number) doc["model"] = {{"preset", "qwen2.5-0.5b"}};
   if (path == "model.heads") doc["model"].erase("kv_heads");
 }
 
@@ -120,6 +124,29 @@ std::vector<json> accepted(const FieldSpec& f) {
   return {};
 }
 
+// A trial's measured figure is valid only against its model and hardware (calibrate.hpp): its
+// accepted value is the estimate's own figure for the document (a factor of 1).
+bool is_measurement(const FieldSpec& f) {
+  return std::string_view(f.path).rfind("calibration.", 0) == 0 && f.type == FieldType::number;
+}
+
+std::vector<json> accepted_in(const FieldSpec& f, const json& doc) {
+  if (!is_measurement(f)) return accepted(f);
+  const ScenarioParse p = parse_scenario(doc.dump(), builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario, p.error.message);
+  const Scenario& s = *p.scenario;
+  const EstimateResult r = estimate(s, default_calibration());
+  const std::string path = f.path;
+  const LinkBandwidth l = link_bandwidth(s);
+  if (path == "calibration.tokens_per_s_per_gpu") return {r.time.tokens_per_s / s.cluster.gpus};
+  if (path == "calibration.step_s") return {r.time.step_s};
+  if (path == "calibration.mfu") return {r.time.mfu};
+  if (path == "calibration.peak_memory_gib") return {(r.memory.per_gpu.total() - r.memory.per_gpu.runtime) / kGiB};
+  if (path == "calibration.busbw_gb_per_s.intra") return {l.intra_busbw / 1e9};
+  if (path == "calibration.busbw_gb_per_s.inter") return {s.network.node_gb_per_s * 0.5};
+  return {1.0};  // data read, GB/s per node
+}
+
 // Values just beyond the range, of the wrong type, or an unknown name: each must be refused.
 std::vector<json> refused(const FieldSpec& f) {
   const double inf = std::numeric_limits<double>::infinity();
@@ -171,7 +198,10 @@ TEST_SUITE("field table") {
   TEST_CASE("the parser accepts every field's range ends and names, and refuses what lies beyond") {
     for (const FieldSpec& f : all_fields()) {
       const json base = f.scope == FieldScope::question ? question_base() : base_document();
-      for (const json& value : accepted(f)) {
+      json context = base;
+      give_context(context, f);
+      meet_rules(context);
+      for (const json& value : accepted_in(f, context)) {
         json doc = base;
         give_context(doc, f);
         json_set(doc, f.path, value);
@@ -208,7 +238,10 @@ TEST_SUITE("field table") {
     const Catalog& catalog = builtin_catalog();
     for (const FieldSpec& f : all_fields()) {
       if (f.scope != FieldScope::scenario) continue;
-      for (const json& value : accepted(f)) {
+      json context = base_document();
+      give_context(context, f);
+      meet_rules(context);
+      for (const json& value : accepted_in(f, context)) {
         json doc = base_document();
         give_context(doc, f);
         json_set(doc, f.path, value);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
@@ -282,10 +283,30 @@ nlohmann::ordered_json stage_layers_json(const Scenario& s) {
 }
 
 // "ranges": result path -> {low, high, level, cases} (ranges.hpp).
+}  // namespace
+
+json calibration_json(const Scenario& s, const Calibration& cal) {
+  const TrialReport report = trial_report(s, cal);
+  json reproduced = json::object();
+  for (const Reproduced& x : report.reproduced)
+    reproduced[x.path.substr(std::string("calibration.").size())] = {{"measured", x.measured},
+                                                                     {"estimated", x.estimated}};
+  json factors = json::object();
+  if (s.factors.throughput) factors["compute"] = s.factors.compute;
+  if (s.factors.memory_measured) factors["memory"] = s.factors.memory;
+  return {{"factors", factors},
+          {"reproduced", reproduced},
+          {"same_layout", s.factors.same_layout},
+          {"notes", report.notes}};
+}
+
+namespace {
+
 json ranges_json(const std::vector<FigureRange>& ranges) {
   json out = json::object();
   for (const FigureRange& f : ranges)
-    out[f.path] = {{"low", f.low}, {"high", f.high}, {"level", kRangeLevel}, {"cases", f.cases}};
+    out[f.path] = {
+        {"low", f.low}, {"high", f.high}, {"level", kRangeLevel}, {"cases", f.cases}, {"basis", to_string(f.basis)}};
   return out;
 }
 
@@ -387,6 +408,7 @@ JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalo
   Explainer ex;
   const EstimateResult r = estimate(s, cal, explain ? &ex : nullptr);
   json body = result_json(s, r, catalog);
+  if (s.measured.any()) body["calibration"] = calibration_json(s, cal);
   body["ranges"] = ranges_json(figure_ranges(s, r, builtin_residuals(), explain ? &ex : nullptr));
   if (explain) body["explain"] = explain_json(ex);
   out.ok = true;

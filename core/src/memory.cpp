@@ -453,6 +453,11 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
       m.logits = 0;
     }
   }
+  // A trial's measured peak scales what depends on the framework (calibrate.hpp); 1 otherwise.
+  const double measured = s.factors.memory;
+  m.activations *= measured;
+  m.logits *= measured;
+  m.buffers *= measured;
   m.runtime =
       cal.runtime_overhead_bytes.value + cal.allocator_fragmentation.value * (m.activations + m.logits + m.buffers);
   return m;

@@ -392,8 +392,6 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   return e;
 }
 
-namespace {
-
 // The linear layers' GEMMs run at the compute precision's peak. With FP8 (Transformer Engine)
 // only they do: attention, softmax, norms and the optimizer stay in 16-bit (NVIDIA Transformer
 // Engine documentation, "Using FP8 with Transformer Engine": te.Linear / LayerNormLinear /
@@ -405,6 +403,8 @@ double peak_tflops(const Scenario& s) {
     default: return s.cluster.peak_16bit_tflops;
   }
 }
+
+namespace {
 
 // What eager PyTorch reads and writes beyond a fused kernel, per token and layer in the forward
 // pass, counted op by op in torchtitan's Llama (torchtitan/models/llama/model.py; Hugging Face's
@@ -503,7 +503,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
   const double imbalance = stage_imbalance(s, p);
-  c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance;
+  // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
+  c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance / s.factors.compute;
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.stage_imbalance = imbalance;
   if (ex)
@@ -529,7 +530,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
             "(16-bit peak x attention efficiency) + memory-bound time) x QLoRA slowdown x stage imbalance; "
             "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
-            "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency)",
+            "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency); "
+            "/ the measured compute factor when a trial run calibrates the scenario",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step},
              {"peak_TFLOPS", peak / 1e12},
              {"gemm_efficiency", c.gemm_efficiency},
@@ -542,7 +544,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {cal.elementwise_passes.name, cal.elementwise_passes.value},
              {cal.softmax_passes.name, cal.softmax_passes.value},
              {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value},
-             {"qlora_slowdown", slowdown}});
+             {"qlora_slowdown", slowdown},
+             {"measured_compute_factor", s.factors.compute}});
     ex->add("time.achieved_tflops_per_gpu", c.achieved_tflops, "TFLOP/s",
             "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"compute_s", c.compute_s}});

@@ -93,7 +93,9 @@ std::vector<Residual> parse_residuals(std::string_view text, std::string& error)
       r.regime.seq_band = j.value("seq_band", 0);
       r.regime.accelerator_class = j.value("accelerator_class", 0);
       r.regime.framework = framework_named(j.value("framework", std::string()), ok);
-      ok = ok && !r.family.empty() && (r.group == "throughput" || r.group == "memory");
+      ok = ok && !r.family.empty() &&
+           (r.group == "throughput" || r.group == "memory" || r.group == "throughput_calibrated" ||
+            r.group == "memory_calibrated");
     }
     if (!ok) {
       error = "residuals: a malformed entry: " + j.dump();
@@ -158,7 +160,7 @@ RatioRange ratio_range(const Regime& r, const std::string& group, const std::vec
 
 const FigureRange* find_range(const std::vector<FigureRange>& ranges, std::string_view path) {
   for (const FigureRange& f : ranges)
-    if (path == f.path && f.cases > 0) return &f;
+    if (path == f.path && f.cases > 0 && f.basis != RangeBasis::measured) return &f;
   return nullptr;
 }
 
@@ -168,28 +170,64 @@ std::string range_text(const std::vector<FigureRange>& ranges, std::string_view 
   return f ? " (" + format(f->low) + std::string(to) + format(f->high) + ")" : "";
 }
 
+const char* to_string(RangeBasis b) {
+  switch (b) {
+    case RangeBasis::published: return "published runs";
+    case RangeBasis::calibrated: return "calibrated runs";
+    case RangeBasis::measured: return "measured";
+  }
+  return "published runs";
+}
+
+namespace {
+
+// The ratios a group's figures are read from, and on what basis. A trial's measurement narrows
+// them: at the trial's own configuration to the measurement itself, elsewhere to how far
+// calibrated estimates of published runs landed from their published figures, when enough
+// calibrated runs exist (else the uncalibrated range stands).
+struct GroupRange {
+  RatioRange q;
+  RangeBasis basis = RangeBasis::published;
+};
+GroupRange group_range(const Scenario& s, const std::string& group, bool measured, const std::vector<Residual>& rows) {
+  const Regime regime = regime_of(s);
+  if (measured && s.factors.same_layout) {
+    GroupRange g{{}, RangeBasis::measured};
+    g.q.shared = "the trial's own configuration";
+    return g;
+  }
+  if (measured) {
+    const RatioRange c = ratio_range(regime, group + "_calibrated", rows);
+    if (c.cases >= kMinRangeCases && c.families >= kMinRangeFamilies) return {c, RangeBasis::calibrated};
+  }
+  return {ratio_range(regime, group, rows), RangeBasis::published};
+}
+
+}  // namespace
+
 std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& r, const std::vector<Residual>& rows,
                                        Explainer* ex) {
-  const Regime regime = regime_of(s);
-  const RatioRange speed = ratio_range(regime, "throughput", rows);
-  const RatioRange memory = ratio_range(regime, "memory", rows);
+  const GroupRange speed_range = group_range(s, "throughput", s.factors.throughput, rows);
+  const GroupRange memory_range = group_range(s, "memory", s.factors.memory_measured, rows);
+  const RatioRange& speed = speed_range.q;
+  const RatioRange& memory = memory_range.q;
   // A faster run than estimated (published / estimated > 1) takes less time: time-like figures
   // divide by the ratio, rates multiply.
-  auto rate = [](const char* path, double v, const RatioRange& q) {
-    return FigureRange{path, v, v * q.low, v * q.high, q.cases};
+  auto rate = [](const char* path, double v, const GroupRange& g) {
+    return FigureRange{path, v, v * g.q.low, v * g.q.high, g.q.cases, g.basis};
   };
-  auto duration = [](const char* path, double v, const RatioRange& q) {
-    const Bounds b = duration_bounds(v, q.low, q.high);
-    return FigureRange{path, v, b.low, b.high, q.cases};
+  auto duration = [](const char* path, double v, const GroupRange& g) {
+    const Bounds b = duration_bounds(v, g.q.low, g.q.high);
+    return FigureRange{path, v, b.low, b.high, g.q.cases, g.basis};
   };
   std::vector<FigureRange> out = {
-      duration("time.step_s", r.time.step_s, speed),
-      rate("time.tokens_per_s", r.time.tokens_per_s, speed),
-      rate("time.mfu", r.time.mfu, speed),
-      duration("time.total_hours", r.reliability.total_hours, speed),
-      duration("gpu_hours", r.reliability.gpu_hours, speed),
-      duration("cost.total_usd", r.cost.total_usd, speed),
-      rate("memory.per_gpu_bytes.total", r.memory.per_gpu.total(), memory),
+      duration("time.step_s", r.time.step_s, speed_range),
+      rate("time.tokens_per_s", r.time.tokens_per_s, speed_range),
+      rate("time.mfu", r.time.mfu, speed_range),
+      duration("time.total_hours", r.reliability.total_hours, speed_range),
+      duration("gpu_hours", r.reliability.gpu_hours, speed_range),
+      duration("cost.total_usd", r.cost.total_usd, speed_range),
+      rate("memory.per_gpu_bytes.total", r.memory.per_gpu.total(), memory_range),
   };
   if (ex) {
     const char* const units[] = {"s", "tokens/s", "1", "h", "GPU-h", "USD", "B"};
@@ -198,10 +236,18 @@ std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& 
       const RatioRange& q = i + 1 == out.size() ? memory : speed;
       std::string families;
       for (const std::string& n : q.family_names) families += (families.empty() ? "" : ", ") + n;
-      const std::string why = "80 % interval: the 10th and 90th percentiles of published / estimated over " +
-                              std::to_string(q.cases) + " published runs of " + std::to_string(q.families) +
-                              " families (" + families + ") sharing: " + q.shared +
-                              "; families weigh equally (validation residuals of tests/validation/cases.json)";
+      const std::string why =
+          f.basis == RangeBasis::measured
+              ? std::string(
+                    "measured: the scenario is the trial run's own configuration, so the calibrated estimate "
+                    "is the measurement (calibration block)")
+              : "80 % interval: the 10th and 90th percentiles of published / estimated over " +
+                    std::to_string(q.cases) +
+                    (f.basis == RangeBasis::calibrated
+                         ? " published runs estimated after calibrating on another row of their table"
+                         : " published runs") +
+                    " of " + std::to_string(q.families) + " families (" + families + ") sharing: " + q.shared +
+                    "; families weigh equally (validation residuals of tests/validation/cases.json)";
       const std::string at = std::string("ranges.") + f.path + ".";
       ex->add((at + "low").c_str(), f.low, units[i], why.c_str(),
               {{"value", f.value}, {"ratio_low", q.low}, {"ratio_high", q.high}});

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "json_read.hpp"
+#include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
 
 namespace llmplan {
@@ -365,6 +366,8 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
     return out;
   }
   out.error = validate_scenario(s);
+  // A trial's measurements become factors on the model, or the reason they cannot (calibrate.hpp).
+  if (out.error.field.empty() && !calibrate_from_trial(s, default_calibration(), out.error)) return out;
   if (out.error.field.empty()) out.scenario = std::move(s);
   return out;
 }

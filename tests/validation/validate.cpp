@@ -54,6 +54,7 @@
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
 #include "llmplan/ranges.hpp"
+#include "llmplan/units.hpp"
 
 namespace {
 
@@ -890,6 +891,158 @@ std::string coverage_line(const std::vector<Row>& rows) {
          out + ".";
 }
 
+// [SECTION] calibration of the method (llmplan/calibrate.hpp): within every family, the rows of
+// one model that differ only in what calibration.measured_on can say (GPUs, TP, PP, CP, EP, ZeRO,
+// micro-batch, sequence length, global batch) are calibrated on one of them, the one on the fewest
+// GPUs (a short trial is small), with its published figure as the measurement; the others are
+// predicted from it. Their published / calibrated ratios are what the ranges of a calibrated
+// scenario are read from ("throughput_calibrated", "memory_calibrated").
+
+struct Pair {
+  std::string family, trial, target, group;  // group: "throughput" or "memory"
+  double before = 0, after = 0;              // published / estimated, uncalibrated and calibrated
+  llmplan::Regime regime;
+};
+
+// What a case keeps when its layout is taken away: rows with the same key can calibrate each other.
+std::string pair_key(const json& c) {
+  json s = c["scenario"];
+  for (const char* k : {"micro_batch", "seq_len", "global_batch", "tokens"}) s.erase(k);
+  if (s.contains("cluster"))
+    for (const char* k : {"gpus", "gpus_per_node"}) s["cluster"].erase(k);
+  if (s.contains("parallel"))
+    for (const char* k : {"tp", "pp", "cp", "ep", "zero"}) s["parallel"].erase(k);
+  return c["family"].get<std::string>() + "|" + s.dump();
+}
+
+// The trial's layout as calibration.measured_on.
+json measured_on(const llmplan::Scenario& t) {
+  return {{"gpus", t.cluster.gpus},  {"gpus_per_node", t.cluster.gpus_per_node},
+          {"tp", t.parallel.tp},     {"pp", t.parallel.pp},
+          {"cp", t.parallel.cp},     {"ep", t.parallel.ep},
+          {"zero", t.parallel.zero}, {"micro_batch", t.micro_batch},
+          {"seq_len", t.seq_len},    {"global_batch", t.effective_global_batch()}};
+}
+
+struct CaseMeasures {
+  const json* c = nullptr;
+  llmplan::Scenario scenario;
+  llmplan::EstimateResult r;
+  double throughput = 0;      // published / estimated tokens/s (geometric mean over its metrics); 0: none
+  std::string memory_metric;  // peak_allocated_gb or peak_memory_gb; "" when none
+  double memory_published_gb = 0;
+};
+
+double memory_view_gb(const std::string& metric, const llmplan::EstimateResult& r) {
+  const llmplan::MemoryBreakdown& m = r.memory.per_gpu;
+  return (metric == "peak_memory_gb" ? m.total() : m.total() - m.runtime) / 1e9;
+}
+
+std::vector<Pair> calibrated_pairs(const CaseFile& f, const std::vector<Row>& rows, const llmplan::Calibration& cal) {
+  std::map<std::string, double> ratio_log;
+  std::map<std::string, int> ratio_n;
+  for (const Row& r : rows)
+    if (!r.excluded && r.group == "throughput") ratio_log[r.id] += std::log(1.0 / (1.0 + r.error)), ++ratio_n[r.id];
+  std::map<std::string, std::vector<CaseMeasures>> groups;
+  for (const json& c : f.cases) {
+    if (c.contains("exclude") || c.value("layout", std::string()) == "searched") continue;
+    const llmplan::ScenarioParse parse = llmplan::parse_scenario(c["scenario"].dump(), llmplan::builtin_catalog());
+    if (!parse.scenario) continue;
+    CaseMeasures m;
+    m.c = &c;
+    m.scenario = *parse.scenario;
+    m.r = llmplan::estimate(m.scenario, cal);
+    const std::string id = c["id"];
+    if (ratio_n.count(id)) m.throughput = std::exp(ratio_log[id] / ratio_n[id]);
+    for (const char* metric : {"peak_allocated_gb", "peak_memory_gb"})
+      if (c["published"].contains(metric) && m.memory_metric.empty())
+        m.memory_metric = metric, m.memory_published_gb = c["published"][metric].get<double>();
+    groups[pair_key(c)].push_back(std::move(m));
+  }
+  std::vector<Pair> out;
+  for (auto& [key, cases] : groups) {
+    for (const char* group : {"throughput", "memory"}) {
+      const bool speed = std::string(group) == "throughput";
+      std::vector<const CaseMeasures*> have;
+      for (const CaseMeasures& m : cases)
+        if (speed ? m.throughput > 0 : !m.memory_metric.empty()) have.push_back(&m);
+      if (have.size() < 2) continue;
+      const CaseMeasures* trial = *std::min_element(have.begin(), have.end(), [](const auto* a, const auto* b) {
+        return a->scenario.cluster.gpus < b->scenario.cluster.gpus;
+      });
+      json calibration = {{"measured_on", measured_on(trial->scenario)}};
+      if (speed) {
+        calibration["tokens_per_s_per_gpu"] =
+            trial->r.time.tokens_per_s / trial->scenario.cluster.gpus * trial->throughput;
+      } else {
+        calibration["peak_memory_gib"] = trial->memory_published_gb * 1e9 / llmplan::kGiB;
+        calibration["peak_memory_from"] = trial->memory_metric == "peak_memory_gb" ? "nvidia_smi" : "allocated";
+      }
+      for (const CaseMeasures* target : have) {
+        if (target == trial) continue;
+        json doc = (*target->c)["scenario"];
+        doc["calibration"] = calibration;
+        const llmplan::ScenarioParse parse = llmplan::parse_scenario(doc.dump(), llmplan::builtin_catalog());
+        if (!parse.scenario) {
+          std::printf("calibration: %s from %s could not be calibrated: %s\n",
+                      (*target->c)["id"].get<std::string>().c_str(), (*trial->c)["id"].get<std::string>().c_str(),
+                      parse.error.message.c_str());
+          continue;
+        }
+        const llmplan::EstimateResult r = llmplan::estimate(*parse.scenario, cal);
+        Pair p{(*target->c)["family"],
+               (*trial->c)["id"],
+               (*target->c)["id"],
+               group,
+               0,
+               0,
+               llmplan::regime_of(target->scenario)};
+        if (speed) {
+          p.before = target->throughput;
+          p.after = target->throughput * target->r.time.tokens_per_s / r.time.tokens_per_s;
+        } else {
+          p.before = target->memory_published_gb / memory_view_gb(target->memory_metric, target->r);
+          p.after = target->memory_published_gb / memory_view_gb(target->memory_metric, r);
+        }
+        out.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
+// Per family and group: the pairs and the median error of the targets before and after.
+std::string calibration_block(const std::vector<Pair>& pairs) {
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> by;
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> all;
+  for (const Pair& p : pairs) {
+    auto& [b, a] = by[{p.group, p.family}];
+    b.push_back(std::fabs(1.0 / p.before - 1.0));
+    a.push_back(std::fabs(1.0 / p.after - 1.0));
+    all[p.group].first.push_back(b.back());
+    all[p.group].second.push_back(a.back());
+  }
+  std::ostringstream md;
+  md << "Calibrated on one row (llmplan/calibrate.hpp): within each family, rows of one model differing only in "
+        "GPUs, layout, batch or sequence length are calibrated on the one on the fewest GPUs (its published figure "
+        "as the measurement, its layout as `calibration.measured_on`) and the others predicted from it:\n\n"
+        "| metric group | family | predicted rows | median abs error, uncalibrated | median abs error, calibrated "
+        "|\n|---|---|---|---|---|\n";
+  for (const auto& [k, v] : by)
+    md << "| " << k.first << " | " << k.second << " | " << v.first.size() << " | " << percent(median(v.first)) << " | "
+       << percent(median(v.second)) << " |\n";
+  for (const auto& [g, v] : all)
+    md << "| " << g << " | **all** | " << v.first.size() << " | **" << percent(median(v.first)) << "** | **"
+       << percent(median(v.second)) << "** |\n";
+  return md.str();
+}
+
+std::vector<llmplan::Residual> calibrated_residuals(const std::vector<Pair>& pairs) {
+  std::vector<llmplan::Residual> out;
+  for (const Pair& p : pairs) out.push_back({p.target, p.family, p.group + "_calibrated", p.after, p.regime});
+  return out;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: validate CASES.json OUT_DIR [--published DIR]\n"
@@ -923,8 +1076,9 @@ int main(int argc, char** argv) {
   if (mode && (args[0] == "--table-md" || args[0] == "--check-md" || args[0] == "--update-md")) {
     std::vector<Invalid> invalid;
     const std::vector<Row> rows = run_cases(*f, llmplan::default_calibration(), invalid);
-    const std::string block =
-        block_with_markers(family_block(summarise(rows, invalid)) + "\n" + coverage_line(rows) + "\n");
+    const std::vector<Pair> pairs = calibrated_pairs(*f, rows, llmplan::default_calibration());
+    const std::string block = block_with_markers(family_block(summarise(rows, invalid)) + "\n" + coverage_line(rows) +
+                                                 "\n\n" + calibration_block(pairs));
     if (args[0] == "--table-md") {
       if (args.size() != 2) return usage();
       std::fputs(block.c_str(), stdout);
@@ -937,7 +1091,12 @@ int main(int argc, char** argv) {
   if (mode && (args[0] == "--check-residuals" || args[0] == "--update-residuals")) {
     if (args.size() != 3) return usage();
     std::vector<Invalid> invalid;
-    const std::string text = residuals_document(residuals_of(run_cases(*f, llmplan::default_calibration(), invalid)));
+    const std::vector<Row> rows = run_cases(*f, llmplan::default_calibration(), invalid);
+    std::vector<llmplan::Residual> all = residuals_of(rows);
+    const std::vector<llmplan::Residual> calibrated =
+        calibrated_residuals(calibrated_pairs(*f, rows, llmplan::default_calibration()));
+    all.insert(all.end(), calibrated.begin(), calibrated.end());
+    const std::string text = residuals_document(all);
     if (args[0] == "--update-residuals") {
       std::ofstream(args[2]) << text;
       std::printf("%s: residuals rewritten\n", args[2].c_str());
@@ -1021,7 +1180,9 @@ int main(int argc, char** argv) {
   const std::string block = family_block(s);
   std::printf("\nPer source family (%s):\n\n%s\n", provenance.c_str(), block.c_str());
   std::printf("%s\n\n", coverage_line(rows).c_str());
-  md << "\n" << block;
+  const std::string calibrated = calibration_block(calibrated_pairs(*f, rows, llmplan::default_calibration()));
+  std::printf("%s\n", calibrated.c_str());
+  md << "\n" << block << "\n" << calibrated;
 
   const std::string out = args[1];
   std::ofstream(out + "/validation.md") << md.str();

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "llmplan/calibration.hpp"
 #include "llmplan/explain.hpp"
 #include "llmplan/memory.hpp"
@@ -76,6 +78,10 @@ EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex
 const char* warning_code(WarningCode code);
 std::string warning_message(const Warning& w);
 const char* to_string(Tier t);
+
+// The result's "calibration" block when the scenario carries measurements: the factors they pinned
+// down, each measured figure against the calibrated estimate at the trial's layout, and notes.
+nlohmann::ordered_json calibration_json(const Scenario& s, const Calibration& cal);
 
 struct JsonResponse {
   bool ok = false;

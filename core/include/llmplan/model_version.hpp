@@ -113,6 +113,11 @@ inline constexpr ModelChange kModelChanges[] = {
                "ranks sit etp apart (before: tp x cp, EP inside DP).",
      .effect = "Layouts refused before now run (Qwen3 235B on TP 2 x PP 8 x EP 32); MoE layouts with cp > 1 and ep > 1 "
                "move their all-to-alls and expert gradient reductions to the folded groups; others unchanged."},
+    {.version = 4, .date = "2026-12-02",
+     .change = "New calibration block (link codes k...): a trial run's measured throughput, peak memory, nccl-tests bus "
+               "bandwidth and fio read rate become factors on the model, and the ranges narrow to what the measurement "
+               "leaves uncertain (ranges gain a basis: published runs, calibrated runs or measured).",
+     .effect = "none: new fields only"},
 };
 // clang-format on
 

@@ -128,6 +128,8 @@ double busiest_stage_layers(const Scenario& s);
 double logit_layer_equivalents(const Scenario& s, const ParamCount& p);
 // The busiest stage's work (blocks; the last stage also runs the logit layer) over the average's.
 double stage_imbalance(const Scenario& s, const ParamCount& p);
+// Dense peak TFLOP/s at the scenario's precision (the MFU denominator).
+double peak_tflops(const Scenario& s);
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
 // The fused attention kernel that runs: parallel.attention_kernel, or the accelerator's usual one.
 AttentionKernel attention_kernel(const Scenario& s);

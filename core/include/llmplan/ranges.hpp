@@ -56,10 +56,17 @@ struct RatioRange {
 RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
                        const std::string& skip_family = "");
 
+// What a range is read from: published runs against the model; calibrated runs (a trial's
+// measurement carried to another layout: the validator's calibrate-on-one-row residuals); or the
+// measurement itself (the scenario is the trial's configuration: low = high = the value).
+enum class RangeBasis { published, calibrated, measured };
+const char* to_string(RangeBasis b);
+
 struct FigureRange {
   const char* path;  // result JSON path, e.g. "time.step_s"
   double value = 0, low = 0, high = 0;
   int cases = 0;
+  RangeBasis basis = RangeBasis::published;
 };
 
 // A time-like figure (time, GPU-hours, cost) when published / estimated throughput lies in
@@ -71,7 +78,8 @@ inline Bounds duration_bounds(double v, double ratio_low, double ratio_high) {
   return {ratio_high > 0 ? v / ratio_high : 0.0, ratio_low > 0 ? v / ratio_low : 0.0};
 }
 
-// The range of figure `path`, or nullptr when there is none (no comparable runs).
+// The range of figure `path`, or nullptr when there is none (no comparable runs; a measured
+// figure has no range).
 const FigureRange* find_range(const std::vector<FigureRange>& ranges, std::string_view path);
 // " (low<to>high)" of figure `path`, each bound written by `format`; "" without a range.
 std::string range_text(const std::vector<FigureRange>& ranges, std::string_view path,

@@ -162,6 +162,35 @@ struct Pricing {
   double restart_h = 0.25;  // time to detect, restart and reload after an interruption
 };
 
+// What a trial run measured (the scenario's `calibration` block) and where: the layout fields of
+// `on` that are 0 (zero: -1) are the scenario's own. Zero figures were not measured.
+enum class MemorySource { allocated, nvidia_smi };
+inline constexpr const char* kMemorySourceNames[] = {"allocated", "nvidia_smi"};
+struct TrialLayout {
+  int gpus = 0, gpus_per_node = 0, tp = 0, pp = 0, cp = 0, ep = 0, zero = -1;
+  int micro_batch = 0, seq_len = 0, global_batch = 0;
+};
+struct Measurement {
+  double tokens_per_s_per_gpu = 0, step_s = 0, mfu = 0;  // at most one of the three
+  double peak_memory_gib = 0;
+  MemorySource memory_from = MemorySource::allocated;         // torch.cuda.max_memory_allocated or nvidia-smi
+  double intra_busbw_gb_per_s = 0, inter_busbw_gb_per_s = 0;  // nccl-tests all_reduce_perf busbw
+  double data_read_gb_per_s = 0;                              // fio sequential read, per node
+  TrialLayout on;
+  bool throughput() const { return tokens_per_s_per_gpu > 0 || step_s > 0 || mfu > 0; }
+  bool any() const {
+    return throughput() || peak_memory_gib > 0 || intra_busbw_gb_per_s > 0 || inter_busbw_gb_per_s > 0 ||
+           data_read_gb_per_s > 0;
+  }
+};
+// What the measurement pinned down (calibrate.hpp): factors on the modelled compute rate and on the
+// framework-dependent memory (activations, logits, buffers); 1 where nothing was measured.
+struct TrialFactors {
+  double compute = 1, memory = 1;
+  bool throughput = false, memory_measured = false;
+  bool same_layout = false;  // the scenario is the trial's own configuration
+};
+
 struct Scenario {
   std::string model_preset;  // catalog id, or empty when the architecture was given
   ModelArch model;
@@ -185,6 +214,8 @@ struct Scenario {
   Techniques techniques;
   StorageChoice storage;
   Pricing pricing;
+  Measurement measured;  // the `calibration` block
+  TrialFactors factors;  // resolved from it by the parser (calibrate.hpp)
 
   // Data-parallel replicas: GPUs / (tp x cp x pp); a replica processes micro_batch sequences, each split over cp GPUs.
   int dp() const { return cluster.gpus / (parallel.tp * parallel.cp * parallel.pp); }

@@ -1,0 +1,47 @@
+// calibrate.hpp: a trial run's measurements (the scenario's `calibration` block, Scenario::measured)
+// turned into factors on the model (Scenario::factors), and what the estimate reproduces of them.
+//
+// What each measurement pins down:
+// - throughput (tokens/s per GPU, step time or MFU): one factor on every compute time (GEMMs,
+//   attention, memory-bound kernels), solved so the estimate at the trial's layout takes the
+//   measured step time; communication, bubble and IO keep their own models;
+// - peak memory: one factor on the framework-dependent memory (activations, logits, buffers),
+//   solved so the trial's most loaded GPU holds the measured bytes; model states are counted;
+// - nccl-tests bus bandwidth: the scale-up all-reduce busbw (intra) and the share of the node's
+//   NICs collectives reach (inter), used as they are;
+// - fio read throughput: the data tier's read rate, per node.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "llmplan/calibration.hpp"
+#include "llmplan/scenario.hpp"
+
+namespace llmplan {
+
+// The trial's own scenario: `s` with the fields of s.measured.on in place (the global batch, when
+// not given, keeps the scenario's gradient accumulation at the trial's data parallelism).
+Scenario trial_scenario(const Scenario& s);
+
+// Checks the measurements against the trial's hardware and model, applies the bandwidths and
+// solves the factors into s.factors. False, with `error` naming the field, when a measurement is
+// impossible (above the accelerator's peak or the GPU's memory, below the model states) or the
+// trial's layout is invalid; `s` is then unchanged.
+bool calibrate_from_trial(Scenario& s, const Calibration& cal, InputError& error);
+
+// A measured figure and the estimate's value of it at the trial's layout, calibrated.
+struct Reproduced {
+  std::string path;  // "calibration.tokens_per_s_per_gpu", ...
+  double measured = 0;
+  double estimated = 0;
+};
+struct TrialReport {
+  std::vector<Reproduced> reproduced;
+  std::vector<std::string> notes;  // what was pinned down and how far the scenario is from the trial
+};
+TrialReport trial_report(const Scenario& s, const Calibration& cal);
+
+// Whether the scenario runs the trial's own configuration (GPUs, layout, batch and sequence).
+bool same_as_trial(const Scenario& s);
+
+}  // namespace llmplan

@@ -1,0 +1,266 @@
+// calibrate.cpp: measurements of a trial run -> factors on the model (calibrate.hpp).
+#include "llmplan/calibrate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "llmplan/estimate.hpp"
+#include "llmplan/memory.hpp"
+#include "llmplan/model.hpp"
+#include "llmplan/performance.hpp"
+#include "llmplan/units.hpp"
+
+namespace llmplan {
+
+namespace {
+
+// The factors a measurement may imply: beyond 20x either way the trial was not the layout the
+// scenario describes, and saying so beats a number fitted to it.
+constexpr double kFactorLo = 1.0 / 20.0, kFactorHi = 20.0;
+
+std::string fmt(double v, int digits = 3) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*g", digits, v);
+  return b;
+}
+
+// Log-space bisection of an increasing (rising = true) or decreasing function for f(x) = target.
+template <class F>
+double solve_factor(F value, double target, bool rising) {
+  double lo = std::log(kFactorLo), hi = std::log(kFactorHi);
+  for (int i = 0; i < 80; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const bool below = value(std::exp(mid)) < target;
+    ((below == rising) ? lo : hi) = mid;
+  }
+  return std::exp(0.5 * (lo + hi));
+}
+
+// Bytes the measurement is compared with: max_memory_allocated sees the tensors only, nvidia-smi
+// also the CUDA context, workspaces and the allocator's cache (the model's runtime term).
+double measured_view(const MemoryResult& m, MemorySource from) {
+  return from == MemorySource::nvidia_smi ? m.per_gpu.total() : m.per_gpu.total() - m.per_gpu.runtime;
+}
+
+const char* throughput_path(const Measurement& me) {
+  if (me.tokens_per_s_per_gpu > 0) return "calibration.tokens_per_s_per_gpu";
+  if (me.step_s > 0) return "calibration.step_s";
+  return "calibration.mfu";
+}
+
+// The measured throughput as the step time of the trial.
+double measured_step_s(const Scenario& trial, const EstimateResult& r) {
+  const Measurement& me = trial.measured;
+  if (me.step_s > 0) return me.step_s;
+  const double tokens_per_s_per_gpu =
+      me.tokens_per_s_per_gpu > 0 ? me.tokens_per_s_per_gpu
+                                  : me.mfu * peak_tflops(trial) * 1e12 / std::max(1.0, r.time.flops.model_per_token);
+  return r.time.tokens_per_step / (tokens_per_s_per_gpu * trial.cluster.gpus);
+}
+
+double measured_tokens_per_s_per_gpu(const Scenario& trial, const EstimateResult& r) {
+  return r.time.tokens_per_step / (measured_step_s(trial, r) * trial.cluster.gpus);
+}
+
+bool fail(InputError& error, const std::string& field, const std::string& message) {
+  error = {field, field + ": " + message};
+  return false;
+}
+
+bool check_bandwidths(const Scenario& s, InputError& error) {
+  const Measurement& me = s.measured;
+  if (me.intra_busbw_gb_per_s > s.cluster.intra_node_gb_per_s)
+    return fail(error, "calibration.busbw_gb_per_s.intra",
+                "must be at most the scale-up link's " + fmt(s.cluster.intra_node_gb_per_s) +
+                    " GB/s (no all-reduce runs faster than its link); allowed 0.001.." +
+                    fmt(s.cluster.intra_node_gb_per_s) + ", got " + fmt(me.intra_busbw_gb_per_s));
+  if (me.inter_busbw_gb_per_s > s.network.node_gb_per_s)
+    return fail(error, "calibration.busbw_gb_per_s.inter",
+                "must be at most the node's network bandwidth, " + fmt(s.network.node_gb_per_s) +
+                    " GB/s (every NIC of the node together); allowed 0.001.." + fmt(s.network.node_gb_per_s) +
+                    ", got " + fmt(me.inter_busbw_gb_per_s));
+  if (me.intra_busbw_gb_per_s > 0 && me.inter_busbw_gb_per_s > me.intra_busbw_gb_per_s)
+    return fail(error, "calibration.busbw_gb_per_s.inter",
+                "must be at most the measured intra-node bus bandwidth, " + fmt(me.intra_busbw_gb_per_s) +
+                    " GB/s (an all-reduce across nodes also reduces inside each node); got " +
+                    fmt(me.inter_busbw_gb_per_s));
+  return true;
+}
+
+// The bandwidths a trial measured replace the catalog's in the scenario and its trial alike.
+void apply_bandwidths(Scenario& s) {
+  const Measurement& me = s.measured;
+  if (me.intra_busbw_gb_per_s > 0) s.cluster.intra_busbw_gb_per_s = me.intra_busbw_gb_per_s;
+  if (me.inter_busbw_gb_per_s > 0 && s.network.node_gb_per_s > 0)
+    s.network.busbw_fraction = me.inter_busbw_gb_per_s / s.network.node_gb_per_s;
+  if (me.data_read_gb_per_s > 0) s.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * s.cluster.nodes();
+}
+
+bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
+  const Measurement& me = trial.measured;
+  const double measured = me.peak_memory_gib * kGiB;
+  const double capacity = trial.cluster.gpu_memory_gb * 1e9;
+  if (measured > capacity)
+    return fail(error, "calibration.peak_memory_gib",
+                "must be at most the GPU's memory, " + fmt(capacity / kGiB, 4) + " GiB; allowed 0.001.." +
+                    fmt(capacity / kGiB, 4) + ", got " + fmt(me.peak_memory_gib, 4));
+  const ParamCount p = count_params(trial.model);
+  auto at = [&](double f) {
+    trial.factors.memory = f;
+    return measured_view(estimate_memory(trial, p, cal), me.memory_from);
+  };
+  const double least = at(kFactorLo), most = at(kFactorHi);
+  if (measured < least)
+    return fail(error, "calibration.peak_memory_gib",
+                "is below what the trial's layout holds without activations (" + fmt(least / kGiB, 4) +
+                    " GiB of weights, gradients and optimizer states): give the trial's layout in "
+                    "calibration.measured_on; got " +
+                    fmt(me.peak_memory_gib, 4));
+  if (measured > most)
+    return fail(error, "calibration.peak_memory_gib",
+                "is more than 20x the activations this layout keeps (" + fmt(most / kGiB, 4) +
+                    " GiB at most): give the trial's layout in calibration.measured_on; got " +
+                    fmt(me.peak_memory_gib, 4));
+  trial.factors.memory = solve_factor(at, measured, true);
+  trial.factors.memory_measured = true;
+  return true;
+}
+
+bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
+  const char* field = throughput_path(trial.measured);
+  trial.factors.compute = 1;
+  const EstimateResult plain = estimate(trial, cal);
+  const double per_gpu = measured_tokens_per_s_per_gpu(trial, plain);
+  const double peak = peak_tflops(trial);
+  const double implied = per_gpu * plain.time.flops.model_per_token / 1e12;  // TFLOP/s per GPU
+  if (implied > peak)
+    return fail(error, field,
+                "implies " + fmt(implied, 4) + " TFLOP/s of model FLOPs per GPU (" + fmt(per_gpu, 5) + " tokens/s x " +
+                    fmt(plain.time.flops.model_per_token / 1e9, 4) +
+                    " GFLOP per token), above the accelerator's dense " + to_string(trial.precision) + " peak of " +
+                    fmt(peak, 4) + " TFLOP/s");
+  const double target = measured_step_s(trial, plain);
+  auto step = [&](double f) {
+    trial.factors.compute = f;
+    return estimate(trial, cal).time.step_s;
+  };
+  const double fastest = step(kFactorHi), slowest = step(kFactorLo);
+  if (target < fastest)
+    return fail(error, field,
+                "is faster than the trial's layout can run even with its compute 20x the model's rate (a step of " +
+                    fmt(fastest, 4) + " s, against " + fmt(target, 4) +
+                    " s measured): its communication, pipeline bubble or data reads alone take longer; give the "
+                    "trial's layout in calibration.measured_on");
+  if (target > slowest)
+    return fail(error, field,
+                "is over 20x slower than the model (a step of " + fmt(target, 4) + " s, against at most " +
+                    fmt(slowest, 4) + " s): give the trial's layout in calibration.measured_on");
+  trial.factors.compute = solve_factor(step, target, false);
+  trial.factors.throughput = true;
+  return true;
+}
+
+}  // namespace
+
+Scenario trial_scenario(const Scenario& s) {
+  Scenario t = s;
+  const TrialLayout& on = s.measured.on;
+  if (on.gpus > 0) t.cluster.gpus = on.gpus;
+  if (on.gpus_per_node > 0) t.cluster.gpus_per_node = on.gpus_per_node;
+  if (on.tp > 0) t.parallel.tp = on.tp;
+  if (on.pp > 0) t.parallel.pp = on.pp;
+  if (on.cp > 0) t.parallel.cp = on.cp;
+  if (on.ep > 0) t.parallel.ep = on.ep;
+  if (on.zero >= 0) t.parallel.zero = on.zero;
+  if (on.micro_batch > 0) t.micro_batch = on.micro_batch;
+  if (on.seq_len > 0) t.seq_len = on.seq_len;
+  if (t.parallel.pp == 1) t.parallel.vp = 1;
+  if (on.global_batch > 0) {
+    t.global_batch = on.global_batch;
+  } else if (t.cluster.gpus % (t.parallel.tp * t.parallel.cp * t.parallel.pp) == 0) {
+    t.global_batch = s.grad_accum() * t.micro_batch * t.dp();
+  }
+  return t;
+}
+
+bool same_as_trial(const Scenario& s) {
+  const Scenario t = trial_scenario(s);
+  return t.cluster.gpus == s.cluster.gpus && t.cluster.gpus_per_node == s.cluster.gpus_per_node &&
+         t.parallel.tp == s.parallel.tp && t.parallel.pp == s.parallel.pp && t.parallel.cp == s.parallel.cp &&
+         t.parallel.ep == s.parallel.ep && t.parallel.zero == s.parallel.zero && t.micro_batch == s.micro_batch &&
+         t.seq_len == s.seq_len && t.effective_global_batch() == s.effective_global_batch();
+}
+
+bool calibrate_from_trial(Scenario& s, const Calibration& cal, InputError& error) {
+  s.factors = TrialFactors{};
+  const Measurement& me = s.measured;
+  if (!me.any()) return true;
+  const int throughputs = (me.tokens_per_s_per_gpu > 0) + (me.step_s > 0) + (me.mfu > 0);
+  if (throughputs > 1)
+    return fail(error, throughput_path(me),
+                "give one of calibration.tokens_per_s_per_gpu, calibration.step_s and calibration.mfu: each "
+                "fixes the same figure, so two may contradict each other");
+  if (!check_bandwidths(s, error)) return false;
+  Scenario target = s;
+  apply_bandwidths(target);
+  Scenario trial = trial_scenario(target);
+  if (InputError e = validate_scenario(trial); !e.field.empty())
+    return fail(error, "calibration.measured_on",
+                "the trial's layout (the scenario with calibration.measured_on in place) is not valid: " + e.message);
+  if (me.data_read_gb_per_s > 0)
+    trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
+  if (me.peak_memory_gib > 0 && !solve_memory(trial, cal, error)) return false;
+  if (me.throughput() && !solve_compute(trial, cal, error)) return false;
+  target.factors = trial.factors;
+  target.factors.same_layout = same_as_trial(target);
+  s = std::move(target);
+  return true;
+}
+
+TrialReport trial_report(const Scenario& s, const Calibration& cal) {
+  TrialReport out;
+  const Measurement& me = s.measured;
+  if (!me.any()) return out;
+  Scenario trial = trial_scenario(s);
+  if (me.data_read_gb_per_s > 0)
+    trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
+  const EstimateResult r = estimate(trial, cal);
+  const std::string on = fmt(trial.cluster.gpus, 6) + " GPUs";
+  if (me.throughput()) {
+    const double per_gpu = r.time.tokens_per_s / trial.cluster.gpus;
+    if (me.tokens_per_s_per_gpu > 0)
+      out.reproduced.push_back({"calibration.tokens_per_s_per_gpu", me.tokens_per_s_per_gpu, per_gpu});
+    if (me.step_s > 0) out.reproduced.push_back({"calibration.step_s", me.step_s, r.time.step_s});
+    if (me.mfu > 0) out.reproduced.push_back({"calibration.mfu", me.mfu, r.time.mfu});
+    out.notes.push_back("throughput measured on " + on + ": the model's compute runs at " + fmt(s.factors.compute) +
+                        "x its modelled rate, communication and the pipeline bubble as modelled");
+  }
+  if (me.peak_memory_gib > 0) {
+    out.reproduced.push_back(
+        {"calibration.peak_memory_gib", me.peak_memory_gib, measured_view(r.memory, me.memory_from) / kGiB});
+    out.notes.push_back(std::string("peak memory (") + kMemorySourceNames[static_cast<int>(me.memory_from)] +
+                        ") measured on " + on + ": activations, logits and buffers are " + fmt(s.factors.memory) +
+                        "x the model's, weights, gradients and optimizer states as counted");
+  }
+  const LinkBandwidth l = link_bandwidth(trial);
+  if (me.intra_busbw_gb_per_s > 0)
+    out.reproduced.push_back({"calibration.busbw_gb_per_s.intra", me.intra_busbw_gb_per_s, l.intra_busbw / 1e9});
+  if (me.inter_busbw_gb_per_s > 0) {
+    out.reproduced.push_back({"calibration.busbw_gb_per_s.inter", me.inter_busbw_gb_per_s, l.node_busbw / 1e9});
+    out.notes.push_back("collectives across nodes reach " + fmt(s.network.busbw_fraction) +
+                        " of the node's network bandwidth, as measured");
+  }
+  if (me.data_read_gb_per_s > 0) {
+    out.reproduced.push_back({"calibration.data_read_gb_per_s", me.data_read_gb_per_s,
+                              trial.storage.data_read_mb_per_s / 1000.0 / std::max(1, trial.cluster.nodes())});
+    out.notes.push_back("every node reads the training data at the measured rate");
+  }
+  if (!s.factors.same_layout)
+    out.notes.push_back(
+        "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling "
+        "a calibrated estimate to another layout (ranges)");
+  return out;
+}
+
+}  // namespace llmplan
