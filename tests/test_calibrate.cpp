@@ -72,7 +72,7 @@ TEST_SUITE("calibration from a trial run") {
     doc["calibration"] = {{"tokens_per_s_per_gpu", 0.6 * modelled}};
     const Scenario s = parse_ok(doc);
     CHECK(s.factors.compute == doctest::Approx(0.6).epsilon(1e-4));
-    const TrialReport report = trial_report(s, default_calibration());
+    const TrialReport report = trial_report(s, builtin_catalog(), default_calibration());
     REQUIRE(report.reproduced.size() == 1);
     CHECK(report.reproduced[0].path == "calibration.tokens_per_s_per_gpu");
     CHECK(report.reproduced[0].estimated == doctest::Approx(0.6 * modelled).epsilon(1e-4));
@@ -88,7 +88,7 @@ TEST_SUITE("calibration from a trial run") {
     const Scenario s = parse_ok(doc);
     CHECK_FALSE(s.factors.same_layout);
     // The trial scenario: 8 GPUs, global batch 4 x 2 x 8 = 64 (the scenario's accumulation kept).
-    const Scenario t = trial_scenario(s);
+    const Scenario t = trial_scenario(s, builtin_catalog());
     CHECK(t.cluster.gpus == 8);
     CHECK(t.effective_global_batch() == 64);
     CHECK(run(t).time.tokens_per_s / 8 == doctest::Approx(0.8 * at8.time.tokens_per_s / 8).epsilon(0.01));
@@ -112,7 +112,7 @@ TEST_SUITE("calibration from a trial run") {
     CHECK(link_bandwidth(s).intra_busbw == doctest::Approx(180e9));
     CHECK(link_bandwidth(parse_ok(layout)).intra_busbw > 180e9);
     CHECK(run(s).time.comm.tp_s > plain.time.comm.tp_s);
-    const TrialReport report = trial_report(s, default_calibration());
+    const TrialReport report = trial_report(s, builtin_catalog(), default_calibration());
     REQUIRE(report.reproduced.size() == 3);
     CHECK(report.reproduced[0].estimated == doctest::Approx(180));
     CHECK(report.reproduced[1].estimated == doctest::Approx(150));
@@ -204,5 +204,51 @@ TEST_SUITE("calibration from a trial run") {
           doctest::Approx(5200).epsilon(0.01));
     CHECK(body["calibration"]["same_layout"] == false);
     CHECK(body["ranges"]["time.tokens_per_s"]["basis"] == "calibrated runs");
+  }
+}
+
+#include "llmplan/planner.hpp"
+
+TEST_SUITE("calibration from a trial run") {
+  TEST_CASE("in the planner the calibration applies to plans on the trial's accelerator, the others are marked") {
+    json q = json::parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "seq_len": 4096,
+        "global_batch": 256, "tokens": 2e9, "objective": "min_cost", "top_n": 20,
+        "constraints": {"accelerators": ["h100-sxm5-80gb", "a100-sxm4-80gb"], "max_gpus": 64}})");
+    q["calibration"] = {{"tokens_per_s_per_gpu", 3000}};
+    const PlanJsonResponse missing = plan_json(q.dump(), builtin_catalog(), default_calibration());
+    CHECK_FALSE(missing.ok);
+    CHECK(missing.error.field == "calibration.measured_on.accelerator");
+    q["calibration"]["measured_on"] = {{"accelerator", "h100-sxm5-80gb"}, {"gpus", 8}};
+    const PlanJsonResponse r = plan_json(q.dump(), builtin_catalog(), default_calibration());
+    REQUIRE_MESSAGE(r.ok, r.error.message);
+    const json body = json::parse(r.body);
+    int calibrated = 0, not_calibrated = 0;
+    for (const json& p : body["plans"]) {
+      const bool on_trial_gpu = p["accelerator"] == "h100-sxm5-80gb";
+      CHECK(p["calibrated"].get<bool>() == on_trial_gpu);
+      (on_trial_gpu ? calibrated : not_calibrated) += 1;
+    }
+    CHECK(calibrated > 0);
+    CHECK(not_calibrated > 0);
+    for (const json& p : body["pareto"]) CHECK(p.contains("calibrated"));
+  }
+
+  TEST_CASE("a scenario on another accelerator than the trial is checked against it but not calibrated") {
+    json doc = base();
+    doc["cluster"]["accelerator"] = "a100-sxm4-80gb";
+    doc["calibration"] = {{"tokens_per_s_per_gpu", 3000},
+                          {"measured_on", {{"accelerator", "h100-sxm5-80gb"}, {"gpus", 8}}}};
+    const Scenario s = parse_ok(doc);
+    CHECK_FALSE(s.calibrated());
+    CHECK(s.compute_factor() == 1.0);
+    json plain = base();
+    plain["cluster"] = doc["cluster"];
+    CHECK(run(s).time.tokens_per_s == doctest::Approx(run(parse_ok(plain)).time.tokens_per_s));
+    const TrialReport report = trial_report(s, builtin_catalog(), default_calibration());
+    CHECK(report.reproduced[0].estimated == doctest::Approx(3000).epsilon(0.01));  // on the H100 trial
+    CHECK(report.notes.back().find("not calibrated") != std::string::npos);
+    doc["calibration"]["measured_on"]["accelerator"] = "h100";
+    const InputError e = refusal(doc);
+    CHECK(e.field == "calibration.measured_on.accelerator");
   }
 }

@@ -113,6 +113,7 @@ template <typename Format>
 std::string range_text(const nlohmann::json& r, const char* path, Format fmt) {
   if (!r.contains("ranges") || !r["ranges"].contains(path)) return "";
   const auto& g = r["ranges"][path];
+  if (g.value("basis", std::string()) == "measured") return " (measured)";
   return " (" + fmt(g["low"].get<double>()) + "\u2013" + fmt(g["high"].get<double>()) + ")";
 }
 
@@ -177,6 +178,13 @@ void print_table(const std::string& body) {
               llmplan::format_duration(r["checkpoint"]["write_s"].get<double>()).c_str(),
               llmplan::format_duration(r["checkpoint"]["interval_h"].get<double>() * 3600).c_str(),
               r["tier"].get<std::string>().c_str());
+  if (r.contains("calibration")) {
+    const auto& k = r["calibration"];
+    for (const auto& [path, x] : k["reproduced"].items())
+      std::printf("Calibrated        %s: measured %.4g, estimated at the trial %.4g\n", path.c_str(),
+                  x["measured"].get<double>(), x["estimated"].get<double>());
+    for (const auto& note : k["notes"]) std::printf("                  %s\n", note.get<std::string>().c_str());
+  }
   for (const auto& w : r["warnings"])
     std::printf("Warning [%s] %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
 }
@@ -402,6 +410,8 @@ void print_plan_table(const std::string& body) {
                 llmplan::format_money(p["cost"]["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
                 100 * p["time"]["mfu"].get<double>());
     std::printf("     why: %s\n", p["why"].get<std::string>().c_str());
+    if (p.contains("calibrated") && !p["calibrated"].get<bool>())
+      std::printf("     not calibrated: the trial ran on another accelerator\n");
   }
   std::printf("rejected:");
   for (const auto& [k, v] : r["rejected"].items())

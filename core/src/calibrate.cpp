@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/memory.hpp"
 #include "llmplan/model.hpp"
@@ -106,6 +107,7 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
                 "must be at most the GPU's memory, " + fmt(capacity / kGiB, 4) + " GiB; allowed 0.001.." +
                     fmt(capacity / kGiB, 4) + ", got " + fmt(me.peak_memory_gib, 4));
   const ParamCount p = count_params(trial.model);
+  trial.factors.memory_measured = true;  // the factor being solved applies
   auto at = [&](double f) {
     trial.factors.memory = f;
     return measured_view(estimate_memory(trial, p, cal), me.memory_from);
@@ -141,6 +143,7 @@ bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
                     " GFLOP per token), above the accelerator's dense " + to_string(trial.precision) + " peak of " +
                     fmt(peak, 4) + " TFLOP/s");
   const double target = measured_step_s(trial, plain);
+  trial.factors.throughput = true;  // the factor being solved applies
   auto step = [&](double f) {
     trial.factors.compute = f;
     return estimate(trial, cal).time.step_s;
@@ -163,9 +166,13 @@ bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
 
 }  // namespace
 
-Scenario trial_scenario(const Scenario& s) {
+Scenario trial_scenario(const Scenario& s, const Catalog& catalog) {
   Scenario t = s;
   const TrialLayout& on = s.measured.on;
+  if (!on.accelerator.empty() && on.accelerator != s.cluster.accelerator &&
+      set_accelerator(catalog, on.accelerator, t.cluster)) {
+    if (s.measured.intra_busbw_gb_per_s > 0) t.cluster.intra_busbw_gb_per_s = s.measured.intra_busbw_gb_per_s;
+  }
   if (on.gpus > 0) t.cluster.gpus = on.gpus;
   if (on.gpus_per_node > 0) t.cluster.gpus_per_node = on.gpus_per_node;
   if (on.tp > 0) t.parallel.tp = on.tp;
@@ -184,45 +191,56 @@ Scenario trial_scenario(const Scenario& s) {
   return t;
 }
 
-bool same_as_trial(const Scenario& s) {
-  const Scenario t = trial_scenario(s);
-  return t.cluster.gpus == s.cluster.gpus && t.cluster.gpus_per_node == s.cluster.gpus_per_node &&
-         t.parallel.tp == s.parallel.tp && t.parallel.pp == s.parallel.pp && t.parallel.cp == s.parallel.cp &&
-         t.parallel.ep == s.parallel.ep && t.parallel.zero == s.parallel.zero && t.micro_batch == s.micro_batch &&
-         t.seq_len == s.seq_len && t.effective_global_batch() == s.effective_global_batch();
+bool same_as_trial(const Scenario& s, const Catalog& catalog) {
+  const Scenario t = trial_scenario(s, catalog);
+  return t.cluster.accelerator == s.cluster.accelerator && t.cluster.gpus == s.cluster.gpus &&
+         t.cluster.gpus_per_node == s.cluster.gpus_per_node && t.parallel.tp == s.parallel.tp &&
+         t.parallel.pp == s.parallel.pp && t.parallel.cp == s.parallel.cp && t.parallel.ep == s.parallel.ep &&
+         t.parallel.zero == s.parallel.zero && t.micro_batch == s.micro_batch && t.seq_len == s.seq_len &&
+         t.effective_global_batch() == s.effective_global_batch();
 }
 
-bool calibrate_from_trial(Scenario& s, const Calibration& cal, InputError& error) {
+bool calibrate_from_trial(Scenario& s, const Catalog& catalog, const Calibration& cal, InputError& error) {
   s.factors = TrialFactors{};
   const Measurement& me = s.measured;
+  const std::string& measured_on = me.on.accelerator.empty() ? s.cluster.accelerator : me.on.accelerator;
+  Cluster trial_hardware = s.cluster;
+  if (!set_accelerator(catalog, measured_on, trial_hardware))
+    return fail(error, "calibration.measured_on.accelerator",
+                "unknown id \"" + measured_on + "\"; `llmplan catalog list accelerators` prints the ids");
   if (!me.any()) return true;
+  const bool same_hardware = measured_on == s.cluster.accelerator;
   const int throughputs = (me.tokens_per_s_per_gpu > 0) + (me.step_s > 0) + (me.mfu > 0);
   if (throughputs > 1)
     return fail(error, throughput_path(me),
                 "give one of calibration.tokens_per_s_per_gpu, calibration.step_s and calibration.mfu: each "
                 "fixes the same figure, so two may contradict each other");
-  if (!check_bandwidths(s, error)) return false;
+  Scenario hardware = s;
+  hardware.cluster = trial_hardware;
+  if (!check_bandwidths(hardware, error)) return false;
   Scenario target = s;
-  apply_bandwidths(target);
-  Scenario trial = trial_scenario(target);
+  if (same_hardware) apply_bandwidths(target);  // measured on other machines, they say nothing of these
+  Scenario trial = trial_scenario(target, catalog);
   if (InputError e = validate_scenario(trial); !e.field.empty())
     return fail(error, "calibration.measured_on",
                 "the trial's layout (the scenario with calibration.measured_on in place) is not valid: " + e.message);
   if (me.data_read_gb_per_s > 0)
     trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
+  trial.factors.accelerator = trial.cluster.accelerator;  // the factors being solved apply to the trial
   if (me.peak_memory_gib > 0 && !solve_memory(trial, cal, error)) return false;
   if (me.throughput() && !solve_compute(trial, cal, error)) return false;
   target.factors = trial.factors;
-  target.factors.same_layout = same_as_trial(target);
+  target.factors.accelerator = measured_on;
+  target.factors.same_layout = same_as_trial(target, catalog);
   s = std::move(target);
   return true;
 }
 
-TrialReport trial_report(const Scenario& s, const Calibration& cal) {
+TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibration& cal) {
   TrialReport out;
   const Measurement& me = s.measured;
   if (!me.any()) return out;
-  Scenario trial = trial_scenario(s);
+  Scenario trial = trial_scenario(s, catalog);
   if (me.data_read_gb_per_s > 0)
     trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
   const EstimateResult r = estimate(trial, cal);
@@ -256,7 +274,10 @@ TrialReport trial_report(const Scenario& s, const Calibration& cal) {
                               trial.storage.data_read_mb_per_s / 1000.0 / std::max(1, trial.cluster.nodes())});
     out.notes.push_back("every node reads the training data at the measured rate");
   }
-  if (!s.factors.same_layout)
+  if (!s.calibrated())
+    out.notes.push_back("measured on " + s.factors.accelerator + ", while the scenario runs on " +
+                        s.cluster.accelerator + ": its figures are not calibrated");
+  else if (!s.factors.same_layout)
     out.notes.push_back(
         "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling "
         "a calibrated estimate to another layout (ranges)");

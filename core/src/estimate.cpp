@@ -285,8 +285,8 @@ nlohmann::ordered_json stage_layers_json(const Scenario& s) {
 // "ranges": result path -> {low, high, level, cases} (ranges.hpp).
 }  // namespace
 
-json calibration_json(const Scenario& s, const Calibration& cal) {
-  const TrialReport report = trial_report(s, cal);
+json calibration_json(const Scenario& s, const Catalog& catalog, const Calibration& cal) {
+  const TrialReport report = trial_report(s, catalog, cal);
   json reproduced = json::object();
   for (const Reproduced& x : report.reproduced)
     reproduced[x.path.substr(std::string("calibration.").size())] = {{"measured", x.measured},
@@ -296,6 +296,8 @@ json calibration_json(const Scenario& s, const Calibration& cal) {
   if (s.factors.memory_measured) factors["memory"] = s.factors.memory;
   return {{"factors", factors},
           {"reproduced", reproduced},
+          {"accelerator", s.factors.accelerator},
+          {"applies", s.calibrated()},
           {"same_layout", s.factors.same_layout},
           {"notes", report.notes}};
 }
@@ -408,7 +410,7 @@ JsonResponse estimate_json(std::string_view scenario_json, const Catalog& catalo
   Explainer ex;
   const EstimateResult r = estimate(s, cal, explain ? &ex : nullptr);
   json body = result_json(s, r, catalog);
-  if (s.measured.any()) body["calibration"] = calibration_json(s, cal);
+  if (s.measured.any()) body["calibration"] = calibration_json(s, catalog, cal);
   body["ranges"] = ranges_json(figure_ranges(s, r, builtin_residuals(), explain ? &ex : nullptr));
   if (explain) body["explain"] = explain_json(ex);
   out.ok = true;

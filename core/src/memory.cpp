@@ -454,7 +454,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     }
   }
   // A trial's measured peak scales what depends on the framework (calibrate.hpp); 1 otherwise.
-  const double measured = s.factors.memory;
+  const double measured = s.memory_factor();
   m.activations *= measured;
   m.logits *= measured;
   m.buffers *= measured;

@@ -504,7 +504,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   // the most work: blocks, and on the last stage the logit layer too.
   const double imbalance = stage_imbalance(s, p);
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
-  c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance / s.factors.compute;
+  c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.stage_imbalance = imbalance;
   if (ex)
@@ -545,7 +545,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {cal.softmax_passes.name, cal.softmax_passes.value},
              {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value},
              {"qlora_slowdown", slowdown},
-             {"measured_compute_factor", s.factors.compute}});
+             {"measured_compute_factor", s.compute_factor()}});
     ex->add("time.achieved_tflops_per_gpu", c.achieved_tflops, "TFLOP/s",
             "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"compute_s", c.compute_s}});

@@ -198,7 +198,8 @@ void Planner::evaluate(const Work& w) {
         ++acc_.rejected[static_cast<int>(RejectReason::budget)];
         continue;
       }
-      const PlanCandidate c = candidate(w.instance, w.nodes, w.mode, l, r);
+      PlanCandidate c = candidate(w.instance, w.nodes, w.mode, l, r);
+      c.calibrated = s.calibrated();
       if (!found || better(q_.objective, c, best)) best = c;
       found = true;
     }
@@ -314,7 +315,12 @@ void set_range(PlanCandidate& c, const Question& q, const Catalog& catalog) {
   Scenario s = q.base;
   InputError err;
   if (!retarget_scenario(s, catalog, *c.instance, c.nodes, c.mode, err)) return;
-  const RatioRange r = ratio_range(regime_of(s), "throughput", builtin_residuals());
+  // A calibrated plan is read against calibrated runs when there are enough of them (ranges.hpp).
+  RatioRange r = ratio_range(regime_of(s), "throughput", builtin_residuals());
+  if (c.calibrated) {
+    const RatioRange k = ratio_range(regime_of(s), "throughput_calibrated", builtin_residuals());
+    if (k.cases >= kMinRangeCases && k.families >= kMinRangeFamilies) r = k;
+  }
   c.speed_low = r.low;
   c.speed_high = r.high;
   c.range_cases = r.cases;
@@ -500,6 +506,7 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
       {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
       {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
   entry["scenario"] = sc;
+  if (q.base.measured.any()) entry["calibrated"] = c.calibrated;
   if (c.range_cases > 0) {  // time and cost under the plan's throughput range (ranges.hpp)
     auto range = [&c](double v) {
       const Bounds b = duration_bounds(v, c.speed_low, c.speed_high);
@@ -627,6 +634,15 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
     return out;
   }
   q.base = std::move(*parse.scenario);
+  // The planner chooses the hardware, so a trial's measurement says on what it ran.
+  if (q.base.measured.any())
+    for (const char* k : {"accelerator", "gpus"})
+      if (!root.contains("calibration") || !root["calibration"].contains("measured_on") ||
+          !root["calibration"]["measured_on"].contains(k))
+        return r.fail(std::string("calibration.measured_on.") + k,
+                      "is needed in a planner question with measurements: the planner chooses the hardware, so "
+                      "the trial's own must be given"),
+               out;
   if (q.base.training_tokens() <= 0) {
     r.fail("tokens",
            "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
@@ -719,7 +735,7 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
     plans.push_back(p);
   }
   json pareto = json::array();
-  for (const PlanCandidate& c : res.pareto)
+  for (const PlanCandidate& c : res.pareto) {
     pareto.push_back({{"instance", c.instance->id},
                       {"nodes", c.nodes},
                       {"gpus", c.gpus()},
@@ -728,6 +744,8 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                       {"cost_usd", c.cost_usd},
                       {"total_hours_range", pair_of(duration_bounds(c.total_hours, c.speed_low, c.speed_high))},
                       {"cost_usd_range", pair_of(duration_bounds(c.cost_usd, c.speed_low, c.speed_high))}});
+    if (q.base.measured.any()) pareto.back()["calibrated"] = c.calibrated;
+  }
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];

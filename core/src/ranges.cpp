@@ -207,8 +207,8 @@ GroupRange group_range(const Scenario& s, const std::string& group, bool measure
 
 std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& r, const std::vector<Residual>& rows,
                                        Explainer* ex) {
-  const GroupRange speed_range = group_range(s, "throughput", s.factors.throughput, rows);
-  const GroupRange memory_range = group_range(s, "memory", s.factors.memory_measured, rows);
+  const GroupRange speed_range = group_range(s, "throughput", s.factors.throughput && s.calibrated(), rows);
+  const GroupRange memory_range = group_range(s, "memory", s.factors.memory_measured && s.calibrated(), rows);
   const RatioRange& speed = speed_range.q;
   const RatioRange& memory = memory_range.q;
   // A faster run than estimated (published / estimated > 1) takes less time: time-like figures

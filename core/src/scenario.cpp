@@ -367,7 +367,7 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   }
   out.error = validate_scenario(s);
   // A trial's measurements become factors on the model, or the reason they cannot (calibrate.hpp).
-  if (out.error.field.empty() && !calibrate_from_trial(s, default_calibration(), out.error)) return out;
+  if (out.error.field.empty() && !calibrate_from_trial(s, catalog, default_calibration(), out.error)) return out;
   if (out.error.field.empty()) out.scenario = std::move(s);
   return out;
 }
@@ -520,10 +520,23 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, 
   if (!accel || !mode_price(in, mode))
     return r.fail("cluster.instance", "instance \"" + in.id + "\" has no accelerator or no price in this mode");
   resolve_instance(catalog, in, *accel, nodes, s);
+  // A trial's factors hold on its own accelerator (Scenario::calibrated), and so does the scale-up
+  // bus bandwidth it measured; the offering's network is its own.
+  s.factors.same_layout = false;
+  if (s.calibrated() && s.measured.intra_busbw_gb_per_s > 0)
+    s.cluster.intra_busbw_gb_per_s = s.measured.intra_busbw_gb_per_s;
   s.pricing.mode = mode;
   std::string why;
   if (!resolve_price(catalog, false, s, why)) return r.fail("pricing.mode", why);
   return resolve_storage(r, catalog, s);
+}
+
+bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c) {
+  const Accelerator* a = catalog.find_accelerator(id);
+  if (!a) return false;
+  apply_accelerator(*a, c);
+  apply_intra_link(catalog, c);
+  return true;
 }
 
 bool embedding_counts_as_block(const PipelineSplit& split, int pp, int vp) {

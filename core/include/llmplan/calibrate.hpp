@@ -19,15 +19,20 @@
 
 namespace llmplan {
 
+struct Catalog;
+
 // The trial's own scenario: `s` with the fields of s.measured.on in place (the global batch, when
 // not given, keeps the scenario's gradient accumulation at the trial's data parallelism).
-Scenario trial_scenario(const Scenario& s);
+// On another accelerator (measured_on.accelerator) the trial's cluster is that accelerator's.
+Scenario trial_scenario(const Scenario& s, const Catalog& catalog);
 
 // Checks the measurements against the trial's hardware and model, applies the bandwidths and
 // solves the factors into s.factors. False, with `error` naming the field, when a measurement is
 // impossible (above the accelerator's peak or the GPU's memory, below the model states) or the
 // trial's layout is invalid; `s` is then unchanged.
-bool calibrate_from_trial(Scenario& s, const Calibration& cal, InputError& error);
+// The factors hold on the trial's accelerator only (Scenario::calibrated): a scenario on another
+// one is validated against the measurement but not calibrated.
+bool calibrate_from_trial(Scenario& s, const Catalog& catalog, const Calibration& cal, InputError& error);
 
 // A measured figure and the estimate's value of it at the trial's layout, calibrated.
 struct Reproduced {
@@ -39,9 +44,9 @@ struct TrialReport {
   std::vector<Reproduced> reproduced;
   std::vector<std::string> notes;  // what was pinned down and how far the scenario is from the trial
 };
-TrialReport trial_report(const Scenario& s, const Calibration& cal);
+TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibration& cal);
 
 // Whether the scenario runs the trial's own configuration (GPUs, layout, batch and sequence).
-bool same_as_trial(const Scenario& s);
+bool same_as_trial(const Scenario& s, const Catalog& catalog);
 
 }  // namespace llmplan

@@ -81,7 +81,7 @@ const char* to_string(Tier t);
 
 // The result's "calibration" block when the scenario carries measurements: the factors they pinned
 // down, each measured figure against the calibrated estimate at the trial's layout, and notes.
-nlohmann::ordered_json calibration_json(const Scenario& s, const Calibration& cal);
+nlohmann::ordered_json calibration_json(const Scenario& s, const Catalog& catalog, const Calibration& cal);
 
 struct JsonResponse {
   bool ok = false;

@@ -59,6 +59,7 @@ struct PlanCandidate {
   // the ranked and Pareto plans: time and cost divide by it. range_cases 0: no range.
   double speed_low = 1, speed_high = 1;
   int range_cases = 0;
+  bool calibrated = false;  // a trial's factors apply: the plan runs on the accelerator it measured
   int gpus() const;
   int dp() const;  // data-parallel replicas: GPUs / (TP x CP x PP)
 };

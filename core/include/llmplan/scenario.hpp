@@ -167,6 +167,7 @@ struct Pricing {
 enum class MemorySource { allocated, nvidia_smi };
 inline constexpr const char* kMemorySourceNames[] = {"allocated", "nvidia_smi"};
 struct TrialLayout {
+  std::string accelerator;  // catalog id; empty: the scenario's
   int gpus = 0, gpus_per_node = 0, tp = 0, pp = 0, cp = 0, ep = 0, zero = -1;
   int micro_batch = 0, seq_len = 0, global_batch = 0;
 };
@@ -189,6 +190,7 @@ struct TrialFactors {
   double compute = 1, memory = 1;
   bool throughput = false, memory_measured = false;
   bool same_layout = false;  // the scenario is the trial's own configuration
+  std::string accelerator;   // the factors hold on this accelerator only
 };
 
 struct Scenario {
@@ -216,6 +218,13 @@ struct Scenario {
   Pricing pricing;
   Measurement measured;  // the `calibration` block
   TrialFactors factors;  // resolved from it by the parser (calibrate.hpp)
+
+  // Whether a trial's factors apply: they were measured on this accelerator.
+  bool calibrated() const {
+    return (factors.throughput || factors.memory_measured) && factors.accelerator == cluster.accelerator;
+  }
+  double compute_factor() const { return factors.throughput && calibrated() ? factors.compute : 1.0; }
+  double memory_factor() const { return factors.memory_measured && calibrated() ? factors.memory : 1.0; }
 
   // Data-parallel replicas: GPUs / (tp x cp x pp); a replica processes micro_batch sequences, each split over cp GPUs.
   int dp() const { return cluster.gpus / (parallel.tp * parallel.cp * parallel.pp); }
@@ -279,6 +288,9 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
 // instance lacks a price in that mode.
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, PricingMode mode,
                        InputError& error);
+
+// Puts the cluster on catalog accelerator `id` (peaks, memory, links); false when the catalog lacks it.
+bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c);
 
 // The input JSON that parses back to `s` (what llmplan estimate and links take), writing only
 // what differs from the defaults. The scale-out network is resolved from the cluster and not
