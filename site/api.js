@@ -3,6 +3,7 @@
 //   llmplanApi.wrap(Module, {appUrl})  -> the window.llmplan object over Module's Embind functions:
 //     estimate(scenario, {explain, catalogVersion}) plan(question) encode(scenario) decode(link)
 //     version modelVersion catalogVersion catalog() loadCatalogRelease(v) linkCatalogVersion(link)
+//     parseLog(text, scenario?)
 //   llmplanApi.load()                  -> Promise of that object over the API module (embed, docs)
 //   llmplanApi.linkFields()            -> the URL field codes [{code, field, type, ...}] (after load)
 //   llmplanApi.siteUrl(path)           -> path resolved against the site's root (where api.js is)
@@ -108,6 +109,14 @@
           .then(function (r) { return r.ok ? r.text() : null; })
           .then(function (text) { return !!text && !JSON.parse(Module.loadCatalogRelease(text)).error; })
           .catch(function () { return false; });
+      },
+      // A pasted training or benchmark log -> {calibration, found}: the scenario's calibration block
+      // and what was read from where; throws LlmplanInputError (field "log") listing what was looked
+      // for when nothing is recognised. The scenario (optional) turns samples/s into tokens/s per GPU.
+      parseLog: function (text, scenario) {
+        need(Module, 'parseLog');
+        if (typeof text !== 'string') throw InputError('log', 'parseLog() takes the log as a string');
+        return checked(Module.parseLog(text, scenario ? toJson(scenario) : ''));
       },
       // The catalog version a link names ('' when it names none).
       linkCatalogVersion: function (link) {

@@ -22,6 +22,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/measure.hpp"
 #include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
 
@@ -96,6 +97,15 @@ std::string decode_link(const std::string& link) {
 
 std::string link_catalog_version(const std::string& link) { return llmplan::link_catalog_version(link); }
 
+// {"calibration", "found"} or {"error"}; with a scenario JSON ("" for none), samples/s becomes
+// tokens/s per GPU with its sequence length and GPUs.
+std::string parse_log(const std::string& text, const std::string& scenario_json) {
+  if (scenario_json.empty()) return llmplan::parse_log_json(text);
+  const llmplan::ScenarioParse p = llmplan::parse_scenario(scenario_json, llmplan::builtin_catalog());
+  if (!p.scenario) return nlohmann::json{{"error", {{"field", p.error.field}, {"message", p.error.message}}}}.dump();
+  return llmplan::parse_log_json(text, &*p.scenario);
+}
+
 std::string link_fields() {
   static const char* types[] = {"id", "choice", "integer", "number", "boolean", "list", "number_or_auto"};
   nlohmann::json out = nlohmann::json::array();
@@ -114,6 +124,7 @@ EMSCRIPTEN_BINDINGS(llmplan_api) {
   emscripten::function("decodeLink", &decode_link);
   emscripten::function("linkCatalogVersion", &link_catalog_version);
   emscripten::function("linkFields", &link_fields);
+  emscripten::function("parseLog", &parse_log);
   emscripten::function("estimate", &estimate);
   emscripten::function("estimateExplained", &estimate_explained);
   emscripten::function("plan", &plan);

@@ -1,5 +1,6 @@
 // llmplan CLI: the native front end of the same core the web app runs.
 //   llmplan estimate FILE|- [--format json|table]    scenario JSON in, result JSON out
+//   llmplan measure LOG|- [--scenario FILE]          a training log in, a calibration block out
 //   llmplan catalog list|check|diff ...                 the catalog (see --help)
 // Exit codes: 0 success, 2 invalid input or usage (message names the field), 1 internal error.
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "llmplan/estimate.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/measure.hpp"
 #include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
@@ -44,6 +46,11 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot}.\n"
                     "      --format artifacts\n"
                     "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
+                    "  llmplan measure LOG|- [--scenario FILE]\n"
+                    "      Read a training or benchmark log (Hugging Face Trainer, torchtune, Megatron-LM,\n"
+                    "      DeepSpeed, torchtitan, nccl-tests all_reduce_perf, fio, torch.cuda.max_memory_allocated)\n"
+                    "      and print the \"calibration\" block it gives, with what was read from where; the\n"
+                    "      scenario turns samples/s into tokens/s per GPU. Put the block in the scenario.\n"
                     "  llmplan link encode FILE|- [--catalog VERSION]\n"
                     "      Print the link fragment (v=1&c=...&mv=...&m=...) of a scenario or planner question JSON\n"
                     "      (made with the built-in catalog, or an archived release of it).\n"
@@ -220,6 +227,43 @@ int cmd_estimate(const std::vector<std::string>& args) {
   } else {
     std::printf("%s\n", r.body.c_str());
   }
+  return 0;
+}
+
+// ---- measure ---------------------------------------------------------------
+
+int cmd_measure(const std::vector<std::string>& args) {
+  std::string file, scenario_file;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--scenario" && i + 1 < args.size()) {
+      scenario_file = args[++i];
+    } else if (file.empty() && (args[i] == "-" || args[i][0] != '-')) {
+      file = args[i];
+    } else {
+      return usage_error("measure: unexpected argument '" + args[i] + "'");
+    }
+  }
+  if (file.empty()) return usage_error("measure: missing LOG (use '-' for standard input)");
+  std::string text, error;
+  if (!read_input(file, text, error)) return usage_error(error);
+  std::optional<llmplan::Scenario> context;
+  if (!scenario_file.empty()) {
+    std::string doc;
+    if (!read_input(scenario_file, doc, error)) return usage_error(error);
+    const llmplan::ScenarioParse p = llmplan::parse_scenario(doc, llmplan::builtin_catalog());
+    if (!p.scenario) {
+      std::fprintf(stderr, "llmplan: invalid scenario: %s\n", p.error.message.c_str());
+      return 2;
+    }
+    context = *p.scenario;
+  }
+  const std::string body = llmplan::parse_log_json(text, context ? &*context : nullptr);
+  if (body.find("\"error\"") != std::string::npos && body.find("\"calibration\"") == std::string::npos) {
+    const auto e = nlohmann::json::parse(body);
+    std::fprintf(stderr, "llmplan: %s\n", e["error"]["message"].get<std::string>().c_str());
+    return 2;
+  }
+  std::printf("%s\n", body.c_str());
   return 0;
 }
 
@@ -670,6 +714,7 @@ int main(int argc, char** argv) {
     if (cmd == "plan") return cmd_plan(args);
     if (cmd == "link") return cmd_link(args);
     if (cmd == "fields") return cmd_fields(args);
+    if (cmd == "measure") return cmd_measure(args);
     if (cmd == "calibration" && args.empty()) {
       std::fputs(llmplan::calibration_markdown(llmplan::default_calibration()).c_str(), stdout);
       return 0;

@@ -38,10 +38,15 @@ double solve_factor(F value, double target, bool rising) {
   return std::exp(0.5 * (lo + hi));
 }
 
-// Bytes the measurement is compared with: max_memory_allocated sees the tensors only, nvidia-smi
-// also the CUDA context, workspaces and the allocator's cache (the model's runtime term).
-double measured_view(const MemoryResult& m, MemorySource from) {
-  return from == MemorySource::nvidia_smi ? m.per_gpu.total() : m.per_gpu.total() - m.per_gpu.runtime;
+// Bytes the measurement is compared with: max_memory_allocated sees the tensors only; nvidia-smi
+// also the CUDA context, workspaces and the allocator's cache (the model's runtime term);
+// max_memory_reserved the allocator's segments but not the context (kRuntimeOverheadBytes).
+double measured_view(const MemoryResult& m, MemorySource from, const Calibration& cal) {
+  switch (from) {
+    case MemorySource::nvidia_smi: return m.per_gpu.total();
+    case MemorySource::reserved: return m.per_gpu.total() - cal.runtime_overhead_bytes.value;
+    default: return m.per_gpu.total() - m.per_gpu.runtime;
+  }
 }
 
 const char* throughput_path(const Measurement& me) {
@@ -110,7 +115,7 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
   trial.factors.memory_measured = true;  // the factor being solved applies
   auto at = [&](double f) {
     trial.factors.memory = f;
-    return measured_view(estimate_memory(trial, p, cal), me.memory_from);
+    return measured_view(estimate_memory(trial, p, cal), me.memory_from, cal);
   };
   const double least = at(kFactorLo), most = at(kFactorHi);
   if (measured < least)
@@ -256,7 +261,7 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
   }
   if (me.peak_memory_gib > 0) {
     out.reproduced.push_back(
-        {"calibration.peak_memory_gib", me.peak_memory_gib, measured_view(r.memory, me.memory_from) / kGiB});
+        {"calibration.peak_memory_gib", me.peak_memory_gib, measured_view(r.memory, me.memory_from, cal) / kGiB});
     out.notes.push_back(std::string("peak memory (") + kMemorySourceNames[static_cast<int>(me.memory_from)] +
                         ") measured on " + on + ": activations, logits and buffers are " + fmt(s.factors.memory) +
                         "x the model's, weights, gradients and optimizer states as counted");

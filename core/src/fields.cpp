@@ -367,7 +367,7 @@ const FieldSpec kFields[] = {
      .default_text = "not measured", .stage = kInput, .ref = REF(measured.peak_memory_gib)},
     {.path = "calibration.peak_memory_from", .type = T::choice, .code = "kmf", .label = "cal_memory_from",
      .help = "t_cal_memory_from",
-     .meaning = "Where the peak memory was read: torch.cuda.max_memory_allocated (tensors only) or nvidia-smi (also the CUDA context and the allocator's cache).",
+     .meaning = "Where the peak memory was read: torch.cuda.max_memory_allocated (tensors only), nvidia-smi (also the CUDA context and the allocator's cache) or torch.cuda.max_memory_reserved (the cache, not the context; torchtitan's memory).",
      .choices = kMemorySourceNames, .section = "calibration", .stage = kInput, .ref = ENUM_REF(measured.memory_from)},
     {.path = "calibration.busbw_gb_per_s.intra", .type = T::number, .lo = 0.001, .hi = 100000, .code = "kbi",
      .unit = "GB/s", .label = "cal_busbw_intra", .help = "t_cal_busbw_intra",

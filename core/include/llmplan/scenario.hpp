@@ -164,8 +164,9 @@ struct Pricing {
 
 // What a trial run measured (the scenario's `calibration` block) and where: the layout fields of
 // `on` that are 0 (zero: -1) are the scenario's own. Zero figures were not measured.
-enum class MemorySource { allocated, nvidia_smi };
-inline constexpr const char* kMemorySourceNames[] = {"allocated", "nvidia_smi"};
+// torch.cuda.max_memory_allocated, nvidia-smi, torch.cuda.max_memory_reserved (torchtitan's "memory").
+enum class MemorySource { allocated, nvidia_smi, reserved };
+inline constexpr const char* kMemorySourceNames[] = {"allocated", "nvidia_smi", "reserved"};
 struct TrialLayout {
   std::string accelerator;  // catalog id; empty: the scenario's
   int gpus = 0, gpus_per_node = 0, tp = 0, pp = 0, cp = 0, ep = 0, zero = -1;
