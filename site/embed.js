@@ -21,7 +21,12 @@
       days: 'days', hours: 'h', layout: 'layout', plan: 'Best plan', planCount: 'plans ranked',
       noPlan: 'No plan satisfies the constraints', microBatch: 'micro-batch', moreWarnings: 'more',
       methods: { pretrain: 'pretraining', continued: 'continued pretraining', full: 'full fine-tune', lora: 'LoRA',
-                 qlora: 'QLoRA', freeze: 'freeze-tuning' }
+                 qlora: 'QLoRA', freeze: 'freeze-tuning' },
+      calibrated: 'Calibrated with a measured {what} on {gpus} × {hw}',
+      notCalibrated: 'Not calibrated: measured {what} on {gpus} × {hw}, another accelerator',
+      measured: { tokens_per_s_per_gpu: '{v} tokens/s per GPU', step_s: 'step of {v} s', mfu: 'MFU of {v}',
+                  peak_memory_gib: 'peak of {v} GiB per GPU', other: 'bandwidth' },
+      measuredRange: 'measured'
     },
     zh: {
       title: 'llmplan 估算', loading: '计算中…', noLink: '此嵌入没有场景。',
@@ -35,7 +40,12 @@
       days: '天', hours: '小时', layout: '并行', plan: '最佳方案', planCount: '个方案已排序',
       noPlan: '没有满足约束的方案', microBatch: '微批', moreWarnings: '更多',
       methods: { pretrain: '预训练', continued: '继续预训练', full: '全参微调', lora: 'LoRA', qlora: 'QLoRA',
-                 freeze: '冻结微调' }
+                 freeze: '冻结微调' },
+      calibrated: '已按实测校准：{gpus} × {hw} 上实测{what}',
+      notCalibrated: '未校准：实测{what}来自 {gpus} × {hw}，与本方案的加速卡不同',
+      measured: { tokens_per_s_per_gpu: '每卡 {v} tokens/s', step_s: '单步 {v} 秒', mfu: 'MFU {v}',
+                  peak_memory_gib: '每卡显存峰值 {v} GiB', other: '带宽' },
+      measuredRange: '实测'
     }
   };
 
@@ -71,12 +81,14 @@
   // A figure and, when the core gives one, its 80 % range under it (`range`: [low, high] formatted).
   function figure(label, text, path, value, range) {
     var dd = el('dd', { 'data-figure': path, 'data-value': String(value) }, [text]);
-    if (range) dd.appendChild(el('small', { class: 'range', 'data-range': path, title: T.rangeTitle }, [range[0] + ' – ' + range[1]]));
+    if (range) dd.appendChild(el('small', { class: 'range', 'data-range': path, title: T.rangeTitle },
+                                 [range.length === 1 ? range[0] : range[0] + ' – ' + range[1]]));
     return el('div', {}, [el('dt', {}, [label]), dd]);
   }
   // The result's 80 % range of `path` (the core's "ranges"), each bound written by `fmt` after `scale`.
   function rangeOf(ranges, path, fmt, scale) {
     var g = ranges && ranges[path];
+    if (g && g.basis === 'measured') return [T.measuredRange];  // the trial's own configuration
     if (!g || !g.cases) return null;
     var k = scale || 1;
     return [fmt(g.low * k), fmt(g.high * k)];
@@ -126,6 +138,26 @@
     return out;
   }
 
+  // "Calibrated with a measured 3,100 tokens/s per GPU on 8 × H100" from the result's calibration block.
+  function calibrationLine(k, n) {
+    var measured = measuredText(k);
+    var hw = n[k.trial.accelerator] || k.trial.accelerator;
+    var line = (k.applies ? T.calibrated : T.notCalibrated).replace('{what}', measured)
+      .replace('{gpus}', num(k.trial.gpus, 0)).replace('{hw}', hw);
+    return el('p', { class: 'calibration', 'data-calibrated': String(!!k.applies), title: (k.notes || []).join('\n') }, [line]);
+  }
+  function measuredText(k) {
+    var r = k.reproduced || {};
+    var keys = ['tokens_per_s_per_gpu', 'step_s', 'mfu', 'peak_memory_gib'];
+    for (var i = 0; i < keys.length; i++) {
+      var x = r[keys[i]];
+      if (!x) continue;
+      var v = keys[i] === 'mfu' ? percent(x.measured) : keys[i] === 'tokens_per_s_per_gpu' ? num(x.measured, 0) : sig(x.measured);
+      return T.measured[keys[i]].replace('{v}', v);
+    }
+    return T.measured.other;
+  }
+
   function scenarioCard(api, opened, fragment, r) {
     var s = opened.scenario;
     var n = names(api.catalog());
@@ -161,6 +193,7 @@
              rangeOf(r.ranges, 'time.tokens_per_s', function (x) { return num(x, 0); })),
       figure(T.tier, r.tier, 'tier', r.tier)]);
     var parts = [el('h1', {}, [model]), el('p', { class: 'sub' }, [sub.join(' · ')]), verdict, figures];
+    if (r.calibration) parts.push(calibrationLine(r.calibration, n));
     if (r.warnings.length) {
       var top = r.warnings.slice(0, 3).map(function (w) { return w.message; });
       if (r.warnings.length > 3) top.push('+' + (r.warnings.length - 3) + ' ' + T.moreWarnings);

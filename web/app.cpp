@@ -344,6 +344,7 @@ void app_update(AppState& app) {
   app.explain_index.clear();
   for (size_t i = 0; i < app.explainer.items().size(); ++i) app.explain_index[app.explainer.items()[i].key] = i;
   app.advice = advise(app.scenario, app.result, catalog, default_calibration());
+  app.trial = trial_report(app.scenario, catalog, default_calibration());
   app.has_result = true;
   app.result_is_stale = false;
   const LinkEncode link = encode_link(text, catalog);
@@ -363,7 +364,7 @@ void app_set_input(AppState& app, const std::string& input_json) {
 
 std::string app_range_text(const AppState& app, std::string_view path,
                            const std::function<std::string(double)>& format) {
-  return range_text(app.ranges, path, format, std::string(" ") + tr(S::range_to) + " ");
+  return range_text(app.ranges, path, format, std::string(" ") + tr(S::range_to) + " ", tr(S::range_measured));
 }
 
 const Explanation* app_explain(const AppState& app, const std::string& key) {

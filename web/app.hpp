@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "llmplan/advice.hpp"
+#include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/explain.hpp"
@@ -44,6 +45,7 @@ struct AppState {
   std::unordered_map<std::string, size_t> explain_index;  // result key -> explainer.items() index
   std::vector<FigureRange> ranges;                        // the headline figures' 80 % ranges (llmplan/ranges.hpp)
   PlanAdvice advice;  // node sizing, RDMA, data and checkpoint placement (llmplan::advise)
+  TrialReport trial;  // what the scenario's measurements pinned down (llmplan/calibrate.hpp)
   bool has_result = false;
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
   // The link (location.hash): the fragment last written, what opening a link reported, and
@@ -59,12 +61,14 @@ struct AppState {
     std::string json;
   };
   std::map<std::string, Release> releases;
-  bool copied = false;      // "copied" feedback next to the buttons
-  std::string export_note;  // feedback of the last export ("copied", "downloaded")
-  int updates = 0;          // how many times the input was re-parsed (tests, bench)
-  PlannerState planner;     // the planner tab (panel_planner.cpp)
-  DesignState design;       // the design-space heat map (panel_design.cpp)
-  TopologyState topology;   // the cluster sketch (panel_topology.cpp)
+  bool copied = false;         // "copied" feedback next to the buttons
+  std::string export_note;     // feedback of the last export ("copied", "downloaded")
+  std::string measure_status;  // what reading a pasted log found, or why it changed nothing
+  bool measure_error = false;
+  int updates = 0;         // how many times the input was re-parsed (tests, bench)
+  PlannerState planner;    // the planner tab (panel_planner.cpp)
+  DesignState design;      // the design-space heat map (panel_design.cpp)
+  TopologyState topology;  // the cluster sketch (panel_topology.cpp)
 };
 
 // The catalog in use: the one the user picked, else the built-in one.
@@ -103,5 +107,8 @@ bool draw_catalog(AppState& app);
 bool draw_planner(AppState& app);  // true while a search runs (frames continue)
 bool draw_design(AppState& app);   // true while the grid is computed
 bool draw_topology(AppState& app);
+// "Paste your measurement": a log read into the calibration block; `measured_on` (may be null) is
+// the configuration the trial ran (a planner plan). True when the input changed.
+bool draw_paste_box(AppState& app, const nlohmann::json* measured_on, const char* id);
 
 }  // namespace llmplan::web

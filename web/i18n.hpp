@@ -120,6 +120,14 @@ enum class Lang { en, zh };
   X(u_positions) \
   X(latency_us) X(t_latency_us) X(u_us) X(stage_middle) \
   X(cp) X(t_cp) X(ep) X(t_ep) X(vp) X(t_vp) X(etp) X(t_etp) \
+  X(sec_calibration) X(cal_tokens) X(t_cal_tokens) X(cal_step) X(t_cal_step) X(cal_mfu) X(t_cal_mfu) \
+  X(cal_memory) X(t_cal_memory) X(cal_memory_from) X(t_cal_memory_from) X(cal_memory_from_allocated) \
+  X(cal_memory_from_nvidia_smi) X(cal_memory_from_reserved) X(cal_busbw_intra) X(t_cal_busbw_intra) \
+  X(cal_busbw_inter) X(t_cal_busbw_inter) X(cal_read) X(t_cal_read) X(cal_on_accelerator) \
+  X(t_cal_on_accelerator) X(cal_on_gpus) X(cal_on_per_node) X(cal_on_tp) X(cal_on_pp) X(cal_on_cp) \
+  X(cal_on_ep) X(cal_on_zero) X(cal_on_micro_batch) X(cal_on_seq_len) X(cal_on_global_batch) X(t_cal_on) \
+  X(paste_measurement) X(t_paste_measurement) X(read_log) X(log_read_ok) X(log_refused) X(range_measured) \
+  X(calibration_title) X(calibration_row) X(clear_calibration) X(not_calibrated) X(t_not_calibrated) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

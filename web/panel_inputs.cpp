@@ -251,11 +251,18 @@ void catalog_choices(const Catalog& catalog, const FieldSpec& f, std::vector<std
 
 // An integer field showing `effective` when the document does not set it. Out-of-range values
 // are kept as typed, so the parser names the problem (red) rather than the widget hiding it.
+// A measurement not taken, or a trial setting the scenario's own: shown empty rather than as 0.
+bool unmeasured(const AppState& app, const FieldSpec& f, double v) {
+  return v <= 0 && std::string_view(f.section) == "calibration" && !json_at(app.input, f.path);
+}
+
 bool field_int(AppState& app, const FieldSpec& f, const std::string& tip, int effective) {
   Row row(app, f.path, table_string(f.label, f.path));
   int v = static_cast<int>(doc_number(app, f.path, effective));
   bool changed = false;
-  if (ImGui::InputInt("##v", &v, 1, 8, ImGuiInputTextFlags_AutoSelectAll)) {
+  const int step = 1, fast = 8;
+  if (ImGui::InputScalar("##v", ImGuiDataType_S32, &v, &step, &fast, unmeasured(app, f, v) ? "" : "%d",
+                         ImGuiInputTextFlags_AutoSelectAll)) {
     json_set(app.input, f.path, v);
     changed = true;
   }
@@ -266,7 +273,7 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
   Row row(app, f.path, table_string(f.label, f.path));
   double v = doc_number(app, f.path, effective);
   bool changed = false;
-  if (ImGui::InputScalar("##v", ImGuiDataType_Double, &v, nullptr, nullptr, "%.6g",
+  if (ImGui::InputScalar("##v", ImGuiDataType_Double, &v, nullptr, nullptr, unmeasured(app, f, v) ? "" : "%.6g",
                          ImGuiInputTextFlags_AutoSelectAll)) {
     json_set(app.input, f.path, v);
     changed = true;
@@ -614,6 +621,13 @@ constexpr Section kLaterSections[] = {{"techniques", S::sec_techniques, false},
                                       {"storage", S::sec_storage, false},
                                       {"pricing", S::sec_pricing, true}};
 
+// The trial's measurements: the paste box, then the fields it fills.
+bool calibration_section(AppState& app) {
+  if (!section(tr(S::sec_calibration), "sec_calibration", has(app, "calibration"))) return false;
+  const bool pasted = draw_paste_box(app, nullptr, "measure");
+  return draw_fields(app, "calibration") || pasted;
+}
+
 bool plain_section(AppState& app, const Section& s) {
   const std::string id = std::string("sec_") + s.name;
   if (!section(tr(s.title), id.c_str(), s.open)) return false;
@@ -633,6 +647,7 @@ bool draw_inputs(AppState& app) {
   changed |= cluster_section(app);
   changed |= layout_section(app);
   for (const Section& s : kLaterSections) changed |= plain_section(app, s);
+  changed |= calibration_section(app);
   if (changed) drop_fields_that_no_longer_apply(app);
   return changed;
 }

@@ -250,6 +250,17 @@ void sort_rows(PlannerState& p, const PlanResult& res) {
   });
 }
 
+// Whether the question carries a trial's measurements and this plan is not on its accelerator.
+bool uncalibrated(const PlannerState& p, const PlanCandidate& c) {
+  return p.run && p.run->parse.question && p.run->parse.question->base.measured.any() && !c.calibrated;
+}
+
+void uncalibrated_mark(const PlannerState& p, const PlanCandidate& c) {
+  if (!uncalibrated(p, c)) return;
+  ImGui::TextColored(palette::kWarning, "%s", tr(S::not_calibrated));
+  item_tooltip(tr(S::t_not_calibrated));
+}
+
 void draw_table(PlannerState& p, const PlanResult& res) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable |
@@ -293,6 +304,7 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     record_widget(id);
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(c.instance->id.c_str());
+    uncalibrated_mark(p, c);
     ImGui::TableSetColumnIndex(2);
     ImGui::TextUnformatted(c.instance->provider.c_str());
     ImGui::TableSetColumnIndex(3);
@@ -543,8 +555,29 @@ void draw_selection(AppState& app, PlannerState& p) {
   }
 }
 
-void draw_details(PlannerState& p) {
-  if (!p.selected || !p.details || !p.details->ok) return;
+// The configuration a measurement taken on plan `c` ran: calibration.measured_on.
+nlohmann::json measured_on(const PlanCandidate& c) {
+  return {{"accelerator", c.instance->accelerator},
+          {"gpus", c.gpus()},
+          {"gpus_per_node", c.instance->gpus},
+          {"tp", c.layout.tp},
+          {"pp", c.layout.pp},
+          {"cp", c.layout.cp},
+          {"ep", c.layout.ep},
+          {"zero", c.layout.zero},
+          {"micro_batch", c.layout.micro_batch}};
+}
+
+// The checklist items that measure what the calibration block takes (advice.cpp ids).
+bool measures(const Check& k) {
+  for (const char* id : {"tiny_run", "nccl_intra", "nccl_inter", "fio_data_read", "first_steps"})
+    if (k.id == id) return true;
+  return false;
+}
+
+bool draw_details(AppState& app, PlannerState& p) {
+  if (!p.selected || !p.details || !p.details->ok) return false;
+  bool changed = false;
   const PlanCandidate& c = *p.selected;
   const PlanDetails& d = *p.details;
   ImGui::Spacing();
@@ -557,6 +590,7 @@ void draw_details(PlannerState& p) {
               format_percent(c.mfu).c_str(), tr(S::tier), tr(kTiers[static_cast<int>(d.advice.tier)]));
   if (c.range_cases > 0)
     ImGui::TextDisabled("%s %s, %s", tr(S::range_80), time_range(c).c_str(), cost_range(c).c_str());
+  uncalibrated_mark(p, c);
 
   if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0.0f);
@@ -625,10 +659,23 @@ void draw_details(PlannerState& p) {
       ImGui::TextUnformatted(k.command.c_str());
       ImGui::PopStyleColor();
       ImGui::TextDisabled("%s: %s", tr(S::expect), k.expect.c_str());
+      if (measures(k)) {
+        // "Paste your measurement": the result of this check, read into the scenario's calibration.
+        const std::string id = "planner.measure." + k.id;
+        if (small_button(tr(S::paste_measurement), id.c_str())) ImGui::OpenPopup("measure_popup");
+      }
       ImGui::Unindent();
     }
     ImGui::PopTextWrapPos();
   }
+  if (ImGui::BeginPopup("measure_popup")) {
+    ImGui::PushTextWrapPos(em() * 36);
+    const nlohmann::json on = measured_on(c);
+    changed |= draw_paste_box(app, &on, "planner_measure");
+    ImGui::PopTextWrapPos();
+    ImGui::EndPopup();
+  }
+  return changed;
 }
 
 }  // namespace
@@ -715,8 +762,7 @@ bool draw_planner(AppState& app) {
   draw_selection(app, p);
   draw_table(p, res);
   draw_pareto(p, res);
-  draw_details(p);
-  return more;
+  return draw_details(app, p) || more;
 }
 
 }  // namespace llmplan::web

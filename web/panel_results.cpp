@@ -16,6 +16,8 @@
 
 #include "app.hpp"
 #include "i18n.hpp"
+#include "llmplan/calibrate.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/report.hpp"
 #include "llmplan/units.hpp"
 #include "palette.hpp"
@@ -130,6 +132,8 @@ void card(const AppState& app, const char* title, const std::string& value, cons
 
 // "80 % range: low–high" and a line break, or nothing without a range.
 std::string range_line(const AppState& app, std::string_view path, const std::function<std::string(double)>& format) {
+  for (const FigureRange& f : app.ranges)  // the trial's own configuration: the figure is its measurement
+    if (path == f.path && f.basis == RangeBasis::measured) return std::string(tr(S::range_measured)) + "\n";
   const std::string r = app_range_text(app, path, format);
   if (r.size() < 4) return "";
   return std::string(tr(S::range_80)) + " " + r.substr(2, r.size() - 3) + "\n";  // without its parentheses
@@ -371,6 +375,30 @@ void warnings(const EstimateResult& r) {
 
 }  // namespace
 
+// What the trial's measurements pinned down: each measured figure against the calibrated estimate
+// at the trial's configuration, the core's notes, and a button that takes them out.
+bool calibration(AppState& app) {
+  if (!app.scenario.measured.any()) return false;
+  ImGui::Spacing();
+  text_colored(app.scenario.calibrated() ? palette::kOk : palette::kWarning,
+               app.scenario.calibrated() ? tr(S::calibration_title) : tr(S::not_calibrated));
+  for (const Reproduced& x : app.trial.reproduced) {
+    const FieldSpec* f = find_field(x.path);
+    S label = S::count;
+    const char* name = f && string_named(f->label, label) ? tr(label) : x.path.c_str();
+    char measured[32], estimated[32], line[256];
+    std::snprintf(measured, sizeof measured, "%.4g", x.measured);
+    std::snprintf(estimated, sizeof estimated, "%.4g", x.estimated);
+    std::snprintf(line, sizeof line, tr(S::calibration_row), name, measured, estimated);
+    text_wrapped(line);
+  }
+  for (const std::string& note : app.trial.notes) text_wrapped_disabled(note.c_str());
+  if (!small_button(tr(S::clear_calibration), "clear_calibration")) return false;
+  app.input.erase("calibration");
+  app.measure_status.clear();
+  return true;
+}
+
 bool draw_results(AppState& app) {
   if (!app.has_result) {
     draw_memory(app);
@@ -382,13 +410,14 @@ bool draw_results(AppState& app) {
     ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
   }
   cards(app);
+  const bool changed = calibration(app);
   draw_memory(app);
   step_time(app);
   cost(app);
   needs(app);
   warnings(app.result);
   if (app.result_is_stale) ImGui::PopStyleVar();
-  return false;
+  return changed;
 }
 
 }  // namespace llmplan::web

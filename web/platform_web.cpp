@@ -288,9 +288,10 @@ bool platform_touch_frame() {
 }
 
 void platform_paste(const std::string& text) {
+  // Line breaks stay for multi-line fields (a pasted log); ImGui drops '\n' in single-line ones.
   std::string clean;
   for (char c : text)
-    if (c != '\n' && c != '\r') clean += c;
+    if (c != '\r') clean += c;
   ImGui::GetIO().AddInputCharactersUTF8(clean.c_str());
 }
 

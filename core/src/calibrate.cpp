@@ -289,4 +289,39 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
   return out;
 }
 
+namespace {
+// 3100 -> "3,100": a measured figure as the log printed it, not rounded to "3.10 K".
+std::string grouped(double v) {
+  const std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
+  std::string out;  // appended char by char: std::string::insert trips GCC 12's -Wrestrict (bug 105651)
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+}  // namespace
+
+std::string calibration_sentence(const Scenario& s, const Catalog& catalog) {
+  const Measurement& me = s.measured;
+  if (!me.any()) return "";
+  const Scenario t = trial_scenario(s, catalog);
+  const Accelerator* a = catalog.find_accelerator(t.cluster.accelerator);
+  const std::string on = grouped(t.cluster.gpus) + " x " + (a ? a->name : t.cluster.accelerator);
+  std::string what;
+  if (me.tokens_per_s_per_gpu > 0)
+    what = "a measured " + grouped(me.tokens_per_s_per_gpu) + " tokens/s per GPU";
+  else if (me.step_s > 0)
+    what = "a measured step of " + format_duration(me.step_s);
+  else if (me.mfu > 0)
+    what = "a measured MFU of " + format_percent(me.mfu);
+  else if (me.peak_memory_gib > 0)
+    what = "a measured peak of " + fmt(me.peak_memory_gib, 3) + " GiB per GPU";
+  else
+    what = "measured bandwidths";
+  if (!s.calibrated() && (s.factors.throughput || s.factors.memory_measured))
+    return "not calibrated: " + what + " on " + on + ", while this runs on " + s.cluster.accelerator;
+  return "calibrated with " + what + " on " + on;
+}
+
 }  // namespace llmplan

@@ -294,7 +294,10 @@ json calibration_json(const Scenario& s, const Catalog& catalog, const Calibrati
   json factors = json::object();
   if (s.factors.throughput) factors["compute"] = s.factors.compute;
   if (s.factors.memory_measured) factors["memory"] = s.factors.memory;
-  return {{"factors", factors},
+  const Scenario trial = trial_scenario(s, catalog);
+  return {{"summary", calibration_sentence(s, catalog)},
+          {"trial", {{"accelerator", trial.cluster.accelerator}, {"gpus", trial.cluster.gpus}}},
+          {"factors", factors},
           {"reproduced", reproduced},
           {"accelerator", s.factors.accelerator},
           {"applies", s.calibrated()},

@@ -165,7 +165,10 @@ const FigureRange* find_range(const std::vector<FigureRange>& ranges, std::strin
 }
 
 std::string range_text(const std::vector<FigureRange>& ranges, std::string_view path,
-                       const std::function<std::string(double)>& format, std::string_view to) {
+                       const std::function<std::string(double)>& format, std::string_view to,
+                       std::string_view measured) {
+  for (const FigureRange& f : ranges)
+    if (path == f.path && f.basis == RangeBasis::measured) return " (" + std::string(measured) + ")";
   const FigureRange* f = find_range(ranges, path);
   return f ? " (" + format(f->low) + std::string(to) + format(f->high) + ")" : "";
 }

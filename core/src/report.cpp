@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
@@ -87,6 +88,7 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
          format_money(c.total_cny, Currency::cny) + " at " + format_money(c.usd_per_gpu_hour, Currency::usd) +
          " per GPU-hour, overhead x" + fmt("%.2g", s.pricing.overhead_factor) + " |\n";
   out += "| Tier | " + std::string(to_string(r.tier)) + " |\n";
+  if (s.measured.any()) out += "| Calibration | " + calibration_sentence(s, catalog) + " |\n";
   out += "\nIn parentheses: 80 % ranges, read off published runs comparable to this one (llmplan validation).\n";
   if (r.warnings.count > 0) {
     out += "\n**Warnings**\n\n";

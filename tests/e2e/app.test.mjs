@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, cliPath, launchBrowser, openApp, startServer, waitReady } from './harness.mjs';
+import { artifactsDir, cliPath, launchBrowser, openApp, repoRoot, startServer, waitReady } from './harness.mjs';
 
 let server;
 let browser;
@@ -267,6 +267,25 @@ test('window.llmplan.plan returns exactly the CLI plan for the same question', a
     const cli = JSON.parse(execFileSync(cliPath, ['plan', '-'], { input: JSON.stringify(question) }).toString());
     assert.deepEqual(web, cli);
     assert.equal(web.plans[0].gpus, 1);
+  } finally {
+    await context.close();
+  }
+});
+
+test('window.llmplan.parseLog reads a log as `llmplan measure` does, and names what it looked for otherwise', async () => {
+  const { context, page } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    const log = readFileSync(join(repoRoot, 'tests/cli/golden/torchtitan-train.log'), 'utf8');
+    const web = await page.evaluate((t) => window.llmplan.parseLog(t), log);
+    assert.deepEqual(web, JSON.parse(execFileSync(cliPath, ['measure', '-'], { input: log }).toString()));
+    assert.equal(web.calibration.tokens_per_s_per_gpu, 6498);
+    const refused = await page.evaluate(() => {
+      try { window.llmplan.parseLog('hello'); return null; } catch (e) { return { name: e.name, field: e.field, message: e.message }; }
+    });
+    assert.equal(refused.name, 'LlmplanInputError');
+    assert.equal(refused.field, 'log');
+    assert.match(refused.message, /looked for Hugging Face Trainer/);
   } finally {
     await context.close();
   }

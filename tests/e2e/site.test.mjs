@@ -407,3 +407,32 @@ test('the app shell links the documentation pages, and they link each other', as
   const manifest = JSON.parse(readFileSync(join(siteDir, 'manifest.webmanifest'), 'utf8'));
   assert.equal(manifest.start_url, './');
 });
+
+test('the embed card of a calibrated scenario says what was measured on what, in English and Chinese', async () => {
+  // Measured on one node of the 64 GPUs the scenario runs: the card names the trial's figure and hardware.
+  const scenario = { model: { preset: 'llama-3.1-8b' }, method: 'full', seq_len: 4096, micro_batch: 2, global_batch: 512,
+                     tokens: 1e10, cluster: { accelerator: 'h100-sxm5-80gb', gpus: 64 }, parallel: { zero: 3 },
+                     calibration: { tokens_per_s_per_gpu: 3100, measured_on: { gpus: 8 } } };
+  const fragment = fragmentOf(scenario);
+  assert.match(fragment, /&kt=3\.1e3&kog=8/);
+  for (const [lang, pattern] of [['en', /Calibrated with a measured 3,100 tokens\/s per GPU on 8 × NVIDIA H100/],
+                                 ['zh', /已按实测校准：8 × NVIDIA H100 80GB SXM5 上实测每卡 3,100 tokens\/s/]]) {
+    const { context, page, problems } = await newPage();
+    try {
+      await page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
+      await page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
+        null, { timeout: 20000 });
+      const line = await page.evaluate(() => {
+        const p = document.querySelector('p.calibration');
+        return p && { text: p.textContent, calibrated: p.dataset.calibrated };
+      });
+      assert.ok(line, 'the card has its calibration line');
+      assert.match(line.text, pattern);
+      assert.equal(line.calibrated, 'true');
+      assert.deepEqual(problems, []);
+      writeFileSync(join(artifactsDir, `embed-calibrated-${lang}.png`), await page.screenshot({ fullPage: true }));
+    } finally {
+      await context.close();
+    }
+  }
+});

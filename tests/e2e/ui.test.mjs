@@ -366,3 +366,51 @@ for (const [width, height, dpr, lang] of layouts) {
     }
   });
 }
+
+test('"Paste your measurement": a pasted log fills the calibration block; an unreadable one changes nothing', async () => {
+  const { context, page } = await openApp(browser, server.origin,
+    { width: 1280, height: 2400, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&s=4096&z=3' });
+  try {
+    await waitReady(page);
+    await click(page, 'sec_calibration');  // closed until the scenario has measurements
+    const box = await widget(page, 'measure_log');
+    const pasteInto = async (text) => {
+      await page.mouse.click(box.x + box.w / 2, box.y + box.h / 2);
+      await waitFrames(page, 3);
+      await page.keyboard.down('Control');
+      await waitFrames(page);
+      await page.keyboard.press('a');
+      await waitFrames(page);
+      await page.keyboard.up('Control');
+      await page.evaluate((t) => {
+        const dt = new DataTransfer();
+        dt.setData('text/plain', t);
+        document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+      }, text);
+      await waitFrames(page, 3);
+    };
+    // Not a log: nothing changes, and the app says what it looked for.
+    await pasteInto('hello\nnothing to see\n');
+    const before = JSON.stringify(await input(page));
+    await click(page, 'measure_read');
+    await page.waitForFunction(() => window.Module.appTexts().includes('no measurement recognised'), null, { timeout: 5000 });
+    assert.equal(JSON.stringify(await input(page)), before);
+    // A torchtitan log: tps after the first step (median of 3,000 and 3,200 = 3,100), memory as reserved.
+    await pasteInto('step:  1  loss: 12.2  memory: 30.00GiB(40%)  tps: 900  mfu: 5%\n' +
+                    'step:  2  loss: 11.2  memory: 31.00GiB(41%)  tps: 3,000  mfu: 25%\n' +
+                    'step:  3  loss: 10.2  memory: 31.50GiB(41%)  tps: 3,200  mfu: 26%\n');
+    const n = await updates(page);
+    await click(page, 'measure_read');
+    await settled(page, n);
+    const cal = (await input(page)).calibration;
+    assert.equal(cal.tokens_per_s_per_gpu, 3100);
+    assert.equal(cal.peak_memory_gib, 31.5);
+    assert.equal(cal.peak_memory_from, 'reserved');
+    const r = await result(page);
+    assert.ok(Math.abs(r.calibration.reproduced.tokens_per_s_per_gpu.estimated / 3100 - 1) < 0.01);
+    assert.equal(r.ranges['time.tokens_per_s'].basis, 'measured');  // the scenario is the trial's configuration
+    await page.screenshot({ path: join(artifactsDir, 'calibration-paste.png') });
+  } finally {
+    await context.close();
+  }
+});

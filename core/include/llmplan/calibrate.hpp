@@ -46,6 +46,10 @@ struct TrialReport {
 };
 TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibration& cal);
 
+// One sentence for summaries and cards: "calibrated with a measured 3,100 tokens/s per GPU on 8 x
+// NVIDIA H100 80GB SXM5", or why the measurement does not apply; "" without measurements.
+std::string calibration_sentence(const Scenario& s, const Catalog& catalog);
+
 // Whether the scenario runs the trial's own configuration (GPUs, layout, batch and sequence).
 bool same_as_trial(const Scenario& s, const Catalog& catalog);
 

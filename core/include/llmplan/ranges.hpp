@@ -81,9 +81,11 @@ inline Bounds duration_bounds(double v, double ratio_low, double ratio_high) {
 // The range of figure `path`, or nullptr when there is none (no comparable runs; a measured
 // figure has no range).
 const FigureRange* find_range(const std::vector<FigureRange>& ranges, std::string_view path);
-// " (low<to>high)" of figure `path`, each bound written by `format`; "" without a range.
+// " (low<to>high)" of figure `path`, each bound written by `format`; " (<measured>)" for a figure
+// that is a trial's measurement; "" without a range.
 std::string range_text(const std::vector<FigureRange>& ranges, std::string_view path,
-                       const std::function<std::string(double)>& format, std::string_view to = "\u2013");
+                       const std::function<std::string(double)>& format, std::string_view to = "\u2013",
+                       std::string_view measured = "measured");
 
 // The ranged figures of an estimate: step time, tokens/s, MFU, total hours, GPU-hours, cost and
 // per-GPU memory. With `ex`, each bound is explained by the runs it is read from.
