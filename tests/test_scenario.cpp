@@ -180,3 +180,24 @@ TEST_CASE(
       builtin_catalog());
   CHECK(ok.scenario.has_value());
 }
+
+TEST_CASE("an invalid value is echoed cut to 80 characters with its length, whole when short") {
+  // A 1,000,000-character string where a number belongs, and a long unknown id: the message names
+  // the field and the allowed range, and shows the start of the value and how long it was.
+  const std::string huge(1000000, '9');
+  const ScenarioParse a =
+      parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": ")" + huge + "\"}", builtin_catalog());
+  REQUIRE_FALSE(a.scenario.has_value());
+  CHECK(a.error.field == "seq_len");
+  CHECK(a.error.message ==
+        "seq_len: must be an integer in 1..1048576; got \"" + std::string(80, '9') + "\"... (1000000 characters)");
+  const ScenarioParse b =
+      parse_scenario(R"({"model": {"preset": ")" + std::string(200, 'x') + "\"}}", builtin_catalog());
+  REQUIRE_FALSE(b.scenario.has_value());
+  CHECK(b.error.message.find("\"... (200 characters)") != std::string::npos);
+  CHECK(b.error.message.size() < 250);
+  // Short values are shown as they are.
+  const ScenarioParse c =
+      parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": "long"})", builtin_catalog());
+  CHECK(c.error.message == "seq_len: must be an integer in 1..1048576; got \"long\"");
+}

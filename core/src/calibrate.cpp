@@ -1,6 +1,8 @@
 // calibrate.cpp: measurements of a trial run -> factors on the model (calibrate.hpp).
 #include "llmplan/calibrate.hpp"
 
+#include "json_read.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -211,8 +213,9 @@ bool calibrate_from_trial(Scenario& s, const Catalog& catalog, const Calibration
   const std::string& measured_on = me.on.accelerator.empty() ? s.cluster.accelerator : me.on.accelerator;
   Cluster trial_hardware = s.cluster;
   if (!set_accelerator(catalog, measured_on, trial_hardware))
-    return fail(error, "calibration.measured_on.accelerator",
-                "unknown id \"" + measured_on + "\"; `llmplan catalog list accelerators` prints the ids");
+    return fail(
+        error, "calibration.measured_on.accelerator",
+        "unknown id " + detail::Reader::echo(measured_on) + "; `llmplan catalog list accelerators` prints the ids");
   if (!me.any()) return true;
   const bool same_hardware = measured_on == s.cluster.accelerator;
   const int throughputs = (me.tokens_per_s_per_gpu > 0) + (me.step_s > 0) + (me.mfu > 0);

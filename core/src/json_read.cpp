@@ -98,6 +98,21 @@ std::string Reader::list(std::initializer_list<const char*> names) {
   return s;
 }
 
+std::string Reader::echo_value(const json& v) {
+  if (v.is_string()) return echo(std::string_view(v.get_ref<const std::string&>()));
+  const std::string text = v.dump();
+  if (text.size() <= kEchoChars) return text;
+  return text.substr(0, kEchoChars) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+std::string Reader::echo(std::string_view s) {
+  if (s.size() <= kEchoChars) return json(std::string(s)).dump();
+  // Cut on a character boundary: never inside a UTF-8 sequence (the message must stay valid UTF-8).
+  size_t cut = kEchoChars;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return json(std::string(s.substr(0, cut))).dump() + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 std::string Reader::num(double v) {
   char buf[48];
   if (std::fabs(v) < 1e15 && v == std::floor(v)) {
@@ -134,10 +149,10 @@ bool Reader::integer(const json& obj, const char* key, const std::string& path, 
   const std::string f = join(path, key);
   const std::string range =
       "must be an integer in " + num(static_cast<double>(lo)) + ".." + num(static_cast<double>(hi));
-  if (!v.is_number()) return fail(f, range + "; got " + v.dump());
+  if (!v.is_number()) return fail(f, range + "; got " + Reader::echo_value(v));
   const double d = v.get<double>();
   if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-    return fail(f, range + "; got " + v.dump());
+    return fail(f, range + "; got " + Reader::echo_value(v));
   out = static_cast<int>(d);
   return true;
 }
@@ -147,9 +162,9 @@ bool Reader::number(const json& obj, const char* key, const std::string& path, d
   const json& v = obj[key];
   const std::string f = join(path, key);
   const std::string range = "must be a number in " + num(lo) + ".." + num(hi);
-  if (!v.is_number()) return fail(f, range + "; got " + v.dump());
+  if (!v.is_number()) return fail(f, range + "; got " + Reader::echo_value(v));
   const double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi) return fail(f, range + "; got " + v.dump());
+  if (!std::isfinite(d) || d < lo || d > hi) return fail(f, range + "; got " + Reader::echo_value(v));
   out = d;
   return true;
 }
@@ -164,7 +179,7 @@ bool Reader::positive(const json& obj, const char* key, const std::string& path,
   }
   const std::string expect = nullable ? "must be > 0 or null" : "must be > 0";
   if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0)
-    return fail(join(path, key), expect + ", got " + v.dump());
+    return fail(join(path, key), expect + ", got " + Reader::echo_value(v));
   out = v.get<double>();
   return true;
 }
@@ -172,7 +187,7 @@ bool Reader::positive(const json& obj, const char* key, const std::string& path,
 bool Reader::boolean(const json& obj, const char* key, const std::string& path, bool& out) {
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
-  if (!v.is_boolean()) return fail(join(path, key), "must be true or false; got " + v.dump());
+  if (!v.is_boolean()) return fail(join(path, key), "must be true or false; got " + Reader::echo_value(v));
   out = v.get<bool>();
   return true;
 }
@@ -180,7 +195,7 @@ bool Reader::boolean(const json& obj, const char* key, const std::string& path, 
 bool Reader::string(const json& obj, const char* key, const std::string& path, std::string& out) {
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
-  if (!v.is_string()) return fail(join(path, key), "must be a string; got " + v.dump());
+  if (!v.is_string()) return fail(join(path, key), "must be a string; got " + Reader::echo_value(v));
   out = v.get<std::string>();
   return true;
 }
@@ -237,22 +252,23 @@ bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string
   const std::string range = field_range_text(f);
   switch (f.type) {
     case FieldType::integer:
-      return in_range(v, f, true) || r.fail(shown, "must be an integer in " + range + "; got " + v.dump());
+      return in_range(v, f, true) || r.fail(shown, "must be an integer in " + range + "; got " + Reader::echo_value(v));
     case FieldType::number:
-      return in_range(v, f, false) || r.fail(shown, "must be a number in " + range + "; got " + v.dump());
+      return in_range(v, f, false) || r.fail(shown, "must be a number in " + range + "; got " + Reader::echo_value(v));
     case FieldType::number_or_auto:
       return (v.is_string() && v.get<std::string>() == "auto") || in_range(v, f, false) ||
-             r.fail(shown, "must be \"auto\" or a number in " + range + "; got " + v.dump());
-    case FieldType::boolean: return v.is_boolean() || r.fail(shown, "must be true or false; got " + v.dump());
-    case FieldType::id: return v.is_string() || r.fail(shown, "must be a string; got " + v.dump());
+             r.fail(shown, "must be \"auto\" or a number in " + range + "; got " + Reader::echo_value(v));
+    case FieldType::boolean:
+      return v.is_boolean() || r.fail(shown, "must be true or false; got " + Reader::echo_value(v));
+    case FieldType::id: return v.is_string() || r.fail(shown, "must be a string; got " + Reader::echo_value(v));
     case FieldType::choice:
-      if (!v.is_string()) return r.fail(shown, "must be a string; got " + v.dump());
+      if (!v.is_string()) return r.fail(shown, "must be a string; got " + Reader::echo_value(v));
       return choice_index(f, v.get<std::string>()) >= 0 ||
-             r.fail(shown, "must be one of " + names_text(f.choices) + "; got \"" + v.get<std::string>() + "\"");
+             r.fail(shown, "must be one of " + names_text(f.choices) + "; got " + Reader::echo_value(v));
     case FieldType::list:
       if (!v.is_array()) return r.fail(shown, "must be an array of catalog ids");
       for (const json& x : v)
-        if (!x.is_string()) return r.fail(shown, "must be an array of catalog ids; got " + x.dump());
+        if (!x.is_string()) return r.fail(shown, "must be an array of catalog ids; got " + Reader::echo_value(x));
       return true;
   }
   return false;

@@ -76,11 +76,16 @@ class Reader {
       }
       ++i;
     }
-    return fail(join(path, key), "must be one of " + list(names) + "; got \"" + s + "\"");
+    return fail(join(path, key), "must be one of " + list(names) + "; got " + echo(s));
   }
 
   static std::string list(std::initializer_list<const char*> names);
   static std::string num(double v);
+  // A value the user gave, as an error message echoes it: its JSON text, or the quoted string, cut
+  // to kEchoChars with how long it was (a 10 MB value is not printed back).
+  static std::string echo_value(const json& v);
+  static std::string echo(std::string_view s);
+  static constexpr size_t kEchoChars = 80;
 
  private:
   InputError& err_;

@@ -600,7 +600,7 @@ bool check_known(Reader& r, const char* path, const char* what, const std::vecto
     std::sort(near.begin(), near.end());
     std::string hint;
     for (size_t i = 0; i < std::min<size_t>(3, near.size()); ++i) hint += (i ? ", \"" : "\"") + near[i].second + "\"";
-    return r.fail(path, std::string("unknown ") + what + " \"" + name + "\"; closest: " + hint +
+    return r.fail(path, std::string("unknown ") + what + " " + Reader::echo(name) + "; closest: " + hint +
                             "; `llmplan catalog list " +
                             (std::string(what) == "provider" ? "providers" : "accelerators") + "` prints them");
   }

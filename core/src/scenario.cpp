@@ -69,7 +69,7 @@ bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s
     const ModelPreset* preset = catalog.find_model(s.model_preset);
     if (!preset)
       return r.fail("model.preset",
-                    "unknown id \"" + s.model_preset + "\"; `llmplan catalog list models` prints the ids");
+                    "unknown id " + Reader::echo(s.model_preset) + "; `llmplan catalog list models` prints the ids");
     s.model = preset->arch;
     s.max_context = preset->max_context;
     return true;
@@ -165,7 +165,8 @@ bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario&
     const std::string id = value_at<std::string>(root, "cluster.instance", "");
     const Instance* in = catalog.find_instance(id);
     if (!in)
-      return r.fail("cluster.instance", "unknown id \"" + id + "\"; `llmplan catalog list instances` prints the ids");
+      return r.fail("cluster.instance",
+                    "unknown id " + Reader::echo(id) + "; `llmplan catalog list instances` prints the ids");
     const Accelerator* accel = catalog.find_accelerator(in->accelerator);
     if (!accel) return r.fail("cluster.instance", "instance \"" + id + "\" names an accelerator the catalog lacks");
     resolve_instance(catalog, *in, *accel, value_at<int>(root, "cluster.nodes", 1), s);
@@ -177,7 +178,7 @@ bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario&
   const Accelerator* accel = catalog.find_accelerator(c.accelerator);
   if (!accel)
     return r.fail("cluster.accelerator",
-                  "unknown id \"" + c.accelerator + "\"; `llmplan catalog list accelerators` prints the ids");
+                  "unknown id " + Reader::echo(c.accelerator) + "; `llmplan catalog list accelerators` prints the ids");
   apply_accelerator(*accel, c);
   c.gpus = value_at<int>(root, "cluster.gpus", c.gpus);
   c.gpus_per_node =
@@ -194,8 +195,8 @@ bool read_network_link(Reader& r, const json& root, const Catalog& catalog, Scen
   const std::string link = value_at<std::string>(root, "network.inter_node_link", "");
   const Interconnect* l = catalog.find_interconnect(link);
   if (!l || l->scope != LinkScope::inter_node)
-    return r.fail("network.inter_node_link", "unknown inter-node interconnect id \"" + link +
-                                                 "\"; `llmplan catalog list interconnects` prints the ids");
+    return r.fail("network.inter_node_link", "unknown inter-node interconnect id " + Reader::echo(link) +
+                                                 "; `llmplan catalog list interconnects` prints the ids");
   apply_link(*l, s.cluster.gpus_per_node, s.network);
   return true;
 }
