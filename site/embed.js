@@ -26,7 +26,7 @@
       notCalibrated: 'Not calibrated: measured {what} on {gpus} × {hw}, another accelerator',
       measured: { tokens_per_s_per_gpu: '{v} tokens/s per GPU', step_s: 'step of {v} s', mfu: 'MFU of {v}',
                   peak_memory_gib: 'peak of {v} GiB per GPU', other: 'bandwidth' },
-      measuredRange: 'measured'
+      measuredRange: 'measured', billed: 'Billed (minimum block)', used: '{h} used'
     },
     zh: {
       title: 'llmplan 估算', loading: '计算中…', noLink: '此嵌入没有场景。',
@@ -45,7 +45,7 @@
       notCalibrated: '未校准：实测{what}来自 {gpus} × {hw}，与本方案的加速卡不同',
       measured: { tokens_per_s_per_gpu: '每卡 {v} tokens/s', step_s: '单步 {v} 秒', mfu: 'MFU {v}',
                   peak_memory_gib: '每卡显存峰值 {v} GiB', other: '带宽' },
-      measuredRange: '实测'
+      measuredRange: '实测', billed: '计费时长（最低计费周期）', used: '实际使用 {h}'
     }
   };
 
@@ -138,6 +138,13 @@
     return out;
   }
 
+  // A minimum billing block sets the cost: the billed hours beside the figures (cost.billed_hours).
+  function billedFigure(cost) {
+    if (!(cost.billed_hours > cost.used_hours)) return el('span', { hidden: '' });
+    return figure(T.billed, duration(cost.billed_hours), 'cost.billed_hours', cost.billed_hours,
+                  [T.used.replace('{h}', duration(cost.used_hours))]);
+  }
+
   // "Calibrated with a measured 3,100 tokens/s per GPU on 8 × H100" from the result's calibration block.
   function calibrationLine(k, n) {
     var measured = measuredText(k);
@@ -188,6 +195,7 @@
                    rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'CNY'); }, r.cost.usd_to_cny))
           : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd,
                    rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
+      billedFigure(r.cost),
       figure(T.mfu, percent(r.time.mfu), 'time.mfu', r.time.mfu, rangeOf(r.ranges, 'time.mfu', percent)),
       figure(T.throughput, num(r.time.tokens_per_s, 0), 'time.tokens_per_s', r.time.tokens_per_s,
              rangeOf(r.ranges, 'time.tokens_per_s', function (x) { return num(x, 0); })),

@@ -286,7 +286,7 @@ TEST_SUITE("links") {
     }
     CHECK(v2 == 6);
     CHECK(v3 == 3);
-    CHECK(v4 == 3);
+    CHECK(v4 == 4);
     REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3 + v4));
     CHECK(old.model_changes == model_changes_since(1));
     for (size_t i = 0; i < old.model_changes.size(); ++i) {

@@ -13,6 +13,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/performance.hpp"
+#include "llmplan/ranges.hpp"
 
 using namespace llmplan;
 
@@ -261,15 +262,15 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     doc.erase("explain");
     std::vector<std::string> leaves;
     numeric_leaves(doc, "", leaves);
-    // The result JSON has the same 128 figures for every scenario (counted from its sections):
+    // The result JSON has the same 130 figures for every scenario (counted from its sections):
     // "ranges" holds low, high, level and cases of 7 figures.
     std::map<std::string, int> per_section;
     for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
     const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 11}, {"memory", 16},
                                                  {"time", 23},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
-                                                 {"checkpoint", 8}, {"cost", 8},      {"ranges", 28}};
+                                                 {"checkpoint", 8}, {"cost", 10},     {"ranges", 28}};
     CHECK(per_section == expected);
-    CHECK(leaves.size() == 128);
+    CHECK(leaves.size() == 130);
     for (const std::string& path : leaves) {
       CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
       if (!explain.contains(path)) continue;
@@ -511,4 +512,48 @@ TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradien
   const double per_rank = r.memory.trainable_params / (8.0 * 8.0);  // trainable parameters of one TP x PP rank
   const double bytes = 2.0 * 7.0 / 8.0 * (2.0 * per_rank + 2.0 * per_rank) / 2.0;  // ring over FSDP 8, once
   CHECK(r.time.comm.dp_bytes == doctest::Approx(bytes));
+}
+
+TEST_CASE("a minimum billing block sets the cost: warned, billed beside used hours, and the range held at the block") {
+  // omniyq-8x-h100-bare-metal rents by the month (min_billing_hours 730): a short run bills the
+  // whole month, 8 GPUs x 730 h x the per-GPU price.
+  const Scenario s = parse(R"({"model": {"preset": "qwen2.5-0.5b"}, "method": "full", "tokens": 2e8,
+      "cluster": {"instance": "omniyq-8x-h100-bare-metal"}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  CHECK(s.pricing.min_billing_hours == 730);
+  CHECK(r.cost.used_hours == doctest::Approx(r.reliability.total_hours * 1.3));
+  CHECK(r.cost.billed_hours == 730);
+  CHECK(r.cost.compute_usd == doctest::Approx(8 * 730 * s.pricing.usd_per_gpu_hour));
+  bool warned = false;
+  for (int i = 0; i < r.warnings.count; ++i) {
+    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
+    if (w.code != WarningCode::minimum_billing) continue;
+    warned = true;
+    CHECK(w.value == doctest::Approx(730 * 3600.0));
+    CHECK(warning_message(w).find("30.4 d billed") != std::string::npos);
+  }
+  CHECK(warned);
+  // However much faster or slower the run, the month is billed: the cost's range is the block.
+  const auto ranges = figure_ranges(s, r, builtin_residuals());
+  const FigureRange* cost = find_range(ranges, "cost.total_usd");
+  REQUIRE(cost);
+  CHECK(cost->low == doctest::Approx(r.cost.total_usd));
+  CHECK(cost->high == doctest::Approx(r.cost.total_usd));
+  // Without a block nothing is said.
+  const EstimateResult plain = estimate(parse(R"({"model": {"preset": "qwen2.5-0.5b"}, "method": "full", "tokens": 2e8,
+      "cluster": {"gpus": 8}})"),
+                                        default_calibration());
+  CHECK(plain.cost.billed_hours == doctest::Approx(plain.cost.used_hours));
+  for (int i = 0; i < plain.warnings.count; ++i)
+    CHECK(plain.warnings.items[static_cast<size_t>(i)].code != WarningCode::minimum_billing);
+}
+
+TEST_CASE("cost per billion tokens comes from the step when no training tokens are given") {
+  // 1e9 tokens / tokens per second / 3600 x (1 + reliability overhead) x overhead factor x GPUs x price.
+  const Scenario s = parse(R"({"model": {"preset": "qwen2.5-0.5b"}, "method": "full", "cluster": {"gpus": 8}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  CHECK(s.training_tokens() == 0);
+  const double hours = 1e9 / r.time.tokens_per_s / 3600 * (1 + r.reliability.overhead_fraction) * 1.3;
+  CHECK(r.cost.usd_per_billion_tokens == doctest::Approx(hours * 8 * s.pricing.usd_per_gpu_hour));
+  CHECK(r.cost.usd_per_billion_tokens > 0);
 }

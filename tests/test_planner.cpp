@@ -276,3 +276,47 @@ TEST_CASE("one offering filter serves the planner and the design space") {
   k.providers = {"gcp"};
   CHECK_FALSE(offering_allowed(k, *aws));
 }
+
+TEST_CASE("a plan's 'why' cites the factor that makes it lose, and the factor points the right way") {
+  // Cost and time questions over every offering: the cited figure of the losing plan must be the
+  // worse one (lower peak, lower MFU, dearer GPU-hour, fewer GPUs). Before, 195 of 350 MFU reasons
+  // named an MFU the losing plan had *higher* (e.g. "MFU 46 % on a800 vs 41 % on h800").
+  const char* questions[] = {
+      R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "seq_len": 4096, "global_batch": 256, "tokens": 2e9,
+          "objective": "min_cost", "top_n": 40, "constraints": {"max_gpus": 64}})",
+      R"({"model": {"preset": "qwen2.5-7b"}, "method": "lora", "tokens": 1e8, "objective": "min_cost", "top_n": 40,
+          "constraints": {"currency": "cny"}})",
+      R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "global_batch": 256, "tokens": 2e9,
+          "objective": "min_time", "top_n": 40, "constraints": {"max_gpus": 64}})"};
+  auto number_after = [](const std::string& text, const std::string& key) {
+    const size_t at = text.find(key);
+    REQUIRE(at != std::string::npos);
+    return std::stod(text.substr(at + key.size()));
+  };
+  int checked = 0;
+  for (const char* q : questions) {
+    const PlanJsonResponse r = plan_json(q, builtin_catalog(), default_calibration());
+    REQUIRE_MESSAGE(r.ok, r.error.message);
+    const nlohmann::json body = nlohmann::json::parse(r.body);
+    for (const nlohmann::json& p : body["plans"]) {
+      const std::string why = p["why"];
+      CAPTURE(why);
+      if (const size_t at = why.find("less peak: "); at != std::string::npos) {
+        const std::string tail = why.substr(at);
+        CHECK(number_after(tail, "less peak: ") < number_after(tail, " vs "));
+        ++checked;
+      } else if (const size_t m = why.find(": MFU "); m != std::string::npos) {
+        const std::string tail = why.substr(m);
+        CHECK(number_after(tail, ": MFU ") < number_after(tail, " vs "));
+        ++checked;
+      } else if (const size_t g = why.find("GPU-hour costs "); g != std::string::npos) {
+        CHECK(number_after(why.substr(g), "GPU-hour costs ") > 1.0);
+        ++checked;
+      } else if (const size_t n = why.find(" GPUs instead of "); n != std::string::npos && why.find(": ") < n) {
+        CHECK(number_after(why, ": ") < number_after(why, " GPUs instead of "));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 20);
+}

@@ -606,6 +606,11 @@ constexpr Entry kStrings[] = {
     {S::clear_calibration, "Remove the measurements", "移除实测值"},
     {S::not_calibrated, "not calibrated", "未校准"},
     {S::t_not_calibrated, "The trial ran on another accelerator: this plan's figures are the model's alone.", "试跑用的是别的加速卡：该方案的数字仅来自模型。"},
+    {S::w_minimum_billing, "The offering bills a minimum block: %s billed for %s used, and the cost counts the whole block.", "该云产品按最低计费周期收费：计费 %s，实际使用 %s，费用按整个周期计算。"},
+    {S::used_hours, "Hours used (incl. overhead)", "使用时长（含额外开销）"},
+    {S::billed_hours, "Hours billed (minimum block)", "计费时长（最低计费周期）"},
+    {S::billed_fmt, "billed %s", "计费 %s"},
+    {S::t_billed, "The offering rents by a minimum block (e.g. a month): the cost is the whole block however short the run.", "该产品有最低计费周期（如按月）：无论训练多短，都按整个周期收费。"},
     // [estimate strings: add above this line]
 };
 // clang-format on

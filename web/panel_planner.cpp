@@ -25,6 +25,17 @@
 namespace llmplan::web {
 namespace {
 
+// The currency the question reads its costs in (CNY for a CNY question), set as each frame starts.
+Currency g_currency = Currency::usd;
+double g_usd_to_cny = 1;
+std::string plan_money(double usd) {
+  return format_money(g_currency == Currency::cny ? usd * g_usd_to_cny : usd, g_currency);
+}
+
+}  // namespace
+
+namespace {
+
 //-----------------------------------------------------------------------------
 // [SECTION] Form
 //-----------------------------------------------------------------------------
@@ -199,7 +210,17 @@ void run_slice(PlannerState& p) {
 Bounds seconds_bounds(const PlanCandidate& c) {
   return duration_bounds(c.total_hours * 3600, c.speed_low, c.speed_high);
 }
-Bounds cost_bounds(const PlanCandidate& c) { return duration_bounds(c.cost_usd, c.speed_low, c.speed_high); }
+Bounds cost_bounds(const PlanCandidate& c) {
+  return llmplan::cost_bounds(c.cost_usd, c.used_hours, c.billed_hours, c.speed_low, c.speed_high);
+}
+
+// "billed 730 h" when a minimum billing block sets the plan's cost, else "".
+std::string billed_text(const PlanCandidate& c) {
+  if (c.billed_hours <= c.used_hours) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, tr(S::billed_fmt), format_duration(c.billed_hours * 3600).c_str());
+  return buf;
+}
 std::string time_range(const PlanCandidate& c) {
   if (c.range_cases == 0) return "";
   const Bounds b = seconds_bounds(c);
@@ -208,7 +229,7 @@ std::string time_range(const PlanCandidate& c) {
 std::string cost_range(const PlanCandidate& c) {
   if (c.range_cases == 0) return "";
   const Bounds b = cost_bounds(c);
-  return format_money(b.low, Currency::usd) + " " + tr(S::range_to) + " " + format_money(b.high, Currency::usd);
+  return plan_money(b.low) + " " + tr(S::range_to) + " " + plan_money(b.high);
 }
 
 std::string layout_label(const PlanCandidate& c) {
@@ -304,6 +325,7 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     record_widget(id);
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(c.instance->id.c_str());
+    if (c.mode == PricingMode::spot) ImGui::TextColored(palette::kNotice, "%s", tr(S::price_mode_spot));
     uncalibrated_mark(p, c);
     ImGui::TableSetColumnIndex(2);
     ImGui::TextUnformatted(c.instance->provider.c_str());
@@ -315,8 +337,12 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     ImGui::TextUnformatted(format_duration(c.total_hours * 3600).c_str());
     ImGui::TextDisabled("%s", time_range(c).c_str());  // its 80 % range
     ImGui::TableSetColumnIndex(6);
-    ImGui::TextUnformatted(format_money(c.cost_usd, Currency::usd).c_str());
+    ImGui::TextUnformatted(plan_money(c.cost_usd).c_str());
     ImGui::TextDisabled("%s", cost_range(c).c_str());
+    if (const std::string billed = billed_text(c); !billed.empty()) {
+      ImGui::TextColored(palette::kWarning, "%s", billed.c_str());
+      item_tooltip(tr(S::t_billed));
+    }
     ImGui::TableSetColumnIndex(7);
     ImGui::TextUnformatted(format_percent(c.mfu).c_str());
     ImGui::TableSetColumnIndex(8);
@@ -370,8 +396,7 @@ void tooltip_plan(const PlanCandidate& c, bool pareto) {
   ImGui::Text("%d x %s  (%s)", c.gpus(), c.instance->accelerator.c_str(), c.instance->id.c_str());
   ImGui::TextUnformatted(layout_label(c).c_str());
   ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(),
-              tr(S::col_cost), format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
-              format_percent(c.mfu).c_str());
+              tr(S::col_cost), plan_money(c.cost_usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str());
   if (c.range_cases > 0)
     ImGui::TextDisabled("%s %s, %s", tr(S::range_80), time_range(c).c_str(), cost_range(c).c_str());
   if (pareto) ImGui::TextDisabled("%s", tr(S::pareto_point));
@@ -428,7 +453,7 @@ void draw_pareto(PlannerState& p, const PlanResult& res) {
   for (double c : log_ticks(clo, chi)) {
     const float y = yof(c);
     dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), grid);
-    const std::string s = format_money(c, Currency::usd);
+    const std::string s = plan_money(c);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(a.x - ts.x - 0.4f * em(), y - ts.y / 2), label, s.c_str());
   }
@@ -548,7 +573,7 @@ void draw_selection(AppState& app, PlannerState& p) {
               c.mode == PricingMode::spot ? tr(S::price_mode_spot) : tr(S::price_mode_on_demand));
   ImGui::SameLine();
   ImGui::TextDisabled("%s %s, %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(), tr(S::col_cost),
-                      format_money(c.cost_usd, Currency::usd).c_str());
+                      plan_money(c.cost_usd).c_str());
   if (in_use) {
     ImGui::SameLine();
     ImGui::TextDisabled("- %s", tr(S::plan_in_use));
@@ -586,8 +611,8 @@ bool draw_details(AppState& app, PlannerState& p) {
               c.mode == PricingMode::spot ? tr(S::price_mode_spot) : tr(S::price_mode_on_demand));
   ImGui::TextUnformatted(layout_label(c).c_str());
   ImGui::Text("%s %s   %s %s   %s %s   %s %s", tr(S::col_time), format_duration(c.total_hours * 3600).c_str(),
-              tr(S::col_cost), format_money(c.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
-              format_percent(c.mfu).c_str(), tr(S::tier), tr(kTiers[static_cast<int>(d.advice.tier)]));
+              tr(S::col_cost), plan_money(c.cost_usd).c_str(), tr(S::col_mfu), format_percent(c.mfu).c_str(),
+              tr(S::tier), tr(kTiers[static_cast<int>(d.advice.tier)]));
   if (c.range_cases > 0)
     ImGui::TextDisabled("%s %s, %s", tr(S::range_80), time_range(c).c_str(), cost_range(c).c_str());
   uncalibrated_mark(p, c);
@@ -689,6 +714,13 @@ void select_plan(PlannerState& p, const PlanCandidate& c) {
 
 bool draw_planner(AppState& app) {
   PlannerState& p = app.planner;
+  g_currency = Currency::usd;
+  if (p.run && p.run->parse.question) {
+    const Question& q = *p.run->parse.question;
+    const bool cny = q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny;
+    g_currency = cny ? Currency::cny : Currency::usd;
+    g_usd_to_cny = q.base.pricing.usd_to_cny;
+  }
   ImGui::TextDisabled("%s", tr(S::planner_question));
   draw_form(app, p);
   const bool running = p.run && p.run->planner;

@@ -265,6 +265,10 @@ void cost(const AppState& app) {
   row(S::price, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
   line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");
   line(app, tr(S::gpu_hours), {format_count(app.result.reliability.gpu_hours), ""}, "gpu_hours");
+  // A minimum billing block: the hours billed beside the hours used, so the sum can be checked.
+  line(app, tr(S::used_hours), {format_duration(c.used_hours * 3600), ""}, "cost.used_hours");
+  if (c.billed_hours > c.used_hours)
+    line(app, tr(S::billed_hours), {format_duration(c.billed_hours * 3600), ""}, "cost.billed_hours");
   ImGui::EndTable();
   const std::string source = std::string(tr(S::price_source)) + ": " + app.scenario.pricing.price_source;
   text_wrapped_disabled(source.c_str());
@@ -346,6 +350,7 @@ const WarningText kWarningTexts[] = {
     {S::w_comm_dominates, Kind::duration},
     {S::w_no_price, Kind::count},
     {S::w_spot_without_rate, Kind::count},
+    {S::w_minimum_billing, Kind::duration},
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");

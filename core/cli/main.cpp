@@ -171,6 +171,22 @@ void print_table(const std::string& body) {
               llmplan::format_count(t["tokens_per_s"].get<double>()).c_str(),
               range_text(r, "time.tokens_per_s", count).c_str(),
               llmplan::format_percent(t["mfu"].get<double>()).c_str(), range_text(r, "time.mfu", percent).c_str());
+  // The figures a person needs to check the cost by hand: hardware, price and its source, the
+  // overhead factor and any minimum billing block.
+  const std::string hardware =
+      r["cluster"]["instance"].get<std::string>().empty()
+          ? std::to_string(r["cluster"]["gpus"].get<int>()) + " x " + r["cluster"]["accelerator"].get<std::string>()
+          : std::to_string(r["cluster"]["nodes"].get<int>()) + " x " + r["cluster"]["instance"].get<std::string>() +
+                " (" + std::to_string(r["cluster"]["gpus"].get<int>()) + " GPUs)";
+  std::printf("Hardware          %s\n", hardware.c_str());
+  std::printf("Price             %s per GPU-hour (%s, %s), overhead x%.2f\n",
+              llmplan::format_money(c["usd_per_gpu_hour"].get<double>(), llmplan::Currency::usd).c_str(),
+              c["mode"].get<std::string>().c_str(), c["price_source"].get<std::string>().c_str(),
+              c["overhead_factor"].get<double>());
+  if (c["billed_hours"].get<double>() > c["used_hours"].get<double>())
+    std::printf("Billing block     %s billed for %s used (the offering's minimum)\n",
+                llmplan::format_duration(c["billed_hours"].get<double>() * 3600).c_str(),
+                llmplan::format_duration(c["used_hours"].get<double>() * 3600).c_str());
   if (t["steps"].get<double>() > 0)
     std::printf("Run               %s%s wall clock, %s%s GPU-hours, %s%s (%s), %s per 1B tokens\n",
                 llmplan::format_duration(t["total_hours"].get<double>() * 3600).c_str(),
@@ -445,14 +461,24 @@ void print_plan_table(const std::string& body) {
     std::string extra;  // CP, VP and EP only when the layout uses them
     for (const auto& [key, name] : {std::pair{"cp", "CP"}, std::pair{"vp", "VP"}, std::pair{"ep", "EP"}})
       if (l[key].get<int>() > 1) extra += std::string(" ") + name + std::to_string(l[key].get<int>());
-    std::snprintf(layout, sizeof layout, "TP%d PP%d%s DP%d ZeRO-%d mb%d %s%s", l["tp"].get<int>(), l["pp"].get<int>(),
-                  extra.c_str(), l["dp"].get<int>(), l["zero"].get<int>(), l["micro_batch"].get<int>(),
-                  l["recompute"].get<std::string>().c_str(), l["offload"] == "cpu" ? " offload" : "");
-    std::printf("%-4d %-36s %5d %-44s %10s %12s %5.1f%%\n", p["rank"].get<int>(),
-                p["instance"].get<std::string>().c_str(), p["gpus"].get<int>(), layout,
+    std::snprintf(layout, sizeof layout, "TP%d PP%d%s DP%d ZeRO-%d mb%d rc:%s%s", l["tp"].get<int>(),
+                  l["pp"].get<int>(), extra.c_str(), l["dp"].get<int>(), l["zero"].get<int>(),
+                  l["micro_batch"].get<int>(), l["recompute"].get<std::string>().c_str(),
+                  l["offload"] == "cpu" ? " offload" : "");
+    // Spot rows are marked; a question in CNY reads its costs in CNY (plans[].cost.total_cny).
+    const std::string instance = p["instance"].get<std::string>() + (p["pricing_mode"] == "spot" ? " (spot)" : "");
+    const bool cny = r.value("currency", std::string("usd")) == "cny";
+    const double cost = cny ? p["cost"]["total_cny"].get<double>() : p["cost"]["total_usd"].get<double>();
+    std::printf("%-4d %-36s %5d %-44s %10s %12s %5.1f%%\n", p["rank"].get<int>(), instance.c_str(),
+                p["gpus"].get<int>(), layout,
                 llmplan::format_duration(p["time"]["total_hours"].get<double>() * 3600).c_str(),
-                llmplan::format_money(p["cost"]["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
+                llmplan::format_money(cost, cny ? llmplan::Currency::cny : llmplan::Currency::usd).c_str(),
                 100 * p["time"]["mfu"].get<double>());
+    if (p["cost"].contains("billed_hours") &&
+        p["cost"]["billed_hours"].get<double>() > p["cost"]["used_hours"].get<double>())
+      std::printf("     billed: %s for %s used (the offering's minimum billing block)\n",
+                  llmplan::format_duration(p["cost"]["billed_hours"].get<double>() * 3600).c_str(),
+                  llmplan::format_duration(p["cost"]["used_hours"].get<double>() * 3600).c_str());
     std::printf("     why: %s\n", p["why"].get<std::string>().c_str());
     if (p.contains("calibrated") && !p["calibrated"].get<bool>())
       std::printf("     not calibrated: the trial ran on another accelerator\n");

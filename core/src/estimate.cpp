@@ -91,6 +91,8 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   if (s.pricing.usd_per_gpu_hour <= 0) w.add({WarningCode::no_price, 0, 0});
   if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0)
     w.add({WarningCode::spot_without_rate, 0, 0});
+  if (r.cost.billed_hours > r.cost.used_hours && r.cost.usd_per_gpu_hour > 0)
+    w.add({WarningCode::minimum_billing, r.cost.billed_hours * 3600, r.cost.used_hours * 3600});
   return w;
 }
 
@@ -109,7 +111,7 @@ EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex
   r.time = estimate_time(s, r.memory, compute, comm, cal, ex);
   r.io = estimate_io(s, r.time, cal, ex);
   r.reliability = estimate_reliability(s, r.memory, r.time, r.io, ex);
-  r.cost = estimate_cost(s, r.reliability, ex);
+  r.cost = estimate_cost(s, r.time, r.reliability, ex);
   r.tier = tier_of(s, r.params);
   r.warnings = warnings_of(s, r);
   return r;
@@ -129,7 +131,8 @@ const char* warning_code(WarningCode code) {
                                 "offload_exceeds_host_ram",
                                 "comm_dominates",
                                 "no_price",
-                                "spot_without_rate"};
+                                "spot_without_rate",
+                                "minimum_billing"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
@@ -191,6 +194,9 @@ std::string warning_message(const Warning& w) {
       return "Spot pricing without pricing.spot_interruptions_per_hour: interruptions, lost work and checkpoint "
              "cadence are "
              "not accounted for.";
+    case WarningCode::minimum_billing:
+      return "The offering bills a minimum block: " + format_duration(w.value) + " billed for " +
+             format_duration(w.limit) + " used, and the cost counts the whole block.";
     case WarningCode::count: break;
   }
   return "";
@@ -372,6 +378,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"retention_bytes", rel.retention_bytes}}},
           {"cost",
            {{"usd_per_gpu_hour", r.cost.usd_per_gpu_hour},
+            {"used_hours", r.cost.used_hours},
+            {"billed_hours", r.cost.billed_hours},
             {"price_source", s.pricing.price_source},
             {"mode", to_string(s.pricing.mode)},
             {"overhead_factor", s.pricing.overhead_factor},

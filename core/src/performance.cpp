@@ -1024,19 +1024,26 @@ ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& me
 // [SECTION] Cost step
 //-----------------------------------------------------------------------------
 
-CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explainer* ex) {
+CostResult estimate_cost(const Scenario& s, const TimeResult& t, const ReliabilityResult& rel, Explainer* ex) {
   CostResult c;
   const Pricing& pr = s.pricing;
   c.usd_per_gpu_hour = pr.usd_per_gpu_hour;
   c.usd_to_cny = pr.usd_to_cny;
   // Rents sold by the month charge the whole block however short the job.
-  const double billed_hours = std::max(rel.total_hours * pr.overhead_factor, pr.min_billing_hours);
+  c.used_hours = rel.total_hours * pr.overhead_factor;
+  c.billed_hours = std::max(c.used_hours, pr.min_billing_hours);
+  const double billed_hours = c.billed_hours;
   c.compute_usd = billed_hours * s.cluster.gpus * pr.usd_per_gpu_hour;
   const double months = std::max(s.storage.retention_months, rel.total_hours * pr.overhead_factor / 730.0);
   c.storage_usd = rel.retention_bytes / 1e12 * s.storage.usd_per_tb_month * months;
   c.total_usd = c.compute_usd + c.storage_usd;
   const double tokens = s.training_tokens();
-  c.usd_per_billion_tokens = tokens > 0 ? c.total_usd / (tokens / 1e9) : 0;
+  // Without a token count, a billion tokens at the step's rate, with the same overheads (no
+  // billing block: it belongs to a whole run).
+  const double per_billion_h =
+      t.tokens_per_s > 0 ? 1e9 / t.tokens_per_s / 3600.0 * (1.0 + rel.overhead_fraction) * pr.overhead_factor : 0.0;
+  c.usd_per_billion_tokens =
+      tokens > 0 ? c.total_usd / (tokens / 1e9) : per_billion_h * s.cluster.gpus * pr.usd_per_gpu_hour;
   c.total_cny = c.total_usd * pr.usd_to_cny;
   if (ex) {
     ex->add(
@@ -1055,8 +1062,18 @@ CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explai
              {"months", months}});
     ex->add("cost.total_usd", c.total_usd, "USD", "compute USD + storage USD",
             {{"compute_usd", c.compute_usd}, {"storage_usd", c.storage_usd}});
-    ex->add("cost.usd_per_billion_tokens", c.usd_per_billion_tokens, "USD", "total USD / (training tokens / 1e9)",
-            {{"total_usd", c.total_usd}, {"tokens", tokens}});
+    ex->add("cost.usd_per_billion_tokens", c.usd_per_billion_tokens, "USD",
+            "total USD / (training tokens / 1e9); without training tokens, 1e9 / tokens per second / 3600 x (1 + "
+            "reliability overhead) x overhead factor x GPUs x USD per GPU-hour",
+            {{"total_usd", c.total_usd},
+             {"tokens", tokens},
+             {"tokens_per_s", t.tokens_per_s},
+             {"reliability_overhead", rel.overhead_fraction}});
+    ex->add("cost.used_hours", c.used_hours, "h", "total hours x overhead factor: the wall-clock hours paid for",
+            {{"total_hours", rel.total_hours}, {"overhead_factor", pr.overhead_factor}});
+    ex->add("cost.billed_hours", c.billed_hours, "h",
+            "max(used hours, the offering's minimum billing block): a rent sold by the month bills the whole month",
+            {{"used_hours", c.used_hours}, {"min_billing_hours", pr.min_billing_hours}});
     ex->add("cost.total_cny", c.total_cny, "CNY", "total USD x USD->CNY rate (catalog currency)",
             {{"usd_to_cny", pr.usd_to_cny}});
     ex->add("cost.usd_to_cny", c.usd_to_cny, "CNY/USD", "dated exchange rate from the catalog (currency section)", {});

@@ -153,6 +153,9 @@ PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, c
   c.exposed_comm_s = r.time.comm.exposed_s();
   c.bubble_s = r.time.bubble_s;
   c.compute_s = r.time.compute_s;
+  c.used_hours = r.cost.used_hours;
+  c.billed_hours = r.cost.billed_hours;
+  c.peak_tflops = r.time.mfu > 0 ? r.time.model_tflops_per_gpu / r.time.mfu : 0;
   return c;
 }
 
@@ -238,51 +241,93 @@ std::string fabric_name(const PlanCandidate& c) {
   return c.instance->inter_node_link.empty() ? std::string("TCP") : c.instance->inter_node_link;
 }
 
-// The main reason `c` loses to `best` under the objective: fewer GPUs (for time), exposed
-// communication, the pipeline bubble, the price of the same GPU, a dearer GPU-hour, or MFU.
-std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Objective o) {
+// The main reason `c` loses to `best` under the objective, found by splitting the ratio of the
+// figures ranked. The model FLOPs of the run are fixed, so GPU-hours go as 1 / (peak x MFU):
+//   cost ratio = price ratio x billing-block ratio x (peak x MFU of #1) / (peak x MFU of c)
+//   time ratio = (GPUs x peak x MFU of #1) / (GPUs x peak x MFU of c)
+// The factor that hurts `c` most is the reason; an MFU loss is then named by its cause when one
+// stands out (exposed communication, the pipeline bubble).
+// Money as the question reads it: USD, or CNY at the catalog's rate for a CNY question.
+struct Money {
+  Currency currency = Currency::usd;
+  double usd_to_cny = 1;
+  std::string operator()(double usd) const {
+    return format_money(currency == Currency::cny ? usd * usd_to_cny : usd, currency);
+  }
+};
+
+std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Objective o, const Money& money) {
   char buf[256];
   const bool by_time = o == Objective::min_time || o == Objective::min_time_under_budget;
+  // Per GPU-hour incl. the overhead factor, as if billed by use: cost / (billed hours x GPUs) x
+  // (used hours / hours), which is the cost per GPU-hour of the run when no billing block applies.
+  const auto list_price = [](const PlanCandidate& p) {
+    if (p.billed_hours <= 0 || p.total_hours <= 0) return price_per_gpu_hour(p);
+    return p.cost_usd / (p.billed_hours * p.gpus()) * (p.used_hours / p.total_hours);
+  };
+  const auto block = [](const PlanCandidate& p) {
+    return p.used_hours > 0 ? std::max(1.0, p.billed_hours / p.used_hours) : 1.0;
+  };
+  enum Factor { kGpus, kPeak, kMfu, kPrice, kBlock, kFactors };
+  double hurt[kFactors] = {};  // > 1: how many times worse this factor makes `c`
+  hurt[kGpus] = by_time ? static_cast<double>(best.gpus()) / c.gpus() : 0.0;
+  hurt[kPeak] = c.peak_tflops > 0 ? best.peak_tflops / c.peak_tflops : 0.0;
+  hurt[kMfu] = c.mfu > 0 ? best.mfu / c.mfu : 0.0;
+  hurt[kPrice] = by_time ? 0.0 : list_price(c) / std::max(list_price(best), 1e-12);
+  hurt[kBlock] = by_time ? 0.0 : block(c) / block(best);
+  int worst = kMfu;
+  for (int f = 0; f < kFactors; ++f)
+    if (hurt[f] > hurt[worst]) worst = f;
   const double comm = c.exposed_comm_s / c.step_s, bcomm = best.exposed_comm_s / best.step_s;
-  const double bubble = c.bubble_s / c.step_s;
-  const double price = price_per_gpu_hour(c), best_price = price_per_gpu_hour(best);
-  const bool same_gpu = c.instance->accelerator == best.instance->accelerator;
-  if (by_time && c.gpus() < 0.8 * best.gpus()) {
-    std::snprintf(buf, sizeof buf, "%d GPUs instead of %d (MFU %.0f %% vs %.0f %%)", c.gpus(), best.gpus(), 100 * c.mfu,
-                  100 * best.mfu);
-  } else if (comm > 0.2 && comm > bcomm + 0.1) {
-    std::snprintf(buf, sizeof buf, "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s",
-                  100 * comm, 100 * bcomm, c.nodes, fabric_name(c).c_str());
-  } else if (bubble > 0.15) {
-    if (c.layout.vp > 1)
-      std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d, VP %d)", 100 * bubble,
-                    c.layout.pp, c.layout.vp);
-    else
-      std::snprintf(buf, sizeof buf, "the pipeline bubble takes %.0f %% of its step (PP %d)", 100 * bubble,
-                    c.layout.pp);
-  } else if (same_gpu && std::fabs(c.mfu - best.mfu) <= 0.05 * best.mfu) {
-    std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)",
-                  c.instance->accelerator.c_str(), format_money(price, Currency::usd).c_str(),
-                  format_money(best_price, Currency::usd).c_str());
-  } else if (price > 1.15 * best_price && c.mfu < 1.15 * best.mfu) {
-    std::snprintf(buf, sizeof buf, "its GPU-hour costs more in effect (%s vs %s incl. overhead)",
-                  format_money(price, Currency::usd).c_str(), format_money(best_price, Currency::usd).c_str());
-  } else {
-    std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu, c.instance->accelerator.c_str(),
-                  100 * best.mfu, best.instance->accelerator.c_str());
+  const double bubble = c.bubble_s / c.step_s, bbubble = best.bubble_s / best.step_s;
+  switch (worst) {
+    case kGpus: std::snprintf(buf, sizeof buf, "%d GPUs instead of %d", c.gpus(), best.gpus()); break;
+    case kPeak:
+      std::snprintf(buf, sizeof buf, "a GPU with %.2fx less peak: %.0f TFLOP/s on %s vs %.0f on %s", hurt[kPeak],
+                    c.peak_tflops, c.instance->accelerator.c_str(), best.peak_tflops,
+                    best.instance->accelerator.c_str());
+      break;
+    case kPrice:
+      if (c.instance->accelerator == best.instance->accelerator)
+        std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)",
+                      c.instance->accelerator.c_str(), money(list_price(c)).c_str(), money(list_price(best)).c_str());
+      else
+        std::snprintf(buf, sizeof buf, "its GPU-hour costs %.2fx more (%s vs %s incl. overhead)", hurt[kPrice],
+                      money(list_price(c)).c_str(), money(list_price(best)).c_str());
+      break;
+    case kBlock:
+      std::snprintf(buf, sizeof buf, "a minimum billing block: %s billed for %s used",
+                    format_duration(c.billed_hours * 3600).c_str(), format_duration(c.used_hours * 3600).c_str());
+      break;
+    default:
+      if (comm > 0.2 && comm > bcomm + 0.1)
+        std::snprintf(
+            buf, sizeof buf,
+            "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s (MFU %.0f %% vs "
+            "%.0f %%)",
+            100 * comm, 100 * bcomm, c.nodes, fabric_name(c).c_str(), 100 * c.mfu, 100 * best.mfu);
+      else if (bubble > 0.15 && bubble > bbubble + 0.1)
+        std::snprintf(buf, sizeof buf,
+                      "the pipeline bubble takes %.0f %% of its step (PP %d%s; MFU %.0f %% vs %.0f %%)", 100 * bubble,
+                      c.layout.pp, c.layout.vp > 1 ? (", VP " + std::to_string(c.layout.vp)).c_str() : "", 100 * c.mfu,
+                      100 * best.mfu);
+      else
+        std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu,
+                      c.instance->accelerator.c_str(), 100 * best.mfu, best.instance->accelerator.c_str());
   }
   return buf;
 }
 
-std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t rank, size_t feasible, Objective o) {
+std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t rank, size_t feasible, Objective o,
+                     const Money& money) {
   char buf[512];
   if (rank == 0) {
     const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
     std::snprintf(buf, sizeof buf,
                   "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour incl. overhead; %s",
-                  by_cost ? "cheapest" : "fastest", feasible, format_money(c.cost_usd, Currency::usd).c_str(),
-                  format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu,
-                  format_money(price_per_gpu_hour(c), Currency::usd).c_str(), layout_text(c).c_str());
+                  by_cost ? "cheapest" : "fastest", feasible, money(c.cost_usd).c_str(),
+                  format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu, money(price_per_gpu_hour(c)).c_str(),
+                  layout_text(c).c_str());
     return buf;
   }
   const double slower = c.total_hours / best.total_hours;
@@ -301,8 +346,8 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
   else
     std::snprintf(pace, sizeof pace, "%.2fx faster", 1.0 / slower);
   std::snprintf(buf, sizeof buf, "%s and %s than #1: %s", pace,
-                (format_money(std::fabs(dearer), Currency::usd) + (dearer >= 0 ? " more" : " less")).c_str(),
-                loses_because(c, best, o).c_str());
+                (money(std::fabs(dearer)) + (dearer >= 0 ? " more" : " less")).c_str(),
+                loses_because(c, best, o, money).c_str());
   return buf;
 }
 
@@ -327,6 +372,13 @@ void set_range(PlanCandidate& c, const Question& q, const Catalog& catalog) {
 }
 }  // namespace
 
+namespace {
+Money money_of(const Question& q) {
+  const bool cny = q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny;
+  return {cny ? Currency::cny : Currency::usd, q.base.pricing.usd_to_cny};
+}
+}  // namespace
+
 PlanResult Planner::result() const {
   PlanResult out = acc_;
   std::vector<PlanCandidate> ranked = best_;
@@ -336,7 +388,7 @@ PlanResult Planner::result() const {
   for (size_t i = 0; i < n; ++i) {
     out.plans.push_back(ranked[i]);
     set_range(out.plans.back(), q_, catalog_);
-    out.why.push_back(why_text(ranked[i], ranked[0], i, ranked.size(), q_.objective));
+    out.why.push_back(why_text(ranked[i], ranked[0], i, ranked.size(), q_.objective, money_of(q_)));
   }
   // Pareto front over (time, cost): sort by time, keep each plan cheaper than all faster ones.
   std::vector<PlanCandidate> by_time = best_;
@@ -503,7 +555,12 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
       {"layout", layout},
       {"time",
        {{"step_s", c.step_s}, {"total_hours", c.total_hours}, {"total_days", c.total_hours / 24}, {"mfu", c.mfu}}},
-      {"cost", {{"total_usd", c.cost_usd}, {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)}}},
+      {"cost",
+       {{"total_usd", c.cost_usd},
+        {"total_cny", c.cost_usd * q.base.pricing.usd_to_cny},
+        {"effective_usd_per_gpu_hour", price_per_gpu_hour(c)},
+        {"used_hours", c.used_hours},
+        {"billed_hours", c.billed_hours}}},
       {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
   entry["scenario"] = sc;
   if (q.base.measured.any()) entry["calibrated"] = c.calibrated;
@@ -512,9 +569,11 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
       const Bounds b = duration_bounds(v, c.speed_low, c.speed_high);
       return json{{"low", b.low}, {"high", b.high}, {"level", kRangeLevel}, {"cases", c.range_cases}};
     };
-    entry["ranges"] = {{"time.step_s", range(c.step_s)},
-                       {"time.total_hours", range(c.total_hours)},
-                       {"cost.total_usd", range(c.cost_usd)}};
+    const Bounds cost = cost_bounds(c.cost_usd, c.used_hours, c.billed_hours, c.speed_low, c.speed_high);
+    entry["ranges"] = {
+        {"time.step_s", range(c.step_s)},
+        {"time.total_hours", range(c.total_hours)},
+        {"cost.total_usd", {{"low", cost.low}, {"high", cost.high}, {"level", kRangeLevel}, {"cases", c.range_cases}}}};
   }
   if (!d.ok) return entry;
   entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
@@ -743,35 +802,39 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                       {"total_hours", c.total_hours},
                       {"cost_usd", c.cost_usd},
                       {"total_hours_range", pair_of(duration_bounds(c.total_hours, c.speed_low, c.speed_high))},
-                      {"cost_usd_range", pair_of(duration_bounds(c.cost_usd, c.speed_low, c.speed_high))}});
+                      {"cost_usd_range",
+                       pair_of(cost_bounds(c.cost_usd, c.used_hours, c.billed_hours, c.speed_low, c.speed_high))}});
     if (q.base.measured.any()) pareto.back()["calibrated"] = c.calibrated;
   }
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
-  json body = {{"llmplan_version", LLMPLAN_VERSION},
-               {"catalog_version", catalog.catalog_version},
-               {"objective", to_string(q.objective)},
-               {"plans", plans},
-               {"pareto", pareto},
-               {"searched",
-                {{"offerings", res.offerings},
-                 {"node_counts", res.node_counts},
-                 {"tp", "divisors of heads up to the GPUs of one node"},
-                 {"pp", "divisors of layers"},
-                 {"cp",
-                  "1, and powers of two whose 2 x cp divides seq_len from 16384 tokens or when nothing fits "
-                  "without"},
-                 {"ep", "divisors of the experts that divide DP (MoE models)"},
-                 {"vp", "divisors of the layers per stage (PP > 1)"},
-                 {"zero", zero_stages()},
-                 {"offload", names_of(kOffloads)},
-                 {"recompute", names_of(kRecomputes)},
-                 {"micro_batch", kMicroBatches},
-                 {"global_batch", q.base.global_batch},
-                 {"layouts", res.space},
-                 {"evaluated", res.evaluated}}},
-               {"rejected", rejected}};
+  json body = {
+      {"llmplan_version", LLMPLAN_VERSION},
+      {"catalog_version", catalog.catalog_version},
+      {"objective", to_string(q.objective)},
+      // The currency the question reads its costs in: CNY when it asks for CNY offerings or shows CNY.
+      {"currency", q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny ? "cny" : "usd"},
+      {"plans", plans},
+      {"pareto", pareto},
+      {"searched",
+       {{"offerings", res.offerings},
+        {"node_counts", res.node_counts},
+        {"tp", "divisors of heads up to the GPUs of one node"},
+        {"pp", "divisors of layers"},
+        {"cp",
+         "1, and powers of two whose 2 x cp divides seq_len from 16384 tokens or when nothing fits "
+         "without"},
+        {"ep", "divisors of the experts that divide DP (MoE models)"},
+        {"vp", "divisors of the layers per stage (PP > 1)"},
+        {"zero", zero_stages()},
+        {"offload", names_of(kOffloads)},
+        {"recompute", names_of(kRecomputes)},
+        {"micro_batch", kMicroBatches},
+        {"global_batch", q.base.global_batch},
+        {"layouts", res.space},
+        {"evaluated", res.evaluated}}},
+      {"rejected", rejected}};
   if (res.plans.empty())
     body["message"] =
         "no offering satisfies the constraints: see \"rejected\" for why, and relax max_gpus, the deadline or the "

@@ -229,7 +229,10 @@ std::vector<FigureRange> figure_ranges(const Scenario& s, const EstimateResult& 
       rate("time.mfu", r.time.mfu, speed_range),
       duration("time.total_hours", r.reliability.total_hours, speed_range),
       duration("gpu_hours", r.reliability.gpu_hours, speed_range),
-      duration("cost.total_usd", r.cost.total_usd, speed_range),
+      [&] {  // a minimum billing block holds the cost up whatever the speed
+        const Bounds b = cost_bounds(r.cost.total_usd, r.cost.used_hours, r.cost.billed_hours, speed.low, speed.high);
+        return FigureRange{"cost.total_usd", r.cost.total_usd, b.low, b.high, speed.cases, speed_range.basis};
+      }(),
       rate("memory.per_gpu_bytes.total", r.memory.per_gpu.total(), memory_range),
   };
   if (ex) {

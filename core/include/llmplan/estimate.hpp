@@ -36,6 +36,7 @@ enum class WarningCode {
   comm_dominates,             // exposed communication is over a third of the step
   no_price,                   // no price in the catalog for this accelerator and mode
   spot_without_rate,          // spot pricing without an interruption rate
+  minimum_billing,            // the offering's minimum billing block sets the cost (value billed, limit used, s)
   count
 };
 

@@ -118,6 +118,12 @@ inline constexpr ModelChange kModelChanges[] = {
                "bandwidth and fio read rate become factors on the model, and the ranges narrow to what the measurement "
                "leaves uncertain (ranges gain a basis: published runs, calibrated runs or measured).",
      .effect = "none: new fields only"},
+    {.version = 4, .date = "2026-12-02",
+     .change = "A minimum billing block (monthly rents) is shown: warning minimum_billing, cost.used_hours and "
+               "cost.billed_hours; the cost's 80 % range stays at the block. Without training tokens, "
+               "usd_per_billion_tokens comes from the step's rate.",
+     .effect = "Costs unchanged; the cost range of runs shorter than a billing block narrows to the block, and "
+               "usd_per_billion_tokens of scenarios without tokens is no longer 0."},
 };
 // clang-format on
 

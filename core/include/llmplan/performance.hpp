@@ -105,7 +105,9 @@ struct ReliabilityResult {
 
 struct CostResult {
   double usd_per_gpu_hour = 0;
-  double compute_usd = 0;  // GPU-hours x overhead factor x price
+  double used_hours = 0;    // wall-clock hours paid for: total hours x overhead factor
+  double billed_hours = 0;  // what is billed: the used hours, or the offering's minimum billing block if longer
+  double compute_usd = 0;   // billed hours x GPUs x price
   double storage_usd = 0;
   double total_usd = 0;
   double usd_per_billion_tokens = 0;
@@ -196,6 +198,6 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
 IoResult estimate_io(const Scenario& s, const TimeResult& time, const Calibration& cal, Explainer* ex);
 ReliabilityResult estimate_reliability(const Scenario& s, const MemoryResult& mem, const TimeResult& time,
                                        const IoResult& io, Explainer* ex);
-CostResult estimate_cost(const Scenario& s, const ReliabilityResult& rel, Explainer* ex);
+CostResult estimate_cost(const Scenario& s, const TimeResult& t, const ReliabilityResult& rel, Explainer* ex);
 
 }  // namespace llmplan

@@ -55,6 +55,8 @@ struct PlanCandidate {
   Layout layout;
   double step_s = 0, total_hours = 0, cost_usd = 0, mfu = 0, memory_bytes = 0, capacity_bytes = 0;
   double exposed_comm_s = 0, bubble_s = 0, compute_s = 0;
+  double used_hours = 0, billed_hours = 0;  // wall-clock hours paid for, and billed (a minimum block may set it)
+  double peak_tflops = 0;                   // the GPU's dense peak at the run's precision (MFU's denominator)
   // The 80 % range of published / estimated throughput for this plan's regime (ranges.hpp), set on
   // the ranked and Pareto plans: time and cost divide by it. range_cases 0: no range.
   double speed_low = 1, speed_high = 1;

@@ -77,6 +77,15 @@ struct Bounds {
 inline Bounds duration_bounds(double v, double ratio_low, double ratio_high) {
   return {ratio_high > 0 ? v / ratio_high : 0.0, ratio_low > 0 ? v / ratio_low : 0.0};
 }
+// A cost when a minimum billing block may set it: the used hours move with the throughput, the
+// bill never falls below the block (billed_hours = max(used_hours, block)).
+inline Bounds cost_bounds(double cost, double used_hours, double billed_hours, double ratio_low, double ratio_high) {
+  if (billed_hours <= 0 || used_hours <= 0) return duration_bounds(cost, ratio_low, ratio_high);
+  const double block = billed_hours > used_hours ? billed_hours : 0.0;
+  const Bounds used = duration_bounds(used_hours, ratio_low, ratio_high);
+  return {cost * (used.low > block ? used.low : block) / billed_hours,
+          cost * (used.high > block ? used.high : block) / billed_hours};
+}
 
 // The range of figure `path`, or nullptr when there is none (no comparable runs; a measured
 // figure has no range).
