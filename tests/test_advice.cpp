@@ -230,6 +230,15 @@ TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules wit
 TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and throughput") {
   const json p = plan_of(k70bOnH100)["plans"][0];
   REQUIRE(p["accelerator"] == "h100-sxm5-80gb");
+  // The first check runs the smallest slice that holds the layout: one replica, not one GPU.
+  const json* tiny = check_of(p, "tiny_run");
+  REQUIRE(tiny != nullptr);
+  const json& l = p["layout"];
+  const int slice = l["tp"].get<int>() * l["cp"].get<int>() * l["pp"].get<int>();
+  CHECK((*tiny)["title"].get<std::string>() ==
+        (slice == 1 ? std::string("A few steps on one GPU")
+                    : "A few steps on " + std::to_string(slice) + " GPUs (one replica: TP " +
+                          std::to_string(l["tp"].get<int>()) + " x PP " + std::to_string(l["pp"].get<int>()) + ")"));
   // H100 SXM: NVLink 4 at 450 GB/s per direction / 25 GB/s per link = 18 links, "NV18" in nvidia-smi topo -m.
   const json* topo = check_of(p, "topology");
   REQUIRE(topo != nullptr);
@@ -286,4 +295,17 @@ TEST_CASE(
       builtin_catalog());
   CHECK_FALSE(bad.scenario);
   CHECK(bad.error.field == "parallel.vp");
+}
+
+TEST_CASE("multi-node data advice says when the nodes' NVMe size is unknown instead of 'does not fit'") {
+  // A bare accelerator cluster publishes no local NVMe size: an 8 GB dataset may well fit.
+  const ScenarioParse parse = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
+      "tokens": 2e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}})",
+                                             builtin_catalog());
+  REQUIRE(parse.scenario);
+  const Scenario& s = *parse.scenario;
+  REQUIRE(s.cluster.node_nvme_tb == 0);
+  const PlanAdvice a = advise(s, estimate(s, default_calibration()), builtin_catalog(), default_calibration());
+  CHECK(a.data_location.find("whose size the offering does not publish") != std::string::npos);
+  CHECK(a.data_location.find("does not fit") == std::string::npos);
 }

@@ -557,3 +557,22 @@ TEST_CASE("cost per billion tokens comes from the step when no training tokens a
   CHECK(r.cost.usd_per_billion_tokens == doctest::Approx(hours * 8 * s.pricing.usd_per_gpu_hour));
   CHECK(r.cost.usd_per_billion_tokens > 0);
 }
+
+TEST_CASE("memory_exceeds on one GPU advises what one GPU can do, not ZeRO, TP or PP") {
+  const EstimateResult one = estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
+      "cluster": {"accelerator": "a100-sxm4-40gb", "gpus": 1}})"),
+                                      default_calibration());
+  REQUIRE(one.warnings.count > 0);
+  const Warning& w = one.warnings.items[0];
+  REQUIRE(w.code == WarningCode::memory_exceeds);
+  CHECK(w.one_gpu);
+  const std::string m = warning_message(w);
+  CHECK(m.find("LoRA/QLoRA") != std::string::npos);
+  CHECK(m.find("ZeRO") == std::string::npos);
+  const EstimateResult many = estimate(parse(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full",
+      "cluster": {"accelerator": "a100-sxm4-40gb", "gpus": 8}})"),
+                                       default_calibration());
+  REQUIRE(many.warnings.count > 0);
+  CHECK_FALSE(many.warnings.items[0].one_gpu);
+  CHECK(warning_message(many.warnings.items[0]).find("raise the ZeRO stage") != std::string::npos);
+}

@@ -370,8 +370,9 @@ void warnings(const EstimateResult& r) {
   for (int i = 0; i < r.warnings.count; ++i) {
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
     const WarningText& t = kWarningTexts[static_cast<size_t>(w.code)];
+    const S text = w.one_gpu ? S::w_memory_exceeds_one_gpu : t.text;
     const std::string message =
-        fmt(tr(t.text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
+        fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";
     text_colored(palette::kWarning, code.c_str());
     text_wrapped(message.c_str());

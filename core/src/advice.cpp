@@ -66,7 +66,11 @@ std::string data_location(const Scenario& s, const EstimateResult& r, const Node
            " in all; a cloud block disk gives 100-200 MB/s and random reads stall it.";
   }
   const StorageTier* fs = provider_parallel_fs(s, catalog);
-  return "The " + size + " data set does not fit on the nodes' local NVMe: put it on a parallel file system" +
+  // An unpublished NVMe size says nothing of whether the data fits: say so rather than "does not fit".
+  const std::string why = n.nvme_tb > 0 ? "does not fit on the nodes' local NVMe"
+                                        : "may not fit on the nodes' local NVMe, whose size the offering does not "
+                                          "publish (check it: lsblk)";
+  return "The " + size + " data set " + why + ": put it on a parallel file system" +
          (fs ? " (" + fs->id + ")" : std::string(" (Lustre, GPFS, CPFS)")) +
          ", preloaded from object storage before training; " + "the job reads " + need + ".";
 }
@@ -198,8 +202,15 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   const LinkBandwidth bw = link_bandwidth(s);
   const double pass = kCheckPassFraction;
 
+  // The smallest slice that runs the layout: one model replica (TP x CP x PP GPUs), or one GPU.
+  const int slice = s.parallel.tp * s.parallel.cp * s.parallel.pp;
+  const std::string slice_text =
+      slice == 1 ? std::string("one GPU")
+                 : std::to_string(slice) + " GPUs (one replica: TP " + std::to_string(s.parallel.tp) +
+                       (s.parallel.cp > 1 ? " x CP " + std::to_string(s.parallel.cp) : std::string()) + " x PP " +
+                       std::to_string(s.parallel.pp) + ")";
   out.push_back(
-      {"tiny_run", "A few steps on one GPU",
+      {"tiny_run", "A few steps on " + slice_text,
        "run 10 steps at micro-batch " + std::to_string(s.micro_batch) + " and print torch.cuda.max_memory_reserved()",
        "peak memory about " + format_bytes(r.memory.per_gpu.total(), ByteUnit::binary) + " per GPU of " +
            format_bytes(r.memory.capacity_bytes, ByteUnit::binary) +

@@ -66,7 +66,8 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   const Cluster& c = s.cluster;
   const int nodes = c.nodes();
   const int per_node = std::min(c.gpus, c.gpus_per_node);
-  if (!r.memory.fits) w.add({WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes});
+  if (!r.memory.fits)
+    w.add({WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes, c.gpus == 1});
   if (s.parallel.tp > c.gpus_per_node)
     w.add({WarningCode::tp_crosses_nodes, static_cast<double>(s.parallel.tp), static_cast<double>(c.gpus_per_node)});
   if (s.max_context > 0 && s.seq_len > s.max_context)
@@ -140,6 +141,10 @@ const char* warning_code(WarningCode code) {
 std::string warning_message(const Warning& w) {
   switch (w.code) {
     case WarningCode::memory_exceeds:
+      if (w.one_gpu)  // one GPU has nothing to shard over: the advice that applies to it
+        return "Needs " + format_bytes(w.value) + " but the GPU has " + format_bytes(w.limit) +
+               ": recompute activations, lower the micro-batch, train LoRA/QLoRA adapters instead of every weight, "
+               "use an 8-bit optimizer, offload the optimizer to CPU, or take a GPU with more memory.";
       return "Needs " + format_bytes(w.value) + " per GPU but the GPU has " + format_bytes(w.limit) +
              ": raise the ZeRO stage, tensor/pipeline parallelism or recomputation, or lower the micro-batch.";
     case WarningCode::tp_crosses_nodes:

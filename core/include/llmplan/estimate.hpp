@@ -44,6 +44,7 @@ struct Warning {
   WarningCode code;
   double value = 0;  // the number behind the warning (bytes, GPUs, tokens, MB/s)
   double limit = 0;  // what it was compared with
+  bool one_gpu = false;  // memory_exceeds on a single GPU: no ZeRO, TP or PP to raise, other advice
 };
 
 struct Warnings {
