@@ -320,3 +320,30 @@ TEST_CASE("a plan's 'why' cites the factor that makes it lose, and the factor po
   }
   CHECK(checked >= 20);
 }
+
+TEST_CASE("a best plan over 30 days is flagged, with the cheapest plans that finish within 7 and 30 days") {
+  // Qwen2.5 7B full fine-tune on 40 B tokens, cheapest in CNY: 8 x RTX 4090 bare metal takes about
+  // two months; faster plans exist at a higher price.
+  const PlanJsonResponse r = plan_json(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "tokens": 4e10,
+      "objective": "min_cost", "top_n": 2, "constraints": {"currency": "cny"}})",
+                                       builtin_catalog(), default_calibration());
+  REQUIRE_MESSAGE(r.ok, r.error.message);
+  const nlohmann::json body = nlohmann::json::parse(r.body);
+  const nlohmann::json& best = body["plans"][0];
+  const double best_days = best["time"]["total_hours"].get<double>() * 1.3 / 24;
+  REQUIRE(best_days > kLongRunDays);
+  CHECK(best["why"].get<std::string>().find("days of wall clock: see the cheapest plans within 7 and 30 days") !=
+        std::string::npos);
+  REQUIRE(body["within"].size() == 2);
+  for (const nlohmann::json& w : body["within"]) {
+    CHECK(w["total_hours"].get<double>() * 1.3 / 24 <= w["days"].get<double>());
+    CHECK(w["cost_usd"].get<double>() >= best["cost"]["total_usd"].get<double>());  // the best is the cheapest
+  }
+  CHECK(body["within"][0]["days"] == 7);
+  // A short best plan has none.
+  const PlanJsonResponse short_run = plan_json(R"({"model": {"preset": "qwen2.5-7b"}, "method": "lora", "tokens": 1e8,
+      "objective": "min_cost", "top_n": 1})",
+                                               builtin_catalog(), default_calibration());
+  REQUIRE(short_run.ok);
+  CHECK(nlohmann::json::parse(short_run.body)["within"].empty());
+}

@@ -793,6 +793,14 @@ bool draw_planner(AppState& app) {
   record_widget("planner.csv");
   draw_selection(app, p);
   draw_table(p, res);
+  for (const PlanResult::Within& w : res.within) {  // the best plan takes over a month
+    char line[256];
+    std::snprintf(line, sizeof line, tr(S::within_fmt), w.days, w.plan.instance->id.c_str(), w.plan.gpus(),
+                  format_duration(w.plan.total_hours * 3600).c_str(), plan_money(w.plan.cost_usd).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
+    ImGui::TextWrapped("%s", line);
+    ImGui::PopStyleColor();
+  }
   draw_pareto(p, res);
   return draw_details(app, p) || more;
 }

@@ -483,6 +483,13 @@ void print_plan_table(const std::string& body) {
     if (p.contains("calibrated") && !p["calibrated"].get<bool>())
       std::printf("     not calibrated: the trial ran on another accelerator\n");
   }
+  for (const auto& w : r["within"])
+    std::printf("within %.0f days: %s, %d GPUs, %s, %s\n", w["days"].get<double>(),
+                w["instance"].get<std::string>().c_str(), w["gpus"].get<int>(),
+                llmplan::format_duration(w["total_hours"].get<double>() * 3600).c_str(),
+                r.value("currency", std::string("usd")) == "cny"
+                    ? llmplan::format_money(w["cost_cny"].get<double>(), llmplan::Currency::cny).c_str()
+                    : llmplan::format_money(w["cost_usd"].get<double>(), llmplan::Currency::usd).c_str());
   std::printf("rejected:");
   for (const auto& [k, v] : r["rejected"].items())
     std::printf(" %s %s", k.c_str(), llmplan::format_count(v.get<double>()).c_str());

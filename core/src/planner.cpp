@@ -390,6 +390,28 @@ PlanResult Planner::result() const {
     set_range(out.plans.back(), q_, catalog_);
     out.why.push_back(why_text(ranked[i], ranked[0], i, ranked.size(), q_.objective, money_of(q_)));
   }
+  // A best plan over kLongRunDays gets the cheapest plans that finish sooner beside it.
+  const auto days = [&](const PlanCandidate& c) { return c.total_hours * q_.base.pricing.overhead_factor / 24.0; };
+  if (!ranked.empty() && days(ranked[0]) > kLongRunDays) {
+    for (double limit : kShorterRunDays) {
+      const PlanCandidate* pick = nullptr;
+      for (const PlanCandidate& c : ranked)
+        if (days(c) <= limit && (!pick || c.cost_usd < pick->cost_usd)) pick = &c;
+      if (pick) out.within.push_back({limit, *pick});
+    }
+    char note[200];
+    if (out.within.empty())
+      std::snprintf(note, sizeof note, "; it takes %.0f days of wall clock, and no plan finishes within %.0f days",
+                    days(ranked[0]), kShorterRunDays[std::size(kShorterRunDays) - 1]);
+    else if (out.within.size() == 1)
+      std::snprintf(note, sizeof note, "; it takes %.0f days of wall clock: see the cheapest plan within %.0f days",
+                    days(ranked[0]), out.within[0].days);
+    else
+      std::snprintf(note, sizeof note,
+                    "; it takes %.0f days of wall clock: see the cheapest plans within %.0f and %.0f days",
+                    days(ranked[0]), out.within[0].days, out.within[1].days);
+    if (!out.why.empty()) out.why[0] += note;
+  }
   // Pareto front over (time, cost): sort by time, keep each plan cheaper than all faster ones.
   std::vector<PlanCandidate> by_time = best_;
   std::stable_sort(by_time.begin(), by_time.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
@@ -806,6 +828,16 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                        pair_of(cost_bounds(c.cost_usd, c.used_hours, c.billed_hours, c.speed_low, c.speed_high))}});
     if (q.base.measured.any()) pareto.back()["calibrated"] = c.calibrated;
   }
+  json within = json::array();
+  for (const PlanResult::Within& w : res.within)
+    within.push_back({{"days", w.days},
+                      {"instance", w.plan.instance->id},
+                      {"nodes", w.plan.nodes},
+                      {"gpus", w.plan.gpus()},
+                      {"pricing_mode", to_string(w.plan.mode)},
+                      {"total_hours", w.plan.total_hours},
+                      {"cost_usd", w.plan.cost_usd},
+                      {"cost_cny", w.plan.cost_usd * q.base.pricing.usd_to_cny}});
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
@@ -817,6 +849,7 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
       {"currency", q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny ? "cny" : "usd"},
       {"plans", plans},
       {"pareto", pareto},
+      {"within", within},
       {"searched",
        {{"offerings", res.offerings},
         {"node_counts", res.node_counts},

@@ -70,12 +70,24 @@ struct PlanResult {
   std::vector<PlanCandidate> plans;   // ranked, best first, one per (offering, node count, mode)
   std::vector<PlanCandidate> pareto;  // non-dominated in (total hours, cost), fastest first
   std::vector<std::string> why;       // per plan: why it ranks where it does
-  std::uint64_t evaluated = 0;        // layouts estimated
-  std::uint64_t space = 0;            // layouts enumerated (evaluated + rejected before estimating)
+  // When the best plan takes longer than kLongRunDays: the cheapest plan finishing within each of
+  // kShorterRunDays (days of wall clock incl. the overhead factor, as deadlines count them).
+  struct Within {
+    double days = 0;
+    PlanCandidate plan;
+  };
+  std::vector<Within> within;
+  std::uint64_t evaluated = 0;  // layouts estimated
+  std::uint64_t space = 0;      // layouts enumerated (evaluated + rejected before estimating)
   std::uint64_t rejected[static_cast<int>(RejectReason::count)] = {};
   int offerings = 0;
   std::vector<int> node_counts;
 };
+
+// A plan longer than this many days is flagged, with the cheapest that finish within each of
+// kShorterRunDays beside it (a month is a long time to hold a job and its budget).
+inline constexpr double kLongRunDays = 30;
+inline constexpr double kShorterRunDays[] = {7, 30};
 
 const char* to_string(RejectReason r);
 const char* to_string(Objective o);
