@@ -576,3 +576,29 @@ TEST_CASE("memory_exceeds on one GPU advises what one GPU can do, not ZeRO, TP o
   CHECK_FALSE(many.warnings.items[0].one_gpu);
   CHECK(warning_message(many.warnings.items[0]).find("raise the ZeRO stage") != std::string::npos);
 }
+
+TEST_CASE("estimate warns of a layout no target framework runs, naming the rule; torchtitan's own layouts pass") {
+  auto rule_of = [](const char* text) -> std::string {
+    const EstimateResult r = estimate(parse(text), default_calibration());
+    for (int i = 0; i < r.warnings.count; ++i)
+      if (r.warnings.items[static_cast<size_t>(i)].code == WarningCode::unsupported_layout)
+        return warning_message(r.warnings.items[static_cast<size_t>(i)]);
+    return "";
+  };
+  // LoRA with TP: PEFT runs in Hugging Face PEFT, which has no tensor parallelism.
+  CHECK(rule_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "cluster": {"gpus": 8},
+      "parallel": {"tp": 2}})")
+            .find("PEFT and freeze-tuning run in Hugging Face PEFT") != std::string::npos);
+  // ZeRO-3 with PP under Megatron-LM (the default for full pretraining) ...
+  CHECK(rule_of(R"({"model": {"preset": "llama-3.1-70b"}, "global_batch": 64, "cluster": {"gpus": 64},
+      "parallel": {"pp": 4, "zero": 3}})")
+            .find("ZeRO-3 without PP") != std::string::npos);
+  // ... which torchtitan runs (FSDP2 with pipeline stages): no warning then.
+  CHECK(rule_of(R"({"model": {"preset": "llama-3.1-70b"}, "framework": "torchtitan", "global_batch": 64,
+      "cluster": {"gpus": 64}, "parallel": {"pp": 4, "zero": 3}})")
+            .empty());
+  // A runnable layout: nothing.
+  CHECK(rule_of(R"({"model": {"preset": "llama-3.1-70b"}, "global_batch": 64, "cluster": {"gpus": 64},
+      "parallel": {"tp": 8, "pp": 2, "zero": 1}})")
+            .empty());
+}

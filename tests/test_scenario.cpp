@@ -105,7 +105,8 @@ TEST_CASE("warnings carry their numbers") {
   const auto j = nlohmann::json::parse(r.body);
   std::string codes;
   for (const auto& w : j["warnings"]) codes += w["code"].get<std::string>() + " ";
-  CHECK(codes == "tp_crosses_nodes seq_exceeds_context comm_dominates ");
+  // TP 16 does not divide Llama 2 70B's 8 KV heads: no framework the planner targets runs it.
+  CHECK(codes == "tp_crosses_nodes seq_exceeds_context comm_dominates unsupported_layout ");
   CHECK(j["warnings"][0]["value"].get<double>() == 16.0);
   CHECK(j["warnings"][1]["limit"].get<double>() == 4096.0);
 }

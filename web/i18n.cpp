@@ -608,6 +608,7 @@ constexpr Entry kStrings[] = {
     {S::t_not_calibrated, "The trial ran on another accelerator: this plan's figures are the model's alone.", "试跑用的是别的加速卡：该方案的数字仅来自模型。"},
     {S::w_memory_exceeds_one_gpu, "Needs %s but the GPU has %s: recompute activations, lower the micro-batch, train LoRA/QLoRA adapters instead of every weight, use an 8-bit optimizer, offload the optimizer to CPU, or take a GPU with more memory.", "需要 %s，但显卡只有 %s：开启激活重计算、减小微批、改用 LoRA/QLoRA 只训练适配器、使用 8-bit 优化器、把优化器卸载到 CPU，或换更大显存的显卡。"},
     {S::w_minimum_billing, "The offering bills a minimum block: %s billed for %s used, and the cost counts the whole block.", "该云产品按最低计费周期收费：计费 %s，实际使用 %s，费用按整个周期计算。"},
+    {S::w_unsupported_layout, "No framework the planner targets runs this layout: %s. The figures assume it runs; the planner would not propose it.", "规划器支持的训练框架都不能运行此并行方式：%s。这些数字假定它能运行；规划器不会推荐它。"},
     {S::within_fmt, "The best plan takes over a month; the cheapest within %.0f days: %s, %d GPUs, %s, %s", "最佳方案超过一个月；%.0f 天内完成的最便宜方案：%s，%d 张 GPU，%s，%s"},
     {S::used_hours, "Hours used (incl. overhead)", "使用时长（含额外开销）"},
     {S::billed_hours, "Hours billed (minimum block)", "计费时长（最低计费周期）"},

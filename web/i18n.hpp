@@ -128,7 +128,7 @@ enum class Lang { en, zh };
   X(cal_on_ep) X(cal_on_zero) X(cal_on_micro_batch) X(cal_on_seq_len) X(cal_on_global_batch) X(t_cal_on) \
   X(paste_measurement) X(t_paste_measurement) X(read_log) X(log_read_ok) X(log_refused) X(range_measured) \
   X(calibration_title) X(calibration_row) X(clear_calibration) X(not_calibrated) X(t_not_calibrated) \
-  X(w_memory_exceeds_one_gpu) X(w_minimum_billing) X(within_fmt) X(used_hours) X(billed_hours) X(billed_fmt) X(t_billed) \
+  X(w_memory_exceeds_one_gpu) X(w_minimum_billing) X(w_unsupported_layout) X(within_fmt) X(used_hours) X(billed_hours) X(billed_fmt) X(t_billed) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

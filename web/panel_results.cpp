@@ -351,6 +351,7 @@ const WarningText kWarningTexts[] = {
     {S::w_no_price, Kind::count},
     {S::w_spot_without_rate, Kind::count},
     {S::w_minimum_billing, Kind::duration},
+    {S::w_unsupported_layout, Kind::count},
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");
@@ -372,7 +373,9 @@ void warnings(const EstimateResult& r) {
     const WarningText& t = kWarningTexts[static_cast<size_t>(w.code)];
     const S text = w.one_gpu ? S::w_memory_exceeds_one_gpu : t.text;
     const std::string message =
-        fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
+        w.code == WarningCode::unsupported_layout
+            ? fmt(tr(text), w.rule)  // the core's rule, in English
+            : fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";
     text_colored(palette::kWarning, code.c_str());
     text_wrapped(message.c_str());

@@ -8,6 +8,7 @@
 
 #include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/layouts.hpp"
 #include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
 
@@ -92,6 +93,14 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   if (s.pricing.usd_per_gpu_hour <= 0) w.add({WarningCode::no_price, 0, 0});
   if (s.pricing.mode == PricingMode::spot && s.pricing.spot_interruptions_per_hour <= 0)
     w.add({WarningCode::spot_without_rate, 0, 0});
+  // The planner searches only layouts some framework runs (layouts.hpp); say so of one that none
+  // does, with its rule, unless torchtitan runs it (its job config covers ZeRO-3 with PP, per-op SAC).
+  const FrameworkChoice runs = framework_for(layout_of(s), s.model, s.method);
+  if (runs.framework == Framework::none && !(s.framework == FrameworkKind::torchtitan && torchtitan_runs(s))) {
+    Warning u{WarningCode::unsupported_layout, 0, 0};
+    u.rule = runs.reason;
+    w.add(u);
+  }
   if (r.cost.billed_hours > r.cost.used_hours && r.cost.usd_per_gpu_hour > 0)
     w.add({WarningCode::minimum_billing, r.cost.billed_hours * 3600, r.cost.used_hours * 3600});
   return w;
@@ -133,7 +142,8 @@ const char* warning_code(WarningCode code) {
                                 "comm_dominates",
                                 "no_price",
                                 "spot_without_rate",
-                                "minimum_billing"};
+                                "minimum_billing",
+                                "unsupported_layout"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
@@ -202,6 +212,9 @@ std::string warning_message(const Warning& w) {
     case WarningCode::minimum_billing:
       return "The offering bills a minimum block: " + format_duration(w.value) + " billed for " +
              format_duration(w.limit) + " used, and the cost counts the whole block.";
+    case WarningCode::unsupported_layout:
+      return std::string("No framework the planner targets runs this layout: ") + w.rule +
+             ". The figures assume it runs; the planner would not propose it.";
     case WarningCode::count: break;
   }
   return "";

@@ -80,6 +80,20 @@ bool megatron_runs(const Layout& l, const ModelArch& m, Method method) {
   return megatron_refusal(l, m, method) == nullptr;
 }
 
+// Whether torchtitan runs the layout: full training without offload; expert parallelism only
+// over FSDP-sharded data parallelism with cp <= ep, borrowing the TP ranks too when experts are
+// not tensor-parallel (torchtitan/config/job_config.py, Parallelism: expert_parallel_degree
+// borrows from dp_shard x cp, and from tp when expert_tensor_parallel_degree is 1, the only
+// other value being tp).
+bool torchtitan_runs(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (s.is_peft() || s.method == Method::freeze || x.offload != Offload::none) return false;
+  const int etp = x.expert_tp();
+  const int borrowed = s.dp() * x.cp * (etp == 1 ? x.tp : 1);
+  if (x.ep > 1 && (x.zero == 0 || x.ep < x.cp || (etp != 1 && etp != x.tp) || x.ep > borrowed)) return false;
+  return true;
+}
+
 FrameworkChoice framework_for(const Layout& l, const ModelArch& m, Method method) {
   if (!model_parallel(l)) {
     if (l.zero == 3 && l.offload == Offload::none)

@@ -37,14 +37,16 @@ enum class WarningCode {
   no_price,                   // no price in the catalog for this accelerator and mode
   spot_without_rate,          // spot pricing without an interruption rate
   minimum_billing,            // the offering's minimum billing block sets the cost (value billed, limit used, s)
+  unsupported_layout,         // no framework the planner targets (nor torchtitan) runs this layout
   count
 };
 
 struct Warning {
   WarningCode code;
-  double value = 0;  // the number behind the warning (bytes, GPUs, tokens, MB/s)
-  double limit = 0;  // what it was compared with
-  bool one_gpu = false;  // memory_exceeds on a single GPU: no ZeRO, TP or PP to raise, other advice
+  double value = 0;       // the number behind the warning (bytes, GPUs, tokens, MB/s)
+  double limit = 0;       // what it was compared with
+  bool one_gpu = false;   // memory_exceeds on a single GPU: no ZeRO, TP or PP to raise, other advice
+  const char* rule = "";  // unsupported_layout: the rule that refuses the layout (layouts.cpp)
 };
 
 struct Warnings {

@@ -45,6 +45,9 @@ FrameworkChoice framework_for(const Layout& layout, const ModelArch& model, Meth
 // --use-torch-fsdp2 with pipeline or expert parallelism). Also true of some layouts framework_for
 // gives to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
 bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
+// Whether torchtitan runs the scenario's layout (its job config can say so): full training without
+// offload, expert parallelism over FSDP-sharded data parallelism (launch.cpp writes the config).
+bool torchtitan_runs(const Scenario& s);
 
 //-----------------------------------------------------------------------------
 // The search space
