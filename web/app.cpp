@@ -273,6 +273,9 @@ void app_open_link(AppState& app, const std::string& link) {
       app.edited_catalog ? std::string_view(app.edited_catalog_json) : builtin_catalog_json();
   const auto found = app.releases.find(version);
   const AppState::Release* release = found != app.releases.end() ? &found->second : nullptr;
+  // A link opened since an older one asked for its catalog release supersedes it: the release,
+  // arriving late on a slow connection, must not re-open the link the user has left.
+  if (app.pending_link != link) app.pending_link.clear();
   if (!version.empty() && version != current.catalog_version && !release && app.pending_link != link) {
     app.pending_link = link;  // open now with the built-in catalog, again when the release arrives
     platform_fetch_release(version);

@@ -141,7 +141,11 @@ test('a link made before links recorded the model version says its figures chang
     const fragment = await page.evaluate(() => window.Module.appFragment());
     assert.match(fragment, /^v=1&c=[0-9.]+&mv=\d+&/);
     await page.evaluate((h) => { location.hash = h; }, fragment.replace(/&s=4096/, '&s=2048'));
-    await page.waitForFunction(() => JSON.parse(window.Module.appResult()).time.tokens_per_step === 256 * 2048, null, { timeout: 5000 });
+    // Wait for the state asked about (the report of the newly opened link), not only the result:
+    // on a busy machine the result was seen before the report of the new link was.
+    await page.waitForFunction(() => JSON.parse(window.Module.appResult()).time.tokens_per_step === 256 * 2048 &&
+                                     JSON.parse(window.Module.appLinkReport()).model_changes.length === 0,
+                               null, { timeout: 10000 }).catch(() => {});
     const report = await page.evaluate(() => JSON.parse(window.Module.appLinkReport()));
     assert.deepEqual(report.model_changes, []);
   } finally {
