@@ -213,7 +213,7 @@ TEST_SUITE("calibration from a trial run") {
   TEST_CASE("in the planner the calibration applies to plans on the trial's accelerator, the others are marked") {
     json q = json::parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "seq_len": 4096,
         "global_batch": 256, "tokens": 2e9, "objective": "min_cost", "top_n": 20,
-        "constraints": {"accelerators": ["h100-sxm5-80gb", "a100-sxm4-80gb"], "max_gpus": 64}})");
+        "constraints": {"accelerators": ["h100-sxm5-80gb", "a100-sxm4-80gb"], "max_gpus": 64, "currency": "usd"}})");
     q["calibration"] = {{"tokens_per_s_per_gpu", 3000}};
     const PlanJsonResponse missing = plan_json(q.dump(), builtin_catalog(), default_calibration());
     CHECK_FALSE(missing.ok);

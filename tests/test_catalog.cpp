@@ -19,8 +19,8 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.2");
-    CHECK(c.as_of == "2026-12-01");
+    CHECK(c.catalog_version == "2026.12.3");
+    CHECK(c.as_of == "2026-12-02");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
     CHECK(c.models.size() >= 30);
@@ -209,6 +209,10 @@ TEST_SUITE("malformed catalogs") {
         {set("/instances/0/currency", "eur"), "/instances/0/currency: must be one of \"usd\", \"cny\"; got \"eur\""},
         {no_price, "/instances/0/on_demand_per_hour: no price is given: give one, or say in notes why none was found"},
         {set("/instances/0/gpus", 0), "/instances/0/gpus: must be an integer in 1..1024; got 0"},
+        {set("/instances/0/gpus_per_host_max", 8),
+         "/instances/0/gpus_per_host_max: applies to offerings rented by the card: gpus must be 1, got 8"},
+        {set("/instances/0/intra_host_link", "infiniband-ndr"),
+         "/instances/0/intra_host_link: \"infiniband-ndr\" is not an intra_node interconnect id"},
         {set("/interconnects/0/scope", "inside"),
          "/interconnects/0/scope: must be one of \"intra_node\", \"inter_node\"; got \"inside\""},
         {set("/interconnects/0/nccl_busbw_gb_per_s", 1000),

@@ -110,10 +110,9 @@ TEST_CASE("design space: each cell is the best plan of its accelerator at exactl
       cheapest = std::min(cheapest, cell.plan.cost_usd);
     }
   }
-  // The grid's cheapest cell is the planner's best plan (a single GPU for 8B QLoRA).
+  // The grid's cheapest cell is the planner's best plan.
   const PlanResult best = plan(*parse.question, builtin_catalog(), default_calibration());
   REQUIRE(!best.plans.empty());
-  CHECK(best.plans[0].gpus() == 1);
   CHECK(cheapest == doctest::Approx(best.plans[0].cost_usd));
   CHECK(g.min_cost_usd == doctest::Approx(cheapest));
   CHECK(g.max_cost_usd >= g.min_cost_usd);

@@ -34,6 +34,14 @@ json base_document() {
 
 // Makes the field apply (its `applies` condition) and meets the cross-field rules the value
 // brings with it (divisibility of GPUs, MoE and MLA companions, offload needs ZeRO).
+// An offering rented by the card (cluster.cards applies to these only).
+const Instance& per_card_offering() {
+  for (const Instance& in : builtin_catalog().instances)
+    if (in.per_card()) return in;
+  FAIL("the catalog has no offering rented by the card");
+  return builtin_catalog().instances.front();
+}
+
 void give_context(json& doc, const FieldSpec& f) {
   const std::string applies = f.applies;
   const std::string path = f.path;
@@ -46,6 +54,7 @@ void give_context(json& doc, const FieldSpec& f) {
     json_set(doc, "parallel.ep", 2);
   }
   if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
+  if (path == "cluster.cards") doc["cluster"] = {{"instance", per_card_offering().id}};
   if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" || path == "model.dense_layers")
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
   if (applies.find("model.attention=mla") != std::string::npos)
@@ -131,6 +140,8 @@ bool is_measurement(const FieldSpec& f) {
 }
 
 std::vector<json> accepted_in(const FieldSpec& f, const json& doc) {
+  // Cards run from 1 to what the offering's host gives (the table's 64 bounds every host).
+  if (std::string_view(f.path) == "cluster.cards") return {1, per_card_offering().gpus_per_host_max};
   if (!is_measurement(f)) return accepted(f);
   const ScenarioParse p = parse_scenario(doc.dump(), builtin_catalog());
   REQUIRE_MESSAGE(p.scenario, p.error.message);

@@ -113,6 +113,20 @@ TEST_SUITE("links") {
           estimate_json(input, builtin_catalog(), cal).body);
   }
 
+  TEST_CASE("cards of an offering rented by the card round-trip under nc") {
+    const std::string input = R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "seq_len": 2048,
+      "cluster": {"instance": "autodl-1x-a800-80gb", "nodes": 1, "cards": 4}})";
+    const std::string fragment = encode(input);
+    CHECK(fragment.find("&nc=4") != std::string::npos);
+    const LinkDecode d = decode(fragment);
+    CHECK(d.notices.empty());
+    REQUIRE(d.valid);
+    CHECK(json::parse(d.input_json)["cluster"]["cards"] == 4);
+    const Calibration& cal = default_calibration();
+    CHECK(estimate_json(d.input_json, builtin_catalog(), cal).body ==
+          estimate_json(input, builtin_catalog(), cal).body);
+  }
+
   TEST_CASE("context, expert and virtual pipeline parallelism round-trip under cp, xp and vp") {
     // Mixtral 8x7B on 64 GPUs: TP 2 x CP 2 x PP 2 (VP 2), DP 8 with EP 4 inside it.
     const std::string input =

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "llmplan/catalog.hpp"
@@ -33,9 +34,8 @@ TEST_CASE("TP never crosses a node in any plan, and plans are deterministic") {
   const json a = plan_of(k70bFull), b = plan_of(k70bFull);
   CHECK(a == b);
   for (const json& p : a["plans"]) {
-    const Instance* in = builtin_catalog().find_instance(p["instance"].get<std::string>());
-    REQUIRE(in != nullptr);
-    CHECK(p["layout"]["tp"].get<int>() <= in->gpus);
+    REQUIRE(builtin_catalog().find_instance(p["instance"].get<std::string>()) != nullptr);
+    CHECK(p["layout"]["tp"].get<int>() <= p["gpus"].get<int>() / p["nodes"].get<int>());
   }
 }
 
@@ -322,10 +322,10 @@ TEST_CASE("a plan's 'why' cites the factor that makes it lose, and the factor po
 }
 
 TEST_CASE("a best plan over 30 days is flagged, with the cheapest plans that finish within 7 and 30 days") {
-  // Qwen2.5 7B full fine-tune on 40 B tokens, cheapest in CNY: 8 x RTX 4090 bare metal takes about
-  // two months; faster plans exist at a higher price.
-  const PlanJsonResponse r = plan_json(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "tokens": 4e10,
-      "objective": "min_cost", "top_n": 2, "constraints": {"currency": "cny"}})",
+  // Qwen2.5 7B full fine-tune on 100 B tokens, cheapest: the 8 cards of one per-card host take
+  // about 48 days of wall clock; multi-node plans finish sooner at a higher price.
+  const PlanJsonResponse r = plan_json(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "tokens": 1e11,
+      "objective": "min_cost", "top_n": 2})",
                                        builtin_catalog(), default_calibration());
   REQUIRE_MESSAGE(r.ok, r.error.message);
   const nlohmann::json body = nlohmann::json::parse(r.body);
@@ -346,4 +346,45 @@ TEST_CASE("a best plan over 30 days is flagged, with the cheapest plans that fin
                                                builtin_catalog(), default_calibration());
   REQUIRE(short_run.ok);
   CHECK(nlohmann::json::parse(short_run.body)["within"].empty());
+}
+
+TEST_CASE("offerings rented by the card are searched at 1 to gpus_per_host_max cards of one host") {
+  // A 7B full fine-tune in CNY on A800: the only CNY A800 offering is AutoDL's, sold per card, up
+  // to 8 on a host. Before, it was a 1-GPU offering and could never run the job: Qwen2.5 7B's
+  // weights, gradients and AdamW states alone take 16 B x 7.62 B = 122 GB, more than one 80 GB card.
+  const json r = plan_of(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full", "seq_len": 2048,
+    "global_batch": 64, "tokens": 2e8, "objective": "min_cost", "top_n": 8,
+    "constraints": {"currency": "cny", "max_gpus": 8, "accelerators": ["a800-sxm4-80gb"]}})");
+  REQUIRE(r["plans"].size() >= 3);
+  std::set<int> sizes;
+  const double per_gpu_hour = r["plans"][0]["cost"]["effective_usd_per_gpu_hour"].get<double>();
+  for (const json& p : r["plans"]) {
+    CHECK(p["instance"] == "autodl-1x-a800-80gb");
+    CHECK(p["nodes"] == 1);
+    CHECK(p["cards"] == p["gpus"]);  // at least 2 (below): one card is the offering's own shape
+    CHECK(p["scenario"]["cluster"]["cards"] == p["gpus"]);
+    // The per-card price: every size pays the same per GPU-hour.
+    CHECK(p["cost"]["effective_usd_per_gpu_hour"].get<double>() == doctest::Approx(per_gpu_hour).epsilon(1e-9));
+    sizes.insert(p["gpus"].get<int>());
+  }
+  CHECK(*sizes.begin() >= 2);
+  CHECK(*sizes.rbegin() <= 8);
+  CHECK(sizes.size() >= 3);
+  // Each plan's scenario reproduces it through llmplan estimate.
+  const json& best = r["plans"][0];
+  const JsonResponse e = estimate_json(best["scenario"].dump(), builtin_catalog(), default_calibration());
+  REQUIRE_MESSAGE(e.ok, e.error.message);
+  CHECK(json::parse(e.body)["cost"]["total_usd"].get<double>() ==
+        doctest::Approx(best["cost"]["total_usd"].get<double>()).epsilon(1e-9));
+}
+
+TEST_CASE("a question whose offerings have no priced multi-node network says every plan is one machine") {
+  const json cny = plan_of(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
+    "global_batch": 256, "tokens": 2e9, "objective": "min_cost", "constraints": {"currency": "cny", "max_gpus": 64}})");
+  REQUIRE(cny["notices"].size() == 1);
+  CHECK(cny["notices"][0]["code"] == "one_machine_only");
+  CHECK(cny["notices"][0]["message"].get<std::string>().find("Lingjun") != std::string::npos);
+  for (const json& p : cny["plans"]) CHECK(p["nodes"] == 1);
+  // The USD catalog has RDMA offerings: no notice.
+  CHECK(plan_of(k70bFull)["notices"].empty());
 }

@@ -202,3 +202,31 @@ TEST_CASE("an invalid value is echoed cut to 80 characters with its length, whol
       parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": "long"})", builtin_catalog());
   CHECK(c.error.message == "seq_len: must be an integer in 1..1048576; got \"long\"");
 }
+
+TEST_CASE("an offering rented by the card takes cluster.cards: 1 to its host's cards, at the per-card price") {
+  // AutoDL's A800 is sold per card, up to 8 on one host (catalog instances.json), on PCIe 4.0
+  // (its intra_host_link: 31 GB/s one direction, catalog interconnects.json "pcie4").
+  const ScenarioParse p = parse(R"({"model": {"preset": "qwen2.5-7b"}, "method": "full",
+    "cluster": {"instance": "autodl-1x-a800-80gb", "cards": 4}})");
+  REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
+  const Scenario& s = *p.scenario;
+  CHECK(s.cluster.cards == 4);
+  CHECK(s.cluster.gpus == 4);
+  CHECK(s.cluster.gpus_per_node == 4);
+  CHECK(s.cluster.nodes() == 1);
+  CHECK(s.cluster.intra_node_gb_per_s == doctest::Approx(31));
+  // 5.88 CNY per card-hour, converted at the catalog's dated rate.
+  CHECK(s.pricing.usd_per_gpu_hour == doctest::Approx(5.88 / builtin_catalog().currency.usd_to_cny));
+  // Without cards it is the offering's one card, as before.
+  const ScenarioParse one =
+      parse(R"({"model": {"preset": "qwen2.5-7b"}, "cluster": {"instance": "autodl-1x-a800-80gb"}})");
+  REQUIRE(one.scenario.has_value());
+  CHECK(one.scenario->cluster.gpus == 1);
+  check_rejects(R"({"model": {"preset": "qwen2.5-7b"}, "cluster": {"instance": "autodl-1x-a800-80gb", "cards": 9}})",
+                "cluster.cards", "must be 1..8");
+  check_rejects(
+      R"({"model": {"preset": "qwen2.5-7b"}, "cluster": {"instance": "aws-p5.48xlarge-us-east-1", "cards": 4}})",
+      "cluster.cards", "fixed shape of 8 GPU(s)");
+  check_rejects(R"({"model": {"preset": "qwen2.5-7b"}, "cluster": {"instance": "autodl-1x-a800-80gb", "cards": 0}})",
+                "cluster.cards", "1..");
+}

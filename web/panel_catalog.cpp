@@ -298,7 +298,10 @@ bool instances_view(AppState& app, float height) {
             item_tooltip(in.id.c_str());
             break;
           case 1: cell_text(in.provider); break;
-          case 2: cell_text(std::to_string(in.gpus) + " x " + in.accelerator); break;
+          case 2:
+            cell_text((in.per_card() ? "1-" + std::to_string(in.gpus_per_host_max) : std::to_string(in.gpus)) + " x " +
+                      in.accelerator);
+            break;
           case 3: cell_text(in.region); break;
           case 4: cell_text(money(in.on_demand_per_hour, in.currency)); break;
           case 5: cell_text(money(in.spot_per_hour, in.currency)); break;

@@ -123,7 +123,7 @@ void draw_grid(AppState& app, DesignState& d) {
     ImGui::Text(tr(S::design_cell_none), acc.c_str(), gpus);
   } else {
     const PlanCandidate& p = cell.plan;
-    ImGui::Text("%d x %s  (%s, %d x %d)", gpus, acc.c_str(), p.instance->id.c_str(), p.nodes, p.instance->gpus);
+    ImGui::Text("%d x %s  (%s, %d x %d)", gpus, acc.c_str(), p.instance->id.c_str(), p.nodes, p.gpus_per_node());
     ImGui::Text(tr(S::layout_fmt), p.layout.tp, p.layout.pp, p.dp(), layout_extra_text(p.layout).c_str(), p.layout.zero,
                 p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch,
                 to_string(p.layout.recompute));

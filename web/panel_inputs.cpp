@@ -225,12 +225,20 @@ bool doc_applies(const AppState& app, const FieldSpec& f) {
   return field_applies(f, [&app](std::string_view path) { return doc_condition_value(app, path); });
 }
 
-// Removes fields that no longer apply (LoRA fields after leaving LoRA, offload after ZeRO 0), so
-// the parser does not refuse what the user can no longer see.
+// Whether the document's instance is rented by the card (cluster.cards applies).
+bool per_card_instance(const AppState& app) {
+  const Instance* in = app_catalog(app).find_instance(doc_string(app, "cluster.instance", ""));
+  return in && in->per_card();
+}
+
+// Removes fields that no longer apply (LoRA fields after leaving LoRA, offload after ZeRO 0, cards
+// after leaving an offering rented by the card), so the parser does not refuse what the user can
+// no longer see.
 void drop_fields_that_no_longer_apply(AppState& app) {
   for (const FieldSpec& f : all_fields())
     if (f.scope == FieldScope::scenario && *f.applies && has(app, f.path) && !doc_applies(app, f))
       json_erase(app.input, f.path);
+  if (has(app, "cluster.cards") && !per_card_instance(app)) json_erase(app.input, "cluster.cards");
 }
 
 // Catalog ids and display names of a table id field's catalog section.
@@ -534,7 +542,8 @@ bool draw_fields(AppState& app, const char* section, After after) {
   if (!begin_fields(section, unit_column_width(section))) return false;
   for (const FieldSpec& f : all_fields()) {
     if (f.scope != FieldScope::scenario || std::string_view(f.section) != section || !doc_applies(app, f)) continue;
-    if (std::string_view(f.path) == "cluster.instance" && !has(app, f.path)) continue;  // the mode row picks it
+    if (std::string_view(f.path) == "cluster.instance" && !has(app, f.path)) continue;     // the mode row picks it
+    if (std::string_view(f.path) == "cluster.cards" && !per_card_instance(app)) continue;  // fixed shapes have none
     c |= draw_field(app, f);
     after(f.path);
   }
@@ -570,20 +579,34 @@ std::string price_text(Opt price, CurrencyCode currency) {
   return format_money(*price, currency == CurrencyCode::cny ? Currency::cny : Currency::usd);
 }
 
+// The offering's provider, shape and prices, with their source.
+void offering_summary(const AppState& app, const Instance& in) {
+  const Catalog& catalog = app_catalog(app);
+  const Provider* p = catalog.find_provider(in.provider);
+  const Accelerator* a = catalog.find_accelerator(in.accelerator);
+  char line[512];
+  std::snprintf(line, sizeof line, tr(S::offering_fmt), p ? p->name.c_str() : in.provider.c_str(), in.region.c_str(),
+                in.gpus, a ? a->name.c_str() : in.accelerator.c_str(),
+                in.vcpus ? num_text(*in.vcpus).c_str() : tr(S::na),
+                in.ram_gb ? num_text(*in.ram_gb).c_str() : tr(S::na));
+  text_wrapped_disabled(line);
+  std::snprintf(line, sizeof line, tr(S::offering_price), price_text(in.on_demand_per_hour, in.currency).c_str(),
+                price_text(in.spot_per_hour, in.currency).c_str(), in.source.c_str(), in.as_of.c_str());
+  text_wrapped_disabled(line);
+}
+
+// ... and, for an offering rented by the card, how many one host gives and how they are linked.
 void offering_lines(const AppState& app) {
   const Catalog& catalog = app_catalog(app);
   const Instance* in = catalog.find_instance(doc_string(app, "cluster.instance", ""));
   if (!in) return;
-  const Provider* p = catalog.find_provider(in->provider);
+  offering_summary(app, *in);
+  if (!in->per_card()) return;
   const Accelerator* a = catalog.find_accelerator(in->accelerator);
-  char line[512];
-  std::snprintf(line, sizeof line, tr(S::offering_fmt), p ? p->name.c_str() : in->provider.c_str(), in->region.c_str(),
-                in->gpus, a ? a->name.c_str() : in->accelerator.c_str(),
-                in->vcpus ? num_text(*in->vcpus).c_str() : tr(S::na),
-                in->ram_gb ? num_text(*in->ram_gb).c_str() : tr(S::na));
-  text_wrapped_disabled(line);
-  std::snprintf(line, sizeof line, tr(S::offering_price), price_text(in->on_demand_per_hour, in->currency).c_str(),
-                price_text(in->spot_per_hour, in->currency).c_str(), in->source.c_str(), in->as_of.c_str());
+  const Interconnect* l =
+      catalog.find_interconnect(in->intra_host_link.empty() && a ? a->intra_node_link : in->intra_host_link);
+  char line[256];
+  std::snprintf(line, sizeof line, tr(S::per_card_fmt), in->gpus_per_host_max, l ? l->name.c_str() : tr(S::na));
   text_wrapped_disabled(line);
 }
 

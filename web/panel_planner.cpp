@@ -584,7 +584,7 @@ void draw_selection(AppState& app, PlannerState& p) {
 nlohmann::json measured_on(const PlanCandidate& c) {
   return {{"accelerator", c.instance->accelerator},
           {"gpus", c.gpus()},
-          {"gpus_per_node", c.instance->gpus},
+          {"gpus_per_node", c.gpus_per_node()},
           {"tp", c.layout.tp},
           {"pp", c.layout.pp},
           {"cp", c.layout.cp},
@@ -799,6 +799,11 @@ bool draw_planner(AppState& app) {
                   format_duration(w.plan.total_hours * 3600).c_str(), plan_money(w.plan.cost_usd).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
     ImGui::TextWrapped("%s", line);
+    ImGui::PopStyleColor();
+  }
+  if (res.one_machine_only) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
+    ImGui::TextWrapped("%s", tr(S::n_one_machine_only));
     ImGui::PopStyleColor();
   }
   draw_pareto(p, res);

@@ -495,6 +495,8 @@ void print_plan_table(const std::string& body) {
     std::printf(" %s %s", k.c_str(), llmplan::format_count(v.get<double>()).c_str());
   std::printf("\n");
   if (r.contains("message")) std::printf("%s\n", r["message"].get<std::string>().c_str());
+  for (const auto& n : r.value("notices", nlohmann::json::array()))
+    std::printf("notice %s: %s\n", n["code"].get<std::string>().c_str(), n["message"].get<std::string>().c_str());
   if (r["plans"].empty()) return;
   const auto& a = r["plans"][0]["advice"];
   std::printf("\nplan 1: tier %s\n  network: %s\n  data: %s\n  checkpoints: %s\n", a["tier"].get<std::string>().c_str(),

@@ -269,10 +269,11 @@ bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) 
 
 bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) {
   std::string currency, link;
-  if (!entry_info(r, o, p, i,
-                  {"provider", "instance_type", "accelerator", "gpus", "vcpus", "ram_gb", "local_nvme_tb",
-                   "network_gbps", "inter_node_link", "region", "currency", "on_demand_per_hour", "spot_per_hour",
-                   "reserved_1yr_per_hour", "reserved_3yr_per_hour", "min_billing_hours"}) ||
+  if (!entry_info(
+          r, o, p, i,
+          {"provider", "instance_type", "accelerator", "gpus", "vcpus", "ram_gb", "local_nvme_tb", "network_gbps",
+           "inter_node_link", "region", "currency", "on_demand_per_hour", "spot_per_hour", "reserved_1yr_per_hour",
+           "reserved_3yr_per_hour", "min_billing_hours", "gpus_per_host_max", "intra_host_link"}) ||
       !r.required(o, p, {"provider", "instance_type", "accelerator", "gpus", "region"}) ||
       !r.string(o, "provider", p, i.provider) || !r.string(o, "instance_type", p, i.instance_type) ||
       !r.string(o, "accelerator", p, i.accelerator) || !r.integer(o, "gpus", p, 1, 1024, i.gpus) ||
@@ -292,6 +293,16 @@ bool read_instance(Reader& r, const json& o, const std::string& p, Instance& i) 
   }
   if (o.contains("inter_node_link") && !o["inter_node_link"].is_null() &&
       !r.string(o, "inter_node_link", p, i.inter_node_link))
+    return false;
+  if (o.contains("gpus_per_host_max") && !o["gpus_per_host_max"].is_null()) {
+    if (!r.integer(o, "gpus_per_host_max", p, 1, 64, i.gpus_per_host_max)) return false;
+    // Cards of one host are sold one at a time, so the offering itself is one card.
+    if (i.gpus != 1)
+      return r.fail(r.join(p, "gpus_per_host_max"),
+                    "applies to offerings rented by the card: gpus must be 1, got " + std::to_string(i.gpus));
+  }
+  if (o.contains("intra_host_link") && !o["intra_host_link"].is_null() &&
+      !r.string(o, "intra_host_link", p, i.intra_host_link))
     return false;
   i.currency = currency == "usd" ? CurrencyCode::usd : CurrencyCode::cny;
   const bool priced = i.on_demand_per_hour || i.spot_per_hour || i.reserved_1yr_per_hour || i.reserved_3yr_per_hour;
@@ -399,6 +410,8 @@ void check_references(const Catalog& c, std::vector<std::string>& diags) {
       diags.push_back(p + "/accelerator: \"" + in.accelerator + "\" is not an accelerator id");
     if (!in.inter_node_link.empty() && !link_scope_is(in.inter_node_link, LinkScope::inter_node))
       diags.push_back(p + "/inter_node_link: \"" + in.inter_node_link + "\" is not an inter_node interconnect id");
+    if (!in.intra_host_link.empty() && !link_scope_is(in.intra_host_link, LinkScope::intra_node))
+      diags.push_back(p + "/intra_host_link: \"" + in.intra_host_link + "\" is not an intra_node interconnect id");
   }
 }
 

@@ -186,6 +186,12 @@ const FieldSpec kFields[] = {
     {.path = "cluster.nodes", .type = T::integer, .lo = 1, .hi = 100000, .code = "nn", .unit = "nodes",
      .label = "nodes", .help = "t_nodes", .meaning = "Instances (nodes) of cluster.instance.", .section = "cluster",
      .applies = "cluster.instance", .default_text = "1"},
+    {.path = "cluster.cards", .type = T::integer, .lo = 1, .hi = 64, .code = "nc", .unit = "GPUs",
+     .label = "cards", .help = "t_cards",
+     .meaning = "Cards rented on one host of an offering sold by the card (AutoDL, Compshare): 1 to the "
+                "instance's gpus_per_host_max, at the per-card price.",
+     .section = "cluster", .applies = "cluster.instance", .default_text = "the instance's GPUs",
+     .ref = REF(cluster.cards)},
 
     // Network overrides: the catalog gives them from the instance or the link.
     {.path = "network.inter_node_link", .type = T::id, .code = "nl", .label = "inter_link", .help = "t_inter_link",

@@ -69,7 +69,8 @@ bool offering_allowed(const Constraints& c, const Instance& in) {
          in_regions(c.regions, in.region) && in_currency(c.currency, in.currency);
 }
 
-int PlanCandidate::gpus() const { return nodes * (instance ? instance->gpus : 1); }
+int PlanCandidate::gpus_per_node() const { return cards > 0 ? cards : (instance ? instance->gpus : 1); }
+int PlanCandidate::gpus() const { return nodes * gpus_per_node(); }
 int PlanCandidate::dp() const { return gpus() / (layout.tp * layout.cp * layout.pp); }
 
 const char* to_string(RejectReason r) {
@@ -86,6 +87,7 @@ const char* to_string(Objective o) {
 Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& cal)
     : q_(q), catalog_(catalog), cal_(cal) {
   const Constraints& c = q_.constraints;
+  bool fabric = false;  // an allowed, priced offering has a published scale-out network
   for (const Instance& in : catalog_.instances) {
     if (!offering_allowed(c, in)) continue;
     // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA (and AMD ROCm) GPUs only.
@@ -103,19 +105,26 @@ Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& c
         continue;
       }
       any = true;
+      // An offering rented by the card is searched at every card count one host gives.
+      if (in.per_card())
+        for (int cards = 1; cards < in.gpus_per_host_max && cards <= c.max_gpus; ++cards)
+          work_.push_back({&in, 1, cards == in.gpus ? 0 : cards, mode});
+      const int per_node = in.per_card() ? in.gpus_per_host_max : in.gpus;
       for (int nodes : kNodeCounts) {
-        if (nodes * in.gpus > c.max_gpus) continue;
+        if (nodes * per_node > c.max_gpus) continue;
         // Several machines form one job only over a published scale-out fabric; single-GPU
         // containers and marketplace hosts without one are used one machine at a time.
         if (nodes > 1 && in.inter_node_link.empty()) {
           ++acc_.rejected[static_cast<int>(RejectReason::network)];
           continue;
         }
-        work_.push_back({&in, nodes, mode});
+        work_.push_back({&in, nodes, in.per_card() ? per_node : 0, mode});
       }
     }
     acc_.offerings += any ? 1 : 0;
+    fabric = fabric || (any && !in.inter_node_link.empty());
   }
+  acc_.one_machine_only = acc_.offerings > 0 && !fabric;
   for (int n : kNodeCounts)
     if (n <= c.max_gpus) acc_.node_counts.push_back(n);
 }
@@ -137,11 +146,12 @@ bool Planner::step(std::uint64_t budget) {
 namespace {
 
 // The figures of one estimated layout that ranking and the reasons use.
-PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, const Layout& l,
+PlanCandidate candidate(const Instance* instance, int nodes, int cards, PricingMode mode, const Layout& l,
                         const EstimateResult& r) {
   PlanCandidate c;
   c.instance = instance;
   c.nodes = nodes;
+  c.cards = cards;
   c.mode = mode;
   c.layout = l;
   c.step_s = r.time.step_s;
@@ -164,7 +174,7 @@ PlanCandidate candidate(const Instance* instance, int nodes, PricingMode mode, c
 void Planner::evaluate(const Work& w) {
   Scenario s = q_.base;
   InputError err;
-  if (!retarget_scenario(s, catalog_, *w.instance, w.nodes, w.mode, err)) return;
+  if (!retarget_scenario(s, catalog_, *w.instance, w.nodes, w.cards, w.mode, err)) return;
   const int global = s.effective_global_batch();
   LayoutSpace space = layout_space(s);
   PlanCandidate best;
@@ -201,7 +211,7 @@ void Planner::evaluate(const Work& w) {
         ++acc_.rejected[static_cast<int>(RejectReason::budget)];
         continue;
       }
-      PlanCandidate c = candidate(w.instance, w.nodes, w.mode, l, r);
+      PlanCandidate c = candidate(w.instance, w.nodes, w.cards, w.mode, l, r);
       c.calibrated = s.calibrated();
       if (!found || better(q_.objective, c, best)) best = c;
       found = true;
@@ -359,7 +369,7 @@ namespace {
 void set_range(PlanCandidate& c, const Question& q, const Catalog& catalog) {
   Scenario s = q.base;
   InputError err;
-  if (!retarget_scenario(s, catalog, *c.instance, c.nodes, c.mode, err)) return;
+  if (!retarget_scenario(s, catalog, *c.instance, c.nodes, c.cards, c.mode, err)) return;
   // A calibrated plan is read against calibrated runs when there are enough of them (ranges.hpp).
   RatioRange r = ratio_range(regime_of(s), "throughput", builtin_residuals());
   if (c.calibrated) {
@@ -478,6 +488,7 @@ json layout_json(const PlanCandidate& c) {
 json plan_scenario(const json& question, const PlanCandidate& c, int global_batch) {
   json sc = question;
   sc["cluster"] = {{"instance", c.instance->id}, {"nodes", c.nodes}};
+  if (c.cards > 0) sc["cluster"]["cards"] = c.cards;
   sc["parallel"] = layout_json(c);
   for (const char* k : {"cp", "ep", "vp"})  // 1 is the default: the scenario names only what the layout uses
     if (sc["parallel"][k] == 1) sc["parallel"].erase(k);
@@ -584,6 +595,7 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
         {"used_hours", c.used_hours},
         {"billed_hours", c.billed_hours}}},
       {"memory", {{"per_gpu_bytes", c.memory_bytes}, {"capacity_bytes", c.capacity_bytes}}}};
+  if (c.cards > 0) entry["cards"] = c.cards;
   entry["scenario"] = sc;
   if (q.base.measured.any()) entry["calibrated"] = c.calibrated;
   if (c.range_cases > 0) {  // time and cost under the plan's throughput range (ranges.hpp)
@@ -798,6 +810,22 @@ std::string plans_csv(const PlanResult& res) {
   return csv;
 }
 
+namespace {
+// Why every plan stays on one machine, and what to do about it.
+std::string one_machine_text(const Question& q, const PlanResult& res) {
+  std::string t = res.offerings == 1
+                      ? std::string("The one offering these constraints allow publishes")
+                      : "None of the " + std::to_string(res.offerings) + " offerings these constraints allow publishes";
+  t += res.offerings == 1 ? " no multi-node network with a price, so every plan runs on one machine."
+                          : " a multi-node network with a price, so every plan runs on one machine.";
+  if (money_of(q).currency == Currency::cny)
+    t += " Chinese platforms do sell multi-node RDMA clusters (Alibaba PAI Lingjun, Tencent Cloud HCC, Volcano "
+         "Engine ml.hpcpni2), but publish their prices only in the purchase console. To plan on one, estimate it "
+         "with cluster.accelerator, cluster.gpus, network.inter_node_link and its quoted pricing.usd_per_gpu_hour.";
+  return t;
+}
+}  // namespace
+
 PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const Calibration& cal) {
   PlanJsonResponse out;
   const QuestionParse parsed = parse_question(text, catalog);
@@ -838,6 +866,8 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                       {"total_hours", w.plan.total_hours},
                       {"cost_usd", w.plan.cost_usd},
                       {"cost_cny", w.plan.cost_usd * q.base.pricing.usd_to_cny}});
+  json notices = json::array();
+  if (res.one_machine_only) notices.push_back({{"code", "one_machine_only"}, {"message", one_machine_text(q, res)}});
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
@@ -850,6 +880,7 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
       {"plans", plans},
       {"pareto", pareto},
       {"within", within},
+      {"notices", notices},
       {"searched",
        {{"offerings", res.offerings},
         {"node_counts", res.node_counts},

@@ -140,19 +140,46 @@ void apply_intra_link(const Catalog& catalog, Cluster& c) {
   c.intra_busbw_gb_per_s = l && l->nccl_busbw_gb_per_s ? std::min(*l->nccl_busbw_gb_per_s, c.intra_node_gb_per_s) : 0.0;
 }
 
+// A host whose cards are wired differently from the accelerator's usual board (PCIe cards of a
+// chip that also comes as SXM): the host's own link and its measured bus bandwidth.
+void apply_host_link(const Interconnect& l, Cluster& c) {
+  c.intra_node_gb_per_s = l.bandwidth_gb_per_s;
+  c.intra_busbw_gb_per_s = l.nccl_busbw_gb_per_s.value_or(0);
+}
+
 // The one place an instance becomes hardware: `nodes` of it, with its accelerator, host and
-// scale-out network (the parser and the planner's retargeting both use it).
-void resolve_instance(const Catalog& catalog, const Instance& in, const Accelerator& accel, int nodes, Scenario& s) {
+// scale-out network (the parser and the planner's retargeting both use it). `cards` is the
+// number rented on each host of an offering sold by the card (0: the instance's own shape).
+void resolve_instance(const Catalog& catalog, const Instance& in, const Accelerator& accel, int nodes, int cards,
+                      Scenario& s) {
   Cluster& c = s.cluster;
   c.instance = in.id;
+  c.cards = in.per_card() && cards != in.gpus ? cards : 0;  // one card is the offering's own shape
   apply_accelerator(accel, c);
-  c.gpus_per_node = in.gpus;
-  c.gpus = in.gpus * nodes;
+  c.gpus_per_node = c.cards > 0 ? c.cards : in.gpus;
+  c.gpus = c.gpus_per_node * nodes;
   c.node_ram_gb = in.ram_gb.value_or(0);
   c.node_vcpus = in.vcpus.value_or(0);
   c.node_nvme_tb = in.local_nvme_tb.value_or(0);
   apply_intra_link(catalog, c);
+  if (const Interconnect* host = catalog.find_interconnect(in.intra_host_link)) apply_host_link(*host, c);
   apply_instance_network(catalog, in, s.network);
+}
+
+// cluster.cards: how many cards of one host an offering sold by the card gives.
+bool read_cards(Reader& r, const json& root, const Instance& in, int& cards) {
+  cards = 0;
+  if (!has(root, "cluster.cards")) return true;
+  cards = value_at<int>(root, "cluster.cards", 0);
+  if (!in.per_card())
+    return r.fail("cluster.cards",
+                  "instance \"" + in.id + "\" is a fixed shape of " + std::to_string(in.gpus) +
+                      " GPU(s); cards applies to offerings rented by the card (see `llmplan catalog show " + in.id +
+                      "`)");
+  if (cards < 1 || cards > in.gpus_per_host_max)
+    return r.fail("cluster.cards", "must be 1.." + std::to_string(in.gpus_per_host_max) + " (cards one host of \"" +
+                                       in.id + "\" gives); got " + std::to_string(cards));
+  return true;
 }
 
 bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario& s) {
@@ -169,7 +196,9 @@ bool read_cluster(Reader& r, const json& root, const Catalog& catalog, Scenario&
                     "unknown id " + Reader::echo(id) + "; `llmplan catalog list instances` prints the ids");
     const Accelerator* accel = catalog.find_accelerator(in->accelerator);
     if (!accel) return r.fail("cluster.instance", "instance \"" + id + "\" names an accelerator the catalog lacks");
-    resolve_instance(catalog, *in, *accel, value_at<int>(root, "cluster.nodes", 1), s);
+    int cards = 0;
+    if (!read_cards(r, root, *in, cards)) return false;
+    resolve_instance(catalog, *in, *accel, value_at<int>(root, "cluster.nodes", 1), cards, s);
     return true;
   }
   if (has(root, "cluster.nodes"))
@@ -514,13 +543,13 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
   apply_link(link, ports_per_node, network);
 }
 
-bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, int nodes, PricingMode mode,
+bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& in, int nodes, int cards, PricingMode mode,
                        InputError& error) {
   Reader r(error);
   const Accelerator* accel = catalog.find_accelerator(in.accelerator);
   if (!accel || !mode_price(in, mode))
     return r.fail("cluster.instance", "instance \"" + in.id + "\" has no accelerator or no price in this mode");
-  resolve_instance(catalog, in, *accel, nodes, s);
+  resolve_instance(catalog, in, *accel, nodes, cards, s);
   // A trial's factors hold on its own accelerator (Scenario::calibrated), and so does the scale-up
   // bus bandwidth it measured; the offering's network is its own.
   s.factors.same_layout = false;

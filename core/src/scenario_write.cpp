@@ -36,6 +36,7 @@ bool resolved_written(std::string_view path, const Scenario& s) {
   const bool instance = !s.cluster.instance.empty();
   if (path == "model.preset") return !s.model_preset.empty();
   if (path == "cluster.instance" || path == "cluster.nodes") return instance;
+  if (path == "cluster.cards") return instance && s.cluster.cards > 0;
   if (path == "cluster.accelerator" || path == "cluster.gpus" || path == "cluster.gpus_per_node") return !instance;
   if (path == "storage.data_tier") return s.storage.data_tier != kDefaultDataTier;
   if (path == "storage.checkpoint_tier") return s.storage.checkpoint_tier != s.storage.data_tier;

@@ -57,7 +57,7 @@ async function widget(page, id) {
 }
 
 test('a golden link opens in the app with its exact numbers', async () => {
-  for (const name of ['llama-3.1-70b-full-b200', 'llama-2-13b-spot-pricing', 'custom-arch-moe-mla']) {
+  for (const name of ['llama-3.1-70b-full-b200', 'llama-2-13b-spot-pricing', 'custom-arch-moe-mla', 'qwen2.5-7b-full-autodl-4-cards']) {
     const link = byName(name);
     const { context, page } = await openApp(browser, server.origin, { path: '/' + link.link });
     try {

@@ -85,6 +85,11 @@ struct Instance : EntryInfo {
   CurrencyCode currency = CurrencyCode::usd;
   Opt on_demand_per_hour, spot_per_hour, reserved_1yr_per_hour, reserved_3yr_per_hour;  // per instance-hour
   Opt min_billing_hours;  // on-demand sold only in blocks this long (monthly rent: 730)
+  // Rented by the card: one host gives 1..gpus_per_host_max cards at the per-card price (AutoDL,
+  // RunPod); 0 for a fixed shape. The cards share the host's scale-up link.
+  int gpus_per_host_max = 0;
+  std::string intra_host_link;  // intra_node interconnect id; empty: the accelerator's own link
+  bool per_card() const { return gpus_per_host_max > gpus; }
 };
 
 struct ModelPreset : EntryInfo {

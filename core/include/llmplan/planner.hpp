@@ -51,6 +51,7 @@ enum class RejectReason { memory, divisibility, batch, deadline, budget, no_pric
 struct PlanCandidate {
   const Instance* instance = nullptr;
   int nodes = 1;
+  int cards = 0;  // cards per host of an offering rented by the card; 0: the instance's shape
   PricingMode mode = PricingMode::on_demand;
   Layout layout;
   double step_s = 0, total_hours = 0, cost_usd = 0, mfu = 0, memory_bytes = 0, capacity_bytes = 0;
@@ -62,6 +63,7 @@ struct PlanCandidate {
   double speed_low = 1, speed_high = 1;
   int range_cases = 0;
   bool calibrated = false;  // a trial's factors apply: the plan runs on the accelerator it measured
+  int gpus_per_node() const;
   int gpus() const;
   int dp() const;  // data-parallel replicas: GPUs / (TP x CP x PP)
 };
@@ -81,6 +83,10 @@ struct PlanResult {
   std::uint64_t space = 0;      // layouts enumerated (evaluated + rejected before estimating)
   std::uint64_t rejected[static_cast<int>(RejectReason::count)] = {};
   int offerings = 0;
+  // No offering the constraints allow publishes a multi-node network with a price, so every plan
+  // stays on one machine (the CNY catalog today: its multi-node RDMA products are priced only in
+  // providers' consoles). The body says so as notice "one_machine_only".
+  bool one_machine_only = false;
   std::vector<int> node_counts;
 };
 
@@ -107,6 +113,7 @@ class Planner {
   struct Work {
     const Instance* instance;
     int nodes;
+    int cards;  // per host, for offerings rented by the card; 0 otherwise
     PricingMode mode;
   };
   void evaluate(const Work& w);

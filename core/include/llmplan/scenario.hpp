@@ -54,13 +54,14 @@ struct Cluster {
   std::string instance;                        // catalog instance id, or empty
   int gpus = 8;                                // total accelerators N
   int gpus_per_node = 8;                       // the NVLink/PCIe domain; TP should stay inside it
-  double gpu_memory_gb = 80.0;                 // usable memory per GPU, decimal GB (1e9 B)
-  double peak_16bit_tflops = 989.4;            // dense BF16 (FP16 where BF16 is absent)
-  double peak_fp8_tflops = 0;                  // dense FP8; 0 when unsupported
-  double peak_fp32_tflops = 67;                // non-tensor FP32
-  double memory_bw_gb_per_s = 3350;            // HBM bandwidth (memory-bound kernels)
-  double gemm_efficiency = 0;      // measured large-GEMM / peak; 0 when unpublished (a named default applies)
-  double fp8_gemm_efficiency = 0;  // measured large FP8 GEMM / FP8 peak; 0 when unpublished
+  int cards = 0;                     // cards rented per host of an instance sold by the card; 0: the instance's shape
+  double gpu_memory_gb = 80.0;       // usable memory per GPU, decimal GB (1e9 B)
+  double peak_16bit_tflops = 989.4;  // dense BF16 (FP16 where BF16 is absent)
+  double peak_fp8_tflops = 0;        // dense FP8; 0 when unsupported
+  double peak_fp32_tflops = 67;      // non-tensor FP32
+  double memory_bw_gb_per_s = 3350;  // HBM bandwidth (memory-bound kernels)
+  double gemm_efficiency = 0;        // measured large-GEMM / peak; 0 when unpublished (a named default applies)
+  double fp8_gemm_efficiency = 0;    // measured large FP8 GEMM / FP8 peak; 0 when unpublished
   // Measured fused attention fwd+bwd / 16-bit peak per kernel (0 when unpublished) and the usual kernel.
   std::array<double, kAttentionKernels> attention_efficiency{};
   AttentionKernel attention_kernel = AttentionKernel::flash2;
@@ -284,11 +285,12 @@ struct Interconnect;
 // Puts the scale-out network on `link` with this many ports per node (bandwidth, RDMA, the
 // achieved NCCL fraction and latency from the catalog entry).
 void set_inter_node_link(const Interconnect& link, double ports_per_node, Network& network);
-// Points a parsed scenario at `nodes` of a catalog instance priced in `mode`: hardware, links,
-// storage throughput and price are re-resolved (the planner's inner loop). False when the
-// instance lacks a price in that mode.
-bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, PricingMode mode,
-                       InputError& error);
+// Points a parsed scenario at `nodes` of a catalog instance priced in `mode`, with `cards` cards
+// per host when the instance is rented by the card (0 otherwise): hardware, links, storage
+// throughput and price are re-resolved (the planner's inner loop). False when the instance lacks
+// a price in that mode.
+bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, int cards,
+                       PricingMode mode, InputError& error);
 
 // Puts the cluster on catalog accelerator `id` (peaks, memory, links); false when the catalog lacks it.
 bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c);
