@@ -193,6 +193,10 @@ TEST_SUITE("malformed catalogs") {
         {set("/accelerators/0/gemm_bf16_efficiency", 1.5),
          "/accelerators/0/gemm_bf16_efficiency: must be a number in 0..1; got 1.5"},
         {set("/accelerators/0/pcie_gen", 7), "/accelerators/0/pcie_gen: must be an integer in 3..6; got 7"},
+        {set("/accelerators/0/unsupported_precisions", json::array({"fp8"})),
+         "/accelerators/0/unsupported_precisions/0: must be \"bf16\" or \"fp16\" (FP8 support is fp8_dense_tflops); "
+         "got "
+         "\"fp8\""},
         {set("/accelerators/0/sources/speed", "x"), "/accelerators/0/sources/speed: names no field of this entry"},
         {set("/schema_version", 2),
          "/schema_version: the catalog uses schema 2 but this llmplan reads up to 1: update llmplan to read it"},

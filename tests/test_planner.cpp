@@ -388,3 +388,25 @@ TEST_CASE("a question whose offerings have no priced multi-node network says eve
   // The USD catalog has RDMA offerings: no notice.
   CHECK(plan_of(k70bFull)["notices"].empty());
 }
+
+TEST_CASE("the planner skips offerings whose tensor cores lack the question's precision") {
+  // Alibaba's gn6e (8 x V100, CNY) cannot run bf16 (catalog: V100 unsupported_precisions) and no
+  // V100 or A100 offering runs fp8: they are counted under "precision" and never planned.
+  const json bf16 = plan_of(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "seq_len": 2048,
+    "tokens": 1e8, "objective": "min_cost", "top_n": 50, "constraints": {"currency": "cny", "max_gpus": 8}})");
+  CHECK(bf16["rejected"]["precision"].get<int>() >= 1);
+  for (const json& p : bf16["plans"]) CHECK(p["accelerator"] != "v100-sxm2-32gb");
+  const json fp16 =
+      plan_of(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "seq_len": 2048, "precision": "fp16",
+    "tokens": 1e8, "objective": "min_cost", "top_n": 50, "constraints": {"currency": "cny", "max_gpus": 8,
+    "accelerators": ["v100-sxm2-32gb"]}})");
+  CHECK(fp16["rejected"]["precision"] == 0);
+  CHECK(fp16["plans"].size() >= 1);
+  const json fp8 = plan_of(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "seq_len": 2048, "precision": "fp8",
+    "tokens": 1e8, "objective": "min_cost", "top_n": 50, "constraints": {"max_gpus": 8}})");
+  for (const json& p : fp8["plans"]) {
+    const Accelerator* a = builtin_catalog().find_accelerator(p["accelerator"].get<std::string>());
+    CHECK(a->fp8_dense_tflops.has_value());
+  }
+  CHECK(fp8["rejected"]["precision"].get<int>() > 0);
+}

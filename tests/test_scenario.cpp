@@ -230,3 +230,21 @@ TEST_CASE("an offering rented by the card takes cluster.cards: 1 to its host's c
   check_rejects(R"({"model": {"preset": "qwen2.5-7b"}, "cluster": {"instance": "autodl-1x-a800-80gb", "cards": 0}})",
                 "cluster.cards", "1..");
 }
+
+TEST_CASE("a precision the tensor cores lack is refused through the catalog: bf16 on a V100 as fp8 on an A100") {
+  // V100 (Volta) tensor cores run FP16 only: the catalog lists bf16 as unsupported; A100 has no FP8
+  // peak. Each refusal names the precision field and a format the GPU does run.
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"accelerator": "v100-sxm2-32gb", "gpus": 8}})",
+                "precision", "\"bf16\" needs BF16 tensor cores, which v100-sxm2-32gb does not have");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "precision": "fp8",
+    "cluster": {"accelerator": "v100-sxm2-32gb", "gpus": 8}})",
+                "precision", "use \"fp16\"");
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "precision": "fp8",
+    "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 8}})",
+                "precision", "\"fp8\" needs FP8 tensor cores, which a100-sxm4-80gb does not have; use \"bf16\"");
+  // FP16 runs on the V100 at its 125 TFLOP/s FP16 tensor peak.
+  const ScenarioParse fp16 = parse(R"({"model": {"preset": "llama-2-7b"}, "precision": "fp16",
+    "cluster": {"accelerator": "v100-sxm2-32gb", "gpus": 8}, "parallel": {"zero": 3}})");
+  REQUIRE_MESSAGE(fp16.scenario.has_value(), fp16.error.message);
+  CHECK(fp16.scenario->cluster.peak_16bit_tflops == doctest::Approx(125));
+}

@@ -772,8 +772,8 @@ bool draw_planner(AppState& app) {
     ImGui::PopStyleColor();
   }
   {
-    static const S reasons[] = {S::rej_memory, S::rej_divisibility, S::rej_batch,    S::rej_deadline,
-                                S::rej_budget, S::rej_no_price,     S::rej_software, S::rej_network};
+    static const S reasons[] = {S::rej_memory,   S::rej_divisibility, S::rej_batch,   S::rej_deadline, S::rej_budget,
+                                S::rej_no_price, S::rej_software,     S::rej_network, S::rej_precision};
     std::string line = tr(S::rejected);
     for (int i = 0; i < static_cast<int>(RejectReason::count); ++i) {
       if (!res.rejected[i]) continue;

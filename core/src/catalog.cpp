@@ -193,12 +193,28 @@ bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator&
   return true;
 }
 
+// "unsupported_precisions": ["bf16"]: the 16-bit formats the tensor cores lack (FP8 has its peak).
+bool read_unsupported_precisions(Reader& r, const json& o, const std::string& p, Accelerator& a) {
+  if (!o.contains("unsupported_precisions") || o["unsupported_precisions"].is_null()) return true;
+  const json& list = o["unsupported_precisions"];
+  const std::string lp = r.join(p, "unsupported_precisions");
+  if (!list.is_array()) return r.fail(lp, "must be an array of precision names");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string name = list[i].is_string() ? list[i].get<std::string>() : "";
+    if (name != "bf16" && name != "fp16")
+      return r.fail(r.index(lp, i),
+                    "must be \"bf16\" or \"fp16\" (FP8 support is fp8_dense_tflops); got " + list[i].dump());
+    a.unsupported_precisions.push_back(name);
+  }
+  return true;
+}
+
 bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (!entry_info(r, o, p, a,
                   {"vendor", "form_factor", "memory_gb", "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops",
                    "bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link",
                    "intra_node_gb_per_s", "pcie_gen", "tdp_w", "gemm_bf16_efficiency", "gemm_fp8_efficiency",
-                   "attention_efficiency", "attention_kernel"}) ||
+                   "attention_efficiency", "attention_kernel", "unsupported_precisions"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
       !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||
@@ -215,6 +231,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
     return false;
   if (o.contains("pcie_gen") && !o["pcie_gen"].is_null() && !r.integer(o, "pcie_gen", p, 3, 6, a.pcie_gen))
     return false;
+  if (!read_unsupported_precisions(r, o, p, a)) return false;
   // The time model needs a 16-bit tensor peak; Volta and Turing have FP16 but no BF16.
   if (!a.bf16_dense_tflops && !a.fp16_dense_tflops)
     return r.fail(r.join(p, "bf16_dense_tflops"), "or fp16_dense_tflops must be given (> 0)");

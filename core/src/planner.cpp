@@ -74,8 +74,8 @@ int PlanCandidate::gpus() const { return nodes * gpus_per_node(); }
 int PlanCandidate::dp() const { return gpus() / (layout.tp * layout.cp * layout.pp); }
 
 const char* to_string(RejectReason r) {
-  static const char* names[] = {"memory", "divisibility", "batch",    "deadline",
-                                "budget", "no_price",     "software", "network"};
+  static const char* names[] = {"memory",   "divisibility", "batch",   "deadline", "budget",
+                                "no_price", "software",     "network", "precision"};
   return names[static_cast<int>(r)];
 }
 
@@ -94,6 +94,12 @@ Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& c
     const Accelerator* a = catalog_.find_accelerator(in.accelerator);
     if (q_.base.method == Method::qlora && a && a->vendor != "nvidia" && a->vendor != "amd") {
       ++acc_.rejected[static_cast<int>(RejectReason::software)];
+      continue;
+    }
+    // The question's precision on tensor cores that lack it (bf16 on a V100, fp8 on an A100).
+    Cluster hw;
+    if (a && set_accelerator(catalog_, a->id, hw) && !runs_precision(hw, q_.base.precision)) {
+      ++acc_.rejected[static_cast<int>(RejectReason::precision)];
       continue;
     }
     bool any = false;

@@ -97,6 +97,8 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.memory_bw_gb_per_s = a.memory_bw_gb_per_s;
   c.peak_16bit_tflops = a.half_dense_tflops();
   c.peak_fp8_tflops = a.fp8_dense_tflops.value_or(0);
+  c.bf16 = std::find(a.unsupported_precisions.begin(), a.unsupported_precisions.end(), "bf16") ==
+           a.unsupported_precisions.end();
   c.peak_fp32_tflops = a.fp32_tflops.value_or(a.half_dense_tflops() / 8);  // never used unpublished: fp32 is rare
   c.gemm_efficiency = a.gemm_bf16_efficiency.value_or(0);
   c.fp8_gemm_efficiency = a.gemm_fp8_efficiency.value_or(0);
@@ -478,6 +480,20 @@ bool check_virtual_pipeline(Reader& r, const Scenario& s) {
 
 }  // namespace
 
+bool runs_precision(const Cluster& c, Precision p) {
+  if (p == Precision::fp8) return c.peak_fp8_tflops > 0;
+  return p != Precision::bf16 || c.bf16;
+}
+
+std::string precision_refusal(const Cluster& c, Precision p) {
+  if (p == Precision::fp8)
+    return "\"fp8\" needs FP8 tensor cores, which " + c.accelerator + " does not have; use " +
+           (c.bf16 ? "\"bf16\"" : "\"fp16\"");
+  return "\"bf16\" needs BF16 tensor cores, which " + c.accelerator +
+         " does not have (the catalog lists its unsupported precisions); use \"fp16\" (mixed precision with loss "
+         "scaling)";
+}
+
 InputError validate_scenario(const Scenario& s) {
   InputError err;
   Reader r(err);
@@ -510,8 +526,8 @@ InputError validate_scenario(const Scenario& s) {
                                n(s.dp()) + " = " + n(s.micro_batch * s.dp()) + "); got " + n(s.global_batch));
   else if (!check_virtual_pipeline(r, s))
     return err;  // the message names parallel.vp
-  else if (s.precision == Precision::fp8 && c.peak_fp8_tflops <= 0)
-    r.fail("precision", "\"fp8\" needs FP8 tensor cores, which " + c.accelerator + " does not have; use \"bf16\"");
+  else if (!runs_precision(c, s.precision))
+    r.fail("precision", precision_refusal(c, s.precision));
   else if (s.pure_bf16 && s.precision != Precision::bf16)
     r.fail("pure_bf16",
            "applies only to precision \"bf16\"; got precision \"" + std::string(to_string(s.precision)) + "\"");

@@ -42,6 +42,8 @@ struct Accelerator : EntryInfo {
   // auto slot is unused), in the kernels' own FLOP count; and the kernel frameworks use by default.
   std::array<Opt, kAttentionKernels> attention_efficiency{};
   AttentionKernel attention_kernel = AttentionKernel::flash2;
+  // Training precisions the chip's tensor cores lack ("bf16" on Volta); FP8 follows fp8_dense_tflops.
+  std::vector<std::string> unsupported_precisions;
 
   // The 16-bit tensor peak training runs at: BF16, else FP16 (Volta, Turing). Always set.
   double half_dense_tflops() const { return bf16_dense_tflops ? *bf16_dense_tflops : *fp16_dense_tflops; }

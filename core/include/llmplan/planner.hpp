@@ -46,7 +46,18 @@ struct Question {
 };
 
 // network: several machines of an offering with no published scale-out fabric.
-enum class RejectReason { memory, divisibility, batch, deadline, budget, no_price, software, network, count };
+enum class RejectReason {
+  memory,
+  divisibility,
+  batch,
+  deadline,
+  budget,
+  no_price,
+  software,
+  network,
+  precision,
+  count
+};
 
 struct PlanCandidate {
   const Instance* instance = nullptr;

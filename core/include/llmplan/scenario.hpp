@@ -58,6 +58,7 @@ struct Cluster {
   double gpu_memory_gb = 80.0;       // usable memory per GPU, decimal GB (1e9 B)
   double peak_16bit_tflops = 989.4;  // dense BF16 (FP16 where BF16 is absent)
   double peak_fp8_tflops = 0;        // dense FP8; 0 when unsupported
+  bool bf16 = true;                  // the tensor cores run BF16 (not Volta); from the catalog
   double peak_fp32_tflops = 67;      // non-tensor FP32
   double memory_bw_gb_per_s = 3350;  // HBM bandwidth (memory-bound kernels)
   double gemm_efficiency = 0;        // measured large-GEMM / peak; 0 when unpublished (a named default applies)
@@ -291,6 +292,11 @@ void set_inter_node_link(const Interconnect& link, double ports_per_node, Networ
 // a price in that mode.
 bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& instance, int nodes, int cards,
                        PricingMode mode, InputError& error);
+
+// Whether the cluster's tensor cores run precision `p` (the catalog's FP8 peak and unsupported
+// precisions), and the refusal naming it when they do not.
+bool runs_precision(const Cluster& c, Precision p);
+std::string precision_refusal(const Cluster& c, Precision p);
 
 // Puts the cluster on catalog accelerator `id` (peaks, memory, links); false when the catalog lacks it.
 bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c);
