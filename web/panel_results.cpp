@@ -164,9 +164,11 @@ void cards(const AppState& app) {
   card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
        range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
        "cost.total_usd");
+  char executed[96];  // MFU counts attention without causal masking; the kernels' own rate is bounded
+  std::snprintf(executed, sizeof executed, tr(S::executed_fmt), format_percent(r.time.executed_fraction).c_str());
   card(app, tr(S::card_mfu), format_percent(r.time.mfu), nullptr,
        range_line(app, "time.mfu", [](double v) { return format_percent(v); }) + format_count(r.time.tokens_per_s) +
-           " " + tr(S::u_tok_s),
+           " " + tr(S::u_tok_s) + "\n" + executed,
        "time.mfu");
   const S tier = r.tier == Tier::l1 ? S::tier_l1 : r.tier == Tier::l2 ? S::tier_l2 : S::tier_l3;
   card(app, tr(S::card_tier), to_string(r.tier), nullptr, tr(tier), nullptr);

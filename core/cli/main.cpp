@@ -171,6 +171,12 @@ void print_table(const std::string& body) {
               llmplan::format_count(t["tokens_per_s"].get<double>()).c_str(),
               range_text(r, "time.tokens_per_s", count).c_str(),
               llmplan::format_percent(t["mfu"].get<double>()).c_str(), range_text(r, "time.mfu", percent).c_str());
+  // MFU counts attention without causal masking; what the kernels run is bounded by their rates.
+  std::printf(
+      "                  the kernels execute %s of peak (GEMMs at %s of peak; MFU counts attention without "
+      "causal masking)\n",
+      llmplan::format_percent(t["executed_fraction"].get<double>()).c_str(),
+      llmplan::format_percent(t["gemm_efficiency"].get<double>()).c_str());
   // The figures a person needs to check the cost by hand: hardware, price and its source, the
   // overhead factor and any minimum billing block.
   const std::string hardware =

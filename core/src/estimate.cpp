@@ -271,6 +271,7 @@ json time_json(const TimeResult& t, const ReliabilityResult& rel) {
           {"tokens_per_s", t.tokens_per_s},
           {"mfu", t.mfu},
           {"hfu", t.hfu},
+          {"executed_fraction", t.executed_fraction},
           {"model_tflops_per_gpu", t.model_tflops_per_gpu},
           {"achieved_tflops_per_gpu", t.achieved_tflops},
           {"gemm_efficiency", t.gemm_efficiency},

@@ -506,6 +506,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
   c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
+  c.executed_flops = c.flops.hardware_per_gpu_step - attention_hw +
+                     (fused ? c.flops.attention_kernel_per_token * tokens_per_gpu : 0.0);
   c.stage_imbalance = imbalance;
   if (ex)
     ex->add("time.stage_imbalance", imbalance, "1",
@@ -840,6 +842,7 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   const double peak = peak_tflops(s) * 1e12;
   t.mfu = t.flops.model_per_step / (t.step_s * s.cluster.gpus * peak);
   t.hfu = t.flops.hardware_per_gpu_step / (t.step_s * peak);
+  t.executed_fraction = compute.executed_flops / (t.step_s * peak);
   t.model_tflops_per_gpu = t.flops.model_per_step / t.step_s / s.cluster.gpus / 1e12;
   const double tokens = s.training_tokens();
   t.steps = tokens > 0 ? std::ceil(tokens / t.tokens_per_step) : 0;
@@ -896,6 +899,11 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
             {{"model_flops_per_step", t.flops.model_per_step},
              {"gpus", static_cast<double>(s.cluster.gpus)},
              {"peak_TFLOPS", peak / 1e12}});
+    ex->add("time.executed_fraction", t.executed_fraction, "1",
+            "FLOPs the kernels execute per GPU per step (GEMMs with recompute, the fused attention kernel's own causal "
+            "count) / (step_s x dense peak): at most the GEMM and attention kernels' measured rates; MFU counts "
+            "attention without causal masking (Megatron, llm-foundry) and so can exceed it at long sequences",
+            {{"executed_flops_per_gpu_step", compute.executed_flops}});
     ex->add("time.hfu", t.hfu, "1", "hardware FLOPs per GPU per step (recompute included) / (step_s x dense peak)",
             {{"hardware_flops_per_gpu_step", t.flops.hardware_per_gpu_step},
              {"hardware_flops_per_token", t.flops.hardware_per_token},

@@ -36,6 +36,9 @@ struct Compute {
   double compute_s = 0;             // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
+  // FLOPs the kernels execute per GPU per step: the GEMMs (recompute included) and the fused
+  // attention kernel's own count (causal blocks skipped), where MFU's count takes full attention.
+  double executed_flops = 0;
 };
 
 // Communication step. Per GPU per optimizer step; bytes are what one GPU sends through its link.
@@ -73,6 +76,9 @@ struct TimeResult {
   double tokens_per_s = 0;  // whole cluster
   double mfu = 0;           // model FLOPs / (time x GPUs x dense peak)
   double hfu = 0;
+  // FLOPs the kernels execute / (time x dense peak): bounded by the GEMM and attention kernels'
+  // measured rates, where MFU (Megatron's count, attention without causal masking) is not.
+  double executed_fraction = 0;
   double model_tflops_per_gpu = 0;  // model FLOPs per second per GPU
   double steps = 0;
   double training_hours = 0;  // pure training, no interruptions
