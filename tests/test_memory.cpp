@@ -431,3 +431,36 @@ TEST_CASE("FSDP with pipeline stages keeps the stage's gathered weights and accu
   CHECK_FALSE(keeps_gathered_weights(flat));
   CHECK(keeps_gathered_weights(*fsdp.scenario));
 }
+
+TEST_CASE("one process without accumulation shows the component not at its peak beside it, out of the total") {
+  // Llama 3.1 8B LoRA rank 16 on every linear layer: per layer r x (in + out) = 16 x (8,192 q +
+  // 5,120 k + 5,120 v + 8,192 o + 18,432 gate + 18,432 up + 18,432 down) = 1,310,720; x 32 layers =
+  // 41,943,040 trained parameters, 2 B of bf16 gradient each = 83,886,080 B.
+  const Calibration cal = default_calibration();
+  auto memory_of = [&cal](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    return estimate_memory(*p.scenario, count_params(p.scenario->model), cal).per_gpu;
+  };
+  const MemoryBreakdown one = memory_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+      "micro_batch": 4, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1}})");
+  CHECK(one.gradients == 0);  // the activations (44 GB) are the peak
+  CHECK(one.off_peak_gradients == doctest::Approx(83886080.0));
+  CHECK(one.activations > one.off_peak_gradients);
+  CHECK(one.total() == doctest::Approx(one.weights + one.optimizer + one.activations + one.logits + one.buffers +
+                                       one.runtime));  // the off-peak gradients are not in it
+  // DDP on 2 GPUs keeps persistent gradient buckets: both are at the peak, nothing off it.
+  const MemoryBreakdown two = memory_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+      "micro_batch": 4, "global_batch": 8, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 2}})");
+  CHECK(two.gradients == doctest::Approx(83886080.0));
+  CHECK(two.off_peak_gradients == 0);
+  CHECK(two.off_peak_activations == 0);
+  // Full fine-tuning of a small model at a short sequence: the gradients (2 B x every parameter)
+  // outweigh the activations, which are then shown off the peak.
+  const MemoryBreakdown full = memory_of(R"({"model": {"preset": "qwen2.5-0.5b"}, "method": "full", "seq_len": 256,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1}})");
+  CHECK(full.activations == 0);
+  CHECK(full.logits == 0);
+  CHECK(full.off_peak_activations > 0);
+  CHECK(full.off_peak_activations < full.gradients);
+}

@@ -620,6 +620,8 @@ constexpr Entry kStrings[] = {
     {S::n_one_machine_only, "No offering these constraints allow publishes a multi-node network with a price, so every plan runs on one machine. Chinese multi-node RDMA clusters (Alibaba PAI Lingjun, Tencent Cloud HCC, Volcano Engine) publish their prices only in the purchase console: estimate one with its quoted price per GPU-hour.", "这些约束允许的云产品都没有公布带价格的多机网络，所以每个方案都只用一台机器。国内的多机 RDMA 集群（阿里云 PAI 灵骏、腾讯云 HCC、火山引擎）只在购买控制台显示价格：可以用询到的每卡时价格单独估算。"},
     {S::rej_precision, "precision", "精度不支持"},
     {S::executed_fmt, "kernels run %s of peak", "算子实跑峰值的 %s"},
+    {S::off_peak_gradients, "Gradients after the peak (backward frees the activations first; not in the total)", "峰值之后的梯度（反向传播先释放激活值；不计入合计）"},
+    {S::off_peak_activations, "Activations and logits before the peak (freed before the gradients'; not in the total)", "峰值之前的激活值与 logits（在梯度峰值前释放；不计入合计）"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -100,6 +100,11 @@ void breakdown_table(const AppState& app, const MemoryResult& m, const Component
   for (int i = 0; i < n; ++i) row(tr(c[i].label), c[i].bytes, c[i].color, c[i].key);
   row(tr(S::total), total, 0, "memory.per_gpu_bytes.total");
   row(tr(S::capacity), m.capacity_bytes, 0, "memory.capacity_bytes", false);
+  // One process without accumulation: what it holds at the other end of backward, not at the peak.
+  if (m.per_gpu.off_peak_gradients > 0)
+    row(tr(S::off_peak_gradients), m.per_gpu.off_peak_gradients, 0, "memory.off_peak_bytes.gradients", false);
+  if (m.per_gpu.off_peak_activations > 0)
+    row(tr(S::off_peak_activations), m.per_gpu.off_peak_activations, 0, "memory.off_peak_bytes.activations", false);
   ImGui::EndTable();
 }
 

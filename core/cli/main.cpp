@@ -145,10 +145,21 @@ void print_table(const std::string& body) {
               l["gpus"].get<int>(), l["tp"].get<int>(), cp_part.c_str(), l["pp"].get<int>(), l["dp"].get<int>(),
               extra.c_str(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["global_batch"].get<int>());
   std::printf("Memory per GPU (%s pipeline stage)\n", m["stage"].get<std::string>().c_str());
+  // One process without accumulation holds activations or gradients at its peak: the other is
+  // shown beside its 0 B, not counted in the total.
+  const auto& off = m["off_peak_bytes"];
+  const auto off_peak = [&](const char* k) -> std::string {
+    const std::string key = std::string(k) == "logits" ? "" : k;
+    if (key.empty() || !off.contains(key) || off[key].get<double>() <= 0) return "";
+    return std::string("   (") + format_bytes(off[key].get<double>()) +
+           (key == "gradients" ? " after backward frees the activations: not at the peak)"
+                               : " with the logits, freed before the gradients' peak)");
+  };
   for (const char* k : {"weights", "gradients", "optimizer", "activations", "logits", "buffers", "runtime", "total"})
-    std::printf("  %-15s %12s  %12s%s\n", k, format_bytes(b[k].get<double>()).c_str(),
+    std::printf("  %-15s %12s  %12s%s%s\n", k, format_bytes(b[k].get<double>()).c_str(),
                 format_bytes(b[k].get<double>(), llmplan::ByteUnit::binary).c_str(),
-                std::string(k) == "total" ? range_text(r, "memory.per_gpu_bytes.total", bytes).c_str() : "");
+                std::string(k) == "total" ? range_text(r, "memory.per_gpu_bytes.total", bytes).c_str() : "",
+                off_peak(k).c_str());
   std::printf("  %-15s %12s\n", "capacity", format_bytes(m["capacity_bytes"].get<double>()).c_str());
   std::printf("Fits              %s (headroom %s); largest micro-batch that fits: %d\n",
               m["fits"].get<bool>() ? "yes" : "NO", format_bytes(m["headroom_bytes"].get<double>()).c_str(),

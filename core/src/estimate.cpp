@@ -249,6 +249,7 @@ json memory_json(const MemoryResult& m) {
             {"runtime", b.runtime},
             {"other", b.other()},
             {"total", b.total()}}},
+          {"off_peak_bytes", {{"gradients", b.off_peak_gradients}, {"activations", b.off_peak_activations}}},
           {"capacity_bytes", m.capacity_bytes},
           {"headroom_bytes", m.headroom_bytes},
           {"fits", m.fits},

@@ -447,8 +447,10 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   const bool transient_grads = s.cluster.gpus == 1 && s.grad_accum() == 1;
   if (transient_grads) {
     if (m.activations + m.logits >= m.gradients) {
+      m.off_peak_gradients = m.gradients;
       m.gradients = 0;
     } else {
+      m.off_peak_activations = m.activations + m.logits;
       m.activations = 0;
       m.logits = 0;
     }
@@ -457,6 +459,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   const double measured = s.memory_factor();
   m.activations *= measured;
   m.logits *= measured;
+  m.off_peak_activations *= measured;
   m.buffers *= measured;
   m.runtime =
       cal.runtime_overhead_bytes.value + cal.allocator_fragmentation.value * (m.activations + m.logits + m.buffers);
@@ -565,6 +568,15 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp "
          "/ ep) (0 at the activation peak of a single process)",
          {{"bytes_per_param", b.gradients}});
+  ex.add("memory.off_peak_bytes.gradients", m.off_peak_gradients, "B",
+         "one GPU without accumulation (plain PyTorch): .grad is allocated during backward as the activations are "
+         "freed, so its peak holds the activations or the gradients, not both; these gradients come after the "
+         "activation peak and are not in the total (0 when the gradients are at the peak, or persist)",
+         {});
+  ex.add("memory.off_peak_bytes.activations", m.off_peak_activations, "B",
+         "one GPU without accumulation: the activations and logits, freed before the gradients' peak, not in the "
+         "total (0 when they are at the peak)",
+         {});
   ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
          "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
          "framework's loss holds at its peak (PyTorch cross-entropy on fp32 logits: Hugging Face, torchtitan, "

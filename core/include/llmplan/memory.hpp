@@ -60,6 +60,10 @@ struct MemoryBreakdown {
   double logits = 0;   // final norm / head inputs, logits and the fp32 copy the loss upcasts
   double buffers = 0;  // gradient buckets (ZeRO 0-2) or parameter gather buffers (ZeRO-3)
   double runtime = 0;  // CUDA context, library workspaces, allocator fragmentation
+  // A single process without accumulation holds the activations (and logits) or the gradients,
+  // never both: the one not at the peak, shown beside it and not counted in total().
+  double off_peak_activations = 0;  // activations + logits, freed before the gradients' peak
+  double off_peak_gradients = 0;    // .grad, allocated after the activations' peak
   double other() const { return logits + buffers + runtime; }
   double total() const { return weights + gradients + optimizer + activations + other(); }
 };
