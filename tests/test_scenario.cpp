@@ -167,13 +167,21 @@ TEST_CASE(
     return p.error.message;
   };
   // JSON parsers keep the last of two equal keys; the first value the user typed would vanish.
+  // Each names the value at fault as the error's field (the app marks that input) and where it is.
   CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 2048, "seq_len": 4096})") ==
-        "(scenario): not valid JSON: the key \"seq_len\" is written twice (JSON keeps only the last)");
-  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"tp": 1, "tp": 2}})").find("\"parallel.tp\"") !=
-        std::string::npos);
-  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 1e999})").find("number overflow parsing '1e999'") !=
-        std::string::npos);
-  CHECK(error("{\"model\": {\"preset\": \"ll\xff\"}}") == "(scenario): not valid JSON: byte 24 is not UTF-8 text");
+        "seq_len: not valid JSON: the key \"seq_len\" is written twice (JSON keeps only the last)");
+  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"tp": 1, "tp": 2}})")
+            .rfind("parallel.tp: not valid JSON: the key \"parallel.tp\"", 0) == 0);
+  // 1e999 starts at byte 49 (from 0): {"model": {"preset": "llama-3.1-8b"}, "seq_len": is 49 bytes.
+  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 1e999})") ==
+        "seq_len: not valid JSON: number overflow parsing '1e999' (byte 49)");
+  CHECK(error(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"zero": 1, "tp": -1e999}})")
+            .rfind("parallel.tp: not valid JSON: number overflow parsing '-1e999'", 0) == 0);
+  CHECK(error("{\"model\": {\"preset\": \"ll\xff\"}}") == "model.preset: not valid JSON: byte 24 is not UTF-8 text");
+  // A bad byte in a key names the object holding it (here the top level: the document itself).
+  CHECK(error("{\"tokens\": 1e9, \"na\xffme\": 1}") == "(scenario): not valid JSON: byte 19 is not UTF-8 text");
+  CHECK(error("{\"model\": {\"preset\": \"llama-3.1-8b\", \"la\xffyers\": 1}}") ==
+        "model: not valid JSON: byte 40 is not UTF-8 text");
   CHECK(error(R"({"model": )").find("(scenario): not valid JSON: parse error at line 1, column 11: syntax error") == 0);
   // The same key in two objects is no duplicate, and UTF-8 text is fine where text is allowed.
   const ScenarioParse ok = parse_scenario(

@@ -2,6 +2,7 @@
 #include "json_read.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -37,44 +38,94 @@ size_t first_bad_utf8(std::string_view s) {
 
 }  // namespace
 
-json parse_checked(std::string_view text, std::string& problem) {
-  problem.clear();
-  if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos) {
-    problem = "byte " + std::to_string(bad) + " is not UTF-8 text";
-    return json(json::value_t::discarded);
-  }
+namespace {
+
+// Parses with a watch on the keys: `at` is the dotted path of the key whose value is being read
+// (where a failure happened), `duplicate` the first key written twice in one object. Throws the
+// parser's exception.
+json parse_watching(std::string_view text, std::string& at, std::string& duplicate) {
   std::vector<std::pair<std::string, std::vector<std::string>>> open;  // per object: its path and keys
-  std::string duplicate;
   std::string last_key;
+  const auto path_of_key = [&]() {
+    return open.empty() ? std::string() : (open.back().first.empty() ? "" : open.back().first + ".") + last_key;
+  };
   const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
     if (event == json::parse_event_t::object_start) {
-      const std::string at = open.empty() ? "" : (open.back().first.empty() ? "" : open.back().first + ".") + last_key;
-      open.push_back({open.empty() ? std::string() : at, {}});
+      open.push_back({path_of_key(), {}});
+      last_key.clear();
     } else if (event == json::parse_event_t::object_end && !open.empty()) {
       open.pop_back();
     } else if (event == json::parse_event_t::key && !open.empty()) {
       last_key = parsed.get<std::string>();
       auto& keys = open.back().second;
-      if (duplicate.empty() && std::find(keys.begin(), keys.end(), last_key) != keys.end())
-        duplicate = (open.back().first.empty() ? "" : open.back().first + ".") + last_key;
+      if (duplicate.empty() && std::find(keys.begin(), keys.end(), last_key) != keys.end()) duplicate = path_of_key();
       keys.push_back(last_key);
     } else if (event == json::parse_event_t::array_start) {
       last_key = "[]";  // keys inside arrays are reported under their array's path
     }
+    at = last_key.empty() ? (open.empty() ? "" : open.back().first) : path_of_key();
     return true;
   };
+  return json::parse(text.begin(), text.end(), watch, true);
+}
+
+// Whether byte `pos` sits in an object key rather than a value: the string around it opens after
+// '{' or ',' (a value's opens after ':' or in an array).
+bool bad_byte_in_key(std::string_view text, size_t pos) {
+  size_t open = pos;
+  while (open > 0 && !(text[open - 1] == '"' && (open < 2 || text[open - 2] != '\\'))) --open;
+  if (open == 0) return false;
+  size_t before = open - 1;
+  while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+  return before > 0 && (text[before - 1] == '{' || text[before - 1] == ',') &&
+         text.substr(0, before).rfind(':') != std::string_view::npos;
+}
+
+std::string parent_path(const std::string& path) {
+  const size_t dot = path.rfind('.');
+  return dot == std::string::npos ? "" : path.substr(0, dot);
+}
+
+std::string reason_of(const json::exception& e) {
+  std::string why = e.what();
+  const size_t cut = why.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " tag
+  if (cut != std::string::npos) why = why.substr(cut + 2);
+  return why.size() > 200 ? why.substr(0, 200) + "..." : why;
+}
+
+}  // namespace
+
+json parse_checked(std::string_view text, std::string& problem, std::string* field) {
+  problem.clear();
+  std::string at, duplicate;
+  if (field) field->clear();
+  if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos) {
+    problem = "byte " + std::to_string(bad) + " is not UTF-8 text";
+    try {  // the key being read where the bad byte sits: parse the text before it
+      parse_watching(text.substr(0, bad), at, duplicate);
+    } catch (const json::exception&) {}
+    if (field) *field = bad_byte_in_key(text, bad) ? parent_path(at) : at;
+    return json(json::value_t::discarded);
+  }
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end(), watch, true);
+    doc = parse_watching(text, at, duplicate);
+  } catch (const json::out_of_range& e) {
+    // A number beyond double ("1e999"): nlohmann names the token but not where it is.
+    problem = reason_of(e);
+    const size_t q = problem.find('\'');
+    const size_t token = q == std::string::npos ? std::string::npos
+                                                : text.find(problem.substr(q + 1, problem.find('\'', q + 1) - q - 1));
+    if (token != std::string::npos) problem += " (byte " + std::to_string(token) + ")";
+    if (field) *field = at;
+    return json(json::value_t::discarded);
   } catch (const json::exception& e) {
-    std::string why = e.what();
-    const size_t cut = why.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " tag
-    if (cut != std::string::npos) why = why.substr(cut + 2);
-    problem = why.size() > 200 ? why.substr(0, 200) + "..." : why;
+    problem = reason_of(e);  // a syntax error: the parser gives the line and column
     return json(json::value_t::discarded);
   }
   if (duplicate.empty()) return doc;
   problem = "the key \"" + duplicate + "\" is written twice (JSON keeps only the last)";
+  if (field) *field = duplicate;
   return json(json::value_t::discarded);
 }
 

@@ -37,7 +37,9 @@ J parse_untrusted(std::string_view text) {
 // value and, in `problem`, why in words: the parser's reason and position for a syntax error or an
 // out-of-range number ("1e999"), the path of a key written twice in one object (JSON parsers
 // silently keep the last; a scenario must not), or the first byte that is not UTF-8.
-json parse_checked(std::string_view text, std::string& problem);
+// `field`, when given, receives the dotted path of the value at fault for a bad number, a byte
+// that is not UTF-8 or a duplicate key ("" at the top level or for a syntax error).
+json parse_checked(std::string_view text, std::string& problem, std::string* field = nullptr);
 
 class Reader {
  public:

@@ -719,12 +719,14 @@ bool check_constraint_names(Reader& r, const Constraints& k, const Catalog& cata
 
 QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   QuestionParse out;
-  std::string problem;
-  nlohmann::json root = detail::parse_checked(text, problem);
+  std::string problem, at;
+  nlohmann::json root = detail::parse_checked(text, problem, &at);
   Reader r(out.error);
   Question q;
   if (root.is_discarded())
-    return r.fail("(question)", "not valid JSON: " + (problem.empty() ? std::string("unreadable") : problem)), out;
+    return r.fail(at.empty() ? "(question)" : at,
+                  "not valid JSON: " + (problem.empty() ? std::string("unreadable") : problem)),
+           out;
   if (!read_question(r, root, q) || !check_constraint_names(r, q.constraints, catalog)) return out;
   for (const std::string& k : question_keys()) root.erase(k);
   ScenarioParse parse = parse_scenario(root.dump(), catalog);

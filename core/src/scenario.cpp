@@ -364,10 +364,11 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
 
 ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   ScenarioParse out;
-  std::string problem;
-  const json root = detail::parse_checked(text, problem);
+  std::string problem, at;
+  const json root = detail::parse_checked(text, problem, &at);
   if (root.is_discarded()) {
-    out.error = {"(scenario)", "(scenario): not valid JSON: " + (problem.empty() ? "unreadable" : problem)};
+    const std::string field = at.empty() ? "(scenario)" : at;  // the value at fault, when known
+    out.error = {field, field + ": not valid JSON: " + (problem.empty() ? "unreadable" : problem)};
     return out;
   }
   Reader r(out.error);
