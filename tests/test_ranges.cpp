@@ -35,12 +35,12 @@ Scenario parse(const char* text) {
 }  // namespace
 
 TEST_SUITE("ranges") {
-  TEST_CASE("the 10th and 90th percentiles of published / estimated, families weighing equally") {
+  TEST_CASE("the conformal 10th and 90th percentiles of published / estimated, families weighing equally") {
     // Three families of 4 runs each, ratios 0.80, 0.90, 1.00, 1.10 (family a), 1.00 x 4 (b),
-    // 1.20 x 4 (c): 12 runs of weight 1/4 each. Sorted with cumulative weight midpoints
-    // (k - 0.5) / 12: the 10th percentile falls between 0.80 (1/24) and 0.90 (3/24), at
-    // 0.80 + 0.10 x (0.1 - 1/24) / (2/24) = 0.87; the 90th between the 1.20s (all from 21/24 up):
-    // 1.20. Every run matches a single-node Megatron regime.
+    // 1.20 x 4 (c): 12 runs of weight 1/4 each. For a new run, the upper level is
+    // ceil((n + 1) x 0.9) / n = ceil(11.7) / 12 = 1 (split conformal, Lei et al. 2018): with 12
+    // runs the interval spans the lowest and highest, 0.80 to 1.20. Every run matches a
+    // single-node Megatron regime.
     std::vector<Residual> rows;
     for (double x : {0.8, 0.9, 1.0, 1.1}) rows.push_back(row("a", x));
     for (int i = 0; i < 4; ++i) rows.push_back(row("b", 1.0));
@@ -48,14 +48,18 @@ TEST_SUITE("ranges") {
     const RatioRange q = ratio_range(Regime{}, "throughput", rows);
     CHECK(q.cases == 12);
     CHECK(q.families == 3);
-    CHECK(q.low == doctest::Approx(0.87));
+    CHECK(q.low == doctest::Approx(0.8));
     CHECK(q.high == doctest::Approx(1.2));
-    // A family with 40 runs at 1.00 weighs what one with 4 does: the interval barely moves.
+    // A family with 40 runs at 1.00 weighs what one with 4 does. n = 48: level ceil(49 x 0.9) / 48
+    // = 45 / 48 = 0.9375, so 0.0625 at the bottom. Weights: a's and c's runs 1/4, b's 1/40, total
+    // 3; the cumulative midpoints of 0.80 and 0.90 are 0.125 / 3 and 0.375 / 3, so the low bound is
+    // 0.80 + 0.10 x (0.0625 - 0.04167) / (0.125 - 0.04167) = 0.825; the top 0.0625 (0.1875 of
+    // weight) lies inside c's 1.20s.
     std::vector<Residual> many = rows;
     for (int i = 0; i < 36; ++i) many.push_back(row("b", 1.0));
     const RatioRange w = ratio_range(Regime{}, "throughput", many);
     CHECK(w.cases == 48);
-    CHECK(w.low == doctest::Approx(q.low).epsilon(0.02));
+    CHECK(w.low == doctest::Approx(0.825));
     CHECK(w.high == doctest::Approx(1.2));
   }
 

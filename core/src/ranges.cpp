@@ -3,6 +3,7 @@
 #include "llmplan/ranges.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -144,9 +145,13 @@ RatioRange ratio_range(const Regime& r, const std::string& group, const std::vec
     if (match.empty()) return out;
     std::vector<std::pair<double, double>> weighted;
     for (const Residual* x : match) weighted.emplace_back(x->ratio, 1.0 / per_family[x->family]);
-    const double tail = (1.0 - kRangeLevel) / 2;
-    out.low = weighted_quantile(weighted, tail);
-    out.high = weighted_quantile(weighted, 1.0 - tail);
+    // A new run is one more draw than the n read: its 80 % interval takes the ceil((n + 1)(1 - a/2))-th
+    // of n (split conformal prediction, Lei et al. 2018 JASA §2.2), not the in-sample 90th
+    // percentile, which covers fewer than 80 % of new runs when n is small.
+    const double n = static_cast<double>(match.size());
+    const double hi_level = std::min(1.0, std::ceil((n + 1) * (1.0 - (1.0 - kRangeLevel) / 2)) / n);
+    out.low = weighted_quantile(weighted, 1.0 - hi_level);
+    out.high = weighted_quantile(weighted, hi_level);
     out.cases = static_cast<int>(match.size());
     out.families = static_cast<int>(per_family.size());
     for (const auto& [name, n] : per_family) out.family_names.push_back(name);

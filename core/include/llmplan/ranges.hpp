@@ -42,7 +42,7 @@ inline constexpr int kMinRangeCases = 10;    // runs a range is read from, at le
 inline constexpr int kMinRangeFamilies = 3;  // ... from at least this many source families
 
 struct RatioRange {
-  double low = 1, high = 1;  // 10th and 90th percentiles of published / estimated
+  double low = 1, high = 1;  // conformal 10th and 90th percentiles of published / estimated (ranges.cpp)
   int cases = 0, families = 0;
   std::string shared;  // the regime features the runs share, in words
   std::vector<std::string> family_names;
