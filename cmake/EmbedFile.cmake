@@ -4,6 +4,13 @@ file(READ "${IN}" hex HEX)
 string(LENGTH "${hex}" hex_len)
 math(EXPR size "${hex_len} / 2")
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," body "${hex}")
+# JSON: a raw newline never sits inside a JSON string, so each newline and the indentation after it
+# can go (the catalog is pretty-printed for people; the embed card's module has a 1 MB budget).
+if(JSON)
+  string(REGEX REPLACE "0x0a,(0x20,)*" "" body "${body}")
+  string(REGEX MATCHALL "0x" bytes "${body}")
+  list(LENGTH bytes size)
+endif()
 string(REGEX REPLACE "((0x..,){32})" "\\1\n" body "${body}")
 file(WRITE "${OUT}.tmp"
   "// Generated from ${IN}; do not edit.\n"

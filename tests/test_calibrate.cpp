@@ -246,7 +246,9 @@ TEST_SUITE("calibration from a trial run") {
     CHECK(run(s).time.tokens_per_s == doctest::Approx(run(parse_ok(plain)).time.tokens_per_s));
     const TrialReport report = trial_report(s, builtin_catalog(), default_calibration());
     CHECK(report.reproduced[0].estimated == doctest::Approx(3000).epsilon(0.01));  // on the H100 trial
-    CHECK(report.notes.back().find("not calibrated") != std::string::npos);
+    CHECK(report.notes.back().text.find("not calibrated") != std::string::npos);
+    CHECK(report.notes.back().code == "other_accelerator");
+    CHECK(report.notes.back().args == std::vector<std::string>{"h100-sxm5-80gb", "a100-sxm4-80gb"});
     doc["calibration"]["measured_on"]["accelerator"] = "h100";
     const InputError e = refusal(doc);
     CHECK(e.field == "calibration.measured_on.accelerator");

@@ -622,6 +622,12 @@ constexpr Entry kStrings[] = {
     {S::executed_fmt, "kernels run %s of peak", "算子实跑峰值的 %s"},
     {S::off_peak_gradients, "Gradients after the peak (backward frees the activations first; not in the total)", "峰值之后的梯度（反向传播先释放激活值；不计入合计）"},
     {S::off_peak_activations, "Activations and logits before the peak (freed before the gradients'; not in the total)", "峰值之前的激活值与 logits（在梯度峰值前释放；不计入合计）"},
+    {S::note_compute, "throughput measured on %s GPUs: the model's compute runs at %sx its modelled rate, communication and the pipeline bubble as modelled", "吞吐量在 %s 张 GPU 上实测：计算速度为模型估算的 %s 倍，通信与流水线气泡仍按模型计算"},
+    {S::note_memory, "peak memory (%s) measured on %s GPUs: activations, logits and buffers are %sx the model's, weights, gradients and optimizer states as counted", "峰值显存（%s）在 %s 张 GPU 上实测：激活值、logits 与缓冲区为模型值的 %s 倍，权重、梯度与优化器状态按计数"},
+    {S::note_network, "collectives across nodes reach %s of the node's network bandwidth, as measured", "跨节点集合通信达到节点网络带宽的 %s（实测）"},
+    {S::note_data_read, "every node reads the training data at the measured rate", "每个节点按实测速率读取训练数据"},
+    {S::note_other_accelerator, "measured on %s, while the scenario runs on %s: its figures are not calibrated", "实测在 %s 上，而场景运行在 %s 上：其数字未经校准"},
+    {S::note_other_layout, "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling a calibrated estimate to another layout (ranges)", "场景与试跑配置不同：其数字带有把校准后的估算推广到另一种并行方式的不确定性（见区间）"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -139,6 +139,24 @@ std::string range_line(const AppState& app, std::string_view path, const std::fu
   return std::string(tr(S::range_80)) + " " + r.substr(2, r.size() - 3) + "\n";  // without its parentheses
 }
 
+// A trial note in the UI language: its code's string with its values, else the core's words.
+std::string trial_note_text(const TrialNote& n) {
+  static const std::pair<const char*, S> kNotes[] = {{"compute", S::note_compute},
+                                                     {"memory", S::note_memory},
+                                                     {"network", S::note_network},
+                                                     {"data_read", S::note_data_read},
+                                                     {"other_accelerator", S::note_other_accelerator},
+                                                     {"other_layout", S::note_other_layout}};
+  for (const auto& [code, id] : kNotes) {
+    if (n.code != code) continue;
+    const auto arg = [&n](size_t i) { return i < n.args.size() ? n.args[i].c_str() : ""; };
+    char buf[512];
+    std::snprintf(buf, sizeof buf, tr(id), arg(0), arg(1), arg(2));
+    return buf;
+  }
+  return n.text;
+}
+
 void cards(const AppState& app) {
   const EstimateResult& r = app.result;
   const int columns = std::clamp(static_cast<int>(ImGui::GetContentRegionAvail().x / (9.5f * em())), 2, 5);
@@ -403,7 +421,7 @@ bool calibration(AppState& app) {
     std::snprintf(line, sizeof line, tr(S::calibration_row), name, measured, estimated);
     text_wrapped(line);
   }
-  for (const std::string& note : app.trial.notes) text_wrapped_disabled(note.c_str());
+  for (const TrialNote& note : app.trial.notes) text_wrapped_disabled(trial_note_text(note).c_str());
   if (!small_button(tr(S::clear_calibration), "clear_calibration")) return false;
   app.input.erase("calibration");
   app.measure_status.clear();

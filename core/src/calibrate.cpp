@@ -252,43 +252,50 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
   if (me.data_read_gb_per_s > 0)
     trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
   const EstimateResult r = estimate(trial, cal);
-  const std::string on = fmt(trial.cluster.gpus, 6) + " GPUs";
+  const std::string gpus = fmt(trial.cluster.gpus, 6);
+  const auto note = [&out](const char* code, std::vector<std::string> args, std::string text) {
+    out.notes.push_back({code, std::move(args), std::move(text)});
+  };
   if (me.throughput()) {
     const double per_gpu = r.time.tokens_per_s / trial.cluster.gpus;
     if (me.tokens_per_s_per_gpu > 0)
       out.reproduced.push_back({"calibration.tokens_per_s_per_gpu", me.tokens_per_s_per_gpu, per_gpu});
     if (me.step_s > 0) out.reproduced.push_back({"calibration.step_s", me.step_s, r.time.step_s});
     if (me.mfu > 0) out.reproduced.push_back({"calibration.mfu", me.mfu, r.time.mfu});
-    out.notes.push_back("throughput measured on " + on + ": the model's compute runs at " + fmt(s.factors.compute) +
-                        "x its modelled rate, communication and the pipeline bubble as modelled");
+    const std::string k = fmt(s.factors.compute);
+    note("compute", {gpus, k},
+         "throughput measured on " + gpus + " GPUs: the model's compute runs at " + k +
+             "x its modelled rate, communication and the pipeline bubble as modelled");
   }
   if (me.peak_memory_gib > 0) {
     out.reproduced.push_back(
         {"calibration.peak_memory_gib", me.peak_memory_gib, measured_view(r.memory, me.memory_from, cal) / kGiB});
-    out.notes.push_back(std::string("peak memory (") + kMemorySourceNames[static_cast<int>(me.memory_from)] +
-                        ") measured on " + on + ": activations, logits and buffers are " + fmt(s.factors.memory) +
-                        "x the model's, weights, gradients and optimizer states as counted");
+    const std::string from = kMemorySourceNames[static_cast<int>(me.memory_from)], k = fmt(s.factors.memory);
+    note("memory", {from, gpus, k},
+         "peak memory (" + from + ") measured on " + gpus + " GPUs: activations, logits and buffers are " + k +
+             "x the model's, weights, gradients and optimizer states as counted");
   }
   const LinkBandwidth l = link_bandwidth(trial);
   if (me.intra_busbw_gb_per_s > 0)
     out.reproduced.push_back({"calibration.busbw_gb_per_s.intra", me.intra_busbw_gb_per_s, l.intra_busbw / 1e9});
   if (me.inter_busbw_gb_per_s > 0) {
     out.reproduced.push_back({"calibration.busbw_gb_per_s.inter", me.inter_busbw_gb_per_s, l.node_busbw / 1e9});
-    out.notes.push_back("collectives across nodes reach " + fmt(s.network.busbw_fraction) +
-                        " of the node's network bandwidth, as measured");
+    const std::string f = fmt(s.network.busbw_fraction);
+    note("network", {f}, "collectives across nodes reach " + f + " of the node's network bandwidth, as measured");
   }
   if (me.data_read_gb_per_s > 0) {
     out.reproduced.push_back({"calibration.data_read_gb_per_s", me.data_read_gb_per_s,
                               trial.storage.data_read_mb_per_s / 1000.0 / std::max(1, trial.cluster.nodes())});
-    out.notes.push_back("every node reads the training data at the measured rate");
+    note("data_read", {}, "every node reads the training data at the measured rate");
   }
   if (!s.calibrated())
-    out.notes.push_back("measured on " + s.factors.accelerator + ", while the scenario runs on " +
-                        s.cluster.accelerator + ": its figures are not calibrated");
+    note("other_accelerator", {s.factors.accelerator, s.cluster.accelerator},
+         "measured on " + s.factors.accelerator + ", while the scenario runs on " + s.cluster.accelerator +
+             ": its figures are not calibrated");
   else if (!s.factors.same_layout)
-    out.notes.push_back(
-        "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling "
-        "a calibrated estimate to another layout (ranges)");
+    note("other_layout", {},
+         "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling a calibrated "
+         "estimate to another layout (ranges)");
   return out;
 }
 

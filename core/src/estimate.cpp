@@ -309,6 +309,12 @@ nlohmann::ordered_json stage_layers_json(const Scenario& s) {
 }
 
 // "ranges": result path -> {low, high, level, cases} (ranges.hpp).
+
+std::vector<std::string> note_texts(const TrialReport& report) {
+  std::vector<std::string> out;
+  for (const TrialNote& n : report.notes) out.push_back(n.text);
+  return out;
+}
 }  // namespace
 
 json calibration_json(const Scenario& s, const Catalog& catalog, const Calibration& cal) {
@@ -328,7 +334,7 @@ json calibration_json(const Scenario& s, const Catalog& catalog, const Calibrati
           {"accelerator", s.factors.accelerator},
           {"applies", s.calibrated()},
           {"same_layout", s.factors.same_layout},
-          {"notes", report.notes}};
+          {"notes", note_texts(report)}};
 }
 
 namespace {

@@ -40,9 +40,16 @@ struct Reproduced {
   double measured = 0;
   double estimated = 0;
 };
+// One note of the trial report: its words, and its code and the values they put in, so the app
+// can say it in the reader's language.
+struct TrialNote {
+  std::string code;  // compute, memory, network, data_read, other_accelerator, other_layout
+  std::vector<std::string> args;
+  std::string text;
+};
 struct TrialReport {
   std::vector<Reproduced> reproduced;
-  std::vector<std::string> notes;  // what was pinned down and how far the scenario is from the trial
+  std::vector<TrialNote> notes;  // what was pinned down and how far the scenario is from the trial
 };
 TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibration& cal);
 
