@@ -1,7 +1,7 @@
 // api.js: the one JS wrapper that turns an Emscripten module (the app's, or the small API module
 // llmplan_api.js) into the documented window.llmplan object. Every page loads it first.
 //   llmplanApi.wrap(Module, {appUrl})  -> the window.llmplan object over Module's Embind functions:
-//     estimate(scenario, {explain, catalogVersion}) plan(question) encode(scenario) decode(link)
+//     estimate(scenario, {explain, catalogVersion}) plan(question) tco(question) encode(scenario) decode(link)
 //     version modelVersion catalogVersion catalog() loadCatalogRelease(v) linkCatalogVersion(link)
 //     parseLog(text, scenario?)
 //   llmplanApi.load()                  -> Promise of that object over the API module (embed, docs)
@@ -85,6 +85,12 @@
       plan: function (question, opts) {
         var v = release(opts);
         return checked(v ? Module.planWith(toJson(question), v) : Module.plan(toJson(question)));
+      },
+      // Own or rent (`llmplan tco`): {own, rent[], series[], assumptions[], notices[]}; throws
+      // LlmplanInputError naming the field of a bad question.
+      tco: function (question) {
+        need(Module, 'tco');
+        return checked(Module.tco(toJson(question)));
       },
       // The full link that opens the app on this scenario (or planner question).
       encode: function (scenario) {

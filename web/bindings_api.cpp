@@ -12,6 +12,7 @@
 //   modelVersion()                   -> the estimator's model version (model_version.hpp), which links record
 //   estimateWith / planWith(json, catalogVersion): as estimate / plan, with a loaded release
 //   linkFields()                     -> [{"code", "field", "type"}]: the URL format's field codes
+//   tco(questionJson)                -> the `llmplan tco` answer (own vs rent) | {"error": {field, message}}
 #include <emscripten/bind.h>
 
 #include <map>
@@ -25,6 +26,7 @@
 #include "llmplan/measure.hpp"
 #include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
+#include "llmplan/tco.hpp"
 
 namespace {
 
@@ -40,6 +42,11 @@ std::string estimate_explained(const std::string& scenario_json) {
 // Exactly the CLI's `llmplan plan`.
 std::string plan(const std::string& question_json) {
   return llmplan::plan_json(question_json, llmplan::builtin_catalog(), llmplan::default_calibration()).body;
+}
+
+// Exactly the CLI's `llmplan tco`.
+std::string tco(const std::string& question_json) {
+  return llmplan::tco_json(question_json, llmplan::builtin_catalog(), llmplan::default_calibration()).body;
 }
 
 std::string version() { return LLMPLAN_VERSION; }
@@ -128,6 +135,7 @@ EMSCRIPTEN_BINDINGS(llmplan_api) {
   emscripten::function("estimate", &estimate);
   emscripten::function("estimateExplained", &estimate_explained);
   emscripten::function("plan", &plan);
+  emscripten::function("tco", &tco);
   emscripten::function("version", &version);
   emscripten::function("modelVersion", &model_version);
   emscripten::function("catalogVersion", &catalog_version);

@@ -628,6 +628,10 @@ constexpr Entry kStrings[] = {
     {S::note_data_read, "every node reads the training data at the measured rate", "每个节点按实测速率读取训练数据"},
     {S::note_other_accelerator, "measured on %s, while the scenario runs on %s: its figures are not calibrated", "实测在 %s 上，而场景运行在 %s 上：其数字未经校准"},
     {S::note_other_layout, "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling a calibrated estimate to another layout (ranges)", "场景与试跑配置不同：其数字带有把校准后的估算推广到另一种并行方式的不确定性（见区间）"},
+    {S::compute_optimal_fmt, "%s tokens per parameter: %s. Compute-optimal for this size: %s tokens (20 per parameter, Hoffmann et al. 2022); %s by the refit law (Besiroglu et al. 2024).", "每个参数 %s 个 token：%s。该规模的算力最优 token 数：%s（每参数 20 个，Hoffmann 等 2022）；按重新拟合的规律为 %s（Besiroglu 等 2024）。"},
+    {S::regime_under, "under-trained for its size", "相对规模训练不足"},
+    {S::regime_near, "near compute-optimal", "接近算力最优"},
+    {S::regime_over, "over-trained, as models meant for deployment often are by choice (cheaper to serve)", "过度训练，面向部署的模型常有意如此（推理更省）"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -651,10 +651,26 @@ bool calibration_section(AppState& app) {
   return draw_fields(app, "calibration") || pasted;
 }
 
+// Under the tokens: where the run sits against compute-optimal training (full training only).
+void scaling_line(const AppState& app) {
+  const ScalingResult& sc = app.result.scaling;
+  if (app.result_is_stale || !sc.applies || sc.tokens <= 0) return;
+  const S regime = sc.regime == TrainingRegime::under_trained  ? S::regime_under
+                   : sc.regime == TrainingRegime::over_trained ? S::regime_over
+                                                               : S::regime_near;
+  char per_param[32], line[512];
+  std::snprintf(per_param, sizeof per_param, "%.0f", sc.tokens_per_param);
+  std::snprintf(line, sizeof line, tr(S::compute_optimal_fmt), per_param, tr(regime),
+                format_count(sc.rule_tokens).c_str(), format_count(sc.law_tokens).c_str());
+  text_wrapped_disabled(line);
+}
+
 bool plain_section(AppState& app, const Section& s) {
   const std::string id = std::string("sec_") + s.name;
   if (!section(tr(s.title), id.c_str(), s.open)) return false;
-  return draw_fields(app, s.name);
+  const bool changed = draw_fields(app, s.name);
+  if (std::string_view(s.name) == "data") scaling_line(app);
+  return changed;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // llmplan CLI: the native front end of the same core the web app runs.
 //   llmplan estimate FILE|- [--format json|table]    scenario JSON in, result JSON out
 //   llmplan measure LOG|- [--scenario FILE]          a training log in, a calibration block out
+//   llmplan tco FILE|- [--format json|table]         own or rent: an ownership question in, costs out
 //   llmplan catalog list|check|diff ...                 the catalog (see --help)
 // Exit codes: 0 success, 2 invalid input or usage (message names the field), 1 internal error.
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include "llmplan/measure.hpp"
 #include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
+#include "llmplan/tco.hpp"
 #include "llmplan/units.hpp"
 
 namespace {
@@ -46,6 +48,13 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot}.\n"
                     "      --format artifacts\n"
                     "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
+                    "  llmplan tco FILE|- [--format json|table]\n"
+                    "      Own or rent: GPU servers bought (capex, power, colocation, staff) against the same\n"
+                    "      GPUs rented on demand, reserved or spot; the cost per GPU-hour, the break-even\n"
+                    "      utilisation and month, and the cumulative cost by month. Input: {\"servers\":\n"
+                    "      {\"accelerator\", \"gpus_per_server\", \"count\", \"price_usd\"|\"price_cny\", ...},\n"
+                    "      \"utilisation\"|\"workload\", \"horizon_months\", \"currency\", ...} (docs/tco.md); every\n"
+                    "      field but servers.accelerator has a catalog default, listed in \"assumptions\".\n"
                     "  llmplan measure LOG|- [--scenario FILE]\n"
                     "      Read a training or benchmark log (Hugging Face Trainer, torchtune, Megatron-LM,\n"
                     "      DeepSpeed, torchtitan, nccl-tests all_reduce_perf, fio, torch.cuda.max_memory_allocated)\n"
@@ -66,7 +75,8 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "      of docs/links.md), or rewrite that table between its markers in FILE.\n"
                     "  llmplan catalog list [SECTION] [--json]\n"
                     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
-                    "      providers, instances, models, currency (a table, or the entries as JSON).\n"
+                    "      providers, instances, models, currency, servers, ownership (a table, or the entries\n"
+                    "      as JSON).\n"
                     "  llmplan catalog check FILE|DIR...\n"
                     "      Validate a catalog: one merged file, or the section files catalog/*.json (a folder\n"
                     "      stands for the *.json files directly in it, as the build merges catalog/).\n"
@@ -213,6 +223,20 @@ void print_table(const std::string& body) {
                 range_text(r, "cost.total_usd", usd).c_str(),
                 llmplan::format_money(c["total_cny"].get<double>(), llmplan::Currency::cny).c_str(),
                 llmplan::format_money(c["usd_per_billion_tokens"].get<double>(), llmplan::Currency::usd).c_str());
+  const auto& sc = r["scaling"];
+  if (sc["applies"].get<bool>() && sc["tokens"].get<double>() > 0) {
+    const std::string regime = sc["regime"].get<std::string>();
+    std::printf(
+        "Tokens            %s = %.0f per parameter: %s; compute-optimal %s (20 per parameter, Hoffmann\n"
+        "                  et al. 2022), %s by the refit law (Besiroglu et al. 2024)%s\n",
+        llmplan::format_count(sc["tokens"].get<double>()).c_str(), sc["tokens_per_param"].get<double>(),
+        regime == "over_trained"    ? "over-trained"
+        : regime == "under_trained" ? "under-trained"
+                                    : "near compute-optimal",
+        llmplan::format_count(sc["rule_tokens"].get<double>()).c_str(),
+        llmplan::format_count(sc["law_tokens"].get<double>()).c_str(),
+        regime == "over_trained" ? "; often deliberate: a smaller model costs less to serve" : "");
+  }
   std::printf("Checkpoint        %s, written in %s, every %s; tier %s\n",
               format_bytes(r["checkpoint"]["size_bytes"].get<double>()).c_str(),
               llmplan::format_duration(r["checkpoint"]["write_s"].get<double>()).c_str(),
@@ -347,6 +371,18 @@ void list_table(const llmplan::Catalog& c, const std::string& section) {
       std::printf("%-20s %-26s %10s %10s %8d\n", m.id.c_str(), m.name.c_str(),
                   format_count(llmplan::count_params(m.arch).total).c_str(), format_count(m.published_params).c_str(),
                   m.max_context);
+  } else if (section == "servers") {
+    std::printf("%-20s %-16s %4s %14s %8s %s\n", "id", "accelerator", "gpus", "price", "max_kW", "as_of");
+    for (const auto& v : c.servers)
+      std::printf("%-20s %-16s %4d %14s %8g %s\n", v.id.c_str(), v.accelerator.c_str(), v.gpus,
+                  (v.price_usd ? llmplan::format_money(*v.price_usd, llmplan::Currency::usd)
+                               : llmplan::format_money(*v.price_cny, llmplan::Currency::cny))
+                      .c_str(),
+                  v.power_kw, v.as_of.c_str());
+  } else if (section == "ownership") {
+    std::printf("%-28s %10s  %-38s %s\n", "id", "value", "unit", "as_of");
+    for (const auto& v : c.ownership)
+      std::printf("%-28s %10s  %-38s %s\n", v.id.c_str(), opt_num(v.value).c_str(), v.unit.c_str(), v.as_of.c_str());
   } else if (section == "currency") {
     std::printf("usd_to_cny %g (as of %s; %s)\n", c.currency.usd_to_cny, c.currency.as_of.c_str(),
                 c.currency.source.c_str());
@@ -558,22 +594,38 @@ void print_plan_artifacts(const std::string& body) {
                 c["command"].get<std::string>().c_str(), c["expect"].get<std::string>().c_str());
 }
 
-int cmd_plan(const std::vector<std::string>& args) {
-  std::string file, format = "json";
+// FILE|- and --format F of a command (plan, tco) whose formats are `formats`, read into `text`;
+// a usage error's exit status otherwise.
+std::optional<int> read_file_and_format(const std::vector<std::string>& args, const char* command,
+                                        const std::vector<std::string>& formats, std::string& format,
+                                        std::string& text) {
+  std::string file;
+  format = formats.front();
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--format" && i + 1 < args.size()) {
       format = args[++i];
     } else if (file.empty() && (args[i] == "-" || args[i][0] != '-')) {
       file = args[i];
     } else {
-      return usage_error("plan: unexpected argument '" + args[i] + "'");
+      return usage_error(std::string(command) + ": unexpected argument '" + args[i] + "'");
     }
   }
-  if (file.empty()) return usage_error("plan: missing FILE (use '-' for standard input)");
-  if (format != "json" && format != "table" && format != "artifacts" && format != "csv")
-    return usage_error("--format must be json, table, artifacts or csv; got '" + format + "'");
-  std::string text, error;
+  if (file.empty()) return usage_error(std::string(command) + ": missing FILE (use '-' for standard input)");
+  if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
+    std::string allowed;
+    for (size_t i = 0; i < formats.size(); ++i)
+      allowed += (i == 0 ? "" : i + 1 == formats.size() ? " or " : ", ") + formats[i];
+    return usage_error("--format must be " + allowed + "; got '" + format + "'");
+  }
+  std::string error;
   if (!read_input(file, text, error)) return usage_error(error);
+  return std::nullopt;
+}
+
+int cmd_plan(const std::vector<std::string>& args) {
+  std::string format, text;
+  if (const auto rc = read_file_and_format(args, "plan", {"json", "table", "artifacts", "csv"}, format, text))
+    return *rc;
   if (format == "csv") {
     const llmplan::QuestionParse q = llmplan::parse_question(text, llmplan::builtin_catalog());
     if (!q.question) {
@@ -596,6 +648,71 @@ int cmd_plan(const std::vector<std::string>& args) {
     print_plan_table(r.body);
   } else if (format == "artifacts") {
     print_plan_artifacts(r.body);
+  } else {
+    std::printf("%s\n", r.body.c_str());
+  }
+  return 0;
+}
+
+// The answer of `llmplan tco` for people: what owning costs, then each way of renting.
+void print_tco_table(const std::string& body) {
+  const auto t = nlohmann::json::parse(body);
+  const auto& q = t["question"];
+  const bool cny = q["currency"] == "cny";
+  const char* cur = cny ? "_cny" : "_usd";
+  const auto money = [&](const nlohmann::json& obj, const std::string& key) {
+    return llmplan::format_money(obj[key + cur].get<double>(), cny ? llmplan::Currency::cny : llmplan::Currency::usd);
+  };
+  const auto per_hour = [&](const nlohmann::json& obj) {
+    const double v = obj[cny ? "cny_per_gpu_hour" : "usd_per_gpu_hour"].get<double>();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.2f", cny ? "¥" : "$", v);
+    return std::string(buf);
+  };
+  const auto& o = t["own"];
+  const auto& b = o["monthly_breakdown"];
+  std::printf("Own: %d x %d-GPU %s servers (%d GPUs) at %.0f %% utilisation, %.0f GPU-hours a month\n",
+              q["servers"]["count"].get<int>(), q["servers"]["gpus_per_server"].get<int>(),
+              q["servers"]["accelerator"].get<std::string>().c_str(), o["gpus"].get<int>(),
+              100 * o["utilisation"].get<double>(), o["gpu_hours_per_month"].get<double>());
+  std::printf("  capex %s; a month %s (depreciation %s, power %s, colocation %s, staff %s); %s per GPU-hour\n",
+              money(o, "capex").c_str(), money(o, "monthly").c_str(), money(b, "depreciation").c_str(),
+              money(b, "power").c_str(), money(b, "colocation").c_str(), money(b, "staff").c_str(),
+              per_hour(o).c_str());
+  std::printf("  delivered after %.1f months; horizon %d months\n\n", o["delivery_months"].get<double>(),
+              q["horizon_months"].get<int>());
+  std::printf("%-13s %-40s %10s %-10s %14s %12s %12s\n", "rent", "cheapest offering", "per GPU-h", "billing", "a month",
+              "break-even u", "break-even");
+  for (const auto& r : t["rent"]) {
+    const auto& be = r["break_even"];
+    char u[16] = "-", m[24] = "never";
+    if (!be["utilisation"].is_null()) std::snprintf(u, sizeof u, "%.0f %%", 100 * be["utilisation"].get<double>());
+    if (!be["months"].is_null()) std::snprintf(m, sizeof m, "%.1f months", be["months"].get<double>());
+    std::printf("%-13s %-40s %10s %-10s %14s %12s %12s\n", r["mode"].get<std::string>().c_str(),
+                r["instance"].is_null() ? "(your quote)" : r["instance"].get<std::string>().c_str(),
+                per_hour(r).c_str(), r["billing"].get<std::string>().c_str(), money(r, "monthly").c_str(), u, m);
+  }
+  if (t["rent"].empty())
+    std::printf("(the catalog rents no %s)\n", q["servers"]["accelerator"].get<std::string>().c_str());
+  std::printf("\nAssumed from the catalog (give the field to change it):\n");
+  for (const auto& a : t["assumptions"])
+    std::printf("  %s = %g %s (%s; %s)\n", a["field"].get<std::string>().c_str(), a["value"].get<double>(),
+                a["unit"].get<std::string>().c_str(), a["as_of"].get<std::string>().c_str(),
+                a["source"].get<std::string>().substr(0, 100).c_str());
+  for (const auto& n : t["notices"]) std::printf("Note: %s\n", n.get<std::string>().c_str());
+}
+
+int cmd_tco(const std::vector<std::string>& args) {
+  std::string format, text;
+  if (const auto rc = read_file_and_format(args, "tco", {"json", "table"}, format, text)) return *rc;
+  const llmplan::TcoJsonResponse r =
+      llmplan::tco_json(text, llmplan::builtin_catalog(), llmplan::default_calibration());
+  if (!r.ok) {
+    std::fprintf(stderr, "llmplan: invalid tco question: %s\n", r.error.message.c_str());
+    return 2;
+  }
+  if (format == "table") {
+    print_tco_table(r.body);
   } else {
     std::printf("%s\n", r.body.c_str());
   }
@@ -764,6 +881,7 @@ int main(int argc, char** argv) {
     if (cmd == "estimate") return cmd_estimate(args);
     if (cmd == "catalog") return cmd_catalog(args);
     if (cmd == "plan") return cmd_plan(args);
+    if (cmd == "tco") return cmd_tco(args);
     if (cmd == "link") return cmd_link(args);
     if (cmd == "fields") return cmd_fields(args);
     if (cmd == "measure") return cmd_measure(args);

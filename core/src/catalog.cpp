@@ -8,6 +8,7 @@
 // [SECTION] References between sections
 // [SECTION] Documents: one merged file or several section files
 #include "llmplan/catalog.hpp"
+#include "llmplan/tco.hpp"
 
 #include <cctype>
 #include <functional>
@@ -44,6 +45,7 @@ const Accelerator* Catalog::find_accelerator(std::string_view id) const { return
 const Interconnect* Catalog::find_interconnect(std::string_view id) const { return find_by_id(interconnects, id); }
 const Instance* Catalog::find_instance(std::string_view id) const { return find_by_id(instances, id); }
 const Provider* Catalog::find_provider(std::string_view id) const { return find_by_id(providers, id); }
+const OwnershipDefault* Catalog::find_ownership_default(std::string_view id) const { return find_by_id(ownership, id); }
 
 std::string CatalogLoad::error() const {
   std::string s;
@@ -340,14 +342,49 @@ bool read_model(Reader& r, const json& o, const std::string& p, ModelPreset& m) 
   return detail::read_arch_fields(r, o, p, m.arch);
 }
 
+bool read_server(Reader& r, const json& o, const std::string& p, Server& v) {
+  if (!entry_info(r, o, p, v, {"accelerator", "gpus", "price_usd", "price_cny", "power_kw"}) ||
+      !r.required(o, p, {"accelerator", "gpus", "power_kw"}) || !r.string(o, "accelerator", p, v.accelerator) ||
+      !r.integer(o, "gpus", p, 1, 64, v.gpus) || !opt(r, o, "price_usd", p, v.price_usd) ||
+      !opt(r, o, "price_cny", p, v.price_cny) || !req(r, o, "power_kw", p, v.power_kw))
+    return false;
+  if (v.price_usd.has_value() == v.price_cny.has_value())
+    return r.fail(r.join(p, "price_usd"),
+                  "give exactly one of price_usd and price_cny: the currency it was published in");
+  return true;
+}
+
+// Each default's id is an input field of the TCO question and its value is checked against that
+// field's range (tco.hpp), so a catalog default is always a value the user could have typed.
+bool read_ownership_default(Reader& r, const json& o, const std::string& p, OwnershipDefault& v) {
+  if (!entry_info(r, o, p, v, {"value", "unit"}) || !r.required(o, p, {"value", "unit"}) ||
+      !r.string(o, "unit", p, v.unit))
+    return false;
+  const OwnershipField* f = find_ownership_field(v.id);
+  if (!f) {
+    std::string ids;
+    for (const OwnershipField& k : kOwnershipFields) ids += (ids.empty() ? "" : ", ") + std::string(k.id);
+    return r.fail(r.join(p, "id"), "must be one of " + ids + "; got \"" + v.id + "\"");
+  }
+  if (o["value"].is_null()) {
+    if (!f->nullable) return r.fail(r.join(p, "value"), "must be a number: the calculation needs this default");
+    if (v.notes.empty()) return r.fail(r.join(p, "notes"), "must say what was searched when value is null");
+    return true;
+  }
+  double x = 0;
+  if (!r.number(o, "value", p, f->lo, f->hi, x)) return false;
+  v.value = x;
+  return true;
+}
+
 // Reads one array section; each entry gets its own Reader so one bad entry does not hide others.
 template <class T>
 void read_section(const json& doc, const char* name, std::vector<T>& out,
                   const std::function<bool(Reader&, const json&, const std::string&, T&)>& read,
-                  std::vector<std::string>& diags) {
+                  std::vector<std::string>& diags, bool required = true) {
   const std::string path = std::string("/") + name;
   if (!doc.contains(name)) {
-    diags.push_back(path + ": is required");
+    if (required) diags.push_back(path + ": is required");
     return;
   }
   const json& arr = doc[name];
@@ -402,6 +439,12 @@ void read_currency(const json& doc, CurrencyRate& c, std::vector<std::string>& d
 // [SECTION] References between sections
 //-----------------------------------------------------------------------------
 
+// With an ownership section, every default the calculation reads is there (null where unsourced).
+void check_ownership_complete(const Catalog& c, std::vector<std::string>& diags) {
+  for (const OwnershipField& f : kOwnershipFields)
+    if (!c.find_ownership_default(f.id)) diags.push_back(std::string("/ownership: has no entry \"") + f.id + "\"");
+}
+
 void check_references(const Catalog& c, std::vector<std::string>& diags) {
   auto link_scope_is = [&](const std::string& id, LinkScope scope) {
     const Interconnect* l = c.find_interconnect(id);
@@ -419,6 +462,10 @@ void check_references(const Catalog& c, std::vector<std::string>& diags) {
       diags.push_back("/storage/" + std::to_string(i) + "/provider: \"" + s.provider +
                       "\" is not a provider id or \"generic\"");
   }
+  for (size_t i = 0; i < c.servers.size(); ++i)
+    if (!c.find_accelerator(c.servers[i].accelerator))
+      diags.push_back("/servers/" + std::to_string(i) + "/accelerator: \"" + c.servers[i].accelerator +
+                      "\" is not an accelerator id");
   for (size_t i = 0; i < c.instances.size(); ++i) {
     const Instance& in = c.instances[i];
     const std::string p = "/instances/" + std::to_string(i);
@@ -488,6 +535,10 @@ CatalogLoad load_document(const json& doc) {
   read_section<Instance>(doc, "instances", c.instances, read_instance, d);
   read_section<ModelPreset>(doc, "models", c.models, read_model, d);
   read_currency(doc, c.currency, d);
+  // Releases before 2026.12.4 have no servers or ownership defaults; they still load.
+  read_section<Server>(doc, "servers", c.servers, read_server, d, false);
+  read_section<OwnershipDefault>(doc, "ownership", c.ownership, read_ownership_default, d, false);
+  if (doc.contains("ownership")) check_ownership_complete(c, d);
   if (d.empty()) check_references(c, d);
   if (d.size() > kMaxDiagnostics) d.resize(kMaxDiagnostics);
   if (d.empty()) out.catalog = std::move(c);

@@ -108,6 +108,49 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
 
 }  // namespace
 
+namespace {
+ScalingResult estimate_scaling(const Scenario& s, const ParamCount& p, Explainer* ex) {
+  ScalingResult r;
+  r.params = p.active;
+  r.tokens = s.training_tokens();
+  r.tokens_per_param = r.tokens / r.params;
+  r.rule_tokens = kComputeOptimalTokensPerParam * r.params;
+  r.law_tokens = law_optimal_tokens(kBesiroglu2024, r.params);
+  r.budget_flops = 6 * r.params * r.tokens;
+  const ComputeOptimal opt = compute_optimal(kBesiroglu2024, r.budget_flops);
+  r.optimal_params = opt.params;
+  r.optimal_tokens = opt.tokens;
+  r.regime = training_regime(r.params, r.tokens);
+  r.applies = s.method == Method::full;
+  if (!ex) return r;
+  ex->add("scaling.params", r.params, "1", "parameters a token uses (all of a dense model's, an MoE's active ones)",
+          {{"active_params", p.active}});
+  ex->add("scaling.tokens", r.tokens, "1", "training tokens", {});
+  ex->add("scaling.tokens_per_param", r.tokens_per_param, "1", "tokens / params",
+          {{"tokens", r.tokens}, {"params", r.params}});
+  ex->add("scaling.rule_tokens", r.rule_tokens, "1",
+          "20 x params: compute-optimal tokens by Hoffmann et al. 2022 Table 3 (about 20 tokens per parameter)",
+          {{"params", r.params}});
+  ex->add("scaling.law_tokens", r.law_tokens, "1",
+          "D such that N_opt(6 N D) = N, N_opt(C) = G (C/6)^(beta/(alpha+beta)), G = (alpha A / (beta "
+          "B))^(1/(alpha+beta)); "
+          "Besiroglu et al. 2024 refit of Hoffmann et al. 2022 approach 3",
+          {{"A", kBesiroglu2024.A},
+           {"B", kBesiroglu2024.B},
+           {"alpha", kBesiroglu2024.alpha},
+           {"beta", kBesiroglu2024.beta},
+           {"params", r.params}});
+  ex->add("scaling.budget_flops", r.budget_flops, "FLOP", "6 x params x tokens (Kaplan et al. 2020)",
+          {{"params", r.params}, {"tokens", r.tokens}});
+  ex->add("scaling.optimal_params", r.optimal_params, "1", "G (C/6)^(beta/(alpha+beta)) for this run's compute C",
+          {{"budget_flops", r.budget_flops}});
+  ex->add("scaling.optimal_tokens", r.optimal_tokens, "1", "(C/6)^(alpha/(alpha+beta)) / G for this run's compute C",
+          {{"budget_flops", r.budget_flops}});
+  ex->add("scaling.applies", r.applies ? 1 : 0, "1", "1 for full training (method full); fine-tuning methods: 0", {});
+  return r;
+}
+}  // namespace
+
 EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex) {
   EstimateResult r;
   r.params = count_params(s.model, ex);
@@ -122,6 +165,7 @@ EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex
   r.io = estimate_io(s, r.time, cal, ex);
   r.reliability = estimate_reliability(s, r.memory, r.time, r.io, ex);
   r.cost = estimate_cost(s, r.time, r.reliability, ex);
+  r.scaling = estimate_scaling(s, r.params, ex);
   r.tier = tier_of(s, r.params);
   r.warnings = warnings_of(s, r);
   return r;
@@ -415,6 +459,17 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"usd_per_billion_tokens", r.cost.usd_per_billion_tokens},
             {"total_cny", r.cost.total_cny},
             {"usd_to_cny", r.cost.usd_to_cny}}},
+          {"scaling",
+           {{"params", r.scaling.params},
+            {"tokens", r.scaling.tokens},
+            {"tokens_per_param", r.scaling.tokens_per_param},
+            {"rule_tokens", r.scaling.rule_tokens},
+            {"law_tokens", r.scaling.law_tokens},
+            {"budget_flops", r.scaling.budget_flops},
+            {"optimal_params", r.scaling.optimal_params},
+            {"optimal_tokens", r.scaling.optimal_tokens},
+            {"regime", kTrainingRegimeNames[static_cast<int>(r.scaling.regime)]},
+            {"applies", r.scaling.applies}}},
           {"tier", to_string(r.tier)},
           {"warnings", warnings}};
 }

@@ -387,4 +387,35 @@ bool check_arch(Reader& r, const ModelArch& a, const std::string& p) {
   return true;
 }
 
+namespace {
+// Edit distance (Levenshtein), for suggesting the id a typo meant.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+std::string closest_ids(const std::string& name, const std::set<std::string>& known) {
+  std::string low = name;
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  std::vector<std::pair<size_t, std::string>> near;
+  for (const std::string& k : known)
+    near.emplace_back(std::min(edit_distance(low, k), edit_distance(low, k.substr(0, low.size())) + 1), k);
+  std::sort(near.begin(), near.end());
+  std::string hint;
+  for (size_t i = 0; i < std::min<size_t>(3, near.size()); ++i) hint += (i ? ", \"" : "\"") + near[i].second + "\"";
+  return hint;
+}
+
 }  // namespace llmplan::detail

@@ -5,6 +5,7 @@
 #pragma once
 #include <initializer_list>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,11 @@ class Reader {
   InputError& err_;
   PathStyle style_;
 };
+
+// The three known ids closest to a mistyped one, quoted and comma-separated, for "closest: ..."
+// hints; ids are lowercase, so "H100" is compared as "h100", and a known id that starts like the
+// typo ("h100-sxm" -> "h100-sxm5-80gb") counts as one edit away.
+std::string closest_ids(const std::string& name, const std::set<std::string>& known);
 
 // The type and range check of one table field's value; `shown` is the path the error names.
 bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string& shown);

@@ -667,40 +667,14 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
   return true;
 }
 
-// Edit distance (Levenshtein), for suggesting the id a typo meant.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // A constraint naming something the catalog does not have matches no offering: refuse it and name
 // the closest known values (an empty search would only advise relaxing the deadline).
 bool check_known(Reader& r, const char* path, const char* what, const std::vector<std::string>& asked,
                  const std::set<std::string>& known) {
   for (const std::string& name : asked) {
     if (known.count(name)) continue;
-    std::string low = name;  // ids are lowercase: "H100" means "h100..."
-    std::transform(low.begin(), low.end(), low.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    std::vector<std::pair<size_t, std::string>> near;
-    // A known value that starts like the typo ("h100-sxm" -> "h100-sxm5-80gb") counts as one edit away.
-    for (const std::string& k : known)
-      near.emplace_back(std::min(edit_distance(low, k), edit_distance(low, k.substr(0, low.size())) + 1), k);
-    std::sort(near.begin(), near.end());
-    std::string hint;
-    for (size_t i = 0; i < std::min<size_t>(3, near.size()); ++i) hint += (i ? ", \"" : "\"") + near[i].second + "\"";
-    return r.fail(path, std::string("unknown ") + what + " " + Reader::echo(name) + "; closest: " + hint +
-                            "; `llmplan catalog list " +
+    return r.fail(path, std::string("unknown ") + what + " " + Reader::echo(name) +
+                            "; closest: " + detail::closest_ids(name, known) + "; `llmplan catalog list " +
                             (std::string(what) == "provider" ? "providers" : "accelerators") + "` prints them");
   }
   return true;

@@ -358,6 +358,12 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
 
 }  // namespace
 
+std::optional<double> offering_usd_per_gpu_hour(const Instance& in, PricingMode mode, double usd_to_cny) {
+  const Opt& price = mode_price(in, mode);
+  if (!price) return std::nullopt;
+  return usd_per_gpu_hour(in, *price, usd_to_cny);
+}
+
 //-----------------------------------------------------------------------------
 // [SECTION] Parse and validate
 //-----------------------------------------------------------------------------

@@ -272,6 +272,25 @@ test('window.llmplan.plan returns exactly the CLI plan for the same question', a
   }
 });
 
+test('window.llmplan.tco returns exactly the CLI answer, and throws naming the field of a bad question', async () => {
+  const { context, page } = await openApp(browser, server.origin);
+  try {
+    await waitReady(page);
+    const question = { servers: { accelerator: 'h100-sxm5-80gb', count: 2 }, utilisation: 0.6 };
+    const web = await page.evaluate((q) => window.llmplan.tco(q), question);
+    const cli = JSON.parse(execFileSync(cliPath, ['tco', '-'], { input: JSON.stringify(question) }).toString());
+    assert.deepEqual(web, cli);
+    assert.equal(web.own.gpus, 16);
+    const err = await page.evaluate(() => {
+      try { window.llmplan.tco({ servers: { accelerator: 'h100-sxm5-80gb' }, utilisation: 1.5 }); return null; }
+      catch (e) { return { name: e.name, field: e.field }; }
+    });
+    assert.deepEqual(err, { name: 'LlmplanInputError', field: 'utilisation' });
+  } finally {
+    await context.close();
+  }
+});
+
 test('window.llmplan.parseLog reads a log as `llmplan measure` does, and names what it looked for otherwise', async () => {
   const { context, page } = await openApp(browser, server.origin);
   try {

@@ -101,6 +101,23 @@ struct ModelPreset : EntryInfo {
   Opt published_active_params;
 };
 
+// A whole server one can buy (catalog/servers.json): the figures an own-vs-rent calculation
+// starts from when the user gives none.
+struct Server : EntryInfo {
+  std::string accelerator;  // accelerator id
+  int gpus = 8;
+  Opt price_usd, price_cny;  // exactly one is set: the currency it was published in
+  double power_kw = 0;       // the server's maximum power draw (datasheet)
+};
+
+// One default of the own-vs-rent calculation (catalog/ownership.json): PUE, electricity price,
+// server life... Its id is the TCO input field it stands in for; null value: no usable public
+// figure was found (the notes say what was searched), and the calculation says it left it out.
+struct OwnershipDefault : EntryInfo {
+  Opt value;
+  std::string unit;
+};
+
 struct CurrencyRate {
   double usd_to_cny = 0;
   std::string source;
@@ -118,6 +135,8 @@ struct Catalog {
   std::vector<Instance> instances;
   std::vector<ModelPreset> models;
   CurrencyRate currency;
+  std::vector<Server> servers;              // empty in releases before 2026.12.4
+  std::vector<OwnershipDefault> ownership;  // empty in releases before 2026.12.4
 
   // Lookups by id; an entry's `aliases` (ids it had before a rename) resolve to it too.
   const ModelPreset* find_model(std::string_view id) const;
@@ -125,12 +144,13 @@ struct Catalog {
   const Interconnect* find_interconnect(std::string_view id) const;
   const Instance* find_instance(std::string_view id) const;
   const Provider* find_provider(std::string_view id) const;
+  const OwnershipDefault* find_ownership_default(std::string_view id) const;
 };
 
 // Section names in document order, written once: each is also a file catalog/NAME.json that the
 // build embeds (CMakeLists.txt lists the same names; a missing one fails to link).
 #define LLMPLAN_CATALOG_SECTIONS(X) \
-  X(accelerators) X(interconnects) X(storage) X(providers) X(instances) X(models) X(currency)
+  X(accelerators) X(interconnects) X(storage) X(providers) X(instances) X(models) X(currency) X(servers) X(ownership)
 #define LLMPLAN_CATALOG_SECTION_NAME(name) #name,
 inline constexpr const char* kCatalogSections[] = {LLMPLAN_CATALOG_SECTIONS(LLMPLAN_CATALOG_SECTION_NAME)};
 #undef LLMPLAN_CATALOG_SECTION_NAME

@@ -13,6 +13,7 @@
 #include "llmplan/memory.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/performance.hpp"
+#include "llmplan/scaling.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
@@ -60,6 +61,18 @@ struct Warnings {
 // Planning rule of thumb: L1 1-13B PEFT on 1-2 GPUs; L2 one 8-GPU node; L3 multi-node or over 70B.
 enum class Tier { l1, l2, l3 };
 
+// Where the run's tokens sit against compute-optimal training (scaling.hpp), for the parameters a
+// token uses (all of a dense model's, the active ones of an MoE).
+struct ScalingResult {
+  double params = 0, tokens = 0, tokens_per_param = 0;
+  double rule_tokens = 0;                         // 20 tokens per parameter (Hoffmann et al. 2022, Table 3)
+  double law_tokens = 0;                          // the refit law's optimum for this size (Besiroglu et al. 2024)
+  double budget_flops = 0;                        // 6 N D: the run's training compute
+  double optimal_params = 0, optimal_tokens = 0;  // the refit law's optimum for that compute
+  TrainingRegime regime = TrainingRegime::near_optimal;
+  bool applies = true;  // pretraining-style full training; not LoRA/QLoRA/freeze fine-tuning
+};
+
 struct EstimateResult {
   ParamCount params;
   int dp = 1;
@@ -70,6 +83,7 @@ struct EstimateResult {
   IoResult io;
   ReliabilityResult reliability;
   CostResult cost;
+  ScalingResult scaling;
   Tier tier = Tier::l1;
   Warnings warnings;
 };

@@ -298,6 +298,10 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& inst
 bool runs_precision(const Cluster& c, Precision p);
 std::string precision_refusal(const Cluster& c, Precision p);
 
+// An offering's list price per GPU-hour in USD in `mode` (CNY prices at `usd_to_cny`), or none
+// when the catalog has no price in that mode.
+std::optional<double> offering_usd_per_gpu_hour(const Instance& in, PricingMode mode, double usd_to_cny);
+
 // Puts the cluster on catalog accelerator `id` (peaks, memory, links); false when the catalog lacks it.
 bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c);
 
