@@ -52,7 +52,9 @@
   function decoded(r) {
     var input = r.input !== undefined ? r.input : (r.scenario || r.question || null);
     var question = r.kind ? r.kind === 'question' : !!r.question;
-    return { scenario: question ? null : input, question: question ? input : null, notices: r.notices || [],
+    var tco = r.kind === 'tco';
+    return { scenario: question || tco ? null : input, question: question ? input : null, tco: tco ? input : null,
+             notices: r.notices || [],
              catalogVersion: r.catalog_version || null, catalogUsed: r.catalog_used || null,
              changes: r.changes || [], valid: r.valid !== false,
              modelVersion: typeof r.model_version === 'number' ? r.model_version : null,
@@ -97,7 +99,7 @@
         need(Module, 'encodeLink');
         return bare(appLink()) + '#' + checked(Module.encodeLink(toJson(scenario))).fragment;
       },
-      // A link or its fragment -> {scenario, question, notices, catalogVersion, catalogUsed, changes,
+      // A link or its fragment -> {scenario, question, tco, notices, catalogVersion, catalogUsed, changes,
       // modelVersion, modelVersionCurrent, modelChanges};
       // never throws on a bad link: what could not be read is a notice naming the field.
       decode: function (link) {

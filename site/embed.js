@@ -1,6 +1,6 @@
 // embed.js: embed.html#<fragment>, a compact read-only result card for blog columns. Decodes the
 // link with the API module (and the catalog release it was made with, when the site has it),
-// estimates it (or plans a planner question) and shows the headline figures, warnings, notices,
+// estimates it (or plans a planner question, or answers an own-or-rent question) and shows the headline figures, warnings, notices,
 // whether the estimator changed since the link was made, the catalog version and an "Open in
 // llmplan" link with the same fragment. English and Chinese
 // (?lang=zh|en, else the browser's language); the strings are the two tables below.
@@ -26,7 +26,13 @@
       notCalibrated: 'Not calibrated: measured {what} on {gpus} × {hw}, another accelerator',
       measured: { tokens_per_s_per_gpu: '{v} tokens/s per GPU', step_s: 'step of {v} s', mfu: 'MFU of {v}',
                   peak_memory_gib: 'peak of {v} GiB per GPU', other: 'bandwidth' },
-      measuredRange: 'measured', billed: 'Billed (minimum block)', used: '{h} used'
+      measuredRange: 'measured', billed: 'Billed (minimum block)', used: '{h} used',
+      tcoTitle: 'Own or rent', servers: '{n} × {gpus}-GPU {hw} servers', capex: 'Capex', ownMonth: 'Owning a month',
+      ownHour: 'Owning per GPU-hour', utilisation: 'at {u} utilisation', breakEven: 'Break-even against {mode}',
+      never: 'never', months: '{m} months', above: 'owning pays above {u}',
+      modes: { on_demand: 'on-demand', reserved_1yr: 'reserved 1 year', reserved_3yr: 'reserved 3 years', spot: 'spot' },
+      tcoNotices: { left_out: '{f}: no sourced default, so this cost is left out',
+                    us_figure_used: '{f}: no sourced Chinese figure, the US one is used' }
     },
     zh: {
       title: 'llmplan 估算', loading: '计算中…', noLink: '此嵌入没有场景。',
@@ -45,7 +51,13 @@
       notCalibrated: '未校准：实测{what}来自 {gpus} × {hw}，与本方案的加速卡不同',
       measured: { tokens_per_s_per_gpu: '每卡 {v} tokens/s', step_s: '单步 {v} 秒', mfu: 'MFU {v}',
                   peak_memory_gib: '每卡显存峰值 {v} GiB', other: '带宽' },
-      measuredRange: '实测', billed: '计费时长（最低计费周期）', used: '实际使用 {h}'
+      measuredRange: '实测', billed: '计费时长（最低计费周期）', used: '实际使用 {h}',
+      tcoTitle: '自购还是租用', servers: '{n} 台 {gpus} 卡 {hw} 服务器', capex: '一次性投入', ownMonth: '自购每月',
+      ownHour: '自购每使用卡时', utilisation: '利用率 {u}', breakEven: '对比{mode}的回本时间',
+      never: '不会回本', months: '{m} 个月', above: '利用率高于 {u} 时自购更划算',
+      modes: { on_demand: '按需', reserved_1yr: '预留 1 年', reserved_3yr: '预留 3 年', spot: '竞价' },
+      tcoNotices: { left_out: '{f}：没有有来源的默认值，此项成本未计入',
+                    us_figure_used: '{f}：没有有来源的国内数据，使用美国数据换算' }
     }
   };
 
@@ -235,6 +247,39 @@
     return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
   }
 
+  // The ownership question of `llmplan tco`: what owning costs, and when it breaks even against
+  // each way of renting (the answer's own figures, in the question's currency).
+  function tcoCard(api, opened, fragment, t) {
+    var n = names(api.catalog());
+    var q = t.question;
+    var cny = q.currency === 'cny';
+    var cur = cny ? 'CNY' : 'USD';
+    var sfx = cny ? '_cny' : '_usd';
+    var o = t.own;
+    var sub = T.servers.replace('{n}', num(q.servers.count, 0)).replace('{gpus}', num(q.servers.gpus_per_server, 0))
+      .replace('{hw}', n[q.servers.accelerator] || q.servers.accelerator) + ' · ' +
+      T.utilisation.replace('{u}', percent(o.utilisation));
+    var perHour = cny ? o.cny_per_gpu_hour : o.usd_per_gpu_hour;
+    var figures = [
+      figure(T.capex, money(o['capex' + sfx], cur), 'own.capex' + sfx, o['capex' + sfx]),
+      figure(T.ownMonth, money(o['monthly' + sfx], cur), 'own.monthly' + sfx, o['monthly' + sfx]),
+      figure(T.ownHour, money(perHour, cur), cny ? 'own.cny_per_gpu_hour' : 'own.usd_per_gpu_hour', perHour)];
+    t.rent.forEach(function (r, i) {
+      var be = r.break_even;
+      var text = be.months === null ? T.never : T.months.replace('{m}', num(be.months, 1));
+      var extra = be.utilisation === null ? null : [T.above.replace('{u}', percent(be.utilisation))];
+      figures.push(figure(T.breakEven.replace('{mode}', T.modes[r.mode] || r.mode), text,
+                          'rent.' + i + '.break_even.months', be.months === null ? 'null' : be.months, extra));
+    });
+    var parts = [el('h1', {}, [T.tcoTitle]), el('p', { class: 'sub' }, [sub]), el('dl', { class: 'figures' }, figures)];
+    if (t.notices.length) {
+      parts.push(list('warnings', T.warnings, t.notices.map(function (x) {
+        return (T.tcoNotices[x.code] || '{f}: ' + x.message).replace('{f}', x.field);
+      })));
+    }
+    return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
+  }
+
   function render(api) {
     var fragment = location.hash.replace(/^#/, '');
     if (!fragment) {
@@ -248,7 +293,8 @@
       var opened = api.decode(fragment);
       var options = { catalogVersion: opened.catalogUsed };
       try {
-        if (opened.question) show('ready', questionCard(api, opened, fragment, api.plan(opened.question, options)));
+        if (opened.tco) show('ready', tcoCard(api, opened, fragment, api.tco(opened.tco)));
+        else if (opened.question) show('ready', questionCard(api, opened, fragment, api.plan(opened.question, options)));
         else if (opened.scenario) show('ready', scenarioCard(api, opened, fragment, api.estimate(opened.scenario, options)));
         else throw api && llmplanApi.InputError('link', T.noLink);
       } catch (e) {

@@ -202,8 +202,14 @@ TEST_SUITE("field table") {
       if (*f.section) CHECK_MESSAGE(*f.label, f.path);  // the app needs a label and a tooltip
       if (*f.section) CHECK_MESSAGE(*f.help, f.path);
     }
-    // One link code per field: the link table is the field table.
-    CHECK(kLinkFields.size() == all_fields().size());
+    // One link code per field: the link table is the field table, then the 24 fields of the
+    // ownership question (docs/tco.md); no code twice, none reserved.
+    CHECK(kLinkFields.size() == all_fields().size() + 24);
+    std::set<std::string> all;
+    for (const LinkField& f : kLinkFields) {
+      CHECK_MESSAGE(all.insert(f.code).second, f.code);
+      for (const char* reserved : {"v", "c", "mv", "u", ""}) CHECK_MESSAGE(std::string(f.code) != reserved, f.field);
+    }
   }
 
   TEST_CASE("the parser accepts every field's range ends and names, and refuses what lies beyond") {

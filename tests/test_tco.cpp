@@ -9,6 +9,7 @@
 #include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/link.hpp"
 #include "llmplan/scaling.hpp"
 #include "llmplan/tco.hpp"
 
@@ -128,7 +129,15 @@ TEST_CASE("own: every default comes from the catalog with its source, and costs 
     CHECK_MESSAGE(fields.count(f), f);
   // The catalog holds no sourced storage share: the answer says storage is not counted.
   REQUIRE(a["notices"].size() == 1);
-  CHECK(a["notices"][0].get<std::string>().find("storage") != std::string::npos);
+  CHECK(a["notices"][0]["code"] == "left_out");
+  CHECK(a["notices"][0]["field"] == "servers.storage_share");
+  // A CNY question takes the Chinese defaults, and the US colocation price where none is sourced.
+  const nlohmann::json c = answer(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "currency": "cny"})");
+  std::set<std::string> codes;
+  for (const auto& n : c["notices"]) codes.insert(n["code"].get<std::string>() + " " + n["field"].get<std::string>());
+  CHECK(codes == std::set<std::string>{"left_out servers.storage_share", "us_figure_used colocation_usd_per_kw_month"});
+  // 0.59 CNY/kWh (China's 2024 industrial average) at 6.733 CNY per USD.
+  CHECK(c["question"]["power"]["usd_per_kwh"].get<double>() == doctest::Approx(0.59 / 6.733));
   // Horizon: the depreciation life, 5 years.
   CHECK(a["series"].size() == 61);
 }
@@ -199,7 +208,7 @@ TEST_CASE("catalog: the ownership defaults are complete and every listed server 
 TEST_CASE("compute-optimal tokens: 70B is about 1.4T by 20 tokens per parameter, and the refit law beside it") {
   // Hoffmann et al. 2022 trained Chinchilla, 70B, on 1.4T tokens; the rule of thumb 20 N gives the same.
   const std::string s =
-      R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "tokens": 1.4e12, "cluster": {"gpus": 64}})";
+      R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "tokens": 1.4e12, "cluster": {"gpus": 64}})";
   const JsonResponse r = estimate_json(s, builtin_catalog(), default_calibration());
   REQUIRE(r.ok);
   const nlohmann::json sc = nlohmann::json::parse(r.body)["scaling"];
@@ -220,9 +229,38 @@ TEST_CASE("compute-optimal tokens: 70B is about 1.4T by 20 tokens per parameter,
   // Llama 3 8B on 15T tokens (Meta's model card): about 1,900 per parameter, over-trained by design.
   CHECK(training_regime(8.03e9, 15e12) == TrainingRegime::over_trained);
   CHECK(training_regime(70e9, 0.2e12) == TrainingRegime::under_trained);
-  // LoRA fine-tuning is not pretraining: the block says it does not apply.
-  const JsonResponse lora = estimate_json(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "tokens": 1e8})",
-                                          builtin_catalog(), default_calibration());
-  REQUIRE(lora.ok);
-  CHECK(nlohmann::json::parse(lora.body)["scaling"]["applies"] == false);
+  // Fine-tuning is not pretraining from scratch: the block says it does not apply.
+  for (const char* method : {"continued", "full", "lora"}) {
+    const JsonResponse ft = estimate_json(
+        std::string(R"({"model": {"preset": "llama-3.1-8b"}, "method": ")") + method + R"(", "tokens": 1e8})",
+        builtin_catalog(), default_calibration());
+    REQUIRE(ft.ok);
+    CHECK(nlohmann::json::parse(ft.body)["scaling"]["applies"] == false);
+  }
+}
+
+TEST_CASE("own: a link carries the question, and opens it with its figures") {
+  const char* q = R"({"servers": {"accelerator": "h100-sxm5-80gb", "count": 2}, "utilisation": 0.5, "currency": "cny",
+                      "rent_usd_per_gpu_hour": {"spot": 1.1}})";
+  const LinkEncode e = encode_link(q, builtin_catalog());
+  REQUIRE_MESSAGE(e.ok, e.error.message);
+  CHECK(e.fragment ==
+        "v=1&c=2026.12.4&mv=" + std::to_string(kModelVersion) + "&wa=h100-sxm5-80gb&wn=2&wu=0.5&wcu=cny&wqs=1.1");
+  const LinkDecode d = decode_link(e.fragment, builtin_catalog());
+  CHECK(d.valid);
+  CHECK(d.is_tco);
+  CHECK(d.notices.empty());
+  CHECK(answer(d.input_json)["own"] == answer(q)["own"]);
+  // A value out of range is dropped with a notice naming it; the rest of the question is kept.
+  const LinkDecode bad = decode_link("v=1&wa=h100-sxm5-80gb&wn=2&wu=7", builtin_catalog());
+  CHECK(bad.valid);
+  REQUIRE(bad.notices.size() == 1);
+  CHECK(bad.notices[0].field == "utilisation");
+  CHECK(answer(bad.input_json)["own"]["gpus"] == 16);
+  // A whole scenario as the workload does not fit in a link: refused naming the field.
+  const LinkEncode w = encode_link(
+      R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "workload": {"scenario": {"model": {"preset": "llama-3.1-8b"}}}})",
+      builtin_catalog());
+  CHECK_FALSE(w.ok);
+  CHECK(w.error.field == "workload.scenario");
 }

@@ -55,13 +55,14 @@ void catalog_bar(AppState& app) {
     if (small_button(tr(S::use_builtin_catalog), "use_builtin")) app_use_builtin_catalog(app);
   }
   flow_same_line(button_width(tr(S::copy_link), true));
+  const std::string& fragment = app.tco.active ? app.tco.fragment : app.fragment;
   if (small_button(tr(S::copy_link), "copy_link")) {
-    platform_copy_link(app.fragment, false);
+    platform_copy_link(fragment, false);
     app.copied = true;
   }
   flow_same_line(button_width(tr(S::copy_embed), true));
   if (small_button(tr(S::copy_embed), "copy_embed")) {
-    platform_copy_link(app.fragment, true);
+    platform_copy_link(fragment, true);
     app.copied = true;
   }
   if (app.copied) {
@@ -172,6 +173,20 @@ bool draw_views(AppState& app) {
       changed |= draw_topology(app);
       ImGui::EndTabItem();
     }
+  }
+  {
+    const bool open = ImGui::BeginTabItem(tr(S::view_tco), nullptr, app.tco.select ? ImGuiTabItemFlags_SetSelected : 0);
+    record_widget("tab_tco");
+    app.tco.select = false;
+    const bool was_active = app.tco.active;
+    app.tco.active = open;
+    if (open) {
+      changed |= draw_tco(app);
+      ImGui::EndTabItem();
+    }
+    // The page's link follows the open tab: the ownership question's, or the scenario's.
+    if (open && (!was_active || changed) && !app.tco.fragment.empty()) platform_write_hash(app.tco.fragment);
+    if (!open && was_active && !app.fragment.empty()) platform_write_hash(app.fragment);
   }
   // [views: add further tabs above this line]
   ImGui::EndTabBar();
@@ -289,6 +304,15 @@ void app_open_link(AppState& app, const std::string& link) {
     app.user_catalog_name.clear();
   }
   std::string input = opened.link.input_json;
+  if (opened.link.is_tco) {  // the ownership question opens its tab; the scenario stays as it is
+    app.tco.question = parse_json_untrusted(input);
+    app.tco.dirty = true;
+    app.tco.select = true;
+    app.link_notices = std::move(opened.link.notices);
+    app.link_changes.clear();
+    app.link_model_changes.clear();
+    return;
+  }
   if (opened.link.is_question) {  // the planner panel is not in this app yet: open the scenario part
     nlohmann::json doc = parse_json_untrusted(input);
     if (doc.is_object()) {
@@ -354,7 +378,7 @@ void app_update(AppState& app) {
   if (link.ok && link.fragment != app.fragment) {
     app.fragment = link.fragment;
     app.copied = false;
-    platform_write_hash(app.fragment);
+    if (!app.tco.active) platform_write_hash(app.fragment);  // the open ownership tab keeps its own link
   }
 }
 

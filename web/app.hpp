@@ -23,6 +23,18 @@
 
 namespace llmplan::web {
 
+// The "Own or rent" tab (panel_tco.cpp): the ownership question `llmplan tco` takes, edited by
+// its form, and the answer of the last valid one.
+struct TcoState {
+  nlohmann::json question = {{"servers", {{"accelerator", "h100-sxm5-80gb"}}}};
+  nlohmann::json answer;  // tco_json's answer
+  InputError error;
+  std::string fragment;  // the question's link
+  bool dirty = true;     // re-compute before drawing
+  bool active = false;   // the tab is open: the page's link is the question's
+  bool select = false;   // open the tab on the next frame (a link to it was opened)
+};
+
 struct AppState {
   std::optional<Catalog> user_catalog;  // a catalog the user picked, when it loaded cleanly
   std::string user_catalog_name;
@@ -69,6 +81,7 @@ struct AppState {
   PlannerState planner;    // the planner tab (panel_planner.cpp)
   DesignState design;      // the design-space heat map (panel_design.cpp)
   TopologyState topology;  // the cluster sketch (panel_topology.cpp)
+  TcoState tco;            // own or rent (panel_tco.cpp)
 };
 
 // The catalog in use: the one the user picked, else the built-in one.
@@ -107,6 +120,8 @@ bool draw_catalog(AppState& app);
 bool draw_planner(AppState& app);  // true while a search runs (frames continue)
 bool draw_design(AppState& app);   // true while the grid is computed
 bool draw_topology(AppState& app);
+bool draw_tco(AppState& app);
+void tco_update(AppState& app);  // re-computes the ownership answer and its link
 // "Paste your measurement": a log read into the calibration block; `measured_on` (may be null) is
 // the configuration the trial ran (a planner plan). True when the input changed.
 bool draw_paste_box(AppState& app, const nlohmann::json* measured_on, const char* id);

@@ -109,6 +109,13 @@ std::string app_link_report() {
 // The fragment of what the app shows now (tests read it; the address bar shows it 300 ms later).
 std::string app_fragment() { return llmplan::web::app_state().fragment; }
 
+// The "Own or rent" tab's state, for tests: {question, answer, fragment, active}.
+std::string app_tco() {
+  const llmplan::web::TcoState& t = llmplan::web::app_state().tco;
+  return nlohmann::json{{"question", t.question}, {"answer", t.answer}, {"fragment", t.fragment}, {"active", t.active}}
+      .dump();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(llmplan_app) {
@@ -116,6 +123,7 @@ EMSCRIPTEN_BINDINGS(llmplan_app) {
   emscripten::function("appLoadRelease", &app_load_release);
   emscripten::function("appReleaseMissing", &app_release_missing);
   emscripten::function("appFragment", &app_fragment);
+  emscripten::function("appTco", &app_tco);
   emscripten::function("appWidgets", &app_widgets);
   emscripten::function("appResult", &app_result);
   emscripten::function("appLinkReport", &app_link_report);

@@ -659,7 +659,7 @@ void scaling_line(const AppState& app) {
                    : sc.regime == TrainingRegime::over_trained ? S::regime_over
                                                                : S::regime_near;
   char per_param[32], line[512];
-  std::snprintf(per_param, sizeof per_param, "%.0f", sc.tokens_per_param);
+  std::snprintf(per_param, sizeof per_param, sc.tokens_per_param < 10 ? "%.2g" : "%.0f", sc.tokens_per_param);
   std::snprintf(line, sizeof line, tr(S::compute_optimal_fmt), per_param, tr(regime),
                 format_count(sc.rule_tokens).c_str(), format_count(sc.law_tokens).c_str());
   text_wrapped_disabled(line);

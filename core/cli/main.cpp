@@ -699,7 +699,7 @@ void print_tco_table(const std::string& body) {
     std::printf("  %s = %g %s (%s; %s)\n", a["field"].get<std::string>().c_str(), a["value"].get<double>(),
                 a["unit"].get<std::string>().c_str(), a["as_of"].get<std::string>().c_str(),
                 a["source"].get<std::string>().substr(0, 100).c_str());
-  for (const auto& n : t["notices"]) std::printf("Note: %s\n", n.get<std::string>().c_str());
+  for (const auto& n : t["notices"]) std::printf("Note: %s\n", n["message"].get<std::string>().c_str());
 }
 
 int cmd_tco(const std::vector<std::string>& args) {
@@ -804,6 +804,12 @@ int cmd_link(const std::vector<std::string>& args) {
   const std::string format = rest.size() == 2 && rest[0] == "--format" ? rest[1] : "json";
   if (!rest.empty() && !(rest.size() == 2 && rest[0] == "--format" && (format == "json" || format == "table")))
     return usage_error("link estimate: expected LINK [--format json|table]");
+  if (opened.link.is_tco) {
+    const llmplan::TcoJsonResponse r =
+        llmplan::tco_json(opened.link.input_json, catalog, llmplan::default_calibration());
+    format == "table" ? print_tco_table(r.body) : (void)std::printf("%s\n", r.body.c_str());
+    return r.ok ? 0 : 2;
+  }
   if (opened.link.is_question) {
     const llmplan::PlanJsonResponse r =
         llmplan::plan_json(opened.link.input_json, catalog, llmplan::default_calibration());

@@ -121,7 +121,7 @@ ScalingResult estimate_scaling(const Scenario& s, const ParamCount& p, Explainer
   r.optimal_params = opt.params;
   r.optimal_tokens = opt.tokens;
   r.regime = training_regime(r.params, r.tokens);
-  r.applies = s.method == Method::full;
+  r.applies = s.method == Method::pretrain;
   if (!ex) return r;
   ex->add("scaling.params", r.params, "1", "parameters a token uses (all of a dense model's, an MoE's active ones)",
           {{"active_params", p.active}});
@@ -146,7 +146,10 @@ ScalingResult estimate_scaling(const Scenario& s, const ParamCount& p, Explainer
           {{"budget_flops", r.budget_flops}});
   ex->add("scaling.optimal_tokens", r.optimal_tokens, "1", "(C/6)^(alpha/(alpha+beta)) / G for this run's compute C",
           {{"budget_flops", r.budget_flops}});
-  ex->add("scaling.applies", r.applies ? 1 : 0, "1", "1 for full training (method full); fine-tuning methods: 0", {});
+  ex->add("scaling.applies", r.applies ? 1 : 0, "1",
+          "1 for pretraining from scratch (method pretrain), which the laws are about; continued pretraining and "
+          "fine-tuning: 0",
+          {});
   return r;
 }
 }  // namespace

@@ -17,12 +17,14 @@
 #include <nlohmann/json.hpp>
 
 #include "json_read.hpp"
+#include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/fields.hpp"
 #include "llmplan/json_path.hpp"
 #include "llmplan/model_version.hpp"
 #include "llmplan/planner.hpp"
+#include "llmplan/tco.hpp"
 
 namespace llmplan {
 
@@ -45,10 +47,40 @@ LinkType link_type(FieldType t) {
   return LinkType::id;
 }
 
+// The own-vs-rent question's fields (docs/tco.md), after the field table's: a link that has
+// `servers` is an ownership question. Codes start with "w", which no table field uses.
+const LinkField kTcoLinkFields[] = {
+    {"wa", "servers.accelerator", LinkType::id},
+    {"wg", "servers.gpus_per_server", LinkType::integer},
+    {"wn", "servers.count", LinkType::integer},
+    {"wpu", "servers.price_usd", LinkType::number},
+    {"wpc", "servers.price_cny", LinkType::number},
+    {"wk", "servers.power_kw", LinkType::number},
+    {"wns", "servers.network_share", LinkType::number},
+    {"wss", "servers.storage_share", LinkType::number},
+    {"wd", "depreciation_years", LinkType::number},
+    {"wr", "residual_fraction", LinkType::number},
+    {"weu", "power.usd_per_kwh", LinkType::number},
+    {"wec", "power.cny_per_kwh", LinkType::number},
+    {"wpe", "power.pue", LinkType::number},
+    {"wco", "colocation_usd_per_kw_month", LinkType::number},
+    {"wst", "staff_usd_per_month", LinkType::number},
+    {"wl", "lead_time_days", LinkType::number},
+    {"wu", "utilisation", LinkType::number},
+    {"ww", "workload.gpu_hours_per_month", LinkType::number},
+    {"wh", "horizon_months", LinkType::integer},
+    {"wcu", "currency", LinkType::choice},
+    {"wqd", "rent_usd_per_gpu_hour.on_demand", LinkType::number},
+    {"wq1", "rent_usd_per_gpu_hour.reserved_1yr", LinkType::number},
+    {"wq3", "rent_usd_per_gpu_hour.reserved_3yr", LinkType::number},
+    {"wqs", "rent_usd_per_gpu_hour.spot", LinkType::number},
+};
+
 // The codes live in the field table (fields.cpp), with the fields they stand for.
 std::vector<LinkField> link_fields_of_table() {
   std::vector<LinkField> out;
   for (const FieldSpec& f : all_fields()) out.push_back({f.code, f.path, link_type(f.type)});
+  for (const LinkField& f : kTcoLinkFields) out.push_back(f);
   return out;
 }
 
@@ -274,11 +306,15 @@ bool read_value(const LinkField& f, const std::string& text, json& out, std::str
 
 namespace {
 
-// Validates `doc` as a question (when it has objective/constraints/top_n) or a scenario.
+bool is_tco(const json& doc) { return doc.is_object() && doc.contains("servers"); }
+
+// Validates `doc` as an ownership question (when it has servers), a planner question (when it
+// has objective/constraints/top_n) or a scenario.
 InputError check_input(const json& doc, const Catalog& catalog, bool& is_question) {
   is_question = false;
-  for (const std::string& k : question_keys()) is_question = is_question || (doc.is_object() && doc.contains(k));
   const std::string text = doc.dump();
+  if (is_tco(doc)) return parse_tco(text, catalog, default_calibration()).error;
+  for (const std::string& k : question_keys()) is_question = is_question || (doc.is_object() && doc.contains(k));
   if (is_question) return parse_question(text, catalog).error;
   return parse_scenario(text, catalog).error;
 }
@@ -300,6 +336,11 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
   std::vector<std::string> paths;
   leaves(doc, "", paths);
   for (const std::string& p : paths) {
+    if (p.rfind("workload.scenario", 0) == 0) {
+      out.error = {"workload.scenario", "workload.scenario: a link carries utilisation or workload.gpu_hours_per_month, "
+                                        "not a whole scenario: give the scenario's GPU-hours a month instead"};
+      return out;
+    }
     if (!field_by_path(p)) {  // the parser accepted it, so the table must know it: a build defect
       out.error = {p, p + ": has no link field code (the field table, fields.cpp)"};
       return out;
@@ -484,7 +525,8 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
     json_set(doc, f->field, std::move(value));
   }
   if (!seen_version && !fragment.empty()) out.notices.push_back({"v", "missing; read as link format 1"});
-  if (!doc.contains("model")) {
+  out.is_tco = is_tco(doc);
+  if (!doc.contains("model") && !out.is_tco) {
     doc["model"] = {{"preset", kDefaultLinkModel}};
     if (!fragment.empty())
       out.notices.push_back({"model", "missing; the model " + std::string(kDefaultLinkModel) + " is used"});
@@ -551,7 +593,7 @@ std::string opened_link_json(const OpenedLink& o) {
   json notices = json::array();
   for (const LinkNotice& n : o.link.notices) notices.push_back({{"field", n.field}, {"message", n.message}});
   json input = json::parse(o.link.input_json, nullptr, false);
-  return json{{"kind", o.link.is_question ? "question" : "scenario"},
+  return json{{"kind", o.link.is_tco ? "tco" : o.link.is_question ? "question" : "scenario"},
               {"valid", o.link.valid},
               {"input", input.is_discarded() ? json(nullptr) : input},
               {"catalog_version", o.link.catalog_version},

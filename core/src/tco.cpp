@@ -56,6 +56,11 @@ bool read_amount(Reader& r, const json& o, const char* key, double hi, std::opti
   return true;
 }
 
+TcoNotice left_out_notice(const std::string& field) {
+  return {"left_out", field,
+          field + ": the catalog has no sourced default, so this cost is left out; give " + field + " to count it"};
+}
+
 // Catalog defaults as the question takes them: each one used is listed with its source.
 class Defaults {
  public:
@@ -68,11 +73,11 @@ class Defaults {
     q_.assumptions.push_back({field, *d->value, d->unit, d->source, d->as_of});
     return *d->value * scale;
   }
-  // An input when given, else the default, else 0 with a notice saying what was left out.
-  double value(const std::optional<double>& given, const char* id, const std::string& field, const char* left_out) {
+  // An input when given, else the default, else 0 with a notice saying the cost is left out.
+  double value(const std::optional<double>& given, const char* id, const std::string& field) {
     if (given) return *given;
     if (const auto v = take(id, field)) return *v;
-    q_.notices.push_back(left_out);
+    q_.notices.push_back(left_out_notice(field));
     return 0;
   }
 
@@ -137,10 +142,8 @@ bool read_servers(Reader& r, const json& root, const Catalog& c, Defaults& d, Tc
   } else {
     return r.fail("servers.power_kw", "is needed: the catalog lists no server or TDP for " + a->id);
   }
-  q.network_share = d.value(ns, "network-share", "servers.network_share", "");
-  q.storage_share = d.value(ss, "storage-share", "servers.storage_share",
-                            "storage: the catalog has no sourced storage share, so no storage is counted in the "
-                            "capex; give servers.storage_share");
+  q.network_share = d.value(ns, "network-share", "servers.network_share");
+  q.storage_share = d.value(ss, "storage-share", "servers.storage_share");
   return true;
 }
 
@@ -159,24 +162,25 @@ bool read_power(Reader& r, const json& root, Defaults& d, TcoQuestion& q) {
   } else if (cny) {
     q.usd_per_kwh = *cny / q.usd_to_cny;
   } else if (q.currency == Currency::cny) {
-    q.usd_per_kwh = d.value(std::nullopt, "cny-per-kwh", "power.cny_per_kwh", "") / q.usd_to_cny;
+    q.usd_per_kwh = d.value(std::nullopt, "cny-per-kwh", "power.cny_per_kwh") / q.usd_to_cny;
   } else {
-    q.usd_per_kwh = d.value(std::nullopt, "usd-per-kwh", "power.usd_per_kwh", "");
+    q.usd_per_kwh = d.value(std::nullopt, "usd-per-kwh", "power.usd_per_kwh");
   }
-  q.pue = d.value(pue, "pue", "power.pue", "");
-  q.average_power_fraction = d.value(std::nullopt, "average-power-fraction", "average_power_fraction", "");
+  q.pue = d.value(pue, "pue", "power.pue");
+  q.average_power_fraction = d.value(std::nullopt, "average-power-fraction", "average_power_fraction");
   return true;
 }
 
 // Colocation and staff: the Chinese default for a CNY question where the catalog has one.
 double local_default(Defaults& d, const TcoQuestion& q, const char* usd_id, const char* cny_id,
-                     const std::string& field, std::vector<std::string>& notices) {
+                     const std::string& field, std::vector<TcoNotice>& notices) {
   if (q.currency == Currency::cny) {
     if (const auto v = d.take(cny_id, field)) return *v / q.usd_to_cny;
-    notices.push_back(field + ": the catalog has no sourced Chinese figure, so the US one is used, converted");
+    notices.push_back({"us_figure_used", field,
+                       field + ": the catalog has no sourced Chinese figure, so the US one is used, converted"});
   }
   if (const auto v = d.take(usd_id, field)) return *v;
-  notices.push_back(field + ": the catalog has no sourced figure, so this cost is left out; give " + field);
+  notices.push_back(left_out_notice(field));
   return 0;
 }
 
@@ -254,8 +258,8 @@ bool read_question(Reader& r, const json& root, const Catalog& c, const Calibrat
       !read_amount(r, root, "staff_usd_per_month", 1e8, staff) ||
       !read_in(r, root, "lead_time_days", "", "lead-time-days", lead))
     return false;
-  q.depreciation_years = d.value(years, "depreciation-years", "depreciation_years", "");
-  q.residual_fraction = d.value(residual, "residual-fraction", "residual_fraction", "");
+  q.depreciation_years = d.value(years, "depreciation-years", "depreciation_years");
+  q.residual_fraction = d.value(residual, "residual-fraction", "residual_fraction");
   q.colocation_usd_per_kw_month =
       colo ? *colo
            : local_default(d, q, "colocation-usd-per-kw-month", "colocation-cny-per-kw-month",
@@ -264,7 +268,7 @@ bool read_question(Reader& r, const json& root, const Catalog& c, const Calibrat
                               ? *staff
                               : q.count * local_default(d, q, "staff-usd-per-server-month",
                                                         "staff-cny-per-server-month", "staff_usd_per_month", q.notices);
-  q.lead_time_days = d.value(lead, "lead-time-days", "lead_time_days", "");
+  q.lead_time_days = d.value(lead, "lead-time-days", "lead_time_days");
   q.horizon_months = static_cast<int>(std::lround(q.depreciation_years * 12));
   if (!r.integer(root, "horizon_months", "", 1, kMaxHorizonMonths, q.horizon_months)) return false;
   return read_quotes(r, root, q) && read_workload(r, root, c, cal, d, q);
@@ -489,8 +493,8 @@ TcoJsonResponse tco_json(std::string_view question_json_text, const Catalog& cat
     body["assumptions"].push_back(
         {{"field", a.field}, {"value", a.value}, {"unit", a.unit}, {"source", a.source}, {"as_of", a.as_of}});
   body["notices"] = ojson::array();
-  for (const std::string& n : q.notices)
-    if (!n.empty()) body["notices"].push_back(n);
+  for (const TcoNotice& n : q.notices)
+    body["notices"].push_back({{"code", n.code}, {"field", n.field}, {"message", n.message}});
   out.ok = true;
   out.body = body.dump(2);
   return out;

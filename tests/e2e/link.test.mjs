@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchBrowser, openApp, repoRoot, startServer, waitFrames, waitReady } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { cliPath, launchBrowser, openApp, repoRoot, startServer, waitFrames, waitReady } from './harness.mjs';
 import { join } from 'node:path';
 
 let server;
@@ -209,6 +210,35 @@ test('the copy buttons give the link to this view and the embed iframe snippet',
     await page.waitForFunction(() => window.llmplanLastCopied.startsWith('<iframe'), null, { timeout: 5000 });
     const snippet = await page.evaluate(() => window.llmplanLastCopied);
     assert.ok(snippet.includes(`src="${server.origin}/embed.html#${fragment}"`), snippet);
+  } finally {
+    await context.close();
+  }
+});
+
+test('an own-or-rent link opens its tab with the CLI answer, keeps its link, and the copy button gives it', async () => {
+  const fragment = 'v=1&c=2026.12.4&mv=4&wa=h100-sxm5-80gb&wn=2&wu=0.6&wqd=2';
+  const { context, page } = await openApp(browser, server.origin, { path: '/#' + fragment, width: 1440, height: 1000 });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => JSON.parse(window.Module.appTco()).active, null, { timeout: 10000 });
+    await waitFrames(page, 3);
+    const tco = await page.evaluate(() => JSON.parse(window.Module.appTco()));
+    assert.equal(tco.fragment, fragment);
+    assert.equal(await page.evaluate(() => location.hash), '#' + fragment);
+    const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment]).toString());
+    assert.deepEqual(tco.answer, cli);
+    assert.equal(tco.answer.own.gpus, 16);
+    await widget(page, 'tco.chart');
+    const copyLink = await widget(page, 'copy_link');
+    await page.mouse.click(copyLink.x + copyLink.w / 2, copyLink.y + copyLink.h / 2);
+    await page.waitForFunction(() => !!window.llmplanLastCopied, null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => window.llmplanLastCopied), `${server.origin}/#${fragment}`);
+    // Back on the results, the page's link is the scenario's again.
+    const results = await widget(page, 'tab_results');
+    await page.mouse.click(results.x + results.w / 2, results.y + results.h / 2);
+    await page.waitForFunction(() => !JSON.parse(window.Module.appTco()).active, null, { timeout: 5000 });
+    await waitFrames(page, 2);
+    assert.equal(await page.evaluate(() => location.hash), '#' + (await page.evaluate(() => window.Module.appFragment())));
   } finally {
     await context.close();
   }

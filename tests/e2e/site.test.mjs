@@ -199,6 +199,31 @@ test('the embed card in a 360 px iframe on another origin shows llmplan.estimate
   }
 });
 
+test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese notices', async () => {
+  const fragment = 'v=1&c=2026.12.4&mv=4&wa=h100-sxm5-80gb&wn=2&wu=0.6&wcu=cny';
+  const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });
+  try {
+    await page.goto(server.origin + '/embed.html?lang=zh#' + fragment);
+    await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
+    const shown = await cardFigures(page);
+    const answer = JSON.parse(cli(['link', 'estimate', fragment]));
+    assert.equal(shown['own.capex_cny'], String(answer.own.capex_cny));
+    assert.equal(shown['own.cny_per_gpu_hour'], String(answer.own.cny_per_gpu_hour));
+    assert.equal(shown['rent.0.break_even.months'], String(answer.rent[0].break_even.months));
+    const text = await page.evaluate(() => document.getElementById('card').innerText);
+    assert.match(text, /自购还是租用/);
+    // The answer's notices (no sourced storage share; the US colocation price) read in Chinese.
+    assert.equal(answer.notices.length, 2);
+    assert.match(text, /没有有来源的默认值，此项成本未计入/);
+    assert.match(text, /没有有来源的国内数据/);
+    assert.doesNotMatch(text, /the catalog has no sourced/);
+    writeFileSync(join(artifactsDir, 'embed-tco-360-zh.png'), await page.screenshot({ fullPage: true }));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the embed page names what a bad link field fell back from, and loads in at most 1 MB', async () => {
   const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });
   const bytes = [];

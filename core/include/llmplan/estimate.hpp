@@ -70,7 +70,7 @@ struct ScalingResult {
   double budget_flops = 0;                        // 6 N D: the run's training compute
   double optimal_params = 0, optimal_tokens = 0;  // the refit law's optimum for that compute
   TrainingRegime regime = TrainingRegime::near_optimal;
-  bool applies = true;  // pretraining-style full training; not LoRA/QLoRA/freeze fine-tuning
+  bool applies = true;  // pretraining from scratch (method pretrain), which the laws are about
 };
 
 struct EstimateResult {

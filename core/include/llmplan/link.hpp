@@ -51,6 +51,7 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog);
 struct LinkDecode {
   std::string input_json;       // the scenario or question JSON that `llmplan estimate`/`plan` takes
   bool is_question = false;     // objective/constraints present: `llmplan plan` input
+  bool is_tco = false;          // servers present: `llmplan tco` input (docs/tco.md)
   bool valid = false;           // input_json parses as a scenario/question against the catalog
   int version = 0;              // `v` as written (0 when missing)
   std::string catalog_version;  // `c` as written (empty when missing)
@@ -82,7 +83,7 @@ struct OpenedLink {
 // with its JSON text), else with `current`, and says which, and what has changed since.
 OpenedLink open_link(std::string_view link, const Catalog& current, std::string_view current_json,
                      const Catalog* release, std::string_view release_json);
-// {"kind": "scenario"|"question", "valid", "input", "catalog_version", "catalog_used", "notices":
+// {"kind": "scenario"|"question"|"tco", "valid", "input", "catalog_version", "catalog_used", "notices":
 // [{field, message}], "changes": [...], "model_version", "model_version_current", "model_changes":
 // [...], "ui"}: `llmplan link decode` and window.llmplan.decode.
 std::string opened_link_json(const OpenedLink& opened);

@@ -59,6 +59,12 @@ struct Assumption {
   std::string unit, source, as_of;
 };
 
+// A default the catalog could not give. Codes (a contract, like warning codes): `left_out` (the
+// cost is not counted), `us_figure_used` (no Chinese figure: the US one, converted).
+struct TcoNotice {
+  std::string code, field, message;
+};
+
 struct TcoQuestion {
   std::string accelerator;
   int gpus_per_server = 8;
@@ -78,7 +84,7 @@ struct TcoQuestion {
   Currency currency = Currency::usd;
   double usd_to_cny = 1;
   std::vector<Assumption> assumptions;
-  std::vector<std::string> notices;  // costs left out for want of a sourced default, and why
+  std::vector<TcoNotice> notices;  // costs left out, or taken from another country, for want of a sourced default
 };
 
 struct TcoParse {
