@@ -673,6 +673,11 @@ constexpr Entry kStrings[] = {
     {S::tco_assumptions, "Defaults taken from the catalog, with their sources", "取自目录的默认值及来源"},
     {S::tco_left_out_fmt, "%s: the catalog has no sourced default, so this cost is left out; give it to count it.", "%s：目录中没有有来源的默认值，此项成本未计入；填写后即可计入。"},
     {S::tco_us_figure_fmt, "%s: the catalog has no sourced Chinese figure, so the US one is used, converted.", "%s：目录中没有有来源的国内数据，使用换算后的美国数据。"},
+    {S::budget_optimal_fmt, "This run's budget (%s GPU-hours, %s; 6ND = %s FLOPs) would train a compute-optimal model of %s parameters on %s tokens (the refit law).", "本次训练的预算（%s 卡时，%s；6ND = %s FLOPs）按重新拟合的规律可训练的算力最优模型为 %s 参数、%s token。"},
+    {S::tco_use_scenario, "Use this scenario's GPU-hours", "使用当前场景的卡时"},
+    {S::tco_use_scenario_fmt, "The scenario on the left takes %s GPU-hours on %s: spread over the horizon, %s a month.", "左侧场景需要 %s 卡时（%s）：摊到测算周期内，每月 %s。"},
+    {S::tco_workload_fmt, "Workload: %s GPU-hours a month (utilisation %.0f %%).", "工作量：每月 %s 卡时（利用率 %.0f %%）。"},
+    {S::tco_from_workload, "set by the workload", "由工作量决定"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -63,7 +63,10 @@ bool reset_button(TcoState& t, const char* path) {
   if (!json_at(t.question, path)) return false;
   ImGui::TableSetColumnIndex(2);  // the form's third column, beside the value
   ImGui::PushID(path);
-  const bool pressed = small_button("x", (std::string("tco.reset.") + path).c_str());
+  const bool pressed = ImGui::SmallButton("\xC3\x97");  // the multiplication sign, as the inputs' reset
+  record_widget((std::string("tco.reset.") + path).c_str());
+  record_label_in_item("\xC3\x97");
+  item_tooltip(tr(S::reset_tip));
   ImGui::PopID();
   if (pressed) json_erase(t.question, path);
   return pressed;
@@ -137,12 +140,48 @@ bool currency_row(TcoState& t) {
   return true;
 }
 
+// GPU-hours: three significant digits below 1,000 (a small run spread over years is a fraction a month).
+std::string hours_text(double h) {
+  if (h >= 1000) return format_count(h);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", h);
+  return buf;
+}
+
+// The workload as the answer reads it, and a button that takes the scenario's GPU-hours (spread
+// over the horizon, as `workload.scenario` does) into the question, so the link carries them.
+bool workload_lines(AppState& app) {
+  TcoState& t = app.tco;
+  char line[320];
+  if (const json* o = json_at(t.answer, "own")) {
+    std::snprintf(line, sizeof line, tr(S::tco_workload_fmt),
+                  format_count((*o)["gpu_hours_per_month"].get<double>()).c_str(),
+                  100 * (*o)["utilisation"].get<double>());
+    text_wrapped_disabled(line);
+  }
+  if (!app.has_result || app.result_is_stale || app.result.reliability.gpu_hours <= 0) return false;
+  const int horizon = static_cast<int>(resolved(t, "horizon_months", 60));
+  const double per_month = app.result.reliability.gpu_hours / horizon;
+  std::snprintf(line, sizeof line, tr(S::tco_use_scenario_fmt), hours_text(app.result.reliability.gpu_hours).c_str(),
+                app.scenario.cluster.accelerator.c_str(), hours_text(per_month).c_str());
+  text_wrapped_disabled(line);
+  if (!small_button(tr(S::tco_use_scenario), "tco.use_scenario")) return false;
+  t.question.erase("utilisation");
+  t.question["workload"] = {{"gpu_hours_per_month", per_month}};
+  t.question["servers"]["accelerator"] = app.scenario.cluster.accelerator;
+  return true;
+}
+
 bool draw_form(AppState& app) {
   TcoState& t = app.tco;
   const double rate = t.answer.value("usd_to_cny", 1.0);
   const bool c = cny(t);
   bool changed = false;
-  if (!begin_form("tco_form")) return false;
+  // The form's rows: label | value | the reset button of a field the user set.
+  if (!ImGui::BeginTable("tco_form", 3, ImGuiTableFlags_SizingStretchProp)) return false;
+  ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 0.5f);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.5f);
+  ImGui::TableSetupColumn("reset", ImGuiTableColumnFlags_WidthFixed, button_width("\xC3\x97", true));
   changed |= accelerator_row(app);
   changed |= int_row(t, S::tco_count, "servers.count", 1, 100000);
   changed |= int_row(t, S::tco_gpus_per_server, "servers.gpus_per_server", 1, 64);
@@ -152,7 +191,13 @@ bool draw_form(AppState& app) {
   } else {
     changed |= number_row(t, S::tco_price_usd, "servers.price_usd", "servers.price_usd", 1, 1e8, "%.0f");
   }
-  changed |= number_row(t, S::tco_utilisation, "utilisation", "utilisation", 0.01, 1, "%.0f %%", 100);
+  // Utilisation, unless a workload sets it (the reset button goes back to the utilisation).
+  if (!t.question.contains("workload")) {
+    changed |= number_row(t, S::tco_utilisation, "utilisation", "utilisation", 0.01, 1, "%.0f %%", 100);
+  } else {
+    form_text(tr(S::tco_utilisation), tr(S::tco_from_workload));
+    changed |= reset_button(t, "workload");
+  }
   changed |= int_row(t, S::tco_horizon, "horizon_months", 1, kMaxHorizonMonths);
   changed |= number_row(t, S::tco_depreciation, "depreciation_years", "depreciation_years", 1, 15, "%.1f");
   changed |= number_row(t, S::tco_residual, "residual_fraction", "residual_fraction", 0, 0.95, "%.0f %%", 100);
@@ -167,7 +212,8 @@ bool draw_form(AppState& app) {
       number_row(t, S::tco_colocation, "colocation_usd_per_kw_month", "colocation_usd_per_kw_month", 0, 5000, "%.2f");
   changed |= number_row(t, S::tco_staff, "staff_usd_per_month", "staff_usd_per_month", 0, 1e8, "%.0f");
   changed |= number_row(t, S::tco_lead_time, "lead_time_days", "lead_time_days", 0, 730, "%.0f");
-  end_form();
+  ImGui::EndTable();
+  changed |= workload_lines(app);
   return changed;
 }
 

@@ -236,6 +236,11 @@ void print_table(const std::string& body) {
         llmplan::format_count(sc["rule_tokens"].get<double>()).c_str(),
         llmplan::format_count(sc["law_tokens"].get<double>()).c_str(),
         regime == "over_trained" ? "; often deliberate: a smaller model costs less to serve" : "");
+    std::printf(
+        "                  this run's compute (6ND = %s FLOPs) is compute-optimal for %s parameters on %s tokens\n",
+        llmplan::format_count(sc["budget_flops"].get<double>()).c_str(),
+        llmplan::format_count(sc["optimal_params"].get<double>()).c_str(),
+        llmplan::format_count(sc["optimal_tokens"].get<double>()).c_str());
   }
   std::printf("Checkpoint        %s, written in %s, every %s; tier %s\n",
               format_bytes(r["checkpoint"]["size_bytes"].get<double>()).c_str(),

@@ -414,3 +414,46 @@ test('"Paste your measurement": a pasted log fills the calibration block; an unr
     await context.close();
   }
 });
+
+// The "Own or rent" tab: no overlapping or clipped text in both languages and at a narrow width,
+// and "Use this scenario's GPU-hours" puts the scenario's GPU-hours a month into the question
+// and its link.
+for (const [width, height, dpr, lang] of [[1280, 720, 1, 'en'], [1280, 720, 2, 'zh'], [800, 900, 1, 'zh'], [1920, 1080, 1, 'en']]) {
+  test(`own-or-rent tab ${width}x${height} at dpr ${dpr} in ${lang}: no overlapping or clipped text`, async () => {
+    const path = `/?lang=${lang}#v=1&c=2026.12.4&mv=4&wa=h100-sxm5-80gb&wn=2&wu=0.6`;
+    const { context, page, errors } = await openApp(browser, server.origin, { width, height, dpr, path });
+    try {
+      await waitReady(page);
+      await page.waitForFunction(() => JSON.parse(window.Module.appTco()).active, null, { timeout: 10000 });
+      await waitFrames(page, 3);
+      writeFileSync(join(artifactsDir, `ui-tco-${width}x${height}-dpr${dpr}-${lang}.png`), await page.screenshot());
+      await assertLayout(page, `own-or-rent ${width}x${height}@${dpr} ${lang}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('own or rent: the scenario\'s GPU-hours become the workload, in the question and its link', async () => {
+  const path = '/#v=1&c=2026.12.4&mv=4&wa=a100-sxm4-80gb&wu=0.6';
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => JSON.parse(window.Module.appTco()).active, null, { timeout: 10000 });
+    const gpuHours = (await result(page)).gpu_hours;
+    await click(page, 'tco.use_scenario');
+    await page.waitForFunction(() => !!JSON.parse(window.Module.appTco()).question.workload, null, { timeout: 5000 });
+    await waitFrames(page, 2);
+    const tco = await page.evaluate(() => JSON.parse(window.Module.appTco()));
+    // The app's scenario runs on H100s: the servers follow it; 60 months is the default horizon.
+    assert.equal(tco.question.servers.accelerator, (await result(page)).cluster.accelerator);
+    assert.ok(Math.abs(tco.question.workload.gpu_hours_per_month - gpuHours / 60) < 1e-6 * gpuHours);
+    assert.equal(tco.question.utilisation, undefined);
+    assert.ok(Math.abs(tco.answer.own.gpu_hours_per_month - gpuHours / 60) < 1e-6 * gpuHours);
+    assert.match(await page.evaluate(() => location.hash), /&ww=/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
