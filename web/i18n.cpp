@@ -632,6 +632,9 @@ constexpr Entry kStrings[] = {
     {S::regime_under, "under-trained for its size", "相对规模训练不足"},
     {S::regime_near, "near compute-optimal", "接近算力最优"},
     {S::regime_over, "over-trained, as models meant for deployment often are by choice (cheaper to serve)", "过度训练，面向部署的模型常有意如此（推理更省）"},
+    {S::rej_provider_kind, "provider kind", "云厂商类型"},
+    {S::rej_lead_time, "lead time", "开通周期"},
+    {S::rej_no_rdma, "no multi-node RDMA", "无多机 RDMA"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -132,6 +132,7 @@ enum class Lang { en, zh };
   X(cards) X(t_cards) X(per_card_fmt) X(n_one_machine_only) X(rej_precision) X(executed_fmt) X(off_peak_gradients) X(off_peak_activations) \
   X(note_compute) X(note_memory) X(note_network) X(note_data_read) X(note_other_accelerator) X(note_other_layout) \
   X(compute_optimal_fmt) X(regime_under) X(regime_near) X(regime_over) \
+  X(rej_provider_kind) X(rej_lead_time) X(rej_no_rdma) \
   /* [estimate strings: add above this line] */
 // clang-format on
 
