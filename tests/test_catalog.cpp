@@ -10,6 +10,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
+#include "llmplan/catalog_releases.hpp"
 #include "llmplan/model.hpp"
 
 using namespace llmplan;
@@ -30,6 +31,65 @@ TEST_SUITE("shipped catalog") {
     for (const char* p : {"aws", "gcp", "azure"}) CHECK_MESSAGE(providers.count(p) == 1, p);
     CHECK(c.currency.usd_to_cny > 5.0);
     CHECK(c.currency.usd_to_cny < 10.0);
+  }
+
+  TEST_CASE("providers: current kinds only, sourced indicators, GPUs listed derived from the instances") {
+    const Catalog& c = builtin_catalog();
+    REQUIRE(c.providers.size() == 19);
+    std::map<std::string, int> kinds;
+    for (const Provider& p : c.providers) ++kinds[p.kind];
+    // 2026.12.4 retires cn_cloud: the five Chinese public clouds are hyperscalers, five rental
+    // platforms gpu_cloud, Gongji a marketplace (CHANGELOG.md).
+    CHECK(kinds.count("cn_cloud") == 0);
+    CHECK(kinds["hyperscaler"] == 9);
+    CHECK(kinds["gpu_cloud"] == 8);
+    CHECK(kinds["marketplace"] == 2);
+    CHECK(c.find_provider("volcengine")->kind == "hyperscaler");
+    CHECK(c.find_provider("autodl")->kind == "gpu_cloud");
+    CHECK(c.find_provider("gongjiyun")->kind == "marketplace");
+    // AWS: EFA, FSx for Lustre PERSISTENT_2 at 1000 MB/s per TiB (its fastest tier), per-second
+    // billing with a 60 s minimum (2017 announcement), self-serve.
+    const Provider& aws = *c.find_provider("aws");
+    CHECK(aws.rdma_multi_node == true);
+    CHECK(aws.parallel_fs == "Amazon FSx for Lustre");
+    CHECK(aws.parallel_fs_mb_per_s_per_tib == 1000);
+    CHECK(aws.billing_granularity == "second");
+    CHECK(aws.spot == true);
+    CHECK(aws.lead_time_days == 0);
+    // Unknowns stay unknown: CTyun has no indicator at all, CoreWeave no lead time.
+    const Provider& ctyun = *c.find_provider("ctyun");
+    CHECK_FALSE(ctyun.rdma_multi_node.has_value());
+    CHECK_FALSE(ctyun.lead_time_days.has_value());
+    CHECK(ctyun.parallel_fs.empty());
+    CHECK_FALSE(c.find_provider("coreweave")->lead_time_days.has_value());
+    // Derived, by hand from instances.json: Huawei lists only the Ascend 910B, MatPool two cards.
+    CHECK(provider_accelerators(c, "huawei") == std::vector<std::string>{"ascend-910b"});
+    CHECK(provider_accelerators(c, "matpool") == std::vector<std::string>{"rtx-3090", "rtx-4090"});
+  }
+
+  TEST_CASE("the provider scorecard: one line per provider") {
+    const Catalog& c = builtin_catalog();
+    CHECK(provider_scorecard_header() ==
+          "id          kind           rdma  billing  spot  lead_d | GPUs listed | parallel FS | platform");
+    CHECK(provider_scorecard_line(c, *c.find_provider("huawei")) ==
+          "huawei      hyperscaler    ?     ?        yes   0      | 1: ascend-910b | SFS Turbo, 1000 MB/s/TiB | "
+          "ModelArts (resource pools can mount SFS Turbo)");
+    CHECK(provider_scorecard_line(c, *c.find_provider("ctyun")) ==
+          "ctyun       hyperscaler    ?     ?        ?     ?      | 2: ascend-910b,l40s | ? | ?");
+  }
+
+  TEST_CASE("archived releases with the retired kind cn_cloud and no indicators still load") {
+    int with_cn_cloud = 0;
+    for (const CatalogRelease& r : catalog_releases()) {
+      const CatalogLoad load = load_catalog(r.json);
+      REQUIRE_MESSAGE(load.catalog.has_value(), r.version << ": " << load.error());
+      const Provider* autodl = load.catalog->find_provider("autodl");
+      if (!autodl) continue;
+      with_cn_cloud += autodl->kind == "cn_cloud";
+      CHECK_FALSE(autodl->lead_time_days.has_value());
+      CHECK_FALSE(autodl->rdma_multi_node.has_value());
+    }
+    CHECK(with_cn_cloud == static_cast<int>(catalog_releases().size()));
   }
 
   TEST_CASE("the ids scripts and links rely on exist") {
@@ -140,6 +200,13 @@ json set(const char* pointer, const json& value) {
   return doc;
 }
 
+// A provider indicator whose source names no date.
+json undated_source() {
+  json doc = set("/providers/0/spot", true);
+  doc["providers"][0]["sources"] = {{"spot", "https://aws.amazon.com/ec2/spot/"}};
+  return doc;
+}
+
 json erase(const char* pointer, const char* key) {
   json doc = minimal();
   doc[json::json_pointer(pointer)].erase(key);
@@ -206,6 +273,23 @@ TEST_SUITE("malformed catalogs") {
         {set("/providers/0/source", ""), "/providers/0/source: must name where the figures come from"},
         {set("/providers/0/country", "usa"),
          "/providers/0/country: must be an ISO 3166 alpha-2 code such as \"US\"; got \"usa\""},
+        {set("/providers/0/kind", "cloud"),
+         "/providers/0/kind: must be one of \"hyperscaler\", \"gpu_cloud\", \"marketplace\", \"compute_centre\", "
+         "\"cn_cloud\"; got \"cloud\""},
+        {set("/providers/0/lead_time_days", 3),
+         "/providers/0/sources/lead_time_days: is required: every provider "
+         "indicator that is not null names its source"},
+        {set("/providers/0/lead_time_days", -1), "/providers/0/lead_time_days: must be a number in 0..3650; got -1"},
+        {set("/providers/0/billing_granularity", "week"),
+         "/providers/0/billing_granularity: must be one of \"second\", \"minute\", \"hour\", \"day\", \"month\"; got "
+         "\"week\""},
+        {set("/providers/0/rdma_multi_node", "yes"), "/providers/0/rdma_multi_node: must be true, false or null; got"},
+        {set("/providers/0/spot", nullptr),
+         "/providers/0/notes: must say what was searched for the provider indicators "
+         "that are null"},
+        {set("/providers/0/parallel_fs_mb_per_s_per_tib", 0),
+         "/providers/0/parallel_fs_mb_per_s_per_tib: must be > 0 or null, got 0"},
+        {undated_source(), "/providers/0/sources/spot: must give a date"},
         {set("/instances/0/provider", "nowhere"), "/instances/0/provider: \"nowhere\" is not a provider id"},
         {set("/instances/0/accelerator", "h100"), "/instances/0/accelerator: \"h100\" is not an accelerator id"},
         {set("/instances/0/inter_node_link", "nvlink4"),

@@ -2,6 +2,7 @@
 // counted search space and the JSON contract.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -409,4 +410,154 @@ TEST_CASE("the planner skips offerings whose tensor cores lack the question's pr
     CHECK(a->fp8_dense_tflops.has_value());
   }
   CHECK(fp8["rejected"]["precision"].get<int>() > 0);
+}
+
+namespace {
+// The built-in catalog with some provider fields changed (sources merged), loaded as a catalog of its own.
+Catalog catalog_variant(const json& provider_changes) {
+  json doc = json::parse(builtin_catalog_json());
+  for (json& p : doc["providers"]) {
+    const std::string id = p["id"].get<std::string>();
+    if (!provider_changes.contains(id)) continue;
+    for (const auto& [key, value] : provider_changes[id].items()) {
+      if (key == "sources")
+        p["sources"].update(value);
+      else
+        p[key] = value;
+    }
+  }
+  const CatalogLoad load = load_catalog(doc.dump());
+  REQUIRE_MESSAGE(load.catalog.has_value(), load.error());
+  return *load.catalog;
+}
+
+json plan_with(const std::string& question, const Catalog& catalog) {
+  const PlanJsonResponse r = plan_json(question, catalog, default_calibration());
+  REQUIRE_MESSAGE(r.ok, r.error.message);
+  return json::parse(r.body);
+}
+
+// The notice with this code, or null.
+json notice(const json& plan, const std::string& code) {
+  for (const json& n : plan["notices"])
+    if (n["code"] == code) return n;
+  return nullptr;
+}
+
+int instances_where(const std::function<bool(const Instance&)>& pick) {
+  int n = 0;
+  for (const Instance& in : builtin_catalog().instances) n += pick(in) ? 1 : 0;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("constraints.provider_kinds keeps only offerings of providers of those kinds") {
+  const json r = plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+    "tokens": 1e8, "objective": "min_cost", "top_n": 50, "constraints": {"max_gpus": 8, "provider_kinds": ["gpu_cloud"]}})");
+  REQUIRE(r["plans"].size() >= 5);
+  std::set<std::string> kinds;
+  for (const json& p : r["plans"]) {
+    kinds.insert(p["provider_kind"].get<std::string>());
+    CHECK(builtin_catalog().find_provider(p["provider"].get<std::string>())->kind == "gpu_cloud");
+  }
+  CHECK(kinds == std::set<std::string>{"gpu_cloud"});
+  // Every offering of another kind is counted once under provider_kind (65 of the 103 today).
+  const int others = instances_where(
+      [](const Instance& in) { return builtin_catalog().find_provider(in.provider)->kind != "gpu_cloud"; });
+  CHECK(others == 65);
+  CHECK(r["rejected"]["provider_kind"] == others);
+  // Without the constraint the cheapest plans include other kinds.
+  const json all = plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+    "tokens": 1e8, "objective": "min_cost", "top_n": 50, "constraints": {"max_gpus": 8}})");
+  std::set<std::string> all_kinds;
+  for (const json& p : all["plans"]) all_kinds.insert(p["provider_kind"].get<std::string>());
+  CHECK(all_kinds.size() > 1);
+  CHECK(all["rejected"]["provider_kind"] == 0);
+}
+
+TEST_CASE("an unknown provider kind is refused naming constraints.provider_kinds and the kinds") {
+  const QuestionParse q = parse_question(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e8,
+    "objective": "min_cost", "constraints": {"provider_kinds": ["gpu_cloud", "cn_cloud"]}})",
+                                         builtin_catalog());
+  REQUIRE_FALSE(q.question.has_value());
+  CHECK(q.error.field == "constraints.provider_kinds");
+  CHECK(q.error.message ==
+        "constraints.provider_kinds: unknown provider kind \"cn_cloud\"; allowed: \"hyperscaler\", \"gpu_cloud\", "
+        "\"marketplace\", \"compute_centre\"");
+  const QuestionParse far = parse_question(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e8,
+    "constraints": {"start_within_days": 3651}})",
+                                           builtin_catalog());
+  CHECK(far.error.field == "constraints.start_within_days");
+}
+
+TEST_CASE("constraints.start_within_days rejects providers with a longer lead time, keeps unknown ones with a notice") {
+  // No provider of the catalog has a lead time above 0 today: give Lambda two weeks.
+  const Catalog c = catalog_variant(
+      {{"lambda", {{"lead_time_days", 14}, {"sources", {{"lead_time_days", "test variant (read 2026-12-02)"}}}}}});
+  const std::string ask = R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+    "tokens": 1e8, "objective": "min_cost", "top_n": 50, "constraints": {"max_gpus": 8,
+    "providers": ["lambda", "runpod"], "start_within_days": )";
+  const json now = plan_with(ask + "0}}", c);
+  REQUIRE(now["plans"].size() >= 1);
+  for (const json& p : now["plans"]) CHECK(p["provider"] == "runpod");
+  CHECK(now["rejected"]["lead_time"] == instances_where([](const Instance& in) { return in.provider == "lambda"; }));
+  CHECK(now["rejected"]["lead_time"] == 8);
+  CHECK(notice(now, "lead_time_unknown").is_null());
+  // Fourteen days is within a month.
+  const json month = plan_with(ask + "30}}", c);
+  CHECK(month["rejected"]["lead_time"] == 0);
+  bool lambda = false;
+  for (const json& p : month["plans"]) lambda |= p["provider"] == "lambda";
+  CHECK(lambda);
+  // CoreWeave's lead time is unknown (null): kept, and the notice names it.
+  const json cw = plan_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+    "tokens": 1e8, "objective": "min_cost", "constraints": {"max_gpus": 8, "providers": ["coreweave"],
+    "start_within_days": 0}})");
+  CHECK(cw["plans"].size() >= 1);
+  CHECK(cw["rejected"]["lead_time"] == 0);
+  const json unknown = notice(cw, "lead_time_unknown");
+  REQUIRE(unknown.is_object());
+  CHECK(unknown["providers"] == json::array({"coreweave"}));
+}
+
+TEST_CASE("a multi-node plan is refused on a provider without multi-node RDMA, and each plan checks its provider") {
+  const std::string ask = R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 4096,
+    "tokens": 2e10, "objective": "min_time", "constraints": {"max_gpus": 64, "providers": ["aws"],
+    "accelerators": ["h100-sxm5-80gb"]}})";
+  // AWS as the catalog has it (EFA): the fastest plan spans nodes, and its checks pass.
+  const json efa = plan_of(ask);
+  REQUIRE(efa["plans"].size() >= 1);
+  const json& best = efa["plans"][0];
+  CHECK(best["nodes"].get<int>() > 1);
+  CHECK(best["provider_kind"] == "hyperscaler");
+  CHECK(efa["rejected"]["no_rdma"] == 0);
+  const json& rdma = best["provider_checks"][0];
+  CHECK(rdma["indicator"] == "rdma");
+  CHECK(rdma["need"] == true);
+  CHECK(rdma["has"] == true);
+  CHECK(rdma["ok"] == true);
+  // Storage: the estimate's data read rate against FSx for Lustre at 1000 MB/s per TiB, sized to the
+  // dataset: 2e10 tokens x 4 bytes (storage.bytes_per_token) = 8e10 B = 0.0728 TiB -> 72.8 MB/s.
+  const json& st = best["provider_checks"][1];
+  CHECK(st["indicator"] == "storage");
+  CHECK(st["has"].get<double>() == doctest::Approx(1000 * 8e10 / 1099511627776.0));
+  CHECK(st["has"].get<double>() == doctest::Approx(72.76).epsilon(0.001));
+  const JsonResponse again = estimate_json(best["scenario"].dump(), builtin_catalog(), default_calibration());
+  REQUIRE(again.ok);
+  const double need = json::parse(again.body)["io"]["data_bytes_per_s"].get<double>() / 1e6;
+  CHECK(st["need"].get<double>() == doctest::Approx(need));
+  CHECK(st["ok"] == (st["has"].get<double>() >= need));
+  // The same AWS without multi-node RDMA: every multi-node size is refused as no_rdma.
+  const Catalog no_rdma = catalog_variant({{"aws", {{"rdma_multi_node", false}}}});
+  const json single = plan_with(ask, no_rdma);
+  CHECK(single["rejected"]["no_rdma"].get<int>() > 0);
+  REQUIRE(single["plans"].size() >= 1);
+  for (const json& p : single["plans"]) CHECK(p["nodes"] == 1);
+  // Unknown (null) RDMA: multi-node plans are kept and their check says ok null.
+  const Catalog unknown = catalog_variant({{"aws", {{"rdma_multi_node", nullptr}}}});
+  const json kept = plan_with(ask, unknown);
+  CHECK(kept["rejected"]["no_rdma"] == 0);
+  REQUIRE(kept["plans"][0]["nodes"].get<int>() > 1);
+  CHECK(kept["plans"][0]["provider_checks"][0]["ok"].is_null());
+  CHECK(kept["plans"][0]["provider_checks"][0]["has"].is_null());
 }

@@ -678,6 +678,9 @@ constexpr Entry kStrings[] = {
     {S::tco_use_scenario_fmt, "The scenario on the left takes %s GPU-hours on %s: spread over the horizon, %s a month.", "左侧场景需要 %s 卡时（%s）：摊到测算周期内，每月 %s。"},
     {S::tco_workload_fmt, "Workload: %s GPU-hours a month (utilisation %.0f %%).", "工作量：每月 %s 卡时（利用率 %.0f %%）。"},
     {S::tco_from_workload, "set by the workload", "由工作量决定"},
+    {S::rej_provider_kind, "provider kind", "云厂商类型"},
+    {S::rej_lead_time, "lead time", "开通周期"},
+    {S::rej_no_rdma, "no multi-node RDMA", "无多机 RDMA"},
     // [estimate strings: add above this line]
 };
 // clang-format on

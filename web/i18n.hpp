@@ -134,6 +134,7 @@ enum class Lang { en, zh };
   X(compute_optimal_fmt) X(regime_under) X(regime_near) X(regime_over) \
   X(view_tco) X(tco_intro) X(tco_accelerator) X(tco_count) X(tco_gpus_per_server) X(tco_currency) X(tco_price_usd) X(tco_price_cny) X(tco_utilisation) X(tco_horizon) X(tco_depreciation) X(tco_residual) X(tco_network) X(tco_kwh_usd) X(tco_kwh_cny) X(tco_pue) X(tco_colocation) X(tco_staff) X(tco_lead_time) X(tco_own_title) X(tco_own_fmt) X(tco_breakdown_fmt) X(tco_rent_title) X(tco_no_rent) X(tco_col_mode) X(tco_col_offering) X(tco_col_per_hour) X(tco_col_month) X(tco_col_be_u) X(tco_col_be_m) X(tco_your_quote) X(tco_never) X(tco_months_fmt) X(tco_committed_note) X(tco_chart_title) X(tco_axis_months) X(tco_own_line) X(tco_chart_note) X(tco_assumptions) X(tco_left_out_fmt) X(tco_us_figure_fmt) \
   X(budget_optimal_fmt) X(tco_use_scenario) X(tco_use_scenario_fmt) X(tco_workload_fmt) X(tco_from_workload) \
+  X(rej_provider_kind) X(rej_lead_time) X(rej_no_rdma) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

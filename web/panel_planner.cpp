@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "app.hpp"
@@ -772,8 +773,10 @@ bool draw_planner(AppState& app) {
     ImGui::PopStyleColor();
   }
   {
-    static const S reasons[] = {S::rej_memory,   S::rej_divisibility, S::rej_batch,   S::rej_deadline, S::rej_budget,
-                                S::rej_no_price, S::rej_software,     S::rej_network, S::rej_precision};
+    static const S reasons[] = {S::rej_memory,    S::rej_divisibility,  S::rej_batch,     S::rej_deadline,
+                                S::rej_budget,    S::rej_no_price,      S::rej_software,  S::rej_network,
+                                S::rej_precision, S::rej_provider_kind, S::rej_lead_time, S::rej_no_rdma};
+    static_assert(std::size(reasons) == static_cast<size_t>(RejectReason::count), "one string per reason");
     std::string line = tr(S::rejected);
     for (int i = 0; i < static_cast<int>(RejectReason::count); ++i) {
       if (!res.rejected[i]) continue;

@@ -45,7 +45,8 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "      Search the catalog's offerings, node counts and parallel layouts for the best plan:\n"
                     "      a scenario without cluster/parallel plus \"objective\" (min_cost, min_time,\n"
                     "      min_cost_under_deadline, min_time_under_budget) and optional \"constraints\"\n"
-                    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot}.\n"
+                    "      {max_gpus, deadline_days, budget_usd, providers, accelerators, regions, currency, spot,\n"
+                    "      start_within_days, provider_kinds}.\n"
                     "      --format artifacts\n"
                     "      prints the best plan's launch commands, configs and post-provisioning checklist.\n"
                     "  llmplan tco FILE|- [--format json|table]\n"
@@ -76,7 +77,8 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "  llmplan catalog list [SECTION] [--json]\n"
                     "      Print a section of the built-in catalog: accelerators, interconnects, storage,\n"
                     "      providers, instances, models, currency, servers, ownership (a table, or the entries\n"
-                    "      as JSON).\n"
+                    "      as JSON). providers prints the scorecard: kind, multi-node RDMA, billing, spot, lead\n"
+                    "      time, the GPUs listed, the parallel file system and the platform (\"?\": not found).\n"
                     "  llmplan catalog check FILE|DIR...\n"
                     "      Validate a catalog: one merged file, or the section files catalog/*.json (a folder\n"
                     "      stands for the *.json files directly in it, as the build merges catalog/).\n"
@@ -360,9 +362,9 @@ void list_table(const llmplan::Catalog& c, const std::string& section) {
                   opt_num(s.read_mb_per_s).c_str(), opt_num(s.write_mb_per_s).c_str(),
                   opt_num(s.usd_per_tb_month).c_str());
   } else if (section == "providers") {
-    std::printf("%-14s %-28s %-12s %s\n", "id", "name", "kind", "country");
-    for (const auto& p : c.providers)
-      std::printf("%-14s %-28s %-12s %s\n", p.id.c_str(), p.name.c_str(), p.kind.c_str(), p.country.c_str());
+    // The scorecard: kind and the indicators a training job needs ("?": not found, see --json notes).
+    std::printf("%s\n", llmplan::provider_scorecard_header().c_str());
+    for (const auto& p : c.providers) std::printf("%s\n", llmplan::provider_scorecard_line(c, p).c_str());
   } else if (section == "instances") {
     std::printf("%-40s %-12s %4s %-16s %-4s %10s %10s\n", "id", "provider", "gpus", "accelerator", "cur", "on_demand/h",
                 "spot/h");

@@ -11,7 +11,9 @@
 #include "llmplan/tco.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <functional>
+#include <iterator>
 #include <set>
 
 #include "json_read.hpp"
@@ -45,6 +47,45 @@ const Accelerator* Catalog::find_accelerator(std::string_view id) const { return
 const Interconnect* Catalog::find_interconnect(std::string_view id) const { return find_by_id(interconnects, id); }
 const Instance* Catalog::find_instance(std::string_view id) const { return find_by_id(instances, id); }
 const Provider* Catalog::find_provider(std::string_view id) const { return find_by_id(providers, id); }
+std::vector<std::string> provider_accelerators(const Catalog& catalog, std::string_view provider) {
+  std::set<std::string> ids;
+  for (const Instance& in : catalog.instances)
+    if (in.provider == provider) ids.insert(in.accelerator);
+  return {ids.begin(), ids.end()};
+}
+
+namespace {
+std::string yes_no(const std::optional<bool>& b) { return !b ? "?" : *b ? "yes" : "no"; }
+std::string padded(std::string s, size_t width) {
+  return s.size() < width ? s + std::string(width - s.size(), ' ') : s;
+}
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+}  // namespace
+
+std::string provider_scorecard_header() {
+  return padded("id", 12) + padded("kind", 15) + padded("rdma", 6) + padded("billing", 9) + padded("spot", 6) +
+         padded("lead_d", 7) + "| GPUs listed | parallel FS | platform";
+}
+
+std::string provider_scorecard_line(const Catalog& catalog, const Provider& p) {
+  std::string line = padded(p.id, 12) + padded(p.kind, 15) + padded(yes_no(p.rdma_multi_node), 6) +
+                     padded(p.billing_granularity.empty() ? "?" : p.billing_granularity, 9) +
+                     padded(yes_no(p.spot), 6) + padded(p.lead_time_days ? number_text(*p.lead_time_days) : "?", 7);
+  const std::vector<std::string> gpus = provider_accelerators(catalog, p.id);
+  line += "| " + std::to_string(gpus.size()) + (gpus.empty() ? "" : ":");
+  for (size_t i = 0; i < gpus.size(); ++i) line += (i ? "," : " ") + gpus[i];
+  line += " | " + (p.parallel_fs.empty() ? std::string("?") : p.parallel_fs);
+  if (p.parallel_fs_mb_per_s_per_tib) line += ", " + number_text(*p.parallel_fs_mb_per_s_per_tib) + " MB/s/TiB";
+  std::string platform = p.managed_training;
+  if (!p.images.empty()) platform += (platform.empty() ? "images: " : "; images: ") + p.images;
+  line += " | " + (platform.empty() ? std::string("?") : platform);
+  return line;
+}
+
 const OwnershipDefault* Catalog::find_ownership_default(std::string_view id) const { return find_by_id(ownership, id); }
 
 std::string CatalogLoad::error() const {
@@ -275,14 +316,87 @@ bool read_storage(Reader& r, const json& o, const std::string& p, StorageTier& s
          opt(r, o, "usd_per_tb_month", p, s.usd_per_tb_month);
 }
 
+// A string or a boolean that may be null (not found: the notes say what was searched).
+bool nullable_text(Reader& r, const json& o, const char* key, const std::string& p, std::string& out) {
+  if (!o.contains(key) || o[key].is_null()) return r.ok();
+  if (!o[key].is_string() || o[key].get<std::string>().empty())
+    return r.fail(r.join(p, key), "must be a non-empty string or null; got " + Reader::echo_value(o[key]));
+  out = o[key].get<std::string>();
+  return true;
+}
+
+bool nullable_bool(Reader& r, const json& o, const char* key, const std::string& p, std::optional<bool>& out) {
+  if (!o.contains(key) || o[key].is_null()) return r.ok();
+  if (!o[key].is_boolean())
+    return r.fail(r.join(p, key), "must be true, false or null; got " + Reader::echo_value(o[key]));
+  out = o[key].get<bool>();
+  return true;
+}
+
+// The provider indicators (SCHEMA.md), in file order; optional keys (releases before 2026.12.4 lack them).
+constexpr const char* kProviderIndicators[] = {
+    "rdma_multi_node", "rdma_fabric", "parallel_fs",      "parallel_fs_mb_per_s_per_tib",
+    "object_storage",  "images",      "managed_training", "billing_granularity",
+    "billing_minimum", "spot",        "lead_time_days"};
+
+// A source names a date ("read 2026-12-02", "published 2024-12-30", "@commit (2026-10-04)"): YYYY-MM somewhere.
+bool names_a_date(const std::string& s) {
+  for (size_t i = 0; i + 7 <= s.size(); ++i) {
+    bool ok = s[i] == '1' || s[i] == '2';
+    for (size_t k = 1; ok && k < 7; ++k)
+      ok = k == 4 ? s[i + k] == '-' : std::isdigit(static_cast<unsigned char>(s[i + k])) != 0;
+    if (ok) return true;
+  }
+  return false;
+}
+
 bool read_provider(Reader& r, const json& o, const std::string& p, Provider& v) {
-  if (!entry_info(r, o, p, v, {"kind", "country", "url"}) ||
-      !one_of(r, o, "kind", p, {"hyperscaler", "gpu_cloud", "marketplace", "cn_cloud"}, v.kind) ||
+  std::vector<std::string> fields = {"kind", "country", "url"};
+  fields.insert(fields.end(), std::begin(kProviderIndicators), std::end(kProviderIndicators));
+  // "cn_cloud" is retired (2026.12.4) but archived releases carry it, and they must keep loading.
+  if (!entry_info(r, o, p, v, fields) ||
+      !one_of(r, o, "kind", p, {"hyperscaler", "gpu_cloud", "marketplace", "compute_centre", "cn_cloud"}, v.kind) ||
       !r.required(o, p, {"country", "url"}) || !r.string(o, "country", p, v.country) || !r.string(o, "url", p, v.url))
     return false;
   if (v.country.size() != 2 || !std::isupper(static_cast<unsigned char>(v.country[0])) ||
       !std::isupper(static_cast<unsigned char>(v.country[1])))
     return r.fail(r.join(p, "country"), "must be an ISO 3166 alpha-2 code such as \"US\"; got \"" + v.country + "\"");
+  if (!nullable_bool(r, o, "rdma_multi_node", p, v.rdma_multi_node) ||
+      !nullable_text(r, o, "rdma_fabric", p, v.rdma_fabric) || !nullable_text(r, o, "parallel_fs", p, v.parallel_fs) ||
+      !opt(r, o, "parallel_fs_mb_per_s_per_tib", p, v.parallel_fs_mb_per_s_per_tib) ||
+      !nullable_text(r, o, "object_storage", p, v.object_storage) || !nullable_text(r, o, "images", p, v.images) ||
+      !nullable_text(r, o, "managed_training", p, v.managed_training) ||
+      !nullable_text(r, o, "billing_minimum", p, v.billing_minimum) || !nullable_bool(r, o, "spot", p, v.spot))
+    return false;
+  if (o.contains("billing_granularity") && !o["billing_granularity"].is_null() &&
+      !one_of(r, o, "billing_granularity", p, {"second", "minute", "hour", "day", "month"}, v.billing_granularity))
+    return false;
+  if (o.contains("lead_time_days") && !o["lead_time_days"].is_null()) {
+    double days = 0;
+    if (!r.number(o, "lead_time_days", p, 0, 3650, days)) return false;
+    v.lead_time_days = days;
+  }
+  if (v.parallel_fs_mb_per_s_per_tib && v.parallel_fs.empty())
+    return r.fail(r.join(p, "parallel_fs"), "must name the file system whose parallel_fs_mb_per_s_per_tib is given");
+  // Every indicator given names its own source with a date; a null one is explained in notes.
+  bool any_null = false;
+  for (const char* key : kProviderIndicators) {
+    if (!o.contains(key)) continue;
+    if (o[key].is_null()) {
+      any_null = true;
+      continue;
+    }
+    const json* src = o.contains("sources") && o["sources"].contains(key) ? &o["sources"][key] : nullptr;
+    if (!src)
+      return r.fail(r.join(r.join(p, "sources"), key),
+                    "is required: every provider indicator that is not null names its source (URL, or repository, "
+                    "path and commit) and date");
+    if (!names_a_date(src->get<std::string>()))
+      return r.fail(r.join(r.join(p, "sources"), key),
+                    "must give a date (\"read YYYY-MM-DD\" or \"published YYYY-MM-DD\") with the source");
+  }
+  if (any_null && v.notes.empty())
+    return r.fail(r.join(p, "notes"), "must say what was searched for the provider indicators that are null");
   return true;
 }
 

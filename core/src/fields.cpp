@@ -455,6 +455,12 @@ const FieldSpec kFields[] = {
     {.path = "constraints.currency", .type = T::choice, .code = "qc",
      .meaning = "Only offerings priced in this currency.", .choices = kCurrencyNames, .default_text = "any",
      .scope = kQuestion},
+    {.path = "constraints.start_within_days", .type = T::number, .lo = 0, .hi = 3650, .code = "qsw", .unit = "days",
+     .meaning = "Only providers that typically start a job within this many days of sign-up (catalog lead_time_days; 0: self-serve); an unknown lead time is kept with a notice.",
+     .default_text = "none", .scope = kQuestion},
+    {.path = "constraints.provider_kinds", .type = T::list, .code = "qpk",
+     .meaning = "Only offerings of providers of these kinds: hyperscaler, gpu_cloud, marketplace, compute_centre.",
+     .default_text = "all", .scope = kQuestion},
     {.path = "top_n", .type = T::integer, .lo = 1, .hi = 100, .code = "qn", .unit = "plans",
      .meaning = "Ranked plans to return.", .default_text = "5", .scope = kQuestion},
 };

@@ -74,8 +74,9 @@ int PlanCandidate::gpus() const { return nodes * gpus_per_node(); }
 int PlanCandidate::dp() const { return gpus() / (layout.tp * layout.cp * layout.pp); }
 
 const char* to_string(RejectReason r) {
-  static const char* names[] = {"memory",   "divisibility", "batch",   "deadline", "budget",
-                                "no_price", "software",     "network", "precision"};
+  static const char* names[] = {"memory",   "divisibility", "batch",     "deadline",      "budget",    "no_price",
+                                "software", "network",      "precision", "provider_kind", "lead_time", "no_rdma"};
+  static_assert(std::size(names) == static_cast<size_t>(RejectReason::count), "one name per reason");
   return names[static_cast<int>(r)];
 }
 
@@ -88,8 +89,22 @@ Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& c
     : q_(q), catalog_(catalog), cal_(cal) {
   const Constraints& c = q_.constraints;
   bool fabric = false;  // an allowed, priced offering has a published scale-out network
+  std::set<std::string> unknown_lead;
   for (const Instance& in : catalog_.instances) {
     if (!offering_allowed(c, in)) continue;
+    // The provider's kind and how soon it can start a job (catalog providers).
+    const Provider* provider = catalog_.find_provider(in.provider);
+    if (!c.provider_kinds.empty() && (!provider || !allowed(c.provider_kinds, provider->kind))) {
+      ++acc_.rejected[static_cast<int>(RejectReason::provider_kind)];
+      continue;
+    }
+    const bool lead_unknown = c.start_within_days && provider && !provider->lead_time_days;
+    if (c.start_within_days && provider && provider->lead_time_days &&
+        *provider->lead_time_days > *c.start_within_days) {
+      ++acc_.rejected[static_cast<int>(RejectReason::lead_time)];
+      continue;
+    }
+    const bool no_rdma = provider && provider->rdma_multi_node == false;
     // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA (and AMD ROCm) GPUs only.
     const Accelerator* a = catalog_.find_accelerator(in.accelerator);
     if (q_.base.method == Method::qlora && a && a->vendor != "nvidia" && a->vendor != "amd") {
@@ -124,12 +139,19 @@ Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& c
           ++acc_.rejected[static_cast<int>(RejectReason::network)];
           continue;
         }
+        // A provider without multi-node RDMA does not run a job across its machines.
+        if (nodes > 1 && no_rdma) {
+          ++acc_.rejected[static_cast<int>(RejectReason::no_rdma)];
+          continue;
+        }
         work_.push_back({&in, nodes, in.per_card() ? per_node : 0, mode});
       }
     }
     acc_.offerings += any ? 1 : 0;
-    fabric = fabric || (any && !in.inter_node_link.empty());
+    if (any && lead_unknown) unknown_lead.insert(provider->id);
+    fabric = fabric || (any && !in.inter_node_link.empty() && !no_rdma);
   }
+  acc_.lead_time_unknown.assign(unknown_lead.begin(), unknown_lead.end());
   acc_.one_machine_only = acc_.offerings > 0 && !fabric;
   for (int n : kNodeCounts)
     if (n <= c.max_gpus) acc_.node_counts.push_back(n);
@@ -574,6 +596,42 @@ PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q
   return d;
 }
 
+// The plan's needs against its provider's catalog indicators; ok null where the catalog does not know.
+// rdma: the plan spans several nodes / the provider runs jobs across nodes over RDMA.
+// storage: the data read rate the estimate needs (io.data_bytes_per_s, MB/s) / what the provider's
+// parallel file system reads at its fastest published tier when sized to hold the dataset (MB/s per
+// TiB x dataset TiB); `tib_needed` is the size at which that tier gives the rate.
+json provider_checks(const PlanCandidate& c, const Provider* p, const IoResult* io) {
+  json out = json::array();
+  const bool multi = c.nodes > 1;
+  json rdma_has = p && p->rdma_multi_node ? json(*p->rdma_multi_node) : json(nullptr);
+  json rdma_ok = !multi ? json(true) : rdma_has;
+  out.push_back({{"indicator", "rdma"},
+                 {"need", multi},
+                 {"has", rdma_has},
+                 {"ok", rdma_ok},
+                 {"fabric", p && !p->rdma_fabric.empty() ? json(p->rdma_fabric) : json(nullptr)}});
+  json need = io ? json(io->data_bytes_per_s / 1e6) : json(nullptr);
+  json has = nullptr, ok = nullptr, tib_needed = nullptr;
+  if (io && p && p->parallel_fs_mb_per_s_per_tib) {
+    const double per_tib = *p->parallel_fs_mb_per_s_per_tib;
+    const double rate = per_tib * io->dataset_bytes / 1099511627776.0;
+    has = rate;
+    ok = rate >= io->data_bytes_per_s / 1e6;
+    tib_needed = io->data_bytes_per_s / 1e6 / per_tib;
+  }
+  out.push_back({{"indicator", "storage"},
+                 {"need", need},
+                 {"has", has},
+                 {"ok", ok},
+                 {"unit", "MB/s"},
+                 {"parallel_fs", p && !p->parallel_fs.empty() ? json(p->parallel_fs) : json(nullptr)},
+                 {"mb_per_s_per_tib",
+                  p && p->parallel_fs_mb_per_s_per_tib ? json(*p->parallel_fs_mb_per_s_per_tib) : json(nullptr)},
+                 {"tib_needed", tib_needed}});
+  return out;
+}
+
 // One ranked plan: the search's figures, the scenario that reproduces it, and its details.
 json plan_entry(const PlanCandidate& c, const json& question, const Question& q, const Catalog& catalog,
                 const Calibration& cal) {
@@ -584,9 +642,11 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
   layout["micro_batch"] = c.layout.micro_batch;
   layout["global_batch"] = d.global_batch;
   layout["grad_accum"] = d.grad_accum;
+  const Provider* provider = catalog.find_provider(c.instance->provider);
   json entry = {
       {"instance", c.instance->id},
       {"provider", c.instance->provider},
+      {"provider_kind", provider ? json(provider->kind) : json(nullptr)},
       {"accelerator", c.instance->accelerator},
       {"nodes", c.nodes},
       {"gpus", c.gpus()},
@@ -615,6 +675,7 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
         {"time.total_hours", range(c.total_hours)},
         {"cost.total_usd", {{"low", cost.low}, {"high", cost.high}, {"level", kRangeLevel}, {"cases", c.range_cases}}}};
   }
+  entry["provider_checks"] = provider_checks(c, provider, d.ok ? &d.result.io : nullptr);
   if (!d.ok) return entry;
   entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
   entry["advice"] = advice_json(d.advice);
@@ -660,6 +721,15 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
   k.regions = names("constraints.regions");
   if (const nlohmann::json* v = json_at(own, "constraints.currency")) k.currency = v->get<std::string>();
   if (const nlohmann::json* v = json_at(own, "constraints.spot")) k.spot = v->get<bool>();
+  if (const nlohmann::json* v = json_at(own, "constraints.start_within_days")) k.start_within_days = v->get<double>();
+  k.provider_kinds = names("constraints.provider_kinds");
+  for (const std::string& kind : k.provider_kinds)
+    if (std::find(std::begin(kProviderKinds), std::end(kProviderKinds), kind) == std::end(kProviderKinds)) {
+      std::string kinds;
+      for (const char* n : kProviderKinds) kinds += (kinds.empty() ? "\"" : ", \"") + std::string(n) + "\"";
+      return r.fail("constraints.provider_kinds",
+                    "unknown provider kind " + Reader::echo(kind) + "; allowed: " + kinds);
+    }
   if (q.objective == Objective::min_cost_under_deadline && q.constraints.deadline_days <= 0)
     return r.fail("constraints.deadline_days", "is required by objective \"min_cost_under_deadline\"");
   if (q.objective == Objective::min_time_under_budget && q.constraints.budget_usd <= 0)
@@ -765,6 +835,8 @@ std::string write_question(std::string_view scenario_json, Objective objective, 
   if (!c.regions.empty()) k["regions"] = c.regions;
   if (!c.currency.empty()) k["currency"] = c.currency;
   if (c.spot) k["spot"] = true;
+  if (c.start_within_days) k["start_within_days"] = *c.start_within_days;
+  if (!c.provider_kinds.empty()) k["provider_kinds"] = c.provider_kinds;
   doc["constraints"] = k;
   doc["top_n"] = top_n;
   return doc.dump();
@@ -850,6 +922,15 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                       {"cost_cny", w.plan.cost_usd * q.base.pricing.usd_to_cny}});
   json notices = json::array();
   if (res.one_machine_only) notices.push_back({{"code", "one_machine_only"}, {"message", one_machine_text(q, res)}});
+  if (!res.lead_time_unknown.empty()) {
+    std::string names;
+    for (const std::string& id : res.lead_time_unknown) names += (names.empty() ? "" : ", ") + id;
+    notices.push_back({{"code", "lead_time_unknown"},
+                       {"message", "The catalog does not know how soon " + names +
+                                       " can start a job, so their offerings are kept although constraints."
+                                       "start_within_days may exclude them: ask the provider."},
+                       {"providers", res.lead_time_unknown}});
+  }
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];

@@ -68,10 +68,29 @@ struct StorageTier : EntryInfo {
       usd_per_tb_month;
 };
 
+// The kinds of provider the current catalog uses. Releases before 2026.12.4 also have "cn_cloud"
+// (Chinese clouds, now hyperscaler, gpu_cloud or marketplace), which the loader still reads.
+inline constexpr const char* kProviderKinds[] = {"hyperscaler", "gpu_cloud", "marketplace", "compute_centre"};
+inline constexpr const char* kBillingGranularities[] = {"second", "minute", "hour", "day", "month"};
+
 struct Provider : EntryInfo {
-  std::string kind;  // hyperscaler | gpu_cloud | marketplace | cn_cloud
+  std::string kind;  // one of kProviderKinds, or "cn_cloud" in releases before 2026.12.4
   std::string country;
   std::string url;
+  // What a training job needs besides GPUs (catalog/SCHEMA.md), each with its source in `sources`;
+  // empty / unset where the catalog has null (not found, the notes say what was searched). Releases
+  // before 2026.12.4 have none of them.
+  std::optional<bool> rdma_multi_node;  // several nodes over an RDMA fabric
+  std::string rdma_fabric;
+  std::string parallel_fs;           // name of the parallel file system offered
+  Opt parallel_fs_mb_per_s_per_tib;  // its fastest published read tier, per TiB provisioned
+  std::string object_storage;
+  std::string images;               // ready-made training images / stacks
+  std::string managed_training;     // the managed training or cluster service
+  std::string billing_granularity;  // one of kBillingGranularities
+  std::string billing_minimum;
+  std::optional<bool> spot;  // sells interruptible capacity
+  Opt lead_time_days;        // typical days from sign-up to running; 0: self-serve
 };
 
 enum class CurrencyCode { usd, cny };
@@ -146,6 +165,16 @@ struct Catalog {
   const Provider* find_provider(std::string_view id) const;
   const OwnershipDefault* find_ownership_default(std::string_view id) const;
 };
+
+// The accelerators a provider's offerings list (catalog instances), sorted, each once: the
+// scorecard's "GPUs listed" is derived, never stored.
+std::vector<std::string> provider_accelerators(const Catalog& catalog, std::string_view provider);
+
+// The provider scorecard of `llmplan catalog list providers`: a header and one line per provider
+// with its kind, multi-node RDMA, billing granularity, spot, lead time in days ("?" where the
+// catalog has null), then the GPUs its offerings list, its parallel file system and its platform.
+std::string provider_scorecard_header();
+std::string provider_scorecard_line(const Catalog& catalog, const Provider& p);
 
 // Section names in document order, written once: each is also a file catalog/NAME.json that the
 // build embeds (CMakeLists.txt lists the same names; a missing one fails to link).

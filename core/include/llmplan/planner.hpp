@@ -32,6 +32,10 @@ struct Constraints {
   std::vector<std::string> regions;  // empty: all; offerings sold in "all"/"global" regions always match
   std::string currency;              // "usd" | "cny": only offerings priced in it; empty: all
   bool spot = false;                 // also consider spot prices
+  // Only providers that can start a job within this many days (catalog lead_time_days); a provider
+  // whose lead time is unknown is kept and named in notice "lead_time_unknown". Empty: no limit.
+  std::optional<double> start_within_days;
+  std::vector<std::string> provider_kinds;  // empty: all; else kProviderKinds (catalog.hpp) names
 };
 
 // Whether the constraints let the planner consider `instance` at all (providers, accelerators,
@@ -45,7 +49,9 @@ struct Question {
   int top_n = 5;
 };
 
-// network: several machines of an offering with no published scale-out fabric.
+// network: several machines of an offering with no published scale-out fabric; provider_kind and
+// lead_time: the offering's provider is of another kind, or starts later than start_within_days;
+// no_rdma: several machines of a provider whose catalog says it has no multi-node RDMA.
 enum class RejectReason {
   memory,
   divisibility,
@@ -56,6 +62,9 @@ enum class RejectReason {
   software,
   network,
   precision,
+  provider_kind,
+  lead_time,
+  no_rdma,
   count
 };
 
@@ -98,6 +107,9 @@ struct PlanResult {
   // stays on one machine (the CNY catalog today: its multi-node RDMA products are priced only in
   // providers' consoles). The body says so as notice "one_machine_only".
   bool one_machine_only = false;
+  // With start_within_days: the providers of allowed offerings whose lead time the catalog does not
+  // know (kept, and named in notice "lead_time_unknown").
+  std::vector<std::string> lead_time_unknown;
   std::vector<int> node_counts;
 };
 
