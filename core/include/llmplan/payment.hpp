@@ -1,7 +1,8 @@
 // payment.hpp: three ways to pay for one plan (issue 14, item 3; seed 003 §3.3): all on demand,
 // all spot with automatic restart, and two phases (set-up and debugging on demand on the smallest
-// unit the offering rents, then the long run on spot with checkpoints in object storage). The
-// long run of every way is the estimator's own (estimate_reliability: checkpoint stalls, half an
+// unit the offering rents, then the long run on spot; the seed keeps the checkpoints in object
+// storage, here they go to the plan's checkpoint tier, which storage.checkpoint_tier can make an
+// object store). The long run of every way is the estimator's own (estimate_reliability: checkpoint stalls, half an
 // interval of lost work and pricing.restart_h per interruption; estimate_cost: billing block,
 // overhead factor, storage), run at published spot interruption rates. Formulas and sources:
 // docs/planner.md, "Ways to pay".
@@ -22,9 +23,11 @@ double spot_rate_from_monthly(double monthly_fraction);
 
 // The published monthly figures behind the default rates. AWS Spot Instance Advisor: "Frequency
 // of interruption represents the rate at which Spot has reclaimed capacity during the trailing
-// month. They are in ranges of < 5%, 5-10%, 10-15%, 15-20% and >20%." (the advisor's data file,
-// https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json, as quoted by
-// github.com/grailbio/base cloud/spotadvisor README, v0.0.11, published 2024-03-07; read 2026-12-02).
+// month. They are in ranges of < 5%, 5-10%, 10-15%, 15-20% and >20%."
+// (https://aws.amazon.com/ec2/spot/instance-advisor/; the definition in the advisor's data file,
+// https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json, as quoted by the README of github.com/grailbio/base
+// cloud/spotadvisor, v0.0.11, published 2024-03-07, https://pkg.go.dev/github.com/grailbio/base/cloud/spotadvisor; read
+// 2026-12-02).
 //   low:     5 %/month: the top of the advisor's lowest band, and nOps' "less than 5% of Spot
 //            instances are terminated in any given month" (https://www.nops.io/blog/aws-spot-facts/,
 //            undated, read 2026-12-02; a vendor that manages over $1B of spend);
