@@ -508,6 +508,37 @@ int catalog_diff(const std::vector<std::string>& paths) {
   return 0;
 }
 
+// The best plan's three ways to pay (plans[].payment, docs/planner.md "Ways to pay"), in the
+// question's currency, with the range the low and high spot interruption rates give.
+void print_payment(const nlohmann::json& plan, bool cny) {
+  if (!plan.contains("payment")) return;
+  const auto& p = plan["payment"];
+  const double rate =
+      cny ? plan["cost"]["total_cny"].get<double>() / std::max(plan["cost"]["total_usd"].get<double>(), 1e-300) : 1.0;
+  const auto money = [&](const nlohmann::json& usd) {
+    return llmplan::format_money(usd.get<double>() * rate, cny ? llmplan::Currency::cny : llmplan::Currency::usd);
+  };
+  const auto hours = [](const nlohmann::json& h) { return llmplan::format_duration(h.get<double>() * 3600); };
+  std::printf("  ways to pay:\n");
+  if (!p["on_demand"].is_null())
+    std::printf("    on demand   %12s over %s\n", money(p["on_demand"]["cost_usd"]).c_str(),
+                hours(p["on_demand"]["wall_clock_h"]).c_str());
+  for (const auto& [key, label] : {std::pair{"spot", "all spot "}, std::pair{"two_phase", "two-phase"}}) {
+    const auto& w = p[key];
+    if (w.is_null()) continue;
+    std::printf("    %s   %12s (%s-%s) over %s (%s-%s), %.2g interruptions expected", label,
+                money(w["cost_usd"]).c_str(), money(w["cost_usd_low"]).c_str(), money(w["cost_usd_high"]).c_str(),
+                hours(w["wall_clock_h"]).c_str(), hours(w["wall_clock_h_low"]).c_str(),
+                hours(w["wall_clock_h_high"]).c_str(), w["interruptions"].get<double>());
+    if (std::string(key) == "two_phase")
+      std::printf("; %s of debugging on %d GPUs on demand: %s", hours(w["debug_hours"]).c_str(),
+                  p["debug_gpus"].get<int>(), money(w["debug_cost_usd"]).c_str());
+    std::printf("\n");
+  }
+  if (p.contains("note")) std::printf("    %s\n", p["note"].get<std::string>().c_str());
+  if (!p["cheapest"].is_null()) std::printf("    cheapest: %s\n", p["cheapest"].get<std::string>().c_str());
+}
+
 void print_plan_table(const std::string& body) {
   const auto r = nlohmann::json::parse(body);
   std::printf("Objective %s; %s layouts over %d offerings, %s estimated\n", r["objective"].get<std::string>().c_str(),
@@ -564,6 +595,7 @@ void print_plan_table(const std::string& body) {
               a["checkpoints"].get<std::string>().c_str());
   for (const auto& w : a["warnings"])
     std::printf("  warning %s: %s\n", w["code"].get<std::string>().c_str(), w["message"].get<std::string>().c_str());
+  print_payment(r["plans"][0], r.value("currency", std::string("usd")) == "cny");
   std::printf("  (--format artifacts prints its launch commands, configs and checklist)\n");
 }
 

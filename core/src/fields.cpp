@@ -461,6 +461,10 @@ const FieldSpec kFields[] = {
     {.path = "constraints.provider_kinds", .type = T::list, .code = "qpk",
      .meaning = "Only offerings of providers of these kinds: hyperscaler, gpu_cloud, marketplace, compute_centre.",
      .default_text = "all", .scope = kQuestion},
+    // No published figure: a user assumption (payment.hpp, kDefaultDebugHours).
+    {.path = "constraints.debug_hours", .type = T::number, .lo = 0, .hi = 8760, .code = "qh", .unit = "h",
+     .meaning = "Set-up and debugging hours before the long run, in each plan's ways to pay: on demand on one machine (the smallest unit rented) in the two-phase way, on the whole cluster in the others.",
+     .default_text = "8: a user assumption (one working day), no published figure", .scope = kQuestion},
     {.path = "top_n", .type = T::integer, .lo = 1, .hi = 100, .code = "qn", .unit = "plans",
      .meaning = "Ranked plans to return.", .default_text = "5", .scope = kQuestion},
 };

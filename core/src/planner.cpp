@@ -593,6 +593,7 @@ PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q
   d.advice = advise(d.scenario, d.result, catalog, cal);
   d.artifacts = launch_artifacts(d.scenario, d.result, cal);
   d.checklist = checklist(d.scenario, d.result, catalog);
+  d.payment = plan_payment(c, q, catalog, cal);
   return d;
 }
 
@@ -629,6 +630,37 @@ json provider_checks(const PlanCandidate& c, const Provider* p, const IoResult* 
                  {"mb_per_s_per_tib",
                   p && p->parallel_fs_mb_per_s_per_tib ? json(*p->parallel_fs_mb_per_s_per_tib) : json(nullptr)},
                  {"tib_needed", tib_needed}});
+  return out;
+}
+
+// The ways to pay as the plan JSON states them (docs/planner.md, "Ways to pay"): null where the
+// offering has no price for a way.
+json payment_json(const PaymentOptions& p, double usd_to_cny) {
+  const auto way = [&](const PaymentWay& w, bool spot, bool two_phase) {
+    if (!w.available) return json(nullptr);
+    json j = {{"cost_usd", w.cost_usd}, {"cost_cny", w.cost_usd * usd_to_cny}, {"wall_clock_h", w.wall_clock_h}};
+    if (spot) {
+      j["cost_usd_low"] = w.cost_usd_low;
+      j["cost_usd_high"] = w.cost_usd_high;
+      j["wall_clock_h_low"] = w.wall_clock_h_low;
+      j["wall_clock_h_high"] = w.wall_clock_h_high;
+      j["interruptions"] = w.interruptions;
+    }
+    if (two_phase) {
+      j["debug_hours"] = w.debug_hours;
+      j["debug_cost_usd"] = w.debug_cost_usd;
+    }
+    return j;
+  };
+  json out = {
+      {"on_demand", way(p.on_demand, false, false)},
+      {"spot", way(p.spot, true, false)},
+      {"two_phase", way(p.two_phase, true, true)},
+      {"cheapest", *p.cheapest ? json(p.cheapest) : json(nullptr)},
+      {"debug_gpus", p.debug_gpus},
+      {"spot_interruptions_per_node_hour",
+       {{"low", p.rates.low}, {"central", p.rates.central}, {"high", p.rates.high}, {"source", kSpotRatesSource}}}};
+  if (!p.note.empty()) out["note"] = p.note;
   return out;
 }
 
@@ -678,6 +710,7 @@ json plan_entry(const PlanCandidate& c, const json& question, const Question& q,
   entry["provider_checks"] = provider_checks(c, provider, d.ok ? &d.result.io : nullptr);
   if (!d.ok) return entry;
   entry["cost"]["usd_per_gpu_hour"] = d.result.cost.usd_per_gpu_hour;
+  entry["payment"] = payment_json(d.payment, q.base.pricing.usd_to_cny);
   entry["advice"] = advice_json(d.advice);
   entry["artifacts"] = artifacts_json(d.artifacts);
   entry["checklist"] = checklist_json(d.checklist);
@@ -730,6 +763,7 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
       return r.fail("constraints.provider_kinds",
                     "unknown provider kind " + Reader::echo(kind) + "; allowed: " + kinds);
     }
+  k.debug_hours = number("constraints.debug_hours", k.debug_hours);
   if (q.objective == Objective::min_cost_under_deadline && q.constraints.deadline_days <= 0)
     return r.fail("constraints.deadline_days", "is required by objective \"min_cost_under_deadline\"");
   if (q.objective == Objective::min_time_under_budget && q.constraints.budget_usd <= 0)
@@ -804,6 +838,36 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   return out;
 }
 
+PaymentOptions plan_payment(const PlanCandidate& c, const Question& q, const Catalog& catalog, const Calibration& cal) {
+  if (!c.instance) return {};
+  const Instance& in = *c.instance;
+  PaymentPrices prices;
+  // The smallest unit the offering rents: one machine, or the listed shape of one rented by the card.
+  prices.debug_gpus = in.gpus;
+  Scenario base;
+  bool have = false;
+  for (PricingMode mode : {PricingMode::on_demand, PricingMode::spot}) {
+    Scenario s = q.base;
+    InputError err;
+    if (!retarget_scenario(s, catalog, in, c.nodes, c.cards, mode, err)) continue;  // no price in this mode
+    const bool od = mode == PricingMode::on_demand;
+    (od ? prices.on_demand_usd_per_gpu_hour : prices.spot_usd_per_gpu_hour) = s.pricing.usd_per_gpu_hour;
+    (od ? prices.on_demand_min_billing_hours : prices.spot_min_billing_hours) = s.pricing.min_billing_hours;
+    if (!have) base = std::move(s);
+    have = true;
+  }
+  if (!have) return {};
+  apply_layout(c.layout, base);
+  base.global_batch = q.base.global_batch;
+  PaymentOptions out = compare_payment(base, cal, prices, spot_rates(q.base.pricing.spot_interruptions_per_hour),
+                                       q.constraints.debug_hours);
+  if (!out.spot.available)
+    out.note = in.id + " publishes no spot price: no spot or two-phase option";
+  else if (!out.on_demand.available)
+    out.note = in.id + " publishes no on-demand price: no on-demand or two-phase option";
+  return out;
+}
+
 PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scenario_json, const Question& q,
                          const Catalog& catalog, const Calibration& cal) {
   const json question = json::parse(question_scenario_json, nullptr, false);
@@ -837,6 +901,7 @@ std::string write_question(std::string_view scenario_json, Objective objective, 
   if (c.spot) k["spot"] = true;
   if (c.start_within_days) k["start_within_days"] = *c.start_within_days;
   if (!c.provider_kinds.empty()) k["provider_kinds"] = c.provider_kinds;
+  if (c.debug_hours != kDefaultDebugHours) k["debug_hours"] = c.debug_hours;
   doc["constraints"] = k;
   doc["top_n"] = top_n;
   return doc.dump();

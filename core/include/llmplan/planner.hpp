@@ -12,6 +12,7 @@
 #include "llmplan/advice.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
+#include "llmplan/payment.hpp"
 #include "llmplan/scenario.hpp"
 
 namespace llmplan {
@@ -36,6 +37,8 @@ struct Constraints {
   // whose lead time is unknown is kept and named in notice "lead_time_unknown". Empty: no limit.
   std::optional<double> start_within_days;
   std::vector<std::string> provider_kinds;  // empty: all; else kProviderKinds (catalog.hpp) names
+  // Set-up and debugging hours before the long run, in each plan's ways to pay (payment.hpp).
+  double debug_hours = kDefaultDebugHours;
 };
 
 // Whether the constraints let the planner consider `instance` at all (providers, accelerators,
@@ -193,8 +196,15 @@ struct PlanDetails {
   PlanAdvice advice;
   LaunchArtifacts artifacts;
   std::vector<Check> checklist;
+  PaymentOptions payment;  // on demand, all spot, two phases (plan_payment)
   int dp = 1, global_batch = 1, grad_accum = 1;
 };
+// The ways to pay for plan `c` (payment.hpp): its offering's on-demand and spot prices per GPU-hour,
+// its layout, the question's debugging hours, and the published spot interruption rates (the
+// question's pricing.spot_interruptions_per_hour as the central one when given). Spot and two
+// phases are unavailable, with a note, when the offering publishes no spot price.
+PaymentOptions plan_payment(const PlanCandidate& c, const Question& q, const Catalog& catalog, const Calibration& cal);
+
 // `question_scenario_json` is QuestionParse::scenario_json of the question `q` that found `c`.
 PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scenario_json, const Question& q,
                          const Catalog& catalog, const Calibration& cal);
