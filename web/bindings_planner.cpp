@@ -31,7 +31,9 @@ std::string app_planner() {
                  {"max_gpus", p.max_gpus},
                  {"deadline_days", p.deadline_days},
                  {"budget_usd", p.budget_usd},
-                 {"spot", p.spot}};
+                 {"spot", p.spot},
+                 {"provider_kinds", p.provider_kinds},
+                 {"debug_hours", p.debug_hours}};
   if (!p.run) return out.dump();
   const llmplan::web::PlannerRun& r = *p.run;
   out["running"] = r.planner != nullptr;
@@ -57,11 +59,20 @@ std::string app_planner() {
     }
     out["pareto"] = r.result->pareto.size();
   }
-  if (p.selected)
+  if (p.selected) {
     out["selected"] = {{"instance", p.selected->instance->id},
                        {"gpus", p.selected->gpus()},
                        {"nodes", p.selected->nodes},
                        {"scenario", p.details ? p.details->scenario_json : ""}};
+    if (p.details) {  // the ways to pay the details panel shows: cost per way, null when not priced
+      const llmplan::PaymentOptions& pay = p.details->payment;
+      const auto cost = [](const llmplan::PaymentWay& w) { return w.available ? json(w.cost_usd) : json(nullptr); };
+      out["selected"]["payment"] = {{"on_demand", cost(pay.on_demand)},
+                                    {"spot", cost(pay.spot)},
+                                    {"two_phase", cost(pay.two_phase)},
+                                    {"cheapest", pay.cheapest}};
+    }
+  }
   return out.dump();
 }
 

@@ -4,6 +4,7 @@
 
 #include "i18n.hpp"
 #include "imgui.h"
+#include "llmplan/catalog.hpp"
 
 extern const unsigned char llmplan_font_latin[];
 extern const unsigned long llmplan_font_latin_size;
@@ -35,6 +36,9 @@ const ImVector<ImWchar>& cjk_ranges() {
     ImFontGlyphRangesBuilder b;
     b.AddText(all_strings(Lang::zh));
     b.AddText(all_strings(Lang::en));  // the language button names Chinese in the English UI
+    // Catalog names and notes as written (华为云, 矩池云): the font file is subset to the same text.
+    const std::string_view catalog = builtin_catalog_json();
+    b.AddText(catalog.data(), catalog.data() + catalog.size());
     b.BuildRanges(&ranges);
   }
   return ranges;

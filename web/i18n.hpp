@@ -135,6 +135,7 @@ enum class Lang { en, zh };
   X(view_tco) X(tco_intro) X(tco_accelerator) X(tco_count) X(tco_gpus_per_server) X(tco_currency) X(tco_price_usd) X(tco_price_cny) X(tco_utilisation) X(tco_horizon) X(tco_depreciation) X(tco_residual) X(tco_network) X(tco_kwh_usd) X(tco_kwh_cny) X(tco_pue) X(tco_colocation) X(tco_staff) X(tco_lead_time) X(tco_own_title) X(tco_own_fmt) X(tco_breakdown_fmt) X(tco_rent_title) X(tco_no_rent) X(tco_col_mode) X(tco_col_offering) X(tco_col_per_hour) X(tco_col_month) X(tco_col_be_u) X(tco_col_be_m) X(tco_your_quote) X(tco_never) X(tco_months_fmt) X(tco_committed_note) X(tco_chart_title) X(tco_axis_months) X(tco_own_line) X(tco_chart_note) X(tco_assumptions) X(tco_left_out_fmt) X(tco_us_figure_fmt) \
   X(budget_optimal_fmt) X(tco_use_scenario) X(tco_use_scenario_fmt) X(tco_workload_fmt) X(tco_from_workload) \
   X(rej_provider_kind) X(rej_lead_time) X(rej_no_rdma) \
+  X(provider_kinds) X(kind_hyperscaler) X(kind_gpu_cloud) X(kind_marketplace) X(kind_compute_centre) X(limit_start) X(start_within_days) X(debug_hours) X(ways_to_pay) X(col_way) X(pay_on_demand) X(pay_spot) X(pay_two_phase) X(pay_note_fmt) X(cat_providers) X(prov_col_kind) X(prov_col_gpus) X(prov_col_rdma) X(prov_col_storage) X(prov_col_platform) X(prov_col_billing) X(prov_col_lead) X(plan_with) X(pay_no_spot_fmt) X(pay_no_on_demand_fmt) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

@@ -333,6 +333,92 @@ bool instances_view(AppState& app, float height) {
   return changed;
 }
 
+// A long text cut to `n` characters with the whole in its tooltip (UTF-8 safe: cuts at a character start).
+void short_cell(const std::string& s, size_t n = 28) {
+  if (s.size() <= n) return cell_text(s.empty() ? "-" : s);
+  size_t cut = n;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  cell_text(s.substr(0, cut) + "...");
+  item_tooltip(s.c_str());
+}
+
+const char* kind_text(const std::string& kind) {
+  if (kind == "hyperscaler") return tr(S::kind_hyperscaler);
+  if (kind == "gpu_cloud") return tr(S::kind_gpu_cloud);
+  if (kind == "marketplace") return tr(S::kind_marketplace);
+  if (kind == "compute_centre") return tr(S::kind_compute_centre);
+  return kind.c_str();
+}
+
+// The five-indicator scorecard of each provider (catalog/SCHEMA.md, providers): GPUs listed (from
+// its offerings), multi-node RDMA, parallel file system, images and managed platform, billing,
+// and the typical lead time; "-" where the catalog has no sourced figure.
+bool providers_view(AppState& app, float height) {
+  static TableView view;
+  const Catalog& c = app_catalog(app);
+  const auto gpus_of = [&](const Provider& p) {
+    std::vector<std::string> ids;
+    for (const Instance& in : c.instances)
+      if (in.provider == p.id && std::find(ids.begin(), ids.end(), in.accelerator) == ids.end())
+        ids.push_back(in.accelerator);
+    std::string out;
+    for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
+    return out;
+  };
+  const auto yes_no = [](const std::optional<bool>& b) { return b ? std::string(tr(*b ? S::yes : S::no)) : "-"; };
+  const std::vector<const char*> headers = {tr(S::col_name),         tr(S::prov_col_kind),
+                                            tr(S::prov_col_gpus),    tr(S::prov_col_rdma),
+                                            tr(S::prov_col_storage), tr(S::prov_col_platform),
+                                            tr(S::prov_col_billing), tr(S::prov_col_lead),
+                                            tr(S::col_source),       ""};
+  bool changed = false;
+  sortable_table(
+      "providers", view, static_cast<int>(c.providers.size()), headers,
+      [&](int i) { return c.providers[static_cast<size_t>(i)].id + " " + c.providers[static_cast<size_t>(i)].name; },
+      [&](int a, int b, int col) {
+        const Provider &x = c.providers[static_cast<size_t>(a)], &y = c.providers[static_cast<size_t>(b)];
+        switch (col) {
+          case 1: return x.kind < y.kind;
+          case 7: return x.lead_time_days.value_or(1e9) < y.lead_time_days.value_or(1e9);
+          default: return x.name < y.name;
+        }
+      },
+      [&](int i, int col) {
+        const Provider& p = c.providers[static_cast<size_t>(i)];
+        switch (col) {
+          case 0: short_cell(p.name, 24); break;
+          case 1: cell_text(kind_text(p.kind)); break;
+          case 2: short_cell(gpus_of(p)); break;
+          case 3: short_cell(yes_no(p.rdma_multi_node) + (p.rdma_fabric.empty() ? "" : ": " + p.rdma_fabric)); break;
+          case 4: {
+            std::string fs = p.parallel_fs;
+            if (p.parallel_fs_mb_per_s_per_tib) fs += " (" + opt(p.parallel_fs_mb_per_s_per_tib) + " MB/s/TiB)";
+            short_cell(fs);
+            break;
+          }
+          case 5:
+            short_cell(p.images +
+                       (p.managed_training.empty() ? "" : (p.images.empty() ? "" : "; ") + p.managed_training));
+            break;
+          case 6:
+            short_cell(p.billing_granularity + (p.billing_minimum.empty() ? "" : ", " + p.billing_minimum) +
+                       (p.spot && *p.spot ? ", spot" : ""));
+            break;
+          case 7: cell_text(p.lead_time_days ? opt(p.lead_time_days) + " d" : std::string("-")); break;
+          case 8: source_cell(p); break;
+          default:  // the planner searches this provider's offerings only
+            ImGui::PushID(i);
+            if (ImGui::SmallButton(tr(S::plan_with))) {
+              app.planner.providers = {p.id};
+              changed = true;
+            }
+            ImGui::PopID();
+        }
+      },
+      height);
+  return changed;
+}
+
 bool models_view(AppState& app, float height) {
   static TableView view;
   const Catalog& c = app_catalog(app);
@@ -517,6 +603,12 @@ bool draw_catalog(AppState& app) {
   record_widget("cat_tab_instances");
   if (open_instances) {
     changed |= instances_view(app, height - em() * 3);
+    ImGui::EndTabItem();
+  }
+  const bool open_providers = ImGui::BeginTabItem(tr(S::cat_providers));
+  record_widget("cat_tab_providers");
+  if (open_providers) {
+    changed |= providers_view(app, height);
     ImGui::EndTabItem();
   }
   const bool open_models = ImGui::BeginTabItem(tr(S::cat_models));

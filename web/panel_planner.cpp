@@ -110,7 +110,9 @@ InputError form_error(const InputError& e) {
     const char* to;
   } map[] = {{"constraints.max_gpus", "planner.max_gpus"},
              {"constraints.deadline_days", "planner.deadline_days"},
-             {"constraints.budget_usd", "planner.budget_usd"}};
+             {"constraints.budget_usd", "planner.budget_usd"},
+             {"constraints.start_within_days", "planner.start_within_days"},
+             {"constraints.debug_hours", "planner.debug_hours"}};
   for (const auto& m : map)
     if (e.field == m.from) out.field = m.to;
   return out;
@@ -126,7 +128,18 @@ Constraints form_constraints(const PlannerState& p) {
   c.spot = p.spot;
   static const char* currencies[] = {"", "usd", "cny"};
   c.currency = currencies[p.currency];
+  if (p.limit_start) c.start_within_days = p.start_within_days;
+  c.provider_kinds = p.provider_kinds;
+  c.debug_hours = p.debug_hours;
   return c;
+}
+
+const char* provider_kind_label(const std::string& kind) {
+  if (kind == "hyperscaler") return tr(S::kind_hyperscaler);
+  if (kind == "gpu_cloud") return tr(S::kind_gpu_cloud);
+  if (kind == "marketplace") return tr(S::kind_marketplace);
+  if (kind == "compute_centre") return tr(S::kind_compute_centre);
+  return kind.c_str();
 }
 
 void draw_form(AppState& app, PlannerState& p) {
@@ -151,6 +164,15 @@ void draw_form(AppState& app, PlannerState& p) {
   label_row(tr(S::spot_allowed));
   ImGui::Checkbox("##spot", &p.spot);
   record_widget("planner.spot");
+  std::vector<std::pair<std::string, std::string>> kinds;
+  for (const char* k : kProviderKinds) kinds.push_back({k, provider_kind_label(k)});
+  multi_select(tr(S::provider_kinds), "planner.provider_kinds", kinds, p.provider_kinds);
+  label_row(tr(S::limit_start));
+  ImGui::Checkbox("##limit_start", &p.limit_start);
+  record_widget("planner.limit_start");
+  if (p.limit_start)
+    form_double(tr(S::start_within_days), "planner.start_within_days", &p.start_within_days, 0, 3650, "%.0f", error);
+  form_double(tr(S::debug_hours), "planner.debug_hours", &p.debug_hours, 0, 8760, "%.0f", error);
   end_form();
   if (!p.error.field.empty() && error.field == p.error.field) {  // an error of the scenario part
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
@@ -581,6 +603,53 @@ void draw_selection(AppState& app, PlannerState& p) {
   }
 }
 
+// Three ways to pay for the selected plan (core plan_payment): cost with its range over the
+// published spot interruption rates, wall clock, and the cheapest.
+void draw_payment(const PaymentOptions& pay, const char* instance) {
+  if (!ImGui::CollapsingHeader(tr(S::ways_to_pay), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::BeginTable("payment", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn(tr(S::col_way));
+    ImGui::TableSetupColumn(tr(S::col_cost));
+    ImGui::TableSetupColumn(tr(S::col_time));
+    ImGui::TableHeadersRow();
+    const struct {
+      const PaymentWay& way;
+      S name;
+      const char* id;
+    } rows[] = {{pay.on_demand, S::pay_on_demand, "on_demand"},
+                {pay.spot, S::pay_spot, "spot"},
+                {pay.two_phase, S::pay_two_phase, "two_phase"}};
+    for (const auto& r : rows) {
+      if (!r.way.available) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const bool best = std::string_view(pay.cheapest) == r.id;
+      if (best)
+        text_colored(palette::kOk, tr(r.name));
+      else
+        text(tr(r.name));
+      ImGui::TableNextColumn();
+      std::string cost = plan_money(r.way.cost_usd);
+      if (r.way.cost_usd_high > r.way.cost_usd_low)
+        cost += " (" + plan_money(r.way.cost_usd_low) + " - " + plan_money(r.way.cost_usd_high) + ")";
+      text(cost.c_str());
+      ImGui::TableNextColumn();
+      text(format_duration(r.way.wall_clock_h * 3600).c_str());
+    }
+    ImGui::EndTable();
+  }
+  char line[384];
+  std::snprintf(line, sizeof line, tr(S::pay_note_fmt), pay.debug_gpus,
+                format_percent(1 - std::exp(-pay.rates.low * 730)).c_str(),
+                format_percent(1 - std::exp(-pay.rates.high * 730)).c_str());
+  text_wrapped_disabled(line);
+  // Why a way is missing, from what the offering prices (core's note says the same in English).
+  if (!pay.spot.available || !pay.on_demand.available) {
+    std::snprintf(line, sizeof line, tr(pay.spot.available ? S::pay_no_on_demand_fmt : S::pay_no_spot_fmt), instance);
+    text_wrapped_disabled(line);
+  }
+}
+
 // The configuration a measurement taken on plan `c` ran: calibration.measured_on.
 nlohmann::json measured_on(const PlanCandidate& c) {
   return {{"accelerator", c.instance->accelerator},
@@ -617,6 +686,7 @@ bool draw_details(AppState& app, PlannerState& p) {
   if (c.range_cases > 0)
     ImGui::TextDisabled("%s %s, %s", tr(S::range_80), time_range(c).c_str(), cost_range(c).c_str());
   uncalibrated_mark(p, c);
+  draw_payment(d.payment, c.instance->id.c_str());
 
   if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0.0f);

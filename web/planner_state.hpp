@@ -38,8 +38,12 @@ struct PlannerState {
   double budget_usd = 0;                             // 0: none
   std::vector<std::string> providers, accelerators;  // empty: all
   bool spot = false;
-  int currency = 0;  // 0 any, 1 USD-priced offerings only, 2 CNY-priced only
-  InputError error;  // the last question that did not parse
+  int currency = 0;                         // 0 any, 1 USD-priced offerings only, 2 CNY-priced only
+  bool limit_start = false;                 // constraints.start_within_days given
+  double start_within_days = 0;             // providers that start a job within this many days
+  std::vector<std::string> provider_kinds;  // empty: all
+  double debug_hours = 8;                   // constraints.debug_hours (payment.hpp kDefaultDebugHours)
+  InputError error;                         // the last question that did not parse
 
   std::unique_ptr<PlannerRun> run;
   int sort_column = 0;

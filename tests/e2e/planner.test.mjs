@@ -198,6 +198,14 @@ test('70B full fine-tune, deadline 7 days: the planner runs in slices, matches `
     assert.deepEqual(state.plans.map((p) => p.instance), fromUi.plans.map((p) => p.instance));
     assert.ok(top.total_hours * 1.3 / 24 <= 7, 'the plan meets the deadline');
     assert.equal(state.selected.instance, top.instance, 'the best plan is selected');
+    // Its ways to pay are the CLI's (on demand, all spot, debugging on demand then spot).
+    const pay = fromUi.plans[0].payment;
+    for (const way of ['on_demand', 'spot', 'two_phase']) {
+      const want = pay[way] === null ? null : pay[way].cost_usd;
+      assert.ok(want === null ? state.selected.payment[way] === null
+                              : Math.abs(state.selected.payment[way] - want) <= 1e-9 * want, `${way}: ${state.selected.payment[way]} vs ${want}`);
+    }
+    assert.equal(state.selected.payment.cheapest, pay.cheapest);
 
     // A table row selects another plan; the scatter and details follow. Then back to #1.
     await click(page, 'planner.row.1', 0.01);

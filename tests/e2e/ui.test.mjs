@@ -457,3 +457,23 @@ test('own or rent: the scenario\'s GPU-hours become the workload, in the questio
     await context.close();
   }
 });
+
+// The catalog's provider scorecard: kind, GPUs listed, multi-node RDMA, parallel file system,
+// images and platform, billing and lead time, in both languages.
+for (const lang of ['en', 'zh']) {
+  test(`the provider scorecard in ${lang}: every provider, no overlapping or clipped text`, async () => {
+    const { context, page, errors } = await openApp(browser, server.origin, { width: 1920, height: 1080, dpr: 1, path: `/?lang=${lang}` });
+    try {
+      await waitReady(page);
+      await click(page, 'tab_catalog');
+      await click(page, 'cat_tab_providers');
+      await waitFrames(page, 3);
+      writeFileSync(join(artifactsDir, `catalog-providers-1920-${lang}.png`), await page.screenshot());
+      await widget(page, 'providers_filter');
+      await assertLayout(page, `providers ${lang}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
