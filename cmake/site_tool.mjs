@@ -74,6 +74,7 @@ function singleFile(siteSrc, singleJs, out) {
   const icon = readFileSync(join(siteSrc, 'favicon.svg')).toString('base64');
   replaceOnce(/href="favicon.svg"/, () => `href="data:image/svg+xml;base64,${icon}"`);
   replaceOnce(/<script src="api.js"><\/script>/, () => inline('script', read(join(siteSrc, 'api.js'))));
+  replaceOnce(/<script src="card.js"><\/script>/, () => inline('script', read(join(siteSrc, 'card.js'))));
   replaceOnce(/<script src="app.js"><\/script>/, () =>
     inline('script', read(join(siteSrc, 'app.js')), ' data-inline-runtime') + '\n  ' + inline('script', read(singleJs)));
   // connect-src data: lets the runtime read its inlined wasm (a data: URI) without a fallback.

@@ -71,6 +71,46 @@
   };
   window.Module = Module;
 
+  // [SECTION] The results as text (#mirror): the card of card.js over the app's own result JSON,
+  // re-rendered after every update (the app calls llmplanOnResult, debounced) and when the UI
+  // language changes. The headline region is aria-live="polite", so screen readers announce it.
+  var mirror = document.getElementById('mirror');
+  function appLang() { return (document.documentElement.lang || '').indexOf('zh') === 0 ? 'zh' : 'en'; }
+  function renderMirror() {
+    if (!mirror || !window.llmplan || typeof Module.appResult !== 'function') return;
+    var lang = appLang();
+    var C = window.llmplanCard.create(lang);
+    var result = JSON.parse(Module.appResult());
+    if (!result || !result.memory) return;
+    var opened = { scenario: JSON.parse(Module.appInput()), notices: [], changes: [], modelChanges: [] };
+    var parts = C.scenarioCard(window.llmplan, opened, null, result);
+    var headline = parts.slice(0, 4);  // title, subtitle, fits and memory, the figures
+    var detail = parts.slice(4).concat([C.memoryTable(result)]);
+    var planner = typeof Module.appPlanner === 'function' ? JSON.parse(Module.appPlanner()) : null;
+    if (planner && planner.plans && planner.plans.length)
+      detail.push(C.plansList(window.llmplan, planner.plans.slice(0, 5)));
+    mirror.setAttribute('lang', lang === 'zh' ? 'zh-CN' : 'en');
+    mirror.setAttribute('aria-label', C.T.textViewLabel);
+    document.getElementById('mirror-headline').replaceChildren.apply(document.getElementById('mirror-headline'), headline);
+    document.getElementById('mirror-detail').replaceChildren.apply(document.getElementById('mirror-detail'), detail);
+    mirror.setAttribute('data-updates', String(Number(mirror.getAttribute('data-updates') || 0) + 1));
+  }
+  window.llmplanOnResult = renderMirror;
+  var textView = document.getElementById('text-view');
+  function labelTextView() {
+    if (!textView) return;
+    var on = document.body.classList.contains('text-view');
+    var zh = appLang() === 'zh';
+    textView.textContent = on ? (zh ? '返回图形界面' : 'Back to the canvas') : (zh ? '文字版' : 'Text view');
+    textView.setAttribute('aria-pressed', String(on));
+  }
+  if (textView) {
+    textView.addEventListener('click', function () {
+      document.body.classList.toggle('text-view');
+      labelTextView();
+    });
+  }
+
   // The footer follows the UI language (the app sets <html lang> when it changes).
   function localiseFooter() {
     var zh = (document.documentElement.lang || '').indexOf('zh') === 0;
@@ -81,8 +121,10 @@
       a.textContent = a.getAttribute(zh ? 'data-zh' : 'data-en');
     }
   }
-  new MutationObserver(localiseFooter).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+  new MutationObserver(function () { localiseFooter(); labelTextView(); renderMirror(); })
+    .observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
   localiseFooter();
+  labelTextView();
 
   window.llmplanApi.registerServiceWorker();
   if (inlineRuntime) return;

@@ -1,65 +1,11 @@
 // embed.js: embed.html#<fragment>, a compact read-only result card for blog columns. Decodes the
 // link with the API module (and the catalog release it was made with, when the site has it),
-// estimates it (or plans a planner question, or answers an own-or-rent question) and shows the headline figures, warnings, notices,
-// whether the estimator changed since the link was made, the catalog version and an "Open in
-// llmplan" link with the same fragment. English and Chinese
-// (?lang=zh|en, else the browser's language); the strings are the two tables below.
+// estimates it (or plans a planner question, or answers an own-or-rent question) and shows the card
+// of card.js: the headline figures, warnings, notices, whether the estimator changed since the link
+// was made, the catalog version and an "Open in llmplan" link with the same fragment. English and
+// Chinese (?lang=zh|en, else the browser's language).
 (function () {
   'use strict';
-
-  // [SECTION] strings: one table per language, the same keys in each.
-  var STRINGS = {
-    en: {
-      title: 'llmplan estimate', loading: 'Computing…', noLink: 'This embed has no scenario.',
-      noLinkHint: 'Use embed.html#<link fragment>: copy a link from llmplan and put embed.html before its #.',
-      invalid: 'This scenario cannot be estimated', failed: 'llmplan could not start',
-      fits: 'Fits', noFit: 'Does not fit', memory: 'Per-GPU memory', of: 'of', step: 'Step time',
-      total: 'Training time', cost: 'Cost', mfu: 'MFU', tier: 'Tier', throughput: 'Tokens/s',
-      rangeTitle: '80 % range, read off comparable published runs', warnings: 'Warnings', notices: 'Link notices', changed: 'Catalog changed since the link was made',
-      modelChanged: 'Figures changed since this link was made (estimator model {from} → {to})',
-      catalog: 'catalog', open: 'Open in llmplan', gpus: 'GPUs', node: 'node', nodes: 'nodes',
-      days: 'days', hours: 'h', layout: 'layout', plan: 'Best plan', planCount: 'plans ranked',
-      noPlan: 'No plan satisfies the constraints', microBatch: 'micro-batch', moreWarnings: 'more',
-      methods: { pretrain: 'pretraining', continued: 'continued pretraining', full: 'full fine-tune', lora: 'LoRA',
-                 qlora: 'QLoRA', freeze: 'freeze-tuning' },
-      calibrated: 'Calibrated with a measured {what} on {gpus} × {hw}',
-      notCalibrated: 'Not calibrated: measured {what} on {gpus} × {hw}, another accelerator',
-      measured: { tokens_per_s_per_gpu: '{v} tokens/s per GPU', step_s: 'step of {v} s', mfu: 'MFU of {v}',
-                  peak_memory_gib: 'peak of {v} GiB per GPU', other: 'bandwidth' },
-      measuredRange: 'measured', billed: 'Billed (minimum block)', used: '{h} used',
-      tcoTitle: 'Own or rent', servers: '{n} × {gpus}-GPU {hw} servers', capex: 'Capex', ownMonth: 'Owning a month',
-      ownHour: 'Owning per GPU-hour', utilisation: 'at {u} utilisation', breakEven: 'Break-even against {mode}',
-      never: 'never', months: '{m} months', above: 'owning pays above {u}',
-      modes: { on_demand: 'on-demand', reserved_1yr: 'reserved 1 year', reserved_3yr: 'reserved 3 years', spot: 'spot' },
-      tcoNotices: { left_out: '{f}: no sourced default, so this cost is left out',
-                    us_figure_used: '{f}: no sourced Chinese figure, the US one is used' }
-    },
-    zh: {
-      title: 'llmplan 估算', loading: '计算中…', noLink: '此嵌入没有场景。',
-      noLinkHint: '使用 embed.html#<链接片段>：复制 llmplan 的链接，把 embed.html 放在 # 之前。',
-      invalid: '无法估算此场景', failed: 'llmplan 无法启动',
-      fits: '放得下', noFit: '放不下', memory: '每卡显存', of: '/', step: '单步时间',
-      total: '训练时长', cost: '费用', mfu: 'MFU', tier: '等级', throughput: '每秒 token',
-      rangeTitle: '80% 区间，依据可比的公开训练记录', warnings: '警告', notices: '链接提示', changed: '链接创建后目录有变化',
-      modelChanged: '此链接创建后估算结果已有变化（估算模型 {from} → {to}）',
-      catalog: '目录', open: '在 llmplan 中打开', gpus: '张 GPU', node: '个节点', nodes: '个节点',
-      days: '天', hours: '小时', layout: '并行', plan: '最佳方案', planCount: '个方案已排序',
-      noPlan: '没有满足约束的方案', microBatch: '微批', moreWarnings: '更多',
-      methods: { pretrain: '预训练', continued: '继续预训练', full: '全参微调', lora: 'LoRA', qlora: 'QLoRA',
-                 freeze: '冻结微调' },
-      calibrated: '已按实测校准：{gpus} × {hw} 上实测{what}',
-      notCalibrated: '未校准：实测{what}来自 {gpus} × {hw}，与本方案的加速卡不同',
-      measured: { tokens_per_s_per_gpu: '每卡 {v} tokens/s', step_s: '单步 {v} 秒', mfu: 'MFU {v}',
-                  peak_memory_gib: '每卡显存峰值 {v} GiB', other: '带宽' },
-      measuredRange: '实测', billed: '计费时长（最低计费周期）', used: '实际使用 {h}',
-      tcoTitle: '自购还是租用', servers: '{n} 台 {gpus} 卡 {hw} 服务器', capex: '一次性投入', ownMonth: '自购每月',
-      ownHour: '自购每使用卡时', utilisation: '利用率 {u}', breakEven: '对比{mode}的回本时间',
-      never: '不会回本', months: '{m} 个月', above: '利用率高于 {u} 时自购更划算',
-      modes: { on_demand: '按需', reserved_1yr: '预留 1 年', reserved_3yr: '预留 3 年', spot: '竞价' },
-      tcoNotices: { left_out: '{f}：没有有来源的默认值，此项成本未计入',
-                    us_figure_used: '{f}：没有有来源的国内数据，使用美国数据换算' }
-    }
-  };
 
   function pickLanguage() {
     var q = new URLSearchParams(location.search).get('lang');
@@ -67,47 +13,11 @@
     return want.indexOf('zh') === 0 ? 'zh' : 'en';
   }
   var lang = pickLanguage();
-  var T = STRINGS[lang];
+  var C = llmplanCard.create(lang);
+  var T = C.T;
+  var el = C.el;
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   document.title = T.title;
-
-  // [SECTION] formatting (presentation only: every figure comes from the core as is)
-  var locale = lang === 'zh' ? 'zh-CN' : 'en-US';
-  function num(x, digits) { return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(x); }
-  function sig(x) { return num(x, Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : 2); }
-  function gb(bytes) { return sig(bytes / 1e9) + ' GB'; }
-  function seconds(s) { return s < 1 ? num(s * 1000, 0) + ' ms' : sig(s) + ' s'; }
-  function duration(hours) { return hours < 48 ? sig(hours) + ' ' + T.hours : sig(hours / 24) + ' ' + T.days; }
-  function money(x, currency) {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency, maximumFractionDigits: x < 100 ? 2 : 0 }).format(x);
-  }
-  function percent(x) { return num(100 * x, 1) + ' %'; }
-
-  // [SECTION] DOM helpers: text only, never HTML from the link.
-  function el(tag, attrs, children) {
-    var e = document.createElement(tag);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    (children || []).forEach(function (c) { e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
-    return e;
-  }
-  // A figure and, when the core gives one, its 80 % range under it (`range`: [low, high] formatted).
-  function figure(label, text, path, value, range) {
-    var dd = el('dd', { 'data-figure': path, 'data-value': String(value) }, [text]);
-    if (range) dd.appendChild(el('small', { class: 'range', 'data-range': path, title: T.rangeTitle },
-                                 [range.length === 1 ? range[0] : range[0] + ' – ' + range[1]]));
-    return el('div', {}, [el('dt', {}, [label]), dd]);
-  }
-  // The result's 80 % range of `path` (the core's "ranges"), each bound written by `fmt` after `scale`.
-  function rangeOf(ranges, path, fmt, scale) {
-    var g = ranges && ranges[path];
-    if (g && g.basis === 'measured') return [T.measuredRange];  // the trial's own configuration
-    if (!g || !g.cases) return null;
-    var k = scale || 1;
-    return [fmt(g.low * k), fmt(g.high * k)];
-  }
-  function list(cls, title, items) {
-    return el('ul', { class: cls, 'aria-label': title }, items.map(function (t) { return el('li', {}, [t]); }));
-  }
 
   var card = document.getElementById('card');
   function show(state, children) {
@@ -116,174 +26,10 @@
     window.llmplanReady = true;
   }
 
-  function names(catalog) {
-    var byId = {};
-    ['models', 'accelerators', 'instances'].forEach(function (section) {
-      (catalog[section] || []).forEach(function (e) { byId[e.id] = e.name || e.id; });
-    });
-    return byId;
-  }
-
-  function footer(api, fragment, opened) {
-    var used = opened && opened.catalogUsed ? opened.catalogUsed : api.catalogVersion;
-    var open = el('a', { href: llmplanApi.siteUrl('./') + (fragment ? '#' + fragment : ''), target: '_blank',
-                         rel: 'noopener', 'data-open': '' }, [T.open + ' ↗']);
-    return el('footer', {}, [el('span', { 'data-catalog': used }, ['llmplan ' + api.version + ' · ' + T.catalog + ' ' + used]), open]);
-  }
-
-  function noticesOf(opened) {
-    var out = [];
-    if (opened.notices.length) {
-      out.push(list('notices', T.notices, opened.notices.map(function (n) { return n.field + ': ' + n.message; })));
-    }
-    if (opened.changes.length) {
-      out.push(list('notices', T.changed, [T.changed + ' (' + opened.catalogVersion + ' → ' + opened.catalogUsed + '):']
-        .concat(opened.changes.slice(0, 4))));
-    }
-    // The estimator changed since the link's model version: one line; the changes in its tooltip.
-    if (opened.modelChanges.length) {
-      var line = T.modelChanged.replace('{from}', String(opened.modelVersion))
-        .replace('{to}', String(opened.modelVersionCurrent));
-      out.push(el('p', { class: 'model-changes', 'data-model-changes': String(opened.modelChanges.length),
-                         title: opened.modelChanges.join('\n') }, [line]));
-    }
-    return out;
-  }
-
-  // A minimum billing block sets the cost: the billed hours beside the figures (cost.billed_hours).
-  function billedFigure(cost) {
-    if (!(cost.billed_hours > cost.used_hours)) return el('span', { hidden: '' });
-    return figure(T.billed, duration(cost.billed_hours), 'cost.billed_hours', cost.billed_hours,
-                  [T.used.replace('{h}', duration(cost.used_hours))]);
-  }
-
-  // "Calibrated with a measured 3,100 tokens/s per GPU on 8 × H100" from the result's calibration block.
-  function calibrationLine(k, n) {
-    var measured = measuredText(k);
-    var hw = n[k.trial.accelerator] || k.trial.accelerator;
-    var line = (k.applies ? T.calibrated : T.notCalibrated).replace('{what}', measured)
-      .replace('{gpus}', num(k.trial.gpus, 0)).replace('{hw}', hw);
-    return el('p', { class: 'calibration', 'data-calibrated': String(!!k.applies), title: (k.notes || []).join('\n') }, [line]);
-  }
-  function measuredText(k) {
-    var r = k.reproduced || {};
-    var keys = ['tokens_per_s_per_gpu', 'step_s', 'mfu', 'peak_memory_gib'];
-    for (var i = 0; i < keys.length; i++) {
-      var x = r[keys[i]];
-      if (!x) continue;
-      var v = keys[i] === 'mfu' ? percent(x.measured) : keys[i] === 'tokens_per_s_per_gpu' ? num(x.measured, 0) : sig(x.measured);
-      return T.measured[keys[i]].replace('{v}', v);
-    }
-    return T.measured.other;
-  }
-
-  function scenarioCard(api, opened, fragment, r) {
-    var s = opened.scenario;
-    var n = names(api.catalog());
-    var model = (s.model && s.model.preset && n[s.model.preset]) || (s.model && s.model.preset) || 'custom model';
-    var method = T.methods[s.method || 'pretrain'] || s.method;
-    var c = r.cluster;
-    var hw = c.instance ? (n[c.instance] || c.instance) : (n[c.accelerator] || c.accelerator);
-    var L = r.layout;
-    var sub = [method, (s.precision || 'bf16'), 'seq ' + num(s.seq_len || 4096, 0), c.gpus + ' × ' + hw + ' (' +
-               c.nodes + ' ' + (c.nodes === 1 ? T.node : T.nodes) + ')',
-               T.layout + ' TP' + L.tp + ' PP' + L.pp + ' DP' + L.dp + ' ZeRO-' + L.zero + ', ' + T.microBatch + ' ' + L.micro_batch];
-    var m = r.memory;
-    var used = m.per_gpu_bytes.total;
-    var verdict = el('div', { class: 'verdict ' + (m.fits ? 'fits' : 'nofit') }, [
-      el('span', { class: 'badge', 'data-figure': 'memory.fits', 'data-value': String(m.fits) }, [m.fits ? '✓ ' + T.fits : '✗ ' + T.noFit]),
-      el('span', {}, [T.memory + ' ']),
-      el('strong', { 'data-figure': 'memory.per_gpu_bytes.total', 'data-value': String(used) }, [gb(used)]),
-      el('span', { 'data-figure': 'memory.capacity_bytes', 'data-value': String(m.capacity_bytes) }, [T.of + ' ' + gb(m.capacity_bytes)]),
-      el('div', { class: 'bar', role: 'presentation' })]);
-    verdict.lastChild.appendChild(el('span', { 'data-pct': '' }));
-    verdict.lastChild.firstChild.style.width = Math.min(100, 100 * used / m.capacity_bytes) + '%';
-    var cny = (s.pricing && s.pricing.currency) === 'cny' || lang === 'zh';
-    var figures = el('dl', { class: 'figures' }, [
-      figure(T.step, seconds(r.time.step_s), 'time.step_s', r.time.step_s, rangeOf(r.ranges, 'time.step_s', seconds)),
-      figure(T.total, duration(r.time.total_hours), 'time.total_hours', r.time.total_hours,
-             rangeOf(r.ranges, 'time.total_hours', duration)),
-      cny ? figure(T.cost, money(r.cost.total_cny, 'CNY'), 'cost.total_cny', r.cost.total_cny,
-                   rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'CNY'); }, r.cost.usd_to_cny))
-          : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd,
-                   rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
-      billedFigure(r.cost),
-      figure(T.mfu, percent(r.time.mfu), 'time.mfu', r.time.mfu, rangeOf(r.ranges, 'time.mfu', percent)),
-      figure(T.throughput, num(r.time.tokens_per_s, 0), 'time.tokens_per_s', r.time.tokens_per_s,
-             rangeOf(r.ranges, 'time.tokens_per_s', function (x) { return num(x, 0); })),
-      figure(T.tier, r.tier, 'tier', r.tier)]);
-    var parts = [el('h1', {}, [model]), el('p', { class: 'sub' }, [sub.join(' · ')]), verdict, figures];
-    if (r.calibration) parts.push(calibrationLine(r.calibration, n));
-    if (r.warnings.length) {
-      var top = r.warnings.slice(0, 3).map(function (w) { return w.message; });
-      if (r.warnings.length > 3) top.push('+' + (r.warnings.length - 3) + ' ' + T.moreWarnings);
-      parts.push(list('warnings', T.warnings, top));
-    }
-    return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
-  }
-
-  function questionCard(api, opened, fragment, p) {
-    var q = opened.question;
-    var n = names(api.catalog());
-    var model = (q.model && q.model.preset && n[q.model.preset]) || (q.model && q.model.preset) || 'custom model';
-    var parts = [el('h1', {}, [model]), el('p', { class: 'sub' }, [(T.methods[q.method || 'pretrain'] || q.method) + ' · ' +
-                                                               (q.objective || 'min_cost')])];
-    var best = p.plans && p.plans[0];
-    if (!best) {
-      parts.push(el('p', { class: 'error' }, [T.noPlan + (p.message ? ': ' + p.message : '')]));
-    } else {
-      parts.push(el('div', { class: 'verdict fits' }, [
-        el('span', { class: 'badge' }, [T.plan]),
-        el('strong', { 'data-figure': 'plans.0.instance', 'data-value': best.instance }, [best.gpus + ' × ' + (n[best.instance] || best.instance)])]));
-      parts.push(el('dl', { class: 'figures' }, [
-        figure(T.total, duration(best.time.total_hours), 'plans.0.time.total_hours', best.time.total_hours,
-               rangeOf(best.ranges, 'time.total_hours', duration)),
-        figure(T.cost, money(best.cost.total_usd, 'USD'), 'plans.0.cost.total_usd', best.cost.total_usd,
-               rangeOf(best.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
-        figure(T.mfu, percent(best.time.mfu), 'plans.0.time.mfu', best.time.mfu),
-        figure(T.gpus, String(best.gpus), 'plans.0.gpus', best.gpus)]));
-      if (best.why) parts.push(el('p', { class: 'sub' }, [best.why]));
-    }
-    return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
-  }
-
-  // The ownership question of `llmplan tco`: what owning costs, and when it breaks even against
-  // each way of renting (the answer's own figures, in the question's currency).
-  function tcoCard(api, opened, fragment, t) {
-    var n = names(api.catalog());
-    var q = t.question;
-    var cny = q.currency === 'cny';
-    var cur = cny ? 'CNY' : 'USD';
-    var sfx = cny ? '_cny' : '_usd';
-    var o = t.own;
-    var sub = T.servers.replace('{n}', num(q.servers.count, 0)).replace('{gpus}', num(q.servers.gpus_per_server, 0))
-      .replace('{hw}', n[q.servers.accelerator] || q.servers.accelerator) + ' · ' +
-      T.utilisation.replace('{u}', percent(o.utilisation));
-    var perHour = cny ? o.cny_per_gpu_hour : o.usd_per_gpu_hour;
-    var figures = [
-      figure(T.capex, money(o['capex' + sfx], cur), 'own.capex' + sfx, o['capex' + sfx]),
-      figure(T.ownMonth, money(o['monthly' + sfx], cur), 'own.monthly' + sfx, o['monthly' + sfx]),
-      figure(T.ownHour, money(perHour, cur), cny ? 'own.cny_per_gpu_hour' : 'own.usd_per_gpu_hour', perHour)];
-    t.rent.forEach(function (r, i) {
-      var be = r.break_even;
-      var text = be.months === null ? T.never : T.months.replace('{m}', num(be.months, 1));
-      var extra = be.utilisation === null ? null : [T.above.replace('{u}', percent(be.utilisation))];
-      figures.push(figure(T.breakEven.replace('{mode}', T.modes[r.mode] || r.mode), text,
-                          'rent.' + i + '.break_even.months', be.months === null ? 'null' : be.months, extra));
-    });
-    var parts = [el('h1', {}, [T.tcoTitle]), el('p', { class: 'sub' }, [sub]), el('dl', { class: 'figures' }, figures)];
-    if (t.notices.length) {
-      parts.push(list('warnings', T.warnings, t.notices.map(function (x) {
-        return (T.tcoNotices[x.code] || '{f}: ' + x.message).replace('{f}', x.field);
-      })));
-    }
-    return parts.concat(noticesOf(opened), [footer(api, fragment, opened)]);
-  }
-
   function render(api) {
     var fragment = location.hash.replace(/^#/, '');
     if (!fragment) {
-      show('empty', [el('h1', {}, [T.noLink]), el('p', { class: 'sub' }, [T.noLinkHint]), footer(api, '', null)]);
+      show('empty', [el('h1', {}, [T.noLink]), el('p', { class: 'sub' }, [T.noLinkHint]), C.footer(api, '', null)]);
       return Promise.resolve();
     }
     // A link made with an older catalog computes with that release when the site ships it.
@@ -293,14 +39,14 @@
       var opened = api.decode(fragment);
       var options = { catalogVersion: opened.catalogUsed };
       try {
-        if (opened.tco) show('ready', tcoCard(api, opened, fragment, api.tco(opened.tco)));
-        else if (opened.question) show('ready', questionCard(api, opened, fragment, api.plan(opened.question, options)));
-        else if (opened.scenario) show('ready', scenarioCard(api, opened, fragment, api.estimate(opened.scenario, options)));
+        if (opened.tco) show('ready', C.tcoCard(api, opened, fragment, api.tco(opened.tco)));
+        else if (opened.question) show('ready', C.questionCard(api, opened, fragment, api.plan(opened.question, options)));
+        else if (opened.scenario) show('ready', C.scenarioCard(api, opened, fragment, api.estimate(opened.scenario, options)));
         else throw api && llmplanApi.InputError('link', T.noLink);
       } catch (e) {
         show('invalid', [el('h1', {}, [T.invalid]),
           el('p', { class: 'error', 'data-error-field': e.field || '' }, [(e.field ? e.field + ': ' : '') + e.message])]
-          .concat(noticesOf(opened), [footer(api, fragment, opened)]));
+          .concat(C.noticesOf(opened), [C.footer(api, fragment, opened)]));
       }
     });
   }

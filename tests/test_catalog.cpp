@@ -9,6 +9,7 @@
 #include <string>
 
 #include "llmplan/catalog.hpp"
+#include "llmplan/embedded.hpp"
 #include "llmplan/catalog_diff.hpp"
 #include "llmplan/catalog_releases.hpp"
 #include "llmplan/model.hpp"
@@ -423,4 +424,23 @@ TEST_CASE("parse_json_untrusted never throws: broken text and out-of-range numbe
     CHECK_NOTHROW(parse_json_untrusted(text));
     CHECK_MESSAGE(parse_json_untrusted(text).is_discarded(), text);
   }
+}
+
+TEST_CASE("packed embedded files unpack exactly, and damaged ones give nothing") {
+  using llmplan::detail::unpack_embedded;
+  // "LZ1", size 6, 3 literals "abc", then a match of 3 at distance 3 (cmake/lz_pack.py's format).
+  const unsigned char abcabc[] = {'L', 'Z', '1', 6, 3, 'a', 'b', 'c', 3, 3, 0, 0};
+  CHECK(unpack_embedded(abcabc, sizeof abcabc) == "abcabc");
+  // A match longer than its distance repeats: "a" then 6 more copies of the byte 1 back.
+  const unsigned char run[] = {'L', 'Z', '1', 7, 1, 'a', 6, 1, 0, 0};
+  CHECK(unpack_embedded(run, sizeof run) == "aaaaaaa");
+  const unsigned char far[] = {'L', 'Z', '1', 6, 3, 'a', 'b', 'c', 3, 4, 0, 0};  // distance past the start
+  CHECK(unpack_embedded(far, sizeof far).empty());
+  const unsigned char lying[] = {'L', 'Z', '1', 9, 3, 'a', 'b', 'c', 3, 3, 0, 0};  // says 9 bytes, gives 6
+  CHECK(unpack_embedded(lying, sizeof lying).empty());
+  for (size_t n = 0; n < sizeof abcabc; ++n) CHECK(unpack_embedded(abcabc, n).empty());  // every truncation
+  const unsigned char plain[] = {'{', '}'};
+  CHECK(unpack_embedded(plain, sizeof plain).empty());
+  // The shipped catalog is packed this way and loads (builtin_catalog() aborts otherwise).
+  CHECK(builtin_catalog().accelerators.size() >= 22);
 }

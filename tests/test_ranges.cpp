@@ -149,12 +149,29 @@ TEST_SUITE("ranges") {
     CHECK(parse_residuals("[]", error).empty());
     CHECK(error.find("expected") != std::string::npos);
     error.clear();
-    CHECK(parse_residuals(R"({"residuals": [{"family": "a", "group": "speed", "ratio": 1}]})", error).empty());
-    CHECK(error.find("malformed") != std::string::npos);
-    error.clear();
+    // Rows of the old object format, or without the column list, are refused.
     CHECK(parse_residuals(R"({"residuals": [{"family": "a", "group": "memory", "ratio": 1.1, "framework": "hf"}]})",
                           error)
-              .size() == 1);
+              .empty());
+    CHECK(error.find("columns") != std::string::npos);
+    const std::string columns =
+        R"("columns": ["case", "family", "group", "ratio", "multi_node", "peft", "seq_band", "accelerator_class", "framework"])";
+    error.clear();
+    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "speed", 1, 0, 0, 0, 0, "hf"]]})", error)
+              .empty());
+    CHECK(error.find("malformed") != std::string::npos);
+    error.clear();
+    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "memory", 0, 0, 0, 0, 0, "hf"]]})", error)
+              .empty());
+    CHECK(error.find("malformed") != std::string::npos);  // a ratio must be > 0
+    error.clear();
+    const auto rows =
+        parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "memory", 1.1, 1, 0, 2, 1, "hf"]]})", error);
+    REQUIRE(rows.size() == 1);
     CHECK(error.empty());
+    CHECK(rows[0].regime.multi_node);
+    CHECK_FALSE(rows[0].regime.peft);
+    CHECK(rows[0].regime.seq_band == 2);
+    CHECK(rows[0].regime.accelerator_class == 1);
   }
 }

@@ -380,6 +380,7 @@ void app_update(AppState& app) {
     app.copied = false;
     if (!app.tco.active) platform_write_hash(app.fragment);  // the open ownership tab keeps its own link
   }
+  platform_result_changed();
 }
 
 void app_set_input(AppState& app, const std::string& input_json) {

@@ -49,6 +49,7 @@ std::string app_planner() {
       out["plans"].push_back({{"rank", i + 1},
                               {"instance", c.instance->id},
                               {"provider", c.instance->provider},
+                              {"accelerator", c.instance->accelerator},
                               {"gpus", c.gpus()},
                               {"nodes", c.nodes},
                               {"pricing_mode", llmplan::to_string(c.mode)},

@@ -220,6 +220,7 @@ void run_slice(PlannerState& p) {
   if (!done) return;
   r.result = r.planner->result();
   r.planner.reset();
+  platform_result_changed();  // the text view lists the top plans
   r.elapsed_ms = t1 - r.started_ms;
   p.order.clear();
   if (!r.result->plans.empty()) select_plan(p, r.result->plans[0]);

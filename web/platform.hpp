@@ -25,6 +25,8 @@ void platform_pick_catalog_file();
 void platform_install_hash_listener();
 void platform_open_initial_hash();
 void platform_write_hash(const std::string& fragment);
+// The result changed (an update, a finished search): the page re-renders its text view (#mirror).
+void platform_result_changed();
 // Fetches catalogs/VERSION.json; the text reaches app_load_release, or app_release_missing.
 void platform_fetch_release(const std::string& version);
 // Copies the page's link, or the embed iframe snippet, for `fragment` to the clipboard.

@@ -84,6 +84,12 @@ EM_JS(void, js_open_initial_hash, (), {
   Module['appOpenLink'](location.hash);
 });
 
+EM_JS(void, js_result_changed, (), {
+  if (typeof window === 'undefined' || typeof window['llmplanOnResult'] !== 'function') return;
+  clearTimeout(Module['__resultTimer']);  // typing re-estimates every frame: render once it settles
+  Module['__resultTimer'] = setTimeout(function() { window['llmplanOnResult'](); }, 150);
+});
+
 EM_JS(void, js_write_hash, (const char* fragment), {
   var hash = '#' + UTF8ToString(fragment);
   clearTimeout(Module['__hashTimer']);
@@ -233,6 +239,7 @@ void platform_pick_catalog_file() { js_pick_catalog_file(); }
 void platform_install_hash_listener() { js_install_hash_listener(); }
 void platform_open_initial_hash() { js_open_initial_hash(); }
 void platform_write_hash(const std::string& fragment) { js_write_hash(fragment.c_str()); }
+void platform_result_changed() { js_result_changed(); }
 void platform_fetch_release(const std::string& version) { js_fetch_release(version.c_str()); }
 void platform_copy_link(const std::string& fragment, bool embed) { js_copy_link(fragment.c_str(), embed ? 1 : 0); }
 void platform_copy_text(const std::string& text) { js_copy_text(text.c_str()); }

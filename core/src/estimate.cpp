@@ -398,8 +398,11 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
   json warnings = json::array();
   for (int i = 0; i < r.warnings.count; ++i) {
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    warnings.push_back(
-        {{"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}});
+    json item = {{"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}};
+    // What a translation needs beyond the numbers (the embed card words each code in its language).
+    if (w.code == WarningCode::memory_exceeds) item["one_gpu"] = w.one_gpu;
+    if (w.code == WarningCode::unsupported_layout) item["rule"] = w.rule;
+    warnings.push_back(std::move(item));
   }
   json model = {{"params", params_json(r.params)}};
   if (!s.model_preset.empty()) model["preset"] = s.model_preset;

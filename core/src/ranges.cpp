@@ -2,6 +2,8 @@
 // published runs (ranges.hpp).
 #include "llmplan/ranges.hpp"
 
+#include "llmplan/embedded.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -74,32 +76,39 @@ double weighted_quantile(std::vector<std::pair<double, double>> v, double q) {
 
 }  // namespace
 
+// The file is a table, one row per residual in the column order of kResidualColumns (rows of
+// objects would repeat every key 378 times in every build, the embed card's 1 MB module too).
 std::vector<Residual> parse_residuals(std::string_view text, std::string& error) {
   std::vector<Residual> out;
   const json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.contains("residuals") || !doc["residuals"].is_array()) {
-    error = "residuals: expected {\"residuals\": [...]}";
+  json columns = json::array();
+  for (const char* c : kResidualColumns) columns.push_back(c);
+  if (doc.is_discarded() || !doc.contains("residuals") || !doc["residuals"].is_array() ||
+      doc.value("columns", json()) != columns) {
+    error = "residuals: expected {\"columns\": " + columns.dump() + ", \"residuals\": [[...], ...]}";
     return {};
   }
   for (const json& j : doc["residuals"]) {
     Residual r;
-    bool ok = j.is_object() && j.value("ratio", 0.0) > 0;
+    bool ok = j.is_array() && j.size() == columns.size() && j[0].is_string() && j[1].is_string() && j[2].is_string() &&
+              j[3].is_number() && j[3].get<double>() > 0 && j[4].is_number_integer() && j[5].is_number_integer() &&
+              j[6].is_number_integer() && j[7].is_number_integer() && j[8].is_string();
     if (ok) {
-      r.case_id = j.value("case", std::string());
-      r.family = j.value("family", std::string());
-      r.group = j.value("group", std::string());
-      r.ratio = j["ratio"].get<double>();
-      r.regime.multi_node = j.value("multi_node", false);
-      r.regime.peft = j.value("peft", false);
-      r.regime.seq_band = j.value("seq_band", 0);
-      r.regime.accelerator_class = j.value("accelerator_class", 0);
-      r.regime.framework = framework_named(j.value("framework", std::string()), ok);
+      r.case_id = j[0].get<std::string>();
+      r.family = j[1].get<std::string>();
+      r.group = j[2].get<std::string>();
+      r.ratio = j[3].get<double>();
+      r.regime.multi_node = j[4].get<int>() != 0;
+      r.regime.peft = j[5].get<int>() != 0;
+      r.regime.seq_band = j[6].get<int>();
+      r.regime.accelerator_class = j[7].get<int>();
+      r.regime.framework = framework_named(j[8].get<std::string>(), ok);
       ok = ok && !r.family.empty() &&
            (r.group == "throughput" || r.group == "memory" || r.group == "throughput_calibrated" ||
             r.group == "memory_calibrated");
     }
     if (!ok) {
-      error = "residuals: a malformed entry: " + j.dump();
+      error = "residuals: a malformed row: " + j.dump();
       return {};
     }
     out.push_back(std::move(r));
@@ -110,8 +119,8 @@ std::vector<Residual> parse_residuals(std::string_view text, std::string& error)
 const std::vector<Residual>& builtin_residuals() {
   static const std::vector<Residual> rows = [] {
     std::string error;
-    std::vector<Residual> r = parse_residuals(
-        std::string_view(reinterpret_cast<const char*>(llmplan_residuals), llmplan_residuals_size), error);
+    std::vector<Residual> r =
+        parse_residuals(detail::unpack_embedded(llmplan_residuals, llmplan_residuals_size), error);
     if (!error.empty()) {
       // The shipped file is written and checked by the test suite; reaching this is a build defect.
       std::fprintf(stderr, "llmplan: built-in residuals are invalid: %s\n", error.c_str());

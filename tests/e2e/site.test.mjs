@@ -186,6 +186,9 @@ test('the embed card in a 360 px iframe on another origin shows llmplan.estimate
         assert.equal(card.lang, 'zh-CN');
         assert.match(card.text, /放不下/);
         assert.ok(card.warnings > 0, 'a scenario that does not fit lists its warnings');
+        // ... in Chinese, by warning code (the core's English message is not shown on a Chinese page).
+        assert.match(card.text, /但显卡只有/);
+        for (const w of expected.result.warnings) assert.ok(!card.text.includes(w.message), `English warning shown: ${w.message}`);
       } else {
         assert.match(card.text, /Fits/);
       }
@@ -221,6 +224,19 @@ test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese n
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test('the manifest offers PNG icons of 192 and 512 px, so the site installs as an app', async () => {
+  const manifest = JSON.parse(readFileSync(join(siteDir, 'manifest.webmanifest'), 'utf8'));
+  for (const size of [192, 512]) {
+    const icon = manifest.icons.find((i) => i.sizes === `${size}x${size}` && i.type === 'image/png');
+    assert.ok(icon, `a ${size} px PNG icon is listed`);
+    const png = readFileSync(join(siteDir, icon.src));
+    // PNG signature, then the IHDR chunk: width and height as big-endian 32-bit integers at 16 and 20.
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    assert.equal(png.readUInt32BE(16), size);
+    assert.equal(png.readUInt32BE(20), size);
   }
 });
 

@@ -477,3 +477,46 @@ for (const lang of ['en', 'zh']) {
     }
   });
 }
+
+// The results as text (#mirror, card.js over the app's result JSON): what a screen reader reads,
+// updated after every edit; "Text view" shows it to everyone, in both languages.
+test('the text view: the accessibility tree has the headline figures, follows an edit, and shows in both languages', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 800, dpr: 2,
+    path: '/?lang=en#v=1&m=llama-3.1-8b&me=full&n=8&z=0&t=1e9' });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => Number(document.getElementById('mirror').dataset.updates || 0) > 0, null, { timeout: 10000 });
+    const r = await result(page);
+    const figure = (path) => page.evaluate((p) => document.querySelector(`#mirror [data-figure="${p}"]`)?.getAttribute('data-value'), path);
+    assert.equal(await figure('memory.per_gpu_bytes.total'), String(r.memory.per_gpu_bytes.total));
+    assert.equal(await figure('time.mfu'), String(r.time.mfu));
+    const tree = await page.locator('#mirror').ariaSnapshot();
+    assert.match(tree, /Llama 3\.1 8B/);
+    assert.match(tree, /Per-GPU memory/);
+    assert.match(tree, /Weights/);
+    assert.equal(await page.getAttribute('#mirror-headline', 'aria-live'), 'polite');
+    // An edit (ZeRO 0 -> 3 through a link the app opens) re-renders it with the new figures.
+    const before = Number(await page.getAttribute('#mirror', 'data-updates'));
+    await page.evaluate(() => window.Module.appOpenLink('#v=1&m=llama-3.1-8b&me=full&n=8&z=3&t=1e9'));
+    await page.waitForFunction((n) => Number(document.getElementById('mirror').dataset.updates) > n, before, { timeout: 10000 });
+    const after = await result(page);
+    assert.ok(after.memory.per_gpu_bytes.total < r.memory.per_gpu_bytes.total);
+    assert.equal(await figure('memory.per_gpu_bytes.total'), String(after.memory.per_gpu_bytes.total));
+    // "Text view" lays it over the canvas; the canvas keeps its size.
+    const canvasBefore = await page.locator('#canvas').boundingBox();
+    await page.click('#text-view');
+    assert.equal(await page.getAttribute('#text-view', 'aria-pressed'), 'true');
+    assert.deepEqual(await page.locator('#canvas').boundingBox(), canvasBefore);
+    assert.ok((await page.locator('#mirror').boundingBox()).width > 300);
+    writeFileSync(join(artifactsDir, 'text-view-en.png'), await page.screenshot());
+    // In Chinese (the app's language button sets <html lang>): the mirror follows.
+    await click(page, 'language');
+    await page.waitForFunction(() => document.getElementById('mirror').getAttribute('lang') === 'zh-CN', null, { timeout: 10000 });
+    assert.match(await page.locator('#mirror').ariaSnapshot(), /单卡显存/);
+    assert.equal(await page.textContent('#text-view'), '返回图形界面');
+    writeFileSync(join(artifactsDir, 'text-view-zh.png'), await page.screenshot());
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

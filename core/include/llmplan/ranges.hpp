@@ -35,6 +35,9 @@ struct Residual {
 };
 const std::vector<Residual>& builtin_residuals();
 // Reads the residuals document; an error names what is wrong.
+// The columns of core/data/residuals.json, in order (multi_node and peft as 0/1).
+inline constexpr const char* kResidualColumns[] = {
+    "case", "family", "group", "ratio", "multi_node", "peft", "seq_band", "accelerator_class", "framework"};
 std::vector<Residual> parse_residuals(std::string_view text, std::string& error);
 
 inline constexpr double kRangeLevel = 0.8;
