@@ -1680,6 +1680,10 @@ std::string import_config(std::string_view text, const Catalog& catalog) {
     } else {
       detail::YamlError ye;
       const ojson cfg = detail::parse_yaml_lite(text, ye);
+      // Text without a single "key:" is no YAML config at all: say what was looked for.
+      const bool any_key = text.find(": ") != std::string_view::npos || text.find(":\n") != std::string_view::npos ||
+                           (!text.empty() && text.back() == ':');
+      if (ye.line && !any_key) return error_json({"(file)", "(file): " + std::string(kLookedFor)});
       if (ye.line) {
         const std::string where = "line " + std::to_string(ye.line);
         return error_json({where, where + ": " + ye.message});

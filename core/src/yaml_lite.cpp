@@ -130,7 +130,7 @@ class Parser {
         if (pos_ < lines_.size() && lines_[pos_].indent > indent)
           value = node(indent + 1, depth + 1);
         else if (pos_ < lines_.size() && lines_[pos_].indent == indent && is_item(lines_[pos_].text))
-          value = seq(indent, depth + 1);  // "key:" then "- item" at the key's indentation
+          value = seq(indent, depth + 1, true);  // "key:" then "- item" at the key's indentation
       } else {
         value = inline_value(rest, line_no, depth + 1);
       }
@@ -140,7 +140,7 @@ class Parser {
     return failed() ? discarded() : obj;
   }
 
-  ojson seq(int indent, int depth) {
+  ojson seq(int indent, int depth, bool compact = false) {
     ojson arr = ojson::array();
     while (pos_ < lines_.size() && lines_[pos_].indent == indent && is_item(lines_[pos_].text) && !failed()) {
       Line& l = lines_[pos_];
@@ -164,7 +164,7 @@ class Parser {
       if (failed()) return discarded();
       arr.push_back(std::move(value));
     }
-    if (!failed() && pos_ < lines_.size() && lines_[pos_].indent == indent && !is_item(lines_[pos_].text))
+    if (!compact && !failed() && pos_ < lines_.size() && lines_[pos_].indent == indent && !is_item(lines_[pos_].text))
       return fail(lines_[pos_].no, "a 'key: value' line where a list item ('- ') was expected");
     return failed() ? discarded() : arr;
   }
