@@ -1662,6 +1662,8 @@ std::string import_config(std::string_view text, const Catalog& catalog) {
     if (text[first] == '{' || text[first] == '[') {
       std::string problem, at;
       const json doc = detail::parse_checked(text, problem, &at);
+      if (doc.is_discarded() && text[first] == '[')  // "[rank0]: ..." is a log, not a JSON list
+        return error_json({"(file)", "(file): " + std::string(kLookedFor)});
       if (doc.is_discarded())
         return error_json({at.empty() ? "(json)" : at, (at.empty() ? "(json)" : at) + ": " + problem});
       if (!doc.is_object()) return error_json({"(json)", "(json): must be an object; " + std::string(kLookedFor)});
