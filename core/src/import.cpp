@@ -503,6 +503,8 @@ bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& 
     static const std::set<std::string> stages = {"pt", "sft", "rm", "ppo", "dpo", "kto"};
     if (!stages.count(s)) return im.fail(key, "must be one of pt, sft, rm, ppo, dpo, kto; got '" + s + "'"), true;
     k.stage = s;
+    if (s == "sft") im.ignore(key, "supervised fine-tuning: the method comes from finetuning_type");
+    if (s == "pt") im.ignore(key, "pretraining from the model: with finetuning_type full, method continued");
     if (s == "rm" || s == "ppo" || s == "dpo" || s == "kto")
       im.unsupported_key(key, "stage '" + s +
                                   "': estimated as supervised training of one model; the reference, reward or "
@@ -613,6 +615,7 @@ void finish(Importer& im, Knobs& k) {
       note = "stage pt from a pretrained model: continued pretraining";
     }
     im.set("method", method, k.finetuning_key, note);
+    if (method == "qlora" && k.quant4 && k.quant4_key != k.finetuning_key) im.set("method", method, k.quant4_key);
   } else if (k.quant4) {
     im.set("method", "qlora", k.quant4_key, "4-bit base weights with adapters");
   } else if (k.command) {
