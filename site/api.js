@@ -3,7 +3,7 @@
 //   llmplanApi.wrap(Module, {appUrl})  -> the window.llmplan object over Module's Embind functions:
 //     estimate(scenario, {explain, catalogVersion}) plan(question) tco(question) encode(scenario) decode(link)
 //     version modelVersion catalogVersion catalog() loadCatalogRelease(v) linkCatalogVersion(link)
-//     parseLog(text, scenario?)
+//     parseLog(text, scenario?) importConfig(text)
 //   llmplanApi.load()                  -> Promise of that object over the API module (embed, docs)
 //   llmplanApi.linkFields()            -> the URL field codes [{code, field, type, ...}] (after load)
 //   llmplanApi.siteUrl(path)           -> path resolved against the site's root (where api.js is)
@@ -125,6 +125,14 @@
         need(Module, 'parseLog');
         if (typeof text !== 'string') throw InputError('log', 'parseLog() takes the log as a string');
         return checked(Module.parseLog(text, scenario ? toJson(scenario) : ''));
+      },
+      // A training config (Hugging Face config.json, DeepSpeed, accelerate, LLaMA-Factory, axolotl, a
+      // torchrun / deepspeed command) -> {format, scenario, mapped, ignored, unsupported, unknown}
+      // (docs/import.md); throws LlmplanInputError naming the key, or "line N", of a bad input.
+      importConfig: function (text) {
+        need(Module, 'importConfig');
+        if (typeof text !== 'string') throw InputError('(file)', 'importConfig() takes the config as a string');
+        return checked(Module.importConfig(text));
       },
       // The catalog version a link names ('' when it names none).
       linkCatalogVersion: function (link) {

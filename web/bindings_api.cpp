@@ -13,6 +13,7 @@
 //   estimateWith / planWith(json, catalogVersion): as estimate / plan, with a loaded release
 //   linkFields()                     -> [{"code", "field", "type"}]: the URL format's field codes
 //   tco(questionJson)                -> the `llmplan tco` answer (own vs rent) | {"error": {field, message}}
+//   importConfig(text)               -> the `llmplan import` answer (docs/import.md) | {"error": {field, message}}
 #include <emscripten/bind.h>
 
 #include <map>
@@ -22,6 +23,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/import.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/measure.hpp"
 #include "llmplan/model_version.hpp"
@@ -113,6 +115,9 @@ std::string parse_log(const std::string& text, const std::string& scenario_json)
   return llmplan::parse_log_json(text, &*p.scenario);
 }
 
+// As `llmplan import`: a training config -> {"format", "scenario", "mapped", ...} or {"error"} (docs/import.md).
+std::string import_config(const std::string& text) { return llmplan::import_config(text, llmplan::builtin_catalog()); }
+
 std::string link_fields() {
   static const char* types[] = {"id", "choice", "integer", "number", "boolean", "list", "number_or_auto"};
   nlohmann::json out = nlohmann::json::array();
@@ -132,6 +137,7 @@ EMSCRIPTEN_BINDINGS(llmplan_api) {
   emscripten::function("linkCatalogVersion", &link_catalog_version);
   emscripten::function("linkFields", &link_fields);
   emscripten::function("parseLog", &parse_log);
+  emscripten::function("importConfig", &import_config);
   emscripten::function("estimate", &estimate);
   emscripten::function("estimateExplained", &estimate_explained);
   emscripten::function("plan", &plan);

@@ -2,6 +2,7 @@
 //   llmplan estimate FILE|- [--format json|table]    scenario JSON in, result JSON out
 //   llmplan measure LOG|- [--scenario FILE]          a training log in, a calibration block out
 //   llmplan tco FILE|- [--format json|table]         own or rent: an ownership question in, costs out
+//   llmplan import FILE|- [--format json|scenario]   a training config in, a partial scenario out
 //   llmplan catalog list|check|diff ...                 the catalog (see --help)
 // Exit codes: 0 success, 2 invalid input or usage (message names the field), 1 internal error.
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "llmplan/catalog_releases.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/fields.hpp"
+#include "llmplan/import.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/measure.hpp"
 #include "llmplan/model_version.hpp"
@@ -61,6 +63,11 @@ const char* kHelp = "llmplan " LLMPLAN_VERSION
                     "      DeepSpeed, torchtitan, nccl-tests all_reduce_perf, fio, torch.cuda.max_memory_allocated)\n"
                     "      and print the \"calibration\" block it gives, with what was read from where; the\n"
                     "      scenario turns samples/s into tokens/s per GPU. Put the block in the scenario.\n"
+                    "  llmplan import FILE|- [--format json|scenario]\n"
+                    "      Read a training config (a Hugging Face config.json, a DeepSpeed config, an accelerate,\n"
+                    "      LLaMA-Factory or axolotl YAML, or a torchrun / deepspeed command line) and print the\n"
+                    "      partial scenario it gives, with every key mapped, ignored, unsupported or unknown\n"
+                    "      (docs/import.md). --format scenario prints the scenario alone, for `llmplan estimate -`.\n"
                     "  llmplan link encode FILE|- [--catalog VERSION]\n"
                     "      Print the link fragment (v=1&c=...&mv=...&m=...) of a scenario or planner question JSON\n"
                     "      (made with the built-in catalog, or an archived release of it).\n"
@@ -758,6 +765,20 @@ int cmd_tco(const std::vector<std::string>& args) {
   return 0;
 }
 
+// ---- import ----------------------------------------------------------------
+
+int cmd_import(const std::vector<std::string>& args) {
+  std::string format, text;
+  if (const auto rc = read_file_and_format(args, "import", {"json", "scenario"}, format, text)) return *rc;
+  const auto r = nlohmann::ordered_json::parse(llmplan::import_config(text, llmplan::builtin_catalog()));
+  if (r.contains("error")) {
+    std::fprintf(stderr, "llmplan: %s\n", r["error"]["message"].get<std::string>().c_str());
+    return 2;
+  }
+  std::printf("%s\n", (format == "scenario" ? r["scenario"] : r).dump(2).c_str());
+  return 0;
+}
+
 llmplan::OpenedLink open_cli_link(const std::string& link) {
   const std::string version = llmplan::link_catalog_version(link);
   return llmplan::open_link(link, llmplan::builtin_catalog(), llmplan::builtin_catalog_json(),
@@ -930,6 +951,7 @@ int main(int argc, char** argv) {
     if (cmd == "link") return cmd_link(args);
     if (cmd == "fields") return cmd_fields(args);
     if (cmd == "measure") return cmd_measure(args);
+    if (cmd == "import") return cmd_import(args);
     if (cmd == "calibration" && args.empty()) {
       std::fputs(llmplan::calibration_markdown(llmplan::default_calibration()).c_str(), stdout);
       return 0;

@@ -1,0 +1,1747 @@
+// import.cpp: training configs -> a partial scenario (import.hpp, docs/import.md). One Importer
+// collects the scenario fields with the key each came from, checks every value against the field
+// table (so a bad value names the source key and the allowed range), refuses two keys that give one
+// field different values, and accounts for every key: mapped, ignored, unsupported or unknown.
+#include "llmplan/import.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "json_read.hpp"
+#include "llmplan/catalog.hpp"
+#include "llmplan/model.hpp"
+#include "llmplan/scenario.hpp"
+#include "yaml_lite.hpp"
+
+namespace llmplan {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using json = nlohmann::json;
+
+// The default model the imported scenario is checked with when it names none.
+constexpr const char* kCheckModel = "llama-3.1-8b";
+
+// Keys that change no figure of the estimate: learning rate and schedule, logging, saving, data
+// selection, evaluation, token ids, initialisation. Shared by every format.
+const std::set<std::string, std::less<>> kBookkeeping = {
+    // Hugging Face TrainingArguments and the scripts built on it
+    "output_dir",
+    "overwrite_output_dir",
+    "logging_dir",
+    "logging_steps",
+    "logging_strategy",
+    "logging_first_step",
+    "save_steps",
+    "save_strategy",
+    "save_total_limit",
+    "save_only_model",
+    "save_safetensors",
+    "eval_steps",
+    "eval_strategy",
+    "evaluation_strategy",
+    "do_train",
+    "do_eval",
+    "do_predict",
+    "per_device_eval_batch_size",
+    "learning_rate",
+    "lr_scheduler_type",
+    "lr_scheduler",
+    "warmup_ratio",
+    "warmup_steps",
+    "weight_decay",
+    "max_grad_norm",
+    "adam_beta1",
+    "adam_beta2",
+    "adam_epsilon",
+    "seed",
+    "data_seed",
+    "report_to",
+    "run_name",
+    "push_to_hub",
+    "hub_model_id",
+    "resume_from_checkpoint",
+    "dataloader_num_workers",
+    "dataloader_pin_memory",
+    "remove_unused_columns",
+    "group_by_length",
+    "ddp_timeout",
+    "ddp_find_unused_parameters",
+    "tf32",
+    "load_best_model_at_end",
+    "metric_for_best_model",
+    "disable_tqdm",
+    "trust_remote_code",
+    "cache_dir",
+    "local_rank",
+    "lora_alpha",
+    "lora_dropout",
+    "label_names",
+    "include_num_input_tokens_seen",
+    // data
+    "dataset",
+    "dataset_name",
+    "dataset_dir",
+    "dataset_config_name",
+    "eval_dataset",
+    "train_file",
+    "validation_file",
+    "data_path",
+    "template",
+    "max_samples",
+    "val_size",
+    "overwrite_cache",
+    "preprocessing_num_workers",
+    "streaming",
+    "buffer_size",
+    "mix_strategy",
+    "tokenized_path",
+    "packing",
+    "neat_packing",
+    "dataset_text_field",
+    "datasets",
+    "dataset_prepared_path",
+    "val_set_size",
+    "chat_template",
+    "train_on_inputs",
+    "shuffle_merged_datasets",
+    "sample_packing",
+    "eval_sample_packing",
+    "pad_to_sequence_len",
+    // LLaMA-Factory / axolotl bookkeeping
+    "plot_loss",
+    "adapter_name_or_path",
+    "create_new_adapter",
+    "new_special_tokens",
+    "pref_beta",
+    "pref_loss",
+    "quantization_method",
+    "double_quantization",
+    "wandb_project",
+    "wandb_entity",
+    "wandb_watch",
+    "wandb_name",
+    "wandb_log_model",
+    "evals_per_epoch",
+    "saves_per_epoch",
+    "special_tokens",
+    "early_stopping_patience",
+    "strict",
+    "debug",
+    "eval_table_size",
+    "lora_model_dir",
+    "auto_resume_from_checkpoints",
+    "lora_fan_in_fan_out",
+    "tokenizer_type",
+    "tokenizer_config",
+    "base_model_config",
+    "model_type",
+    "is_llama_derived_model",
+    "is_mistral_derived_model",
+    "loss_watchdog_threshold",
+    "loss_watchdog_patience",
+    "xformers_attention",
+    "sdp_attention",
+    "tokenizer_name",
+    "hub_strategy",
+    "logging_nan_inf_filter",
+    "pissa_init",
+    "export_dir",
+    "export_size",
+    "infer_backend",
+    "plugins",
+    "lora_target_module",
+    "eval_accumulation_steps",
+};
+
+const char* kBookkeepingReason = "does not change memory, time or cost (schedule, logging, saving, data selection)";
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string value_text(const ojson& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// A byte that is not UTF-8 text, or npos.
+size_t first_bad_utf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return i;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+class Importer {
+ public:
+  explicit Importer(const Catalog& catalog) : catalog_(catalog) {}
+
+  const Catalog& catalog_;
+  ojson scenario = ojson::object();
+  ojson mapped = ojson::array();
+  ojson ignored = ojson::array();
+  ojson unsupported = ojson::array();
+  ojson unknown = ojson::array();
+  std::map<std::string, std::string> source_of;  // scenario field -> the key it came from
+  std::optional<InputError> error;
+
+  bool ok() const { return !error; }
+  bool fail(const std::string& field, const std::string& message) {
+    if (!error) error = InputError{field, field + ": " + message};
+    return false;
+  }
+
+  static ojson* at(ojson& root, const std::string& path, bool create) {
+    ojson* node = &root;
+    size_t start = 0;
+    while (true) {
+      const size_t dot = path.find('.', start);
+      const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (dot == std::string::npos) {
+        if (!create && !node->contains(part)) return nullptr;
+        return &(*node)[part];
+      }
+      if (!node->contains(part)) {
+        if (!create) return nullptr;
+        (*node)[part] = ojson::object();
+      }
+      node = &(*node)[part];
+      start = dot + 1;
+    }
+  }
+
+  // Sets scenario field `path` to `v`, read from `key`: checked against the field table; a second
+  // key giving the same field another value is refused.
+  bool set(const std::string& path, const ojson& v, const std::string& key, const std::string& note = "") {
+    if (!ok()) return false;
+    const FieldSpec* f = find_field(path);
+    if (!f) return fail(key, "maps to " + path + ", which is no scenario field (a defect of import)");
+    InputError err;
+    detail::Reader r(err);
+    if (!detail::check_field(r, *f, json::parse(v.dump()), key))
+      return fail(key, err.message.substr(key.size() + 2) + " (for " + path + ")");
+    if (const ojson* old = at(scenario, path, false)) {
+      if (*old != v)
+        return fail(key,
+                    "gives " + path + " = " + value_text(v) + ", but " + source_of[path] + " gave " + value_text(*old));
+    } else {
+      *at(scenario, path, true) = v;
+      source_of[path] = key;
+    }
+    ojson m = {{"key", key}, {"field", path}, {"value", v}};
+    if (!note.empty()) m["note"] = note;
+    mapped.push_back(m);
+    return true;
+  }
+  bool has(const std::string& path) { return at(scenario, path, false) != nullptr; }
+  void ignore(const std::string& key, const std::string& reason) {
+    ignored.push_back({{"key", key}, {"reason", reason}});
+  }
+  void unsupported_key(const std::string& key, const std::string& reason) {
+    unsupported.push_back({{"key", key}, {"reason", reason}});
+  }
+  void unknown_key(const std::string& key) { unknown.push_back(key); }
+
+  // Typed reads of a source value; each names the key when the type is wrong.
+  bool integer(const ojson& v, const std::string& key, long long& out, long long lo = 0, long long hi = 1LL << 40) {
+    if (v.is_number_integer()) {
+      out = v.get<long long>();
+      if (out >= lo && out <= hi) return true;
+      return fail(key, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + "; got " +
+                           detail::Reader::echo_value(json::parse(v.dump())));
+    }
+    return fail(key, "must be an integer; got " + detail::Reader::echo_value(json::parse(v.dump())));
+  }
+  bool boolean(const ojson& v, const std::string& key, bool& out) {
+    if (v.is_boolean()) {
+      out = v.get<bool>();
+      return true;
+    }
+    return fail(key, "must be true or false; got " + detail::Reader::echo_value(json::parse(v.dump())));
+  }
+  bool string(const ojson& v, const std::string& key, std::string& out) {
+    if (v.is_string()) {
+      out = v.get<std::string>();
+      return true;
+    }
+    return fail(key, "must be a string; got " + detail::Reader::echo_value(json::parse(v.dump())));
+  }
+  bool object(const ojson& v, const std::string& key) {
+    return v.is_object() ||
+           fail(key, "must be a map of keys; got " + detail::Reader::echo_value(json::parse(v.dump())));
+  }
+};
+
+// ---- model names -> presets -------------------------------------------------
+
+std::string strip_suffixes(std::string id) {
+  static const char* suffixes[] = {"-instruct", "-chat", "-hf", "-it", "-base", "-pt", "-4k", "-v0.1", "-bnb-4bit"};
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const char* s : suffixes) {
+      const std::string suf(s);
+      if (id.size() > suf.size() && id.compare(id.size() - suf.size(), suf.size(), suf) == 0) {
+        id.resize(id.size() - suf.size());
+        changed = true;
+      }
+    }
+  }
+  return id;
+}
+
+}  // namespace
+
+std::string preset_for_model_name(std::string_view name, const Catalog& catalog) {
+  std::string id = lower(name);
+  while (!id.empty() && id.back() == '/') id.pop_back();
+  if (const size_t slash = id.rfind('/'); slash != std::string::npos) id = id.substr(slash + 1);
+  if (id.rfind("meta-", 0) == 0) id = id.substr(5);
+  id = strip_suffixes(id);
+  if (id.empty()) return "";
+  const ModelPreset* m = catalog.find_model(id);
+  return m ? m->id : "";
+}
+
+namespace {
+
+// ---- training knobs shared by the YAML formats and command lines ------------
+
+// What several keys decide together, resolved in finish().
+struct Knobs {
+  std::string finetuning;  // "lora", "qlora", "full", "freeze" (empty: not said)
+  std::string finetuning_key, finetuning_note;
+  bool quant4 = false;
+  std::string quant4_key;
+  std::string stage;  // LLaMA-Factory stage
+  long long micro = 0, accum = 0, gpus = 0, nodes = 0, per_node = 0, max_steps = 0;
+  std::string micro_key, accum_key, gpus_key, max_steps_key;
+  bool llamafactory_recompute_default = false;
+  bool command = false;  // a command line: no method said means not known
+  std::string offload_optimizer, offload_param, offload_optimizer_key, offload_param_key;
+};
+
+// LoRA target modules -> lora.targets: only attention projections -> "attention", else all_linear.
+bool set_lora_targets(Importer& im, const ojson& v, const std::string& key) {
+  std::vector<std::string> names;
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    std::replace(s.begin(), s.end(), ' ', ',');
+    size_t start = 0;
+    while (start <= s.size()) {
+      const size_t comma = s.find(',', start);
+      const std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!part.empty()) names.push_back(lower(part));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  } else if (v.is_array()) {
+    for (const ojson& x : v) {
+      if (!x.is_string()) return im.fail(key, "must be a list of module names; got " + x.dump());
+      names.push_back(lower(x.get<std::string>()));
+    }
+  } else {
+    return im.fail(key, "must be a module name, a comma-separated list or a list; got " + v.dump());
+  }
+  if (names.empty()) return im.fail(key, "names no module");
+  static const std::set<std::string> attention = {"q_proj",   "k_proj",          "v_proj", "o_proj",
+                                                  "qkv_proj", "query_key_value", "c_attn", "dense"};
+  static const std::set<std::string> all = {"all", "all-linear", "all_linear"};
+  bool only_attention = true;
+  for (const std::string& n : names) {
+    if (all.count(n)) return im.set("lora.targets", "all_linear", key);
+    if (!attention.count(n)) only_attention = false;
+  }
+  if (!only_attention) {
+    const bool every_mlp = std::count(names.begin(), names.end(), "gate_proj") +
+                               std::count(names.begin(), names.end(), "up_proj") +
+                               std::count(names.begin(), names.end(), "down_proj") ==
+                           3;
+    return im.set("lora.targets", "all_linear", key,
+                  every_mlp ? "" : "some but not all linear layers: counted as every linear layer");
+  }
+  const bool four = names.size() >= 4 || std::count(names.begin(), names.end(), "qkv_proj") == 1;
+  return im.set("lora.targets", "attention", key,
+                four ? "" : "a subset of q, k, v, o: counted as all four (the adapters are a small part of memory)");
+}
+
+bool set_optimizer(Importer& im, const ojson& v, const std::string& key) {
+  std::string s;
+  if (!im.string(v, key, s)) return false;
+  const std::string o = lower(s);
+  if (o.find("8bit") != std::string::npos) return im.set("optimizer", "adamw8bit", key);
+  if (o.rfind("adam", 0) == 0 || o == "fusedadam" || o == "cpuadam" || o == "deepspeedcpuadam")
+    return im.set("optimizer", "adamw", key);
+  if (o == "adafactor") return im.set("optimizer", "adafactor", key);
+  if (o == "sgd") return im.set("optimizer", "sgd", key);
+  im.unsupported_key(key, "optimizer '" + s + "': llmplan models adamw, adamw8bit, sgd and adafactor");
+  return true;
+}
+
+bool set_precision_flag(Importer& im, const ojson& v, const std::string& key, const char* precision) {
+  if (v.is_string() && v.get<std::string>() == "auto") {
+    im.unsupported_key(key, "\"auto\": the Trainer's flags or the hardware decide; set precision");
+    return true;
+  }
+  bool on = false;
+  if (!im.boolean(v, key, on)) return false;
+  if (on) return im.set("precision", precision, key);
+  im.ignore(key, "false: says nothing about the precision");
+  return true;
+}
+
+bool set_positive_int(Importer& im, const ojson& v, const std::string& key, long long& out, std::string& out_key) {
+  if (v.is_string() && v.get<std::string>() == "auto") {
+    im.ignore(key, "\"auto\": the Trainer fills it from its own arguments");
+    return true;
+  }
+  if (!im.integer(v, key, out, 1, 100000000)) return false;
+  out_key = key;
+  return true;
+}
+
+bool set_model_name(Importer& im, const ojson& v, const std::string& key) {
+  std::string name;
+  if (!im.string(v, key, name)) return false;
+  const std::string id = preset_for_model_name(name, im.catalog_);
+  if (id.empty()) {
+    im.unsupported_key(key, "no catalog preset matches '" + name +
+                                "': give model.preset, or import the model's config.json for its architecture");
+    return true;
+  }
+  return im.set("model.preset", id, key);
+}
+
+// Keys of Hugging Face TrainingArguments, LLaMA-Factory, TRL and DeepSpeed-Chat scripts, as YAML keys
+// or command-line flags. Returns false when the key is not one of them (and no error is set).
+bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& v, const std::string& key) {
+  if (name == "model_name_or_path" || name == "model_name" || name == "base_model" || name == "model")
+    return set_model_name(im, v, key), true;
+  if (name == "per_device_train_batch_size" || name == "micro_batch_size" || name == "train_micro_batch_size_per_gpu")
+    return set_positive_int(im, v, key, k.micro, k.micro_key), true;
+  if (name == "gradient_accumulation_steps") return set_positive_int(im, v, key, k.accum, k.accum_key), true;
+  if (name == "cutoff_len" || name == "sequence_len" || name == "max_seq_length" || name == "max_seq_len" ||
+      name == "model_max_length" || name == "max_length" || name == "seq_length" || name == "block_size")
+    return im.set("seq_len", v, key), true;
+  if (name == "bf16") return set_precision_flag(im, v, key, "bf16"), true;
+  if (name == "fp16") return set_precision_flag(im, v, key, "fp16"), true;
+  if (name == "pure_bf16") {
+    bool on = false;
+    if (im.boolean(v, key, on) && on) im.set("precision", "bf16", key) && im.set("pure_bf16", true, key);
+    if (!on && im.ok()) im.ignore(key, "false: the default");
+    return true;
+  }
+  if (name == "lora_rank" || name == "lora_r" || name == "lora_dim") return im.set("lora.rank", v, key), true;
+  if (name == "lora_target" || name == "lora_target_modules") return set_lora_targets(im, v, key), true;
+  if (name == "lora_target_linear") {
+    bool on = false;
+    if (im.boolean(v, key, on) && on) im.set("lora.targets", "all_linear", key);
+    if (!on && im.ok()) im.ignore(key, "false: the targets are lora_target_modules");
+    return true;
+  }
+  if (name == "finetuning_type") {
+    std::string s;
+    if (!im.string(v, key, s)) return true;
+    if (s != "lora" && s != "full" && s != "freeze")
+      return im.fail(key, "must be one of lora, full, freeze; got '" + s + "'"), true;
+    k.finetuning = s;
+    k.finetuning_key = key;
+    k.finetuning_note.clear();
+    return true;
+  }
+  if (name == "adapter") {
+    if (v.is_null()) return true;
+    std::string s;
+    if (!im.string(v, key, s)) return true;
+    if (s != "lora" && s != "qlora")
+      return im.fail(key, "must be lora or qlora (or absent: full fine-tune); got '" + s + "'"), true;
+    k.finetuning = s;
+    k.finetuning_key = key;
+    k.finetuning_note.clear();
+    return true;
+  }
+  if (name == "use_peft") {
+    bool on = false;
+    if (im.boolean(v, key, on) && on) k.finetuning = "lora", k.finetuning_key = key;
+    if (!on && im.ok()) im.ignore(key, "false: no adapters");
+    return true;
+  }
+  if (name == "load_in_4bit" || name == "quantization_bit" || name == "load_in_8bit") {
+    bool four = false, eight = false;
+    if (name == "quantization_bit") {
+      long long bits = 0;
+      if (v.is_null()) return true;
+      if (!im.integer(v, key, bits, 2, 8)) return true;
+      four = bits == 4;
+      eight = bits != 4;
+    } else {
+      bool on = false;
+      if (!im.boolean(v, key, on)) return true;
+      (name == "load_in_4bit" ? four : eight) = on;
+      if (!on) im.ignore(key, "false: the base weights are not quantized");
+    }
+    if (four) k.quant4 = true, k.quant4_key = key;
+    if (eight) im.unsupported_key(key, "8-bit (or other non-4-bit) base weights are not modelled: only 4-bit QLoRA");
+    return true;
+  }
+  if (name == "stage") {
+    std::string s;
+    if (!im.string(v, key, s)) return true;
+    static const std::set<std::string> stages = {"pt", "sft", "rm", "ppo", "dpo", "kto"};
+    if (!stages.count(s)) return im.fail(key, "must be one of pt, sft, rm, ppo, dpo, kto; got '" + s + "'"), true;
+    k.stage = s;
+    if (s == "sft") im.ignore(key, "supervised fine-tuning: the method comes from finetuning_type");
+    if (s == "pt") im.ignore(key, "pretraining from the model: with finetuning_type full, method continued");
+    if (s == "rm" || s == "ppo" || s == "dpo" || s == "kto")
+      im.unsupported_key(key, "stage '" + s +
+                                  "': estimated as supervised training of one model; the reference, reward or "
+                                  "value models and the extra forward passes are not counted");
+    return true;
+  }
+  if (name == "freeze_trainable_layers") {
+    long long n = 0;
+    if (!im.integer(v, key, n, -1000, 1000)) return true;
+    if (n > 0) return im.set("trainable_layers", n, key), true;
+    im.unsupported_key(key, "training the bottom layers (a negative count) is not modelled: only the top layers");
+    return true;
+  }
+  if (name == "freeze_trainable_modules") {
+    if (v.is_string() && v.get<std::string>() == "all") return im.ignore(key, "all: the default"), true;
+    im.unsupported_key(key, "training only some modules of the top layers is not modelled");
+    return true;
+  }
+  if (name == "gradient_checkpointing") {
+    bool on = false;
+    if (!im.boolean(v, key, on)) return true;
+    im.set("parallel.recompute", on ? "full" : "none", key, on ? "Hugging Face checkpoints every decoder layer" : "");
+    return true;
+  }
+  if (name == "disable_gradient_checkpointing") {
+    bool off = false;
+    if (!im.boolean(v, key, off)) return true;
+    im.set("parallel.recompute", off ? "none" : "full", key);
+    k.llamafactory_recompute_default = false;
+    return true;
+  }
+  if (name == "flash_attn" || name == "flash_attention") {
+    if (v.is_boolean()) return im.set("parallel.flash_attention", v, key), true;
+    std::string s;
+    if (!im.string(v, key, s)) return true;
+    if (s == "disabled" || s == "eager") return im.set("parallel.flash_attention", false, key), true;
+    if (s == "auto" || s == "fa2" || s == "sdpa") return im.set("parallel.flash_attention", true, key), true;
+    return im.fail(key, "must be one of auto, fa2, sdpa, disabled; got '" + s + "'"), true;
+  }
+  if (name == "enable_liger_kernel" || name == "use_liger_kernel" || name == "use_liger" ||
+      name == "liger_fused_linear_cross_entropy") {
+    bool on = false;
+    if (im.boolean(v, key, on) && on) im.set("techniques.fused_loss", "liger", key);
+    if (!on && im.ok()) im.ignore(key, "false");
+    return true;
+  }
+  if (name == "liger_rms_norm" || name == "liger_glu_activation" || name == "liger_rope") {
+    bool on = false;
+    if (im.boolean(v, key, on) && on) im.set("techniques.fused_kernels", true, key);
+    if (!on && im.ok()) im.ignore(key, "false");
+    return true;
+  }
+  if (name == "use_unsloth" || name == "cut_cross_entropy") {
+    bool on = false;
+    if (im.boolean(v, key, on) && on)
+      im.set("techniques.fused_loss", "cce", key,
+             name == "use_unsloth" ? "Unsloth computes the loss with Cut Cross-Entropy" : "");
+    if (!on && im.ok()) im.ignore(key, "false");
+    return true;
+  }
+  if (name == "torch_compile") {
+    bool on = false;
+    if (im.boolean(v, key, on)) im.set("techniques.compile", on, key);
+    return true;
+  }
+  if (name == "optim" || name == "optimizer") return set_optimizer(im, v, key), true;
+  if (name == "num_train_epochs" || name == "num_epochs") return im.set("epochs", v, key), true;
+  if (name == "max_steps") {
+    if (!im.integer(v, key, k.max_steps, -1, 1LL << 40)) return true;
+    if (k.max_steps > 0) {
+      k.max_steps_key = key;
+    } else {
+      im.ignore(key, "not positive: the epochs decide");
+    }
+    return true;
+  }
+  if (name == "zero_stage") return im.set("parallel.zero", v, key), true;
+  if (name == "offload") {
+    bool on = false;
+    if (im.boolean(v, key, on)) im.set("parallel.offload", on ? "cpu" : "none", key);
+    return true;
+  }
+  if (name == "deepspeed" || name == "deepspeed_config") {
+    im.unsupported_key(key, "names a DeepSpeed config file (" + value_text(v) +
+                                "): import that file too (llmplan import FILE) for its ZeRO stage and offload");
+    return true;
+  }
+  if (name == "use_dora" || name == "additional_target" || name == "gptq" || name == "rope_scaling") {
+    if (v.is_null() || (v.is_boolean() && !v.get<bool>())) return im.ignore(key, "off"), true;
+    im.unsupported_key(key, "not modelled (" + value_text(v) + ")");
+    return true;
+  }
+  return false;
+}
+
+// The fields several keys decide together: method, global batch, GPUs, tokens.
+void finish(Importer& im, Knobs& k) {
+  if (!im.ok()) return;
+  if (!k.finetuning.empty()) {
+    std::string method = k.finetuning;
+    std::string note = k.finetuning_note;
+    if (method == "lora" && k.quant4) {
+      method = "qlora";
+      note = "with " + k.quant4_key + ": 4-bit base weights";
+    }
+    if (method == "full" && k.stage == "pt") {
+      method = "continued";
+      note = "stage pt from a pretrained model: continued pretraining";
+    }
+    im.set("method", method, k.finetuning_key, note);
+    if (method == "qlora" && k.quant4 && k.quant4_key != k.finetuning_key) im.set("method", method, k.quant4_key);
+  } else if (k.quant4) {
+    im.set("method", "qlora", k.quant4_key, "4-bit base weights with adapters");
+  } else if (k.command) {
+    im.unsupported_key("(method)",
+                       "the command does not say whether it trains every weight or adapters: set "
+                       "method (full, lora, qlora, freeze, continued, pretrain)");
+  }
+  if (k.llamafactory_recompute_default && !im.has("parallel.recompute"))
+    im.set("parallel.recompute", "full", "disable_gradient_checkpointing",
+           "absent: LLaMA-Factory checkpoints gradients unless disable_gradient_checkpointing is true");
+  if (k.micro > 0) im.set("micro_batch", k.micro, k.micro_key);
+  if (k.gpus > 0) {
+    std::string key = k.gpus_key;
+    im.set("cluster.gpus", k.gpus, key);
+    if (k.nodes > 1 && k.per_node > 0) im.set("cluster.gpus_per_node", k.per_node, key);
+  }
+  const long long accum = k.accum > 0 ? k.accum : 1;
+  if (k.micro > 0 && k.gpus > 0) {
+    std::string key = k.micro_key + (k.accum > 0 ? " x " + k.accum_key : "") + " x " + k.gpus_key;
+    im.set("global_batch", k.micro * accum * k.gpus, key,
+           "micro-batch x accumulation x GPUs (data-parallel over every GPU: no tensor or pipeline parallelism)");
+  } else if (k.accum > 1) {
+    im.unsupported_key(k.accum_key, "global_batch = micro-batch x " + std::to_string(k.accum) + " x GPUs needs " +
+                                        (k.micro > 0 ? "the GPU count" : "the micro-batch and the GPU count") +
+                                        ", which this file does not give: set global_batch");
+  }
+  if (k.max_steps > 0) {
+    const ojson* gb = Importer::at(im.scenario, "global_batch", false);
+    const ojson* s = Importer::at(im.scenario, "seq_len", false);
+    if (gb && s) {
+      const double tokens = static_cast<double>(k.max_steps) * gb->get<double>() * s->get<double>();
+      im.set("tokens", tokens, k.max_steps_key, "max_steps x global_batch x seq_len");
+    } else {
+      im.unsupported_key(k.max_steps_key,
+                         "tokens = max_steps x global_batch x seq_len needs both, which this file does not give");
+    }
+  }
+}
+
+// ---- Hugging Face config.json ---------------------------------------------
+
+enum class Family { llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, gemma3, deepseek, phi3 };
+
+struct FamilyInfo {
+  const char* model_type;
+  const char* architecture;
+  Family family;
+  bool tied_default;  // transformers' default tie_word_embeddings of the config class
+};
+
+const FamilyInfo kFamilies[] = {
+    {"llama", "LlamaForCausalLM", Family::llama, false},
+    {"mistral", "MistralForCausalLM", Family::mistral, false},
+    {"mixtral", "MixtralForCausalLM", Family::mixtral, false},
+    {"qwen2", "Qwen2ForCausalLM", Family::qwen2, false},
+    {"qwen3", "Qwen3ForCausalLM", Family::qwen3, false},
+    {"qwen3_moe", "Qwen3MoeForCausalLM", Family::qwen3_moe, false},
+    {"gemma", "GemmaForCausalLM", Family::gemma, true},
+    {"gemma2", "Gemma2ForCausalLM", Family::gemma2, true},
+    {"gemma3_text", "Gemma3ForCausalLM", Family::gemma3, true},
+    {"deepseek_v2", "DeepseekV2ForCausalLM", Family::deepseek, false},
+    {"deepseek_v3", "DeepseekV3ForCausalLM", Family::deepseek, false},
+    {"phi3", "Phi3ForCausalLM", Family::phi3, false},
+};
+
+std::string family_names() {
+  std::string out;
+  for (const FamilyInfo& f : kFamilies) out += std::string(out.empty() ? "" : ", ") + f.model_type;
+  return out;
+}
+
+// config.json keys that add no parameters and change no figure of the estimate.
+const std::set<std::string, std::less<>> kHfIgnored = {"architectures",
+                                                       "model_type",
+                                                       "_name_or_path",
+                                                       "auto_map",
+                                                       "bos_token_id",
+                                                       "eos_token_id",
+                                                       "pad_token_id",
+                                                       "initializer_range",
+                                                       "rms_norm_eps",
+                                                       "layer_norm_eps",
+                                                       "use_cache",
+                                                       "transformers_version",
+                                                       "attention_dropout",
+                                                       "pretraining_tp",
+                                                       "embd_pdrop",
+                                                       "resid_pdrop",
+                                                       "hidden_dropout",
+                                                       "output_router_logits",
+                                                       "router_aux_loss_coef",
+                                                       "aux_loss_alpha",
+                                                       "seq_aux",
+                                                       "norm_topk_prob",
+                                                       "routed_scaling_factor",
+                                                       "scoring_func",
+                                                       "topk_method",
+                                                       "n_group",
+                                                       "topk_group",
+                                                       "ep_size",
+                                                       "query_pre_attn_scalar",
+                                                       "attn_logit_softcapping",
+                                                       "final_logit_softcapping",
+                                                       "cache_implementation",
+                                                       "rope_theta",
+                                                       "rope_scaling",
+                                                       "rope_local_base_freq",
+                                                       "original_max_position_embeddings",
+                                                       "use_mrope",
+                                                       "router_jitter_noise",
+                                                       "max_window_layers",
+                                                       "sliding_window_pattern",
+                                                       "layer_types",
+                                                       "boi_token_index",
+                                                       "eoi_token_index",
+                                                       "image_token_index",
+                                                       "mm_tokens_per_image",
+                                                       "initializer_factor",
+                                                       "hidden_act",
+                                                       "hidden_activation",
+                                                       "partial_rotary_factor",
+                                                       "use_sliding_window",
+                                                       "torch_dtype",
+                                                       "dtype",
+                                                       "tokenizer_class",
+                                                       "is_encoder_decoder",
+                                                       "tie_encoder_decoder",
+                                                       "_attn_implementation_autoset",
+                                                       "attention_chunk_size",
+                                                       "use_qk_norm"};
+
+struct HfKey {
+  const char* key;
+  const char* field;  // "" for special handling
+};
+
+// Keys read into model fields directly (the field's range check names the key).
+const HfKey kHfDirect[] = {
+    {"num_hidden_layers", "model.layers"},
+    {"hidden_size", "model.hidden"},
+    {"num_attention_heads", "model.heads"},
+    {"intermediate_size", "model.ffn"},
+    {"vocab_size", "model.vocab"},
+    {"tie_word_embeddings", "model.tied_embeddings"},
+    {"num_local_experts", "model.experts"},
+    {"num_experts", "model.experts"},
+    {"n_routed_experts", "model.experts"},
+    {"num_experts_per_tok", "model.top_k"},
+    {"moe_intermediate_size", "model.expert_ffn"},
+    {"n_shared_experts", "model.shared_experts"},
+    {"first_k_dense_replace", "model.dense_layers"},
+    {"kv_lora_rank", "model.kv_lora_rank"},
+    {"qk_nope_head_dim", "model.qk_nope_head_dim"},
+    {"qk_rope_head_dim", "model.qk_rope_head_dim"},
+    {"v_head_dim", "model.v_head_dim"},
+};
+
+bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
+  // A vision-language config (Gemma 3 4B and up) keeps the language model under text_config.
+  const bool nested = top.contains("text_config") && !top.contains("hidden_size");
+  if (nested && !im.object(top["text_config"], "text_config")) return false;
+  const ojson& cfg = nested ? top["text_config"] : top;
+  const std::string prefix = nested ? "text_config." : "";
+
+  // The model type: the (text) config's model_type, else the wrapper's, else the architecture class.
+  const FamilyInfo* fam = nullptr;
+  std::string type_key;
+  const auto by_type = [&](const ojson& mt, const std::string& key) {
+    type_key = key;
+    if (!mt.is_string()) return im.fail(key, "must be a string; got " + mt.dump());
+    std::string t = mt.get<std::string>();
+    if (nested && t == "gemma3") t = "gemma3_text";  // Gemma 3's vision-language wrapper
+    for (const FamilyInfo& f : kFamilies)
+      if (t == f.model_type) fam = &f;
+    return fam != nullptr || im.fail(key, "must be one of " + family_names() + "; got '" + t + "'");
+  };
+  if (nested && cfg.contains("model_type")) {
+    if (!by_type(cfg["model_type"], prefix + "model_type")) return false;
+  } else if (top.contains("model_type")) {
+    if (!by_type(top["model_type"], "model_type")) return false;
+  } else {
+    const ojson a = top.contains("architectures") ? top["architectures"] : ojson();
+    if (!a.is_array() || a.empty() || !a[0].is_string())
+      return im.fail("architectures", "must be a list naming the model class, e.g. [\"LlamaForCausalLM\"]");
+    const std::string cls = a[0].get<std::string>();
+    for (const FamilyInfo& f : kFamilies)
+      if (cls == f.architecture) fam = &f;
+    if (!fam) {
+      std::string known;
+      for (const FamilyInfo& f : kFamilies) known += std::string(known.empty() ? "" : ", ") + f.architecture;
+      return im.fail("architectures", "must name one of " + known + "; got '" + cls + "'");
+    }
+    type_key = "architectures";
+  }
+
+  for (const char* required :
+       {"num_hidden_layers", "hidden_size", "num_attention_heads", "intermediate_size", "vocab_size"})
+    if (!cfg.contains(required))
+      return im.fail(prefix + required, "missing: a " + std::string(fam->model_type) +
+                                            " config.json gives it (import uses no transformers default for it)");
+
+  const Family F = fam->family;
+  const bool moe = F == Family::mixtral || F == Family::qwen3_moe ||
+                   (F == Family::deepseek && cfg.contains("n_routed_experts") && !cfg["n_routed_experts"].is_null());
+  const bool mla = F == Family::deepseek;
+  im.set("model.gated_mlp", true, type_key, "gated MLP (SwiGLU or GeGLU): three matrices");
+  if (F == Family::qwen2) im.set("model.qkv_bias", true, type_key, "Qwen2 has biases on q, k and v");
+  if (mla) im.set("model.attention", "mla", type_key, "DeepSeek's multi-head latent attention");
+
+  for (auto it = cfg.begin(); it != cfg.end() && im.ok(); ++it) {
+    const std::string name = it.key();
+    const std::string key = prefix + name;
+    const ojson& v = it.value();
+    const HfKey* direct = nullptr;
+    for (const HfKey& d : kHfDirect)
+      if (name == d.key) direct = &d;
+    if (direct) {
+      const std::string field = direct->field;
+      if (!moe && (field == "model.experts" || field == "model.top_k" || field == "model.expert_ffn" ||
+                   field == "model.shared_experts" || field == "model.dense_layers")) {
+        if (v.is_null()) {
+          im.ignore(key, "null: a dense model");
+        } else {
+          im.unsupported_key(key, "an MoE key in a dense " + std::string(fam->model_type) + " config: not read");
+        }
+        continue;
+      }
+      if (!mla && (field == "model.kv_lora_rank" || field == "model.qk_nope_head_dim" ||
+                   field == "model.qk_rope_head_dim" || field == "model.v_head_dim")) {
+        im.unsupported_key(key, "an MLA key without multi-head latent attention: not read");
+        continue;
+      }
+      im.set(field, v, key);
+      if (name == "intermediate_size" && F == Family::mixtral)
+        im.set("model.expert_ffn", v, key, "Mixtral's experts have the width of a dense MLP");
+      continue;
+    }
+    if (name == "num_key_value_heads") {
+      if (v.is_null()) {
+        im.ignore(key, "null: as many as heads");
+      } else {
+        im.set("model.kv_heads", v, key);
+      }
+    } else if (name == "head_dim") {
+      if (v.is_null() || mla) {
+        im.ignore(key, mla ? "MLA gives its own head widths" : "null: hidden / heads");
+      } else {
+        im.set("model.head_dim", v, key);
+      }
+    } else if (name == "q_lora_rank") {
+      if (!mla) {
+        im.unsupported_key(key, "an MLA key without multi-head latent attention: not read");
+      } else if (v.is_null()) {
+        im.set("model.q_lora_rank", 0, key, "null: queries are projected directly");
+      } else {
+        im.set("model.q_lora_rank", v, key);
+      }
+    } else if (name == "attention_bias" || name == "qkv_bias") {
+      bool on = false;
+      if (!im.boolean(v, key, on)) break;
+      if (on) {
+        im.set("model.qkv_bias", true, key,
+               "biases on q, k and v counted; the output projection's bias (hidden per layer) is not");
+        im.unsupported_key(key,
+                           "a bias on the output projection too: the field table has q/k/v biases "
+                           "(qkv_bias) or biases on every linear layer (linear_bias)");
+      } else {
+        im.ignore(key, "false: no attention biases");
+      }
+    } else if (name == "mlp_bias") {
+      bool on = false;
+      if (!im.boolean(v, key, on)) break;
+      if (on) {
+        im.unsupported_key(key, "MLP biases alone: the field table has them only with every linear layer's");
+      } else {
+        im.ignore(key, "false: no MLP biases");
+      }
+    } else if (name == "max_position_embeddings") {
+      im.unsupported_key(key, "the model's context (" + value_text(v) +
+                                  "): a custom model has no context field, so a seq_len beyond it is not flagged");
+    } else if (name == "sliding_window" || name == "sliding_window_size") {
+      const bool off = v.is_null() || (cfg.contains("use_sliding_window") && cfg["use_sliding_window"] == false);
+      if (off) {
+        im.ignore(key, "sliding-window attention is off");
+      } else {
+        im.unsupported_key(key, "sliding-window attention (" + value_text(v) +
+                                    " tokens): counted as full causal attention, so attention time at long "
+                                    "sequences is overestimated");
+      }
+    } else if (name == "moe_layer_freq" || name == "decoder_sparse_step") {
+      if (v == 1) {
+        im.ignore(key, "1: every layer after the dense ones is MoE");
+      } else {
+        im.unsupported_key(key, "MoE in every " + value_text(v) +
+                                    "th layer: not modelled (MoE layers follow the "
+                                    "dense_layers leading ones)");
+      }
+    } else if (name == "mlp_only_layers") {
+      if (!v.is_array()) return im.fail(key, "must be a list of layer indices; got " + v.dump());
+      bool leading = true;
+      for (size_t i = 0; i < v.size(); ++i)
+        if (!(v[i].is_number_integer() && v[i].get<long long>() == static_cast<long long>(i))) leading = false;
+      if (v.empty()) {
+        im.ignore(key, "[]: every layer is MoE");
+      } else if (leading) {
+        im.set("model.dense_layers", static_cast<long long>(v.size()), key);
+      } else {
+        im.unsupported_key(key, "dense layers other than the leading ones are not modelled");
+      }
+    } else if (name == "num_nextn_predict_layers") {
+      if (v == 0) {
+        im.ignore(key, "0: no multi-token prediction module");
+      } else {
+        im.unsupported_key(key, "the multi-token prediction module (" + value_text(v) +
+                                    " layer; DeepSeek-V3: 14B parameters) is not counted");
+      }
+    } else if (name == "quantization_config") {
+      im.unsupported_key(key, "the checkpoint is stored quantized; training precision is the scenario's precision");
+    } else if (name == "torch_dtype" || name == "dtype") {
+      im.ignore(key, "the checkpoint's storage type; the training precision is the scenario's precision field");
+    } else if (kHfIgnored.count(name)) {
+      im.ignore(key, "adds no parameters and changes no figure");
+    } else {
+      im.unknown_key(key);
+    }
+  }
+  if (!im.ok()) return false;
+  if (nested)
+    for (auto it = top.begin(); it != top.end(); ++it) {
+      if (it.key() == "text_config") continue;
+      if (it.key() == "vision_config") {
+        im.unsupported_key("vision_config",
+                           "the vision tower and its projector are not counted: the language model only");
+      } else if (kHfIgnored.count(it.key())) {
+        im.ignore(it.key(), "adds no parameters and changes no figure");
+      } else {
+        im.unknown_key(it.key());
+      }
+    }
+
+  // Defaults of the config class where the key is absent, and what the field table cannot say.
+  if (!cfg.contains("tie_word_embeddings") && !top.contains("tie_word_embeddings") && fam->tied_default)
+    im.set("model.tied_embeddings", true, type_key,
+           "absent: " + std::string(fam->model_type) + " ties them by default");
+  if (!cfg.contains("num_key_value_heads"))
+    if (const ojson* h = Importer::at(im.scenario, "model.heads", false)) {
+      const ojson heads = *h;
+      im.set("model.kv_heads", heads, type_key, "num_key_value_heads absent: as many as heads");
+    }
+  if (F == Family::qwen3 || F == Family::qwen3_moe)
+    im.unsupported_key(type_key, "Qwen3's q_norm and k_norm (2 x head_dim per layer) are not counted");
+  if (F == Family::gemma2 || F == Family::gemma3)
+    im.unsupported_key(type_key, "Gemma's post-attention and post-feedforward norms (2 x hidden per layer)" +
+                                     std::string(F == Family::gemma3 ? " and q/k norms (2 x head_dim per layer)" : "") +
+                                     " are not counted");
+  if (F == Family::deepseek && moe && fam->model_type == std::string("deepseek_v3"))
+    im.unsupported_key(type_key, "the router's score-correction bias (experts per MoE layer) is not counted");
+  if (!im.ok()) return false;
+
+  // The architecture as the scenario parser reads it, checked, counted and compared with the catalog.
+  InputError err;
+  detail::Reader r(err);
+  ModelArch arch;
+  const json model = json::parse(im.scenario["model"].dump());
+  if (!detail::read_arch_fields(r, model, "model", arch) || !detail::check_arch(r, arch, "model")) {
+    const auto src = im.source_of.find(err.field);
+    return im.fail(src != im.source_of.end() ? src->second : err.field, err.message);
+  }
+  const ParamCount pc = count_params(arch);
+  const auto same = [](const ModelArch& a, const ModelArch& b) {
+    return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
+           a.effective_head_dim() == b.effective_head_dim() && a.ffn == b.ffn && a.vocab == b.vocab &&
+           a.gated_mlp == b.gated_mlp && a.tied_embeddings == b.tied_embeddings && a.qkv_bias == b.qkv_bias &&
+           a.linear_bias == b.linear_bias && a.norm == b.norm && a.learned_positions == b.learned_positions &&
+           a.experts == b.experts && a.top_k == b.top_k && a.shared_experts == b.shared_experts &&
+           a.expert_ffn == b.expert_ffn && a.effective_shared_ffn() == b.effective_shared_ffn() &&
+           a.dense_layers == b.dense_layers && a.attention == b.attention && a.q_lora_rank == b.q_lora_rank &&
+           a.kv_lora_rank == b.kv_lora_rank && a.qk_nope_head_dim == b.qk_nope_head_dim &&
+           a.qk_rope_head_dim == b.qk_rope_head_dim && a.v_head_dim == b.v_head_dim;
+  };
+  // Llama 3 8B and 3.1 8B share one architecture: the preset of the same context wins.
+  const ModelPreset* match = nullptr;
+  const long long context =
+      cfg.contains("max_position_embeddings") && cfg["max_position_embeddings"].is_number_integer()
+          ? cfg["max_position_embeddings"].get<long long>()
+          : -1;
+  for (const ModelPreset& p : im.catalog_.models)
+    if (same(p.arch, arch) && (!match || (match->max_context != context && p.max_context == context))) match = &p;
+  if (match) out_extra["matches_preset"] = match->id;
+  out_extra["params"] = {{"total", static_cast<long long>(pc.total)}, {"active", static_cast<long long>(pc.active)}};
+  return true;
+}
+
+// ---- DeepSpeed config JSON --------------------------------------------------
+
+bool offload_device(Importer& im, const ojson& v, const std::string& key, std::string& out, std::string& out_key) {
+  if (!im.object(v, key)) return false;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string sub = key + "." + it.key();
+    if (it.key() == "device") {
+      std::string d;
+      if (!im.string(it.value(), sub, d)) return false;
+      if (d != "none" && d != "cpu" && d != "nvme")
+        return im.fail(sub, "must be one of none, cpu, nvme; got '" + d + "'");
+      out = d;
+      out_key = sub;
+    } else {
+      im.ignore(sub, "a transfer setting (pinned memory, buffers, NVMe path): not modelled separately");
+    }
+  }
+  return true;
+}
+
+void resolve_offload(Importer& im, Knobs& k) {
+  if (!im.ok()) return;
+  if (!k.offload_optimizer.empty()) im.set("parallel.offload", k.offload_optimizer, k.offload_optimizer_key);
+  if (k.offload_param.empty()) return;
+  if (k.offload_optimizer.empty() && k.offload_param == "none") return im.ignore(k.offload_param_key, "none");
+  if (k.offload_param == k.offload_optimizer) {
+    im.ignore(k.offload_param_key, "the same device as the optimizer states: parallel.offload moves both under ZeRO-3");
+  } else if (k.offload_param == "none") {
+    im.unsupported_key(k.offload_param_key,
+                       "weights kept on the GPU while optimizer states are offloaded: "
+                       "parallel.offload with ZeRO-3 moves both, so weights may be undercounted");
+  } else {
+    im.unsupported_key(k.offload_param_key, "weights offloaded to " + k.offload_param + " but optimizer states to " +
+                                                (k.offload_optimizer.empty() ? "none" : k.offload_optimizer) +
+                                                ": one offload device for both is modelled");
+  }
+}
+
+bool deepspeed_config(Importer& im, const ojson& cfg, Knobs& k) {
+  im.set("framework", "deepspeed", "(format)", "a DeepSpeed config: the DeepSpeed engine runs the job");
+  for (auto it = cfg.begin(); it != cfg.end() && im.ok(); ++it) {
+    const std::string key = it.key();
+    const ojson& v = it.value();
+    if (key == "train_batch_size") {
+      if (v.is_string() && v.get<std::string>() == "auto") {
+        im.ignore(key, "\"auto\": the Trainer fills it");
+      } else {
+        im.set("global_batch", v, key);
+      }
+    } else if (key == "train_micro_batch_size_per_gpu" || key == "gradient_accumulation_steps") {
+      training_key(im, k, key, v, key);
+    } else if (key == "bf16" || key == "fp16") {
+      if (!im.object(v, key)) return false;
+      for (auto s = v.begin(); s != v.end(); ++s) {
+        const std::string sub = key + "." + s.key();
+        if (s.key() == "enabled") {
+          set_precision_flag(im, s.value(), sub, key.c_str());
+        } else {
+          im.ignore(sub, "loss scaling and casting settings: no effect on memory or time");
+        }
+      }
+    } else if (key == "zero_optimization") {
+      if (!im.object(v, key)) return false;
+      for (auto s = v.begin(); s != v.end() && im.ok(); ++s) {
+        const std::string sub = key + "." + s.key();
+        const std::string n = s.key();
+        if (n == "stage") {
+          im.set("parallel.zero", s.value(), sub);
+        } else if (n == "offload_optimizer") {
+          offload_device(im, s.value(), sub, k.offload_optimizer, k.offload_optimizer_key);
+        } else if (n == "offload_param") {
+          offload_device(im, s.value(), sub, k.offload_param, k.offload_param_key);
+        } else if (n == "cpu_offload") {
+          bool on = false;
+          if (im.boolean(s.value(), sub, on) && on) k.offload_optimizer = "cpu", k.offload_optimizer_key = sub;
+        } else if (n == "zero_hpz_partition_size" || n == "zero_quantized_weights" || n == "zero_quantized_gradients" ||
+                   n == "mics_shard_size") {
+          if (s.value() == false || s.value() == 1 || s.value() == -1) {
+            im.ignore(sub, "off");
+          } else {
+            im.unsupported_key(sub, "ZeRO++ / MiCS partitioning and quantized communication are not modelled");
+          }
+        } else {
+          im.ignore(sub, "bucket and prefetch tuning: ZeRO's buffers are modelled with their usual sizes");
+        }
+      }
+    } else if (key == "optimizer") {
+      if (!im.object(v, key)) return false;
+      for (auto s = v.begin(); s != v.end(); ++s) {
+        const std::string sub = key + "." + s.key();
+        if (s.key() == "type") {
+          set_optimizer(im, s.value(), sub);
+        } else {
+          im.ignore(sub, "optimizer hyper-parameters");
+        }
+      }
+    } else if (key == "communication_data_type") {
+      std::string t;
+      if (im.string(v, key, t)) im.set("techniques.fp32_grad_reduce", t == "fp32", key);
+    } else if (key == "activation_checkpointing") {
+      im.unsupported_key(key,
+                         "configures DeepSpeed's checkpointing API; whether layers recompute is the training "
+                         "script's choice: set parallel.recompute");
+    } else if (key == "pipeline" || key == "tensor_parallel" || key == "amp" || key == "sequence_parallel_size") {
+      im.unsupported_key(key, "not read: set parallel.pp / parallel.tp / precision in the scenario");
+    } else if (key == "scheduler" || key == "gradient_clipping" || key == "steps_per_print" ||
+               key == "wall_clock_breakdown" || key == "prescale_gradients" || key == "gradient_predivide_factor" ||
+               key == "zero_allow_untested_optimizer" || key == "dump_state" || key == "memory_breakdown" ||
+               key == "flops_profiler" || key == "tensorboard" || key == "wandb" || key == "csv_monitor" ||
+               key == "comms_logger" || key == "checkpoint" || key == "zero_force_ds_cpu_optimizer" ||
+               key == "data_types" || key == "elasticity" || key == "aio") {
+      im.ignore(key, "schedule, logging, profiling or I/O tuning: no effect on the estimate");
+    } else {
+      im.unknown_key(key);
+    }
+  }
+  resolve_offload(im, k);
+  return im.ok();
+}
+
+// ---- accelerate config YAML -------------------------------------------------
+
+bool accelerate_config(Importer& im, const ojson& cfg, Knobs& k) {
+  long long processes = 0, machines = 0;
+  std::string processes_key, machines_key;
+  for (auto it = cfg.begin(); it != cfg.end() && im.ok(); ++it) {
+    const std::string key = it.key();
+    const ojson& v = it.value();
+    if (key == "distributed_type") {
+      // PyYAML reads an unquoted NO as false, and so does this reader.
+      const std::string t = v == false ? "NO" : v.is_string() ? v.get<std::string>() : v.dump();
+      if (t == "NO") {
+        im.ignore(key, "NO: one process");
+        if (!cfg.contains("num_processes")) processes = 1, processes_key = key;
+      } else if (t == "MULTI_GPU") {
+        im.set("parallel.zero", 0, key, "data-parallel (DDP): every GPU holds the whole model");
+      } else if (t == "DEEPSPEED") {
+        im.set("framework", "deepspeed", key);
+      } else if (t == "FSDP") {
+        im.set("framework", "fsdp", key);
+      } else if (t == "MEGATRON_LM") {
+        im.set("framework", "megatron", key);
+      } else {
+        return im.fail(key, "must be one of NO, MULTI_GPU, DEEPSPEED, FSDP, MEGATRON_LM (GPU setups); got '" + t + "'");
+      }
+    } else if (key == "mixed_precision") {
+      const std::string p = v == false ? "no" : v.is_string() ? v.get<std::string>() : v.dump();
+      if (p == "no") {
+        im.set("precision", "fp32", key);
+      } else if (p == "fp16" || p == "bf16" || p == "fp8") {
+        im.set("precision", p, key);
+      } else {
+        return im.fail(key, "must be one of no, fp16, bf16, fp8; got '" + p + "'");
+      }
+    } else if (key == "num_processes") {
+      if (im.integer(v, key, processes, 1, 1000000)) processes_key = key;
+    } else if (key == "num_machines") {
+      if (im.integer(v, key, machines, 1, 100000)) machines_key = key;
+    } else if (key == "deepspeed_config") {
+      if (!im.object(v, key)) return false;
+      for (auto s = v.begin(); s != v.end() && im.ok(); ++s) {
+        const std::string sub = key + "." + s.key();
+        const std::string n = s.key();
+        if (n == "zero_stage") {
+          im.set("parallel.zero", s.value(), sub);
+        } else if (n == "offload_optimizer_device" || n == "offload_param_device") {
+          std::string d;
+          if (!im.string(s.value(), sub, d)) return false;
+          if (d != "none" && d != "cpu" && d != "nvme")
+            return im.fail(sub, "must be one of none, cpu, nvme; got '" + d + "'");
+          (n == "offload_optimizer_device" ? k.offload_optimizer : k.offload_param) = d;
+          (n == "offload_optimizer_device" ? k.offload_optimizer_key : k.offload_param_key) = sub;
+        } else if (n == "gradient_accumulation_steps") {
+          training_key(im, k, n, s.value(), sub);
+        } else if (n == "deepspeed_config_file") {
+          im.unsupported_key(sub, "names a DeepSpeed config file (" + value_text(s.value()) +
+                                      "): import that file too (llmplan import FILE)");
+        } else {
+          im.ignore(sub, "launch and save settings: no effect on the estimate");
+        }
+      }
+    } else if (key == "fsdp_config") {
+      if (!im.object(v, key)) return false;
+      for (auto s = v.begin(); s != v.end() && im.ok(); ++s) {
+        const std::string sub = key + "." + s.key();
+        const std::string n = s.key();
+        const ojson& x = s.value();
+        if (n == "fsdp_sharding_strategy") {
+          const std::string st = x.is_string() ? x.get<std::string>() : x.dump();
+          if (st == "FULL_SHARD" || st == "1") {
+            im.set("parallel.zero", 3, sub);
+          } else if (st == "SHARD_GRAD_OP" || st == "2") {
+            im.set("parallel.zero", 2, sub);
+          } else if (st == "NO_SHARD" || st == "3") {
+            im.set("parallel.zero", 0, sub);
+          } else if (st == "HYBRID_SHARD" || st == "4" || st == "HYBRID_SHARD_ZERO2" || st == "5") {
+            im.set("parallel.zero", st == "HYBRID_SHARD_ZERO2" || st == "5" ? 2 : 3, sub,
+                   "hybrid sharding (within a node, replicated across nodes) counted as sharding over every GPU");
+          } else {
+            return im.fail(sub,
+                           "must be one of FULL_SHARD, SHARD_GRAD_OP, NO_SHARD, HYBRID_SHARD, "
+                           "HYBRID_SHARD_ZERO2 (or 1-5); got '" +
+                               st + "'");
+          }
+        } else if (n == "fsdp_reshard_after_forward") {
+          bool on = false;
+          if (im.boolean(x, sub, on))
+            im.set("parallel.zero", on ? 3 : 2, sub, "FSDP2: resharding after forward is ZeRO-3");
+        } else if (n == "fsdp_offload_params") {
+          bool on = false;
+          if (im.boolean(x, sub, on)) im.set("parallel.offload", on ? "cpu" : "none", sub);
+        } else if (n == "fsdp_activation_checkpointing") {
+          bool on = false;
+          if (im.boolean(x, sub, on)) im.set("parallel.recompute", on ? "full" : "none", sub);
+        } else {
+          im.ignore(sub, "wrapping, prefetch and state-dict settings: no effect on the estimate");
+        }
+      }
+    } else if (key == "dynamo_config") {
+      if (!im.object(v, key)) return false;
+      for (auto s = v.begin(); s != v.end(); ++s) {
+        const std::string sub = key + "." + s.key();
+        if (s.key() == "dynamo_backend") {
+          const std::string b = s.value().is_string() ? s.value().get<std::string>() : s.value().dump();
+          im.set("techniques.compile", b != "NO" && b != "no" && b != "false", sub);
+        } else {
+          im.ignore(sub, "torch.compile options");
+        }
+      }
+    } else if (key == "megatron_lm_config") {
+      im.unsupported_key(key, "Megatron-LM's layout: set parallel.tp and parallel.pp in the scenario");
+    } else if (key == "use_cpu") {
+      if (v == true) return im.fail(key, "true: a CPU run; llmplan estimates GPU training");
+      im.ignore(key, "false");
+    } else if (key == "compute_environment" || key == "machine_rank" || key == "main_process_ip" ||
+               key == "main_process_port" || key == "main_training_function" || key == "rdzv_backend" ||
+               key == "same_network" || key == "gpu_ids" || key == "downcast_bf16" || key == "debug" ||
+               key == "enable_cpu_affinity" || key == "tpu_env" || key == "tpu_use_cluster" || key == "tpu_use_sudo" ||
+               key == "num_cpu_threads_per_process" || key == "ipex_config" || key == "mpirun_config") {
+      im.ignore(key, "launch settings: no effect on the estimate");
+    } else {
+      im.unknown_key(key);
+    }
+  }
+  if (!im.ok()) return false;
+  if (processes > 0) {
+    k.gpus = processes;
+    k.gpus_key = processes_key;
+    if (machines > 0) {
+      k.nodes = machines;
+      if (processes % machines != 0)
+        return im.fail(processes_key, "must be a multiple of num_machines (" + std::to_string(machines) + "); got " +
+                                          std::to_string(processes));
+      k.per_node = processes / machines;
+      k.gpus_key = processes_key + " (over " + machines_key + ")";
+    }
+  } else if (machines > 1) {
+    im.unsupported_key(machines_key, "the GPU count needs num_processes");
+  }
+  resolve_offload(im, k);
+  return im.ok();
+}
+
+// ---- LLaMA-Factory and axolotl YAML -------------------------------------------
+
+bool training_yaml(Importer& im, const ojson& cfg, Knobs& k, bool llamafactory) {
+  if (llamafactory) k.llamafactory_recompute_default = true;
+  // What each tool does when the key is absent: LLaMA-Factory's finetuning_type defaults to lora,
+  // axolotl without an adapter trains every weight.
+  if (llamafactory && !cfg.contains("finetuning_type")) {
+    k.finetuning = "lora";
+    k.finetuning_key = "finetuning_type";
+    k.finetuning_note = "absent: LLaMA-Factory's default is lora";
+  }
+  if (!llamafactory && (!cfg.contains("adapter") || cfg["adapter"].is_null())) {
+    k.finetuning = "full";
+    k.finetuning_key = "adapter";
+    k.finetuning_note = "no adapter: axolotl trains every weight";
+  }
+  for (auto it = cfg.begin(); it != cfg.end() && im.ok(); ++it) {
+    const std::string key = it.key();
+    const ojson& v = it.value();
+    if (training_key(im, k, key, v, key)) continue;
+    if (!im.ok()) break;
+    if (!llamafactory && (key == "fsdp" || key == "fsdp_config")) {
+      if (key == "fsdp") {
+        std::vector<std::string> opts;
+        if (v.is_string()) {
+          opts.push_back(v.get<std::string>());
+        } else if (v.is_array()) {
+          for (const ojson& x : v)
+            if (x.is_string()) opts.push_back(x.get<std::string>());
+        } else {
+          return im.fail(key, "must be a list of FSDP options (full_shard, shard_grad_op, offload, auto_wrap)");
+        }
+        for (const std::string& o : opts) {
+          if (o == "full_shard") {
+            im.set("parallel.zero", 3, key);
+          } else if (o == "shard_grad_op") {
+            im.set("parallel.zero", 2, key);
+          } else if (o == "offload") {
+            im.set("parallel.offload", "cpu", key);
+          } else if (o != "auto_wrap") {
+            im.unsupported_key(key, "FSDP option '" + o + "' is not modelled");
+          }
+        }
+        continue;
+      }
+      Knobs dummy;
+      ojson wrapped = {{"fsdp_config", v}};
+      // The same keys as accelerate's fsdp_config.
+      if (!im.object(v, key)) break;
+      accelerate_config(im, wrapped, dummy);
+      continue;
+    }
+    if (kBookkeeping.count(key)) {
+      im.ignore(key, kBookkeepingReason);
+    } else {
+      im.unknown_key(key);
+    }
+  }
+  return im.ok();
+}
+
+// ---- torchrun / deepspeed command lines -------------------------------------
+
+struct Token {
+  std::string text;
+  int line = 0;
+};
+
+// Splits a shell command into words: quotes, backslash escapes and line continuations, comments.
+bool shell_words(std::string_view text, std::vector<Token>& out, InputError& err) {
+  const auto fail = [&](int line, const std::string& message) {
+    err.field = "line " + std::to_string(line);
+    err.message = err.field + ": " + message;
+    return false;
+  };
+  std::string cur;
+  bool in_word = false;
+  int line = 1, word_line = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      const char n = text[i + 1];
+      ++i;
+      if (n == '\n') {
+        ++line;
+        continue;
+      }
+      if (n == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+        ++i;
+        ++line;
+        continue;
+      }
+      if (!in_word) word_line = line;
+      cur += n;
+      in_word = true;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      const size_t end = text.find(c, i + 1);
+      if (end == std::string_view::npos) return fail(line, std::string("the closing ") + c + " is missing");
+      if (!in_word) word_line = line;
+      for (size_t j = i + 1; j < end; ++j)
+        if (text[j] == '\n') ++line;
+      cur.append(text.substr(i + 1, end - i - 1));
+      in_word = true;
+      i = end;
+      continue;
+    }
+    if (c == '#' && !in_word) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) out.push_back({cur, word_line});
+      cur.clear();
+      in_word = false;
+      if (c == '\n') {
+        ++line;
+        if (!out.empty() && out.back().text != "\n") out.push_back({"\n", line - 1});
+      }
+      continue;
+    }
+    if (c == ';' || c == '|' || c == '&' || c == '`' || c == '>' || c == '<' || c == '(' || c == ')')
+      return fail(line, std::string("'") + c + "': one command is read, without pipes, redirections or subshells");
+    if (!in_word) word_line = line;
+    cur += c;
+    in_word = true;
+  }
+  if (in_word) out.push_back({cur, word_line});
+  return true;
+}
+
+bool is_launcher(const std::vector<Token>& w, size_t i, size_t& skip, std::string& format) {
+  if (i >= w.size()) return false;
+  const std::string& t = w[i].text;
+  const std::string base = t.substr(t.rfind('/') == std::string::npos ? 0 : t.rfind('/') + 1);
+  if (base == "torchrun") return skip = 1, format = "torchrun", true;
+  if (base == "deepspeed") return skip = 1, format = "deepspeed_cli", true;
+  if ((base == "python" || base == "python3") && i + 2 < w.size() && w[i + 1].text == "-m" &&
+      (w[i + 2].text == "torch.distributed.run" || w[i + 2].text == "torch.distributed.launch"))
+    return skip = 3, format = "torchrun", true;
+  return false;
+}
+
+// Whether the text is a torchrun / deepspeed command line (its first command names a launcher).
+bool looks_like_command(std::string_view text, std::string& format) {
+  std::vector<Token> w;
+  InputError err;
+  if (!shell_words(text, w, err)) return false;
+  size_t i = 0;
+  while (i < w.size() && (w[i].text == "\n" || w[i].text == "export" ||
+                          (w[i].text.find('=') != std::string::npos && w[i].text[0] != '-')))
+    ++i;
+  size_t skip = 0;
+  return is_launcher(w, i, skip, format);
+}
+
+bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& format) {
+  std::vector<Token> w;
+  InputError err;
+  if (!shell_words(text, w, err)) return im.fail(err.field, err.message.substr(err.field.size() + 2));
+  size_t i = 0;
+  // Leading lines: blank, comments (gone already), `export VAR=value` and VAR=value prefixes.
+  while (i < w.size()) {
+    const std::string& t = w[i].text;
+    if (t == "\n") {
+      ++i;
+    } else if (t == "export") {
+      ++i;
+    } else if (t.find('=') != std::string::npos && t[0] != '-') {
+      im.unsupported_key(t.substr(0, t.find('=')), "an environment variable: not read");
+      ++i;
+    } else {
+      break;
+    }
+  }
+  size_t skip = 0;
+  k.command = true;
+  if (!is_launcher(w, i, skip, format))
+    return im.fail("line " + std::to_string(i < w.size() ? w[i].line : 1),
+                   "expected a torchrun, python -m torch.distributed.run or deepspeed command; got '" +
+                       (i < w.size() ? w[i].text.substr(0, 60) : std::string()) + "'");
+  i += skip;
+  const bool ds = format == "deepspeed_cli";
+  // Launcher options, up to the script (the first word that is not an option or its value).
+  long long nproc = 0, nnodes = 0;
+  std::string nproc_key, nnodes_key;
+  const std::set<std::string> launcher_with_value = {"node_rank",         "master_addr",
+                                                     "master_port",       "rdzv_backend",
+                                                     "rdzv_endpoint",     "rdzv_id",
+                                                     "rdzv_conf",         "max_restarts",
+                                                     "monitor_interval",  "role",
+                                                     "log_dir",           "log-dir",
+                                                     "redirects",         "tee",
+                                                     "start_method",      "start-method",
+                                                     "local_addr",        "hostfile",
+                                                     "exclude",           "launcher",
+                                                     "launcher_args",     "ssh_port",
+                                                     "master-addr",       "master-port",
+                                                     "node-rank",         "rdzv-backend",
+                                                     "rdzv-endpoint",     "rdzv-id",
+                                                     "max-restarts",      "min_elastic_nodes",
+                                                     "max_elastic_nodes", "local-ranks-filter",
+                                                     "local_ranks_filter"};
+  const std::set<std::string> launcher_flags = {
+      "standalone",       "no_python",    "no-python", "module",      "m",          "use_env",
+      "use-env",          "run_path",     "run-path",  "force_multi", "autotuning", "bind_cores_to_rank",
+      "elastic_training", "no_local_rank"};
+  std::string script;
+  while (i < w.size() && im.ok()) {
+    std::string t = w[i].text;
+    if (t == "\n") {
+      ++i;
+      continue;
+    }
+    if (t.rfind("-", 0) != 0) {
+      script = t;
+      ++i;
+      break;
+    }
+    std::string name = t.substr(t.rfind("--", 0) == 0 ? 2 : 1), value;
+    bool has_value = false;
+    if (const size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    std::replace(name.begin(), name.end(), '-', '_');
+    const std::string key = "--" + name;
+    const auto take_value = [&]() {
+      if (!has_value && i + 1 < w.size() && w[i + 1].text != "\n") {
+        value = w[++i].text;
+        has_value = true;
+      }
+      return has_value;
+    };
+    if (name == "nproc_per_node" || name == "num_gpus") {
+      if (!take_value()) return im.fail(key, "needs a value");
+      const ojson v = detail::yaml_plain_scalar(value);
+      if (v.is_number_integer()) {
+        if (!im.integer(v, key, nproc, 1, 1024)) return false;
+        nproc_key = key;
+      } else {
+        im.unsupported_key(key, "'" + value + "': the machine's GPU count, not known here: set cluster.gpus");
+      }
+    } else if (name == "nnodes" || name == "num_nodes") {
+      if (!take_value()) return im.fail(key, "needs a value");
+      const ojson v = detail::yaml_plain_scalar(value);
+      if (v.is_number_integer()) {
+        if (!im.integer(v, key, nnodes, 1, 100000)) return false;
+        nnodes_key = key;
+      } else {
+        im.unsupported_key(key, "'" + value + "': an elastic node range; set cluster.gpus for the size you run");
+      }
+    } else if (name == "include" && ds) {
+      if (!take_value()) return im.fail(key, "needs a value");
+      // host:slot,slot@host:slot...
+      long long total = 0, hosts = 0;
+      bool known = true;
+      size_t start = 0;
+      while (start <= value.size()) {
+        const size_t at = value.find('@', start);
+        const std::string host = value.substr(start, at == std::string::npos ? std::string::npos : at - start);
+        const size_t colon = host.find(':');
+        if (colon == std::string::npos) {
+          known = false;
+        } else {
+          total += 1 + static_cast<long long>(std::count(host.begin() + static_cast<long>(colon), host.end(), ','));
+        }
+        ++hosts;
+        if (at == std::string::npos) break;
+        start = at + 1;
+      }
+      if (known && total > 0) {
+        nproc = total / hosts;
+        nnodes = hosts;
+        nproc_key = nnodes_key = key;
+        if (total % hosts != 0) im.unsupported_key(key, "hosts with different GPU counts: the average is used");
+      } else {
+        im.unsupported_key(key, "'" + value + "': a host without slots uses all its GPUs, not known here");
+      }
+    } else if (launcher_with_value.count(name)) {
+      take_value();
+      im.ignore(key, "launch setting: no effect on the estimate");
+    } else if (launcher_flags.count(name)) {
+      if (name == "standalone" && nnodes == 0) nnodes = 1, nnodes_key = key;
+      im.ignore(key, "launch setting: no effect on the estimate");
+    } else {
+      take_value();
+      im.unknown_key(key);
+    }
+    ++i;
+  }
+  if (!im.ok()) return false;
+  if (script.empty())
+    return im.fail("line " + std::to_string(w.empty() ? 1 : w.back().line),
+                   "the training script is missing after the launcher's options");
+  if (nproc > 0) {
+    k.gpus = nproc * (nnodes > 0 ? nnodes : 1);
+    k.nodes = nnodes > 0 ? nnodes : 1;
+    k.per_node = nproc;
+    k.gpus_key = nproc_key + (nnodes > 1 ? " x " + nnodes_key : "");
+  } else if (nnodes > 1) {
+    im.unsupported_key(
+        nnodes_key, "the GPU count needs GPUs per node (" + std::string(ds ? "--num_gpus" : "--nproc_per_node") + ")");
+  } else if (ds) {
+    im.unsupported_key("--num_gpus",
+                       "absent: DeepSpeed uses every GPU of the machine, not known here: set cluster.gpus");
+  }
+  if (ds) im.set("framework", "deepspeed", "deepspeed", "the DeepSpeed launcher runs a DeepSpeed engine");
+  // The script's own flags.
+  while (i < w.size() && im.ok()) {
+    const std::string t = w[i].text;
+    ++i;
+    if (t == "\n") continue;
+    if (t.rfind("--", 0) != 0) {
+      im.unknown_key(t);
+      continue;
+    }
+    std::string name = t.substr(2), value;
+    bool has_value = false;
+    if (const size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    std::replace(name.begin(), name.end(), '-', '_');
+    if (!has_value && i < w.size() && w[i].text != "\n" &&
+        (w[i].text.rfind("-", 0) != 0 ||
+         (w[i].text.size() > 1 && std::isdigit(static_cast<unsigned char>(w[i].text[1]))))) {
+      value = w[i].text;
+      has_value = true;
+      ++i;
+    }
+    const std::string key = "--" + name;
+    if (has_value && value.find('$') != std::string::npos) {
+      im.unsupported_key(key, "'" + value + "' is a shell variable: its value is not known here");
+      continue;
+    }
+    // A flag without a value is true (HfArgumentParser's boolean flags).
+    ojson v = has_value ? detail::yaml_plain_scalar(value) : ojson(true);
+    if (name == "lora_target" || name == "lora_target_modules") {
+      // Space-separated module names: every following word that is not a flag.
+      std::string list = has_value ? value : "";
+      while (i < w.size() && w[i].text != "\n" && w[i].text.rfind("-", 0) != 0) list += "," + w[i++].text;
+      v = list;
+    }
+    if (training_key(im, k, name, v, key)) continue;
+    if (!im.ok()) break;
+    if (kBookkeeping.count(name)) {
+      im.ignore(key, kBookkeepingReason);
+    } else {
+      im.unknown_key(key);
+    }
+  }
+  return im.ok();
+}
+
+// ---- detection ---------------------------------------------------------------
+
+const char* kLookedFor =
+    "not a recognised training config; looked for a Hugging Face config.json (model_type or architectures), "
+    "a DeepSpeed config JSON (zero_optimization or train_micro_batch_size_per_gpu), an accelerate config YAML "
+    "(compute_environment or distributed_type), a LLaMA-Factory YAML (stage, finetuning_type, cutoff_len, "
+    "model_name_or_path), an axolotl YAML (base_model, adapter, sequence_len, micro_batch_size), or a torchrun / "
+    "deepspeed command line";
+
+int count_keys(const ojson& o, std::initializer_list<const char*> keys) {
+  int n = 0;
+  for (const char* k : keys) n += o.contains(k) ? 1 : 0;
+  return n;
+}
+
+std::string error_json(const InputError& e) {
+  return ojson{{"error", {{"field", e.field}, {"message", e.message}}}}.dump(2);
+}
+
+}  // namespace
+
+std::string import_config(std::string_view text, const Catalog& catalog) {
+  try {
+    if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos)
+      return error_json({"(file)", "(file): byte " + std::to_string(bad) + " is not UTF-8 text"});
+    Importer im(catalog);
+    Knobs k;
+    ojson extra = ojson::object();
+    std::string format;
+    size_t first = 0;
+    while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
+    if (first == text.size()) return error_json({"(file)", "(file): empty; " + std::string(kLookedFor)});
+    if (text[first] == '{' || text[first] == '[') {
+      std::string problem, at;
+      const json doc = detail::parse_checked(text, problem, &at);
+      if (doc.is_discarded() && text[first] == '[')  // "[rank0]: ..." is a log, not a JSON list
+        return error_json({"(file)", "(file): " + std::string(kLookedFor)});
+      if (doc.is_discarded())
+        return error_json({at.empty() ? "(json)" : at, (at.empty() ? "(json)" : at) + ": " + problem});
+      if (!doc.is_object()) return error_json({"(json)", "(json): must be an object; " + std::string(kLookedFor)});
+      const ojson cfg = detail::parse_untrusted<ojson>(text);  // the same document, in the file's key order
+      if (cfg.contains("model_type") || cfg.contains("architectures")) {
+        format = "hf_config";
+        hf_config(im, cfg, extra);
+      } else if (cfg.contains("zero_optimization") || cfg.contains("train_micro_batch_size_per_gpu")) {
+        format = "deepspeed";
+        deepspeed_config(im, cfg, k);
+      } else {
+        return error_json({"(file)", "(file): " + std::string(kLookedFor)});
+      }
+    } else if (std::string f; looks_like_command(text, f)) {
+      command_line(im, text, k, format);
+    } else {
+      detail::YamlError ye;
+      const ojson cfg = detail::parse_yaml_lite(text, ye);
+      // Text without a single "key:" is no YAML config at all: say what was looked for.
+      const bool any_key = text.find(": ") != std::string_view::npos || text.find(":\n") != std::string_view::npos ||
+                           (!text.empty() && text.back() == ':');
+      if (ye.line && !any_key) return error_json({"(file)", "(file): " + std::string(kLookedFor)});
+      if (ye.line) {
+        const std::string where = "line " + std::to_string(ye.line);
+        return error_json({where, where + ": " + ye.message});
+      }
+      if (!cfg.is_object()) return error_json({"(file)", "(file): " + std::string(kLookedFor)});
+      const int lf = count_keys(cfg, {"stage", "finetuning_type", "cutoff_len", "model_name_or_path"});
+      const int ax = count_keys(cfg, {"base_model", "adapter", "sequence_len", "micro_batch_size"});
+      if (cfg.contains("compute_environment") || cfg.contains("distributed_type")) {
+        format = "accelerate";
+        accelerate_config(im, cfg, k);
+      } else if (lf > 0 && lf >= ax) {
+        format = "llamafactory";
+        training_yaml(im, cfg, k, true);
+      } else if (ax > 0) {
+        format = "axolotl";
+        training_yaml(im, cfg, k, false);
+      } else {
+        return error_json({"(file)", "(file): " + std::string(kLookedFor)});
+      }
+    }
+    finish(im, k);
+    if (!im.ok()) return error_json(*im.error);
+
+    // The contract: the partial scenario parses (over a default model when it names none).
+    ojson check = im.scenario;
+    if (!check.contains("model")) check["model"] = {{"preset", kCheckModel}};
+    const ScenarioParse p = parse_scenario(check.dump(), catalog);
+    if (!p.scenario) {
+      const auto src = im.source_of.find(p.error.field);
+      const std::string field = src != im.source_of.end() ? src->second : p.error.field;
+      return error_json({field, field + ": the imported values do not make a valid scenario: " + p.error.message});
+    }
+
+    // The model's fields in the field table's order (the order of docs/scenario.md).
+    if (im.scenario.contains("model") && im.scenario["model"].size() > 1) {
+      ojson model = ojson::object();
+      for (const FieldSpec& f : all_fields()) {
+        const std::string path = f.path;
+        if (path.rfind("model.", 0) == 0 && im.scenario["model"].contains(path.substr(6)))
+          model[path.substr(6)] = im.scenario["model"][path.substr(6)];
+      }
+      im.scenario["model"] = model;
+    }
+    ojson out = {{"format", format}, {"scenario", im.scenario}};
+    for (auto it = extra.begin(); it != extra.end(); ++it) out[it.key()] = it.value();
+    out["mapped"] = im.mapped;
+    out["ignored"] = im.ignored;
+    out["unsupported"] = im.unsupported;
+    out["unknown"] = im.unknown;
+    return out.dump(2);
+  } catch (const std::exception& e) {
+    return error_json({"(file)", std::string("(file): internal error: ") + e.what()});
+  }
+}
+
+}  // namespace llmplan

@@ -1,0 +1,401 @@
+// Import your config (llmplan/import.hpp, docs/import.md). The config.json files in tests/import
+// copy the architecture numbers of the published Hugging Face configs (tests/import/README.md:
+// URLs and date); each parameter count is checked against the published figure with the tolerance
+// its rounding allows, or exactly where the count is published to the parameter.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "../core/src/yaml_lite.hpp"
+#include "llmplan/catalog.hpp"
+#include "llmplan/import.hpp"
+#include "llmplan/model.hpp"
+#include "llmplan/scenario.hpp"
+
+using namespace llmplan;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(LLMPLAN_SOURCE_DIR) + "/tests/import/" + name, std::ios::binary);
+  REQUIRE_MESSAGE(in, "missing tests/import/" << name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+json import_text(const std::string& text) { return json::parse(import_config(text, builtin_catalog())); }
+
+json imported(const std::string& name) {
+  const json r = import_text(fixture(name));
+  REQUIRE_MESSAGE(!r.contains("error"), name << ": " << r.dump());
+  return r;
+}
+
+// The contract: the partial scenario parses, merged over a default scenario (one with a model).
+Scenario parses(const json& r) {
+  json s = json{{"model", {{"preset", "llama-3.1-8b"}}}};
+  s.merge_patch(r["scenario"]);
+  if (r["scenario"].contains("model")) s["model"] = r["scenario"]["model"];
+  const ScenarioParse p = parse_scenario(s.dump(), builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario, p.error.message);
+  return *p.scenario;
+}
+
+std::string error_field(const std::string& text) {
+  const json r = import_text(text);
+  REQUIRE_MESSAGE(r.contains("error"), r.dump());
+  return r["error"]["field"].get<std::string>();
+}
+
+std::string error_message(const std::string& text) {
+  const json r = import_text(text);
+  REQUIRE_MESSAGE(r.contains("error"), r.dump());
+  return r["error"]["message"].get<std::string>();
+}
+
+bool lists(const json& arr, const std::string& key) {
+  for (const json& e : arr)
+    if ((e.is_string() && e == key) || (e.is_object() && e["key"] == key)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_SUITE("import") {
+  TEST_CASE("Llama 3.1 8B config.json: the model, exactly 8,030,261,248 parameters, the preset") {
+    const json r = imported("llama-3.1-8b.config.json");
+    CHECK(r["format"] == "hf_config");
+    const json& m = r["scenario"]["model"];
+    CHECK(m["layers"] == 32);
+    CHECK(m["hidden"] == 4096);
+    CHECK(m["heads"] == 32);
+    CHECK(m["kv_heads"] == 8);
+    CHECK(m["ffn"] == 14336);
+    CHECK(m["vocab"] == 128256);
+    CHECK(m["tied_embeddings"] == false);
+    CHECK(m["gated_mlp"] == true);
+    // Hand count: 32 x (2 x 4096 x 4096 (q, o) + 2 x 4096 x 1024 (k, v) + 3 x 4096 x 14336 + 2 x 4096)
+    // + 2 x 128256 x 4096 (embedding, head) + 4096 = 32 x 218,112,000 + 1,050,673,152 + 4,096.
+    CHECK(r["params"]["total"] == 8030261248LL);
+    CHECK(r["matches_preset"] == "llama-3.1-8b");  // Llama 3 8B has the same shape but an 8K context
+    const Scenario s = parses(r);
+    CHECK(count_params(s.model).total == 8030261248.0);
+    CHECK(lists(r["unsupported"], "max_position_embeddings"));
+    CHECK(r["unknown"].empty());
+  }
+
+  TEST_CASE("every config.json: its parameter count against the published figure") {
+    struct Case {
+      const char* file;
+      double published;  // total parameters
+      double tolerance;  // relative
+      double published_active;
+      double active_tolerance;
+      const char* preset;  // the catalog preset of the same architecture ("" for none)
+    };
+    // Tolerances: one unit of the last published digit (a card's "7.61B" may be rounded or cut: the
+    // count is 7.6156B), unless said.
+    const Case cases[] = {
+        // Llama 2 paper: "7B" is nominal; Hugging Face lists 6.74B; within 5 % of 7B (6,738,415,616).
+        {"llama-2-7b.config.json", 7e9, 0.05, 0, 0, "llama-2-7b"},
+        // Llama 3 8B model card: 8B nominal; the count is the same as Llama 3.1 8B's exact one.
+        {"llama-3-8b.config.json", 8.03e9, 0.0006, 0, 0, "llama-3-8b"},
+        // Qwen2.5-7B model card: 7.61B; Qwen2.5-0.5B: 0.49B.
+        {"qwen2.5-7b.config.json", 7.61e9, 0.01 / 7.61, 0, 0, "qwen2.5-7b"},
+        {"qwen2.5-0.5b.config.json", 0.49e9, 0.01 / 0.49, 0, 0, "qwen2.5-0.5b"},
+        // Qwen3-8B card: 8.2B (q_norm/k_norm, 9,216 parameters, left out). Qwen3-30B-A3B card: 30.5B
+        // total, 3.3B activated (the count: 3.35B).
+        {"qwen3-8b.config.json", 8.2e9, 0.1 / 8.2, 0, 0, "qwen3-8b"},
+        {"qwen3-30b-a3b.config.json", 30.5e9, 0.1 / 30.5, 3.3e9, 0.1 / 3.3, "qwen3-30b-a3b"},
+        // Mistral 7B announcement: 7.3B (the count is 7.24B): 1 %.
+        {"mistral-7b-v0.1.config.json", 7.3e9, 0.01, 0, 0, "mistral-7b"},
+        // Mixtral 8x7B announcement: 46.7B total, 12.9B per token.
+        {"mixtral-8x7b-v0.1.config.json", 46.7e9, 0.1 / 46.7, 12.9e9, 0.1 / 12.9, "mixtral-8x7b"},
+        // Phi-3 technical report: 3.8B.
+        {"phi-3-mini-4k-instruct.config.json", 3.8e9, 0.1 / 3.8, 0, 0, "phi-3-mini"},
+        // DeepSeek-V2 paper: 236B total, 21B activated. DeepSeek-V3 report: 671B total (the 14B
+        // multi-token-prediction module aside), 37B activated (the count: 37.55B; 36.6B without the
+        // embedding, which the report does not say it counts).
+        {"deepseek-v2.config.json", 236e9, 1 / 236.0, 21e9, 1 / 21.0, ""},
+        {"deepseek-v3.config.json", 671e9, 1 / 671.0, 37e9, 1 / 37.0, "deepseek-v3"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.file);
+      const json r = imported(c.file);
+      const double total = r["params"]["total"].get<double>();
+      CHECK(std::abs(total / c.published - 1) <= c.tolerance);
+      if (c.published_active > 0) {
+        CHECK(std::abs(r["params"]["active"].get<double>() / c.published_active - 1) <= c.active_tolerance);
+      } else {
+        CHECK(r["params"]["active"] == r["params"]["total"]);
+      }
+      if (*c.preset) {
+        CHECK(r.value("matches_preset", "") == c.preset);
+      } else {
+        CHECK(!r.contains("matches_preset"));
+      }
+      CHECK(count_params(parses(r).model).total == total);
+      CHECK(r["unknown"].empty());
+    }
+  }
+
+  TEST_CASE("Gemma: head_dim, tied embeddings, and the norms the count leaves out, to the parameter") {
+    // Gemma 3 1B: 999,885,952 parameters (Google's Keras Hub preset gemma3_1b). The field table has
+    // two norms per layer; Gemma 3 has four plus a q and a k norm: 26 x (2 x 1152 + 2 x 256) = 73,216.
+    const json g3 = imported("gemma-3-1b.config.json");
+    CHECK(g3["scenario"]["model"]["head_dim"] == 256);
+    CHECK(g3["scenario"]["model"]["tied_embeddings"] == true);  // absent: Gemma ties them by default
+    CHECK(g3["params"]["total"].get<long long>() + 73216 == 999885952LL);
+    CHECK(lists(g3["unsupported"], "model_type"));
+    // Gemma 2 9B: 9,242,164,736 in the Gemma 2 paper (catalog preset gemma-2-9b), whose vocabulary is
+    // 256,128 against 256,000 in config.json (128 x 3584 = 458,752), plus the post norms the count
+    // leaves out: 42 x 2 x 3584 = 301,056.
+    const json g2 = imported("gemma-2-9b.config.json");
+    CHECK(g2["params"]["total"].get<long long>() + 458752 + 301056 == 9242164736LL);
+    CHECK(g2["matches_preset"] == "gemma-2-9b");
+    CHECK(lists(g2["unsupported"], "sliding_window"));
+  }
+
+  TEST_CASE("MoE and MLA fields: Mixtral, Qwen3 MoE, DeepSeek-V3") {
+    const json mx = imported("mixtral-8x7b-v0.1.config.json");
+    CHECK(mx["scenario"]["model"]["experts"] == 8);
+    CHECK(mx["scenario"]["model"]["top_k"] == 2);
+    CHECK(mx["scenario"]["model"]["expert_ffn"] == 14336);
+    const json q = imported("qwen3-30b-a3b.config.json");
+    CHECK(q["scenario"]["model"]["experts"] == 128);
+    CHECK(q["scenario"]["model"]["expert_ffn"] == 768);
+    CHECK(q["scenario"]["model"]["head_dim"] == 128);
+    const json d = imported("deepseek-v3.config.json");
+    const json& m = d["scenario"]["model"];
+    CHECK(m["attention"] == "mla");
+    CHECK(m["q_lora_rank"] == 1536);
+    CHECK(m["kv_lora_rank"] == 512);
+    CHECK(m["qk_nope_head_dim"] == 128);
+    CHECK(m["qk_rope_head_dim"] == 64);
+    CHECK(m["v_head_dim"] == 128);
+    CHECK(m["experts"] == 256);
+    CHECK(m["shared_experts"] == 1);
+    CHECK(m["dense_layers"] == 3);
+    CHECK(m["expert_ffn"] == 2048);
+    CHECK(lists(d["unsupported"], "num_nextn_predict_layers"));
+    CHECK(lists(d["unsupported"], "quantization_config"));
+  }
+
+  TEST_CASE("LLaMA-Factory YAML: method, LoRA, precision, batch, the preset, recompute by default") {
+    const json r = imported("llamafactory-llama3-lora-sft.yaml");
+    CHECK(r["format"] == "llamafactory");
+    const json& s = r["scenario"];
+    CHECK(s["model"]["preset"] == "llama-3-8b");  // meta-llama/Meta-Llama-3-8B-Instruct
+    CHECK(s["method"] == "lora");
+    CHECK(s["lora"]["rank"] == 8);
+    CHECK(s["lora"]["targets"] == "all_linear");
+    CHECK(s["seq_len"] == 2048);
+    CHECK(s["micro_batch"] == 1);
+    CHECK(s["precision"] == "bf16");
+    CHECK(s["parallel"]["recompute"] == "full");
+    CHECK(!s.contains("global_batch"));  // 1 x 8 x GPUs: the file gives no GPU count
+    CHECK(lists(r["unsupported"], "gradient_accumulation_steps"));
+    CHECK(lists(r["unsupported"], "deepspeed"));
+    CHECK(lists(r["ignored"], "learning_rate"));
+    parses(r);
+  }
+
+  TEST_CASE("axolotl YAML: QLoRA, targets, packing, the 8-bit optimizer") {
+    const json r = imported("axolotl-llama3.1-qlora.yaml");
+    CHECK(r["format"] == "axolotl");
+    const json& s = r["scenario"];
+    CHECK(s["model"]["preset"] == "llama-3.1-8b");
+    CHECK(s["method"] == "qlora");
+    CHECK(s["lora"]["rank"] == 32);
+    CHECK(s["lora"]["targets"] == "all_linear");
+    CHECK(s["seq_len"] == 4096);
+    CHECK(s["micro_batch"] == 2);
+    CHECK(s["optimizer"] == "adamw8bit");
+    CHECK(s["parallel"]["recompute"] == "full");
+    CHECK(lists(r["unsupported"], "bf16"));  // "auto"
+    CHECK(lists(r["ignored"], "datasets"));
+    parses(r);
+  }
+
+  TEST_CASE("DeepSpeed JSON and accelerate YAML: ZeRO stage, offload, GPUs and nodes") {
+    const json ds = imported("deepspeed-zero3-offload.json");
+    CHECK(ds["format"] == "deepspeed");
+    CHECK(ds["scenario"]["parallel"]["zero"] == 3);
+    CHECK(ds["scenario"]["parallel"]["offload"] == "cpu");
+    CHECK(ds["scenario"]["framework"] == "deepspeed");
+    CHECK(lists(ds["ignored"], "zero_optimization.overlap_comm"));
+    parses(ds);
+    const json ac = imported("accelerate-fsdp-2nodes.yaml");
+    CHECK(ac["format"] == "accelerate");
+    CHECK(ac["scenario"]["parallel"]["zero"] == 3);
+    CHECK(ac["scenario"]["framework"] == "fsdp");
+    CHECK(ac["scenario"]["precision"] == "bf16");
+    CHECK(ac["scenario"]["cluster"]["gpus"] == 16);
+    CHECK(ac["scenario"]["cluster"]["gpus_per_node"] == 8);  // 16 processes on 2 machines
+    parses(ac);
+  }
+
+  TEST_CASE("torchrun and deepspeed command lines: GPUs, the global batch, the script's flags") {
+    const json t = imported("torchrun-sft.txt");
+    CHECK(t["format"] == "torchrun");
+    const json& s = t["scenario"];
+    CHECK(s["cluster"]["gpus"] == 16);  // 8 per node x 2 nodes
+    CHECK(s["global_batch"] == 2 * 4 * 16);
+    CHECK(s["model"]["preset"] == "qwen2.5-7b");
+    CHECK(s["seq_len"] == 4096);
+    CHECK(s["precision"] == "bf16");
+    CHECK(s["parallel"]["recompute"] == "full");
+    CHECK(lists(t["unsupported"], "(method)"));
+    CHECK(lists(t["ignored"], "--learning_rate"));
+    parses(t);
+    const json d = imported("deepspeed-cli-lora.txt");
+    CHECK(d["format"] == "deepspeed_cli");
+    CHECK(d["scenario"]["cluster"]["gpus"] == 4);
+    CHECK(d["scenario"]["global_batch"] == 4 * 2 * 4);
+    CHECK(d["scenario"]["method"] == "lora");
+    CHECK(d["scenario"]["lora"]["targets"] == "attention");
+    CHECK(d["scenario"]["precision"] == "fp16");
+    CHECK(d["scenario"]["model"]["preset"] == "llama-2-7b");
+    parses(d);
+  }
+
+  TEST_CASE("unknown keys are listed, never dropped; conflicting keys are refused") {
+    const json r = import_text("stage: sft\nfinetuning_type: full\nmy_own_flag: 3\n");
+    CHECK(lists(r["unknown"], "my_own_flag"));
+    CHECK(r["scenario"]["method"] == "full");
+    CHECK(error_field("stage: sft\nbf16: true\nfp16: true\n") == "fp16");
+    CHECK(error_message("stage: sft\nbf16: true\nfp16: true\n") == "fp16: gives precision = fp16, but bf16 gave bf16");
+  }
+
+  TEST_CASE("bad values name the key and the allowed values") {
+    CHECK(error_message("stage: sft\nlora_rank: 0\n") ==
+          "lora_rank: must be an integer in 1..4096; got 0 (for lora.rank)");
+    CHECK(error_message("stage: sft\nfinetuning_type: oft\n") ==
+          "finetuning_type: must be one of lora, full, freeze; got 'oft'");
+    CHECK(error_field(R"({"model_type": "llama", "hidden_size": "4096", "num_hidden_layers": 32,
+      "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000})") == "hidden_size");
+    CHECK(error_field(R"({"model_type": "gpt2"})") == "model_type");
+    CHECK(error_field(R"({"model_type": "llama", "hidden_size": 4096})") == "num_hidden_layers");
+    // kv heads that do not divide the heads: the architecture check names the source key.
+    CHECK(error_field(R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+      "num_attention_heads": 32, "num_key_value_heads": 5, "intermediate_size": 11008, "vocab_size": 32000})") ==
+          "num_key_value_heads");
+    CHECK(error_field("compute_environment: LOCAL_MACHINE\ndistributed_type: XLA\n") == "distributed_type");
+    CHECK(error_field("torchrun --nproc_per_node 0 train.py\n") == "--nproc_per_node");
+  }
+
+  TEST_CASE("an unrecognised file is an error naming what was looked for") {
+    for (const char* text : {"", "hello world", "{\"seq_len\": 4096}", "a: 1\nb: 2\n", "[1, 2]", "python train.py"}) {
+      CAPTURE(text);
+      const std::string m = error_message(text);
+      CHECK(m.find("looked for a Hugging Face config.json") != std::string::npos);
+    }
+    CHECK(error_field("{\"model_type\": ") == "(json)");
+    CHECK(error_field(std::string("stage: sft\nx: \xff\n")) == "(file)");
+  }
+
+  TEST_CASE("the YAML subset: maps, lists, flow lists, quotes, comments and scalar types") {
+    detail::YamlError e;
+    const json v = detail::parse_yaml_lite(R"(# a comment
+---
+a: 1            # trailing comment
+b: -2.5e-3
+c: "quoted: # not a comment"
+d: 'it''s'
+e: [x, "y z", 3, [true, null]]
+f:
+  g: yes
+  h: ~
+list:
+  - one
+  - k: v
+    k2: 2
+  -
+    - nested
+compact:
+- p
+- q
+empty:
+no_value: NO
+url: http://example.org/a
+)",
+                                           e);
+    REQUIRE_MESSAGE(e.line == 0, e.message);
+    CHECK(v["a"] == 1);
+    CHECK(v["b"] == -2.5e-3);
+    CHECK(v["c"] == "quoted: # not a comment");
+    CHECK(v["d"] == "it's");
+    CHECK(v["e"] == json::parse(R"(["x", "y z", 3, [true, null]])"));
+    CHECK(v["f"]["g"] == true);
+    CHECK(v["f"]["h"].is_null());
+    CHECK(v["list"] == json::parse(R"(["one", {"k": "v", "k2": 2}, ["nested"]])"));
+    CHECK(v["compact"] == json::parse(R"(["p", "q"])"));
+    CHECK(v["empty"].is_null());
+    CHECK(v["no_value"] == false);  // as PyYAML reads it
+    CHECK(v["url"] == "http://example.org/a");
+  }
+
+  TEST_CASE("the YAML subset refuses everything else, naming the line") {
+    struct Bad {
+      const char* text;
+      int line;
+      const char* says;
+    };
+    const Bad bad[] = {
+        {"a: 1\n\tb: 2\n", 2, "tab"},
+        {"a: &x 1\nb: *x\n", 1, "anchors"},
+        {"a: 1\nb: *x\n", 2, "aliases"},
+        {"a: 1\n---\nb: 2\n", 2, "second document"},
+        {"a: 1\n...\n", 2, "document end"},
+        {"a: |\n  text\n", 1, "block scalars"},
+        {"a: {b: 1}\n", 1, "flow maps"},
+        {"a: 1\na: 2\n", 2, "written twice"},
+        {"a: !!str 1\n", 1, "tags"},
+        {"a: [1, 2\n", 1, "closing ']'"},
+        {"a: 'open\n", 1, "closing single quote"},
+        {"a:\n  b: 1\n c: 2\n", 3, "indentation"},
+        {"a: 1\n  b: 2\n", 2, "indentation"},
+        {"%YAML 1.2\na: 1\n", 1, "directives"},
+        {"a: b: c\n", 1, "second ': '"},
+        {"- a\nb: 1\n", 2, "list item"},
+        {"? a\n", 1, "expected 'key: value'"},
+    };
+    for (const Bad& b : bad) {
+      CAPTURE(b.text);
+      detail::YamlError e;
+      const json v = detail::parse_yaml_lite(b.text, e);
+      CHECK(v.is_discarded());
+      CHECK(e.line == b.line);
+      CHECK(e.message.find(b.says) != std::string::npos);
+    }
+    // Through import, the error names the line.
+    CHECK(error_field("stage: sft\ncutoff_len: [1, 2\n") == "line 2");
+    // Deep nesting stops at the limit instead of exhausting the stack.
+    std::string deep;
+    for (int i = 0; i < 200; ++i) deep += std::string(static_cast<size_t>(i), ' ') + "k:\n";
+    detail::YamlError e;
+    CHECK(detail::parse_yaml_lite(deep, e).is_discarded());
+    CHECK(e.message.find("nested deeper") != std::string::npos);
+    std::string flows(300, '[');
+    CHECK(detail::parse_yaml_lite("a: " + flows, e).is_discarded());
+  }
+
+  TEST_CASE("model names map to catalog presets") {
+    const Catalog& c = builtin_catalog();
+    CHECK(preset_for_model_name("meta-llama/Llama-3.1-8B", c) == "llama-3.1-8b");
+    CHECK(preset_for_model_name("meta-llama/Meta-Llama-3.1-70B-Instruct", c) == "llama-3.1-70b");
+    CHECK(preset_for_model_name("meta-llama/Llama-2-7b-hf", c) == "llama-2-7b");
+    CHECK(preset_for_model_name("Qwen/Qwen2.5-7B-Instruct", c) == "qwen2.5-7b");
+    CHECK(preset_for_model_name("mistralai/Mixtral-8x7B-Instruct-v0.1", c) == "mixtral-8x7b");
+    CHECK(preset_for_model_name("microsoft/Phi-3-mini-4k-instruct", c) == "phi-3-mini");
+    CHECK(preset_for_model_name("google/gemma-2-9b-it", c) == "gemma-2-9b");
+    CHECK(preset_for_model_name("deepseek-ai/DeepSeek-V3", c) == "deepseek-v3");
+    CHECK(preset_for_model_name("/data/models/my-own-model", c).empty());
+    CHECK(preset_for_model_name("mistralai/Mistral-7B-Instruct-v0.3", c).empty());  // vocab 32,768: not v0.1
+  }
+}
