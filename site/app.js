@@ -96,6 +96,16 @@
     mirror.setAttribute('data-updates', String(Number(mirror.getAttribute('data-updates') || 0) + 1));
   }
   window.llmplanOnResult = renderMirror;
+
+  // A training config dropped anywhere on the page is imported into the scenario (core
+  // import_config: config.json, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchrun).
+  document.addEventListener('dragover', function (e) { e.preventDefault(); });
+  document.addEventListener('drop', function (e) {
+    e.preventDefault();
+    var file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (!file || typeof Module.appImport !== 'function') return;
+    file.text().then(function (text) { Module.appImport(text); });
+  });
   var textView = document.getElementById('text-view');
   function labelTextView() {
     if (!textView) return;

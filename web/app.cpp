@@ -10,6 +10,7 @@
 #include "imgui.h"
 #include "llmplan/catalog.hpp"
 #include "llmplan/fields.hpp"
+#include "llmplan/import.hpp"
 #include "llmplan/link.hpp"
 #include "palette.hpp"
 #include "platform.hpp"
@@ -54,6 +55,8 @@ void catalog_bar(AppState& app) {
     flow_same_line(button_width(tr(S::use_builtin_catalog), true));
     if (small_button(tr(S::use_builtin_catalog), "use_builtin")) app_use_builtin_catalog(app);
   }
+  flow_same_line(button_width(tr(S::import_config), true));
+  if (small_button(tr(S::import_config), "import_config")) platform_pick_config_file();
   flow_same_line(button_width(tr(S::copy_link), true));
   const std::string& fragment = app.tco.active ? app.tco.fragment : app.fragment;
   if (small_button(tr(S::copy_link), "copy_link")) {
@@ -108,6 +111,27 @@ void model_changes_note(const AppState& app) {
 // catalog since the link was made (it opened with its own release), and whether the estimator
 // changed since.
 void link_report(AppState& app) {
+  if (!app.import_format.empty() || !app.import_notices.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    if (!app.import_format.empty()) {
+      char line[160];
+      std::snprintf(line, sizeof line, tr(S::import_done_fmt), app.import_format.c_str());
+      text_colored(palette::kOk, line);
+    }
+    if (!app.import_notices.empty() &&
+        ImGui::TreeNode("import_notices", tr(S::import_not_fmt), static_cast<int>(app.import_notices.size()))) {
+      for (const LinkNotice& n : app.import_notices) {
+        const std::string line = n.field + ": " + n.message;
+        bullet_wrapped(line.c_str());
+      }
+      ImGui::TreePop();
+    }
+    ImGui::PopTextWrapPos();
+    if (ImGui::SmallButton(tr(S::dismiss))) {
+      app.import_notices.clear();
+      app.import_format.clear();
+    }
+  }
   if (app.link_notices.empty() && app.link_changes.empty() && app.link_model_changes.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
@@ -329,6 +353,47 @@ void app_open_link(AppState& app, const std::string& link) {
   nlohmann::json doc = parse_json_untrusted(input);
   if (doc.is_object()) app.input = std::move(doc);
   app_update(app);
+}
+
+namespace {
+// `patch` over `doc`, objects merged key by key; a patch's model replaces the model whole (a
+// config.json's architecture must not inherit the preset it replaces).
+void merge_into(nlohmann::json& doc, const nlohmann::json& patch, bool top) {
+  for (const auto& item : patch.items()) {
+    const std::string& k = item.key();
+    if (item.value().is_object() && doc.contains(k) && doc[k].is_object() && !(top && k == "model"))
+      merge_into(doc[k], item.value(), false);
+    else
+      doc[k] = item.value();
+  }
+}
+}  // namespace
+
+std::string app_import(AppState& app, const std::string& text) {
+  const std::string answer = import_config(text, app_catalog(app));
+  const nlohmann::json r = parse_json_untrusted(answer);
+  app.import_notices.clear();
+  app.import_format.clear();
+  if (!r.is_object()) return answer;
+  if (r.contains("error")) {
+    app.import_notices.push_back({r["error"].value("field", ""), r["error"].value("message", "")});
+    return answer;
+  }
+  static const std::pair<const char*, const char*> kFormats[] = {
+      {"hf_config", "Hugging Face config.json"}, {"deepspeed", "DeepSpeed"}, {"accelerate", "accelerate"},
+      {"llamafactory", "LLaMA-Factory"},         {"axolotl", "axolotl"},     {"torchrun", "torchrun"},
+      {"deepspeed_cli", "deepspeed launcher"}};
+  app.import_format = r.value("format", "");
+  for (const auto& [id, name] : kFormats)
+    if (app.import_format == id) app.import_format = name;
+  for (const char* list : {"unsupported", "ignored"})
+    for (const auto& k : r.value(list, nlohmann::json::array()))
+      app.import_notices.push_back({k.value("key", ""), k.value("reason", "")});
+  for (const auto& k : r.value("unknown", nlohmann::json::array()))
+    app.import_notices.push_back({k.is_string() ? k.get<std::string>() : k.dump(), tr(S::import_unknown)});
+  merge_into(app.input, r["scenario"], true);
+  app_update(app);
+  return answer;
 }
 
 void app_load_release(AppState& app, const std::string& text) {

@@ -64,6 +64,9 @@ struct AppState {
   // older catalog releases fetched for links made with them (by catalog_version).
   std::string fragment;
   std::vector<LinkNotice> link_notices;
+  // What the last imported config gave (app_import): its format, then each key not imported and why.
+  std::string import_format;
+  std::vector<LinkNotice> import_notices;
   std::vector<std::string> link_changes;
   int link_model_version = 0;                   // the estimator model the link was made with (`mv`)
   std::vector<std::string> link_model_changes;  // the estimator changes since then (model_version.hpp)
@@ -107,6 +110,10 @@ void app_set_catalog_edits(AppState& app, const std::string& edits_json);
 // Opens a link (fragment, "#fragment" or URL) with the catalog release it was made with: a
 // fetched one, else the built-in catalog while the release is fetched. Empty: the first view.
 void app_open_link(AppState& app, const std::string& link);
+// Imports a training config (Hugging Face config.json, DeepSpeed, accelerate, LLaMA-Factory,
+// axolotl, torchrun; core import_config) into the scenario: a config.json replaces the model, a
+// training config sets its fields; keys not imported are listed. Returns the core's import JSON.
+std::string app_import(AppState& app, const std::string& text);
 void app_load_release(AppState& app, const std::string& text);
 void app_release_missing(AppState& app, const std::string& version);
 // Draws one frame of UI; returns true when the state changed (so a few more frames are drawn).

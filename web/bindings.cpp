@@ -109,6 +109,11 @@ std::string app_link_report() {
 // The fragment of what the app shows now (tests read it; the address bar shows it 300 ms later).
 std::string app_fragment() { return llmplan::web::app_state().fragment; }
 
+// A training config dropped on the page or picked with "Import config": the core's import JSON.
+std::string app_import_config(const std::string& text) {
+  return llmplan::web::app_import(llmplan::web::app_state(), text);
+}
+
 // The "Own or rent" tab's state, for tests: {question, answer, fragment, active}.
 std::string app_tco() {
   const llmplan::web::TcoState& t = llmplan::web::app_state().tco;
@@ -124,6 +129,7 @@ EMSCRIPTEN_BINDINGS(llmplan_app) {
   emscripten::function("appReleaseMissing", &app_release_missing);
   emscripten::function("appFragment", &app_fragment);
   emscripten::function("appTco", &app_tco);
+  emscripten::function("appImport", &app_import_config);
   emscripten::function("appWidgets", &app_widgets);
   emscripten::function("appResult", &app_result);
   emscripten::function("appLinkReport", &app_link_report);

@@ -706,6 +706,10 @@ constexpr Entry kStrings[] = {
     {S::plan_with, "Plan with", "用它规划"},
     {S::pay_no_spot_fmt, "%s publishes no spot price: no spot or two-phase option.", "%s 没有公布竞价价格：没有竞价或两阶段方案。"},
     {S::pay_no_on_demand_fmt, "%s publishes no on-demand price: no on-demand or two-phase option.", "%s 没有公布按需价格：没有按需或两阶段方案。"},
+    {S::import_config, "Import config…", "导入配置…"},
+    {S::import_unknown, "not recognised, not imported", "无法识别，未导入"},
+    {S::import_done_fmt, "Imported a %s config into the scenario.", "已把 %s 配置导入场景。"},
+    {S::import_not_fmt, "%d keys not imported (why)", "%d 个键未导入（原因）"},
     // [estimate strings: add above this line]
 };
 // clang-format on

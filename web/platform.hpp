@@ -27,6 +27,9 @@ void platform_open_initial_hash();
 void platform_write_hash(const std::string& fragment);
 // The result changed (an update, a finished search): the page re-renders its text view (#mirror).
 void platform_result_changed();
+// A file picker for a training config; the chosen file goes to app_import (as does a file dropped
+// on the page, app.js).
+void platform_pick_config_file();
 // Fetches catalogs/VERSION.json; the text reaches app_load_release, or app_release_missing.
 void platform_fetch_release(const std::string& version);
 // Copies the page's link, or the embed iframe snippet, for `fragment` to the clipboard.

@@ -67,6 +67,17 @@ EM_JS(void, js_pick_catalog_file, (), {
   };
   input.click();
 });
+EM_JS(void, js_pick_config_file, (), {
+  var input = document.createElement('input');
+  input.type = 'file';
+  input.accept = '.json,.yaml,.yml,.txt,.sh,application/json,text/plain';
+  input.onchange = function() {
+    var file = input.files && input.files[0];
+    if (!file) return;
+    file.text().then(function(text) { Module['appImport'](text); });
+  };
+  input.click();
+});
 // The scenario lives in location.hash (docs/links.md). Writes are debounced and use
 // history.replaceState, so typing never floods the history; a hashchange the app did not write
 // (the user edited the address, went back, or followed a link) re-opens the app on it.
@@ -240,6 +251,7 @@ void platform_install_hash_listener() { js_install_hash_listener(); }
 void platform_open_initial_hash() { js_open_initial_hash(); }
 void platform_write_hash(const std::string& fragment) { js_write_hash(fragment.c_str()); }
 void platform_result_changed() { js_result_changed(); }
+void platform_pick_config_file() { js_pick_config_file(); }
 void platform_fetch_release(const std::string& version) { js_fetch_release(version.c_str()); }
 void platform_copy_link(const std::string& fragment, bool embed) { js_copy_link(fragment.c_str(), embed ? 1 : 0); }
 void platform_copy_text(const std::string& text) { js_copy_text(text.c_str()); }

@@ -4,9 +4,9 @@
 // sizes and devicePixelRatios, failing on overlapping or clipped text (Module.appTexts()).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, launchBrowser, openApp, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
+import { artifactsDir, launchBrowser, openApp, repoRoot, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
 
 let server;
 let browser;
@@ -515,6 +515,35 @@ test('the text view: the accessibility tree has the headline figures, follows an
     assert.match(await page.locator('#mirror').ariaSnapshot(), /单卡显存/);
     assert.equal(await page.textContent('#text-view'), '返回图形界面');
     writeFileSync(join(artifactsDir, 'text-view-zh.png'), await page.screenshot());
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// "Import your config": a Hugging Face config.json dropped on the page becomes the scenario's
+// model; Llama 3.1 8B has 8,030,261,248 parameters (its model card), and the keys not imported are listed.
+test('a dropped config.json of Llama 3.1 8B sets 8,030,261,248 parameters', async () => {
+  const text = readFileSync(join(repoRoot, 'tests/import/llama-3.1-8b.config.json'), 'utf8');
+  const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 800, path: '/?lang=en#v=1&m=qwen2.5-7b&me=lora' });
+  try {
+    await waitReady(page);
+    await page.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'config.json', { type: 'application/json' }));
+      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, text);
+    await page.waitForFunction(() => JSON.parse(window.Module.appResult()).model?.params?.total === 8030261248, null, { timeout: 10000 });
+    const input = JSON.parse(await page.evaluate(() => window.Module.appInput()));
+    assert.equal(input.model.layers, 32);
+    assert.equal(input.method, 'lora', 'a config.json changes the model only');
+    // The app draws the import's report on its next frames: wake it until the line is there.
+    for (let i = 0; i < 20 && !(await page.evaluate(() => window.Module.appTexts())).includes('Imported a Hugging Face config.json'); i++) {
+      await page.mouse.move(600 + i, 400);
+      await waitFrames(page, 1);
+    }
+    assert.match(await page.evaluate(() => window.Module.appTexts()), /Imported a Hugging Face config\.json config/);
+    writeFileSync(join(artifactsDir, 'import-config-json.png'), await page.screenshot());
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
