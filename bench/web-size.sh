@@ -28,9 +28,9 @@ table() {
 }
 
 table "App, first load (every file the page fetches):" \
-  index.html style.css api.js app.js favicon.svg manifest.webmanifest llmplan.js llmplan.wasm
+  index.html style.css api.js card.js app.js favicon.svg manifest.webmanifest llmplan.js llmplan.wasm
 table "Embed page, first load (embed.html#...; limit 1 MB):" \
-  embed.html embed.css api.js embed.js favicon.svg llmplan_api.js llmplan_api.wasm
+  embed.html embed.css api.js card.js embed.js favicon.svg llmplan_api.js llmplan_api.wasm
 table "API module alone (core + Embind, no ImGui/GL):" llmplan_api.js llmplan_api.wasm
 table "A documentation page with live figures (docs/embedding.html):" \
   docs/embedding.html docs/docs.css api.js docs/docs.js favicon.svg manifest.webmanifest llmplan_api.js llmplan_api.wasm
