@@ -118,9 +118,25 @@ TEST_SUITE("payment") {
     CHECK(pay["two_phase"]["debug_hours"] == 10.0);
     CHECK(pay["two_phase"]["debug_cost_usd"].get<double>() == doctest::Approx(550.4));
     CHECK(pay["debug_gpus"] == 8);
-    // The two ways differ only in where the 10 debugging hours run: spot pays them on every GPU.
-    CHECK(pay["spot"]["cost_usd"].get<double>() - pay["two_phase"]["cost_usd"].get<double>() ==
-          doctest::Approx(10 * gpus * 17.6289 / 8 - 550.4));
+    // The two-phase long run writes its checkpoints to object storage (the seed's way: a reclaimed
+    // spot machine loses its local disk), AWS's own S3 tier in the catalog: it is the plan's
+    // scenario with that checkpoint tier, estimated on spot at the central interruption rate.
+    REQUIRE(pay["two_phase"]["checkpoint_tier"] == "aws-s3-s3pd");
+    json run = plan["scenario"];
+    run["storage"]["checkpoint_tier"] = "aws-s3-s3pd";
+    run["pricing"] = {{"mode", "spot"},
+                      {"spot_interruptions_per_hour", pay["spot_interruptions_per_node_hour"]["central"]}};
+    const JsonResponse e = estimate_json(run.dump(), builtin_catalog(), default_calibration());
+    REQUIRE_MESSAGE(e.ok, e.error.message);
+    CHECK(pay["two_phase"]["cost_usd"].get<double>() - 550.4 ==
+          doctest::Approx(json::parse(e.body)["cost"]["total_usd"].get<double>()));
+    // All spot keeps the plan's own checkpoint tier and pays the 10 debugging hours on every GPU.
+    json own = plan["scenario"];
+    own["pricing"] = run["pricing"];
+    const JsonResponse o = estimate_json(own.dump(), builtin_catalog(), default_calibration());
+    REQUIRE_MESSAGE(o.ok, o.error.message);
+    CHECK(pay["spot"]["cost_usd"].get<double>() - json::parse(o.body)["cost"]["total_usd"].get<double>() ==
+          doctest::Approx(10 * gpus * 17.6289 / 8));
     // On demand = the plan's own cost (the same estimate) + 10 h on all its GPUs at $55.04 / 8.
     CHECK(pay["on_demand"]["cost_usd"].get<double>() ==
           doctest::Approx(plan["cost"]["total_usd"].get<double>() + 10 * gpus * 55.04 / 8));

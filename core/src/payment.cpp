@@ -49,7 +49,7 @@ double billed(double hours, double block, int gpus, double price) {
 }  // namespace
 
 PaymentOptions compare_payment(const Scenario& s, const Calibration& cal, const PaymentPrices& p,
-                               const SpotRates& rates, double debug_hours) {
+                               const SpotRates& rates, double debug_hours, const Scenario* two_phase_run) {
   PaymentOptions out;
   out.rates = rates;
   out.debug_gpus = std::min(p.debug_gpus, s.cluster.gpus);
@@ -90,16 +90,21 @@ PaymentOptions compare_payment(const Scenario& s, const Calibration& cal, const 
       t.available = true;
       t.debug_hours = d;
       t.debug_cost_usd = billed(d, p.on_demand_min_billing_hours, out.debug_gpus, p.on_demand_usd_per_gpu_hour);
+      const Scenario& run = two_phase_run ? *two_phase_run : s;
+      out.two_phase_checkpoint_tier = run.storage.checkpoint_tier;
+      const LongRun mid2 = two_phase_run ? long_run(run, cal, PricingMode::spot, sp, block, rates.central) : mid;
+      const LongRun low2 = two_phase_run ? long_run(run, cal, PricingMode::spot, sp, block, rates.low) : low;
+      const LongRun high2 = two_phase_run ? long_run(run, cal, PricingMode::spot, sp, block, rates.high) : high;
       const auto two = [&](const LongRun& l) {
         return billed(l.used_h, block, gpus, sp) + l.storage_usd + t.debug_cost_usd;
       };
-      t.cost_usd = two(mid);
-      t.cost_usd_low = two(low);
-      t.cost_usd_high = two(high);
-      t.wall_clock_h = w.wall_clock_h;
-      t.wall_clock_h_low = w.wall_clock_h_low;
-      t.wall_clock_h_high = w.wall_clock_h_high;
-      t.interruptions = mid.interruptions;
+      t.cost_usd = two(mid2);
+      t.cost_usd_low = two(low2);
+      t.cost_usd_high = two(high2);
+      t.wall_clock_h = d + mid2.used_h;
+      t.wall_clock_h_low = d + low2.used_h;
+      t.wall_clock_h_high = d + high2.used_h;
+      t.interruptions = mid2.interruptions;
     }
   }
   // The cheapest at the central rate; on a tie the simpler way (on demand, then all spot) wins.

@@ -649,6 +649,7 @@ json payment_json(const PaymentOptions& p, double usd_to_cny) {
     if (two_phase) {
       j["debug_hours"] = w.debug_hours;
       j["debug_cost_usd"] = w.debug_cost_usd;
+      j["checkpoint_tier"] = p.two_phase_checkpoint_tier;
     }
     return j;
   };
@@ -859,8 +860,25 @@ PaymentOptions plan_payment(const PlanCandidate& c, const Question& q, const Cat
   if (!have) return {};
   apply_layout(c.layout, base);
   base.global_batch = q.base.global_batch;
+  // The two-phase long run keeps its checkpoints in object storage (seed 003 §3.3: a reclaimed spot
+  // machine loses its local disk): the provider's own object store in the catalog, else the
+  // generic S3-compatible client.
+  std::optional<Scenario> object_run;
+  const StorageTier* object = nullptr;
+  for (const StorageTier& t : catalog.storage)
+    if (t.kind == "object" && (t.provider == in.provider || (!object && t.provider == "generic"))) object = &t;
+  if (object && prices.spot_usd_per_gpu_hour > 0) {
+    Scenario s = q.base;
+    s.storage.checkpoint_tier = object->id;
+    InputError err;
+    if (retarget_scenario(s, catalog, in, c.nodes, c.cards, PricingMode::spot, err)) {
+      apply_layout(c.layout, s);
+      s.global_batch = q.base.global_batch;
+      object_run = std::move(s);
+    }
+  }
   PaymentOptions out = compare_payment(base, cal, prices, spot_rates(q.base.pricing.spot_interruptions_per_hour),
-                                       q.constraints.debug_hours);
+                                       q.constraints.debug_hours, object_run ? &*object_run : nullptr);
   if (!out.spot.available)
     out.note = in.id + " publishes no spot price: no spot or two-phase option";
   else if (!out.on_demand.available)

@@ -1,8 +1,7 @@
 // payment.hpp: three ways to pay for one plan (issue 14, item 3; seed 003 §3.3): all on demand,
 // all spot with automatic restart, and two phases (set-up and debugging on demand on the smallest
-// unit the offering rents, then the long run on spot; the seed keeps the checkpoints in object
-// storage, here they go to the plan's checkpoint tier, which storage.checkpoint_tier can make an
-// object store). The long run of every way is the estimator's own (estimate_reliability: checkpoint stalls, half an
+// unit the offering rents, then the long run on spot with its checkpoints in object storage, as the
+// seed does: plan_payment passes that run). The long run of every way is the estimator's own (estimate_reliability: checkpoint stalls, half an
 // interval of lost work and pricing.restart_h per interruption; estimate_cost: billing block,
 // overhead factor, storage), run at published spot interruption rates. Formulas and sources:
 // docs/planner.md, "Ways to pay".
@@ -73,10 +72,11 @@ struct PaymentWay {
 
 struct PaymentOptions {
   PaymentWay on_demand, spot, two_phase;
-  SpotRates rates;            // per node-hour
-  int debug_gpus = 0;         // GPUs of the smallest unit the offering rents (two-phase debugging)
-  const char* cheapest = "";  // "on_demand" | "spot" | "two_phase" (central cost); "" when none priced
-  std::string note;           // why a way is missing, when one is
+  SpotRates rates;                        // per node-hour
+  int debug_gpus = 0;                     // GPUs of the smallest unit the offering rents (two-phase debugging)
+  const char* cheapest = "";              // "on_demand" | "spot" | "two_phase" (central cost); "" when none priced
+  std::string two_phase_checkpoint_tier;  // where the two-phase long run writes its checkpoints
+  std::string note;                       // why a way is missing, when one is
 };
 
 // The prices one comparison needs, per GPU-hour in USD (0: not published) with each mode's billing block.
@@ -93,7 +93,9 @@ struct PaymentPrices {
 //   on_demand = max(D + U_od, B_od) x GPUs x p_od + S;   wall clock D + U_od
 //   spot      = max(D + U_sp, B_sp) x GPUs x p_sp + S;   wall clock D + U_sp
 //   two_phase = max(U_sp, B_sp) x GPUs x p_sp + S + (D > 0 ? max(D, B_od) : 0) x debug GPUs x p_od
+// `two_phase_run`, when given, is the scenario of the two-phase long run (the seed's checkpoints in
+// object storage: plan_payment points its checkpoint tier at the provider's object store); else `s`.
 PaymentOptions compare_payment(const Scenario& s, const Calibration& cal, const PaymentPrices& prices,
-                               const SpotRates& rates, double debug_hours);
+                               const SpotRates& rates, double debug_hours, const Scenario* two_phase_run = nullptr);
 
 }  // namespace llmplan
