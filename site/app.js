@@ -27,6 +27,32 @@
     text.textContent = message;
   }
 
+  // Without WebGL the canvas cannot draw: the API module (core only, no GL) estimates the link's
+  // scenario, or the app's first one, and the page shows it as text (#mirror, card.js), so people
+  // and crawlers without WebGL still get the figures.
+  function textOnly(reason) {
+    if (inlineRuntime || !window.llmplanApi || !window.llmplanCard) return;
+    document.body.classList.add('text-view', 'text-only');
+    var q = new URLSearchParams(location.search).get('lang');
+    var lang = (q || navigator.language || 'en').toLowerCase().indexOf('zh') === 0 ? 'zh' : 'en';
+    window.llmplanApi.load().then(function (api) {
+      var fragment = location.hash.replace(/^#/, '');
+      var opened = fragment ? api.decode(fragment) : { scenario: null, notices: [] };
+      var scenario = opened.scenario || { model: { preset: 'llama-3.1-8b' } };
+      var C = window.llmplanCard.create(lang);
+      var result = api.estimate(scenario);
+      var parts = C.scenarioCard(api, { scenario: scenario, notices: opened.notices || [], changes: [], modelChanges: [] },
+                                 null, result);
+      var headline = document.getElementById('mirror-headline');
+      headline.replaceChildren.apply(headline, [C.el('p', { class: 'sub' }, [reason])].concat(parts.slice(0, 4)));
+      var detail = document.getElementById('mirror-detail');
+      detail.replaceChildren.apply(detail, parts.slice(4).concat([C.memoryTable(result)]));
+      var mirror = document.getElementById('mirror');
+      mirror.setAttribute('lang', lang === 'zh' ? 'zh-CN' : 'en');
+      mirror.setAttribute('data-updates', '1');
+    }).catch(function () {});
+  }
+
   function hasWebGL2() {
     try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
   }
@@ -38,6 +64,7 @@
   if (!hasWebGL2()) {
     fail('WebGL 2 is unavailable (disabled, or no GPU driver support), and llmplan draws with it. ' +
          'Enable hardware acceleration in your browser settings or try another browser.');
+    textOnly(text.textContent);
     return;
   }
 

@@ -3,10 +3,11 @@
 // and its edits (kept across a reload), and the layout: screenshots in both languages at several
 // sizes and devicePixelRatios, failing on overlapping or clipped text (Module.appTexts()).
 import { test, before, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, launchBrowser, openApp, repoRoot, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
+import { artifactsDir, cliPath, launchBrowser, openApp, repoRoot, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
 
 let server;
 let browser;
@@ -545,6 +546,32 @@ test('a dropped config.json of Llama 3.1 8B sets 8,030,261,248 parameters', asyn
     assert.match(await page.evaluate(() => window.Module.appTexts()), /Imported a Hugging Face config\.json config/);
     writeFileSync(join(artifactsDir, 'import-config-json.png'), await page.screenshot());
     assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// Without WebGL the canvas cannot draw: the page shows the link's figures as text, computed by the
+// API module (the same core), with the reason.
+test('without WebGL the page shows the results as text, the CLI\'s figures', async () => {
+  const fragment = 'v=1&m=llama-3.1-8b&me=full&n=8&z=3&t=1e9';
+  const noWebGL = () => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      return kind === 'webgl2' || kind === 'webgl' ? null : get.call(this, kind, ...rest);
+    };
+  };
+  const { context, page } = await openApp(browser, server.origin, { width: 1000, height: 800, path: '/?lang=zh#' + fragment, init: noWebGL });
+  try {
+    await page.waitForFunction(() => document.getElementById('mirror').dataset.updates === '1', null, { timeout: 20000 });
+    const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment]).toString());
+    const shown = await page.evaluate(() => document.querySelector('#mirror [data-figure="memory.per_gpu_bytes.total"]').getAttribute('data-value'));
+    assert.equal(shown, String(cli.memory.per_gpu_bytes.total));
+    const tree = await page.locator('#mirror').ariaSnapshot();
+    assert.match(tree, /WebGL 2/);
+    assert.match(tree, /单卡显存/);
+    assert.ok((await page.locator('#mirror').boundingBox()).width > 900, 'the text is the page');
+    writeFileSync(join(artifactsDir, 'no-webgl-text-zh.png'), await page.screenshot());
   } finally {
     await context.close();
   }
