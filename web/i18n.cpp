@@ -740,6 +740,14 @@ bool string_named(std::string_view name, S& out) {
   return false;
 }
 
+const char* provider_kind_name(const std::string& kind) {
+  if (kind == "hyperscaler") return tr(S::kind_hyperscaler);
+  if (kind == "gpu_cloud") return tr(S::kind_gpu_cloud);
+  if (kind == "marketplace") return tr(S::kind_marketplace);
+  if (kind == "compute_centre") return tr(S::kind_compute_centre);
+  return kind.c_str();
+}
+
 const char* tr(S s) {
   const Entry& e = kStrings[static_cast<size_t>(s)];
   return g_lang == Lang::zh ? e.zh : e.en;

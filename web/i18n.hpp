@@ -1,6 +1,7 @@
 // i18n.hpp: every string the UI shows, in English and Simplified Chinese. The build subsets the
 // fonts to the characters of i18n.cpp, so a string drawn from anywhere else may lack glyphs.
 #pragma once
+#include <string>
 #include <string_view>
 
 namespace llmplan::web {
@@ -148,6 +149,8 @@ enum class S {
 };
 
 const char* tr(S s);
+// A catalog provider kind (kProviderKinds) in the UI language; another value as it is written.
+const char* provider_kind_name(const std::string& kind);
 // The string named `name` (an enumerator's name, e.g. "t_tp"); false when there is none.
 bool string_named(std::string_view name, S& out);
 Lang language();

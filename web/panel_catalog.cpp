@@ -342,14 +342,6 @@ void short_cell(const std::string& s, size_t n = 28) {
   item_tooltip(s.c_str());
 }
 
-const char* kind_text(const std::string& kind) {
-  if (kind == "hyperscaler") return tr(S::kind_hyperscaler);
-  if (kind == "gpu_cloud") return tr(S::kind_gpu_cloud);
-  if (kind == "marketplace") return tr(S::kind_marketplace);
-  if (kind == "compute_centre") return tr(S::kind_compute_centre);
-  return kind.c_str();
-}
-
 // The five-indicator scorecard of each provider (catalog/SCHEMA.md, providers): GPUs listed (from
 // its offerings), multi-node RDMA, parallel file system, images and managed platform, billing,
 // and the typical lead time; "-" where the catalog has no sourced figure.
@@ -387,7 +379,7 @@ bool providers_view(AppState& app, float height) {
         const Provider& p = c.providers[static_cast<size_t>(i)];
         switch (col) {
           case 0: short_cell(p.name, 24); break;
-          case 1: cell_text(kind_text(p.kind)); break;
+          case 1: cell_text(provider_kind_name(p.kind)); break;
           case 2: short_cell(gpus_of(p)); break;
           case 3: short_cell(yes_no(p.rdma_multi_node) + (p.rdma_fabric.empty() ? "" : ": " + p.rdma_fabric)); break;
           case 4: {

@@ -134,14 +134,6 @@ Constraints form_constraints(const PlannerState& p) {
   return c;
 }
 
-const char* provider_kind_label(const std::string& kind) {
-  if (kind == "hyperscaler") return tr(S::kind_hyperscaler);
-  if (kind == "gpu_cloud") return tr(S::kind_gpu_cloud);
-  if (kind == "marketplace") return tr(S::kind_marketplace);
-  if (kind == "compute_centre") return tr(S::kind_compute_centre);
-  return kind.c_str();
-}
-
 void draw_form(AppState& app, PlannerState& p) {
   const Catalog& catalog = app_catalog(app);
   const InputError error = form_error(p.error);
@@ -165,7 +157,7 @@ void draw_form(AppState& app, PlannerState& p) {
   ImGui::Checkbox("##spot", &p.spot);
   record_widget("planner.spot");
   std::vector<std::pair<std::string, std::string>> kinds;
-  for (const char* k : kProviderKinds) kinds.push_back({k, provider_kind_label(k)});
+  for (const char* k : kProviderKinds) kinds.push_back({k, provider_kind_name(k)});
   multi_select(tr(S::provider_kinds), "planner.provider_kinds", kinds, p.provider_kinds);
   label_row(tr(S::limit_start));
   ImGui::Checkbox("##limit_start", &p.limit_start);
