@@ -68,7 +68,29 @@
         never: '不会回本', months: '{m} 个月', above: '利用率高于 {u} 时自购更划算',
         modes: { on_demand: '按需', reserved_1yr: '预留 1 年', reserved_3yr: '预留 3 年', spot: '竞价' },
         tcoNotices: { left_out: '{f}：没有有来源的默认值，此项成本未计入',
-                      us_figure_used: '{f}：没有有来源的国内数据，使用美国数据换算' }
+                      us_figure_used: '{f}：没有有来源的国内数据，使用美国数据换算' },
+        // Link notices by the core's code (kLinkNoticeCodes); English shows the core's message.
+        linkNotices: {
+          link_too_long: '链接超过 {max} 个字符，超出部分已忽略',
+          newer_format: '由更新版本的 llmplan 生成（链接格式 {version}），本版本不认识的字段已忽略',
+          bad_format_version: '"{value}"不是链接格式版本，按版本 1 读取',
+          missing_format_version: '缺少链接格式版本，按版本 1 读取',
+          bad_catalog_version: '"{value}"不是目录版本，已忽略',
+          catalog_unavailable: '链接由目录 {made_with} 生成，本版本没有该目录：已用 {used} 打开，价格和硬件数据可能不同',
+          newer_model: '由更新的估算模型生成（模型 {model}），结果可能不同',
+          bad_model_version: '"{value}"不是估算模型版本，按模型 1 读取',
+          bad_view_state: '视图状态不是纯文本，已忽略',
+          unknown_code: '未知字段代码"{code}"，已忽略',
+          duplicate: '重复出现，保留第一个值',
+          invalid_default: '{reason}；已使用默认值',
+          invalid_dropped: '{reason}（已删除 {dropped}）；已使用默认值',
+          invalid_model: '{reason}；已改用模型 {model}',
+          invalid: '{reason}',
+          missing_model: '缺少模型，已使用 {model}',
+          question_scenario_only: '这是规划器问题：此处显示它的场景，规划器本身用 `llmplan plan` 运行',
+          catalog_damaged: '该链接的目录版本已损坏：{reason}',
+          catalog_release_missing: '无法加载目录版本 {version}（离线且未缓存？）：数字改用目录 {used}'
+        }
       }
     };
 
@@ -157,10 +179,19 @@
       return el('footer', {}, [el('span', { 'data-catalog': used }, ['llmplan ' + api.version + ' · ' + T.catalog + ' ' + used]), open]);
     }
 
+    // A link notice in the card's language: worded by its code where the language has the wording.
+    function noticeText(n) {
+      var wording = T.linkNotices && n.code && T.linkNotices[n.code];
+      if (!wording) return n.message;
+      return wording.replace(/\{(\w+)\}/g, function (whole, name) {
+        return n.args && n.args[name] !== undefined ? String(n.args[name]) : whole;
+      });
+    }
+
     function noticesOf(opened) {
       var out = [];
       if (opened.notices.length) {
-        out.push(list('notices', T.notices, opened.notices.map(function (n) { return n.field + ': ' + n.message; })));
+        out.push(list('notices', T.notices, opened.notices.map(function (n) { return n.field + ': ' + noticeText(n); })));
       }
       if (opened.changes.length) {
         out.push(list('notices', T.changed, [T.changed + ' (' + opened.catalogVersion + ' → ' + opened.catalogUsed + '):']

@@ -244,6 +244,52 @@ TEST_SUITE("links") {
     CHECK(has_notice(twice, "seq_len"));
   }
 
+  TEST_CASE("every notice carries a listed code and the values its message names, for other languages") {
+    // One link per kind of notice the decoder gives; each notice's code must be in kLinkNoticeCodes,
+    // its args exactly that code's names, and every arg value must appear in the English message
+    // (a translation built from code and args then says the same thing).
+    const std::vector<std::pair<std::string, std::string>> links = {
+        {"#v=1&m=llama-2-7b&" + std::string(20000, 'a'), "link_too_long"},
+        {"#v=7&m=llama-2-7b", "newer_format"},
+        {"#v=x&m=llama-2-7b", "bad_format_version"},
+        {"#m=llama-2-7b", "missing_format_version"},
+        {"#v=1&c=a%20b&m=llama-2-7b", "bad_catalog_version"},
+        {"#v=1&mv=99&m=llama-2-7b", "newer_model"},
+        {"#v=1&mv=x&m=llama-2-7b", "bad_model_version"},
+        {"#v=1&mv=1&mv=2&m=llama-2-7b", "duplicate"},
+        {"#v=1&m=llama-2-7b&zz=9", "unknown_code"},
+        {"#v=1&m=llama-2-7b&s=abc", "invalid_default"},
+        {"#v=1&m=llama-2-7b&pp=3", "invalid_dropped"},
+        {"#v=1&m=no-such-model&s=2048", "invalid_model"},
+        {"#v=1&s=2048", "missing_model"},
+    };
+    for (const auto& entry : links) {
+      const std::string& code = entry.second;
+      CAPTURE(code);
+      const LinkDecode d = decode(entry.first);
+      bool found = false;
+      for (const LinkNotice& n : d.notices) {
+        CAPTURE(n.message);
+        const LinkNoticeCode* listed = nullptr;
+        for (const LinkNoticeCode& c : kLinkNoticeCodes)
+          if (n.code == c.code) listed = &c;
+        REQUIRE(listed != nullptr);
+        std::string names;
+        for (const auto& [name, value] : n.args) {
+          names += (names.empty() ? "" : " ") + name;
+          CHECK(n.message.find(value) != std::string::npos);
+        }
+        CHECK(names == listed->args);
+        found |= n.code == code;
+      }
+      CHECK(found);
+    }
+    const json opened =
+        json::parse(opened_link_json(open_link("#v=1&m=llama-2-7b&zz=9", builtin_catalog(), "", nullptr, "")));
+    CHECK(opened["notices"][0]["code"] == "unknown_code");
+    CHECK(opened["notices"][0]["args"]["code"] == "zz");
+  }
+
   TEST_CASE("every archived catalog release loads, and a link made with one opens with it") {
     for (const CatalogRelease& r : catalog_releases()) {
       const CatalogLoad load = load_catalog(r.json);

@@ -136,7 +136,7 @@ void link_report(AppState& app) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
   for (const LinkNotice& n : app.link_notices)
-    ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), n.message.c_str());
+    ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), link_notice_text(n).c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
   if (!app.link_changes.empty()) {
@@ -344,7 +344,8 @@ void app_open_link(AppState& app, const std::string& link) {
       input = doc.dump();
     }
     opened.link.notices.push_back(
-        {"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`"});
+        {"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`",
+         "question_scenario_only"});
   }
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
@@ -399,7 +400,10 @@ std::string app_import(AppState& app, const std::string& text) {
 void app_load_release(AppState& app, const std::string& text) {
   CatalogLoad load = load_catalog(text);
   if (!load.catalog) {
-    app.link_notices.push_back({"c", "the catalog release of this link is damaged: " + load.diagnostics.front()});
+    app.link_notices.push_back({"c",
+                                "the catalog release of this link is damaged: " + load.diagnostics.front(),
+                                "catalog_damaged",
+                                {{"reason", load.diagnostics.front()}}});
     return;
   }
   const std::string version = load.catalog->catalog_version;
@@ -409,10 +413,13 @@ void app_load_release(AppState& app, const std::string& text) {
 }
 
 void app_release_missing(AppState& app, const std::string& version) {
-  app.link_notices.push_back({"c", "catalog release " + version +
-                                       " could not be loaded (offline and not cached?): the numbers "
-                                       "use catalog " +
-                                       builtin_catalog().catalog_version + " instead"});
+  const std::string used = builtin_catalog().catalog_version;
+  app.link_notices.push_back({"c",
+                              "catalog release " + version +
+                                  " could not be loaded (offline and not cached?): the numbers use catalog " + used +
+                                  " instead",
+                              "catalog_release_missing",
+                              {{"version", version}, {"used", used}}});
 }
 
 void app_update(AppState& app) {

@@ -92,12 +92,11 @@ std::string app_result() {
   return llmplan::estimate_json(input, llmplan::web::app_catalog(app), llmplan::default_calibration()).body;
 }
 
-// What opening the last link reported: {"notices": [{field, message}], "changes": [...], "catalog",
+// What opening the last link reported: {"notices": [{field, message, code, args}], "changes": [...], "catalog",
 // "model_version", "model_changes": [...]}.
 std::string app_link_report() {
   const llmplan::web::AppState& app = llmplan::web::app_state();
-  nlohmann::json notices = nlohmann::json::array();
-  for (const llmplan::LinkNotice& n : app.link_notices) notices.push_back({{"field", n.field}, {"message", n.message}});
+  const nlohmann::json notices = nlohmann::json::parse(llmplan::link_notices_json(app.link_notices));
   return nlohmann::json{{"notices", notices},
                         {"changes", app.link_changes},
                         {"catalog", llmplan::web::app_catalog(app).catalog_version},

@@ -5,6 +5,8 @@
 #include <array>
 #include <string>
 
+#include "llmplan/link.hpp"
+
 namespace llmplan::web {
 namespace {
 
@@ -710,6 +712,25 @@ constexpr Entry kStrings[] = {
     {S::import_unknown, "not recognised, not imported", "无法识别，未导入"},
     {S::import_done_fmt, "Imported a %s config into the scenario.", "已把 %s 配置导入场景。"},
     {S::import_not_fmt, "%d keys not imported (why)", "%d 个键未导入（原因）"},
+    {S::ln_link_too_long, "longer than {max} characters; the rest is ignored", "链接超过 {max} 个字符，超出部分已忽略"},
+    {S::ln_newer_format, "made by a newer llmplan (link format {version}); fields this version does not know are ignored", "由更新版本的 llmplan 生成（链接格式 {version}），本版本不认识的字段已忽略"},
+    {S::ln_bad_format_version, "\"{value}\" is not a link format version; read as version 1", "\"{value}\"不是链接格式版本，按版本 1 读取"},
+    {S::ln_missing_format_version, "missing; read as link format 1", "缺少链接格式版本，按版本 1 读取"},
+    {S::ln_bad_catalog_version, "\"{value}\" is not a catalog version; ignored", "\"{value}\"不是目录版本，已忽略"},
+    {S::ln_catalog_unavailable, "made with catalog {made_with}, which this build does not have: opened with {used}, so prices and hardware figures may differ", "链接由目录 {made_with} 生成，本版本没有该目录：已用 {used} 打开，价格和硬件数据可能不同"},
+    {S::ln_newer_model, "made with a newer estimator (model {model}); figures may differ", "由更新的估算模型生成（模型 {model}），结果可能不同"},
+    {S::ln_bad_model_version, "\"{value}\" is not an estimator model version; read as model 1", "\"{value}\"不是估算模型版本，按模型 1 读取"},
+    {S::ln_bad_view_state, "the view state is not plain text; ignored", "视图状态不是纯文本，已忽略"},
+    {S::ln_unknown_code, "unknown field code \"{code}\"; ignored", "未知字段代码\"{code}\"，已忽略"},
+    {S::ln_duplicate, "given twice; the first value is kept", "重复出现，保留第一个值"},
+    {S::ln_invalid_default, "{reason}; the default is used", "{reason}；已使用默认值"},
+    {S::ln_invalid_dropped, "{reason} ({dropped} dropped); the default is used", "{reason}（已删除 {dropped}）；已使用默认值"},
+    {S::ln_invalid_model, "{reason}; the model {model} is used", "{reason}；已改用模型 {model}"},
+    {S::ln_invalid, "{reason}", "{reason}"},
+    {S::ln_missing_model, "missing; the model {model} is used", "缺少模型，已使用 {model}"},
+    {S::ln_question_scenario_only, "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`", "这是规划器问题：此处显示它的场景，规划器本身用 `llmplan plan` 运行"},
+    {S::ln_catalog_damaged, "the catalog release of this link is damaged: {reason}", "该链接的目录版本已损坏：{reason}"},
+    {S::ln_catalog_release_missing, "catalog release {version} could not be loaded (offline and not cached?): the numbers use catalog {used} instead", "无法加载目录版本 {version}（离线且未缓存？）：数字改用目录 {used}"},
     // [estimate strings: add above this line]
 };
 // clang-format on
@@ -746,6 +767,52 @@ const char* provider_kind_name(const std::string& kind) {
   if (kind == "marketplace") return tr(S::kind_marketplace);
   if (kind == "compute_centre") return tr(S::kind_compute_centre);
   return kind.c_str();
+}
+
+namespace {
+
+struct NoticeWording {
+  const char* code;
+  S text;
+};
+
+constexpr NoticeWording kNoticeWordings[] = {
+    {"link_too_long", S::ln_link_too_long},
+    {"newer_format", S::ln_newer_format},
+    {"bad_format_version", S::ln_bad_format_version},
+    {"missing_format_version", S::ln_missing_format_version},
+    {"bad_catalog_version", S::ln_bad_catalog_version},
+    {"catalog_unavailable", S::ln_catalog_unavailable},
+    {"newer_model", S::ln_newer_model},
+    {"bad_model_version", S::ln_bad_model_version},
+    {"bad_view_state", S::ln_bad_view_state},
+    {"unknown_code", S::ln_unknown_code},
+    {"duplicate", S::ln_duplicate},
+    {"invalid_default", S::ln_invalid_default},
+    {"invalid_dropped", S::ln_invalid_dropped},
+    {"invalid_model", S::ln_invalid_model},
+    {"invalid", S::ln_invalid},
+    {"missing_model", S::ln_missing_model},
+    {"question_scenario_only", S::ln_question_scenario_only},
+    {"catalog_damaged", S::ln_catalog_damaged},
+    {"catalog_release_missing", S::ln_catalog_release_missing},
+};
+
+}  // namespace
+
+std::string link_notice_text(const LinkNotice& notice) {
+  if (g_lang == Lang::en) return notice.message;
+  for (const NoticeWording& w : kNoticeWordings) {
+    if (notice.code != w.code) continue;
+    std::string out = tr(w.text);
+    for (const auto& [name, value] : notice.args) {
+      const std::string key = "{" + name + "}";
+      for (size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
+        out.replace(at, key.size(), value);
+    }
+    return out;
+  }
+  return notice.message;
 }
 
 const char* tr(S s) {

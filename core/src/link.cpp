@@ -337,8 +337,9 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
   leaves(doc, "", paths);
   for (const std::string& p : paths) {
     if (p.rfind("workload.scenario", 0) == 0) {
-      out.error = {"workload.scenario", "workload.scenario: a link carries utilisation or workload.gpu_hours_per_month, "
-                                        "not a whole scenario: give the scenario's GPU-hours a month instead"};
+      out.error = {"workload.scenario",
+                   "workload.scenario: a link carries utilisation or workload.gpu_hours_per_month, "
+                   "not a whole scenario: give the scenario's GPU-hours a month instead"};
       return out;
     }
     if (!field_by_path(p)) {  // the parser accepted it, so the table must know it: a build defect
@@ -404,6 +405,19 @@ std::string present_field(const json& doc, std::string field) {
 // Drops fields until the document parses: the one the error names when the link has it, else
 // the latest field whose removal changes the error (cross-field rules name a default field).
 // Bounded: at most one removal per field, a few parses per removal.
+json link_notice_json(const LinkNotice& n) {
+  json args = json::object();
+  for (const auto& [name, value] : n.args) args[name] = value;
+  return {{"field", n.field}, {"message", n.message}, {"code", n.code}, {"args", args}};
+}
+
+LinkNotice invalid_model(const std::string& field, const std::string& why) {
+  return {field,
+          why + "; the model " + std::string(kDefaultLinkModel) + " is used",
+          "invalid_model",
+          {{"reason", why}, {"model", kDefaultLinkModel}}};
+}
+
 void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
   for (int round = 0; round < 128; ++round) {
     bool question = false;
@@ -429,19 +443,25 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
     }
     if (drop.empty() && err.field.rfind("model", 0) == 0) {
       doc["model"] = {{"preset", kDefaultLinkModel}};
-      out.notices.push_back({err.field, why + "; the model " + std::string(kDefaultLinkModel) + " is used"});
+      out.notices.push_back(invalid_model(err.field, why));
       continue;
     }
     if (drop.empty() || drop == "model") {
       if (json_at(doc, "model") && drop == "model") {
         doc["model"] = {{"preset", kDefaultLinkModel}};
-        out.notices.push_back({err.field, why + "; the model " + std::string(kDefaultLinkModel) + " is used"});
+        out.notices.push_back(invalid_model(err.field, why));
         continue;
       }
-      out.notices.push_back({err.field, why});
+      out.notices.push_back({err.field, why, "invalid", {{"reason", why}}});
       return;  // nothing left to drop: the document stays invalid
     }
-    out.notices.push_back({drop, why + (drop == err.field ? "" : " (" + drop + " dropped)") + "; the default is used"});
+    if (drop == err.field)
+      out.notices.push_back({drop, why + "; the default is used", "invalid_default", {{"reason", why}}});
+    else
+      out.notices.push_back({drop,
+                             why + " (" + drop + " dropped); the default is used",
+                             "invalid_dropped",
+                             {{"reason", why}, {"dropped", drop}}});
     json_erase(doc, drop);
   }
 }
@@ -458,8 +478,10 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
   LinkDecode out;
   std::string_view fragment = fragment_of(link);
   if (fragment.size() > kMaxLinkLength) {
-    out.notices.push_back(
-        {"(link)", "longer than " + std::to_string(kMaxLinkLength) + " characters; the rest is ignored"});
+    out.notices.push_back({"(link)",
+                           "longer than " + std::to_string(kMaxLinkLength) + " characters; the rest is ignored",
+                           "link_too_long",
+                           {{"max", std::to_string(kMaxLinkLength)}}});
     fragment = fragment.substr(0, kMaxLinkLength);
   }
   json doc = json::object();
@@ -470,22 +492,31 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
       double v = 0;
       out.version = parse_number(p.value, v) && v == std::floor(v) && v >= 0 && v < 1e6 ? static_cast<int>(v) : 0;
       if (out.version > kLinkVersion)
-        out.notices.push_back({"v", "made by a newer llmplan (link format " + printable(p.value) +
-                                        "); fields this version does not know are ignored"});
+        out.notices.push_back({"v",
+                               "made by a newer llmplan (link format " + printable(p.value) +
+                                   "); fields this version does not know are ignored",
+                               "newer_format",
+                               {{"version", printable(p.value)}}});
       else if (out.version < 1)
-        out.notices.push_back({"v", in_quotes(p.value) + " is not a link format version; read as version 1"});
+        out.notices.push_back({"v",
+                               in_quotes(p.value) + " is not a link format version; read as version 1",
+                               "bad_format_version",
+                               {{"value", printable(p.value)}}});
       continue;
     }
     if (p.code == "c") {
       if (is_name(p.value))
         out.catalog_version = p.value;
       else
-        out.notices.push_back({"c", in_quotes(p.value) + " is not a catalog version; ignored"});
+        out.notices.push_back({"c",
+                               in_quotes(p.value) + " is not a catalog version; ignored",
+                               "bad_catalog_version",
+                               {{"value", printable(p.value)}}});
       continue;
     }
     if (p.code == "mv") {
       if (seen_model_version) {
-        out.notices.push_back({"mv", "given twice; the first value is kept"});
+        out.notices.push_back({"mv", "given twice; the first value is kept", "duplicate"});
         continue;
       }
       seen_model_version = true;
@@ -493,10 +524,16 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
       if (parse_number(p.value, v) && v == std::floor(v) && v >= 1 && v < 1e6) {
         out.model_version = static_cast<int>(v);
         if (out.model_version > kModelVersion)
-          out.notices.push_back({"mv", "made with a newer estimator (model " + std::to_string(out.model_version) +
-                                           "); figures may differ"});
+          out.notices.push_back(
+              {"mv",
+               "made with a newer estimator (model " + std::to_string(out.model_version) + "); figures may differ",
+               "newer_model",
+               {{"model", std::to_string(out.model_version)}}});
       } else {
-        out.notices.push_back({"mv", in_quotes(p.value) + " is not an estimator model version; read as model 1"});
+        out.notices.push_back({"mv",
+                               in_quotes(p.value) + " is not an estimator model version; read as model 1",
+                               "bad_model_version",
+                               {{"value", printable(p.value)}}});
       }
       continue;
     }
@@ -504,32 +541,39 @@ LinkDecode decode_link(std::string_view link, const Catalog& catalog) {
       if (p.value.size() <= 256 && printable(p.value) == p.value)
         out.ui = p.value;
       else
-        out.notices.push_back({"u", "the view state is not plain text; ignored"});
+        out.notices.push_back({"u", "the view state is not plain text; ignored", "bad_view_state"});
       continue;
     }
     const LinkField* f = field_by_code(p.code);
     if (!f) {
-      out.notices.push_back({printable(p.code), "unknown field code \"" + printable(p.code) + "\"; ignored"});
+      out.notices.push_back({printable(p.code),
+                             "unknown field code \"" + printable(p.code) + "\"; ignored",
+                             "unknown_code",
+                             {{"code", printable(p.code)}}});
       continue;
     }
     if (json_at(doc, f->field)) {
-      out.notices.push_back({f->field, "given twice; the first value is kept"});
+      out.notices.push_back({f->field, "given twice; the first value is kept", "duplicate"});
       continue;
     }
     json value;
     std::string why;
     if (!read_value(*f, p.value, value, why)) {
-      out.notices.push_back({f->field, why + "; the default is used"});
+      out.notices.push_back({f->field, why + "; the default is used", "invalid_default", {{"reason", why}}});
       continue;
     }
     json_set(doc, f->field, std::move(value));
   }
-  if (!seen_version && !fragment.empty()) out.notices.push_back({"v", "missing; read as link format 1"});
+  if (!seen_version && !fragment.empty())
+    out.notices.push_back({"v", "missing; read as link format 1", "missing_format_version"});
   out.is_tco = is_tco(doc);
   if (!doc.contains("model") && !out.is_tco) {
     doc["model"] = {{"preset", kDefaultLinkModel}};
     if (!fragment.empty())
-      out.notices.push_back({"model", "missing; the model " + std::string(kDefaultLinkModel) + " is used"});
+      out.notices.push_back({"model",
+                             "missing; the model " + std::string(kDefaultLinkModel) + " is used",
+                             "missing_model",
+                             {{"model", kDefaultLinkModel}}});
   }
   repair(doc, catalog, out);
   out.input_json = doc.dump();
@@ -582,18 +626,22 @@ OpenedLink open_link(std::string_view link, const Catalog& current, std::string_
   if (use_release) {
     out.changes = link_catalog_changes(out.link.input_json, release_json, current_json);
   } else if (!made_with.empty() && made_with != current.catalog_version) {
-    out.link.notices.push_back({"c", "made with catalog " + made_with +
-                                         ", which this build does not have: opened with " + current.catalog_version +
-                                         ", so prices and hardware figures may differ"});
+    out.link.notices.push_back({"c",
+                                "made with catalog " + made_with + ", which this build does not have: opened with " +
+                                    current.catalog_version + ", so prices and hardware figures may differ",
+                                "catalog_unavailable",
+                                {{"made_with", made_with}, {"used", current.catalog_version}}});
   }
   return out;
 }
 
 std::string opened_link_json(const OpenedLink& o) {
   json notices = json::array();
-  for (const LinkNotice& n : o.link.notices) notices.push_back({{"field", n.field}, {"message", n.message}});
+  for (const LinkNotice& n : o.link.notices) notices.push_back(link_notice_json(n));
   json input = json::parse(o.link.input_json, nullptr, false);
-  return json{{"kind", o.link.is_tco ? "tco" : o.link.is_question ? "question" : "scenario"},
+  return json{{"kind", o.link.is_tco        ? "tco"
+                       : o.link.is_question ? "question"
+                                            : "scenario"},
               {"valid", o.link.valid},
               {"input", input.is_discarded() ? json(nullptr) : input},
               {"catalog_version", o.link.catalog_version},
@@ -605,6 +653,35 @@ std::string opened_link_json(const OpenedLink& o) {
               {"model_changes", o.link.model_changes},
               {"ui", o.link.ui}}
       .dump(2);
+}
+
+const std::vector<LinkNoticeCode> kLinkNoticeCodes = {
+    {"link_too_long", "max"},
+    {"newer_format", "version"},
+    {"bad_format_version", "value"},
+    {"missing_format_version", ""},
+    {"bad_catalog_version", "value"},
+    {"catalog_unavailable", "made_with used"},
+    {"newer_model", "model"},
+    {"bad_model_version", "value"},
+    {"bad_view_state", ""},
+    {"unknown_code", "code"},
+    {"duplicate", ""},
+    {"invalid_default", "reason"},
+    {"invalid_dropped", "reason dropped"},
+    {"invalid_model", "reason model"},
+    {"invalid", "reason"},
+    {"missing_model", "model"},
+    // the app's own, when it opens a link
+    {"question_scenario_only", ""},
+    {"catalog_damaged", "reason"},
+    {"catalog_release_missing", "version used"},
+};
+
+std::string link_notices_json(const std::vector<LinkNotice>& notices) {
+  json out = json::array();
+  for (const LinkNotice& n : notices) out.push_back(link_notice_json(n));
+  return out.dump();
 }
 
 }  // namespace llmplan

@@ -202,6 +202,35 @@ test('the embed card in a 360 px iframe on another origin shows llmplan.estimate
   }
 });
 
+test('the embed card words link notices by code: Chinese on a Chinese page, the core message in English', async () => {
+  // An unknown field code and a sequence length that is not a number: two notices, whose English
+  // messages come from `llmplan link decode`.
+  const fragment = 'v=1&m=llama-2-7b&s=abc&zz=9';
+  const decoded = JSON.parse(cli(['link', 'decode', '#' + fragment], ''));
+  const byCode = Object.fromEntries(decoded.notices.map((n) => [n.code, n]));
+  assert.deepEqual(Object.keys(byCode).sort(), ['invalid_default', 'unknown_code']);
+  for (const lang of ['en', 'zh']) {
+    const { context, page, problems } = await newPage({ width: 400, height: 700 });
+    try {
+      await page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
+      await page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
+        null, { timeout: 20000 });
+      const text = await page.evaluate(() => document.getElementById('card').innerText);
+      if (lang === 'zh') {
+        assert.match(text, /zz: 未知字段代码"zz"，已忽略/);
+        // The reason stays the core's own (it names the allowed range); the rest is Chinese.
+        assert.ok(text.includes('seq_len: ' + byCode.invalid_default.args.reason + '；已使用默认值'), text);
+        for (const n of decoded.notices) assert.ok(!text.includes(n.message), `English notice shown: ${n.message}`);
+      } else {
+        for (const n of decoded.notices) assert.ok(text.includes(n.field + ': ' + n.message), `notice shown: ${n.message}`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese notices', async () => {
   const fragment = 'v=1&c=2026.12.4&mv=4&wa=h100-sxm5-80gb&wn=2&wu=0.6&wcu=cny';
   const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });

@@ -10,6 +10,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "llmplan/model_version.hpp"
@@ -33,10 +34,24 @@ struct LinkField {
 // Every input the scenario and the planner question take, in the order links are written.
 extern const std::vector<LinkField> kLinkFields;
 
+// `code` and `args` let a user interface word the notice in its own language; `message` is the
+// English sentence the CLI prints. Codes are a contract (embed pages read them): never rename one.
 struct LinkNotice {
-  std::string field;    // the input field (or the code, when unknown)
-  std::string message;  // what happened to it
+  std::string field;                                           // the input field (or the code, when unknown)
+  std::string message;                                         // what happened to it
+  std::string code;                                            // what kind of notice: see kLinkNoticeCodes
+  std::vector<std::pair<std::string, std::string>> args = {};  // the values the message names, by name
 };
+
+// Every notice code decode_link() and open_link() give, with the names of its args.
+struct LinkNoticeCode {
+  const char* code;
+  const char* args;  // space-separated names
+};
+extern const std::vector<LinkNoticeCode> kLinkNoticeCodes;
+
+// Notices as a JSON array of {field, message, code, args: {name: value}}.
+std::string link_notices_json(const std::vector<LinkNotice>& notices);
 
 struct LinkEncode {
   bool ok = false;
@@ -84,7 +99,7 @@ struct OpenedLink {
 OpenedLink open_link(std::string_view link, const Catalog& current, std::string_view current_json,
                      const Catalog* release, std::string_view release_json);
 // {"kind": "scenario"|"question"|"tco", "valid", "input", "catalog_version", "catalog_used", "notices":
-// [{field, message}], "changes": [...], "model_version", "model_version_current", "model_changes":
+// [{field, message, code, args}], "changes": [...], "model_version", "model_version_current", "model_changes":
 // [...], "ui"}: `llmplan link decode` and window.llmplan.decode.
 std::string opened_link_json(const OpenedLink& opened);
 
