@@ -4,8 +4,10 @@
 //   node site_tool.mjs validation VALIDATE_JS CASES WORK OUT    run the validation suite, write OUT
 //   node site_tool.mjs single-file SITE_SRC SINGLE_JS OUT       inline the app into one HTML file
 //   node site_tool.mjs service-worker TEMPLATE SITE VERSION CATALOG_JSON   precache list + cache name
-//   node site_tool.mjs markdown-page MARKDOWN TEMPLATE OUT    a docs/ page rendered into a site page
-//                                                            (TEMPLATE: cmake/docs_page.html)
+//   node site_tool.mjs markdown-page MARKDOWN TEMPLATE PAGES_DIR OUT   a docs/ page rendered into a
+//                                                            site page (TEMPLATE: cmake/docs_page.html)
+//   node site_tool.mjs html-pages PAGES_DIR TEMPLATE OUT_DIR  the documentation pages of docs/site/en
+//                                                            and docs/site/zh put into that shell
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -115,9 +117,9 @@ function serviceWorker(template, siteDir, version, catalogJson) {
 }
 
 // [SECTION] markdown-page: a page of docs/ (Markdown, read on GitHub too) rendered into a site
-// page at build time, so the two cannot drift. TEMPLATE is the page's shell in site/ (head, nav,
-// footer) with the placeholder <!-- markdown --> in its <main>; OUT is TEMPLATE with it filled. Only the subset docs/ uses is understood, and
-// anything else stays literal text (never raw HTML):
+// page at build time, so the two cannot drift. TEMPLATE is the documentation pages' shell (head,
+// nav, footer; docsShell below), PAGES_DIR the folder of the other pages (docs/site: which have a
+// Chinese version), OUT the page. Only the subset docs/ uses is understood, and anything else stays literal text (never raw HTML):
 //   # headings (ids as GitHub makes them, so "methodology.md#step-time" works in both places),
 //   paragraphs, "- " and "1. " lists (one level; indented lines continue an item), pipe tables,
 //   ``` fenced code, `code`, [text](url), **strong** and *emphasis*.
@@ -206,11 +208,61 @@ function markdownToHtml(markdown) {
   return out.join('\n');
 }
 
+// [SECTION] documentation pages: one shell (TEMPLATE, cmake/docs_page.html) for every page of
+// docs/: its head, the navigation and footer in the page's language, the alternates and the
+// language switch. English pages are docs/NAME.html, Chinese ones docs/NAME.zh.html (lang.js
+// opens the one ?lang= asks for). kDocsNav: the pages in navigation order with their labels.
+const kDocsNav = [
+  ['index', 'Overview', '概览'], ['methodology', 'Methodology', '方法'], ['scenario', 'Scenario fields', '场景字段'],
+  ['validation', 'Validation', '验证'], ['catalog', 'Catalog', '目录'], ['embedding', 'Embedding', '嵌入'],
+  ['url-format', 'URL format', '链接格式'],
+];
+const kDocsText = {
+  en: { lang: 'en', app: 'Open the app', appShort: 'App', appHref: '../', english: '', switchTo: '中文',
+        footer: 'llmplan runs entirely in your browser: no server, no telemetry, no request leaves this site.' },
+  zh: { lang: 'zh-CN', app: '打开应用', appShort: '应用', appHref: '../?lang=zh', english: '（英文）', switchTo: 'English',
+        footer: 'llmplan 完全在浏览器中运行：没有服务器，没有遥测，任何请求都不会离开本站。' },
+};
+
+// The Chinese pages there are (PAGES_DIR/zh/NAME.html): the others link the English page.
+function translatedPages(pagesDir) {
+  const dir = join(pagesDir, 'zh');
+  return new Set(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -5)) : []);
+}
+
+function docsShell(templateFile, { lang, page, title, description, main, source, translated }) {
+  const template = read(templateFile);
+  for (const mark of ['<!-- alternates -->', '<!-- nav -->', '<!-- main -->', '<!-- footer -->'])
+    if (!template.includes(mark)) die(`${templateFile} lacks its ${mark} placeholder`);
+  const t = kDocsText[lang];
+  const href = (name) => (lang === 'zh' && translated.has(name) ? `${name}.zh.html` : `${name}.html`);
+  const label = (name, en, zh) => (lang === 'en' ? en : zh + (translated.has(name) ? '' : t.english));
+  const nav = [`<a class="brand" href="${t.appHref}">llmplan</a>`,
+    ...kDocsNav.map(([name, en, zh]) => `<a href="${href(name)}"${name === page ? ' aria-current="page"' : ''}>` +
+                                         `${label(name, en, zh)}</a>`),
+    `<a href="${t.appHref}">${t.app}</a>`];
+  const alternates = [];
+  if (translated.has(page)) {
+    alternates.push(`<link rel="alternate" hreflang="en" href="${page}.html">`,
+                    `<link rel="alternate" hreflang="zh-CN" href="${page}.zh.html">`);
+    nav.push(lang === 'en' ? `<a class="lang" href="${page}.zh.html" hreflang="zh-CN" lang="zh-CN">${t.switchTo}</a>`
+                           : `<a class="lang" href="${page}.html" hreflang="en" lang="en">${t.switchTo}</a>`);
+  }
+  const footer = `${t.footer}\n    ` + [`<a href="${t.appHref}">${t.appShort}</a>`,
+    ...kDocsNav.filter(([name]) => name !== 'index').map(([name, en, zh]) => `<a href="${href(name)}">${label(name, en, zh)}</a>`)]
+    .join(' · ');
+  return template.replaceAll('{{lang}}', t.lang).replaceAll('{{title}}', () => escapeHtml(title))
+    .replaceAll('{{description}}', () => escapeHtml(description)).replaceAll('{{page}}', () => page)
+    .replaceAll('{{source}}', () => source)
+    .replace(alternates.length ? '<!-- alternates -->' : /\n *<!-- alternates -->/, () => alternates.join('\n  '))
+    .replace('<!-- nav -->', () => nav.join('\n    '))
+    .replace('<!-- main -->', () => main.trim())  // as written: indenting would change <pre> text
+    .replace('<!-- footer -->', () => footer);
+}
+
 // The page's title is the Markdown's "# " heading, its description the lead paragraph's text,
 // its name (data-page, the nav entry marked current) OUT's file name.
-function markdownPage(markdownFile, templateFile, out) {
-  const template = read(templateFile);
-  if (!template.includes('<!-- markdown -->')) die(`${templateFile} lacks its <!-- markdown --> placeholder`);
+function markdownPage(markdownFile, templateFile, pagesDir, out) {
   const markdown = read(markdownFile);
   const title = (/^# (.+)$/m.exec(markdown) || die(`${markdownFile} has no "# " title`))[1].trim();
   const lead = markdown.split(/\n\n/).find((p) => p.trim() && !p.startsWith('#')) || '';
@@ -220,17 +272,38 @@ function markdownPage(markdownFile, templateFile, out) {
   let html = markdownToHtml(markdown);
   // The paragraph under the title is the page's lead, as on the other documentation pages.
   html = html.replace(/^(<h1[^>]*>.*<\/h1>\n)<p>/, '$1<p class="lead">');
-  const pageHtml = template.replaceAll('{{title}}', () => escapeHtml(title.replace(/[`*]/g, '')))
-    .replaceAll('{{description}}', () => escapeHtml(description)).replaceAll('{{page}}', () => page)
-    .replace(`<a href="${page}.html">`, `<a href="${page}.html" aria-current="page">`)
-    .replace('<!-- markdown -->', () => html);
-  writeFileSync(out, pageHtml);
+  writeFileSync(out, docsShell(templateFile, { lang: 'en', page, title: title.replace(/[`*]/g, ''), description,
+                                               main: `<main>\n${html}\n</main>`, source: `docs/${page}.md`,
+                                               translated: translatedPages(pagesDir) }));
+}
+
+// [SECTION] html-pages: PAGES_DIR/en/NAME.html -> OUT_DIR/NAME.html and PAGES_DIR/zh/NAME.html ->
+// OUT_DIR/NAME.zh.html, each the page's <main> after two lines naming its title and description:
+//   <!-- title: ... -->
+//   <!-- description: ... -->
+// Every Chinese page has its English one.
+function htmlPages(pagesDir, templateFile, outDir) {
+  const translated = translatedPages(pagesDir);
+  mkdirSync(outDir, { recursive: true });
+  for (const lang of ['en', 'zh']) {
+    for (const name of readdirSync(join(pagesDir, lang)).filter((f) => f.endsWith('.html')).sort()) {
+      const file = join(pagesDir, lang, name);
+      const m = /^<!-- title: (.+?) -->\n<!-- description: (.+?) -->\n(<main[\s\S]*<\/main>)\s*$/.exec(read(file));
+      if (!m) die(`${file}: two lines <!-- title: ... --> and <!-- description: ... -->, then <main>...</main>`);
+      const page = name.slice(0, -5);
+      if (lang === 'zh' && !existsSync(join(pagesDir, 'en', name))) die(`${file} has no English page`);
+      const out = join(outDir, lang === 'en' ? name : `${page}.zh.html`);
+      writeFileSync(out, docsShell(templateFile, { lang, page, title: m[1], description: m[2], main: m[3],
+                                                   source: `docs/site/${lang}/${name}`, translated }));
+    }
+  }
 }
 
 const [command, ...args] = process.argv.slice(2);
 const commands = { catalogs: [catalogs, 2], validation: [validation, 4], 'single-file': [singleFile, 3],
-                   'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 3] };
+                   'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 4],
+                   'html-pages': [htmlPages, 3] };
 if (!commands[command] || args.length !== commands[command][1]) {
-  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page ARGS... (see the file header)');
+  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page|html-pages ARGS... (see the file header)');
 }
 commands[command][0](...args);

@@ -148,7 +148,8 @@
     });
   }
 
-  // The footer follows the UI language (the app sets <html lang> when it changes).
+  // The footer follows the UI language (the app sets <html lang> when it changes), and its links
+  // to the documentation carry it: ?lang=zh opens a page's Chinese version (docs/lang.js).
   function localiseFooter() {
     var zh = (document.documentElement.lang || '').indexOf('zh') === 0;
     var links = document.querySelectorAll('#site-links a[data-zh]');
@@ -156,6 +157,8 @@
       var a = links[i];
       if (!a.hasAttribute('data-en')) a.setAttribute('data-en', a.textContent);
       a.textContent = a.getAttribute(zh ? 'data-zh' : 'data-en');
+      var href = a.getAttribute('href').replace(/\?lang=zh$/, '');
+      if (/^docs\//.test(href)) a.setAttribute('href', zh ? href + '?lang=zh' : href);
     }
   }
   new MutationObserver(function () { localiseFooter(); labelTextView(); renderMirror(); })

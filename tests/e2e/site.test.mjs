@@ -382,8 +382,11 @@ test('the documentation pages render the core\'s validation table, catalog and l
   }
 });
 
+// The documentation pages with a Chinese version (docs/site/zh/NAME.html -> docs/NAME.zh.html).
+const translatedDocs = ['index', 'validation', 'catalog', 'embedding', 'url-format'];
 const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/scenario.html', '/docs/calibration.html', '/docs/validation.html',
-               '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html'];
+               '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html',
+               ...translatedDocs.map((d) => `/docs/${d}.zh.html`)];
 
 test('every page carries the CSP, breaks none of it and requests nothing outside its origin', async () => {
   for (const path of pages) {
@@ -409,6 +412,84 @@ test('every page carries the CSP, breaks none of it and requests nothing outside
   }
 });
 
+// Share of the Chinese (CJK) characters among the letters of a text.
+const cjkShare = (text) => {
+  const letters = text.match(/[\p{L}]/gu) || [];
+  return letters.filter((c) => /\p{Script=Han}/u.test(c)).length / Math.max(1, letters.length);
+};
+
+test('every documentation page opens in Chinese with ?lang=zh, links back to English, and stays on its origin', async () => {
+  const { context, page, problems, requests } = await newPage({ dpr: 2 });
+  try {
+    for (const doc of translatedDocs) {
+      for (const path of doc === 'index' ? ['/docs/?lang=zh', '/docs/index.html?lang=zh'] : [`/docs/${doc}.html?lang=zh`]) {
+        await page.goto(server.origin + path);
+        await page.waitForURL(`${server.origin}/docs/${doc}.zh.html`);
+        await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+        const shown = await page.evaluate(() => ({
+          lang: document.documentElement.lang, title: document.title, h1: document.querySelector('h1').textContent,
+          lead: document.querySelector('p.lead').textContent, nav: document.querySelector('header.nav').innerText,
+          english: document.querySelector('header.nav a.lang[hreflang="en"]')?.getAttribute('href'),
+          current: document.querySelector('header.nav a[aria-current="page"]')?.getAttribute('href'),
+          alternates: [...document.querySelectorAll('link[rel="alternate"]')].map((l) => `${l.hreflang} ${l.getAttribute('href')}`) }));
+        assert.equal(shown.lang, 'zh-CN', path);
+        assert.ok(cjkShare(shown.h1 + shown.lead) > 0.5, `${path}: Chinese heading and lead (${shown.h1})`);
+        assert.ok(cjkShare(shown.nav) > 0.5, `${path}: Chinese navigation (${shown.nav})`);
+        assert.match(shown.title, /[\p{Script=Han}]/u);
+        assert.equal(shown.english, `${doc}.html`);
+        assert.equal(shown.current, `${doc}.zh.html`);
+        assert.deepEqual(shown.alternates, [`en ${doc}.html`, `zh-CN ${doc}.zh.html`]);
+        assert.deepEqual(await page.evaluate(() => window.__csp), [], `${path}: CSP violations`);
+      }
+      // The English page names its Chinese one, and ?lang=en on the Chinese page goes back.
+      await page.goto(`${server.origin}/docs/${doc}.zh.html?lang=en`);
+      await page.waitForURL(`${server.origin}/docs/${doc}.html`);
+      await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.getAttribute('header.nav a.lang[hreflang="zh-CN"]', 'href'), `${doc}.zh.html`);
+    }
+    // The live parts write Chinese words around the core's figures.
+    await page.goto(server.origin + '/docs/url-format.html?lang=zh');
+    await page.waitForURL(/url-format\.zh\.html$/);
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    assert.equal(await page.textContent('#model-version'), `本构建：模型 ${await page.evaluate(() => window.llmplan.modelVersion)}`);
+    assert.ok(await page.locator('#fields tbody tr').count() >= 20);
+    await page.goto(server.origin + '/docs/validation.html?lang=zh');
+    await page.waitForURL(/validation\.zh\.html$/);
+    await page.waitForSelector('#cases tbody tr');
+    const validation = JSON.parse(readFileSync(join(siteDir, 'validation.json'), 'utf8'));
+    assert.equal(await page.locator('#cases tbody tr').count(), validation.cases.length);
+    assert.match(await page.textContent('#summary'), /^共 \d+ 个数据点/);
+    writeFileSync(join(artifactsDir, 'docs-validation-zh.png'), await page.screenshot());
+    await page.goto(server.origin + '/docs/embedding.html?lang=zh');
+    await page.waitForURL(/embedding\.zh\.html$/);
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    const live = await page.evaluate(() => [...document.querySelectorAll('.live')].map((e) => e.dataset.value));
+    assert.ok(live.length >= 8 && live.every((v) => v && v !== 'undefined'), JSON.stringify(live));
+    writeFileSync(join(artifactsDir, 'docs-embedding-zh.png'), await page.screenshot({ fullPage: true }));
+    assert.deepEqual(requests.filter((u) => !u.startsWith(server.origin + '/')), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the app in Chinese links the documentation with ?lang=zh', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { path: '/?lang=zh' });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => document.querySelector('#site-links a[href^="docs/validation.html"]')
+      .getAttribute('href') === 'docs/validation.html?lang=zh');
+    const hrefs = await page.evaluate(() => [...document.querySelectorAll('#site-links a[href^="docs/"]')].map((a) => a.getAttribute('href')));
+    assert.ok(hrefs.length >= 6 && hrefs.every((h) => h.endsWith('.html?lang=zh')), JSON.stringify(hrefs));
+    await page.click('#site-links a[href^="docs/catalog.html"]');
+    await page.waitForURL(/\/docs\/catalog\.zh\.html$/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the site works from a sub-path of a static host', async () => {
   const prefix = '/some/sub/path';
   const log = [];
@@ -423,10 +504,11 @@ test('the site works from a sub-path of a static host', async () => {
     await page.goto(`${sub.origin}${prefix}/embed.html#${fragmentOf(qlora)}`);
     await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
     assert.equal(await page.evaluate(() => document.querySelector('[data-open]').href), `${sub.origin}${prefix}/#${fragmentOf(qlora)}`);
-    for (const doc of ['catalog', 'url-format', 'validation']) {
-      await page.goto(`${sub.origin}${prefix}/docs/${doc}.html`);
+    for (const doc of ['catalog', 'url-format', 'validation', 'validation.html?lang=zh']) {
+      await page.goto(`${sub.origin}${prefix}/docs/${doc.includes('?') ? doc : doc + '.html'}`);
       await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
     }
+    assert.ok(page.url().endsWith(`${prefix}/docs/validation.zh.html`), page.url());
     assert.deepEqual(requests.filter((u) => !u.startsWith(`${sub.origin}${prefix}/`)), []);
     assert.deepEqual(log.filter((p) => !p.startsWith(prefix + '/')), [], 'every request stays under the sub-path');
     assert.deepEqual(problems, []);
