@@ -8,6 +8,7 @@
 //                                                            site page (TEMPLATE: cmake/docs_page.html)
 //   node site_tool.mjs html-pages PAGES_DIR TEMPLATE OUT_DIR  the documentation pages of docs/site/en
 //                                                            and docs/site/zh put into that shell
+//   node site_tool.mjs static-summary SUMMARY_JS SITE_INDEX OUT  index.html with the first view's figures
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -299,11 +300,64 @@ function htmlPages(pagesDir, templateFile, outDir) {
   }
 }
 
+// [SECTION] static-summary: SITE_INDEX (the site's index.html) with the placeholder
+// <!-- static-summary --> replaced by what the tool is and the app's first view's figures, as
+// SUMMARY_JS (web/site_summary.cpp under Node: the core) computes them: OUT. Each figure carries
+// its exact value (data-figure, data-value: String() of the core's number, as the embed card
+// writes them), and the section the first view's scenario (data-scenario) and link.
+// [path, label, format, what follows the value and its range]
+const kSummaryFigures = [
+  ['memory.fits', 'Fits in GPU memory', (v) => (v ? 'yes' : 'no')],
+  ['memory.per_gpu_bytes.total', 'Memory per GPU', (v) => gb(v), (r) => ` of ${gb(r.memory.capacity_bytes)}`],
+  ['time.total_hours', 'Training time', (v) => `${sig(v)} h`],
+  ['cost.total_usd', 'Cost', (v) => usd(v)],
+  ['time.mfu', 'MFU', (v) => `${(100 * v).toFixed(1)} %`],
+  ['time.tokens_per_s', 'Throughput', (v) => count(v), () => ' tokens/s'],
+];
+const sig = (x) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(x);
+const count = (x) => {
+  for (const [unit, size] of [['T', 1e12], ['B', 1e9], ['M', 1e6], ['K', 1e3]]) if (x >= size) return `${sig(x / size)} ${unit}`;
+  return sig(x);
+};
+const gb = (bytes) => `${sig(bytes / 1e9)} GB`;
+const usd = (x) => '$' + new Intl.NumberFormat('en-US', { maximumFractionDigits: x < 100 ? 2 : 0 }).format(x);
+
+function staticSummary(summaryJs, siteIndex, out) {
+  const run = spawnSync(process.execPath, ['--no-experimental-fetch', summaryJs], { encoding: 'utf8' });
+  if (run.error || run.status !== 0) die(`${summaryJs} failed (exit ${run.status}): ${run.error?.message || run.stderr}`);
+  const doc = JSON.parse(run.stdout);
+  const r = doc.result;
+  const at = (path) => path.split('.').reduce((o, k) => (o === undefined || o === null ? undefined : o[k]), r);
+  const figures = kSummaryFigures.map(([path, label, format, after]) => {
+    const v = at(path);
+    if (v === undefined) die(`the first view's result has no ${path}`);
+    const range = r.ranges && r.ranges[path];
+    const shown = format(v) + (after ? after(r) : '') + (range ? ` (80 % range ${format(range.low)}–${format(range.high)})` : '');
+    return `<dt>${escapeHtml(label)}</dt><dd data-figure="${path}" data-value="${escapeHtml(String(v))}">${escapeHtml(shown)}</dd>`;
+  });
+  const s = doc.scenario;
+  const method = { full: 'full fine-tune', pretrain: 'pretraining', continued: 'continued pretraining', lora: 'LoRA',
+                   qlora: 'QLoRA', freeze: 'freeze-tuning' }[s.method] || s.method;
+  const title = `${doc.model}, ${method} on ${count(s.tokens)} tokens, ${r.cluster.gpus} × ${doc.accelerator}`;
+  const html = [
+    `<section id="static-summary" data-scenario="${escapeHtml(JSON.stringify(s))}" data-catalog="${escapeHtml(doc.catalog_version)}">`,
+    '<p>llmplan estimates whether training or fine-tuning a large language model fits in GPU memory, how long it takes ' +
+      'and what it costs, on one GPU or thousands, and plans the cheapest cloud setup. It runs in your browser.</p>',
+    `<h2>Example: ${escapeHtml(title)}</h2>`,
+    `<dl>${figures.join('')}</dl>`,
+    `<p class="note">Computed when this site was built, by the same core, with catalog ${escapeHtml(doc.catalog_version)}. ` +
+      `<a href="#${escapeHtml(doc.fragment)}">Open this scenario</a> · <a href="docs/index.html">Documentation</a></p>`,
+    '</section>'].join('\n      ');
+  const index = read(siteIndex);
+  if (!index.includes('<!-- static-summary -->')) die(`${siteIndex} lacks its <!-- static-summary --> placeholder`);
+  writeFileSync(out, index.replace('<!-- static-summary -->', () => html));
+}
+
 const [command, ...args] = process.argv.slice(2);
 const commands = { catalogs: [catalogs, 2], validation: [validation, 4], 'single-file': [singleFile, 3],
                    'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 4],
-                   'html-pages': [htmlPages, 3] };
+                   'html-pages': [htmlPages, 3], 'static-summary': [staticSummary, 3] };
 if (!commands[command] || args.length !== commands[command][1]) {
-  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page|html-pages ARGS... (see the file header)');
+  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page|html-pages|static-summary ARGS... (see the file header)');
 }
 commands[command][0](...args);

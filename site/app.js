@@ -18,6 +18,10 @@
   var overlay = document.getElementById('overlay');
   var text = document.getElementById('overlay-text');
   var progress = document.getElementById('overlay-progress');
+  // The first view's figures written into the page at build time: shown while the app loads (the
+  // overlay hides them with itself), hidden in place when the page opens another scenario's link.
+  var summary = document.getElementById('static-summary');
+  if (summary && location.hash.replace(/^#/, '')) summary.classList.add('superseded');
 
   function fail(message) {
     // The inlined runtime runs right after this script: keep it from starting into a broken page.
@@ -33,12 +37,15 @@
   function textOnly(reason) {
     if (inlineRuntime || !window.llmplanApi || !window.llmplanCard) return;
     document.body.classList.add('text-view', 'text-only');
+    if (summary) summary.classList.add('superseded');  // the text view shows the same, current figures
     var q = new URLSearchParams(location.search).get('lang');
     var lang = (q || navigator.language || 'en').toLowerCase().indexOf('zh') === 0 ? 'zh' : 'en';
     window.llmplanApi.load().then(function (api) {
       var fragment = location.hash.replace(/^#/, '');
       var opened = fragment ? api.decode(fragment) : { scenario: null, notices: [] };
-      var scenario = opened.scenario || { model: { preset: 'llama-3.1-8b' } };
+      // Without a link: the app's first view, as the build wrote it into the page (data-scenario).
+      var first = summary && summary.getAttribute('data-scenario');
+      var scenario = opened.scenario || (first ? JSON.parse(first) : { model: { preset: 'llama-3.1-8b' } });
       var C = window.llmplanCard.create(lang);
       var result = api.estimate(scenario);
       var parts = C.scenarioCard(api, { scenario: scenario, notices: opened.notices || [], changes: [], modelChanges: [] },

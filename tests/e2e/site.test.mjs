@@ -412,6 +412,61 @@ test('every page carries the CSP, breaks none of it and requests nothing outside
   }
 });
 
+// index.html as a crawler or a browser without JavaScript reads it: the build wrote the app's first
+// view into it (web/site_summary.cpp: the core under Node), so its figures are the CLI's.
+test('index.html carries the first view\'s figures as static HTML, equal to llmplan estimate of it', async () => {
+  const html = await (await fetch(server.origin + '/')).text();
+  const section = /<section id="static-summary" data-scenario="([^"]*)" data-catalog="([^"]*)">([\s\S]*?)<\/section>/.exec(html);
+  assert.ok(section, 'index.html has the static summary');
+  const unescape = (t) => t.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const scenario = JSON.parse(unescape(section[1]));
+  const expected = JSON.parse(cli(['estimate', '-'], scenario));
+  assert.equal(section[2], expected.catalog_version);
+  const body = section[3];
+  assert.match(body, /llmplan estimates whether training or fine-tuning a large language model fits in GPU memory/);
+  const shown = Object.fromEntries([...body.matchAll(/data-figure="([^"]+)" data-value="([^"]*)">([^<]*)</g)]
+    .map((m) => [m[1], { value: m[2], text: m[3] }]));
+  const at = (p) => p.split('.').reduce((o, k) => o[k], expected);
+  for (const f of ['memory.fits', 'memory.per_gpu_bytes.total', 'time.total_hours', 'cost.total_usd', 'time.mfu'])
+    assert.equal(shown[f]?.value, String(at(f)), f);
+  assert.equal(shown['memory.fits'].text, expected.memory.fits ? 'yes' : 'no');
+  assert.match(shown['time.mfu'].text, new RegExp(`^${(100 * expected.time.mfu).toFixed(1)} %`));
+  assert.match(shown['memory.per_gpu_bytes.total'].text, / of 80 GB/);
+  // The same scenario the app opens with, and its link.
+  const fragment = fragmentOf(scenario);
+  assert.ok(body.includes(`href="#${fragment.replace(/&/g, '&amp;')}"`), 'links its scenario');
+  const app = await newPage();
+  try {
+    await app.page.addInitScript(() => {
+      window.__shift = 0;
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
+        .observe({ type: 'layout-shift', buffered: true });
+    });
+    await app.page.goto(server.origin + '/');
+    await waitReady(app.page);
+    assert.deepEqual(await app.page.evaluate(() => JSON.parse(window.Module.appInput())), scenario);
+    assert.equal(await app.page.evaluate(() => window.Module.appFragment()), fragment);
+    // With JavaScript the app hides it with the loading overlay, and nothing on the page moves.
+    await app.page.waitForFunction(() => getComputedStyle(document.getElementById('overlay')).visibility === 'hidden');
+    assert.equal(await app.page.isVisible('#static-summary'), false);
+    assert.equal(await app.page.evaluate(() => window.__shift), 0, 'no layout shift');
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.context.close();
+  }
+  // Without JavaScript it is what the page shows.
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(server.origin + '/');
+    assert.equal(await page.isVisible('#static-summary dl'), true);
+    assert.match(await page.innerText('#static-summary'), /Memory per GPU/);
+    writeFileSync(join(artifactsDir, 'index-no-js.png'), await page.screenshot());
+  } finally {
+    await context.close();
+  }
+});
+
 // Share of the Chinese (CJK) characters among the letters of a text.
 const cjkShare = (text) => {
   const letters = text.match(/[\p{L}]/gu) || [];
