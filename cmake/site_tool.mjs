@@ -4,8 +4,11 @@
 //   node site_tool.mjs validation VALIDATE_JS CASES WORK OUT    run the validation suite, write OUT
 //   node site_tool.mjs single-file SITE_SRC SINGLE_JS OUT       inline the app into one HTML file
 //   node site_tool.mjs service-worker TEMPLATE SITE VERSION CATALOG_JSON   precache list + cache name
-//   node site_tool.mjs markdown-page MARKDOWN TEMPLATE OUT    a docs/ page rendered into a site page
-//                                                            (TEMPLATE: cmake/docs_page.html)
+//   node site_tool.mjs markdown-page MARKDOWN TEMPLATE PAGES_DIR OUT   a docs/ page rendered into a
+//                                                            site page (TEMPLATE: cmake/docs_page.html)
+//   node site_tool.mjs html-pages PAGES_DIR TEMPLATE OUT_DIR  the documentation pages of docs/site/en
+//                                                            and docs/site/zh put into that shell
+//   node site_tool.mjs static-summary SUMMARY_JS SITE_INDEX OUT  index.html with the first view's figures
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -115,9 +118,9 @@ function serviceWorker(template, siteDir, version, catalogJson) {
 }
 
 // [SECTION] markdown-page: a page of docs/ (Markdown, read on GitHub too) rendered into a site
-// page at build time, so the two cannot drift. TEMPLATE is the page's shell in site/ (head, nav,
-// footer) with the placeholder <!-- markdown --> in its <main>; OUT is TEMPLATE with it filled. Only the subset docs/ uses is understood, and
-// anything else stays literal text (never raw HTML):
+// page at build time, so the two cannot drift. TEMPLATE is the documentation pages' shell (head,
+// nav, footer; docsShell below), PAGES_DIR the folder of the other pages (docs/site: which have a
+// Chinese version), OUT the page. Only the subset docs/ uses is understood, and anything else stays literal text (never raw HTML):
 //   # headings (ids as GitHub makes them, so "methodology.md#step-time" works in both places),
 //   paragraphs, "- " and "1. " lists (one level; indented lines continue an item), pipe tables,
 //   ``` fenced code, `code`, [text](url), **strong** and *emphasis*.
@@ -206,11 +209,61 @@ function markdownToHtml(markdown) {
   return out.join('\n');
 }
 
+// [SECTION] documentation pages: one shell (TEMPLATE, cmake/docs_page.html) for every page of
+// docs/: its head, the navigation and footer in the page's language, the alternates and the
+// language switch. English pages are docs/NAME.html, Chinese ones docs/NAME.zh.html (lang.js
+// opens the one ?lang= asks for). kDocsNav: the pages in navigation order with their labels.
+const kDocsNav = [
+  ['index', 'Overview', '概览'], ['methodology', 'Methodology', '方法'], ['scenario', 'Scenario fields', '场景字段'],
+  ['validation', 'Validation', '验证'], ['catalog', 'Catalog', '目录'], ['embedding', 'Embedding', '嵌入'],
+  ['url-format', 'URL format', '链接格式'],
+];
+const kDocsText = {
+  en: { lang: 'en', app: 'Open the app', appShort: 'App', appHref: '../', english: '', switchTo: '中文',
+        footer: 'llmplan runs entirely in your browser: no server, no telemetry, no request leaves this site.' },
+  zh: { lang: 'zh-CN', app: '打开应用', appShort: '应用', appHref: '../?lang=zh', english: '（英文）', switchTo: 'English',
+        footer: 'llmplan 完全在浏览器中运行：没有服务器，没有遥测，任何请求都不会离开本站。' },
+};
+
+// The Chinese pages there are (PAGES_DIR/zh/NAME.html): the others link the English page.
+function translatedPages(pagesDir) {
+  const dir = join(pagesDir, 'zh');
+  return new Set(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -5)) : []);
+}
+
+function docsShell(templateFile, { lang, page, title, description, main, source, translated }) {
+  const template = read(templateFile);
+  for (const mark of ['<!-- alternates -->', '<!-- nav -->', '<!-- main -->', '<!-- footer -->'])
+    if (!template.includes(mark)) die(`${templateFile} lacks its ${mark} placeholder`);
+  const t = kDocsText[lang];
+  const href = (name) => (lang === 'zh' && translated.has(name) ? `${name}.zh.html` : `${name}.html`);
+  const label = (name, en, zh) => (lang === 'en' ? en : zh + (translated.has(name) ? '' : t.english));
+  const nav = [`<a class="brand" href="${t.appHref}">llmplan</a>`,
+    ...kDocsNav.map(([name, en, zh]) => `<a href="${href(name)}"${name === page ? ' aria-current="page"' : ''}>` +
+                                         `${label(name, en, zh)}</a>`),
+    `<a href="${t.appHref}">${t.app}</a>`];
+  const alternates = [];
+  if (translated.has(page)) {
+    alternates.push(`<link rel="alternate" hreflang="en" href="${page}.html">`,
+                    `<link rel="alternate" hreflang="zh-CN" href="${page}.zh.html">`);
+    nav.push(lang === 'en' ? `<a class="lang" href="${page}.zh.html" hreflang="zh-CN" lang="zh-CN">${t.switchTo}</a>`
+                           : `<a class="lang" href="${page}.html" hreflang="en" lang="en">${t.switchTo}</a>`);
+  }
+  const footer = `${t.footer}\n    ` + [`<a href="${t.appHref}">${t.appShort}</a>`,
+    ...kDocsNav.filter(([name]) => name !== 'index').map(([name, en, zh]) => `<a href="${href(name)}">${label(name, en, zh)}</a>`)]
+    .join(' · ');
+  return template.replaceAll('{{lang}}', t.lang).replaceAll('{{title}}', () => escapeHtml(title))
+    .replaceAll('{{description}}', () => escapeHtml(description)).replaceAll('{{page}}', () => page)
+    .replaceAll('{{source}}', () => source)
+    .replace(alternates.length ? '<!-- alternates -->' : /\n *<!-- alternates -->/, () => alternates.join('\n  '))
+    .replace('<!-- nav -->', () => nav.join('\n    '))
+    .replace('<!-- main -->', () => main.trim())  // as written: indenting would change <pre> text
+    .replace('<!-- footer -->', () => footer);
+}
+
 // The page's title is the Markdown's "# " heading, its description the lead paragraph's text,
 // its name (data-page, the nav entry marked current) OUT's file name.
-function markdownPage(markdownFile, templateFile, out) {
-  const template = read(templateFile);
-  if (!template.includes('<!-- markdown -->')) die(`${templateFile} lacks its <!-- markdown --> placeholder`);
+function markdownPage(markdownFile, templateFile, pagesDir, out) {
   const markdown = read(markdownFile);
   const title = (/^# (.+)$/m.exec(markdown) || die(`${markdownFile} has no "# " title`))[1].trim();
   const lead = markdown.split(/\n\n/).find((p) => p.trim() && !p.startsWith('#')) || '';
@@ -220,17 +273,91 @@ function markdownPage(markdownFile, templateFile, out) {
   let html = markdownToHtml(markdown);
   // The paragraph under the title is the page's lead, as on the other documentation pages.
   html = html.replace(/^(<h1[^>]*>.*<\/h1>\n)<p>/, '$1<p class="lead">');
-  const pageHtml = template.replaceAll('{{title}}', () => escapeHtml(title.replace(/[`*]/g, '')))
-    .replaceAll('{{description}}', () => escapeHtml(description)).replaceAll('{{page}}', () => page)
-    .replace(`<a href="${page}.html">`, `<a href="${page}.html" aria-current="page">`)
-    .replace('<!-- markdown -->', () => html);
-  writeFileSync(out, pageHtml);
+  writeFileSync(out, docsShell(templateFile, { lang: 'en', page, title: title.replace(/[`*]/g, ''), description,
+                                               main: `<main>\n${html}\n</main>`, source: `docs/${page}.md`,
+                                               translated: translatedPages(pagesDir) }));
+}
+
+// [SECTION] html-pages: PAGES_DIR/en/NAME.html -> OUT_DIR/NAME.html and PAGES_DIR/zh/NAME.html ->
+// OUT_DIR/NAME.zh.html, each the page's <main> after two lines naming its title and description:
+//   <!-- title: ... -->
+//   <!-- description: ... -->
+// Every Chinese page has its English one.
+function htmlPages(pagesDir, templateFile, outDir) {
+  const translated = translatedPages(pagesDir);
+  mkdirSync(outDir, { recursive: true });
+  for (const lang of ['en', 'zh']) {
+    for (const name of readdirSync(join(pagesDir, lang)).filter((f) => f.endsWith('.html')).sort()) {
+      const file = join(pagesDir, lang, name);
+      const m = /^<!-- title: (.+?) -->\n<!-- description: (.+?) -->\n(<main[\s\S]*<\/main>)\s*$/.exec(read(file));
+      if (!m) die(`${file}: two lines <!-- title: ... --> and <!-- description: ... -->, then <main>...</main>`);
+      const page = name.slice(0, -5);
+      if (lang === 'zh' && !existsSync(join(pagesDir, 'en', name))) die(`${file} has no English page`);
+      const out = join(outDir, lang === 'en' ? name : `${page}.zh.html`);
+      writeFileSync(out, docsShell(templateFile, { lang, page, title: m[1], description: m[2], main: m[3],
+                                                   source: `docs/site/${lang}/${name}`, translated }));
+    }
+  }
+}
+
+// [SECTION] static-summary: SITE_INDEX (the site's index.html) with the placeholder
+// <!-- static-summary --> replaced by what the tool is and the app's first view's figures, as
+// SUMMARY_JS (web/site_summary.cpp under Node: the core) computes them: OUT. Each figure carries
+// its exact value (data-figure, data-value: String() of the core's number, as the embed card
+// writes them), and the section the first view's scenario (data-scenario) and link.
+// [path, label, format, what follows the value and its range]
+const kSummaryFigures = [
+  ['memory.fits', 'Fits in GPU memory', (v) => (v ? 'yes' : 'no')],
+  ['memory.per_gpu_bytes.total', 'Memory per GPU', (v) => gb(v), (r) => ` of ${gb(r.memory.capacity_bytes)}`],
+  ['time.total_hours', 'Training time', (v) => `${sig(v)} h`],
+  ['cost.total_usd', 'Cost', (v) => usd(v)],
+  ['time.mfu', 'MFU', (v) => `${(100 * v).toFixed(1)} %`],
+  ['time.tokens_per_s', 'Throughput', (v) => count(v), () => ' tokens/s'],
+];
+const sig = (x) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(x);
+const count = (x) => {
+  for (const [unit, size] of [['T', 1e12], ['B', 1e9], ['M', 1e6], ['K', 1e3]]) if (x >= size) return `${sig(x / size)} ${unit}`;
+  return sig(x);
+};
+const gb = (bytes) => `${sig(bytes / 1e9)} GB`;
+const usd = (x) => '$' + new Intl.NumberFormat('en-US', { maximumFractionDigits: x < 100 ? 2 : 0 }).format(x);
+
+function staticSummary(summaryJs, siteIndex, out) {
+  const run = spawnSync(process.execPath, ['--no-experimental-fetch', summaryJs], { encoding: 'utf8' });
+  if (run.error || run.status !== 0) die(`${summaryJs} failed (exit ${run.status}): ${run.error?.message || run.stderr}`);
+  const doc = JSON.parse(run.stdout);
+  const r = doc.result;
+  const at = (path) => path.split('.').reduce((o, k) => (o === undefined || o === null ? undefined : o[k]), r);
+  const figures = kSummaryFigures.map(([path, label, format, after]) => {
+    const v = at(path);
+    if (v === undefined) die(`the first view's result has no ${path}`);
+    const range = r.ranges && r.ranges[path];
+    const shown = format(v) + (after ? after(r) : '') + (range ? ` (80 % range ${format(range.low)}–${format(range.high)})` : '');
+    return `<dt>${escapeHtml(label)}</dt><dd data-figure="${path}" data-value="${escapeHtml(String(v))}">${escapeHtml(shown)}</dd>`;
+  });
+  const s = doc.scenario;
+  const method = { full: 'full fine-tune', pretrain: 'pretraining', continued: 'continued pretraining', lora: 'LoRA',
+                   qlora: 'QLoRA', freeze: 'freeze-tuning' }[s.method] || s.method;
+  const title = `${doc.model}, ${method} on ${count(s.tokens)} tokens, ${r.cluster.gpus} × ${doc.accelerator}`;
+  const html = [
+    `<section id="static-summary" data-scenario="${escapeHtml(JSON.stringify(s))}" data-catalog="${escapeHtml(doc.catalog_version)}">`,
+    '<p>llmplan estimates whether training or fine-tuning a large language model fits in GPU memory, how long it takes ' +
+      'and what it costs, on one GPU or thousands, and plans the cheapest cloud setup. It runs in your browser.</p>',
+    `<h2>Example: ${escapeHtml(title)}</h2>`,
+    `<dl>${figures.join('')}</dl>`,
+    `<p class="note">Computed when this site was built, by the same core, with catalog ${escapeHtml(doc.catalog_version)}. ` +
+      `<a href="#${escapeHtml(doc.fragment)}">Open this scenario</a> · <a href="docs/index.html">Documentation</a></p>`,
+    '</section>'].join('\n      ');
+  const index = read(siteIndex);
+  if (!index.includes('<!-- static-summary -->')) die(`${siteIndex} lacks its <!-- static-summary --> placeholder`);
+  writeFileSync(out, index.replace('<!-- static-summary -->', () => html));
 }
 
 const [command, ...args] = process.argv.slice(2);
 const commands = { catalogs: [catalogs, 2], validation: [validation, 4], 'single-file': [singleFile, 3],
-                   'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 3] };
+                   'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 4],
+                   'html-pages': [htmlPages, 3], 'static-summary': [staticSummary, 3] };
 if (!commands[command] || args.length !== commands[command][1]) {
-  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page ARGS... (see the file header)');
+  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page|html-pages|static-summary ARGS... (see the file header)');
 }
 commands[command][0](...args);

@@ -18,6 +18,10 @@
   var overlay = document.getElementById('overlay');
   var text = document.getElementById('overlay-text');
   var progress = document.getElementById('overlay-progress');
+  // The first view's figures written into the page at build time: shown while the app loads (the
+  // overlay hides them with itself), hidden in place when the page opens another scenario's link.
+  var summary = document.getElementById('static-summary');
+  if (summary && location.hash.replace(/^#/, '')) summary.classList.add('superseded');
 
   function fail(message) {
     // The inlined runtime runs right after this script: keep it from starting into a broken page.
@@ -33,12 +37,15 @@
   function textOnly(reason) {
     if (inlineRuntime || !window.llmplanApi || !window.llmplanCard) return;
     document.body.classList.add('text-view', 'text-only');
+    if (summary) summary.classList.add('superseded');  // the text view shows the same, current figures
     var q = new URLSearchParams(location.search).get('lang');
     var lang = (q || navigator.language || 'en').toLowerCase().indexOf('zh') === 0 ? 'zh' : 'en';
     window.llmplanApi.load().then(function (api) {
       var fragment = location.hash.replace(/^#/, '');
       var opened = fragment ? api.decode(fragment) : { scenario: null, notices: [] };
-      var scenario = opened.scenario || { model: { preset: 'llama-3.1-8b' } };
+      // Without a link: the app's first view, as the build wrote it into the page (data-scenario).
+      var first = summary && summary.getAttribute('data-scenario');
+      var scenario = opened.scenario || (first ? JSON.parse(first) : { model: { preset: 'llama-3.1-8b' } });
       var C = window.llmplanCard.create(lang);
       var result = api.estimate(scenario);
       var parts = C.scenarioCard(api, { scenario: scenario, notices: opened.notices || [], changes: [], modelChanges: [] },
@@ -69,6 +76,19 @@
   }
 
   var canvas = document.getElementById('canvas');
+
+  // Keys typed in the page's own controls (the form below, the footer) are theirs: the canvas's
+  // GLFW listens on the window and would take them too, and keep Tab and Backspace from the
+  // browser. Tab moves between the canvas's fields while one is being edited, and otherwise
+  // moves the page's focus (out of the canvas too). Registered before the runtime: these run first.
+  function pageKeys(e) {
+    var t = e.target;
+    var page = t && t.nodeType === 1 && t !== canvas && t !== document.body && t !== document.documentElement;
+    var tab = e.key === 'Tab' && typeof Module.appKeyboardCaptured === 'function' && !Module.appKeyboardCaptured();
+    if (page || tab) e.stopImmediatePropagation();
+  }
+  ['keydown', 'keypress', 'keyup'].forEach(function (type) { window.addEventListener(type, pageKeys, true); });
+
   canvas.addEventListener('webglcontextlost', function (e) {
     e.preventDefault();
     fail('The graphics context was lost (GPU reset or too many tabs). Reload the page to continue; your inputs are kept in the link.');
@@ -94,6 +114,7 @@
       progress.style.width = '100%';
       overlay.classList.add('hidden');
       canvas.focus();
+      renderControls();
     }
   };
   window.Module = Module;
@@ -105,6 +126,7 @@
   function appLang() { return (document.documentElement.lang || '').indexOf('zh') === 0 ? 'zh' : 'en'; }
   function renderMirror() {
     if (!mirror || !window.llmplan || typeof Module.appResult !== 'function') return;
+    renderControls();
     var lang = appLang();
     var C = window.llmplanCard.create(lang);
     var result = JSON.parse(Module.appResult());
@@ -123,6 +145,111 @@
     mirror.setAttribute('data-updates', String(Number(mirror.getAttribute('data-updates') || 0) + 1));
   }
   window.llmplanOnResult = renderMirror;
+
+  // [SECTION] The main inputs as the page's own form (#mirror-controls): labelled controls that
+  // keyboard and screen-reader users reach with Tab outside the canvas (focus inside shows the
+  // panel). Fields, labels in the UI language, options (catalog presets and accelerators, the
+  // field table's methods and precisions) and checks come from the app (Module.appFormFields,
+  // web/page_form.hpp); an edit is Module.appSetField, the edit the canvas's widget makes. A value
+  // the core refuses keeps the user's text, with the core's message (field and range) next to it.
+  var controls = document.getElementById('mirror-controls');
+  var controlsLang = '';
+  var formFields = {};
+  function controlId(path) { return 'ctl-' + path.replace(/\./g, '-'); }
+  function buildControls(form) {
+    var fieldset = document.createElement('fieldset');
+    var legend = document.createElement('legend');
+    legend.textContent = form.title;
+    fieldset.appendChild(legend);
+    form.fields.forEach(function (f) {
+      var id = controlId(f.path);
+      var row = document.createElement('div');
+      row.className = 'control';
+      row.setAttribute('data-path', f.path);
+      var label = document.createElement('label');
+      label.htmlFor = id;
+      // The unit, unless the label already names it or says what it counts ("Global batch (sequences)").
+      var unit = f.unit && !/[)）]$/.test(f.label) && f.label.toLowerCase().indexOf(f.unit.toLowerCase()) < 0 ? f.unit : '';
+      label.textContent = f.label + (unit ? (appLang() === 'zh' ? '（' + unit + '）' : ' (' + unit + ')') : '');
+      var input;
+      if (f.options.length) {
+        input = document.createElement('select');
+        if (f.path === 'model.preset') input.appendChild(new Option(form.custom, ''));
+        f.options.forEach(function (o) { input.appendChild(new Option(o.label, o.value)); });
+        if (f.path === 'model.preset') input.options[0].disabled = true;  // the canvas types an architecture
+      } else {
+        input = document.createElement('input');
+        input.type = 'text';
+        input.inputMode = f.type === 'integer' ? 'numeric' : 'decimal';
+        input.autocomplete = 'off';
+        input.spellcheck = false;
+      }
+      input.id = id;
+      input.name = f.path;
+      var message = document.createElement('span');
+      message.className = 'error';
+      message.id = id + '-error';
+      input.setAttribute('aria-describedby', message.id);
+      row.appendChild(label);
+      row.appendChild(input);
+      row.appendChild(message);
+      fieldset.appendChild(row);
+    });
+    var other = document.createElement('p');
+    other.className = 'error';
+    other.id = 'ctl-error';
+    other.setAttribute('role', 'alert');
+    fieldset.appendChild(other);
+    controls.replaceChildren(fieldset);
+    controls.hidden = false;
+  }
+  function renderControls(form) {
+    if (!controls || typeof Module.appFormFields !== 'function') return;
+    form = form || JSON.parse(Module.appFormFields());
+    if (controlsLang !== appLang()) {  // labels and option names in the UI language
+      buildControls(form);
+      controlsLang = appLang();
+    }
+    var error = form.error;
+    // The core's message names the field (and its range); prefixed with it where it does not.
+    var said = !error ? '' : error.message.indexOf(error.field + ':') === 0 ? error.message : error.field + ': ' + error.message;
+    var shown = false;
+    form.fields.forEach(function (f) {
+      formFields[f.path] = f;
+      var input = document.getElementById(controlId(f.path));
+      var mine = !!error && error.field === f.path;
+      shown = shown || mine;
+      input.disabled = !f.applies;
+      input.setAttribute('aria-invalid', String(mine));
+      document.getElementById(input.id + '-error').textContent = mine ? said : '';
+      // The user's text stays while they type it and while the core refuses it.
+      if (input.tagName === 'INPUT' && (mine || document.activeElement === input)) return;
+      input.value = typeof f.value === 'number' ? String(f.value) : f.value;
+    });
+    document.getElementById('ctl-error').textContent = error && !shown ? said : '';
+  }
+  function commitControl(input) {
+    var f = formFields[input.name];
+    if (!f || typeof Module.appSetField !== 'function') return;
+    var value = input.value;
+    if (f.type === 'integer' || f.type === 'number') {
+      var t = value.trim();
+      if (t !== '' && isFinite(Number(t))) value = Number(t);  // else the text itself: the core names the problem
+    }
+    renderControls(JSON.parse(Module.appSetField(f.path, JSON.stringify(value))));
+  }
+  if (controls) {
+    controls.addEventListener('submit', function (e) { e.preventDefault(); });
+    controls.addEventListener('change', function (e) { if (e.target.name) commitControl(e.target); });
+    controls.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' && e.target.tagName === 'INPUT') {
+        e.preventDefault();
+        commitControl(e.target);
+      }
+    });
+    // A paste here is the field's, not the canvas's (platform_web.cpp listens on the document).
+    controls.addEventListener('paste', function (e) { e.stopPropagation(); });
+  }
 
   // A training config dropped anywhere on the page is imported into the scenario (core
   // import_config: config.json, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchrun).
@@ -148,7 +275,8 @@
     });
   }
 
-  // The footer follows the UI language (the app sets <html lang> when it changes).
+  // The footer follows the UI language (the app sets <html lang> when it changes), and its links
+  // to the documentation carry it: ?lang=zh opens a page's Chinese version (docs/lang.js).
   function localiseFooter() {
     var zh = (document.documentElement.lang || '').indexOf('zh') === 0;
     var links = document.querySelectorAll('#site-links a[data-zh]');
@@ -156,6 +284,8 @@
       var a = links[i];
       if (!a.hasAttribute('data-en')) a.setAttribute('data-en', a.textContent);
       a.textContent = a.getAttribute(zh ? 'data-zh' : 'data-en');
+      var href = a.getAttribute('href').replace(/\?lang=zh$/, '');
+      if (/^docs\//.test(href)) a.setAttribute('href', zh ? href + '?lang=zh' : href);
     }
   }
   new MutationObserver(function () { localiseFooter(); labelTextView(); renderMirror(); })

@@ -256,3 +256,10 @@ TEST_CASE("a precision the tensor cores lack is refused through the catalog: bf1
   REQUIRE_MESSAGE(fp16.scenario.has_value(), fp16.error.message);
   CHECK(fp16.scenario->cluster.peak_16bit_tflops == doctest::Approx(125));
 }
+
+TEST_CASE("the first view (the app's scenario without a link, index.html's static summary) parses and fits") {
+  const ScenarioParse p = parse(std::string(first_view_scenario_json()));
+  REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
+  CHECK(p.scenario->model_preset == "llama-3.1-8b");
+  CHECK(estimate(*p.scenario, default_calibration()).memory.fits);
+}

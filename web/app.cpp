@@ -27,16 +27,8 @@ void select_preset(AppState& app, const std::string& id) {
   app.input["model"] = {{"preset", p ? p->id : catalog.models.front().id}};
 }
 
-// The first view: a full fine-tune of Llama 3.1 8B on 1B tokens, one 8 x 80 GB node with ZeRO-3.
-void default_scenario(AppState& app) {
-  app.input = {{"model", {{"preset", "llama-3.1-8b"}}},
-               {"method", "full"},
-               {"seq_len", 4096},
-               {"micro_batch", 1},
-               {"tokens", 1e9},
-               {"cluster", {{"gpus", 8}, {"gpus_per_node", 8}}},
-               {"parallel", {{"zero", 3}}}};
-}
+// The first view (the core's, which index.html's static summary shows too).
+void default_scenario(AppState& app) { app.input = nlohmann::json::parse(first_view_scenario_json()); }
 
 void catalog_bar(AppState& app) {
   const Catalog& c = app_catalog(app);

@@ -8,6 +8,7 @@
 #include "app.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "page_form.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
 
@@ -120,9 +121,25 @@ std::string app_tco() {
       .dump();
 }
 
+// The main inputs as the page's own form fields (site/app.js): page_form.hpp. An edit returns the
+// form as it is then, its "error" naming the field the core refused and why.
+std::string app_form_fields() { return llmplan::web::page_form_json(llmplan::web::app_state()); }
+std::string app_set_field(const std::string& path, const std::string& value_json) {
+  llmplan::web::page_form_set(llmplan::web::app_state(), path, value_json);
+  llmplan_wake();
+  return llmplan::web::page_form_json(llmplan::web::app_state());
+}
+
+// Whether the canvas uses the keyboard now (a widget is active, e.g. a field being typed in): its
+// Tab moves between the canvas's fields. Otherwise Tab leaves the canvas for the page (app.js).
+bool app_keyboard_captured() { return ImGui::GetCurrentContext() && ImGui::IsAnyItemActive(); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(llmplan_app) {
+  emscripten::function("appFormFields", &app_form_fields);
+  emscripten::function("appSetField", &app_set_field);
+  emscripten::function("appKeyboardCaptured", &app_keyboard_captured);
   emscripten::function("appOpenLink", &app_open_link);
   emscripten::function("appLoadRelease", &app_load_release);
   emscripten::function("appReleaseMissing", &app_release_missing);

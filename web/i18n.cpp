@@ -731,6 +731,7 @@ constexpr Entry kStrings[] = {
     {S::ln_question_scenario_only, "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`", "这是规划器问题：此处显示它的场景，规划器本身用 `llmplan plan` 运行"},
     {S::ln_catalog_damaged, "the catalog release of this link is damaged: {reason}", "该链接的目录版本已损坏：{reason}"},
     {S::ln_catalog_release_missing, "catalog release {version} could not be loaded (offline and not cached?): the numbers use catalog {used} instead", "无法加载目录版本 {version}（离线且未缓存？）：数字改用目录 {used}"},
+    {S::page_form_title, "Main inputs", "主要输入"},
     // [estimate strings: add above this line]
 };
 // clang-format on

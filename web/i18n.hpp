@@ -143,6 +143,7 @@ enum class Lang { en, zh };
   X(provider_kinds) X(kind_hyperscaler) X(kind_gpu_cloud) X(kind_marketplace) X(kind_compute_centre) X(limit_start) X(start_within_days) X(debug_hours) X(ways_to_pay) X(col_way) X(pay_on_demand) X(pay_spot) X(pay_two_phase) X(pay_note_fmt) X(cat_providers) X(prov_col_kind) X(prov_col_gpus) X(prov_col_rdma) X(prov_col_storage) X(prov_col_platform) X(prov_col_billing) X(prov_col_lead) X(plan_with) X(pay_no_spot_fmt) X(pay_no_on_demand_fmt) \
   X(import_config) X(import_unknown) X(import_done_fmt) X(import_not_fmt) \
   X(ln_link_too_long) X(ln_newer_format) X(ln_bad_format_version) X(ln_missing_format_version) X(ln_bad_catalog_version) X(ln_catalog_unavailable) X(ln_newer_model) X(ln_bad_model_version) X(ln_bad_view_state) X(ln_unknown_code) X(ln_duplicate) X(ln_invalid_default) X(ln_invalid_dropped) X(ln_invalid_model) X(ln_invalid) X(ln_missing_model) X(ln_question_scenario_only) X(ln_catalog_damaged) X(ln_catalog_release_missing) \
+  X(page_form_title) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

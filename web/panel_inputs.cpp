@@ -8,6 +8,7 @@
 // [SECTION] Document access
 // [SECTION] Field rows (label | widget | unit, reset and tooltip)
 // [SECTION] Sections: model, method, data, cluster, layout, network, storage, pricing
+// [SECTION] The page's form fields (page_form.hpp)
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "llmplan/fields.hpp"
 #include "llmplan/json_path.hpp"
 #include "llmplan/units.hpp"
+#include "page_form.hpp"
 #include "palette.hpp"
 #include "widgets.hpp"
 
@@ -689,6 +691,75 @@ bool draw_inputs(AppState& app) {
   changed |= calibration_section(app);
   if (changed) drop_fields_that_no_longer_apply(app);
   return changed;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] The page's form fields (page_form.hpp)
+//-----------------------------------------------------------------------------
+
+namespace {
+constexpr const char* kPageFormFields[] = {"model.preset",        "method",       "precision",
+                                           "cluster.accelerator", "cluster.gpus", "seq_len",
+                                           "micro_batch",         "global_batch", "tokens"};
+
+bool page_form_field(std::string_view path) {
+  return std::find(std::begin(kPageFormFields), std::end(kPageFormFields), path) != std::end(kPageFormFields);
+}
+}  // namespace
+
+std::string page_form_json(const AppState& app) {
+  const Catalog& catalog = app_catalog(app);
+  json fields = json::array();
+  for (const char* path : kPageFormFields) {
+    const FieldSpec& f = field(path);
+    json options = json::array();
+    json value;
+    if (const json* j = json_at(app.input, path)) value = *j;
+    if (std::string_view(path) == "model.preset") {
+      for (const ModelPreset& m : catalog.models) options.push_back({{"value", m.id}, {"label", m.name}});
+      if (value.is_null()) value = "";  // a custom architecture
+    } else if (f.type == FieldType::choice) {
+      for (const char* c : f.choices) options.push_back({{"value", c}, {"label", choice_text(f, c)}});
+    } else if (f.type == FieldType::id) {
+      std::vector<std::string> ids, names;
+      catalog_choices(catalog, f, ids, names);
+      for (size_t i = 0; i < ids.size(); ++i) options.push_back({{"value", ids[i]}, {"label", names[i]}});
+    }
+    if (value.is_null()) {  // what the core resolved for a field the document leaves out
+      const std::string resolved = resolved_text(f, app.scenario);
+      if (f.type == FieldType::integer || f.type == FieldType::number)
+        value = std::strtod(resolved.c_str(), nullptr);
+      else
+        value = resolved;
+    }
+    fields.push_back({{"path", path},
+                      {"label", table_string(f.label, f.path)},
+                      {"type", kFieldTypeNames[static_cast<int>(f.type)]},
+                      {"unit", *f.unit ? unit_text(f.unit) : ""},
+                      {"lo", f.lo},
+                      {"hi", f.hi},
+                      {"value", value},
+                      {"applies", doc_applies(app, f)},
+                      {"options", options}});
+  }
+  json error = nullptr;
+  if (!app.error.field.empty()) error = {{"field", app.error.field}, {"message", app.error.message}};
+  return json{{"title", tr(S::page_form_title)}, {"custom", tr(S::custom_arch)}, {"fields", fields}, {"error", error}}
+      .dump();
+}
+
+void page_form_set(AppState& app, const std::string& path, const std::string& value_json) {
+  if (!page_form_field(path)) return;
+  json value = parse_json_untrusted(value_json);
+  if (value.is_discarded()) return;
+  if (path == "model.preset") {
+    if (!value.is_string()) return;
+    app.input["model"] = {{"preset", value}};
+  } else {
+    json_set(app.input, path, std::move(value));
+  }
+  drop_fields_that_no_longer_apply(app);
+  app_update(app);
 }
 
 }  // namespace llmplan::web

@@ -93,4 +93,9 @@ std::string write_scenario_input(const Scenario& s, const Catalog& catalog) {
   return doc.dump();
 }
 
+std::string_view first_view_scenario_json() {
+  return R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "seq_len": 4096, "micro_batch": 1, "tokens": 1e9,)"
+         R"( "cluster": {"gpus": 8, "gpus_per_node": 8}, "parallel": {"zero": 3}})";
+}
+
 }  // namespace llmplan

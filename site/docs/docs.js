@@ -1,12 +1,52 @@
-// docs.js: the live parts of the documentation pages, chosen by <body data-page>:
+// docs.js: the live parts of the documentation pages (English NAME.html and Chinese NAME.zh.html,
+// both built from docs/site/ into cmake/docs_page.html), chosen by <body data-page>:
 //   validation  the table ../validation.json (written at build time by the core's validation suite)
 //   catalog     every section of the built-in catalog (API module), with sources and dates
 //   embedding   the iframe snippet and live figures computed by the API module
 //   url-format  the field-code table from the core (linkFields) and an example link
-// Everything is text nodes; nothing from data is parsed as HTML.
+// Everything is text nodes; nothing from data is parsed as HTML. The page's language (<html lang>:
+// NAME.html English, NAME.zh.html Chinese) picks the words this script writes; the data (case
+// names, catalog fields and sources) stays as the core and the catalog write it.
 (function () {
   'use strict';
   var page = document.body.getAttribute('data-page');
+  var zh = (document.documentElement.lang || '').indexOf('zh') === 0;
+  var T = zh ? {
+    days: ' 天', hours: ' 小时', na: '（无）',
+    summary: function (figures, cases, families, by, provenance) {
+      return '共 ' + figures + ' 个数据点，来自 ' + families + ' 个来源族的 ' + cases + ' 个用例。' + by + '；' + provenance +
+        '。留出集目标（测试套件据此把关）：';
+    },
+    couldNotRun: function (c, family, message) { return '无法运行 ' + c + '（' + family + '）：' + message; },
+    catalogMeta: function (c, version) {
+      return '目录 ' + c.catalog_version + '，截至 ' + c.as_of + '（schema ' + c.schema_version + '），内置于 llmplan ' + version + '。';
+    },
+    entries: function (name, n) { return name + '（' + n + ' 条）'; },
+    releases: '本站附带的较早目录版本', asOf: function (d) { return '（截至 ' + d + '）'; },
+    noReleases: function (v) { return '无：迄今所有链接都使用 ' + v + '。'; },
+    releasesNote: '用其中某个版本生成的链接会按该版本的数值打开；有哪些变化见 catalog/CHANGELOG.md。',
+    exampleDesc: 'Qwen2.5-7B、QLoRA、一台 AWS g6e.4xlarge', cannotEncode: '此构建无法生成链接：',
+    modelVersion: function (v) { return '本构建：模型 ' + v; }, noFields: '此构建的核心没有链接字段表。',
+    fieldCount: function (n) { return '共 ' + n + ' 个字段代码，按链接中的书写顺序排列：'; }
+  } : {
+    days: ' days', hours: ' h', na: '(n/a)',
+    summary: function (figures, cases, families, by, provenance) {
+      return figures + ' figures from ' + cases + ' cases in ' + families + ' source families. ' + by + '; ' + provenance +
+        '. Held-out targets, the gate of the test suite:';
+    },
+    couldNotRun: function (c, family, message) { return 'could not run ' + c + ' (' + family + '): ' + message; },
+    catalogMeta: function (c, version) {
+      return 'Catalog ' + c.catalog_version + ', as of ' + c.as_of + ' (schema ' + c.schema_version + '), built into llmplan ' +
+        version + '.';
+    },
+    entries: function (name, n) { return name + ' (' + n + ' entries)'; },
+    releases: 'Older releases shipped with the site', asOf: function (d) { return ' (as of ' + d + ')'; },
+    noReleases: function (v) { return 'None: every link so far uses ' + v + '.'; },
+    releasesNote: 'Links made with one of these open with its numbers; see catalog/CHANGELOG.md for what changed.',
+    exampleDesc: 'Qwen2.5-7B, QLoRA, one AWS g6e.4xlarge', cannotEncode: 'This build cannot encode links: ',
+    modelVersion: function (v) { return 'this build: model ' + v; }, noFields: 'This build of the core has no link field table.',
+    fieldCount: function (n) { return n + ' field codes, in the order links write them:'; }
+  };
 
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
@@ -26,8 +66,8 @@
   var formats = {
     gb: function (x) { return num(x / 1e9, 3) + ' GB'; },
     percent: function (x) { return (100 * x).toFixed(1) + ' %'; },
-    days: function (x) { return num(x, 3) + ' days'; },
-    hours: function (x) { return num(x, 3) + ' h'; },
+    days: function (x) { return num(x, 3) + T.days; },
+    hours: function (x) { return num(x, 3) + T.hours; },
     usd: function (x) { return '$' + new Intl.NumberFormat('en-US', { maximumFractionDigits: x < 100 ? 2 : 0 }).format(x); }
   };
   function at(obj, path) {
@@ -48,12 +88,11 @@
         return el('li', { class: t.met ? 'in' : 'out' }, [t.target]);
       });
       (doc.invalid || []).forEach(function (i) {
-        targets.push(el('li', { class: 'out' }, ['could not run ' + i.case + ' (' + i.family + '): ' + i.message]));
+        targets.push(el('li', { class: 'out' }, [T.couldNotRun(i.case, i.family, i.message)]));
       });
-      summary.replaceChildren(el('p', {}, [doc.cases.length + ' figures from ' +
-        new Set(doc.cases.map(function (c) { return c.case; })).size + ' cases in ' +
-        new Set(doc.cases.map(function (c) { return c.family; })).size + ' source families. ' + doc.generated_by +
-        '; ' + doc.provenance + '. Held-out targets, the gate of the test suite:']),
+      summary.replaceChildren(el('p', {}, [T.summary(doc.cases.length,
+        new Set(doc.cases.map(function (c) { return c.case; })).size,
+        new Set(doc.cases.map(function (c) { return c.family; })).size, doc.generated_by, doc.provenance)]),
         el('ul', { id: 'summary-lines' }, targets));
       var families = byId('families').tBodies[0];
       var fits = byId('fits').tBodies[0];
@@ -130,15 +169,14 @@
   }
   function catalog(api) {
     var c = api.catalog();
-    byId('catalog-meta').textContent = 'Catalog ' + c.catalog_version + ', as of ' + c.as_of + ' (schema ' +
-      c.schema_version + '), built into llmplan ' + api.version + '.';
+    byId('catalog-meta').textContent = T.catalogMeta(c, api.version);
     var sections = byId('catalog-sections');
     var toc = [];
     Object.keys(c).forEach(function (name) {
       var v = c[name];
       if (Array.isArray(v)) {
         toc.push(el('a', { href: '#' + name }, [name + ' (' + v.length + ')']), ' · ');
-        sections.appendChild(el('h2', { id: name }, [name + ' (' + v.length + ' entries)']));
+        sections.appendChild(el('h2', { id: name }, [T.entries(name, v.length)]));
         sections.appendChild(sectionTable(name, v));
       } else if (v && typeof v === 'object') {
         toc.push(el('a', { href: '#' + name }, [name]), ' · ');
@@ -151,11 +189,11 @@
     return fetch('../catalogs/index.json').then(function (r) { return r.ok ? r.json() : { releases: [] }; })
       .then(function (idx) {
         var items = idx.releases.map(function (r) {
-          return el('li', {}, [el('a', { href: '../' + r.file }, [r.catalog_version]), ' (as of ' + (r.as_of || '?') + ')']);
+          return el('li', {}, [el('a', { href: '../' + r.file }, [r.catalog_version]), T.asOf(r.as_of || '?')]);
         });
-        byId('catalog-releases').replaceChildren(el('h2', { id: 'releases' }, ['Older releases shipped with the site']),
-          items.length ? el('ul', {}, items) : el('p', { class: 'muted' }, ['None: every link so far uses ' + c.catalog_version + '.']),
-          el('p', { class: 'muted' }, ['Links made with one of these open with its numbers; see catalog/CHANGELOG.md for what changed.']));
+        byId('catalog-releases').replaceChildren(el('h2', { id: 'releases' }, [T.releases]),
+          items.length ? el('ul', {}, items) : el('p', { class: 'muted' }, [T.noReleases(c.catalog_version)]),
+          el('p', { class: 'muted' }, [T.releasesNote]));
       }).catch(function () {}).then(ready);
   }
 
@@ -183,9 +221,9 @@
       var v = at(results[span.getAttribute('data-example')], span.getAttribute('data-figure'));
       var f = formats[span.getAttribute('data-format')];
       span.setAttribute('data-value', String(v));
-      span.textContent = v === undefined ? '(n/a)' : f ? f(v) : String(v);
+      span.textContent = v === undefined ? T.na : f ? f(v) : String(v);
     });
-    byId('example-desc').textContent = 'Qwen2.5-7B, QLoRA, one AWS g6e.4xlarge';
+    byId('example-desc').textContent = T.exampleDesc;
     var snippet = byId('iframe-snippet');
     try {
       var link = api.encode(examples.qlora);
@@ -194,7 +232,7 @@
         'title="llmplan estimate"\n        style="border:0; max-width:560px"></iframe>';
       byId('iframe-preview').src = embedUrl;
     } catch (e) {
-      snippet.textContent = 'This build cannot encode links: ' + e.message;
+      snippet.textContent = T.cannotEncode + e.message;
     }
     ready();
   }
@@ -202,12 +240,12 @@
   // [SECTION] url-format
   function urlFormat(api) {
     try { byId('example-link').textContent = api.encode(examples.contract); } catch (e) {
-      byId('example-link').textContent = 'This build cannot encode links: ' + e.message;
+      byId('example-link').textContent = T.cannotEncode + e.message;
     }
-    if (api.modelVersion) byId('model-version').textContent = 'this build: model ' + api.modelVersion;
+    if (api.modelVersion) byId('model-version').textContent = T.modelVersion(api.modelVersion);
     var fields = llmplanApi.linkFields();
-    if (!fields) { byId('fields-status').textContent = 'This build of the core has no link field table.'; ready(); return; }
-    byId('fields-status').textContent = fields.length + ' field codes, in the order links write them:';
+    if (!fields) { byId('fields-status').textContent = T.noFields; ready(); return; }
+    byId('fields-status').textContent = T.fieldCount(fields.length);
     var body = byId('fields').tBodies[0];
     fields.forEach(function (f) {
       body.appendChild(el('tr', { 'data-code': f.code }, [el('td', {}, [el('code', {}, [f.code])]),

@@ -197,6 +197,94 @@ test('the language button switches the UI to Chinese and remembers it', async ()
   }
 });
 
+// The main inputs as the page's own labelled controls (#mirror-controls), for keyboard and screen
+// reader users: Tab leaves the canvas and reaches them; an edit is the canvas's edit.
+test('the main inputs as page controls: Tab reaches them, a keyboard edit updates the link and the text figures, a bad value names its field', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 800, path: '/?lang=en' });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => !document.getElementById('mirror-controls').hidden);
+    const labels = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#mirror-controls label')]
+      .map((l) => [l.htmlFor, l.textContent])));
+    for (const id of ['model-preset', 'method', 'precision', 'cluster-accelerator', 'cluster-gpus', 'seq_len', 'micro_batch',
+                      'global_batch', 'tokens'])
+      assert.ok(labels[`ctl-${id}`], `a labelled control for ${id}`);
+    assert.equal(labels['ctl-cluster-gpus'], 'GPUs');
+    // Options from the catalog and the field table.
+    const catalog = await page.evaluate(() => window.llmplan.catalog());
+    const options = (id) => page.evaluate((i) => [...document.querySelectorAll(`#${i} option`)].map((o) => o.value).filter(Boolean), id);
+    assert.deepEqual(await options('ctl-model-preset'), catalog.models.map((m) => m.id));
+    assert.deepEqual(await options('ctl-cluster-accelerator'), catalog.accelerators.map((a) => a.id));
+    assert.ok((await options('ctl-method')).includes('qlora'));
+    assert.equal(await page.inputValue('#ctl-model-preset'), 'llama-3.1-8b');
+    assert.equal(await page.inputValue('#ctl-cluster-gpus'), '8');
+
+    // From the canvas (focused after the first frame) Tab leaves it and reaches the controls.
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'canvas');
+    let presses = 0;
+    while (presses < 40 && await page.evaluate(() => document.activeElement.id) !== 'ctl-cluster-gpus') {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'ctl-cluster-gpus', `after ${presses} Tab presses`);
+    assert.ok((await page.locator('#mirror').boundingBox()).width > 300, 'focus inside shows the panel');
+    assert.match(await page.locator('#mirror-controls').ariaSnapshot(), /textbox "GPUs"/);
+
+    // Typed GPU count: the app's scenario, its link and the text view's headline figures follow.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('16');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /(^|&)n=16(&|$)/.test(location.hash.slice(1)), null, { timeout: 10000 });
+    assert.equal(await page.evaluate(() => JSON.parse(window.Module.appInput()).cluster.gpus), 16);
+    const fragment = await page.evaluate(() => location.hash.slice(1));
+    const expected = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment]).toString());
+    await page.waitForFunction((v) => document.querySelector('#mirror-headline [data-figure="memory.per_gpu_bytes.total"]')
+      ?.getAttribute('data-value') === v, String(expected.memory.per_gpu_bytes.total), { timeout: 10000 });
+    const headline = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#mirror-headline [data-figure]')]
+      .map((e) => [e.getAttribute('data-figure'), e.getAttribute('data-value')])));
+    assert.ok(Object.keys(headline).length >= 4, JSON.stringify(headline));
+    const at = (p) => p.split('.').reduce((o, k) => o?.[k], expected);
+    for (const [f, v] of Object.entries(headline)) assert.equal(v, String(at(f)), f);
+    writeFileSync(join(artifactsDir, 'page-controls-en.png'), await page.screenshot());
+
+    // A value the core refuses: its message, naming the field and its range, next to the control;
+    // the typed text stays, and the link keeps the last valid scenario.
+    for (const bad of ['0', 'abc']) {
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(bad);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('ctl-cluster-gpus').getAttribute('aria-invalid') === 'true');
+      const message = await page.textContent('#ctl-cluster-gpus-error');
+      assert.match(message, /^cluster\.gpus: /, message);
+      if (bad === '0') assert.match(message, /1.*1,?000,?000|1000000/, message);
+      assert.equal(await page.inputValue('#ctl-cluster-gpus'), bad);
+      assert.equal(await page.evaluate(() => JSON.parse(window.Module.appFormFields()).error.field), 'cluster.gpus');
+      assert.ok(/(^|&)n=16(&|$)/.test(await page.evaluate(() => location.hash.slice(1))));
+    }
+    writeFileSync(join(artifactsDir, 'page-controls-error-en.png'), await page.screenshot());
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('8');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('ctl-cluster-gpus').getAttribute('aria-invalid') === 'false');
+    // A choice by keyboard: the method select, one Shift+Tab back from... reached by Tab order.
+    await page.focus('#ctl-method');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => JSON.parse(window.Module.appInput()).method !== 'full', null, { timeout: 10000 });
+    assert.equal(await page.evaluate(() => JSON.parse(window.Module.appInput()).method), await page.inputValue('#ctl-method'));
+
+    // In Chinese: the labels are the app's.
+    await page.mouse.click(1280 - 14 - 22, 20);
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.waitForFunction(() => document.querySelector('label[for="ctl-cluster-gpus"]').textContent.startsWith('GPU 总数'));
+    assert.match(await page.textContent('label[for="ctl-seq_len"]'), /^序列长度/);
+    await page.focus('#ctl-cluster-gpus');
+    writeFileSync(join(artifactsDir, 'page-controls-zh.png'), await page.screenshot());
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a browser without WebGL2 gets a clear message instead of a blank page', async () => {
   const init = () => {
     const original = HTMLCanvasElement.prototype.getContext;

@@ -411,8 +411,11 @@ test('the documentation pages render the core\'s validation table, catalog and l
   }
 });
 
+// The documentation pages with a Chinese version (docs/site/zh/NAME.html -> docs/NAME.zh.html).
+const translatedDocs = ['index', 'validation', 'catalog', 'embedding', 'url-format'];
 const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/scenario.html', '/docs/calibration.html', '/docs/validation.html',
-               '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html'];
+               '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html',
+               ...translatedDocs.map((d) => `/docs/${d}.zh.html`)];
 
 test('every page carries the CSP, breaks none of it and requests nothing outside its origin', async () => {
   for (const path of pages) {
@@ -438,6 +441,139 @@ test('every page carries the CSP, breaks none of it and requests nothing outside
   }
 });
 
+// index.html as a crawler or a browser without JavaScript reads it: the build wrote the app's first
+// view into it (web/site_summary.cpp: the core under Node), so its figures are the CLI's.
+test('index.html carries the first view\'s figures as static HTML, equal to llmplan estimate of it', async () => {
+  const html = await (await fetch(server.origin + '/')).text();
+  const section = /<section id="static-summary" data-scenario="([^"]*)" data-catalog="([^"]*)">([\s\S]*?)<\/section>/.exec(html);
+  assert.ok(section, 'index.html has the static summary');
+  const unescape = (t) => t.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const scenario = JSON.parse(unescape(section[1]));
+  const expected = JSON.parse(cli(['estimate', '-'], scenario));
+  assert.equal(section[2], expected.catalog_version);
+  const body = section[3];
+  assert.match(body, /llmplan estimates whether training or fine-tuning a large language model fits in GPU memory/);
+  const shown = Object.fromEntries([...body.matchAll(/data-figure="([^"]+)" data-value="([^"]*)">([^<]*)</g)]
+    .map((m) => [m[1], { value: m[2], text: m[3] }]));
+  const at = (p) => p.split('.').reduce((o, k) => o[k], expected);
+  for (const f of ['memory.fits', 'memory.per_gpu_bytes.total', 'time.total_hours', 'cost.total_usd', 'time.mfu'])
+    assert.equal(shown[f]?.value, String(at(f)), f);
+  assert.equal(shown['memory.fits'].text, expected.memory.fits ? 'yes' : 'no');
+  assert.match(shown['time.mfu'].text, new RegExp(`^${(100 * expected.time.mfu).toFixed(1)} %`));
+  assert.match(shown['memory.per_gpu_bytes.total'].text, / of 80 GB/);
+  // The same scenario the app opens with, and its link.
+  const fragment = fragmentOf(scenario);
+  assert.ok(body.includes(`href="#${fragment.replace(/&/g, '&amp;')}"`), 'links its scenario');
+  const app = await newPage();
+  try {
+    await app.page.addInitScript(() => {
+      window.__shift = 0;
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
+        .observe({ type: 'layout-shift', buffered: true });
+    });
+    await app.page.goto(server.origin + '/');
+    await waitReady(app.page);
+    assert.deepEqual(await app.page.evaluate(() => JSON.parse(window.Module.appInput())), scenario);
+    assert.equal(await app.page.evaluate(() => window.Module.appFragment()), fragment);
+    // With JavaScript the app hides it with the loading overlay, and nothing on the page moves.
+    await app.page.waitForFunction(() => getComputedStyle(document.getElementById('overlay')).visibility === 'hidden');
+    assert.equal(await app.page.isVisible('#static-summary'), false);
+    assert.equal(await app.page.evaluate(() => window.__shift), 0, 'no layout shift');
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.context.close();
+  }
+  // Without JavaScript it is what the page shows.
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(server.origin + '/');
+    assert.equal(await page.isVisible('#static-summary dl'), true);
+    assert.match(await page.innerText('#static-summary'), /Memory per GPU/);
+    writeFileSync(join(artifactsDir, 'index-no-js.png'), await page.screenshot());
+  } finally {
+    await context.close();
+  }
+});
+
+// Share of the Chinese (CJK) characters among the letters of a text.
+const cjkShare = (text) => {
+  const letters = text.match(/[\p{L}]/gu) || [];
+  return letters.filter((c) => /\p{Script=Han}/u.test(c)).length / Math.max(1, letters.length);
+};
+
+test('every documentation page opens in Chinese with ?lang=zh, links back to English, and stays on its origin', async () => {
+  const { context, page, problems, requests } = await newPage({ dpr: 2 });
+  try {
+    for (const doc of translatedDocs) {
+      for (const path of doc === 'index' ? ['/docs/?lang=zh', '/docs/index.html?lang=zh'] : [`/docs/${doc}.html?lang=zh`]) {
+        await page.goto(server.origin + path);
+        await page.waitForURL(`${server.origin}/docs/${doc}.zh.html`);
+        await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+        const shown = await page.evaluate(() => ({
+          lang: document.documentElement.lang, title: document.title, h1: document.querySelector('h1').textContent,
+          lead: document.querySelector('p.lead').textContent, nav: document.querySelector('header.nav').innerText,
+          english: document.querySelector('header.nav a.lang[hreflang="en"]')?.getAttribute('href'),
+          current: document.querySelector('header.nav a[aria-current="page"]')?.getAttribute('href'),
+          alternates: [...document.querySelectorAll('link[rel="alternate"]')].map((l) => `${l.hreflang} ${l.getAttribute('href')}`) }));
+        assert.equal(shown.lang, 'zh-CN', path);
+        assert.ok(cjkShare(shown.h1 + shown.lead) > 0.5, `${path}: Chinese heading and lead (${shown.h1})`);
+        assert.ok(cjkShare(shown.nav) > 0.5, `${path}: Chinese navigation (${shown.nav})`);
+        assert.match(shown.title, /[\p{Script=Han}]/u);
+        assert.equal(shown.english, `${doc}.html`);
+        assert.equal(shown.current, `${doc}.zh.html`);
+        assert.deepEqual(shown.alternates, [`en ${doc}.html`, `zh-CN ${doc}.zh.html`]);
+        assert.deepEqual(await page.evaluate(() => window.__csp), [], `${path}: CSP violations`);
+      }
+      // The English page names its Chinese one, and ?lang=en on the Chinese page goes back.
+      await page.goto(`${server.origin}/docs/${doc}.zh.html?lang=en`);
+      await page.waitForURL(`${server.origin}/docs/${doc}.html`);
+      await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.getAttribute('header.nav a.lang[hreflang="zh-CN"]', 'href'), `${doc}.zh.html`);
+    }
+    // The live parts write Chinese words around the core's figures.
+    await page.goto(server.origin + '/docs/url-format.html?lang=zh');
+    await page.waitForURL(/url-format\.zh\.html$/);
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    assert.equal(await page.textContent('#model-version'), `本构建：模型 ${await page.evaluate(() => window.llmplan.modelVersion)}`);
+    assert.ok(await page.locator('#fields tbody tr').count() >= 20);
+    await page.goto(server.origin + '/docs/validation.html?lang=zh');
+    await page.waitForURL(/validation\.zh\.html$/);
+    await page.waitForSelector('#cases tbody tr');
+    const validation = JSON.parse(readFileSync(join(siteDir, 'validation.json'), 'utf8'));
+    assert.equal(await page.locator('#cases tbody tr').count(), validation.cases.length);
+    assert.match(await page.textContent('#summary'), /^共 \d+ 个数据点/);
+    writeFileSync(join(artifactsDir, 'docs-validation-zh.png'), await page.screenshot());
+    await page.goto(server.origin + '/docs/embedding.html?lang=zh');
+    await page.waitForURL(/embedding\.zh\.html$/);
+    await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
+    const live = await page.evaluate(() => [...document.querySelectorAll('.live')].map((e) => e.dataset.value));
+    assert.ok(live.length >= 8 && live.every((v) => v && v !== 'undefined'), JSON.stringify(live));
+    writeFileSync(join(artifactsDir, 'docs-embedding-zh.png'), await page.screenshot({ fullPage: true }));
+    assert.deepEqual(requests.filter((u) => !u.startsWith(server.origin + '/')), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the app in Chinese links the documentation with ?lang=zh', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { path: '/?lang=zh' });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => document.querySelector('#site-links a[href^="docs/validation.html"]')
+      .getAttribute('href') === 'docs/validation.html?lang=zh');
+    const hrefs = await page.evaluate(() => [...document.querySelectorAll('#site-links a[href^="docs/"]')].map((a) => a.getAttribute('href')));
+    assert.ok(hrefs.length >= 6 && hrefs.every((h) => h.endsWith('.html?lang=zh')), JSON.stringify(hrefs));
+    await page.click('#site-links a[href^="docs/catalog.html"]');
+    await page.waitForURL(/\/docs\/catalog\.zh\.html$/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the site works from a sub-path of a static host', async () => {
   const prefix = '/some/sub/path';
   const log = [];
@@ -452,10 +588,11 @@ test('the site works from a sub-path of a static host', async () => {
     await page.goto(`${sub.origin}${prefix}/embed.html#${fragmentOf(qlora)}`);
     await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
     assert.equal(await page.evaluate(() => document.querySelector('[data-open]').href), `${sub.origin}${prefix}/#${fragmentOf(qlora)}`);
-    for (const doc of ['catalog', 'url-format', 'validation']) {
-      await page.goto(`${sub.origin}${prefix}/docs/${doc}.html`);
+    for (const doc of ['catalog', 'url-format', 'validation', 'validation.html?lang=zh']) {
+      await page.goto(`${sub.origin}${prefix}/docs/${doc.includes('?') ? doc : doc + '.html'}`);
       await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
     }
+    assert.ok(page.url().endsWith(`${prefix}/docs/validation.zh.html`), page.url());
     assert.deepEqual(requests.filter((u) => !u.startsWith(`${sub.origin}${prefix}/`)), []);
     assert.deepEqual(log.filter((p) => !p.startsWith(prefix + '/')), [], 'every request stays under the sub-path');
     assert.deepEqual(problems, []);

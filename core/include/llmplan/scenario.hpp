@@ -310,6 +310,11 @@ bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c);
 // written: a scenario whose network fields were overridden loses those overrides.
 std::string write_scenario_input(const Scenario& s, const Catalog& catalog);
 
+// The scenario input the app opens with when the page has no link, and whose figures the site's
+// index.html carries as static HTML (written at build time by this core): a full fine-tune of
+// Llama 3.1 8B on 1B tokens, one 8 x 80 GB node with ZeRO-3.
+std::string_view first_view_scenario_json();
+
 // Cross-field checks (divisibility, ranges that depend on the model); empty field when valid.
 // Used by the parser and by the UI after every edit, so both reject the same inputs.
 InputError validate_scenario(const Scenario& s);
