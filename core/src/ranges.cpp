@@ -163,7 +163,7 @@ RatioRange ratio_range(const Regime& r, const std::string& group, const std::vec
     out.high = weighted_quantile(weighted, hi_level);
     out.cases = static_cast<int>(match.size());
     out.families = static_cast<int>(per_family.size());
-    for (const auto& [name, n] : per_family) out.family_names.push_back(name);
+    for (const auto& [name, count] : per_family) out.family_names.push_back(name);
     for (int f = kFeatures - kept; f < kFeatures; ++f)
       out.shared += (out.shared.empty() ? "" : ", ") + std::string(kFeatureWords[f]);
     if (out.shared.empty()) out.shared = "none (every run of the group)";
