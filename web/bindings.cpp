@@ -72,6 +72,10 @@ void app_touch(int kind, float x, float y) {
   llmplan::web::platform_touch_event(kind, x, y);
   llmplan_wake();
 }
+void app_card_height(float css_px) {
+  llmplan::web::platform_set_card_height(css_px);
+  llmplan_wake();
+}
 void app_paste(const std::string& text) {
   llmplan::web::platform_paste(text);
   llmplan_wake();
@@ -138,6 +142,7 @@ EMSCRIPTEN_BINDINGS(llmplan_app) {
   emscripten::function("appTexts", &app_texts);
   emscripten::function("appTouch", &app_touch);
   emscripten::function("appPaste", &app_paste);
+  emscripten::function("appCardHeight", &app_card_height);
   emscripten::function("appInput", &app_input);
   emscripten::function("appUpdates", &app_updates);
   emscripten::function("appCatalogEdits", &app_catalog_edits);

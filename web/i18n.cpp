@@ -710,6 +710,7 @@ constexpr Entry kStrings[] = {
     {S::import_unknown, "not recognised, not imported", "无法识别，未导入"},
     {S::import_done_fmt, "Imported a %s config into the scenario.", "已把 %s 配置导入场景。"},
     {S::import_not_fmt, "%d keys not imported (why)", "%d 个键未导入（原因）"},
+    {S::edit_scenario, "Edit the scenario", "编辑场景"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -138,6 +138,7 @@ enum class Lang { en, zh };
   X(rej_provider_kind) X(rej_lead_time) X(rej_no_rdma) \
   X(provider_kinds) X(kind_hyperscaler) X(kind_gpu_cloud) X(kind_marketplace) X(kind_compute_centre) X(limit_start) X(start_within_days) X(debug_hours) X(ways_to_pay) X(col_way) X(pay_on_demand) X(pay_spot) X(pay_two_phase) X(pay_note_fmt) X(cat_providers) X(prov_col_kind) X(prov_col_gpus) X(prov_col_rdma) X(prov_col_storage) X(prov_col_platform) X(prov_col_billing) X(prov_col_lead) X(plan_with) X(pay_no_spot_fmt) X(pay_no_on_demand_fmt) \
   X(import_config) X(import_unknown) X(import_done_fmt) X(import_not_fmt) \
+  X(edit_scenario) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

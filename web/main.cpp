@@ -111,6 +111,7 @@ void frame() {
   if (platform_touch_frame()) g_frames_pending = std::max(g_frames_pending, 1);
   if (platform_key_frame()) g_frames_pending = std::max(g_frames_pending, 1);
   ImGui::NewFrame();
+  platform_touch_scroll();
   if (app_draw(app_state())) g_frames_pending = kFramesAfterEvent;
   ImGui::Render();
   const double t1 = emscripten_get_now();
