@@ -114,6 +114,7 @@ void frame() {
   platform_touch_scroll();
   if (app_draw(app_state())) g_frames_pending = kFramesAfterEvent;
   ImGui::Render();
+  platform_text_input_frame();
   const double t1 = emscripten_get_now();
   glViewport(0, 0, g_fb_width, g_fb_height);
   glClearColor(palette::kWindowBg.x, palette::kWindowBg.y, palette::kWindowBg.z, palette::kWindowBg.w);
@@ -129,6 +130,7 @@ void frame() {
 extern "C" EMSCRIPTEN_KEEPALIVE void llmplan_wake() { wake(); }
 
 int main() {
+  platform_install_key_filter();  // before GLFW's own key listeners
   if (!glfwInit()) {
     std::fprintf(stderr, "llmplan: glfwInit failed\n");
     return 1;

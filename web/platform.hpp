@@ -60,6 +60,12 @@ bool platform_key_frame();  // true: a held-over key is released next frame (dra
 float platform_card_height();
 void platform_set_card_height(float css_px);
 void platform_place_card(bool shown, float top_css);
+// Text fields and IMEs: a real <input> over the active ImGui text field carries composition,
+// paste and the mobile keyboard (platform_web.cpp). The key filter goes in before glfwInit;
+// platform_text_input_frame() after ImGui::Render() places, focuses or hides the <input>.
+void platform_install_key_filter();
+void platform_text_input_frame();
+void platform_key_tap(int key);  // a GLFW key pressed and released (a soft keyboard's Backspace)
 // The frame's CPU time (ImGui frame, and with the GL submission) for window.llmplanFrameMs.
 void platform_frame_time(double ui_ms, double total_ms);
 // A monotonic clock in milliseconds (performance.now()), for time slices and elapsed times.

@@ -236,6 +236,78 @@ EM_JS(void, js_place_card, (int shown, double top), {
   if (shown) m.style.setProperty('--card-y', top + 'px');
 });
 
+// Canvas text fields cannot take an IME's composition, a mobile keyboard or its suggestions, so
+// while an ImGui text field is active a real <input> lies over it and has the focus (imgui #4910,
+// #3654, emscripten #12718). It stays transparent, and ImGui draws the field, except while the IME
+// composes, when it shows the composition (e.g. the pinyin) itself. Committed text goes to the
+// field as typed characters; deletions and line breaks a soft keyboard sends as input events
+// become Backspace, Delete and Enter.
+EM_JS(void, js_text_input, (int active, double x, double y, double w, double h), {
+  var input = Module['__imeInput'];
+  if (!input) {
+    if (!active) return;
+    input = Module['__imeInput'] = document.createElement('input');
+    input.id = 'ime-input';
+    input.type = 'text';
+    input.setAttribute('autocomplete', 'off');
+    input.setAttribute('autocapitalize', 'off');
+    input.setAttribute('spellcheck', 'false');
+    input.setAttribute('aria-label', 'llmplan text field');
+    var composing = false;
+    var commit = function() {
+      var text = input.value;
+      input.value = "";
+      if (text) Module['appPaste'](text);
+    };
+    input.addEventListener('compositionstart', function() { composing = true; input.classList.add('composing'); });
+    input.addEventListener('compositionend', function() {
+      composing = false;
+      input.classList.remove('composing');
+      commit();
+    });
+    input.addEventListener('input', function(e) { if (!composing && !e.isComposing) commit(); });
+    input.addEventListener('beforeinput', function(e) {
+      var key = {deleteContentBackward: 259, deleteContentForward: 261, insertLineBreak: 257}[e.inputType];
+      if (composing || !key) return;
+      e.preventDefault();
+      Module['appKeyTap'](key);  // GLFW_KEY_BACKSPACE, GLFW_KEY_DELETE, GLFW_KEY_ENTER
+    });
+    document.body.appendChild(input);
+  }
+  if (!active) {
+    if (input.style.display === 'none') return;
+    input.style.display = 'none';
+    input.value = "";
+    if (document.activeElement === input) Module['canvas'].focus({preventScroll: true});
+    return;
+  }
+  var r = Module['canvas'].getBoundingClientRect();
+  var box = [r.left + x, r.top + y, w, h];
+  var last = Module['__imeBox'];
+  if (!last || input.style.display === 'none' || box.some(function(v, i) { return v !== last[i]; })) {
+    input.style.display = 'block';
+    input.style.left = box[0] + 'px';
+    input.style.top = box[1] + 'px';
+    input.style.width = box[2] + 'px';
+    input.style.height = box[3] + 'px';
+    input.style.fontSize = Math.round(box[3] * 0.6) + 'px';
+    Module['__imeBox'] = box;
+  }
+  if (document.activeElement !== input) input.focus({preventScroll: true});
+});
+
+// Installed before glfwInit, so these capture listeners run before GLFW's: keys typed into the
+// <input> above arrive as its input events, so GLFW must not see their characters (keypress) nor
+// the keys an IME is composing with (keyCode 229); Backspace, Enter, arrows and shortcuts still
+// reach GLFW and so ImGui.
+EM_JS(void, js_install_key_filter, (), {
+  var ours = function(e) { return e.target && e.target.id === 'ime-input'; };
+  window.addEventListener('keypress', function(e) { if (ours(e)) e.stopImmediatePropagation(); }, true);
+  var composing = function(e) { if (ours(e) && (e.isComposing || e.keyCode === 229)) e.stopImmediatePropagation(); };
+  window.addEventListener('keydown', composing, true);
+  window.addEventListener('keyup', composing, true);
+});
+
 EM_JS(void, js_frame_time, (double ui_ms, double total_ms), {
   window.llmplanFrameMs = ui_ms;
   window.llmplanFrameTotalMs = total_ms;
@@ -462,6 +534,36 @@ void platform_place_card(bool shown, float top_css) {
   last_shown = shown;
   last_top = top_css;
   js_place_card(shown ? 1 : 0, top_css);
+}
+
+void platform_install_key_filter() { js_install_key_filter(); }
+
+void platform_key_tap(int key) {
+  platform_key_event(key, 1);
+  platform_key_event(key, 0);
+}
+
+namespace {
+// The active text field's rectangle (device pixels): the navigation rectangle ImGui keeps for the
+// focused item, which a click on a text field also focuses; else a box at the text cursor.
+ImRect active_text_rect() {
+  const ImGuiContext& g = *GImGui;
+  if (g.NavId == g.ActiveId && g.NavWindow)
+    return ImGui::WindowRectRelToAbs(g.NavWindow, g.NavWindow->NavRectRel[g.NavLayer]);
+  const ImVec2 p = g.PlatformImePos;
+  return ImRect(p.x, p.y, p.x + g.FontSize * 8, p.y + g.FontSize + 2 * g.Style.FramePadding.y);
+}
+}  // namespace
+
+void platform_text_input_frame() {
+  const ImGuiContext& g = *GImGui;
+  static bool was_active = false;
+  const bool active = g.ActiveId != 0 && g.ActiveId == g.InputTextState.ID;
+  if (!active && !was_active) return;
+  was_active = active;
+  const ImRect r = active ? active_text_rect() : ImRect();
+  const double dpr = platform_canvas_size().dpr;
+  js_text_input(active ? 1 : 0, r.Min.x / dpr, r.Min.y / dpr, r.GetWidth() / dpr, r.GetHeight() / dpr);
 }
 
 void platform_frame_time(double ui_ms, double total_ms) { js_frame_time(ui_ms, total_ms); }

@@ -678,3 +678,66 @@ test('phone: a swipe scrolls the canvas and the card with it, clicking nothing; 
     await context.close();
   }
 });
+
+// Chinese through an IME: while an ImGui text field is active a real <input> lies over it (canvas
+// text fields take no composition); the composition shows there, and the committed text reaches
+// the field: the catalog's offerings filter by a provider's Chinese name.
+test('an IME composes Chinese into the catalog filter through the <input> over the field', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 720, path: '/?lang=en' });
+  try {
+    await waitReady(page);
+    await click(page, 'tab_catalog');
+    await click(page, 'cat_tab_instances');
+    const name = '矩池云';
+    const all = (await page.evaluate(() => window.llmplan.catalog().instances.length));
+    const expected = await page.evaluate((n) => window.llmplan.catalog().instances.filter((i) => i.name.includes(n)).length, name);
+    assert.ok(expected > 0 && expected < all);
+    const rows = (shown) => page.waitForFunction((t) => JSON.parse(window.Module.appTexts()).some((x) => x.text === t),
+                                                 `${shown} of ${all}`, { timeout: 5000 }).then(() => true, () => false);
+    assert.ok(await rows(all));
+    const filter = await widget(page, 'instances_filter');
+    await click(page, 'instances_filter', 0.3);
+    // The <input> lies over the active field and has the focus.
+    await page.waitForFunction(() => document.activeElement?.id === 'ime-input', null, { timeout: 5000 });
+    const box = await page.locator('#ime-input').boundingBox();
+    assert.ok(Math.abs(box.y - filter.y) < 4 && box.x >= filter.x - 4 && box.x + box.width <= filter.x + filter.w + 4,
+      `${JSON.stringify(box)} over ${JSON.stringify(filter)}`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Input.imeSetComposition', { text: 'ju chi yun', selectionStart: 10, selectionEnd: 10 });
+    assert.equal(await page.evaluate(() => document.getElementById('ime-input').className), 'composing');
+    assert.ok(await rows(all), 'nothing reaches the field while composing');
+    await cdp.send('Input.insertText', { text: name });
+    assert.ok(await rows(expected), `the offerings filter by ${name}`);
+    assert.equal(await page.evaluate(() => document.getElementById('ime-input').value), '');
+    // Backspace still edits the field: with the three characters gone, every offering shows again.
+    for (let i = 0; i < name.length; ++i) {
+      await page.keyboard.press('Backspace');
+      await waitFrames(page, 2);
+    }
+    assert.ok(await rows(all), 'Backspace reaches the field');
+    // Leaving the field hides the <input>.
+    await click(page, 'cat_tab_accelerators');
+    await page.waitForFunction(() => document.getElementById('ime-input').style.display === 'none', null, { timeout: 5000 });
+    // A custom GPU: its id typed key by key (each key once, through the <input>), its name composed.
+    await click(page, 'cat_tab_edits');
+    await click(page, 'gpu_id', 0.3);
+    await selectAllAndType(page, 'my-gpu-2');
+    await click(page, 'gpu_name', 0.3);
+    await page.keyboard.down('Control');
+    await waitFrames(page);
+    await page.keyboard.press('a');
+    await waitFrames(page);
+    await page.keyboard.up('Control');
+    await cdp.send('Input.imeSetComposition', { text: 'wo de xian ka', selectionStart: 13, selectionEnd: 13 });
+    await cdp.send('Input.insertText', { text: '我的显卡' });
+    await waitFrames(page, 3);
+    await click(page, 'add_gpu');
+    await page.waitForFunction(() => (JSON.parse(window.Module.appCatalogEdits()).gpus || []).length === 1, null, { timeout: 5000 });
+    const gpu = JSON.parse(await page.evaluate(() => window.Module.appCatalogEdits())).gpus[0];
+    assert.equal(gpu.id, 'my-gpu-2');
+    assert.equal(gpu.name, '我的显卡');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
