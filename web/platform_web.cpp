@@ -210,7 +210,10 @@ EM_JS(void, js_install_input_glue, (), {
   window.addEventListener('touchstart', function(e) { send(0, e); }, opts);
   window.addEventListener('touchmove', function(e) { send(1, e); }, opts);
   window.addEventListener('touchend', function(e) { send(2, e); }, opts);
-  window.addEventListener('touchcancel', function(e) { send(2, e); }, opts);
+  window.addEventListener('touchcancel', function(e) {  // taken by the browser: ends as a scroll, never a tap
+    if (gesture && gesture.mode === 'wait') gesture.mode = 'scroll', Module['appTouch'](3, 0, 0);
+    send(2, e);
+  }, opts);
   window.addEventListener('wheel', function(e) { if (e.ctrlKey) e.stopPropagation(); }, {capture: true});
   document.addEventListener('paste', function(e) {
     var text = e.clipboardData ? e.clipboardData.getData('text/plain') : "";
@@ -227,7 +230,7 @@ EM_JS(void, js_place_card, (int shown, double top), {
   if (!m) return;
   if (!Module['__cardObserver'] && window.ResizeObserver) {
     Module['__cardObserver'] = new ResizeObserver(function() {
-      var on = document.body.classList.contains('phone-card');
+      var on = document.body.classList.contains('phone-card') && !document.body.classList.contains('text-view');
       Module['appCardHeight'](on ? m.getBoundingClientRect().height : 0);
     });
     Module['__cardObserver'].observe(m);
