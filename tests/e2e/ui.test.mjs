@@ -647,7 +647,7 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
-test('phone: a swipe scrolls the canvas and the card with it, clicking nothing; a tap opens "Edit the scenario"', async () => {
+test('phone: a swipe scrolls the canvas and the card with it, clicking nothing; a tap opens "Edit the scenario", whose labels never break inside a word', async () => {
   const { context, page, errors } = await openPhone('en');
   try {
     const cdp = await context.newCDPSession(page);
@@ -673,6 +673,10 @@ test('phone: a swipe scrolls the canvas and the card with it, clicking nothing; 
     assert.ok(visible(header), JSON.stringify(header));
     await page.touchscreen.tap(header.x + header.w / 2, header.y + header.h / 2);
     await widget(page, 'seq_len');
+    // Labels never break inside a word: one wider than its column is one line cut with "…".
+    await widget(page, 'parallel.flash_attention');
+    const flash = JSON.parse(await page.evaluate(() => window.Module.appTexts())).find((t) => t.text.startsWith('FlashAtten'));
+    assert.ok(flash && flash.text.endsWith('\u2026') && flash.h < 25, JSON.stringify(flash));
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
