@@ -134,13 +134,18 @@
     var opened = { scenario: JSON.parse(Module.appInput()), notices: [], changes: [], modelChanges: [] };
     var parts = C.scenarioCard(window.llmplan, opened, null, result);
     var headline = parts.slice(0, 4);  // title, subtitle, fits and memory, the figures
-    var detail = parts.slice(4).concat([C.memoryTable(result)]);
+    // The calibration line and the top warnings complete the phone's result card (style.css).
+    var isCard = function (e) { return e.classList.contains('calibration') || e.classList.contains('warnings'); };
+    var more = parts.slice(4).filter(isCard);
+    var detail = parts.slice(4).filter(function (e) { return !isCard(e); }).concat([C.memoryTable(result)]);
     var planner = typeof Module.appPlanner === 'function' ? JSON.parse(Module.appPlanner()) : null;
     if (planner && planner.plans && planner.plans.length)
       detail.push(C.plansList(window.llmplan, planner.plans.slice(0, 5)));
     mirror.setAttribute('lang', lang === 'zh' ? 'zh-CN' : 'en');
     mirror.setAttribute('aria-label', C.T.textViewLabel);
     document.getElementById('mirror-headline').replaceChildren.apply(document.getElementById('mirror-headline'), headline);
+    var moreBox = document.getElementById('mirror-more');
+    moreBox.replaceChildren.apply(moreBox, more);
     document.getElementById('mirror-detail').replaceChildren.apply(document.getElementById('mirror-detail'), detail);
     mirror.setAttribute('data-updates', String(Number(mirror.getAttribute('data-updates') || 0) + 1));
   }

@@ -81,8 +81,11 @@ void bullet_wrapped(const char* s) {
 // data in English; their characters are ASCII, Latin-1 and the dash of S::link_model_changes_tip,
 // which the font subset keeps.
 void model_changes_note(const AppState& app) {
-  char note[160];
-  std::snprintf(note, sizeof note, tr(S::link_model_changes), app.link_model_version, kModelVersion);
+  char line[160];
+  std::snprintf(line, sizeof line, tr(S::link_model_changes), app.link_model_version, kModelVersion);
+  const std::string wrapped =
+      wrap_text(line, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());  // phones
+  const char* note = wrapped.c_str();
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   const bool open = ImGui::TreeNode("link_model_changes", "%s", note);
   ImGui::PopStyleColor();
@@ -464,6 +467,38 @@ const Explanation* app_explain(const AppState& app, const std::string& key) {
   return it == app.explain_index.end() ? nullptr : &app.explainer.items()[it->second];
 }
 
+namespace {
+
+// Below this width (CSS pixels, a phone held upright) the app shows the answer first.
+constexpr double kPhoneWidthCss = 700;
+
+// The phone layout: the answer first. The result card (card.js over the core's result JSON, in
+// the page's #mirror) lies over room reserved here and scrolls with the window; the full results
+// follow, and the inputs fold under "Edit the scenario" (folded at first: a shared link is read
+// more often than edited).
+bool phone_body(AppState& app) {
+  const float dpr = static_cast<float>(platform_canvas_size().dpr);
+  platform_place_card(true, ImGui::GetCursorScreenPos().y / dpr);
+  ImGui::Dummy(ImVec2(1, platform_card_height() * dpr));
+  catalog_bar(app);
+  link_report(app);
+  bool changed = false;
+  if (draw_views(app)) {
+    app_update(app);
+    changed = true;
+  }
+  const bool open = ImGui::CollapsingHeader(tr(S::edit_scenario));
+  record_widget("edit_scenario");
+  record_label_in_item(tr(S::edit_scenario));
+  if (open && draw_inputs(app)) {
+    app_update(app);
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace
+
 bool app_draw(AppState& app) {
   const ImGuiIO& io = ImGui::GetIO();
   widget_rects().clear();
@@ -474,6 +509,12 @@ bool app_draw(AppState& app) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("llmplan", nullptr, flags);
   bool changed = top_bar();
+  if (platform_canvas_size().css_width < kPhoneWidthCss) {
+    changed |= phone_body(app);
+    ImGui::End();
+    return changed;
+  }
+  platform_place_card(false, 0);
   catalog_bar(app);
   link_report(app);
   // Two columns from 60 em (900 CSS px at the 15 px font); below that, one scrolling column.

@@ -73,6 +73,14 @@ void app_touch(int kind, float x, float y) {
   llmplan::web::platform_touch_event(kind, x, y);
   llmplan_wake();
 }
+void app_key_tap(int key) {
+  llmplan::web::platform_key_tap(key);
+  llmplan_wake();
+}
+void app_card_height(float css_px) {
+  llmplan::web::platform_set_card_height(css_px);
+  llmplan_wake();
+}
 void app_paste(const std::string& text) {
   llmplan::web::platform_paste(text);
   llmplan_wake();
@@ -154,6 +162,8 @@ EMSCRIPTEN_BINDINGS(llmplan_app) {
   emscripten::function("appTexts", &app_texts);
   emscripten::function("appTouch", &app_touch);
   emscripten::function("appPaste", &app_paste);
+  emscripten::function("appCardHeight", &app_card_height);
+  emscripten::function("appKeyTap", &app_key_tap);
   emscripten::function("appInput", &app_input);
   emscripten::function("appUpdates", &app_updates);
   emscripten::function("appCatalogEdits", &app_catalog_edits);

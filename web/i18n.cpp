@@ -732,6 +732,7 @@ constexpr Entry kStrings[] = {
     {S::ln_catalog_damaged, "the catalog release of this link is damaged: {reason}", "该链接的目录版本已损坏：{reason}"},
     {S::ln_catalog_release_missing, "catalog release {version} could not be loaded (offline and not cached?): the numbers use catalog {used} instead", "无法加载目录版本 {version}（离线且未缓存？）：数字改用目录 {used}"},
     {S::page_form_title, "Main inputs", "主要输入"},
+    {S::edit_scenario, "Edit the scenario", "编辑场景"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -111,8 +111,10 @@ void frame() {
   if (platform_touch_frame()) g_frames_pending = std::max(g_frames_pending, 1);
   if (platform_key_frame()) g_frames_pending = std::max(g_frames_pending, 1);
   ImGui::NewFrame();
+  platform_touch_scroll();
   if (app_draw(app_state())) g_frames_pending = kFramesAfterEvent;
   ImGui::Render();
+  platform_text_input_frame();
   const double t1 = emscripten_get_now();
   glViewport(0, 0, g_fb_width, g_fb_height);
   glClearColor(palette::kWindowBg.x, palette::kWindowBg.y, palette::kWindowBg.z, palette::kWindowBg.w);
@@ -128,6 +130,7 @@ void frame() {
 extern "C" EMSCRIPTEN_KEEPALIVE void llmplan_wake() { wake(); }
 
 int main() {
+  platform_install_key_filter();  // before GLFW's own key listeners
   if (!glfwInit()) {
     std::fprintf(stderr, "llmplan: glfwInit failed\n");
     return 1;

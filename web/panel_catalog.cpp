@@ -537,7 +537,7 @@ bool edits_view(AppState& app) {
     auto text_row = [](S label, char* buf, size_t n, const char* wid) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      text_wrapped(tr(label));
+      label_text(tr(label));
       ImGui::TableSetColumnIndex(1);
       ImGui::SetNextItemWidth(-1.0f);
       ImGui::InputText(wid, buf, n);
@@ -546,7 +546,7 @@ bool edits_view(AppState& app) {
     auto num_row = [](S label, double* v, const char* wid) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      text_wrapped(tr(label));
+      label_text(tr(label));
       ImGui::TableSetColumnIndex(1);
       ImGui::SetNextItemWidth(-1.0f);
       ImGui::InputDouble(wid, v, 0, 0, "%g");

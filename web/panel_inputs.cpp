@@ -97,7 +97,7 @@ struct Row {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::AlignTextToFramePadding();
-    text_wrapped(label, error ? &palette::kError : nullptr);
+    label_text(label, error ? &palette::kError : nullptr);
     ImGui::TableSetColumnIndex(1);
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::PushID(path);
@@ -393,7 +393,7 @@ void field_text(const char* label, const char* value, const char* why_key, const
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::AlignTextToFramePadding();
-  text_wrapped(label);
+  label_text(label);
   ImGui::TableSetColumnIndex(1);
   ImGui::AlignTextToFramePadding();
   text_wrapped(value);

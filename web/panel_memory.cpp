@@ -87,7 +87,7 @@ void breakdown_table(const AppState& app, const MemoryResult& m, const Component
       ImGui::Dummy(ImVec2(s, s));
       ImGui::SameLine();
     }
-    text_wrapped(label);
+    label_text(label);
     ImGui::TableSetColumnIndex(1);
     text(format_bytes(bytes).c_str());
     ImGui::TableSetColumnIndex(2);

@@ -75,7 +75,7 @@ void line(const AppState& app, const char* label, std::initializer_list<std::str
           const ImVec4* color = nullptr) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  text_wrapped(label);
+  label_text(label);
   int column = 1;
   for (const std::string& v : values) {
     ImGui::TableSetColumnIndex(column++);
@@ -227,7 +227,7 @@ void step_time(const AppState& app) {
     dl->AddRectFilled(ImVec2(p.x, p.y + em() * 0.2f), ImVec2(p.x + s, p.y + em() * 0.2f + s), kPartColors[i]);
     ImGui::Dummy(ImVec2(s, s));
     ImGui::SameLine();
-    text_wrapped(tr(kPartLabels[i]));
+    label_text(tr(kPartLabels[i]));
     ImGui::TableSetColumnIndex(1);
     text(format_duration(b.s[i]).c_str());
     ImGui::TableSetColumnIndex(2);

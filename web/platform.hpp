@@ -42,14 +42,30 @@ void platform_save_setting(const std::string& key, const std::string& value);
 // Input the built-in GLFW gets wrong or lacks: first-tap touch (position one frame before the
 // button), the browser's paste event and ImGui's clipboard, Ctrl+wheel left to the browser (zoom).
 void platform_install_input_glue();
-void platform_touch_event(int kind, float x, float y);  // 0 start, 1 move, 2 end (device pixels)
+// kind 0 start, 1 move, 2 end, 3 the finger moved: a scroll, 4 held still: press (device pixels)
+void platform_touch_event(int kind, float x, float y);
 bool platform_touch_frame();  // after the backend's NewFrame: applies the touch; true: draw another frame
+// After ImGui::NewFrame: a scrolling finger's travel scrolls the window under it (or the first of
+// its parents that can still scroll that way).
+void platform_touch_scroll();
 void platform_paste(const std::string& text);  // the paste event's text, typed into the active field
 // ImGui 1.86 reads key state once per frame, so a key pressed and released between two frames
 // (a quick tap, or a test's key press) would be lost: the GLFW key callback reports each key
 // here, and platform_key_frame() (after the backend's NewFrame) holds such a key down for one frame.
 void platform_key_event(int key, int action);
 bool platform_key_frame();  // true: a held-over key is released next frame (draw another)
+// The phone layout's result card (card.js in the page's #mirror, laid over the canvas): its height
+// in CSS pixels as the page measured it (Module.appCardHeight), and where the app reserved room
+// for it, its top in CSS pixels; shown false: the card is off (a wider screen).
+float platform_card_height();
+void platform_set_card_height(float css_px);
+void platform_place_card(bool shown, float top_css);
+// Text fields and IMEs: a real <input> over the active ImGui text field carries composition,
+// paste and the mobile keyboard (platform_web.cpp). The key filter goes in before glfwInit;
+// platform_text_input_frame() after ImGui::Render() places, focuses or hides the <input>.
+void platform_install_key_filter();
+void platform_text_input_frame();
+void platform_key_tap(int key);  // a GLFW key pressed and released (a soft keyboard's Backspace)
 // The frame's CPU time (ImGui frame, and with the GL submission) for window.llmplanFrameMs.
 void platform_frame_time(double ui_ms, double total_ms);
 // A monotonic clock in milliseconds (performance.now()), for time slices and elapsed times.

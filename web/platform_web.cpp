@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "imgui.h"
+#include "imgui_internal.h"  // the hovered window and its scroll limits (touch scrolling)
 #include "platform.hpp"
 
 namespace {
@@ -166,26 +167,53 @@ EM_JS(void, js_save_setting, (const char* key, const char* value), {
 
 // The built-in GLFW turns a touchstart into a button press at the previous cursor position, so a
 // first tap misses (style.md "Input"). Touches are taken before GLFW sees them (window, capture)
-// and replayed as position first, button a frame later (platform_touch_frame). Ctrl+wheel is kept
-// from GLFW, which would preventDefault it, so the browser zooms. Paste arrives as the browser's
-// paste event (ImGui has no clipboard to read from in a page).
+// and told apart here, as a phone's browser does: a finger that moves 10 CSS px before it lifts
+// scrolls (kind 3, then moves), one held still for 400 ms presses and drags (kind 4: sliders,
+// plots), anything else is a tap on release. Ctrl+wheel is kept from GLFW, which would
+// preventDefault it, so the browser zooms. Paste arrives as the browser's paste event (ImGui has
+// no clipboard to read from in a page).
 EM_JS(void, js_install_input_glue, (), {
   var canvas = Module['canvas'];
+  var gesture = null;  // {x0, y0, mode: 'wait' | 'scroll' | 'press', timer}
+  var point = function(t) {
+    var r = canvas.getBoundingClientRect();
+    var dpr = window.devicePixelRatio || 1;
+    return [(t.clientX - r.left) * dpr, (t.clientY - r.top) * dpr];
+  };
   var send = function(kind, e) {
     if (e.target !== canvas) return;
     var t = e.changedTouches && e.changedTouches[0];
     if (!t) return;
-    var r = canvas.getBoundingClientRect();
-    var dpr = window.devicePixelRatio || 1;
-    Module['appTouch'](kind, (t.clientX - r.left) * dpr, (t.clientY - r.top) * dpr);
     e.stopPropagation();
     if (e.cancelable) e.preventDefault();  // no emulated mouse events after the touch
+    var p = point(t);
+    if (kind === 0) {
+      if (gesture) clearTimeout(gesture.timer);
+      gesture = {x0: t.clientX, y0: t.clientY, mode: 'wait'};
+      gesture.timer = setTimeout(function() {
+        if (!gesture || gesture.mode !== 'wait') return;
+        gesture.mode = 'press';
+        Module['appTouch'](4, p[0], p[1]);
+      }, 400);
+    } else if (kind === 1 && gesture && gesture.mode === 'wait' &&
+               Math.hypot(t.clientX - gesture.x0, t.clientY - gesture.y0) > 10) {
+      gesture.mode = 'scroll';
+      clearTimeout(gesture.timer);
+      Module['appTouch'](3, p[0], p[1]);
+    } else if (kind === 2 && gesture) {
+      clearTimeout(gesture.timer);
+      gesture = null;
+    }
+    Module['appTouch'](kind, p[0], p[1]);
   };
   var opts = {capture: true, passive: false};
   window.addEventListener('touchstart', function(e) { send(0, e); }, opts);
   window.addEventListener('touchmove', function(e) { send(1, e); }, opts);
   window.addEventListener('touchend', function(e) { send(2, e); }, opts);
-  window.addEventListener('touchcancel', function(e) { send(2, e); }, opts);
+  window.addEventListener('touchcancel', function(e) {  // taken by the browser: ends as a scroll, never a tap
+    if (gesture && gesture.mode === 'wait') gesture.mode = 'scroll', Module['appTouch'](3, 0, 0);
+    send(2, e);
+  }, opts);
   window.addEventListener('wheel', function(e) { if (e.ctrlKey) e.stopPropagation(); }, {capture: true});
   document.addEventListener('paste', function(e) {
     var text = e.clipboardData ? e.clipboardData.getData('text/plain') : "";
@@ -193,6 +221,94 @@ EM_JS(void, js_install_input_glue, (), {
     Module['appPaste'](text);
     e.preventDefault();
   });
+});
+
+// body.phone-card turns #mirror into the phone's result card (style.css) at --card-y; the page
+// reports its height whenever it changes (a new result, the language, the width).
+EM_JS(void, js_place_card, (int shown, double top), {
+  var m = document.getElementById('mirror');
+  if (!m) return;
+  if (!Module['__cardObserver'] && window.ResizeObserver) {
+    Module['__cardObserver'] = new ResizeObserver(function() {
+      var on = document.body.classList.contains('phone-card') && !document.body.classList.contains('text-view');
+      Module['appCardHeight'](on ? m.getBoundingClientRect().height : 0);
+    });
+    Module['__cardObserver'].observe(m);
+  }
+  document.body.classList.toggle('phone-card', !!shown);
+  if (shown) m.style.setProperty('--card-y', top + 'px');
+});
+
+// Canvas text fields cannot take an IME's composition, a mobile keyboard or its suggestions, so
+// while an ImGui text field is active a real <input> lies over it and has the focus (imgui #4910,
+// #3654, emscripten #12718). It stays transparent, and ImGui draws the field, except while the IME
+// composes, when it shows the composition (e.g. the pinyin) itself. Committed text goes to the
+// field as typed characters; deletions and line breaks a soft keyboard sends as input events
+// become Backspace, Delete and Enter.
+EM_JS(void, js_text_input, (int active, double x, double y, double w, double h), {
+  var input = Module['__imeInput'];
+  if (!input) {
+    if (!active) return;
+    input = Module['__imeInput'] = document.createElement('input');
+    input.id = 'ime-input';
+    input.type = 'text';
+    input.setAttribute('autocomplete', 'off');
+    input.setAttribute('autocapitalize', 'off');
+    input.setAttribute('spellcheck', 'false');
+    input.setAttribute('aria-label', 'llmplan text field');
+    var composing = false;
+    var commit = function() {
+      var text = input.value;
+      input.value = "";
+      if (text) Module['appPaste'](text);
+    };
+    input.addEventListener('compositionstart', function() { composing = true; input.classList.add('composing'); });
+    input.addEventListener('compositionend', function() {
+      composing = false;
+      input.classList.remove('composing');
+      commit();
+    });
+    input.addEventListener('input', function(e) { if (!composing && !e.isComposing) commit(); });
+    input.addEventListener('beforeinput', function(e) {
+      var key = {deleteContentBackward: 259, deleteContentForward: 261, insertLineBreak: 257}[e.inputType];
+      if (composing || !key) return;
+      e.preventDefault();
+      Module['appKeyTap'](key);  // GLFW_KEY_BACKSPACE, GLFW_KEY_DELETE, GLFW_KEY_ENTER
+    });
+    document.body.appendChild(input);
+  }
+  if (!active) {
+    if (input.style.display === 'none') return;
+    input.style.display = 'none';
+    input.value = "";
+    if (document.activeElement === input) Module['canvas'].focus({preventScroll: true});
+    return;
+  }
+  var r = Module['canvas'].getBoundingClientRect();
+  var box = [r.left + x, r.top + y, w, h];
+  var last = Module['__imeBox'];
+  if (!last || input.style.display === 'none' || box.some(function(v, i) { return v !== last[i]; })) {
+    input.style.display = 'block';
+    input.style.left = box[0] + 'px';
+    input.style.top = box[1] + 'px';
+    input.style.width = box[2] + 'px';
+    input.style.height = box[3] + 'px';
+    input.style.fontSize = Math.round(box[3] * 0.6) + 'px';
+    Module['__imeBox'] = box;
+  }
+  if (document.activeElement !== input) input.focus({preventScroll: true});
+});
+
+// Installed before glfwInit, so these capture listeners run before GLFW's: keys typed into the
+// <input> above arrive as its input events, so GLFW must not see their characters (keypress) nor
+// the keys an IME is composing with (keyCode 229); Backspace, Enter, arrows and shortcuts still
+// reach GLFW and so ImGui.
+EM_JS(void, js_install_key_filter, (), {
+  var ours = function(e) { return e.target && e.target.id === 'ime-input'; };
+  window.addEventListener('keypress', function(e) { if (ours(e)) e.stopImmediatePropagation(); }, true);
+  var composing = function(e) { if (ours(e) && (e.isComposing || e.keyCode === 229)) e.stopImmediatePropagation(); };
+  window.addEventListener('keydown', composing, true);
+  window.addEventListener('keyup', composing, true);
 });
 
 EM_JS(void, js_frame_time, (double ui_ms, double total_ms), {
@@ -217,11 +333,17 @@ EM_JS(void, js_download, (const char* filename, const char* mime, const char* te
 });
 // clang-format on
 
-// First-tap touch: 1 = the position is shown for a frame, 2 = the button is down, 3 = released.
+// One finger on the canvas: first a frame of hover only (so the widget under it is known), then
+// a tap (button down for a frame, up the next), a press held until the finger lifts, or a scroll.
+enum class TouchMode { idle, wait, tap_down, press, scroll };
 struct Touch {
-  int phase = 0;
+  TouchMode mode = TouchMode::idle;
+  bool hovered = false;  // the hover frame was drawn
   bool ended = false;
+  bool press = false;  // held still: press and drag
   float x = 0, y = 0;
+  float x0 = 0, y0 = 0;              // where the finger went down
+  float scroll_x = 0, scroll_y = 0;  // finger travel not yet applied (device pixels)
 };
 Touch g_touch;
 
@@ -275,35 +397,85 @@ void platform_install_input_glue() {
 }
 
 void platform_touch_event(int kind, float x, float y) {
-  g_touch.x = x;
-  g_touch.y = y;
+  Touch& t = g_touch;
   if (kind == 0) {
-    g_touch.phase = 1;
-    g_touch.ended = false;
+    t = Touch{};
+    t.mode = TouchMode::wait;
+    t.x0 = x;
+    t.y0 = y;
+  } else if (kind == 1 && t.mode == TouchMode::scroll) {
+    t.scroll_x += t.x - x;
+    t.scroll_y += t.y - y;
   } else if (kind == 2) {
-    g_touch.ended = true;
+    t.ended = true;
+  } else if (kind == 3 && t.mode == TouchMode::wait) {
+    t.mode = TouchMode::scroll;  // the content follows the finger from where it went down
+    t.x = t.x0;
+    t.y = t.y0;
+    return;
+  } else if (kind == 4 && t.mode == TouchMode::wait) {
+    t.press = true;
   }
+  t.x = x;
+  t.y = y;
 }
 
 bool platform_touch_frame() {
-  if (g_touch.phase == 0) return false;
+  Touch& t = g_touch;
+  if (t.mode == TouchMode::idle) return false;
   ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(g_touch.x, g_touch.y);
-  switch (g_touch.phase) {
-    case 1:  // hover first, so the widget under the finger is known when the button goes down
+  io.MousePos = ImVec2(t.x, t.y);
+  if (!t.hovered) {  // hover first, so the widget under the finger is known when the button goes down
+    io.MouseDown[0] = false;
+    t.hovered = true;
+    return true;
+  }
+  switch (t.mode) {
+    case TouchMode::wait:
+      if (t.ended) t.mode = TouchMode::tap_down;
+      if (t.press) t.mode = TouchMode::press;
+      io.MouseDown[0] = t.mode != TouchMode::wait;
+      return t.ended;
+    case TouchMode::press:
+      io.MouseDown[0] = !t.ended;  // held: the end event wakes the loop
+      if (t.ended) t.mode = TouchMode::idle;
+      return t.ended;
+    case TouchMode::scroll:
       io.MouseDown[0] = false;
-      g_touch.phase = 2;
-      return true;
-    case 2:
-      io.MouseDown[0] = true;
-      if (!g_touch.ended) return false;  // held: the end event wakes the loop
-      g_touch.phase = 3;
-      return true;
-    default:
+      if (t.ended && t.scroll_x == 0 && t.scroll_y == 0) t.mode = TouchMode::idle;
+      return false;
+    default:  // tap_down: the tap's release
       io.MouseDown[0] = false;
-      g_touch.phase = 0;
+      t.mode = TouchMode::idle;
       return true;
   }
+}
+
+namespace {
+// Whether `w` can still scroll by `d` along `axis` (0 x, 1 y).
+bool can_scroll(const ImGuiWindow* w, int axis, float d) {
+  const float pos = axis ? w->Scroll.y : w->Scroll.x, max = axis ? w->ScrollMax.y : w->ScrollMax.x;
+  return d < 0 ? pos > 0 : pos < max;
+}
+// The window under the finger that can scroll that way, else its parents', as the wheel picks.
+ImGuiWindow* scroll_target(int axis, float d) {
+  for (ImGuiWindow* w = GImGui->HoveredWindow; w; w = w->ParentWindow) {
+    if (can_scroll(w, axis, d)) return w;
+    if (!(w->Flags & ImGuiWindowFlags_ChildWindow)) break;
+  }
+  return nullptr;
+}
+}  // namespace
+
+void platform_touch_scroll() {
+  Touch& t = g_touch;
+  if (t.mode != TouchMode::scroll) return;
+  if (t.scroll_y != 0)
+    if (ImGuiWindow* w = scroll_target(1, t.scroll_y)) ImGui::SetScrollY(w, w->Scroll.y + t.scroll_y);
+  if (t.scroll_x != 0)
+    if (ImGuiWindow* w = scroll_target(0, t.scroll_x)) ImGui::SetScrollX(w, w->Scroll.x + t.scroll_x);
+  t.scroll_x = t.scroll_y = 0;
+  if (t.ended) t.mode = TouchMode::idle;
 }
 
 void platform_paste(const std::string& text) {
@@ -349,6 +521,52 @@ bool platform_key_frame() {
   io.KeyAlt = io.KeysDown[342] || io.KeysDown[346];
   io.KeySuper = io.KeysDown[343] || io.KeysDown[347];
   return more;
+}
+
+namespace {
+float g_card_height = 0;
+}  // namespace
+
+float platform_card_height() { return g_card_height; }
+void platform_set_card_height(float css_px) { g_card_height = css_px; }
+
+void platform_place_card(bool shown, float top_css) {
+  static int last_shown = -1;
+  static float last_top = -1;
+  if (last_shown == shown && (!shown || last_top == top_css)) return;  // the page only hears of changes
+  last_shown = shown;
+  last_top = top_css;
+  js_place_card(shown ? 1 : 0, top_css);
+}
+
+void platform_install_key_filter() { js_install_key_filter(); }
+
+void platform_key_tap(int key) {
+  platform_key_event(key, 1);
+  platform_key_event(key, 0);
+}
+
+namespace {
+// The active text field's rectangle (device pixels): the navigation rectangle ImGui keeps for the
+// focused item, which a click on a text field also focuses; else a box at the text cursor.
+ImRect active_text_rect() {
+  const ImGuiContext& g = *GImGui;
+  if (g.NavId == g.ActiveId && g.NavWindow)
+    return ImGui::WindowRectRelToAbs(g.NavWindow, g.NavWindow->NavRectRel[g.NavLayer]);
+  const ImVec2 p = g.PlatformImePos;
+  return ImRect(p.x, p.y, p.x + g.FontSize * 8, p.y + g.FontSize + 2 * g.Style.FramePadding.y);
+}
+}  // namespace
+
+void platform_text_input_frame() {
+  const ImGuiContext& g = *GImGui;
+  static bool was_active = false;
+  const bool active = g.ActiveId != 0 && g.ActiveId == g.InputTextState.ID;
+  if (!active && !was_active) return;
+  was_active = active;
+  const ImRect r = active ? active_text_rect() : ImRect();
+  const double dpr = platform_canvas_size().dpr;
+  js_text_input(active ? 1 : 0, r.Min.x / dpr, r.Min.y / dpr, r.GetWidth() / dpr, r.GetHeight() / dpr);
 }
 
 void platform_frame_time(double ui_ms, double total_ms) { js_frame_time(ui_ms, total_ms); }

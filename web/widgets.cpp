@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "app.hpp"
@@ -17,7 +19,7 @@ void label_cell(const char* label) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::AlignTextToFramePadding();
-  text_wrapped(label);
+  label_text(label);
   ImGui::TableSetColumnIndex(1);
   ImGui::SetNextItemWidth(-1.0f);
 }
@@ -95,11 +97,57 @@ void text_colored(const ImVec4& color, const char* s) {
   record_text_item(s);
 }
 
+namespace {
+
+// Whether `c` is a CJK character (a line may break before or after any of them).
+bool is_cjk(unsigned int c) { return c >= 0x2E80; }
+// CJK punctuation that never starts a line, and that never ends one.
+bool closing_cjk(unsigned int c) {
+  return std::u32string_view(U"\uFF0C\u3002\uFF1A\uFF1B\u3001\uFF09\uFF01\uFF1F\u300D\u300B").find(c) !=
+         std::u32string_view::npos;
+}
+bool opening_cjk(unsigned int c) { return c == 0xFF08 || c == 0x300C || c == 0x300A; }
+
+}  // namespace
+
+// ImGui's own wrapping also breaks after '.' and ',', so "87.4" could become "87." and "4".
+std::string wrap_text(const char* s, float width) {
+  const ImFont* font = ImGui::GetFont();
+  const float scale = ImGui::GetFontSize() / font->FontSize;
+  std::string out;
+  const char* line = s;       // the current line's start
+  const char* cut = nullptr;  // where the line may end, and where the next one then starts
+  const char* next = nullptr;
+  float w = 0;
+  for (const char* p = s; *p;) {
+    unsigned int c = 0;
+    const char* q = p + ImTextCharFromUtf8(&c, p, nullptr);
+    if (c == '\n') {
+      out.append(line, q);
+      line = q, cut = nullptr, w = 0, p = q;
+      continue;
+    }
+    if (c == ' ') cut = p, next = q;
+    if (is_cjk(c) && !closing_cjk(c) && p != line) cut = p, next = p;
+    w += font->GetCharAdvance(static_cast<ImWchar>(c)) * scale;
+    if (c != ' ' && w > width && p != line) {
+      if (!cut || cut <= line) cut = p, next = p;  // one word wider than the line
+      out.append(line, cut);
+      out += '\n';
+      line = next, cut = nullptr;
+      w = ImGui::CalcTextSize(line, q).x;
+    }
+    if (is_cjk(c) && !opening_cjk(c)) cut = q, next = q;
+    p = q;
+  }
+  out.append(line);
+  return out;
+}
+
 void text_wrapped(const char* s, const ImVec4* color) {
   if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(s);
-  ImGui::PopTextWrapPos();
+  const std::string wrapped = wrap_text(s, ImGui::GetContentRegionAvail().x - 1);
+  ImGui::TextUnformatted(wrapped.c_str());
   if (color) ImGui::PopStyleColor();
   record_text_item(s);
 }
@@ -116,6 +164,54 @@ bool small_button(const char* label, const char* id) {
   if (id) record_widget(id);
   record_label_in_item(label);
   return pressed;
+}
+
+namespace {
+
+// The widest run of `s` a line may not break inside: Latin words between spaces and CJK characters.
+float widest_word(const char* s) {
+  float widest = 0;
+  const char* start = s;
+  for (const char* p = s;;) {
+    unsigned int c = 0;
+    const int n = *p ? ImTextCharFromUtf8(&c, p, nullptr) : 0;
+    if (!*p || c == ' ' || is_cjk(c)) {
+      widest = std::max(widest, ImGui::CalcTextSize(start, p).x);
+      if (!*p) return widest;
+      start = p + n;
+    }
+    p += n;
+  }
+}
+
+// The longest prefix of `s` (whole characters) that fits `width` with "…" after it.
+std::string elided(const char* s, float width) {
+  static const char* kEllipsis = "\xE2\x80\xA6";
+  std::string best = kEllipsis;
+  for (const char* p = s; *p;) {
+    unsigned int c = 0;
+    p += ImTextCharFromUtf8(&c, p, nullptr);
+    std::string candidate = std::string(s, p) + kEllipsis;
+    if (ImGui::CalcTextSize(candidate.c_str()).x > width) break;
+    best = std::move(candidate);
+  }
+  return best;
+}
+
+}  // namespace
+
+void label_text(const char* s, const ImVec4* color) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  if (widest_word(s) <= width) {
+    text_wrapped(s, color);
+    return;
+  }
+  const std::string shown = elided(s, width);
+  if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+  ImGui::TextUnformatted(shown.c_str());
+  if (color) ImGui::PopStyleColor();
+  record_text_item(shown.c_str());
+  item_tooltip(s);
 }
 
 void text_wrapped_disabled(const char* s) {

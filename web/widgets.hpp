@@ -39,6 +39,12 @@ void text(const char* s);  // TextUnformatted
 void text_disabled(const char* s);
 void text_colored(const ImVec4& color, const char* s);
 void text_wrapped(const char* s, const ImVec4* color = nullptr);
+// `s` with line breaks where it must wrap to fit `width`: at spaces and between CJK characters,
+// never inside a word or a number; only a word wider than the whole line is cut, where it must be.
+std::string wrap_text(const char* s, float width);
+// A label in a narrow column: wrapped at spaces (and between CJK characters), never inside a word:
+// when a word is wider than the column, one line cut with "…", the whole label in its tooltip.
+void label_text(const char* s, const ImVec4* color = nullptr);
 bool button(const char* label, const char* id = nullptr);  // records the widget under `id`
 bool small_button(const char* label, const char* id = nullptr);
 void text_wrapped_disabled(const char* s);

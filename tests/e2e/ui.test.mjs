@@ -576,3 +576,172 @@ test('without WebGL the page shows the results as text, the CLI\'s figures', asy
     await context.close();
   }
 });
+
+// Phones: a shared link opened at 390 x 844 shows the answer first: the result card (card.js over
+// the core's result JSON) inside the first screen, the CLI's figures in it, the full results under
+// it and the inputs folded under "Edit the scenario". A finger's swipe scrolls the canvas (the card
+// with it) and clicks nothing; a tap opens the inputs.
+const phoneLink = 'v=1&c=2026.12.4&mv=4&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&n=64&tp=8&pp=2&z=1';
+const cardFigures = ['memory.fits', 'memory.per_gpu_bytes.total', 'time.step_s', 'time.total_hours', 'time.mfu',
+                     'time.tokens_per_s', 'tier'];
+const cardBox = (page) => page.locator('#mirror').boundingBox();
+
+async function openPhone(lang) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true,
+                                             locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${server.origin}/?lang=${lang}#${phoneLink}`);
+  await waitReady(page);
+  // The card is drawn, measured, and the canvas has made room for it.
+  await page.waitForFunction(() => {
+    const m = document.getElementById('mirror');
+    return document.body.classList.contains('phone-card') && Number(m.dataset.updates || 0) > 0 &&
+      m.style.getPropertyValue('--card-y') !== '' && m.getBoundingClientRect().height > 150;
+  }, null, { timeout: 20000 });
+  await waitFrames(page, 3);
+  return { context, page, errors };
+}
+
+// A finger dragged from (x, y0) to (x, y1) in steps, each seen by a frame.
+async function swipe(page, cdp, x, y0, y1) {
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: y0 }] });
+  await waitFrames(page, 1);
+  for (let i = 1; i <= 6; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y0 + (y1 - y0) * i / 6 }] });
+    await waitFrames(page, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await waitFrames(page, 2);
+}
+
+for (const lang of ['en', 'zh']) {
+  test(`phone 390x844 in ${lang}: the result card comes first, with the CLI's figures; the inputs are folded`, async () => {
+    const { context, page, errors } = await openPhone(lang);
+    try {
+      const box = await cardBox(page);
+      assert.ok(box.y >= 0 && box.y + box.height <= 844, `the card lies in the first screen: ${JSON.stringify(box)}`);
+      const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', phoneLink]).toString());
+      const at = (path) => path.split('.').reduce((o, k) => o[k], cli);
+      const shown = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#mirror-headline [data-figure]')]
+        .map((e) => [e.getAttribute('data-figure'), e.getAttribute('data-value')])));
+      const cost = lang === 'zh' ? 'cost.total_cny' : 'cost.total_usd';
+      for (const path of [...cardFigures, cost]) assert.equal(shown[path], String(at(path)), path);
+      assert.ok(cli.warnings.length > 0);
+      assert.equal(await page.locator('#mirror-more ul.warnings li').count(), Math.min(cli.warnings.length, 3) + (cli.warnings.length > 3 ? 1 : 0));
+      // The canvas leaves the card's band empty: no text of the app's lies under it.
+      const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+      const under = texts.filter((t) => t.w > 0 && t.y < box.y + box.height - 1 && t.y + t.h > box.y + 1);
+      assert.deepEqual(under.map((t) => t.text), []);
+      writeFileSync(join(artifactsDir, `phone-390x844-dpr3-${lang}.png`), await page.screenshot());
+      await assertLayout(page, `phone ${lang}`);
+      const ids = JSON.parse(await page.evaluate(() => window.Module.appWidgets())).map((w) => w.id);
+      assert.ok(ids.includes('tab_results') && ids.includes('edit_scenario'), ids.join(', '));
+      assert.ok(!ids.includes('seq_len'), 'the inputs are folded');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('phone: a swipe scrolls the canvas and the card with it, clicking nothing; a tap opens "Edit the scenario", whose labels never break inside a word', async () => {
+  const { context, page, errors } = await openPhone('en');
+  try {
+    const cdp = await context.newCDPSession(page);
+    const before = await cardBox(page);
+    const n = await updates(page);
+    const doc = JSON.stringify(await input(page));
+    await swipe(page, cdp, 200, 700, 400);  // up by 300 px, starting on the canvas below the card
+    const cardAt = (y) => page.waitForFunction((want) => Math.abs(document.getElementById('mirror').getBoundingClientRect().y - want) < 30,
+                                               y, { timeout: 5000 }).then(() => true, () => false);
+    assert.ok(await cardAt(before.y - 300), `the card followed the finger: ${before.y} -> ${(await cardBox(page)).y}`);
+    assert.equal(await updates(page), n, 'the swipe clicked nothing');
+    assert.equal(JSON.stringify(await input(page)), doc);
+    await swipe(page, cdp, 200, 400, 800);  // back down: the card returns to the top and stops there
+    assert.ok(await cardAt(before.y), `the card is back: ${before.y} -> ${(await cardBox(page)).y}`);
+    // Down to the folded inputs at the end of the window (a few swipes), then a tap opens them.
+    const visible = (r) => r && r.y > 0 && r.y + r.h < 820;
+    for (let i = 0; i < 12; ++i) {
+      const r = JSON.parse(await page.evaluate(() => window.Module.appWidgets())).find((w) => w.id === 'edit_scenario');
+      if (visible(r)) break;
+      await swipe(page, cdp, 200, 750, 150);
+    }
+    const header = await widget(page, 'edit_scenario');
+    assert.ok(visible(header), JSON.stringify(header));
+    await page.touchscreen.tap(header.x + header.w / 2, header.y + header.h / 2);
+    await widget(page, 'seq_len');
+    // Labels never break inside a word: one wider than its column is one line cut with "…".
+    await widget(page, 'parallel.flash_attention');
+    const flash = JSON.parse(await page.evaluate(() => window.Module.appTexts())).find((t) => t.text.startsWith('FlashAtten'));
+    assert.ok(flash && flash.text.endsWith('\u2026') && flash.h < 25, JSON.stringify(flash));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// Chinese through an IME: while an ImGui text field is active a real <input> lies over it (canvas
+// text fields take no composition); the composition shows there, and the committed text reaches
+// the field: the catalog's offerings filter by a provider's Chinese name.
+test('an IME composes Chinese into the catalog filter through the <input> over the field', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 720, path: '/?lang=en' });
+  try {
+    await waitReady(page);
+    await click(page, 'tab_catalog');
+    await click(page, 'cat_tab_instances');
+    const name = '矩池云';
+    const all = (await page.evaluate(() => window.llmplan.catalog().instances.length));
+    const expected = await page.evaluate((n) => window.llmplan.catalog().instances.filter((i) => i.name.includes(n)).length, name);
+    assert.ok(expected > 0 && expected < all);
+    const rows = (shown) => page.waitForFunction((t) => JSON.parse(window.Module.appTexts()).some((x) => x.text === t),
+                                                 `${shown} of ${all}`, { timeout: 5000 }).then(() => true, () => false);
+    assert.ok(await rows(all));
+    const filter = await widget(page, 'instances_filter');
+    await click(page, 'instances_filter', 0.3);
+    // The <input> lies over the active field and has the focus.
+    await page.waitForFunction(() => document.activeElement?.id === 'ime-input', null, { timeout: 5000 });
+    const box = await page.locator('#ime-input').boundingBox();
+    assert.ok(Math.abs(box.y - filter.y) < 4 && box.x >= filter.x - 4 && box.x + box.width <= filter.x + filter.w + 4,
+      `${JSON.stringify(box)} over ${JSON.stringify(filter)}`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Input.imeSetComposition', { text: 'ju chi yun', selectionStart: 10, selectionEnd: 10 });
+    assert.equal(await page.evaluate(() => document.getElementById('ime-input').className), 'composing');
+    assert.ok(await rows(all), 'nothing reaches the field while composing');
+    await cdp.send('Input.insertText', { text: name });
+    assert.ok(await rows(expected), `the offerings filter by ${name}`);
+    assert.equal(await page.evaluate(() => document.getElementById('ime-input').value), '');
+    // Backspace still edits the field: with the three characters gone, every offering shows again.
+    for (let i = 0; i < name.length; ++i) {
+      await page.keyboard.press('Backspace');
+      await waitFrames(page, 2);
+    }
+    assert.ok(await rows(all), 'Backspace reaches the field');
+    // Leaving the field hides the <input>.
+    await click(page, 'cat_tab_accelerators');
+    await page.waitForFunction(() => document.getElementById('ime-input').style.display === 'none', null, { timeout: 5000 });
+    // A custom GPU: its id typed key by key (each key once, through the <input>), its name composed.
+    await click(page, 'cat_tab_edits');
+    await click(page, 'gpu_id', 0.3);
+    await selectAllAndType(page, 'my-gpu-2');
+    await click(page, 'gpu_name', 0.3);
+    await page.keyboard.down('Control');
+    await waitFrames(page);
+    await page.keyboard.press('a');
+    await waitFrames(page);
+    await page.keyboard.up('Control');
+    await cdp.send('Input.imeSetComposition', { text: 'wo de xian ka', selectionStart: 13, selectionEnd: 13 });
+    await cdp.send('Input.insertText', { text: '我的显卡' });
+    await waitFrames(page, 3);
+    await click(page, 'add_gpu');
+    await page.waitForFunction(() => (JSON.parse(window.Module.appCatalogEdits()).gpus || []).length === 1, null, { timeout: 5000 });
+    const gpu = JSON.parse(await page.evaluate(() => window.Module.appCatalogEdits())).gpus[0];
+    assert.equal(gpu.id, 'my-gpu-2');
+    assert.equal(gpu.name, '我的显卡');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
