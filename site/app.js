@@ -81,9 +81,12 @@
   // GLFW listens on the window and would take them too, and keep Tab and Backspace from the
   // browser. Tab moves between the canvas's fields while one is being edited, and otherwise
   // moves the page's focus (out of the canvas too). Registered before the runtime: these run first.
+  // The <input> laid over an active canvas text field for IMEs (#ime-input, platform_web.cpp) is
+  // the canvas's own: its keys go on to the app, which filters what the input already delivers.
   function pageKeys(e) {
     var t = e.target;
-    var page = t && t.nodeType === 1 && t !== canvas && t !== document.body && t !== document.documentElement;
+    var page = t && t.nodeType === 1 && t !== canvas && t.id !== 'ime-input' && t !== document.body &&
+      t !== document.documentElement;
     var tab = e.key === 'Tab' && typeof Module.appKeyboardCaptured === 'function' && !Module.appKeyboardCaptured();
     if (page || tab) e.stopImmediatePropagation();
   }
