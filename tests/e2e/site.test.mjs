@@ -490,6 +490,8 @@ test('index.html carries the first view\'s figures as static HTML, equal to llmp
     await page.goto(server.origin + '/');
     assert.equal(await page.isVisible('#static-summary dl'), true);
     assert.match(await page.innerText('#static-summary'), /Memory per GPU/);
+    // ... without a loading line that would wait forever (noscript.css).
+    assert.equal(await page.isVisible('#overlay-text'), false);
     writeFileSync(join(artifactsDir, 'index-no-js.png'), await page.screenshot());
   } finally {
     await context.close();
