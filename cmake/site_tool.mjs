@@ -5,14 +5,15 @@
 //   node site_tool.mjs single-file SITE_SRC SINGLE_JS OUT       inline the app into one HTML file
 //   node site_tool.mjs service-worker TEMPLATE SITE VERSION CATALOG_JSON   precache list + cache name
 //   node site_tool.mjs markdown-page MARKDOWN TEMPLATE PAGES_DIR OUT   a docs/ page rendered into a
-//                                                            site page (TEMPLATE: cmake/docs_page.html)
+//                                                            site page (TEMPLATE: cmake/docs_page.html);
+//                                                            docs/zh/NAME.md: its Chinese page
 //   node site_tool.mjs html-pages PAGES_DIR TEMPLATE OUT_DIR  the documentation pages of docs/site/en
 //                                                            and docs/site/zh put into that shell
 //   node site_tool.mjs static-summary SUMMARY_JS SITE_INDEX OUT  index.html with the first view's figures
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, posix, relative, sep } from 'node:path';
 
 function die(message) {
   console.error(`site_tool: ${message}`);
@@ -126,6 +127,13 @@ function serviceWorker(template, siteDir, version, catalogJson) {
 //   ``` fenced code, `code`, [text](url), **strong** and *emphasis*.
 // Relative links to other Markdown files become the site page that shows the same thing
 // (kSitePages), or plain text where the site has none; links starting with a scheme or # stay.
+// Chinese pages: docs/zh/NAME.md -> NAME.zh.html (the same shell, in Chinese). Its links are relative
+// to docs/zh/, as on GitHub, and lead to the Chinese version of a page where there is one. Its
+// headings must be those of docs/NAME.md, translated, in the same order and levels: each takes the
+// id of its English one, so an anchor lands in both languages (lang.js keeps it when it switches).
+// A line "<!-- generated tables -->" in a section stands for the tables of the English page's same
+// section, so a generated page (scenario, calibration) keeps its one source; every English section
+// with a table needs that line, or the build stops.
 const kSitePages = {
   'methodology.md': 'methodology.html', 'validation.md': 'validation.html', 'links.md': 'url-format.html',
   'scenario.md': 'scenario.html', 'calibration.md': 'calibration.html',
@@ -139,7 +147,7 @@ function slug(text) {
     .replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
 }
 
-function inline(text) {
+function inline(text, links = { lang: 'en', translated: new Set() }) {
   const codes = [];
   // Code spans first, so nothing inside them is read as a link or emphasis.
   let s = text.replace(/`([^`]+)`/g, (_, code) => `\u0000${codes.push(`<code>${escapeHtml(code)}</code>`) - 1}\u0000`);
@@ -147,9 +155,11 @@ function inline(text) {
   s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, url) => {
     url = url.replace(/&amp;/g, '&');
     if (!/^([a-z][a-z0-9+.-]*:|#)/i.test(url)) {
-      const [path, anchor] = url.split('#');
+      let [path, anchor] = url.split('#');
+      if (links.lang === 'zh') path = posix.normalize(`zh/${path}`).replace(/^zh\//, '');
       if (!kSitePages[path]) return label;
-      url = kSitePages[path] + (anchor ? `#${anchor}` : '');
+      const site = kSitePages[path].replace(/\.html$/, '');
+      url = (links.lang === 'zh' && links.translated.has(site) ? `${site}.zh.html` : `${site}.html`) + (anchor ? `#${anchor}` : '');
     }
     return `<a href="${escapeHtml(url)}">${label}</a>`;
   });
@@ -161,7 +171,7 @@ function tableRow(line) {
   return line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
-function markdownToHtml(markdown) {
+function markdownToHtml(markdown, links, ids = null) {
   const lines = markdown.replace(/\r\n/g, '\n').split('\n');
   const out = [];
   let i = 0;
@@ -172,8 +182,9 @@ function markdownToHtml(markdown) {
     let m;
     if ((m = /^(#{1,6}) +(.*?) *#*$/.exec(line))) {
       const level = m[1].length;
-      const html = inline(m[2]);
-      out.push(`<h${level} id="${slug(html)}">${html}</h${level}>`);
+      const html = inline(m[2], links);
+      const id = ids ? ids.shift() : slug(html);
+      out.push(`<h${level} id="${id}">${html}</h${level}>`);
       i++;
     } else if (line.startsWith('```')) {
       const body = [];
@@ -186,8 +197,8 @@ function markdownToHtml(markdown) {
       if (!/^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(lines[i + 1] || '')) die(`markdown: a table needs a --- row: ${line}`);
       const rows = [];
       for (i += 2; i < lines.length && /^\|/.test(lines[i]); i++) rows.push(tableRow(lines[i]));
-      out.push('<div class="scroll"><table>', `<thead><tr>${head.map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead>`,
-               '<tbody>', ...rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`), '</tbody></table></div>');
+      out.push('<div class="scroll"><table>', `<thead><tr>${head.map((c) => `<th>${inline(c, links)}</th>`).join('')}</tr></thead>`,
+               '<tbody>', ...rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c, links)}</td>`).join('')}</tr>`), '</tbody></table></div>');
     } else if ((m = /^\s*([-*]|\d+\.) /.exec(line))) {
       const ordered = /\d/.test(m[1]);
       const items = [];
@@ -199,11 +210,11 @@ function markdownToHtml(markdown) {
         i++;
       }
       const tag = ordered ? 'ol' : 'ul';
-      out.push(`<${tag}>`, ...items.map((t) => `<li>${inline(t)}</li>`), `</${tag}>`);
+      out.push(`<${tag}>`, ...items.map((t) => `<li>${inline(t, links)}</li>`), `</${tag}>`);
     } else {
       const para = [];
       while (i < lines.length && lines[i].trim() && !(para.length && isBlockStart(lines[i]))) para.push(lines[i++].trim());
-      out.push(`<p>${inline(para.join(' '))}</p>`);
+      out.push(`<p>${inline(para.join(' '), links)}</p>`);
     }
   }
   return out.join('\n');
@@ -225,10 +236,11 @@ const kDocsText = {
         footer: 'llmplan 完全在浏览器中运行：没有服务器，没有遥测，任何请求都不会离开本站。' },
 };
 
-// The Chinese pages there are (PAGES_DIR/zh/NAME.html): the others link the English page.
+// The Chinese pages there are (PAGES_DIR/zh/NAME.html, and docs/zh/NAME.md beside PAGES_DIR =
+// docs/site): the others link the English page.
 function translatedPages(pagesDir) {
-  const dir = join(pagesDir, 'zh');
-  return new Set(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => f.slice(0, -5)) : []);
+  const names = (dir, ext) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(ext)).map((f) => f.slice(0, -ext.length)) : []);
+  return new Set([...names(join(pagesDir, 'zh'), '.html'), ...names(join(pagesDir, '..', 'zh'), '.md')]);
 }
 
 function docsShell(templateFile, { lang, page, title, description, main, source, translated }) {
@@ -262,20 +274,82 @@ function docsShell(templateFile, { lang, page, title, description, main, source,
 }
 
 // The page's title is the Markdown's "# " heading, its description the lead paragraph's text,
-// its name (data-page, the nav entry marked current) OUT's file name.
+// its name (data-page, the nav entry marked current) OUT's file name. docs/zh/NAME.md is the
+// Chinese page of docs/NAME.md (the rules under markdown-page above).
+const headings = (markdown) => {
+  const list = [];
+  let code = false;
+  for (const line of markdown.replace(/\r\n/g, '\n').split('\n')) {
+    if (line.startsWith('```')) code = !code;
+    const m = !code && /^(#{1,6}) +(.*?) *#*$/.exec(line);
+    list.push(m ? { level: m[1].length, text: m[2] } : null);
+  }
+  return list;
+};
+
+// The sections of MARKDOWN (the text under each heading, up to the next) with their tables.
+function sections(markdown) {
+  const lines = markdown.replace(/\r\n/g, '\n').split('\n');
+  const marks = headings(markdown);
+  const out = [];
+  lines.forEach((line, i) => {
+    if (marks[i]) out.push({ ...marks[i], lines: [] });
+    else if (out.length) out[out.length - 1].lines.push(line);
+  });
+  for (const section of out) {  // its tables, each a run of "|" lines, without the text around them
+    const blocks = section.lines.join('\n').split(/\n(?!\|)/).map((b) => b.split('\n').filter((l) => /^\|/.test(l)));
+    section.tables = blocks.filter((b) => b.length).map((b) => b.join('\n')).join('\n\n');
+  }
+  return out;
+}
+
+// A Chinese page's Markdown with its generated tables put in, and the ids of its headings.
+function chinesePage(markdownFile, markdown) {
+  const englishFile = join(dirname(dirname(markdownFile)), basename(markdownFile));
+  if (!existsSync(englishFile)) die(`${markdownFile} has no English page ${englishFile}`);
+  const english = sections(read(englishFile));
+  const chinese = sections(markdown);
+  const shape = (list) => list.map((x) => '#'.repeat(x.level)).join(' ');
+  if (shape(english) !== shape(chinese)) {
+    die(`${markdownFile}: its headings must be those of ${englishFile} in the same order and levels\n` +
+        `  English: ${english.map((x) => '#'.repeat(x.level) + ' ' + x.text).join(' | ')}\n` +
+        `  Chinese: ${chinese.map((x) => '#'.repeat(x.level) + ' ' + x.text).join(' | ')}`);
+  }
+  const ids = english.map((x) => slug(inline(x.text)));
+  const marker = '<!-- generated tables -->';
+  chinese.forEach((section, i) => {
+    const has = section.lines.some((l) => l.trim() === marker);
+    if (english[i].tables && !has) die(`${markdownFile}: the section "${section.text}" lacks its ${marker} line (${englishFile} has a table there)`);
+    if (!english[i].tables && has) die(`${markdownFile}: "${section.text}" has ${marker} but its English section has no table`);
+  });
+  let index = -1;
+  const marks = headings(markdown);
+  const filled = markdown.replace(/\r\n/g, '\n').split('\n').map((line, i) => {
+    if (marks[i]) index++;
+    return line.trim() === marker ? english[index].tables : line;
+  }).join('\n');
+  return { markdown: filled, ids };
+}
+
 function markdownPage(markdownFile, templateFile, pagesDir, out) {
-  const markdown = read(markdownFile);
+  const lang = basename(dirname(markdownFile)) === 'zh' ? 'zh' : 'en';
+  let markdown = read(markdownFile);
   const title = (/^# (.+)$/m.exec(markdown) || die(`${markdownFile} has no "# " title`))[1].trim();
   const lead = markdown.split(/\n\n/).find((p) => p.trim() && !p.startsWith('#')) || '';
-  const description = lead.replace(/\s+/g, ' ').replace(/[`*]/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim()
+  let description = lead.replace(/\s+/g, ' ').replace(/[`*]/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim()
     .replace(/^(.{0,157}[^ ]*).*$/, (m, head) => (head.length < m.length ? head + '...' : m));
-  const page = out.replace(/^.*\//, '').replace(/\.html$/, '');
-  let html = markdownToHtml(markdown);
+  if (description.length > 160) description = description.slice(0, 157) + '...';  // Chinese: no spaces to cut at
+  const page = basename(out).replace(/(\.zh)?\.html$/, '');
+  const translated = translatedPages(pagesDir);
+  let ids = null;
+  if (lang === 'zh') ({ markdown, ids } = chinesePage(markdownFile, markdown));
+  let html = markdownToHtml(markdown, { lang, translated }, ids);
   // The paragraph under the title is the page's lead, as on the other documentation pages.
   html = html.replace(/^(<h1[^>]*>.*<\/h1>\n)<p>/, '$1<p class="lead">');
-  writeFileSync(out, docsShell(templateFile, { lang: 'en', page, title: title.replace(/[`*]/g, ''), description,
-                                               main: `<main>\n${html}\n</main>`, source: `docs/${page}.md`,
-                                               translated: translatedPages(pagesDir) }));
+  writeFileSync(out, docsShell(templateFile, { lang, page, title: title.replace(/[`*]/g, ''), description,
+                                               main: `<main>\n${html}\n</main>`,
+                                               source: lang === 'zh' ? `docs/zh/${page}.md` : `docs/${page}.md`,
+                                               translated }));
 }
 
 // [SECTION] html-pages: PAGES_DIR/en/NAME.html -> OUT_DIR/NAME.html and PAGES_DIR/zh/NAME.html ->
