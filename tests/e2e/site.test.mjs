@@ -87,6 +87,9 @@ test('the app works offline after the first visit (service worker, versioned cac
     await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 15000 });
     await page.goto(server.origin + '/docs/validation.html');
     await page.waitForSelector('#cases tbody tr');
+    await page.goto(server.origin + '/docs/methodology.html?lang=zh');
+    await page.waitForURL(/methodology\.zh\.html$/);
+    assert.equal(await page.textContent('h1'), '估算方法');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -411,8 +414,9 @@ test('the documentation pages render the core\'s validation table, catalog and l
   }
 });
 
-// The documentation pages with a Chinese version (docs/site/zh/NAME.html -> docs/NAME.zh.html).
-const translatedDocs = ['index', 'validation', 'catalog', 'embedding', 'url-format'];
+// The documentation pages with a Chinese version (docs/site/zh/NAME.html and docs/zh/NAME.md ->
+// docs/NAME.zh.html).
+const translatedDocs = ['index', 'methodology', 'scenario', 'calibration', 'validation', 'catalog', 'embedding', 'url-format'];
 const pages = ['/', '/embed.html', '/docs/index.html', '/docs/methodology.html', '/docs/scenario.html', '/docs/calibration.html', '/docs/validation.html',
                '/docs/catalog.html', '/docs/embedding.html', '/docs/url-format.html',
                ...translatedDocs.map((d) => `/docs/${d}.zh.html`)];
@@ -523,7 +527,7 @@ test('every documentation page opens in Chinese with ?lang=zh, links back to Eng
         assert.ok(cjkShare(shown.nav) > 0.5, `${path}: Chinese navigation (${shown.nav})`);
         assert.match(shown.title, /[\p{Script=Han}]/u);
         assert.equal(shown.english, `${doc}.html`);
-        assert.equal(shown.current, `${doc}.zh.html`);
+        assert.equal(shown.current, doc === 'calibration' ? undefined : `${doc}.zh.html`);  // not in the navigation
         assert.deepEqual(shown.alternates, [`en ${doc}.html`, `zh-CN ${doc}.zh.html`]);
         assert.deepEqual(await page.evaluate(() => window.__csp), [], `${path}: CSP violations`);
       }
@@ -533,6 +537,21 @@ test('every documentation page opens in Chinese with ?lang=zh, links back to Eng
       await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
       assert.equal(await page.getAttribute('header.nav a.lang[hreflang="zh-CN"]', 'href'), `${doc}.zh.html`);
+    }
+    // The Markdown pages in Chinese: the English page's anchors land (the fragment is kept), and
+    // the generated tables are the English page's, as the core writes them.
+    await page.goto(server.origin + '/docs/methodology.html?lang=zh#step-time');
+    await page.waitForURL(`${server.origin}/docs/methodology.zh.html#step-time`);
+    assert.equal(await page.textContent('h2#step-time'), '步时间');
+    assert.ok(await page.locator('main pre code', { hasText: 'kGemmHalfSize' }).count() > 0);
+    assert.equal(await page.getAttribute('main a[href^="validation"]', 'href'), 'validation.zh.html');
+    writeFileSync(join(artifactsDir, 'docs-methodology-zh.png'), await page.screenshot());
+    for (const [doc, cell] of [['scenario', 'parallel.tp'], ['scenario', 'constraints.max_gpus'], ['calibration', 'kGemmHalfSize']]) {
+      const english = readFileSync(join(siteDir, `docs/${doc}.html`), 'utf8').match(/<tr>/g).length;
+      await page.goto(`${server.origin}/docs/${doc}.zh.html`);
+      assert.equal(await page.locator('main tr').count(), english, `${doc}: the English page's table rows`);
+      assert.equal(await page.evaluate((c) => [...document.querySelectorAll('main td code')].filter((e) => e.textContent === c).length,
+                                       cell), 1, `${doc}: ${cell}`);
     }
     // The live parts write Chinese words around the core's figures.
     await page.goto(server.origin + '/docs/url-format.html?lang=zh');
@@ -590,7 +609,8 @@ test('the site works from a sub-path of a static host', async () => {
     await page.goto(`${sub.origin}${prefix}/embed.html#${fragmentOf(qlora)}`);
     await page.waitForFunction(() => document.getElementById('card').dataset.state === 'ready', null, { timeout: 20000 });
     assert.equal(await page.evaluate(() => document.querySelector('[data-open]').href), `${sub.origin}${prefix}/#${fragmentOf(qlora)}`);
-    for (const doc of ['catalog', 'url-format', 'validation', 'validation.html?lang=zh']) {
+    for (const doc of ['catalog', 'url-format', 'validation', 'methodology.html?lang=zh', 'calibration.html?lang=zh',
+                       'validation.html?lang=zh']) {
       await page.goto(`${sub.origin}${prefix}/docs/${doc.includes('?') ? doc : doc + '.html'}`);
       await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
     }
