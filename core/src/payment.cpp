@@ -46,6 +46,30 @@ double billed(double hours, double block, int gpus, double price) {
   return hours > 0 ? std::max(hours, block) * gpus * price : 0.0;
 }
 
+// The long run on spot at the low, central and high interruption rates.
+struct SpotRuns {
+  LongRun low, mid, high;
+};
+
+SpotRuns spot_runs(const Scenario& s, const Calibration& cal, double price, double block, const SpotRates& rates) {
+  return {long_run(s, cal, PricingMode::spot, price, block, rates.low),
+          long_run(s, cal, PricingMode::spot, price, block, rates.central),
+          long_run(s, cal, PricingMode::spot, price, block, rates.high)};
+}
+
+// A way's cost and wall clock at the three rates: `cost` prices one long run, and the debugging
+// hours come before it.
+template <class Cost>
+void set_range(PaymentWay& w, double debug_h, const SpotRuns& r, Cost cost) {
+  w.cost_usd = cost(r.mid);
+  w.cost_usd_low = cost(r.low);
+  w.cost_usd_high = cost(r.high);
+  w.wall_clock_h = debug_h + r.mid.used_h;
+  w.wall_clock_h_low = debug_h + r.low.used_h;
+  w.wall_clock_h_high = debug_h + r.high.used_h;
+  w.interruptions = r.mid.interruptions;
+}
+
 }  // namespace
 
 PaymentOptions compare_payment(const Scenario& s, const Calibration& cal, const PaymentPrices& p,
@@ -68,22 +92,13 @@ PaymentOptions compare_payment(const Scenario& s, const Calibration& cal, const 
   }
   if (p.spot_usd_per_gpu_hour > 0) {
     const double sp = p.spot_usd_per_gpu_hour, block = p.spot_min_billing_hours;
-    const LongRun mid = long_run(s, cal, PricingMode::spot, sp, block, rates.central);
-    const LongRun low = long_run(s, cal, PricingMode::spot, sp, block, rates.low);
-    const LongRun high = long_run(s, cal, PricingMode::spot, sp, block, rates.high);
+    const SpotRuns runs = spot_runs(s, cal, sp, block, rates);
     // All spot: the debugging runs on the whole spot cluster too.
     PaymentWay& w = out.spot;
     w.available = true;
     w.debug_hours = d;
     w.debug_cost_usd = d * gpus * sp;
-    const auto all_spot = [&](const LongRun& l) { return billed(d + l.used_h, block, gpus, sp) + l.storage_usd; };
-    w.cost_usd = all_spot(mid);
-    w.cost_usd_low = all_spot(low);
-    w.cost_usd_high = all_spot(high);
-    w.wall_clock_h = d + mid.used_h;
-    w.wall_clock_h_low = d + low.used_h;
-    w.wall_clock_h_high = d + high.used_h;
-    w.interruptions = mid.interruptions;
+    set_range(w, d, runs, [&](const LongRun& l) { return billed(d + l.used_h, block, gpus, sp) + l.storage_usd; });
     // Two phases: the debugging on the smallest unit on demand, the long run on spot.
     if (p.on_demand_usd_per_gpu_hour > 0) {
       PaymentWay& t = out.two_phase;
@@ -92,19 +107,9 @@ PaymentOptions compare_payment(const Scenario& s, const Calibration& cal, const 
       t.debug_cost_usd = billed(d, p.on_demand_min_billing_hours, out.debug_gpus, p.on_demand_usd_per_gpu_hour);
       const Scenario& run = two_phase_run ? *two_phase_run : s;
       out.two_phase_checkpoint_tier = run.storage.checkpoint_tier;
-      const LongRun mid2 = two_phase_run ? long_run(run, cal, PricingMode::spot, sp, block, rates.central) : mid;
-      const LongRun low2 = two_phase_run ? long_run(run, cal, PricingMode::spot, sp, block, rates.low) : low;
-      const LongRun high2 = two_phase_run ? long_run(run, cal, PricingMode::spot, sp, block, rates.high) : high;
-      const auto two = [&](const LongRun& l) {
-        return billed(l.used_h, block, gpus, sp) + l.storage_usd + t.debug_cost_usd;
-      };
-      t.cost_usd = two(mid2);
-      t.cost_usd_low = two(low2);
-      t.cost_usd_high = two(high2);
-      t.wall_clock_h = d + mid2.used_h;
-      t.wall_clock_h_low = d + low2.used_h;
-      t.wall_clock_h_high = d + high2.used_h;
-      t.interruptions = mid2.interruptions;
+      const SpotRuns runs2 = two_phase_run ? spot_runs(run, cal, sp, block, rates) : runs;
+      set_range(t, d, runs2,
+                [&](const LongRun& l) { return billed(l.used_h, block, gpus, sp) + l.storage_usd + t.debug_cost_usd; });
     }
   }
   // The cheapest at the central rate; on a tie the simpler way (on demand, then all spot) wins.
