@@ -9,14 +9,6 @@ namespace llmplan {
 
 namespace {
 
-// The throughput cases of tests/validation/cases.json marked "calibration": "fit" (17 figures):
-// Korthikanti et al. 2022 Table 5 (MFU), Narayanan et al. 2021 Table 1 rows and one ZeRO-3 row of
-// its Table 2 (hardware TFLOP/s per GPU), and the llm-foundry benchmarking README's 8 x A100-80GB
-// rows at sequence length 2048 of the 125M, 350M, 760M and 3B models (MFU). Every
-// other throughput case is held out. test_calibration.cpp checks this list against cases.json.
-// The three grid-fitted values were chosen with `llmplan_validate --fit`. On today's cases its
-// grid has a point (512, 8, 2) with a median error 0.1 point lower (3.17 % against 3.27 %): within
-// the noise of 17 figures, but rerun --fit before changing or citing them.
 // The fit families of tests/validation/cases.json (rows of ../shared/data/published_runs.json and
 // published_runs_h100_single_node.json only): llmplan_validate --fit searches the four constants
 // below together, minimising the mean over these families of each family's median |error|.
