@@ -288,13 +288,28 @@ TEST_CASE(
   CHECK(f.count("--account-for-loss-in-pipeline-split") == 1);
   CHECK(f.count("--decoder-first-pipeline-num-layers") == 0);
   CHECK(f.at("--num-virtual-stages-per-pipeline-rank") == "8");
-  // VP 3 divides neither 16 nor 15 + 1: refused, naming the field.
-  const ScenarioParse bad = parse_scenario(
-      R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "global_batch": 512,
+  // VP 3 divides neither 16 nor 15 + 1: chunks of unequal length, which Megatron-Core takes as a
+  // --pipeline-model-parallel-layout (and then no --num-virtual-stages-per-pipeline-rank, nor the
+  // first/last stage flags). The 24 virtual stages in schedule order: rank 0's first chunk (the
+  // embedding and 5 of its 15 blocks), ranks 1-6's first chunks (6 of their 16), rank 7's (5 of
+  // 15), then the 16 second and third chunks of 5 blocks each, the last with the loss.
+  const ScenarioParse uneven = parse_scenario(
+      R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "global_batch": 512, "tokens": 1e9,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1024}, "parallel": {"tp": 8, "pp": 8, "vp": 3}})",
       builtin_catalog());
-  CHECK_FALSE(bad.scenario);
-  CHECK(bad.error.field == "parallel.vp");
+  REQUIRE_MESSAGE(uneven.scenario, uneven.error.message);
+  const LaunchArtifacts u =
+      launch_artifacts(*uneven.scenario, estimate(*uneven.scenario, default_calibration()), default_calibration());
+  const auto g = megatron_flags(u.megatron_args);
+  std::string want = "Ettttt";
+  for (int i = 0; i < 6; ++i) want += "|tttttt";
+  for (int i = 0; i < 16; ++i) want += "|ttttt";
+  want += "|tttttL";
+  CHECK(g.at("--pipeline-model-parallel-layout") == want);
+  CHECK(std::count(want.begin(), want.end(), 't') == 126);
+  CHECK(g.count("--num-virtual-stages-per-pipeline-rank") == 0);
+  CHECK(g.count("--decoder-first-pipeline-num-layers") == 0);
+  CHECK(g.count("--account-for-embedding-in-pipeline-split") == 0);
 }
 
 TEST_CASE("multi-node data advice says when the nodes' NVMe size is unknown instead of 'does not fit'") {

@@ -363,6 +363,34 @@ TEST_CASE("interleaved 1F1B: the bubble is (p - 1) / (v m) of the ideal step (Na
   }
 }
 
+TEST_CASE("interleaved 1F1B with chunks of unequal length: the bubble follows the longest chunk") {
+  // DeepSeek-V3's 61 blocks on PP 4: 15 + 16 + 16 + 14 (pipeline_split). NeMo AutoModel's H100 run
+  // takes VP 8 (two layers a virtual stage): the 16-block stages deal 2 blocks to each chunk, so
+  // the longest chunk is 2 blocks and v = 16 / 2 = 8, the VP itself. VP 5 gives chunks of 4, 3, 3,
+  // 3, 3 on those stages: v = 16 / ceil(16 / 5) = 4, no better than VP 4. m = 512 / (1 x 64) = 8.
+  const char* base = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256}, "parallel": {"pp": 4, "vp": %d, "ep": 64,
+      "zero": 2, "recompute": "full"}})";
+  const double want_v[] = {8.0, 4.0, 4.0};
+  const int vps[] = {8, 5, 4};
+  for (int i = 0; i < 3; ++i) {
+    char text[512];
+    std::snprintf(text, sizeof text, base, vps[i]);
+    const Scenario s = parse(text);
+    CAPTURE(vps[i]);
+    CHECK(bubble_virtual_stages(s) == want_v[i]);
+    const EstimateResult r = estimate(s, default_calibration());
+    CHECK(r.grad_accum == 8);
+    CHECK(r.time.bubble_s == doctest::Approx(3.0 / (want_v[i] * 8) *
+                                             (r.time.compute_s + r.time.comm.tp_exposed_s + r.time.comm.cp_exposed_s +
+                                              r.time.comm.ep_exposed_s)));
+  }
+  // Without VP, or when VP divides every stage, v is the VP: Llama 3.1 8B's 32 blocks on PP 4, VP 2.
+  CHECK(bubble_virtual_stages(parse(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 16,
+      "parallel": {"pp": 4, "vp": 2}})")) == 2.0);
+  CHECK(bubble_virtual_stages(parse(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"pp": 4}})")) == 1.0);
+}
+
 TEST_CASE("context parallelism: Llama 3 405B at 131072 tokens, TP 8 x CP 16 x PP 16 x DP 8 on 16,384 H100s") {
   // The layout of the Llama 3 paper's long-context stage (Table 4): 128 sequences of 131072
   // tokens a step (16 per DP replica), so m = 16 micro-batches of one sequence.

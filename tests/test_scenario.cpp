@@ -137,16 +137,22 @@ TEST_CASE("context, expert and virtual pipeline parallelism: invalid combination
       "parallel": {"tp": 4, "ep": 8, "etp": 1, "sequence_parallel": true}})")
             .scenario.has_value());
   check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"ep": 5000}})", "parallel.ep", "1..4096");
-  // VP: needs PP, divides every stage's layers, and whole rounds of PP micro-batches.
+  // VP: needs PP, at least one layer in every virtual stage, and whole rounds of PP micro-batches.
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"vp": 2}})", "parallel.vp",
                 "needs parallel.pp > 1");
-  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 16, "parallel": {"pp": 4, "vp": 3}})",
-                "parallel.vp", "must divide every pipeline stage's layers (8, 8, 8 of the model's 32 on 4 stages)");
-  // Llama 3 405B on 16 stages: 7 + 8 x 14 + 7 blocks; VP 3 divides neither 8 nor 7 + 1 (VP 2 would:
-  // the embedding and the loss then take a block's slot each, --account-for-*-in-pipeline-split).
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 16, "parallel": {"pp": 4, "vp": 9}})",
+                "parallel.vp",
+                "stages of 8, 8, 8 of the model's 32 layers on 4 stages allow at most 8; allowed 1..8, got 9");
+  // Chunks of unequal length run (torch.distributed.pipelining, Megatron-Core's pipeline layout):
+  // VP 3 on 8 layers a stage gives chunks of 3, 3 and 2.
+  CHECK(parse(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 16, "parallel": {"pp": 4, "vp": 3}})")
+            .scenario.has_value());
+  // Llama 3 405B on 16 stages: 7 + 8 x 14 + 7 blocks. VP 8 runs, the embedding and the loss taking a
+  // block's slot on the end stages (--account-for-*-in-pipeline-split); VP 9 leaves a chunk empty.
   check_rejects(R"({"model": {"preset": "llama-3.1-405b"}, "cluster": {"gpus": 128}, "global_batch": 64,
-      "parallel": {"tp": 8, "pp": 16, "vp": 3}})",
-                "parallel.vp", "(7, 8, 7 of the model's 126 on 16 stages)");
+      "parallel": {"tp": 8, "pp": 16, "vp": 9}})",
+                "parallel.vp",
+                "stages of 7, 8, 7 of the model's 126 layers on 16 stages allow at most 8; allowed 1..8, got 9");
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "global_batch": 6, "parallel": {"pp": 4, "vp": 2}})",
                 "parallel.vp", "(global_batch / (micro_batch x dp) = 3) to be a multiple of parallel.pp (4)");
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"pp": 2, "vp": 200}})", "parallel.vp", "1..128");

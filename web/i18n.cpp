@@ -561,7 +561,7 @@ constexpr Entry kStrings[] = {
     {S::ep, "Expert parallel (EP)", "专家并行 (EP)"},
     {S::t_ep, "Expert parallel size: the routed experts are split over EP GPUs and tokens travel to them by all-to-all; divides the experts, and EP x ETP divides the GPUs of a pipeline stage (TP x CP x DP).", "专家并行数：路由专家分到 EP 张卡上，token 通过 all-to-all 发往专家；须整除专家数，且 EP x ETP 须整除一个流水线阶段的卡数 (TP x CP x DP)。"},
     {S::vp, "Virtual stages (VP)", "虚拟流水线阶段 (VP)"},
-    {S::t_vp, "Virtual pipeline stages per rank (interleaved 1F1B): the bubble shrinks to (PP - 1) / (VP x micro-batches) for VP times the point-to-point traffic; divides every stage's layers.", "每个流水线 rank 的虚拟阶段数（交错 1F1B）：气泡缩小为 (PP - 1) / (VP x 微批数)，点对点通信增至 VP 倍；须整除每个阶段的层数。"},
+    {S::t_vp, "Virtual pipeline stages per rank (interleaved 1F1B): the bubble shrinks to (PP - 1) / (VP x micro-batches) for VP times the point-to-point traffic; every virtual stage needs at least one layer, and with uneven chunks the longest sets the bubble.", "每个流水线 rank 的虚拟阶段数（交错 1F1B）：气泡缩小为 (PP - 1) / (VP x 微批数)，点对点通信增至 VP 倍；每个虚拟阶段至少一层，各段层数不等时气泡由最长的一段决定。"},
     {S::etp, "Expert tensor parallel (ETP)", "专家张量并行 (ETP)"},
     {S::t_etp, "Expert tensor-parallel size: each routed expert is split over ETP GPUs (Megatron-Core's default is TP; 1 keeps every expert whole and lets EP run across the TP ranks); divides TP.", "专家张量并行数：每个路由专家切到 ETP 张卡上（Megatron-Core 默认等于 TP；设为 1 则专家不切分，EP 可跨 TP 的卡）；须整除 TP。"},
     {S::sec_calibration, "Trial-run measurements", "试跑实测"},

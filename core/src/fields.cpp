@@ -263,7 +263,7 @@ const FieldSpec kFields[] = {
      .section = "layout", .applies = "model.experts>0", .default_text = "parallel.tp (Megatron-Core's default)",
      .stage = kInput, .ref = REF(parallel.etp)},
     {.path = "parallel.vp", .type = T::integer, .lo = 1, .hi = 128, .code = "vp", .unit = "stages", .label = "vp",
-     .help = "t_vp", .meaning = "Virtual pipeline stages per rank (interleaved 1F1B); needs pp > 1 and divides every stage's layers.",
+     .help = "t_vp", .meaning = "Virtual pipeline stages per rank (interleaved 1F1B); needs pp > 1 and at least one layer per virtual stage.",
      .section = "layout", .stage = kInput, .ref = REF(parallel.vp)},
 
     // Framework techniques that change what a GPU holds.

@@ -165,6 +165,25 @@ std::string accelerate_yaml(const Scenario& s) {
 // [SECTION] Megatron-LM
 //-----------------------------------------------------------------------------
 
+// Megatron-Core's --pipeline-model-parallel-layout for virtual stages of unequal length: the
+// pp x vp virtual stages in schedule order (stage k is chunk k / pp of rank k % pp), '|' between
+// them, 't' a decoder layer, 'E' the embedding on the first and 'L' the loss on the last
+// (Megatron-LM docs, 'Custom Pipeline Model Parallel Layout'). Each rank keeps its stage's layers
+// and deals them over its vp chunks, the longer chunks first.
+std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp) {
+  std::string out;
+  for (int k = 0; k < pp * vp; ++k) {
+    const int rank = k % pp, chunk = k / pp;
+    const int layers = rank == 0 ? split.first : rank == pp - 1 ? split.last : split.middle;
+    const int here = layers / vp + (chunk < layers % vp ? 1 : 0);
+    if (k > 0) out += "|";
+    if (k == 0) out += "E";
+    out += std::string(here, 't');  // spelled out: no '*' for the shell's $(cat megatron_args.txt) to glob
+    if (k == pp * vp - 1) out += "L";
+  }
+  return out;
+}
+
 // Arguments of Megatron-LM's pretrain_gpt.py (Megatron-Core flag names), one per line.
 std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   const ModelArch& m = s.model;
@@ -175,7 +194,11 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   };
   arg("--tensor-model-parallel-size", num(x.tp));
   arg("--pipeline-model-parallel-size", num(x.pp));
-  if (const PipelineSplit split = pipeline_split(m.layers, x.pp); embedding_counts_as_block(split, x.pp, x.vp)) {
+  const PipelineSplit split = pipeline_split(m.layers, x.pp);
+  const bool layout = x.vp > 1 && !vp_divides_stages(split, x.pp, x.vp);  // chunks of unequal length
+  if (layout) {
+    arg("--pipeline-model-parallel-layout", megatron_pipeline_layout(split, x.pp, x.vp));
+  } else if (embedding_counts_as_block(split, x.pp, x.vp)) {
     // Virtual stages of middle-stage size, the embedding and the loss each taking a block's slot.
     arg("--account-for-embedding-in-pipeline-split");
     arg("--account-for-loss-in-pipeline-split");
@@ -193,7 +216,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     arg("--overlap-moe-expert-parallel-comm");  // the combined 1F1B schedule
     arg("--delay-wgrad-compute");
   }
-  if (x.vp > 1) arg("--num-virtual-stages-per-pipeline-rank", num(x.vp));
+  if (x.vp > 1 && !layout) arg("--num-virtual-stages-per-pipeline-rank", num(x.vp));  // the layout implies it
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
   if (x.tp > 1 && x.tp_comm_overlap) arg("--tp-comm-overlap");  // Transformer Engine userbuffers
   if (x.zero == 1) arg("--use-distributed-optimizer");

@@ -188,7 +188,8 @@ LayoutEnumeration enumerate_layouts(const LayoutSpace& sp) {
         }
         const int dp = sp.gpus / (tp * cp * pp);
         for (int vp = 1; vp <= (pp > 1 ? split.middle : 1); ++vp) {
-          // Not a layout: virtual stages split every stage's layers (vp_divides_stages).
+          // The search keeps to chunks of equal length (vp_divides_stages); a scenario may give any VP up
+          // to the smallest stage's layers, its bubble then following the longest chunk.
           if (vp > 1 && !vp_divides_stages(split, pp, vp)) continue;
           for (int ep = 1; ep <= (m.is_moe() ? std::min(dp, m.experts) : 1); ++ep) {
             if (m.experts % ep != 0 || dp % ep != 0) continue;  // not a layout: EP splits experts and DP

@@ -169,9 +169,18 @@ double ep_alltoall_bytes(const Scenario& s, const Calibration& cal) {
   return routed * (x.ep - 1.0) / x.ep * cal.moe_capacity_factor.value;
 }
 
-double pipeline_bubble_fraction(int pp, int vp, int micro_batches) {
+double pipeline_bubble_fraction(int pp, double vp, int micro_batches) {
   if (pp <= 1) return 0;
-  return (pp - 1.0) / (std::max(1, vp) * std::max(1, micro_batches));
+  return (pp - 1.0) / (std::max(1.0, vp) * std::max(1, micro_batches));
+}
+
+double bubble_virtual_stages(const Scenario& s) {
+  const int vp = s.parallel.vp, pp = s.parallel.pp;
+  if (vp <= 1 || pp <= 1) return 1.0;
+  const PipelineSplit split = pipeline_split(s.model.layers, pp);
+  const int most = std::max({split.first, pp > 2 ? split.middle : 0, split.last});
+  const int longest_chunk = (most + vp - 1) / vp;
+  return static_cast<double>(most) / longest_chunk;
 }
 
 namespace {
@@ -826,7 +835,8 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   // its critical path (TP, CP's key/value exchange, EP's all-to-alls).
   const int m = std::max(1, s.grad_accum());
   const int pp = s.parallel.pp;
-  const double bubble = pipeline_bubble_fraction(pp, s.parallel.vp, m);
+  const double v = bubble_virtual_stages(s);
+  const double bubble = pipeline_bubble_fraction(pp, v, m);
   const double ideal_s = t.compute_s + comm.tp_exposed_s + comm.cp_exposed_s + comm.ep_exposed_s;
   t.bubble_s = pp > 1 ? bubble * ideal_s : 0.0;
   t.offload_s = offload_s(s, mem, cal);
@@ -850,9 +860,11 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   if (ex) {
     ex->add("time.bubble_s", t.bubble_s, "s",
             "(p - 1) / (v m) x (compute + exposed TP, CP and EP time): 1F1B (v = 1) or interleaved 1F1B with v virtual "
-            "stages per rank (Narayanan et al. 2021 §2.2.2)",
+            "stages per rank (Narayanan et al. 2021 §2.2.2); with chunks of unequal length v = L / ceil(L / vp), L the "
+            "largest stage's blocks: the bubble follows the longest chunk",
             {{"p", static_cast<double>(pp)},
-             {"v", static_cast<double>(s.parallel.vp)},
+             {"v", v},
+             {"vp", static_cast<double>(s.parallel.vp)},
              {"m", static_cast<double>(m)},
              {"bubble_fraction", bubble}});
     ex->add(

@@ -461,22 +461,28 @@ bool check_expert_parallel(Reader& r, const Scenario& s) {
   return true;
 }
 
-// Interleaved 1F1B: every pipeline rank holds vp model chunks of layers / (pp x vp) blocks
-// (Narayanan et al. 2021 §2.2). Megatron-LM needs every stage's blocks to divide by vp (with an
-// uneven split, --num-virtual-stages-per-pipeline-rank) and the micro-batches of a step to be a
-// multiple of pp (megatron/core/pipeline_parallel/schedules.py, interleaved schedule).
+// Interleaved 1F1B: every pipeline rank holds vp model chunks of its stage's blocks (Narayanan et
+// al. 2021 §2.2), each chunk at least one block. Chunks need not be equal: torch.distributed.pipelining
+// splits by layers per stage (torchtitan, NeMo AutoModel) and Megatron-Core takes any split as a
+// --pipeline-model-parallel-layout; the bubble follows the longest chunk (performance.cpp). The
+// micro-batches of a step must be a multiple of pp (Megatron-Core's interleaved schedule,
+// megatron/core/pipeline_parallel/schedules.py).
 bool check_virtual_pipeline(Reader& r, const Scenario& s) {
-  // (vp_divides_stages: scenario.hpp)
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1) return true;
   if (pp <= 1) return r.fail("parallel.vp", "needs parallel.pp > 1 (virtual stages interleave a pipeline); got pp 1");
   const PipelineSplit split = pipeline_split(s.model.layers, pp);
-  const bool divides = vp_divides_stages(split, pp, vp);
-  if (!divides)
-    return r.fail("parallel.vp", "must divide every pipeline stage's layers (" + n(split.first) +
-                                     (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last) +
-                                     " of the model's " + n(s.model.layers) + " on " + n(pp) +
-                                     " stages); allowed 1..128, got " + n(vp));
+  const int fewest = pp > 2 ? std::min({split.first, split.middle, split.last}) : std::min(split.first, split.last);
+  // A first or last stage one block short may count the embedding or the loss as its missing block
+  // (vp_divides_stages: scenario.hpp).
+  const int most = vp_divides_stages(split, pp, fewest + 1) ? fewest + 1 : fewest;
+  if (vp > most)
+    return r.fail("parallel.vp",
+                  "needs at least one layer in every virtual stage (the embedding or the loss may stand "
+                  "for one in a first or last stage one layer short): stages of " +
+                      n(split.first) + (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last) +
+                      " of the model's " + n(s.model.layers) + " layers on " + n(pp) + " stages allow at most " +
+                      n(most) + "; allowed 1.." + n(std::min(most, 128)) + ", got " + n(vp));
   const int m = s.grad_accum();
   if (m % pp != 0)
     return r.fail("parallel.vp", "needs the micro-batches per step (global_batch / (micro_batch x dp) = " + n(m) +

@@ -157,7 +157,11 @@ double cp_kv_bytes_per_layer(const Scenario& s);
 double ep_alltoall_bytes(const Scenario& s, const Calibration& cal);
 // Pipeline bubble as a fraction of the ideal step: (p - 1) / m for 1F1B, (p - 1) / (v m) for the
 // interleaved schedule with v virtual stages per rank (Narayanan et al. 2021 §2.2.2).
-double pipeline_bubble_fraction(int pp, int vp, int micro_batches);
+double pipeline_bubble_fraction(int pp, double vp, int micro_batches);
+// The v of that formula for the scenario's layout: the bubble is p - 1 chunk times, and a chunk is
+// as long as the longest one, ceil(L / vp) blocks of the largest stage's L, so v = L / ceil(L / vp):
+// vp itself when it divides every stage, less when the chunks are uneven; 1 without VP.
+double bubble_virtual_stages(const Scenario& s);
 
 // NCCL bus bandwidth inside a node (the scale-up link) and the share of the node's NICs one GPU
 // drives (node scale-out bandwidth x achieved fraction / GPUs per node): the parts group_link()
