@@ -118,6 +118,18 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   const LaunchArtifacts w = launch_artifacts(whole, estimate(whole, default_calibration()), default_calibration());
   CHECK(megatron_flags(w.megatron_args).at("--expert-tensor-parallel-size") == "1");
   CHECK(w.torchtitan_toml.find("expert_tensor_parallel_degree = 1\n") != std::string::npos);
+  // The token dispatcher: Megatron-Core's default is allgather, so the all-to-all the model counts
+  // is named; DeepEP runs through the flex dispatcher (Megatron-Core MoE README) and torchtitan's
+  // expert_parallel_comm_backend (its default "standard" is the all-to-all).
+  CHECK(f.at("--moe-token-dispatcher-type") == "alltoall");
+  CHECK(f.count("--moe-flex-dispatcher-backend") == 0);
+  CHECK(a.torchtitan_toml.find("expert_parallel_comm_backend") == std::string::npos);
+  Scenario deepep = s;
+  deepep.parallel.ep_dispatcher = EpDispatcher::deepep;
+  const LaunchArtifacts d = launch_artifacts(deepep, estimate(deepep, default_calibration()), default_calibration());
+  CHECK(megatron_flags(d.megatron_args).at("--moe-token-dispatcher-type") == "flex");
+  CHECK(megatron_flags(d.megatron_args).at("--moe-flex-dispatcher-backend") == "deepep");
+  CHECK(d.torchtitan_toml.find("expert_parallel_comm_backend = \"deepep\"\n") != std::string::npos);
   // torchtitan/config/job_config.py [parallelism]: DP 8 FSDP-sharded (ZeRO-1 keeps the gathered
   // weights: reshard never), the interleaved schedule, and 32 blocks + embedding + output over 4
   // virtual stages: ceil(34 / 9) = 4 at 9 per stage.

@@ -153,6 +153,13 @@ TEST_SUITE("links") {
     const LinkDecode old = decode("v=1&m=llama-2-7b&ep=3");
     CHECK(json::parse(old.input_json)["epochs"] == 3);
     CHECK_FALSE(json::parse(old.input_json).contains("parallel"));
+    // The token dispatcher travels under xd.
+    const std::string deepep =
+        R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256}, "parallel": {"pp": 4, "ep": 64, "ep_dispatcher": "deepep"}})";
+    const std::string deepep_fragment = encode(deepep);
+    CHECK(deepep_fragment.find("&xd=deepep") != std::string::npos);
+    CHECK(json::parse(decode(deepep_fragment).input_json) == json::parse(deepep));
     const LinkDecode dense = decode("v=1&m=llama-2-7b&n=16&xp=2&cp=2");
     CHECK(dense.valid);
     CHECK(has_notice(dense, "parallel.ep"));

@@ -475,6 +475,30 @@ TEST_CASE("expert-parallel all-to-alls overlapped with another micro-batch hide 
   CHECK(b.time.step_s < a.time.step_s);
 }
 
+TEST_CASE("DeepEP sends a token across the network once per destination node, not once per routed expert") {
+  // DeepSeek-V3 (256 experts, top 8) with EP 64 over 8 nodes of 8 H100s: 32 experts a node. The
+  // all-to-all dispatcher sends a copy to every routed expert on another node, 8 x 56 / 64 = 7 a
+  // token. DeepEP sends one to each other node holding at least one of the 8: a node misses all 8
+  // with probability C(224, 8) / C(256, 8) = (224 x 223 x ... x 217) / (256 x 255 x ... x 249)
+  // = 0.338168, so 7 x (1 - 0.338168) = 4.632821 copies (DeepSeek-V3 report §3.2.2).
+  const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256},
+      "parallel": {"pp": 4, "ep": 64, "zero": 2, "recompute": "full", "ep_dispatcher": "%s"}})";
+  char a2a_text[1024], deepep_text[1024];
+  std::snprintf(a2a_text, sizeof a2a_text, text, "alltoall");
+  std::snprintf(deepep_text, sizeof deepep_text, text, "deepep");
+  const Scenario a2a = parse(a2a_text), deepep = parse(deepep_text);
+  CHECK(ep_network_copies_per_token(a2a, 8) == doctest::Approx(7.0));
+  CHECK(ep_network_copies_per_token(deepep, 8) == doctest::Approx(4.632821).epsilon(1e-6));
+  CHECK(ep_network_copies_per_token(deepep, 1) == 0.0);  // one node: nothing crosses the network
+  const EstimateResult ra = estimate(a2a, default_calibration());
+  const EstimateResult rd = estimate(deepep, default_calibration());
+  REQUIRE(ra.time.comm.ep_inter_node_bytes > 0);
+  CHECK(rd.time.comm.ep_inter_node_bytes / ra.time.comm.ep_inter_node_bytes == doctest::Approx(4.632821 / 7.0));
+  CHECK(rd.time.comm.ep_bytes == doctest::Approx(ra.time.comm.ep_bytes));  // every routed copy still moves
+  CHECK(rd.time.comm.ep_s < ra.time.comm.ep_s);
+}
+
 TEST_CASE("PyTorch async TP hides the forward's two TP collectives per layer; Megatron's overlap hides all of them") {
   // torchtitan's Llama 3.1 70B layout of the June 2025 async-TP benchmark: FSDP 32 x TP 8, full AC,
   // local batch 16. Per layer and micro-batch 6 collectives of all-reduce volume (2 forward, 2 in

@@ -733,6 +733,10 @@ constexpr Entry kStrings[] = {
     {S::ln_catalog_release_missing, "catalog release {version} could not be loaded (offline and not cached?): the numbers use catalog {used} instead", "无法加载目录版本 {version}（离线且未缓存？）：数字改用目录 {used}"},
     {S::page_form_title, "Main inputs", "主要输入"},
     {S::edit_scenario, "Edit the scenario", "编辑场景"},
+    {S::ep_dispatcher, "EP token dispatch", "专家并行的 token 分发"},
+    {S::t_ep_dispatcher, "How tokens reach experts on other nodes: all-to-all sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); DeepEP sends one copy per destination node over the network and forwards it inside the node over NVLink (DeepEP, HybridEP; Megatron-Core --moe-token-dispatcher-type flex).", "token 如何到达其他节点上的专家：all-to-all 为每个被选中的专家各发一份（Megatron-Core 的 alltoall 分发器、torchtitan）；DeepEP 为每个目标节点经网络只发一份，再在节点内经 NVLink 转发（DeepEP、HybridEP；Megatron-Core --moe-token-dispatcher-type flex）。"},
+    {S::ep_dispatcher_alltoall, "all-to-all (a copy per expert)", "all-to-all（每个专家一份）"},
+    {S::ep_dispatcher_deepep, "DeepEP (a copy per node)", "DeepEP（每个节点一份）"},
     // [estimate strings: add above this line]
 };
 // clang-format on

@@ -145,6 +145,7 @@ enum class Lang { en, zh };
   X(ln_link_too_long) X(ln_newer_format) X(ln_bad_format_version) X(ln_missing_format_version) X(ln_bad_catalog_version) X(ln_catalog_unavailable) X(ln_newer_model) X(ln_bad_model_version) X(ln_bad_view_state) X(ln_unknown_code) X(ln_duplicate) X(ln_invalid_default) X(ln_invalid_dropped) X(ln_invalid_model) X(ln_invalid) X(ln_missing_model) X(ln_question_scenario_only) X(ln_catalog_damaged) X(ln_catalog_release_missing) \
   X(page_form_title) \
   X(edit_scenario) \
+  X(ep_dispatcher) X(t_ep_dispatcher) X(ep_dispatcher_alltoall) X(ep_dispatcher_deepep) \
   /* [estimate strings: add above this line] */
 // clang-format on
 

@@ -56,16 +56,20 @@ std::string nccl_environment(const Scenario& s) {
 std::string torchrun(const Scenario& s) {
   const int per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const int nodes = s.cluster.nodes();
-  std::string cmd = nccl_environment(s) + "torchrun";
+  const FrameworkChoice fw = framework(s);
+  // xargs reads Megatron-LM's arguments as the shell would, quotes included, without expanding
+  // '*' or '[' in values such as --moe-layer-freq ([0]*3+[1]*58); $(cat ...) would pass the quotes
+  // on literally and glob the rest.
+  std::string cmd =
+      nccl_environment(s) + (fw.framework == Framework::megatron ? "xargs -a megatron_args.txt " : "") + "torchrun";
   if (nodes == 1) {
     cmd += " --standalone --nproc_per_node=" + num(per_node);
   } else {
     cmd += " --nnodes=" + num(nodes) + " --nproc_per_node=" + num(per_node) +
            " --node_rank=$NODE_RANK --rdzv_id=llmplan --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500";
   }
-  const FrameworkChoice fw = framework(s);
   switch (fw.framework) {
-    case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py $(cat megatron_args.txt)   # Megatron-LM";
+    case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py   # Megatron-LM; xargs appends megatron_args.txt";
     case Framework::fsdp:
       return cmd +
              " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch "
@@ -178,7 +182,7 @@ std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp)
     const int here = layers / vp + (chunk < layers % vp ? 1 : 0);
     if (k > 0) out += "|";
     if (k == 0) out += "E";
-    out += std::string(here, 't');  // spelled out: no '*' for the shell's $(cat megatron_args.txt) to glob
+    out += std::string(here, 't');
     if (k == pp * vp - 1) out += "L";
   }
   return out;
@@ -212,6 +216,14 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (x.cp > 1) arg("--context-parallel-size", num(x.cp));
   if (x.ep > 1) arg("--expert-model-parallel-size", num(x.ep));
   if (s.model.is_moe() && x.expert_tp() != x.tp) arg("--expert-tensor-parallel-size", num(x.expert_tp()));
+  // Megatron-Core's default dispatcher is allgather; the model counts an all-to-all, or DeepEP's
+  // per-node dispatch through the flex dispatcher.
+  if (x.ep > 1 && x.ep_dispatcher == EpDispatcher::deepep) {
+    arg("--moe-token-dispatcher-type", "flex");
+    arg("--moe-flex-dispatcher-backend", "deepep");
+  } else if (x.ep > 1) {
+    arg("--moe-token-dispatcher-type", "alltoall");
+  }
   if (x.ep > 1 && x.ep_comm_overlap) {
     arg("--overlap-moe-expert-parallel-comm");  // the combined 1F1B schedule
     arg("--delay-wgrad-compute");
@@ -348,6 +360,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "context_parallel_degree = " + num(x.cp) + "\n";
   t += "expert_parallel_degree = " + num(x.ep) + "\n";
   if (x.ep > 1) t += "expert_tensor_parallel_degree = " + num(x.expert_tp()) + "\n";  // torchtitan's default is 1
+  if (x.ep > 1 && x.ep_dispatcher == EpDispatcher::deepep) t += "expert_parallel_comm_backend = \"deepep\"\n";
   t += "pipeline_parallel_degree = " + num(x.pp) + "\n";
   if (x.pp > 1) {
     t += std::string("pipeline_parallel_schedule = \"") + (x.vp > 1 ? "Interleaved1F1B" : "1F1B") + "\"\n";

@@ -169,6 +169,20 @@ double ep_alltoall_bytes(const Scenario& s, const Calibration& cal) {
   return routed * (x.ep - 1.0) / x.ep * cal.moe_capacity_factor.value;
 }
 
+double ep_network_copies_per_token(const Scenario& s, int nodes) {
+  const ModelArch& m = s.model;
+  const int ep = s.parallel.ep;
+  if (ep <= 1 || !m.is_moe() || nodes <= 1) return 0;
+  if (s.parallel.ep_dispatcher == EpDispatcher::alltoall) {
+    const double ranks_per_node = static_cast<double>(ep) / nodes;
+    return m.top_k * (ep - ranks_per_node) / ep;
+  }
+  const double experts = m.experts, per_node = experts / nodes;
+  double none_here = 1;  // all top_k experts elsewhere: C(E - E/n, k) / C(E, k)
+  for (int i = 0; i < m.top_k; ++i) none_here *= std::max(0.0, (experts - per_node - i) / (experts - i));
+  return (nodes - 1) * (1 - none_here);
+}
+
 double pipeline_bubble_fraction(int pp, double vp, int micro_batches) {
   if (pp <= 1) return 0;
   return (pp - 1.0) / (std::max(1.0, vp) * std::max(1, micro_batches));
@@ -307,8 +321,15 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const int m = std::max(1, s.grad_accum());
   const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
   const double r = ep_group.ranks_per_node;
-  const double intra = x.ep > 1 ? per_a2a * (r - 1.0) / (x.ep - 1.0) : 0.0;
-  const double inter = per_a2a - intra;
+  const double copies = ep_network_copies_per_token(s, ep_group.nodes);
+  double intra = x.ep > 1 ? per_a2a * (r - 1.0) / (x.ep - 1.0) : 0.0;
+  double inter = per_a2a - intra;
+  if (x.ep > 1 && x.ep_dispatcher == EpDispatcher::deepep) {
+    // A token's bytes, b (s / cp) h x bytes x kMoeCapacityFactor, cross the network once per
+    // destination node; every routed copy crosses the scale-up link once, sent or forwarded.
+    inter = per_a2a / (s.model.top_k * (x.ep - 1.0) / x.ep) * copies;
+    intra = per_a2a;
+  }
   const double per_layer =
       reruns_forward(x.recompute) ? 6.0 : 4.0;  // all-to-alls are not on op checkpointing's save list
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
@@ -335,9 +356,14 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
              {cal.moe_capacity_factor.name, cal.moe_capacity_factor.value}});
     ex->add("comm.ep.s", c.ep_s, "s",
             "all-to-alls x max(intra-node share / scale-up busbw, inter-node share / one NIC's busbw) + latency: of "
-            "the ep - 1 peers, ranks_per_node - 1 share the node",
+            "the ep - 1 peers, ranks_per_node - 1 share the node (dispatcher alltoall: a copy per routed expert); "
+            "dispatcher deepep: a token crosses the network once per destination node, (n - 1) (1 - C(E - E/n, k) / "
+            "C(E, k)) copies for n nodes, E experts, top-k, and every copy crosses the scale-up link once (DeepEP; "
+            "DeepSeek-V3 report §3.2.2)",
             {{"ranks_per_node", r},
              {"nodes", static_cast<double>(ep_group.nodes)},
+             {"deepep", x.ep_dispatcher == EpDispatcher::deepep ? 1.0 : 0.0},
+             {"network_copies_per_token", copies},
              {"intra_bytes_per_alltoall", intra},
              {"inter_bytes_per_alltoall", inter},
              {"nic_busbw_GBps", l.nic_busbw / 1e9}});

@@ -31,6 +31,10 @@ enum class FusedLoss { none, liger, cce };
 inline constexpr const char* kFusedLossNames[] = {"none", "liger", "cce"};
 // The software that runs the job: it decides what the loss and the framework's buffers hold.
 enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan };
+// How MoE tokens reach their experts: one NCCL all-to-all copy per routed expert (Megatron-Core's
+// alltoall dispatcher, torchtitan), or one copy per destination node over the network, forwarded
+// inside the node over the scale-up link (DeepEP and HybridEP; DeepSeek-V3's dispatch kernels).
+enum class EpDispatcher { alltoall, deepep };
 
 // Each enum's names in JSON, links and the app (index i is enum value i): the only copy.
 inline constexpr const char* kMethodNames[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
@@ -41,6 +45,7 @@ inline constexpr const char* kOffloadNames[] = {"none", "cpu", "nvme"};
 inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
 inline constexpr const char* kFrameworkNames[] = {"hf", "torchtune", "fsdp", "deepspeed", "megatron", "torchtitan"};
+inline constexpr const char* kEpDispatcherNames[] = {"alltoall", "deepep"};
 
 struct Lora {
   int rank = 16;
@@ -95,6 +100,7 @@ struct Parallel {
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
   bool ep_comm_overlap =
       false;  // expert all-to-alls overlapped with another micro-batch's compute (DualPipe, Megatron-Core)
+  EpDispatcher ep_dispatcher = EpDispatcher::alltoall;  // per-expert copies, or per-node copies (DeepEP)
   // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM).
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
   int ep = 1;  // expert parallel size: the routed experts split over ep ranks (MoE only)
