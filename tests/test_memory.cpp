@@ -432,6 +432,32 @@ TEST_CASE("FSDP with pipeline stages keeps the stage's gathered weights and accu
   CHECK(keeps_gathered_weights(*fsdp.scenario));
 }
 
+TEST_CASE("PyTorch FSDP keeps its root unit gathered from forward to backward: Liger's OOM at 4K tokens") {
+  // FSDP1 does not free the root's parameters after forward (_post_forward_reshard) and FSDP2 sets
+  // the root's reshard_after_forward to False: the embedding, final norm and head stay gathered
+  // beside the block prefetched for backward. Llama 3 8B: a block is 4096 x (4096 + 1024 + 1024 +
+  // 4096) + 3 x 4096 x 14336 + 2 x 4096 = 218,112,000 parameters (436,224,000 B in bf16); the root
+  // 2 x 128,256 x 4096 + 4096 = 1,050,677,248 (2,101,354,496 B). Buffers: 436,224,000 +
+  // 2,101,354,496 = 2,537,578,496 B; DeepSpeed's ZeRO-3 keeps the two blocks, 872,448,000 B.
+  // Liger Kernel's README: Hugging Face, batch 8, FSDP1 on 8 A100s, "start to OOM at a 4K context".
+  const char* text = R"({"model": {"preset": "llama-3-8b"}, "framework": "%s", "method": "full", "precision": "bf16",
+      "pure_bf16": true, "seq_len": 4096, "micro_batch": 8, "global_batch": 64, "dropout": false,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 8}, "parallel": {"zero": 3, "recompute": "full"},
+      "techniques": {"fp32_norm_inputs": true}})";
+  char buf[1024];
+  auto run = [&](const char* framework) {
+    std::snprintf(buf, sizeof buf, text, framework);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration());
+  };
+  const MemoryResult hf = run("hf");
+  const MemoryResult deepspeed = run("deepspeed");
+  CHECK(hf.per_gpu.buffers == doctest::Approx(2537578496.0));
+  CHECK(deepspeed.per_gpu.buffers == doctest::Approx(872448000.0));
+  CHECK_FALSE(hf.fits);
+}
+
 TEST_CASE("one process without accumulation shows the component not at its peak beside it, out of the total") {
   // Llama 3.1 8B LoRA rank 16 on every linear layer: per layer r x (in + out) = 16 x (8,192 q +
   // 5,120 k + 5,120 v + 8,192 o + 18,432 gate + 18,432 up + 18,432 down) = 1,310,720; x 32 layers =

@@ -403,12 +403,32 @@ double logits_bytes(const Scenario& s) {
   return inputs + tokens * loss_bytes_per_logit(s) * s.model.vocab / tp;
 }
 
+// The PyTorch FSDP implementations (FSDP1 under Hugging Face and plain loops, FSDP2 under torchtune
+// and torchtitan) shard ZeRO-3 style; DeepSpeed's ZeRO-3 and Megatron-LM manage parameters their own way.
+bool pytorch_fsdp(const Scenario& s) {
+  switch (s.framework) {
+    case FrameworkKind::hf:
+    case FrameworkKind::fsdp:
+    case FrameworkKind::torchtune:
+    case FrameworkKind::torchtitan: return true;
+    default: return false;
+  }
+}
+
 double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerParam& b, const Calibration& cal) {
   if (dense_shard_ranks(s) <= 1) return 0;
   if (keeps_gathered_weights(s)) return 0;  // the gathered weights are counted as weights
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
-    return 2.0 * largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights;
+    const double layer = largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights;
+    if (!pytorch_fsdp(s)) return 2.0 * layer;
+    // PyTorch FSDP keeps the root unit (the parameters no block holds: embedding, final norm,
+    // output head) gathered from its forward until its backward: FSDP1 does not free the root's
+    // parameters in the post-forward (torch/distributed/fsdp/_runtime_utils.py,
+    // _post_forward_reshard), FSDP2 sets the root's reshard_after_forward to False (fully_shard
+    // docs). At the loss, the step's peak, it sits beside the next block prefetched for backward.
+    const double root = (p.embedding / s.parallel.tp + p.positions + p.head / s.parallel.tp + p.final_norm) * b.weights;
+    return std::max(2.0 * layer, layer + root);
   }
   if (s.parallel.zero >= 1) return cal.deepspeed_bucket_elements.value * b.gradients;
   return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
@@ -591,7 +611,10 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"fused_loss", static_cast<double>(s.techniques.fused_loss)},
           {"cp", static_cast<double>(x.cp)}});
   ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
-         "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered", {});
+         "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered, with PyTorch "
+         "FSDP (frameworks hf, fsdp, torchtune, torchtitan) at least one layer and the root unit (embedding, final "
+         "norm, head), which FSDP keeps gathered from forward to backward",
+         {});
   ex.add("memory.per_gpu_bytes.runtime", m.runtime, "B",
          "kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
          {{runtime.name, runtime.value}, {fragmentation.name, fragmentation.value}});

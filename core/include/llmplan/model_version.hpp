@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 4;
+inline constexpr int kModelVersion = 5;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -124,6 +124,20 @@ inline constexpr ModelChange kModelChanges[] = {
                "usd_per_billion_tokens comes from the step's rate.",
      .effect = "Costs unchanged; the cost range of runs shorter than a billing block narrows to the block, and "
                "usd_per_billion_tokens of scenarios without tokens is no longer 0."},
+    {.version = 5, .date = "2026-12-02",
+     .change = "PyTorch FSDP (frameworks hf, fsdp, torchtune and torchtitan) with ZeRO-3 keeps its root unit (the "
+               "embedding, final norm and output head) gathered from forward to backward (FSDP1 _post_forward_reshard, "
+               "FSDP2 fully_shard): the buffers hold at least one block and that unit, not two blocks.",
+     .effect = "Peak memory of such scenarios up where the unit outweighs a block: Llama 3.1 8B full fine-tuning with "
+               "ZeRO-3 on 8 GPUs 47.8 to 49.5 GB per GPU; Liger's Hugging Face run of Llama 3 8B at 4K tokens now "
+               "runs out of memory, as published. DeepSpeed and Megatron-LM unchanged."},
+    {.version = 5, .date = "2026-12-02",
+     .change = "Virtual pipeline stages of unequal length (parallel.vp needs one layer per virtual stage, no longer a "
+               "divisor of every stage's layers); the interleaved bubble follows the longest chunk, and Megatron-LM "
+               "gets --pipeline-model-parallel-layout for them. New field parallel.ep_dispatcher (link code xd): "
+               "deepep sends a token over the network once per destination node (DeepEP, HybridEP).",
+     .effect = "Layouts refused before now run; the default dispatcher, alltoall, is the earlier count: other "
+               "scenarios unchanged."},
 };
 // clang-format on
 
