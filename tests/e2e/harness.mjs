@@ -1,5 +1,6 @@
 // harness.mjs: what every browser test needs: a static server over the built site on a free
 // loopback port, and Debian's Chromium driven by playwright-core with flags that work offline.
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
@@ -10,6 +11,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../..');
 export const siteDir = resolve(process.env.LLMPLAN_SITE_DIR || join(repoRoot, 'build/web/site'));
 export const cliPath = resolve(process.env.LLMPLAN_CLI || join(repoRoot, 'build/native/llmplan'));
+// The estimator's model version (kModelVersion), which every link made now records as `mv`.
+export const modelVersion = JSON.parse(execFileSync(cliPath, ['link', 'model-changes', '--format', 'json']).toString())
+  .model_version;
 export const artifactsDir = resolve(process.env.LLMPLAN_ARTIFACTS || join(repoRoot, 'build/web/e2e'));
 
 const types = {
