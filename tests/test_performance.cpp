@@ -488,9 +488,11 @@ TEST_CASE("DeepEP sends a token across the network once per destination node, no
   std::snprintf(a2a_text, sizeof a2a_text, text, "alltoall");
   std::snprintf(deepep_text, sizeof deepep_text, text, "deepep");
   const Scenario a2a = parse(a2a_text), deepep = parse(deepep_text);
-  CHECK(ep_network_copies_per_token(a2a, 8) == doctest::Approx(7.0));
-  CHECK(ep_network_copies_per_token(deepep, 8) == doctest::Approx(4.632821).epsilon(1e-6));
-  CHECK(ep_network_copies_per_token(deepep, 1) == 0.0);  // one node: nothing crosses the network
+  const GroupLink eight_nodes = group_link(a2a, 64, 1), one_node = group_link(a2a, 8, 1);
+  REQUIRE(eight_nodes.nodes == 8);
+  CHECK(ep_network_copies_per_token(a2a, eight_nodes) == doctest::Approx(7.0));
+  CHECK(ep_network_copies_per_token(deepep, eight_nodes) == doctest::Approx(4.632821).epsilon(1e-6));
+  CHECK(ep_network_copies_per_token(deepep, one_node) == 0.0);  // one node: nothing crosses the network
   const EstimateResult ra = estimate(a2a, default_calibration());
   const EstimateResult rd = estimate(deepep, default_calibration());
   REQUIRE(ra.time.comm.ep_inter_node_bytes > 0);

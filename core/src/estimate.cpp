@@ -350,8 +350,7 @@ json comm_json(const Comm& c) {
 nlohmann::ordered_json stage_layers_json(const Scenario& s) {
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (int i = 0; i < s.parallel.pp; ++i)
-    out.push_back(i == 0 ? split.first : i == s.parallel.pp - 1 ? split.last : split.middle);
+  for (int i = 0; i < s.parallel.pp; ++i) out.push_back(split.stage(i, s.parallel.pp));
   return out;
 }
 
@@ -398,7 +397,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
   json warnings = json::array();
   for (int i = 0; i < r.warnings.count; ++i) {
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    json item = {{"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}};
+    json item = {
+        {"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}};
     // What a translation needs beyond the numbers (the embed card words each code in its language).
     if (w.code == WarningCode::memory_exceeds) item["one_gpu"] = w.one_gpu;
     if (w.code == WarningCode::unsupported_layout) item["rule"] = w.rule;

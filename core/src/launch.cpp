@@ -178,7 +178,7 @@ std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp)
   std::string out;
   for (int k = 0; k < pp * vp; ++k) {
     const int rank = k % pp, chunk = k / pp;
-    const int layers = rank == 0 ? split.first : rank == pp - 1 ? split.last : split.middle;
+    const int layers = split.stage(rank, pp);
     const int here = layers / vp + (chunk < layers % vp ? 1 : 0);
     if (k > 0) out += "|";
     if (k == 0) out += "E";

@@ -169,18 +169,16 @@ double ep_alltoall_bytes(const Scenario& s, const Calibration& cal) {
   return routed * (x.ep - 1.0) / x.ep * cal.moe_capacity_factor.value;
 }
 
-double ep_network_copies_per_token(const Scenario& s, int nodes) {
+double ep_network_copies_per_token(const Scenario& s, const GroupLink& g) {
   const ModelArch& m = s.model;
   const int ep = s.parallel.ep;
-  if (ep <= 1 || !m.is_moe() || nodes <= 1) return 0;
-  if (s.parallel.ep_dispatcher == EpDispatcher::alltoall) {
-    const double ranks_per_node = static_cast<double>(ep) / nodes;
-    return m.top_k * (ep - ranks_per_node) / ep;
-  }
-  const double experts = m.experts, per_node = experts / nodes;
+  if (ep <= 1 || !m.is_moe() || g.nodes <= 1) return 0;
+  if (s.parallel.ep_dispatcher == EpDispatcher::alltoall)
+    return m.top_k * static_cast<double>(ep - g.ranks_per_node) / ep;
+  const double experts = m.experts, per_node = experts / g.nodes;
   double none_here = 1;  // all top_k experts elsewhere: C(E - E/n, k) / C(E, k)
   for (int i = 0; i < m.top_k; ++i) none_here *= std::max(0.0, (experts - per_node - i) / (experts - i));
-  return (nodes - 1) * (1 - none_here);
+  return (g.nodes - 1) * (1 - none_here);
 }
 
 double pipeline_bubble_fraction(int pp, double vp, int micro_batches) {
@@ -191,10 +189,8 @@ double pipeline_bubble_fraction(int pp, double vp, int micro_batches) {
 double bubble_virtual_stages(const Scenario& s) {
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1 || pp <= 1) return 1.0;
-  const PipelineSplit split = pipeline_split(s.model.layers, pp);
-  const int most = std::max({split.first, pp > 2 ? split.middle : 0, split.last});
-  const int longest_chunk = (most + vp - 1) / vp;
-  return static_cast<double>(most) / longest_chunk;
+  const double most = busiest_stage_layers(s);
+  return most / std::ceil(most / vp);
 }
 
 namespace {
@@ -321,15 +317,12 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const int m = std::max(1, s.grad_accum());
   const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
   const double r = ep_group.ranks_per_node;
-  const double copies = ep_network_copies_per_token(s, ep_group.nodes);
-  double intra = x.ep > 1 ? per_a2a * (r - 1.0) / (x.ep - 1.0) : 0.0;
-  double inter = per_a2a - intra;
-  if (x.ep > 1 && x.ep_dispatcher == EpDispatcher::deepep) {
-    // A token's bytes, b (s / cp) h x bytes x kMoeCapacityFactor, cross the network once per
-    // destination node; every routed copy crosses the scale-up link once, sent or forwarded.
-    inter = per_a2a / (s.model.top_k * (x.ep - 1.0) / x.ep) * copies;
-    intra = per_a2a;
-  }
+  // per_a2a carries top_k (ep - 1) / ep copies of a token's bytes, b (s / cp) h x bytes x
+  // kMoeCapacityFactor; `copies` of them cross the network. The all-to-all sends the rest over the
+  // scale-up link; with DeepEP every routed copy crosses it once, sent or forwarded.
+  const double copies = ep_network_copies_per_token(s, ep_group);
+  const double inter = x.ep > 1 ? per_a2a * copies / (s.model.top_k * (x.ep - 1.0) / x.ep) : 0.0;
+  const double intra = x.ep_dispatcher == EpDispatcher::deepep ? per_a2a : per_a2a - inter;
   const double per_layer =
       reruns_forward(x.recompute) ? 6.0 : 4.0;  // all-to-alls are not on op checkpointing's save list
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;

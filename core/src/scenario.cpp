@@ -472,7 +472,7 @@ bool check_virtual_pipeline(Reader& r, const Scenario& s) {
   if (vp <= 1) return true;
   if (pp <= 1) return r.fail("parallel.vp", "needs parallel.pp > 1 (virtual stages interleave a pipeline); got pp 1");
   const PipelineSplit split = pipeline_split(s.model.layers, pp);
-  const int fewest = pp > 2 ? std::min({split.first, split.middle, split.last}) : std::min(split.first, split.last);
+  const int fewest = std::min(split.first, split.last);  // a middle stage has the most
   // A first or last stage one block short may count the embedding or the loss as its missing block
   // (vp_divides_stages: scenario.hpp).
   const int most = vp_divides_stages(split, pp, fewest + 1) ? fewest + 1 : fewest;

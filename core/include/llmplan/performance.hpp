@@ -155,12 +155,6 @@ double cp_kv_bytes_per_layer(const Scenario& s);
 // micro-batch that leave one GPU, b (s / cp) top_k h x bytes x (ep - 1) / ep, times the busiest
 // rank's load kMoeCapacityFactor; per sequence-parallel shard with TP (Megatron-Core's dispatcher).
 double ep_alltoall_bytes(const Scenario& s, const Calibration& cal);
-// Expert parallelism: the copies of one token that leave its node per all-to-all, for an EP group
-// spread over `nodes` nodes (experts spread evenly over its ranks, routing uniform): the alltoall
-// dispatcher sends one per routed expert on another node, top_k (ep - r) / ep for r ranks a node;
-// DeepEP one per destination node, (n - 1) (1 - C(E - E/n, k) / C(E, k)) (DeepSeek-V3 report
-// §3.2.2: IB to the same in-node index on the target node, then NVLink). 0 within one node.
-double ep_network_copies_per_token(const Scenario& s, int nodes);
 // Pipeline bubble as a fraction of the ideal step: (p - 1) / m for 1F1B, (p - 1) / (v m) for the
 // interleaved schedule with v virtual stages per rank (Narayanan et al. 2021 §2.2.2).
 double pipeline_bubble_fraction(int pp, double vp, int micro_batches);
@@ -200,6 +194,12 @@ struct GroupLink {
 GroupLink group_link(const Scenario& s, int ranks, int stride);
 // The same with the scenario's link bandwidths already at hand (estimate_comm's several groups).
 GroupLink group_link(const Scenario& s, const LinkBandwidth& l, int ranks, int stride);
+// Expert parallelism: the copies of one token that leave its node per all-to-all in the EP group
+// `g` (experts spread evenly over its ranks, routing uniform): the alltoall dispatcher sends one
+// per routed expert on another node, top_k (ep - r) / ep for r ranks a node; DeepEP one per
+// destination node, (n - 1) (1 - C(E - E/n, k) / C(E, k)) for n nodes (DeepSeek-V3 report §3.2.2:
+// IB to the same in-node index on the target node, then NVLink). 0 within one node.
+double ep_network_copies_per_token(const Scenario& s, const GroupLink& g);
 // Ring all-reduce of `bytes` over the group: 2 (n-1)/n S / busbw, plus the latency of the ring's
 // steps inside the nodes and across them (hierarchical: 2 (r - 1) intra + 2 (nodes - 1) inter).
 double group_allreduce_s(double bytes, const GroupLink& g);

@@ -262,6 +262,8 @@ struct PipelineSplit {
   int first = 0, middle = 0, last = 0;  // blocks of the first, each middle, and the last stage
   bool ok = false;
   bool even() const { return first == middle && last == middle; }
+  // Blocks of stage i of pp: no stage has more than a middle one (pipeline_split).
+  int stage(int i, int pp) const { return i == 0 ? first : i == pp - 1 ? last : middle; }
 };
 PipelineSplit pipeline_split(int layers, int pp);
 // Whether vp virtual stages split every pipeline stage: each stage's blocks divide by vp, or a
