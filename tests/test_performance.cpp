@@ -558,14 +558,41 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
 TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradients once per step") {
   // 16-bit weights w and gradients g of a rank's stage: per micro-batch FSDP moves (w + w + g) / 2 in
   // all-reduce terms; with pipeline stages it keeps the gathered weights and reduces at the last
-  // micro-batch (torchtitan, torch.distributed.pipelining): (w + g) / 2 once per step.
+  // micro-batch (torchtitan, torch.distributed.pipelining): (w + g) / 2 once per step. torchtitan
+  // reduces the gradients in fp32 (mixed_precision_reduce): 4 B each.
   const Scenario s = parse(R"({"model": {"preset": "llama-3.1-405b"}, "framework": "torchtitan", "seq_len": 8192,
       "micro_batch": 4, "global_batch": 256, "cluster": {"gpus": 512, "gpu_memory_gb": 1000},
       "parallel": {"tp": 8, "pp": 8, "zero": 3, "sequence_parallel": true, "recompute": "full"}})");
   const EstimateResult r = estimate(s, default_calibration());
   const double per_rank = r.memory.trainable_params / (8.0 * 8.0);  // trainable parameters of one TP x PP rank
-  const double bytes = 2.0 * 7.0 / 8.0 * (2.0 * per_rank + 2.0 * per_rank) / 2.0;  // ring over FSDP 8, once
+  const double bytes = 2.0 * 7.0 / 8.0 * (2.0 * per_rank + 4.0 * per_rank) / 2.0;  // ring over FSDP 8, once
   CHECK(r.time.comm.dp_bytes == doctest::Approx(bytes));
+}
+
+TEST_CASE("FSDP2 copies gathered weights out and gradients in on the compute stream; FSDP1 gathers in place") {
+  // Llama 3.1 8B, 8,030,261,248 parameters, on 8 H100 SXM (3,350 GB/s), ZeRO-3 in bf16 with the
+  // gradients reduced in fp32 (torchtitan's mixed_precision_reduce default), one micro-batch:
+  // 2 gathers (forward, backward) x 8,030,261,248 x (2 B read + 2 B written) = 64,242,089,984 B and
+  // 1 reduction x 8,030,261,248 x (2 B read + 4 B written) = 48,181,567,488 B; 112,423,657,472 B /
+  // (3,350 GB/s x kMemBwEfficiency 0.9) = 37.288 ms. Two micro-batches gather and reduce twice as
+  // often; pipeline stages keep the weights gathered: one gather, one reduction per step.
+  const Calibration cal = default_calibration();
+  auto copy_s = [&cal](const char* framework, int global_batch, int pp) {
+    char text[1024];
+    std::snprintf(text, sizeof text, R"({"model": {"preset": "llama-3.1-8b"}, "framework": "%s", "precision": "bf16",
+        "seq_len": 8192, "micro_batch": 1, "global_batch": %d, "cluster": {"accelerator": "h100-sxm5-80gb",
+        "gpus": 8}, "parallel": {"zero": 3, "pp": %d, "recompute": "full"},
+        "techniques": {"fp32_grad_reduce": true}})",
+                  framework, global_batch, pp);
+    const Scenario s = parse(text);
+    const ParamCount p = count_params(s.model);
+    return estimate_compute(s, p, estimate_memory(s, p, cal), cal, nullptr).fsdp_copy_s;
+  };
+  CHECK(copy_s("torchtitan", 8, 1) == doctest::Approx(112423657472.0 / (3350e9 * 0.9)));
+  CHECK(copy_s("torchtune", 16, 1) == doctest::Approx(2.0 * 112423657472.0 / (3350e9 * 0.9)));
+  CHECK(copy_s("torchtitan", 8, 2) == doctest::Approx((32121044992.0 + 48181567488.0) / 2.0 / (3350e9 * 0.9)));
+  CHECK(copy_s("fsdp", 8, 1) == 0);
+  CHECK(copy_s("hf", 8, 1) == 0);
 }
 
 TEST_CASE("a minimum billing block sets the cost: warned, billed beside used hours, and the range held at the block") {

@@ -509,7 +509,7 @@ constexpr Entry kStrings[] = {
     {S::fused_loss_liger, "Liger (chunked)", "Liger（分块）"},
     {S::fused_loss_cce, "Cut Cross-Entropy", "Cut Cross-Entropy"},
     {S::fp32_grad_reduce, "fp32 gradient reduce", "fp32 梯度归约"},
-    {S::t_fp32_grad_reduce, "Gradients are reduced across data-parallel ranks in fp32, twice the bytes of bf16 (Composer/FSDP mixed precision DEFAULT).", "数据并行梯度以 fp32 归约，字节数为 bf16 的两倍（Composer/FSDP 混合精度 DEFAULT）。"},
+    {S::t_fp32_grad_reduce, "Gradients are reduced across data-parallel ranks in fp32, twice the bytes of bf16 (Composer/FSDP mixed precision DEFAULT). torchtitan always reduces in fp32.", "数据并行梯度以 fp32 归约，字节数为 bf16 的两倍（Composer/FSDP 混合精度 DEFAULT）。torchtitan 始终以 fp32 归约。"},
     {S::kbit_fp32_cast, "fp32 cast (QLoRA)", "fp32 转换（QLoRA）"},
     {S::t_kbit_fp32_cast, "QLoRA: the parameters not quantised to 4 bits (embedding, norms, head) are cast to fp32, and with them the residual stream and the logits (PEFT prepare_model_for_kbit_training). Default: on with Hugging Face.", "QLoRA：未量化为 4 bit 的参数（嵌入、归一化、输出头）转为 fp32，残差流和 logits 随之为 fp32（PEFT prepare_model_for_kbit_training）。默认：Hugging Face 时开启。"},
     {S::ep_overlap, "EP all-to-all overlap", "专家并行通信重叠"},

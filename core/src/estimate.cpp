@@ -162,7 +162,7 @@ EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex
   r.grad_accum = s.grad_accum();
   if (ex) explain_layout(s, r, *ex);
   r.memory = estimate_memory(s, r.params, cal, ex);
-  const Compute compute = estimate_compute(s, r.params, cal, ex);
+  const Compute compute = estimate_compute(s, r.params, r.memory, cal, ex);
   const Comm comm = estimate_comm(s, r.params, r.memory, compute, cal, ex);
   r.time = estimate_time(s, r.memory, compute, comm, cal, ex);
   r.io = estimate_io(s, r.time, cal, ex);

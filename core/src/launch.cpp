@@ -348,6 +348,8 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "seq_len = " + num(s.seq_len) + "\n";
   t += "steps = " + num(train_steps(r)) + "\n";
   if (s.precision == Precision::bf16 || s.precision == Precision::fp8) t += "mixed_precision_param = \"bfloat16\"\n";
+  if (s.precision != Precision::fp32)
+    t += "mixed_precision_reduce = \"float32\"  # torchtitan's default, as estimated\n";
   t += "\n[parallelism]\n";
   t += "data_parallel_replicate_degree = " + num(x.zero == 0 ? dp : 1) + "\n";
   t += "data_parallel_shard_degree = " + num(x.zero == 0 ? 1 : dp) + "\n";

@@ -21,6 +21,15 @@ namespace llmplan {
 namespace {
 
 double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
+// Bytes per gradient element in the data-parallel reduction: Composer's and FSDP's mixed precision
+// DEFAULT reduce in fp32 (reduce_dtype, techniques.fp32_grad_reduce), and torchtitan always does:
+// its JobConfig types mixed_precision_reduce as Literal["float32"] (FSDP2), and its DDP reduces
+// the fp32 gradients of fp32 parameters under autocast.
+double grad_reduce_bytes(const Scenario& s) {
+  const bool fp32 =
+      s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce || s.framework == FrameworkKind::torchtitan;
+  return fp32 ? 4.0 : 2.0;
+}
 
 //-----------------------------------------------------------------------------
 // [SECTION] FLOPs
@@ -483,6 +492,34 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
 
+// FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
+// - each gathered parameter out of the all-gather buffer into its own tensor before the block
+//   runs, reading and writing its 16-bit weights (FSDPParamGroup.wait_for_unshard ->
+//   foreach_all_gather_copy_out), at every gather: forward and again backward per micro-batch,
+//   once per step where pipeline stages keep the weights gathered;
+// - the block's gradients into one reduce-scatter buffer in the reduce dtype before switching to
+//   the reduce-scatter stream (foreach_reduce -> foreach_reduce_scatter_copy_in), at every
+//   reduction.
+// Source: torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py and _fsdp_collectives.py.
+// FSDP1 gathers straight into the flat parameter whose views the block reads: no copy.
+double fsdp2_copy_s(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal) {
+  const Parallel& x = s.parallel;
+  const bool fsdp2 = s.framework == FrameworkKind::torchtitan || s.framework == FrameworkKind::torchtune;
+  if (!fsdp2 || x.zero < 3 || s.dp() * x.cp <= 1 || x.offload != Offload::none) return 0;
+  const double dense_ranks = static_cast<double>(x.tp) * x.pp;
+  const double expert_ranks = static_cast<double>(x.expert_tp()) * x.pp * x.ep;
+  const double routed = s.model.is_moe() ? s.model.moe_layers() * p.mlp_routed : 0.0;
+  const double weights = (p.total - routed) / dense_ranks + routed / expert_ranks;
+  const double routed_trained = routed_trainable_params(s, p);
+  const double trained = (mem.trainable_params - routed_trained) / dense_ranks + routed_trained / expert_ranks;
+  const bool once = keeps_gathered_weights(s);
+  const double gathers = once ? 1.0 : 2.0 * s.grad_accum();
+  const double reductions = once ? 1.0 : s.grad_accum();
+  const double e = bytes_per_element(s.precision);
+  const double bytes = gathers * weights * 2.0 * e + reductions * trained * (e + grad_reduce_bytes(s));
+  return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+}
+
 }  // namespace
 
 double busiest_stage_layers(const Scenario& s) {
@@ -506,7 +543,8 @@ double stage_imbalance(const Scenario& s, const ParamCount& p) {
   return busiest * s.parallel.pp / (s.model.layers + logit_blocks);
 }
 
-Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
+Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal,
+                         Explainer* ex) {
   Compute c;
   c.flops = training_flops(s, p, ex);
   c.gemm_efficiency = gemm_efficiency(s, cal, ex);
@@ -528,11 +566,13 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
   c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * c.gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);
+  c.fsdp_copy_s = fsdp2_copy_s(s, p, mem, cal);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
   const double imbalance = stage_imbalance(s, p);
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
-  c.compute_s = (c.gemm_s + c.attention_s + c.memory_bound_s) * slowdown * imbalance / s.compute_factor();
+  c.compute_s =
+      (c.gemm_s + c.attention_s + c.memory_bound_s + c.fsdp_copy_s) * slowdown * imbalance / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.executed_flops = c.flops.hardware_per_gpu_step - attention_hw +
                      (fused ? c.flops.attention_kernel_per_token * tokens_per_gpu : 0.0);
@@ -555,13 +595,25 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {"tokens_per_gpu", tokens_per_gpu},
              {"peak16_TFLOPS", s.cluster.peak_16bit_tflops},
              {"attention_efficiency", c.attention_efficiency}});
+    if (c.fsdp_copy_s > 0)
+      ex->add("time.fsdp_copy_s", c.fsdp_copy_s, "s",
+              "FSDP2 copies on the compute stream (torch/distributed/fsdp/_fully_shard): each gathered 16-bit weight "
+              "out of the all-gather buffer (read + write) at every gather, forward and backward per micro-batch or "
+              "once per step with pipeline stages, and the gradients into the reduce-scatter buffer in the reduce "
+              "dtype at every reduction / (HBM bandwidth x kMemBwEfficiency)",
+              {{"grad_accum", static_cast<double>(s.grad_accum())},
+               {"gathered_weights_kept", keeps_gathered_weights(s) ? 1.0 : 0.0},
+               {"grad_reduce_bytes", grad_reduce_bytes(s)},
+               {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+               {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
     ex->add("time.compute_s", c.compute_s, "s",
             "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / "
             "(16-bit peak x attention efficiency) + memory-bound time) x QLoRA slowdown x stage imbalance; "
             "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
             "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency); "
-            "/ the measured compute factor when a trial run calibrates the scenario",
+            "+ FSDP2's copies (time.fsdp_copy_s); / the measured compute factor when a trial run calibrates the "
+            "scenario",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step},
              {"peak_TFLOPS", peak / 1e12},
              {"gemm_efficiency", c.gemm_efficiency},
@@ -569,6 +621,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibrati
              {"attention_s", c.attention_s},
              {"attention_kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"memory_bound_s", c.memory_bound_s},
+             {"fsdp_copy_s", c.fsdp_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.elementwise_passes.name, cal.elementwise_passes.value},
@@ -697,8 +750,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     c.dp_inter_node = dp_group.inter_node;
     const double expert_total = x.ep > 1 ? routed_trainable_params(s, p) : 0.0;
     const double trained_per_gpu = (mem.trainable_params - expert_total) / (x.tp * x.pp);
-    // Composer's and FSDP's mixed precision DEFAULT reduce gradients in fp32 (reduce_dtype).
-    const double grad_element = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce ? 4.0 : 2.0;
+    const double grad_element = grad_reduce_bytes(s);
     const double grad_bytes = trained_per_gpu * grad_element;
     const double expert_per_gpu = expert_total / (static_cast<double>(x.expert_tp()) * x.pp * x.ep);
     const double expert_grad_bytes = expert_per_gpu * grad_element;

@@ -32,10 +32,12 @@ struct Compute {
   double gemm_s = 0;                // linear-layer matrix multiplications per GPU per step
   double attention_s = 0;           // fused attention kernels per GPU per step
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
+  double fsdp_copy_s = 0;           // FSDP2's copies out of the all-gather and into the reduce-scatter buffers
   double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
-  double compute_s = 0;             // per step, all micro-batches: (gemm + memory-bound) x QLoRA slowdown
-  double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (in compute_s)
-  double achieved_tflops = 0;       // per GPU while computing
+  double compute_s =
+      0;  // per step, all micro-batches: (gemm + attention + memory-bound + FSDP2 copies) x QLoRA slowdown
+  double stage_imbalance = 1;  // busiest pipeline stage's work / the average stage's (in compute_s)
+  double achieved_tflops = 0;  // per GPU while computing
   // FLOPs the kernels execute per GPU per step: the GEMMs (recompute included) and the fused
   // attention kernel's own count (causal blocks skipped), where MFU's count takes full attention.
   double executed_flops = 0;
@@ -206,7 +208,8 @@ double group_allreduce_s(double bytes, const GroupLink& g);
 
 // The steps, in the order estimate() runs them (parameters and memory come first: model.hpp,
 // memory.hpp). `ex` records the formula and inputs of every figure when not null.
-Compute estimate_compute(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex);
+Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal,
+                         Explainer* ex);
 Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Compute& compute,
                    const Calibration& cal, Explainer* ex);
 TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compute& compute, const Comm& comm,
