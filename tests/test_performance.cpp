@@ -586,13 +586,45 @@ TEST_CASE("FSDP2 copies gathered weights out and gradients in on the compute str
                   framework, global_batch, pp);
     const Scenario s = parse(text);
     const ParamCount p = count_params(s.model);
-    return estimate_compute(s, p, estimate_memory(s, p, cal), cal, nullptr).fsdp_copy_s;
+    return estimate_compute(s, p, estimate_memory(s, p, cal), cal, nullptr).framework_copy_s;
   };
   CHECK(copy_s("torchtitan", 8, 1) == doctest::Approx(112423657472.0 / (3350e9 * 0.9)));
   CHECK(copy_s("torchtune", 16, 1) == doctest::Approx(2.0 * 112423657472.0 / (3350e9 * 0.9)));
   CHECK(copy_s("torchtitan", 8, 2) == doctest::Approx((32121044992.0 + 48181567488.0) / 2.0 / (3350e9 * 0.9)));
   CHECK(copy_s("fsdp", 8, 1) == 0);
   CHECK(copy_s("hf", 8, 1) == 0);
+}
+
+TEST_CASE("DeepSpeed's BF16_Optimizer accumulates every micro-batch's gradients in fp32, keeps and reduces them") {
+  // DeepSpeed trains bf16 without ZeRO through its BF16_Optimizer (engine.get_data_types: fp32
+  // gradient accumulation by default), and with ZeRO-1 when data_types.grad_accum_dtype is fp32.
+  // Llama 2 7B (6,738,415,616 parameters) on 8 A100s (2,039 GB/s), 2 micro-batches a step: per
+  // micro-batch update_hp_grads reads 2 B and writes 4 B (the fp32 cast), then reads 4 + 4 B and
+  // writes 4 B (the add), 18 B a parameter: 2 x 18 x 6,738,415,616 B / (2,039 GB/s x
+  // kMemBwEfficiency 0.9) = 132.2 ms. The fp32 gradients add 4 B a parameter, 26,953,662,464 B.
+  const Calibration cal = default_calibration();
+  auto run = [&cal](const char* framework, int zero, bool fp32_grads) {
+    char text[1024];
+    std::snprintf(text, sizeof text, R"({"model": {"preset": "llama-2-7b"}, "framework": "%s", "precision": "bf16",
+        "seq_len": 4096, "micro_batch": 1, "global_batch": 16, "cluster": {"accelerator": "a100-sxm4-80gb",
+        "gpus": 8}, "parallel": {"zero": %d, "recompute": "full"}, "techniques": {"fp32_grad_reduce": %s}})",
+                  framework, zero, fp32_grads ? "true" : "false");
+    const Scenario s = parse(text);
+    const ParamCount p = count_params(s.model);
+    const MemoryResult mem = estimate_memory(s, p, cal);
+    return std::make_pair(mem, estimate_compute(s, p, mem, cal, nullptr));
+  };
+  const double params = 6738415616.0;
+  const auto [ds_mem, ds] = run("deepspeed", 0, false);
+  const auto [ddp_mem, ddp] = run("fsdp", 0, false);
+  CHECK(ds_mem.trainable_params == doctest::Approx(params));
+  CHECK(ds.framework_copy_s == doctest::Approx(2.0 * 18.0 * params / (2039e9 * 0.9)));
+  CHECK(ddp.framework_copy_s == 0);
+  CHECK(ds_mem.per_gpu.gradients - ddp_mem.per_gpu.gradients == doctest::Approx(4.0 * params));
+  // ZeRO-1 runs the BF16_Optimizer only with fp32 accumulation asked for; ZeRO-2 never.
+  CHECK(run("deepspeed", 1, true).second.framework_copy_s == doctest::Approx(ds.framework_copy_s));
+  CHECK(run("deepspeed", 1, false).second.framework_copy_s == 0);
+  CHECK(run("deepspeed", 2, true).second.framework_copy_s == 0);
 }
 
 TEST_CASE("a minimum billing block sets the cost: warned, billed beside used hours, and the range held at the block") {

@@ -94,6 +94,10 @@ std::string deepspeed_json(const Scenario& s, const EstimateResult& r, const Cal
              {"gradient_accumulation_steps", r.grad_accum},
              {"gradient_clipping", 1.0}};
   if (s.precision == Precision::bf16 || s.precision == Precision::fp8) ds["bf16"] = {{"enabled", true}};
+  // ZeRO-1 with fp32 gradient accumulation runs the BF16_Optimizer, as the estimate does (without ZeRO
+  // it is DeepSpeed's default).
+  if (s.precision == Precision::bf16 && s.parallel.zero == 1 && s.techniques.fp32_grad_reduce)
+    ds["data_types"] = {{"grad_accum_dtype", "fp32"}};
   if (s.precision == Precision::fp16) ds["fp16"] = {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}};
   json zero = {{"stage", s.parallel.zero}, {"overlap_comm", true}, {"contiguous_gradients", true}};
   if (s.parallel.zero >= 1 && s.parallel.zero <= 2) {

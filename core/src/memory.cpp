@@ -159,6 +159,12 @@ int dense_shard_ranks(const Scenario& s) { return std::max(1, s.dp() * s.paralle
 
 }  // namespace
 
+bool deepspeed_bf16_optimizer(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  return s.framework == FrameworkKind::deepspeed && s.precision == Precision::bf16 && x.offload == Offload::none &&
+         (x.zero == 0 || (x.zero == 1 && s.techniques.fp32_grad_reduce));
+}
+
 bool keeps_gathered_weights(const Scenario& s) {
   const Parallel& x = s.parallel;
   return x.zero >= 3 && x.pp > 1 && x.offload == Offload::none && dense_shard_ranks(s) > 1;
@@ -447,6 +453,9 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   m.gradients = s.techniques.optimizer_in_backward
                     ? std::min(states.gradients, largest_layer_params_per_rank(p, s.model, s.parallel) * b.gradients)
                     : states.gradients;
+  // DeepSpeed's BF16_Optimizer keeps fp32 gradients of all the trained parameters beside the bf16
+  // ones (fp32_groups_gradients_flat, the size of the unpartitioned bf16 groups).
+  if (deepspeed_bf16_optimizer(s)) m.gradients += sp.trained * 4.0;
   m.optimizer = s.parallel.offload == Offload::none ? states.optimizer : 0.0;
   if (s.parallel.offload != Offload::none && s.parallel.zero >= 3) m.weights = 0;  // params live on the host too
   if (keeps_gathered_weights(s)) {
@@ -586,8 +595,9 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"in_flight_micro_batches", in_flight_micro_batches(s, peak_rank)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
          "trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp "
-         "/ ep) (0 at the activation peak of a single process)",
-         {{"bytes_per_param", b.gradients}});
+         "/ ep) (0 at the activation peak of a single process); DeepSpeed's BF16_Optimizer adds 4 B of fp32 "
+         "gradient per trained parameter",
+         {{"bytes_per_param", b.gradients}, {"bf16_optimizer", deepspeed_bf16_optimizer(s) ? 1.0 : 0.0}});
   ex.add("memory.off_peak_bytes.gradients", m.off_peak_gradients, "B",
          "one GPU without accumulation (plain PyTorch): .grad is allocated during backward as the activations are "
          "freed, so its peak holds the activations or the gradients, not both; these gradients come after the "

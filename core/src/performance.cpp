@@ -24,10 +24,11 @@ double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0;
 // Bytes per gradient element in the data-parallel reduction: Composer's and FSDP's mixed precision
 // DEFAULT reduce in fp32 (reduce_dtype, techniques.fp32_grad_reduce), and torchtitan always does:
 // its JobConfig types mixed_precision_reduce as Literal["float32"] (FSDP2), and its DDP reduces
-// the fp32 gradients of fp32 parameters under autocast.
+// the fp32 gradients of fp32 parameters under autocast. DeepSpeed's BF16_Optimizer reduces its fp32
+// gradients (get_grads_for_reduction).
 double grad_reduce_bytes(const Scenario& s) {
-  const bool fp32 =
-      s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce || s.framework == FrameworkKind::torchtitan;
+  const bool fp32 = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce ||
+                    s.framework == FrameworkKind::torchtitan || deepspeed_bf16_optimizer(s);
   return fp32 ? 4.0 : 2.0;
 }
 
@@ -492,6 +493,21 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
 
+// Parameters and trained parameters one GPU holds the 16-bit copies of (its TP x PP share of the
+// dense ones, EP x ETP x PP of the routed experts).
+struct RankParams {
+  double weights = 0, trained = 0;
+};
+RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResult& mem) {
+  const Parallel& x = s.parallel;
+  const double dense_ranks = static_cast<double>(x.tp) * x.pp;
+  const double expert_ranks = static_cast<double>(x.expert_tp()) * x.pp * x.ep;
+  const double routed = s.model.is_moe() ? s.model.moe_layers() * p.mlp_routed : 0.0;
+  const double routed_trained = routed_trainable_params(s, p);
+  return {.weights = (p.total - routed) / dense_ranks + routed / expert_ranks,
+          .trained = (mem.trainable_params - routed_trained) / dense_ranks + routed_trained / expert_ranks};
+}
+
 // FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
 // - each gathered parameter out of the all-gather buffer into its own tensor before the block
 //   runs, reading and writing its 16-bit weights (FSDPParamGroup.wait_for_unshard ->
@@ -502,21 +518,30 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 //   reduction.
 // Source: torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py and _fsdp_collectives.py.
 // FSDP1 gathers straight into the flat parameter whose views the block reads: no copy.
-double fsdp2_copy_s(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal) {
+double fsdp2_copy_bytes(const Scenario& s, const RankParams& r) {
   const Parallel& x = s.parallel;
   const bool fsdp2 = s.framework == FrameworkKind::torchtitan || s.framework == FrameworkKind::torchtune;
   if (!fsdp2 || x.zero < 3 || s.dp() * x.cp <= 1 || x.offload != Offload::none) return 0;
-  const double dense_ranks = static_cast<double>(x.tp) * x.pp;
-  const double expert_ranks = static_cast<double>(x.expert_tp()) * x.pp * x.ep;
-  const double routed = s.model.is_moe() ? s.model.moe_layers() * p.mlp_routed : 0.0;
-  const double weights = (p.total - routed) / dense_ranks + routed / expert_ranks;
-  const double routed_trained = routed_trainable_params(s, p);
-  const double trained = (mem.trainable_params - routed_trained) / dense_ranks + routed_trained / expert_ranks;
   const bool once = keeps_gathered_weights(s);
   const double gathers = once ? 1.0 : 2.0 * s.grad_accum();
   const double reductions = once ? 1.0 : s.grad_accum();
   const double e = bytes_per_element(s.precision);
-  const double bytes = gathers * weights * 2.0 * e + reductions * trained * (e + grad_reduce_bytes(s));
+  return gathers * r.weights * 2.0 * e + reductions * r.trained * (e + grad_reduce_bytes(s));
+}
+
+// DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into its fp32 gradients after
+// the backward (update_hp_grads: hp_grad.add_(lp.grad.to(fp32)), called by the pipeline engine's
+// _exec_backward_pass and by backward()): the cast reads 2 B and writes 4, the add reads 4 + 4 and
+// writes 4, 18 B per trained parameter per micro-batch (deepspeed/runtime/bf16_optimizer.py).
+double deepspeed_accumulation_bytes(const Scenario& s, const RankParams& r) {
+  if (!deepspeed_bf16_optimizer(s)) return 0;
+  return s.grad_accum() * r.trained * (2.0 + 4.0 + 3.0 * 4.0);
+}
+
+// Time the framework spends copying weights and gradients on the compute stream, at HBM bandwidth.
+double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal) {
+  const RankParams r = rank_params(s, p, mem);
+  const double bytes = fsdp2_copy_bytes(s, r) + deepspeed_accumulation_bytes(s, r);
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
 
@@ -566,13 +591,13 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * c.gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);
-  c.fsdp_copy_s = fsdp2_copy_s(s, p, mem, cal);
+  c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
   const double imbalance = stage_imbalance(s, p);
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
   c.compute_s =
-      (c.gemm_s + c.attention_s + c.memory_bound_s + c.fsdp_copy_s) * slowdown * imbalance / s.compute_factor();
+      (c.gemm_s + c.attention_s + c.memory_bound_s + c.framework_copy_s) * slowdown * imbalance / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.executed_flops = c.flops.hardware_per_gpu_step - attention_hw +
                      (fused ? c.flops.attention_kernel_per_token * tokens_per_gpu : 0.0);
@@ -595,12 +620,14 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"tokens_per_gpu", tokens_per_gpu},
              {"peak16_TFLOPS", s.cluster.peak_16bit_tflops},
              {"attention_efficiency", c.attention_efficiency}});
-    if (c.fsdp_copy_s > 0)
-      ex->add("time.fsdp_copy_s", c.fsdp_copy_s, "s",
-              "FSDP2 copies on the compute stream (torch/distributed/fsdp/_fully_shard): each gathered 16-bit weight "
+    if (c.framework_copy_s > 0)
+      ex->add("time.framework_copy_s", c.framework_copy_s, "s",
+              "the framework's copies of weights and gradients on the compute stream / (HBM bandwidth x "
+              "kMemBwEfficiency): FSDP2 (torch/distributed/fsdp/_fully_shard) copies each gathered 16-bit weight "
               "out of the all-gather buffer (read + write) at every gather, forward and backward per micro-batch or "
               "once per step with pipeline stages, and the gradients into the reduce-scatter buffer in the reduce "
-              "dtype at every reduction / (HBM bandwidth x kMemBwEfficiency)",
+              "dtype at every reduction; DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into "
+              "fp32 ones, 18 B per trained parameter (deepspeed/runtime/bf16_optimizer.py, update_hp_grads)",
               {{"grad_accum", static_cast<double>(s.grad_accum())},
                {"gathered_weights_kept", keeps_gathered_weights(s) ? 1.0 : 0.0},
                {"grad_reduce_bytes", grad_reduce_bytes(s)},
@@ -612,7 +639,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
             "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
             "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency); "
-            "+ FSDP2's copies (time.fsdp_copy_s); / the measured compute factor when a trial run calibrates the "
+            "+ the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run "
+            "calibrates the "
             "scenario",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step},
              {"peak_TFLOPS", peak / 1e12},
@@ -621,7 +649,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"attention_s", c.attention_s},
              {"attention_kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"memory_bound_s", c.memory_bound_s},
-             {"fsdp_copy_s", c.fsdp_copy_s},
+             {"framework_copy_s", c.framework_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.elementwise_passes.name, cal.elementwise_passes.value},

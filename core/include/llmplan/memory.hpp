@@ -86,6 +86,11 @@ struct MemoryResult {
 // chunks of 1 / vp of the stage, which for the first stage is pp (1 + (pp - 1) / (pp vp))
 // (Korthikanti et al. 2022 §4.2.3).
 double in_flight_micro_batches(const Scenario& s, int rank);
+// DeepSpeed trains bf16 through its BF16_Optimizer when gradients accumulate in fp32: without ZeRO
+// by default (engine.get_data_types), or with ZeRO-1 and data_types.grad_accum_dtype fp32
+// (techniques.fp32_grad_reduce; the BLOOM run's set-up). It keeps fp32 gradients of every trained
+// parameter beside the bf16 ones, adds into them after every micro-batch and reduces them.
+bool deepspeed_bf16_optimizer(const Scenario& s);
 // ZeRO-3 / FSDP with pipeline stages keeps each stage's gathered weights through the step and
 // accumulates unsharded gradients, gathering and reducing once per step (torchtitan).
 bool keeps_gathered_weights(const Scenario& s);

@@ -32,10 +32,10 @@ struct Compute {
   double gemm_s = 0;                // linear-layer matrix multiplications per GPU per step
   double attention_s = 0;           // fused attention kernels per GPU per step
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
-  double fsdp_copy_s = 0;           // FSDP2's copies out of the all-gather and into the reduce-scatter buffers
+  double framework_copy_s = 0;      // FSDP2's gather and reduce buffers, DeepSpeed BF16_Optimizer's fp32 accumulation
   double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
   double compute_s =
-      0;  // per step, all micro-batches: (gemm + attention + memory-bound + FSDP2 copies) x QLoRA slowdown
+      0;  // per step, all micro-batches: (gemm + attention + memory-bound + framework copies) x QLoRA slowdown
   double stage_imbalance = 1;  // busiest pipeline stage's work / the average stage's (in compute_s)
   double achieved_tflops = 0;  // per GPU while computing
   // FLOPs the kernels execute per GPU per step: the GEMMs (recompute included) and the fused
