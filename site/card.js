@@ -29,6 +29,7 @@
         measured: { tokens_per_s_per_gpu: '{v} tokens/s per GPU', step_s: 'step of {v} s', mfu: 'MFU of {v}',
                     peak_memory_gib: 'peak of {v} GiB per GPU', other: 'bandwidth' },
         measuredRange: 'measured', billed: 'Billed (minimum block)', used: '{h} used',
+        noTokens: 'no training tokens: set them for the run\'s length and cost',
         textViewLabel: 'llmplan results as text', breakdown: 'Memory per GPU', component: 'Component',
       parts: { weights: 'Weights', gradients: 'Gradients', optimizer: 'Optimizer states', activations: 'Activations',
                logits: 'Logits and loss', buffers: 'Communication buffers', runtime: 'CUDA context and fragmentation',
@@ -59,6 +60,7 @@
         measured: { tokens_per_s_per_gpu: '每卡 {v} tokens/s', step_s: '单步 {v} 秒', mfu: 'MFU {v}',
                     peak_memory_gib: '每卡显存峰值 {v} GiB', other: '带宽' },
         measuredRange: '实测', billed: '计费时长（最低计费周期）', used: '实际使用 {h}',
+        noTokens: '未设训练词元数：填写后可得训练时长与费用',
         textViewLabel: 'llmplan 结果（文字版）', breakdown: '单卡显存', component: '组成部分',
       parts: { weights: '权重', gradients: '梯度', optimizer: '优化器状态', activations: '激活值', logits: 'Logits 与损失',
                buffers: '通信缓冲区', runtime: 'CUDA 上下文与显存碎片', other: '其他', total: '合计' },
@@ -256,14 +258,18 @@
       verdict.lastChild.appendChild(el('span', { 'data-pct': '' }));
       verdict.lastChild.firstChild.style.width = Math.min(100, 100 * used / m.capacity_bytes) + '%';
       var cny = (s.pricing && s.pricing.currency) === 'cny' || lang === 'zh';
+      var sized = r.time.steps > 0;
       var figures = el('dl', { class: 'figures' }, [
         figure(T.step, seconds(r.time.step_s), 'time.step_s', r.time.step_s, rangeOf(r.ranges, 'time.step_s', seconds)),
-        figure(T.total, duration(r.time.total_hours), 'time.total_hours', r.time.total_hours,
-               rangeOf(r.ranges, 'time.total_hours', duration)),
-        cny ? figure(T.cost, money(r.cost.total_cny, 'CNY'), 'cost.total_cny', r.cost.total_cny,
-                     rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'CNY'); }, r.cost.usd_to_cny))
-            : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd,
-                     rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
+        // Without training tokens there is a step but no run to time or price: a dash, and why.
+        sized ? figure(T.total, duration(r.time.total_hours), 'time.total_hours', r.time.total_hours,
+                       rangeOf(r.ranges, 'time.total_hours', duration))
+              : figure(T.total, '—', 'time.total_hours', r.time.total_hours, [T.noTokens]),
+        !sized ? figure(T.cost, '—', cny ? 'cost.total_cny' : 'cost.total_usd', cny ? r.cost.total_cny : r.cost.total_usd)
+        : cny ? figure(T.cost, money(r.cost.total_cny, 'CNY'), 'cost.total_cny', r.cost.total_cny,
+                       rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'CNY'); }, r.cost.usd_to_cny))
+              : figure(T.cost, money(r.cost.total_usd, 'USD'), 'cost.total_usd', r.cost.total_usd,
+                       rangeOf(r.ranges, 'cost.total_usd', function (x) { return money(x, 'USD'); })),
         billedFigure(r.cost),
         figure(T.mfu, percent(r.time.mfu), 'time.mfu', r.time.mfu, rangeOf(r.ranges, 'time.mfu', percent)),
         figure(T.throughput, num(r.time.tokens_per_s, 0), 'time.tokens_per_s', r.time.tokens_per_s,

@@ -3,9 +3,13 @@
 #include "i18n.hpp"
 
 #include <array>
+#include <cstdio>
+#include <initializer_list>
 #include <string>
 
+#include "llmplan/advice.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/units.hpp"
 
 namespace llmplan::web {
 namespace {
@@ -737,6 +741,24 @@ constexpr Entry kStrings[] = {
     {S::t_ep_dispatcher, "How tokens reach experts on other nodes: all-to-all sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); DeepEP sends one copy per destination node over the network and forwards it inside the node over NVLink (DeepEP, HybridEP; Megatron-Core --moe-token-dispatcher-type flex).", "token 如何到达其他节点上的专家：all-to-all 为每个被选中的专家各发一份（Megatron-Core 的 alltoall 分发器、torchtitan）；DeepEP 为每个目标节点经网络只发一份，再在节点内经 NVLink 转发（DeepEP、HybridEP；Megatron-Core --moe-token-dispatcher-type flex）。"},
     {S::ep_dispatcher_alltoall, "all-to-all (a copy per expert)", "all-to-all（每个专家一份）"},
     {S::ep_dispatcher_deepep, "DeepEP (a copy per node)", "DeepEP（每个节点一份）"},
+    {S::place_data_local_fmt, "Stage the %s data set from object storage (s5cmd, parallel) to each node's local NVMe%s and read it there: the GPUs read %s in all; a cloud block disk gives 100-200 MB/s and random reads stall it.", "把 %s 的数据集从对象存储（s5cmd 并行）拷到每个节点的本地 NVMe%s，并在本地读取：所有 GPU 合计读取 %s；云块存储只有 100-200 MB/s，随机读会让它卡住。"},
+    {S::place_data_staging_fmt, " (%s before the first step)", "（第一步之前需 %s）"},
+    {S::place_data_fs_fmt, "The %s data set %s: put it on a parallel file system (%s), preloaded from object storage before training; the job reads %s.", "%s 的数据集%s：请放在并行文件系统（%s）上，训练前从对象存储预加载；作业读取 %s。"},
+    {S::place_data_too_big, "does not fit on the nodes' local NVMe", "放不进节点的本地 NVMe"},
+    {S::place_data_unknown_nvme, "may not fit on the nodes' local NVMe, whose size the offering does not publish (check it: lsblk)", "可能放不进节点的本地 NVMe（该实例未公布其容量，请用 lsblk 查看）"},
+    {S::place_fs_examples, "Lustre, GPFS, CPFS", "Lustre、GPFS、CPFS"},
+    {S::place_ckpt_local_fmt, "Write checkpoints (%s each, every %s, %s to write) to local NVMe, keep the last %s, and copy each to object storage: a released or failed instance loses its local disk.", "检查点（每个 %s，每 %s 一次，写入需 %s）写到本地 NVMe，保留最近 %s 个，并把每个复制到对象存储：实例释放或故障时本地盘会丢失。"},
+    {S::place_ckpt_fs_fmt, "Write checkpoints (%s each, every %s, %s to write) to a shared parallel file system%s: after a failure every node must restart from the same checkpoint, so never only to local disks; archive to object storage.", "检查点（每个 %s，每 %s 一次，写入需 %s）写到共享并行文件系统%s：故障后所有节点必须从同一个检查点重启，所以绝不能只写本地盘；另归档到对象存储。"},
+    {S::rdma_one_node_fmt, "One node: tensor, pipeline and data-parallel traffic stays on the node's %s GB/s per GPU link; no RDMA network is needed.", "单节点：张量、流水线和数据并行的流量都在节点内每卡 %s GB/s 的链路上；不需要 RDMA 网络。"},
+    {S::rdma_needed_fmt, "RDMA is needed: each GPU sends %s across nodes per step; over 25 Gb/s kernel TCP a step would take %s instead of %s (%sx slower).", "需要 RDMA：每卡每步跨节点发送 %s；若走 25 Gb/s 内核 TCP，一步要 %s 而不是 %s（慢 %s 倍）。"},
+    {S::rdma_no_fabric, " This offering has no RDMA fabric: prefer one that does.", "该实例没有 RDMA 网络：请优先选择有 RDMA 的实例。"},
+    {S::rdma_optional_fmt, "RDMA is optional: each GPU sends %s across nodes per step, which 25 Gb/s TCP would carry in %s per step instead of %s (%sx).", "RDMA 可选：每卡每步跨节点发送 %s，25 Gb/s TCP 每步需 %s 而不是 %s（%s 倍）。"},
+    {S::no_tokens_hint, "No training tokens: set Training tokens (or Dataset tokens and Epochs) for the run's length and cost.", "未设训练词元数：填写训练词元数（或数据集词元数与轮数）即可得到训练时长与费用。"},
+    {S::price_per_gpu_hour, "Price per GPU-hour", "每卡时价格"},
+    {S::price_src_user, "your price (Price override)", "你填写的价格（价格覆盖）"},
+    {S::price_src_instance_fmt, "catalog offering %s, %s price (%s, as of %s)", "目录实例 %s 的%s价格（%s，数据截至 %s）"},
+    {S::price_src_median_fmt, "median %s price per GPU over %s catalog offerings with the %s", "目录中每卡%s价格的中位数（%s 个含 %s 的实例）"},
+    {S::price_src_none, "the catalog has no price for this accelerator: give one in Price override", "目录中没有该加速卡的价格：请在价格覆盖中填写"},
     // [estimate strings: add above this line]
 };
 // clang-format on
@@ -773,6 +795,72 @@ const char* provider_kind_name(const std::string& kind) {
   if (kind == "marketplace") return tr(S::kind_marketplace);
   if (kind == "compute_centre") return tr(S::kind_compute_centre);
   return kind.c_str();
+}
+
+namespace {
+std::string formatted(S format, std::initializer_list<const char*> args) {
+  // The formats take only %s; fill them in order (snprintf with a runtime format and a fixed
+  // argument count would need one overload per count).
+  std::string out;
+  const std::string f = tr(format);
+  auto arg = args.begin();
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i] == '%' && i + 1 < f.size() && f[i + 1] == 's' && arg != args.end()) {
+      out += *arg++;
+      ++i;
+    } else {
+      out += f[i];
+    }
+  }
+  return out;
+}
+
+std::string fixed(const char* format, double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+}  // namespace
+
+std::string data_placement_text(const DataPlacement& d) {
+  const std::string need = fixed("%.3g MB/s", d.read_bytes_per_s / 1e6);
+  const std::string size = format_bytes(d.dataset_bytes);
+  if (d.local_nvme) {
+    const std::string staging =
+        d.staging_h > 0 ? formatted(S::place_data_staging_fmt, {format_duration(d.staging_h * 3600).c_str()}) : "";
+    return formatted(S::place_data_local_fmt, {size.c_str(), staging.c_str(), need.c_str()});
+  }
+  return formatted(S::place_data_fs_fmt,
+                   {size.c_str(), tr(d.nvme_size_known ? S::place_data_too_big : S::place_data_unknown_nvme),
+                    d.parallel_fs.empty() ? tr(S::place_fs_examples) : d.parallel_fs.c_str(), need.c_str()});
+}
+
+std::string checkpoint_placement_text(const CheckpointPlacement& c) {
+  const std::string size = format_bytes(c.bytes), every = format_duration(c.interval_h * 3600),
+                    write = format_duration(c.write_s), kept = std::to_string(c.kept);
+  if (c.local_nvme)
+    return formatted(S::place_ckpt_local_fmt, {size.c_str(), every.c_str(), write.c_str(), kept.c_str()});
+  const std::string fs = c.parallel_fs.empty() ? "" : " (" + c.parallel_fs + ")";
+  return formatted(S::place_ckpt_fs_fmt, {size.c_str(), every.c_str(), write.c_str(), fs.c_str()});
+}
+
+std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_gb_per_s, bool has_rdma) {
+  if (nodes <= 1) return formatted(S::rdma_one_node_fmt, {fixed("%.0f", intra_node_gb_per_s).c_str()});
+  const std::string sent = format_bytes(a.inter_node_bytes), tcp = format_duration(a.tcp_step_s),
+                    step = format_duration(a.step_s);
+  const double slower = a.step_s > 0 ? a.tcp_step_s / a.step_s : 1.0;
+  if (a.needed)
+    return formatted(S::rdma_needed_fmt, {sent.c_str(), tcp.c_str(), step.c_str(), fixed("%.1f", slower).c_str()}) +
+           (has_rdma ? "" : tr(S::rdma_no_fabric));
+  return formatted(S::rdma_optional_fmt, {sent.c_str(), tcp.c_str(), step.c_str(), fixed("%.2f", slower).c_str()});
+}
+
+const char* pricing_mode_name(const std::string& mode) {
+  if (mode == "on_demand") return tr(S::price_mode_on_demand);
+  if (mode == "spot") return tr(S::price_mode_spot);
+  if (mode == "reserved_1yr") return tr(S::price_mode_reserved_1yr);
+  if (mode == "reserved_3yr") return tr(S::price_mode_reserved_3yr);
+  return mode.c_str();
 }
 
 namespace {

@@ -6,7 +6,10 @@
 
 namespace llmplan {
 struct LinkNotice;
-}
+struct DataPlacement;
+struct CheckpointPlacement;
+struct RdmaAdvice;
+}  // namespace llmplan
 
 namespace llmplan::web {
 
@@ -146,6 +149,8 @@ enum class Lang { en, zh };
   X(page_form_title) \
   X(edit_scenario) \
   X(ep_dispatcher) X(t_ep_dispatcher) X(ep_dispatcher_alltoall) X(ep_dispatcher_deepep) \
+  X(place_data_local_fmt) X(place_data_staging_fmt) X(place_data_fs_fmt) X(place_data_too_big) X(place_data_unknown_nvme) X(place_fs_examples) X(place_ckpt_local_fmt) X(place_ckpt_fs_fmt) X(rdma_one_node_fmt) X(rdma_needed_fmt) X(rdma_no_fabric) X(rdma_optional_fmt) \
+  X(no_tokens_hint) X(price_per_gpu_hour) X(price_src_user) X(price_src_instance_fmt) X(price_src_median_fmt) X(price_src_none) \
   /* [estimate strings: add above this line] */
 // clang-format on
 
@@ -159,6 +164,13 @@ enum class S {
 const char* tr(S s);
 // A catalog provider kind (kProviderKinds) in the UI language; another value as it is written.
 const char* provider_kind_name(const std::string& kind);
+// A plan's advice in the UI language, worded from its figures (advice.hpp): where the data and the
+// checkpoints go, and why RDMA is or is not needed.
+std::string data_placement_text(const DataPlacement& d);
+std::string checkpoint_placement_text(const CheckpointPlacement& c);
+std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_gb_per_s, bool has_rdma);
+// A pricing mode (kPricingModeNames) in the UI language; another value as it is written.
+const char* pricing_mode_name(const std::string& mode);
 
 // A link notice in the UI language: the core's English message, or in Chinese its code's wording
 // (the reasons the core gives, such as a field's allowed range, stay as the core wrote them).

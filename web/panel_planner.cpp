@@ -684,13 +684,16 @@ bool draw_details(AppState& app, PlannerState& p) {
   if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("%s: %s", tr(S::rdma), d.advice.rdma.needed ? tr(S::rdma_needed) : tr(S::rdma_not_needed));
-    ImGui::TextDisabled("%s", d.advice.rdma_reason.c_str());
+    const Scenario& ps = d.scenario;
+    ImGui::TextDisabled(
+        "%s",
+        rdma_reason_text(d.advice.rdma, ps.cluster.nodes(), ps.cluster.intra_node_gb_per_s, ps.network.rdma).c_str());
     ImGui::Text("%s:", tr(S::data_location));
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", d.advice.data_location.c_str());
+    ImGui::TextDisabled("%s", data_placement_text(d.advice.data).c_str());
     ImGui::Text("%s:", tr(S::checkpoint_location));
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", d.advice.checkpoint_location.c_str());
+    ImGui::TextDisabled("%s", checkpoint_placement_text(d.advice.checkpoints).c_str());
     ImGui::PopTextWrapPos();
     if (ImGui::BeginTable("sizing", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn(tr(S::node_sizing));

@@ -27,6 +27,12 @@
 namespace llmplan::web {
 namespace {
 
+const std::string kDash = "\u2014";
+
+// The scenario sizes a run (training tokens, or a dataset and epochs): without it there is a step
+// to time but no run to time or price.
+bool sized_run(const EstimateResult& r) { return r.time.steps > 0; }
+
 //-----------------------------------------------------------------------------
 // [SECTION] Helpers
 //-----------------------------------------------------------------------------
@@ -174,14 +180,19 @@ void cards(const AppState& app) {
        "memory.fits");
   char gpu_hours[96];
   std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.reliability.gpu_hours).c_str());
-  card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr,
-       range_line(app, "time.total_hours", hours) + gpu_hours, "time.total_days");
   char per_hour[96];
   std::snprintf(per_hour, sizeof per_hour, tr(S::per_gpu_hour_fmt),
                 money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
-  card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
-       range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
-       "cost.total_usd");
+  if (sized_run(r)) {
+    card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr,
+         range_line(app, "time.total_hours", hours) + gpu_hours, "time.total_days");
+    card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
+         range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
+         "cost.total_usd");
+  } else {  // a step, but no run to time or price: say what is missing rather than show zeros
+    card(app, tr(S::card_time), kDash, nullptr, tr(S::no_tokens_hint), "time.total_days");
+    card(app, tr(S::card_cost), kDash, nullptr, per_hour, "cost.total_usd");
+  }
   char executed[96];  // MFU counts attention without causal masking; the kernels' own rate is bounded
   std::snprintf(executed, sizeof executed, tr(S::executed_fmt), format_percent(r.time.executed_fraction).c_str());
   card(app, tr(S::card_mfu), format_percent(r.time.mfu), nullptr,
@@ -253,6 +264,33 @@ void step_time(const AppState& app) {
 // [SECTION] Cost
 //-----------------------------------------------------------------------------
 
+// Where the price came from, in the UI language (Pricing::price_source holds the core's English).
+std::string price_source_text(const AppState& app) {
+  const Pricing& pr = app.scenario.pricing;
+  const Catalog& catalog = app_catalog(app);
+  char buf[512];
+  switch (pr.source) {
+    case PriceSource::user: return tr(S::price_src_user);
+    case PriceSource::none: return tr(S::price_src_none);
+    case PriceSource::instance:
+      if (const Instance* in = catalog.find_instance(app.scenario.cluster.instance)) {
+        std::snprintf(buf, sizeof buf, tr(S::price_src_instance_fmt), in->name.c_str(),
+                      pricing_mode_name(kPricingModeNames[static_cast<int>(pr.mode)]), in->source.c_str(),
+                      in->as_of.c_str());
+        return buf;
+      }
+      break;
+    case PriceSource::catalog_median: {
+      const Accelerator* a = catalog.find_accelerator(app.scenario.cluster.accelerator);
+      std::snprintf(
+          buf, sizeof buf, tr(S::price_src_median_fmt), pricing_mode_name(kPricingModeNames[static_cast<int>(pr.mode)]),
+          std::to_string(pr.price_offerings).c_str(), a ? a->name.c_str() : app.scenario.cluster.accelerator.c_str());
+      return buf;
+    }
+  }
+  return pr.price_source;
+}
+
 void cost(const AppState& app) {
   section_header(tr(S::sec_cost));
   const CostResult& c = app.result.cost;
@@ -273,24 +311,31 @@ void cost(const AppState& app) {
   auto row = [&](S label, double usd, const char* key) {
     line(app, tr(label), {money(app, usd, Currency::usd), money(app, usd, Currency::cny)}, key);
   };
-  row(S::cost_compute, c.compute_usd, "cost.compute_usd");
-  row(S::cost_storage, c.storage_usd, "cost.storage_usd");
-  row(S::cost_total, c.total_usd, "cost.total_usd");
-  if (const FigureRange* f = find_range(app.ranges, "cost.total_usd"))
+  const bool run = sized_run(app.result);
+  auto run_row = [&](S label, double usd, const char* key) {
+    if (run) return row(label, usd, key);
+    line(app, tr(label), {kDash, kDash}, key);
+  };
+  run_row(S::cost_compute, c.compute_usd, "cost.compute_usd");
+  run_row(S::cost_storage, c.storage_usd, "cost.storage_usd");
+  run_row(S::cost_total, c.total_usd, "cost.total_usd");
+  const FigureRange* f = run ? find_range(app.ranges, "cost.total_usd") : nullptr;
+  if (f)
     line(app, tr(S::range_80),
          {money(app, f->low, Currency::usd) + " " + tr(S::range_to) + " " + money(app, f->high, Currency::usd),
           money(app, f->low, Currency::cny) + " " + tr(S::range_to) + " " + money(app, f->high, Currency::cny)},
          "ranges.cost.total_usd.low");
   row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
-  row(S::price, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
+  row(S::price_per_gpu_hour, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
   line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");
-  line(app, tr(S::gpu_hours), {format_count(app.result.reliability.gpu_hours), ""}, "gpu_hours");
+  line(app, tr(S::gpu_hours), {run ? format_count(app.result.reliability.gpu_hours) : kDash, ""}, "gpu_hours");
   // A minimum billing block: the hours billed beside the hours used, so the sum can be checked.
-  line(app, tr(S::used_hours), {format_duration(c.used_hours * 3600), ""}, "cost.used_hours");
+  line(app, tr(S::used_hours), {run ? format_duration(c.used_hours * 3600) : kDash, ""}, "cost.used_hours");
   if (c.billed_hours > c.used_hours)
     line(app, tr(S::billed_hours), {format_duration(c.billed_hours * 3600), ""}, "cost.billed_hours");
   ImGui::EndTable();
-  const std::string source = std::string(tr(S::price_source)) + ": " + app.scenario.pricing.price_source;
+  if (!run) text_wrapped_disabled(tr(S::no_tokens_hint));
+  const std::string source = std::string(tr(S::price_source)) + ": " + price_source_text(app);
   text_wrapped_disabled(source.c_str());
 }
 
@@ -334,12 +379,13 @@ void needs(const AppState& app) {
        {tr(app.advice.rdma.needed ? S::rdma_needed : S::rdma_not_needed),
         app.scenario.network.rdma ? tr(S::yes) : tr(S::no)},
        nullptr, rdma_short ? &palette::kError : nullptr);
-  if (!app.advice.rdma_reason.empty()) item_tooltip(app.advice.rdma_reason.c_str());
+  const Scenario& sc = app.scenario;
+  item_tooltip(
+      rdma_reason_text(app.advice.rdma, sc.cluster.nodes(), sc.cluster.intra_node_gb_per_s, sc.network.rdma).c_str());
   ImGui::EndTable();
-  for (const auto& [label, body] : {std::pair{S::where_data, &app.advice.data_location},
-                                    std::pair{S::where_ckpt, &app.advice.checkpoint_location}}) {
-    if (body->empty()) continue;
-    const std::string s = std::string(tr(label)) + ": " + *body;
+  for (const auto& [label, body] : {std::pair{S::where_data, data_placement_text(app.advice.data)},
+                                    std::pair{S::where_ckpt, checkpoint_placement_text(app.advice.checkpoints)}}) {
+    const std::string s = std::string(tr(label)) + ": " + body;
     text_wrapped_disabled(s.c_str());
   }
 }

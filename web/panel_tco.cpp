@@ -217,13 +217,6 @@ bool draw_form(AppState& app) {
   return changed;
 }
 
-const char* mode_label(const std::string& mode) {
-  if (mode == "on_demand") return tr(S::price_mode_on_demand);
-  if (mode == "spot") return tr(S::price_mode_spot);
-  if (mode == "reserved_1yr") return tr(S::price_mode_reserved_1yr);
-  return tr(S::price_mode_reserved_3yr);
-}
-
 constexpr ImU32 kModeColors[] = {palette::kSeriesOrange, palette::kSeriesPurple, palette::kSeriesGreen,
                                  palette::kSeriesTeal};
 
@@ -262,7 +255,7 @@ void draw_rent_table(const TcoState& t) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const std::string mode = r["mode"].get<std::string>();
-    text_colored(ImGui::ColorConvertU32ToFloat4(mode_color(mode)), mode_label(mode));
+    text_colored(ImGui::ColorConvertU32ToFloat4(mode_color(mode)), pricing_mode_name(mode));
     ImGui::TableNextColumn();
     text(r["instance"].is_null() ? tr(S::tco_your_quote) : r["instance"].get<std::string>().c_str());
     ImGui::TableNextColumn();
@@ -357,7 +350,8 @@ void draw_chart(const TcoState& t) {
     x += 1.1f * em() + ImGui::CalcTextSize(name).x + 1.2f * em();
   };
   legend(tr(S::tco_own_line), palette::kSeriesBlue);
-  for (const json& r : rent) legend(mode_label(r["mode"].get<std::string>()), mode_color(r["mode"].get<std::string>()));
+  for (const json& r : rent)
+    legend(pricing_mode_name(r["mode"].get<std::string>()), mode_color(r["mode"].get<std::string>()));
   text_wrapped_disabled(tr(S::tco_chart_note));
 }
 

@@ -55,38 +55,57 @@ NodeSizing size_node(const Scenario& s, const EstimateResult& r) {
   return n;
 }
 
-std::string data_location(const Scenario& s, const EstimateResult& r, const NodeSizing& n, const Catalog& catalog) {
-  const std::string need = fmt("%.3g MB/s", r.io.data_bytes_per_s / 1e6);
-  const std::string size = format_bytes(r.io.dataset_bytes);
-  if (s.cluster.nodes() == 1 || (n.nvme_tb > 0 && r.io.dataset_bytes <= 0.7 * n.nvme_tb * 1e12)) {
+DataPlacement place_data(const Scenario& s, const EstimateResult& r, const NodeSizing& n, const Catalog& catalog) {
+  DataPlacement d;
+  d.dataset_bytes = r.io.dataset_bytes;
+  d.staging_h = r.io.staging_h;
+  d.read_bytes_per_s = r.io.data_bytes_per_s;
+  d.local_nvme = s.cluster.nodes() == 1 || (n.nvme_tb > 0 && r.io.dataset_bytes <= 0.7 * n.nvme_tb * 1e12);
+  d.nvme_size_known = n.nvme_tb > 0;
+  if (const StorageTier* fs = provider_parallel_fs(s, catalog)) d.parallel_fs = fs->id;
+  return d;
+}
+
+std::string data_location(const DataPlacement& d) {
+  const std::string need = fmt("%.3g MB/s", d.read_bytes_per_s / 1e6);
+  const std::string size = format_bytes(d.dataset_bytes);
+  if (d.local_nvme) {
     std::string text =
         "Stage the " + size + " data set from object storage (s5cmd, parallel) to each node's local NVMe";
-    if (r.io.staging_h > 0) text += " (" + format_duration(r.io.staging_h * 3600) + " before the first step)";
+    if (d.staging_h > 0) text += " (" + format_duration(d.staging_h * 3600) + " before the first step)";
     return text + " and read it there: the GPUs read " + need +
            " in all; a cloud block disk gives 100-200 MB/s and random reads stall it.";
   }
-  const StorageTier* fs = provider_parallel_fs(s, catalog);
   // An unpublished NVMe size says nothing of whether the data fits: say so rather than "does not fit".
-  const std::string why = n.nvme_tb > 0 ? "does not fit on the nodes' local NVMe"
-                                        : "may not fit on the nodes' local NVMe, whose size the offering does not "
-                                          "publish (check it: lsblk)";
+  const std::string why = d.nvme_size_known ? "does not fit on the nodes' local NVMe"
+                                            : "may not fit on the nodes' local NVMe, whose size the offering does "
+                                              "not publish (check it: lsblk)";
   return "The " + size + " data set " + why + ": put it on a parallel file system" +
-         (fs ? " (" + fs->id + ")" : std::string(" (Lustre, GPFS, CPFS)")) +
+         (d.parallel_fs.empty() ? std::string(" (Lustre, GPFS, CPFS)") : " (" + d.parallel_fs + ")") +
          ", preloaded from object storage before training; " + "the job reads " + need + ".";
 }
 
-std::string checkpoint_location(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
+CheckpointPlacement place_checkpoints(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
   const ReliabilityResult& rel = r.reliability;
-  const std::string each = format_bytes(rel.checkpoint_bytes) + " each, every " +
-                           format_duration(rel.checkpoint_interval_h * 3600) + ", " +
-                           format_duration(rel.checkpoint_write_s) + " to write";
-  if (s.cluster.nodes() == 1)
-    return "Write checkpoints (" + each + ") to local NVMe, keep the last " +
-           std::to_string(s.storage.checkpoints_kept) +
+  CheckpointPlacement c;
+  c.local_nvme = s.cluster.nodes() == 1;
+  c.bytes = rel.checkpoint_bytes;
+  c.interval_h = rel.checkpoint_interval_h;
+  c.write_s = rel.checkpoint_write_s;
+  c.kept = s.storage.checkpoints_kept;
+  if (!c.local_nvme)
+    if (const StorageTier* fs = provider_parallel_fs(s, catalog)) c.parallel_fs = fs->id;
+  return c;
+}
+
+std::string checkpoint_location(const CheckpointPlacement& c) {
+  const std::string each = format_bytes(c.bytes) + " each, every " + format_duration(c.interval_h * 3600) + ", " +
+                           format_duration(c.write_s) + " to write";
+  if (c.local_nvme)
+    return "Write checkpoints (" + each + ") to local NVMe, keep the last " + std::to_string(c.kept) +
            ", and copy each to object storage: a released or failed instance loses its local disk.";
-  const StorageTier* fs = provider_parallel_fs(s, catalog);
   return "Write checkpoints (" + each + ") to a shared parallel file system" +
-         (fs ? " (" + fs->id + ")" : std::string()) +
+         (c.parallel_fs.empty() ? std::string() : " (" + c.parallel_fs + ")") +
          ": after a failure every node must restart from the same checkpoint, so never only to local disks; archive to "
          "object storage.";
 }
@@ -136,8 +155,10 @@ PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& cat
   a.node = size_node(s, r);
   a.rdma = rdma_advice(s, r, catalog, cal);
   a.rdma_reason = rdma_reason(s, a.rdma);
-  a.data_location = data_location(s, r, a.node, catalog);
-  a.checkpoint_location = checkpoint_location(s, r, catalog);
+  a.data = place_data(s, r, a.node, catalog);
+  a.checkpoints = place_checkpoints(s, r, catalog);
+  a.data_location = data_location(a.data);
+  a.checkpoint_location = checkpoint_location(a.checkpoints);
   return a;
 }
 

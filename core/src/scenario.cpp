@@ -329,6 +329,7 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
   Pricing& pr = s.pricing;
   const std::string mode = mode_name(pr.mode);
   pr.min_billing_hours = 0;
+  pr.price_offerings = 0;
   if (user_price) {
     pr.source = PriceSource::user;
     pr.price_source = kPriceOverrideSource;
@@ -350,6 +351,7 @@ bool resolve_price(const Catalog& catalog, bool user_price, Scenario& s, std::st
   int count = 0;
   pr.usd_per_gpu_hour = catalog_median_price(catalog, s.cluster.accelerator, pr.mode, count);
   pr.source = count ? PriceSource::catalog_median : PriceSource::none;
+  pr.price_offerings = count;
   pr.price_source = count ? "median " + mode + " price per GPU of the " + std::to_string(count) +
                                 " catalog instances with " + s.cluster.accelerator
                           : "";

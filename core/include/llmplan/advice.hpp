@@ -34,14 +34,40 @@ struct RdmaAdvice {
   double tcp_step_s = 0;        // the same plan over 25 Gb/s Ethernet (kernel TCP)
 };
 
+// Where the training data should sit: staged on each node's local NVMe, or on a parallel file
+// system when it does not fit there (or the offering does not publish its NVMe size).
+struct DataPlacement {
+  bool local_nvme = true;
+  bool nvme_size_known = true;
+  double dataset_bytes = 0;
+  double staging_h = 0;         // copying it from object storage before the first step
+  double read_bytes_per_s = 0;  // what the job reads, all GPUs together
+  std::string parallel_fs;      // the provider's parallel file system in the catalog, or empty
+};
+
+// Where checkpoints should go: one node keeps them on local NVMe with copies in object storage;
+// several nodes need a shared parallel file system.
+struct CheckpointPlacement {
+  bool local_nvme = true;
+  double bytes = 0;
+  double interval_h = 0;
+  double write_s = 0;
+  int kept = 0;
+  std::string parallel_fs;
+};
+
 struct PlanAdvice {
   Tier tier = Tier::l1;
   Warnings warnings;
   NodeSizing node;
   RdmaAdvice rdma;
-  std::string rdma_reason;          // one sentence with the numbers
-  std::string data_location;        // where the training data should sit, and why
-  std::string checkpoint_location;  // where checkpoints should go, and why
+  DataPlacement data;
+  CheckpointPlacement checkpoints;
+  // The same advice in English sentences with the numbers (the CLI, the planner's JSON); the app
+  // words them from the fields above in its language.
+  std::string rdma_reason;
+  std::string data_location;
+  std::string checkpoint_location;
 };
 
 // `cal` re-estimates the plan over kernel TCP (RdmaAdvice::tcp_step_s).

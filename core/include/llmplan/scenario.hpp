@@ -161,6 +161,7 @@ struct Pricing {
   double usd_per_gpu_hour = 0;  // resolved: the override, the instance's price, or the catalog median
   PriceSource source = PriceSource::none;
   std::string price_source;      // where the price came from, in words (explanations show it)
+  int price_offerings = 0;       // catalog offerings the median price was taken over
   double min_billing_hours = 0;  // a rent sold in blocks (monthly: 730); 0 when billed by use
   double overhead_factor = 1.3;  // debugging, reruns, idle time on top of pure training (planning allowance 1.3-1.5)
   Currency currency = Currency::usd;

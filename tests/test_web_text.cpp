@@ -1,0 +1,64 @@
+// The app words the plan's advice in its own language from the advice's figures (web/i18n.cpp);
+// its English must say what the core's English says (the CLI and the planner's JSON), and its
+// Chinese must carry the same figures.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "i18n.hpp"
+#include "llmplan/advice.hpp"
+#include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
+#include "llmplan/units.hpp"
+
+using namespace llmplan;
+
+namespace {
+struct Advised {
+  Scenario scenario;
+  PlanAdvice advice;
+};
+
+Advised advise_text(const char* text) {
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario, p.error.message);
+  const EstimateResult r = estimate(*p.scenario, default_calibration());
+  return {*p.scenario, advise(*p.scenario, r, builtin_catalog(), default_calibration())};
+}
+
+std::string rdma_text(const Advised& a) {
+  const Cluster& c = a.scenario.cluster;
+  return web::rdma_reason_text(a.advice.rdma, c.nodes(), c.intra_node_gb_per_s, a.scenario.network.rdma);
+}
+}  // namespace
+
+TEST_CASE("the app's advice says in English what the core says, and carries the same figures in Chinese") {
+  // One node (data and checkpoints on local NVMe, no RDMA), 8 nodes on an accelerator whose
+  // offering publishes no NVMe size (a parallel file system), and 8 nodes over 25 Gb/s Ethernet.
+  const Advised cases[] = {
+      advise_text(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "tokens": 1e8,
+          "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})"),
+      advise_text(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 8192, "tokens": 1e11,
+          "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 8, "pp": 2}})"),
+      advise_text(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 8192, "tokens": 1e11,
+          "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 8, "pp": 2},
+          "network": {"inter_node_link": "ethernet-25g"}})"),
+  };
+  CHECK(cases[0].advice.data.local_nvme);
+  CHECK_FALSE(cases[1].advice.data.local_nvme);
+  CHECK(cases[2].advice.rdma.needed);
+  for (const Advised& a : cases) {
+    web::set_language(web::Lang::en);
+    CHECK(web::data_placement_text(a.advice.data) == a.advice.data_location);
+    CHECK(web::checkpoint_placement_text(a.advice.checkpoints) == a.advice.checkpoint_location);
+    CHECK(rdma_text(a) == a.advice.rdma_reason);
+    web::set_language(web::Lang::zh);
+    const std::string data = web::data_placement_text(a.advice.data);
+    CHECK(data != a.advice.data_location);
+    CHECK(data.find(format_bytes(a.advice.data.dataset_bytes)) != std::string::npos);
+    CHECK(web::checkpoint_placement_text(a.advice.checkpoints).find(format_bytes(a.advice.checkpoints.bytes)) !=
+          std::string::npos);
+    CHECK(rdma_text(a) != a.advice.rdma_reason);
+  }
+  web::set_language(web::Lang::en);
+}
