@@ -753,6 +753,7 @@ constexpr Entry kStrings[] = {
     {S::rdma_needed_fmt, "RDMA is needed: each GPU sends %s across nodes per step; over 25 Gb/s kernel TCP a step would take %s instead of %s (%sx slower).", "需要 RDMA：每卡每步跨节点发送 %s；若走 25 Gb/s 内核 TCP，一步要 %s 而不是 %s（慢 %s 倍）。"},
     {S::rdma_no_fabric, " This offering has no RDMA fabric: prefer one that does.", "该实例没有 RDMA 网络：请优先选择有 RDMA 的实例。"},
     {S::rdma_optional_fmt, "RDMA is optional: each GPU sends %s across nodes per step, which 25 Gb/s TCP would carry in %s per step instead of %s (%sx).", "RDMA 可选：每卡每步跨节点发送 %s，25 Gb/s TCP 每步需 %s 而不是 %s（%s 倍）。"},
+    {S::label_sep, ": ", "："},
     {S::no_tokens_hint, "No training tokens: set Training tokens (or Dataset tokens and Epochs) for the run's length and cost.", "未设训练词元数：填写训练词元数（或数据集词元数与轮数）即可得到训练时长与费用。"},
     {S::price_per_gpu_hour, "Price per GPU-hour", "每卡时价格"},
     {S::price_src_user, "your price (Price override)", "你填写的价格（价格覆盖）"},

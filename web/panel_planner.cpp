@@ -683,16 +683,17 @@ bool draw_details(AppState& app, PlannerState& p) {
 
   if (ImGui::CollapsingHeader(tr(S::advice), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("%s: %s", tr(S::rdma), d.advice.rdma.needed ? tr(S::rdma_needed) : tr(S::rdma_not_needed));
+    ImGui::Text("%s%s%s", tr(S::rdma), tr(S::label_sep),
+                d.advice.rdma.needed ? tr(S::rdma_needed) : tr(S::rdma_not_needed));
     const Scenario& ps = d.scenario;
     ImGui::TextDisabled(
         "%s",
         rdma_reason_text(d.advice.rdma, ps.cluster.nodes(), ps.cluster.intra_node_gb_per_s, ps.network.rdma).c_str());
-    ImGui::Text("%s:", tr(S::data_location));
-    ImGui::SameLine();
+    ImGui::Text("%s%s", tr(S::data_location), tr(S::label_sep));
+    ImGui::SameLine(0.0f, 0.0f);  // the separator carries its own space
     ImGui::TextDisabled("%s", data_placement_text(d.advice.data).c_str());
-    ImGui::Text("%s:", tr(S::checkpoint_location));
-    ImGui::SameLine();
+    ImGui::Text("%s%s", tr(S::checkpoint_location), tr(S::label_sep));
+    ImGui::SameLine(0.0f, 0.0f);  // the separator carries its own space
     ImGui::TextDisabled("%s", checkpoint_placement_text(d.advice.checkpoints).c_str());
     ImGui::PopTextWrapPos();
     if (ImGui::BeginTable("sizing", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
@@ -750,7 +751,7 @@ bool draw_details(AppState& app, PlannerState& p) {
       ImGui::PushStyleColor(ImGuiCol_Text, palette::kCommand);
       ImGui::TextUnformatted(k.command.c_str());
       ImGui::PopStyleColor();
-      ImGui::TextDisabled("%s: %s", tr(S::expect), k.expect.c_str());
+      ImGui::TextDisabled("%s%s%s", tr(S::expect), tr(S::label_sep), k.expect.c_str());
       if (measures(k)) {
         // "Paste your measurement": the result of this check, read into the scenario's calibration.
         const std::string id = "planner.measure." + k.id;

@@ -335,7 +335,7 @@ void cost(const AppState& app) {
     line(app, tr(S::billed_hours), {format_duration(c.billed_hours * 3600), ""}, "cost.billed_hours");
   ImGui::EndTable();
   if (!run) text_wrapped_disabled(tr(S::no_tokens_hint));
-  const std::string source = std::string(tr(S::price_source)) + ": " + price_source_text(app);
+  const std::string source = std::string(tr(S::price_source)) + tr(S::label_sep) + price_source_text(app);
   text_wrapped_disabled(source.c_str());
 }
 
@@ -385,7 +385,7 @@ void needs(const AppState& app) {
   ImGui::EndTable();
   for (const auto& [label, body] : {std::pair{S::where_data, data_placement_text(app.advice.data)},
                                     std::pair{S::where_ckpt, checkpoint_placement_text(app.advice.checkpoints)}}) {
-    const std::string s = std::string(tr(label)) + ": " + body;
+    const std::string s = std::string(tr(label)) + tr(S::label_sep) + body;
     text_wrapped_disabled(s.c_str());
   }
 }

@@ -237,7 +237,7 @@ void why_marker(const AppState& app, const std::string& key) {
   const Explanation* e = app_explain(app, key);
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(em() * 34);
-  ImGui::TextDisabled("%s: %s", tr(S::why_title), key.c_str());
+  ImGui::TextDisabled("%s%s%s", tr(S::why_title), tr(S::label_sep), key.c_str());
   if (e) {
     ImGui::Text("= %.6g %s", e->value, e->unit.c_str());
     ImGui::Separator();
