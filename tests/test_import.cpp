@@ -264,7 +264,7 @@ TEST_SUITE("import") {
     parses(d);
   }
 
-  TEST_CASE("unknown keys are listed, never dropped; conflicting keys are refused") {
+  TEST_CASE("unknown keys are listed, never dropped, and conflicting keys are refused") {
     const json r = import_text("stage: sft\nfinetuning_type: full\nmy_own_flag: 3\n");
     CHECK(lists(r["unknown"], "my_own_flag"));
     CHECK(r["scenario"]["method"] == "full");

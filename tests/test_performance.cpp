@@ -501,7 +501,7 @@ TEST_CASE("DeepEP sends a token across the network once per destination node, no
   CHECK(rd.time.comm.ep_s < ra.time.comm.ep_s);
 }
 
-TEST_CASE("PyTorch async TP hides the forward's two TP collectives per layer; Megatron's overlap hides all of them") {
+TEST_CASE("PyTorch async TP hides the forward's two TP collectives per layer, Megatron's overlap all of them") {
   // torchtitan's Llama 3.1 70B layout of the June 2025 async-TP benchmark: FSDP 32 x TP 8, full AC,
   // local batch 16. Per layer and micro-batch 6 collectives of all-reduce volume (2 forward, 2 in
   // the recompute, 2 backward); async TP pipelines the forward pair with its matmuls, so 2 / 6 of
@@ -569,30 +569,42 @@ TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradien
   CHECK(r.time.comm.dp_bytes == doctest::Approx(bytes));
 }
 
-TEST_CASE("FSDP2 copies gathered weights out and gradients in on the compute stream; FSDP1 gathers in place") {
+TEST_CASE("FSDP2 copies gathered weights out and gradients in on the compute stream, FSDP1 gathers in place") {
   // Llama 3.1 8B, 8,030,261,248 parameters, on 8 H100 SXM (3,350 GB/s), ZeRO-3 in bf16 with the
   // gradients reduced in fp32 (torchtitan's mixed_precision_reduce default), one micro-batch:
   // 2 gathers (forward, backward) x 8,030,261,248 x (2 B read + 2 B written) = 64,242,089,984 B and
   // 1 reduction x 8,030,261,248 x (2 B read + 4 B written) = 48,181,567,488 B; 112,423,657,472 B /
   // (3,350 GB/s x kMemBwEfficiency 0.9) = 37.288 ms. Two micro-batches gather and reduce twice as
-  // often; pipeline stages keep the weights gathered: one gather, one reduction per step.
+  // often. Pipeline stages (2, 4,015,130,624 parameters a GPU on average) keep the weights gathered,
+  // one gather (2 + 2 B), and accumulate the 2 micro-batches' gradients unsharded in fp32: the first
+  // upcast (2 + 4 B), the second cast and added (2 + 4 + 4 + 4 + 4 B), then copied into the
+  // reduce-scatter buffer (4 + 4 B): 36 B x 4,015,130,624 = 144,544,702,464 B. The accumulated
+  // gradients take 4 B a parameter of the stage where a bf16 reduction would keep 2 B: the first
+  // stage holds the embedding and 16 blocks, 525,336,576 + 16 x 218,112,000 = 4,015,128,576.
   const Calibration cal = default_calibration();
-  auto copy_s = [&cal](const char* framework, int global_batch, int pp) {
+  auto run = [&cal](const char* framework, int global_batch, int pp, bool fp32_reduce = true) {
     char text[1024];
     std::snprintf(text, sizeof text, R"({"model": {"preset": "llama-3.1-8b"}, "framework": "%s", "precision": "bf16",
         "seq_len": 8192, "micro_batch": 1, "global_batch": %d, "cluster": {"accelerator": "h100-sxm5-80gb",
         "gpus": 8}, "parallel": {"zero": 3, "pp": %d, "recompute": "full"},
-        "techniques": {"fp32_grad_reduce": true}})",
-                  framework, global_batch, pp);
+        "techniques": {"fp32_grad_reduce": %s}})",
+                  framework, global_batch, pp, fp32_reduce ? "true" : "false");
     const Scenario s = parse(text);
     const ParamCount p = count_params(s.model);
-    return estimate_compute(s, p, estimate_memory(s, p, cal), cal, nullptr).framework_copy_s;
+    const MemoryResult mem = estimate_memory(s, p, cal);
+    return std::make_pair(mem, estimate_compute(s, p, mem, cal, nullptr));
+  };
+  auto copy_s = [&run](const char* framework, int global_batch, int pp) {
+    return run(framework, global_batch, pp).second.framework_copy_s;
   };
   CHECK(copy_s("torchtitan", 8, 1) == doctest::Approx(112423657472.0 / (3350e9 * 0.9)));
   CHECK(copy_s("torchtune", 16, 1) == doctest::Approx(2.0 * 112423657472.0 / (3350e9 * 0.9)));
-  CHECK(copy_s("torchtitan", 8, 2) == doctest::Approx((32121044992.0 + 48181567488.0) / 2.0 / (3350e9 * 0.9)));
+  CHECK(copy_s("torchtitan", 8, 2) == doctest::Approx(144544702464.0 / (3350e9 * 0.9)));
   CHECK(copy_s("fsdp", 8, 1) == 0);
   CHECK(copy_s("hf", 8, 1) == 0);
+  const double fp32_grads = run("torchtitan", 8, 2).first.per_gpu.gradients;
+  const double bf16_grads = run("torchtune", 8, 2, false).first.per_gpu.gradients;
+  CHECK(fp32_grads - bf16_grads == doctest::Approx(2.0 * 4015128576.0));
 }
 
 TEST_CASE("DeepSpeed's BF16_Optimizer accumulates every micro-batch's gradients in fp32, keeps and reduces them") {
@@ -690,7 +702,7 @@ TEST_CASE("memory_exceeds on one GPU advises what one GPU can do, not ZeRO, TP o
   CHECK(warning_message(many.warnings.items[0]).find("raise the ZeRO stage") != std::string::npos);
 }
 
-TEST_CASE("estimate warns of a layout no target framework runs, naming the rule; torchtitan's own layouts pass") {
+TEST_CASE("estimate warns of a layout no target framework runs, naming the rule, and passes torchtitan's own") {
   auto rule_of = [](const char* text) -> std::string {
     const EstimateResult r = estimate(parse(text), default_calibration());
     for (int i = 0; i < r.warnings.count; ++i)

@@ -91,7 +91,7 @@ TEST_SUITE("ranges") {
     CHECK(ratio_range(Regime{}, "memory", rows).cases == 0);
   }
 
-  TEST_CASE("durations divide by published / estimated, rates multiply; every headline figure has its range") {
+  TEST_CASE("durations divide by published / estimated, rates multiply, and every headline figure has its range") {
     const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4096, "global_batch": 64,
         "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1}})");
     const EstimateResult r = estimate(s, default_calibration());

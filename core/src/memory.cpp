@@ -165,6 +165,17 @@ bool deepspeed_bf16_optimizer(const Scenario& s) {
          (x.zero == 0 || (x.zero == 1 && s.techniques.fp32_grad_reduce));
 }
 
+// Composer's and FSDP's mixed precision DEFAULT reduce in fp32 (reduce_dtype,
+// techniques.fp32_grad_reduce), and torchtitan always does:
+// its JobConfig types mixed_precision_reduce as Literal["float32"] (FSDP2), and its DDP reduces
+// the fp32 gradients of fp32 parameters under autocast. DeepSpeed's BF16_Optimizer reduces its fp32
+// gradients (get_grads_for_reduction).
+double grad_reduce_bytes(const Scenario& s) {
+  const bool fp32 = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce ||
+                    s.framework == FrameworkKind::torchtitan || deepspeed_bf16_optimizer(s);
+  return fp32 ? 4.0 : 2.0;
+}
+
 bool keeps_gathered_weights(const Scenario& s) {
   const Parallel& x = s.parallel;
   return x.zero >= 3 && x.pp > 1 && x.offload == Offload::none && dense_shard_ranks(s) > 1;
@@ -464,7 +475,9 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     // step, and the gradients accumulate unsharded over the micro-batches (FSDP2 reduces them
     // once, at the last one): the sharded copies stay, as master weights and reduced gradients.
     m.weights = sp.trained * b.weights + sp.frozen_bytes;
-    m.gradients += sp.trained * b.weights;
+    // FSDP2 accumulates them in the reduce dtype when it is wider (FSDPParam.to_accumulated_grad_if_needed):
+    // fp32 with torchtitan.
+    m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));
   }
   m.activations = stage_activations(s, st);
   m.logits = st.has_logits ? logits_bytes(s) * cp_token_share(s) : 0.0;  // CP: the loss of this GPU's tokens

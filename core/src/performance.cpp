@@ -21,17 +21,6 @@ namespace llmplan {
 namespace {
 
 double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
-// Bytes per gradient element in the data-parallel reduction: Composer's and FSDP's mixed precision
-// DEFAULT reduce in fp32 (reduce_dtype, techniques.fp32_grad_reduce), and torchtitan always does:
-// its JobConfig types mixed_precision_reduce as Literal["float32"] (FSDP2), and its DDP reduces
-// the fp32 gradients of fp32 parameters under autocast. DeepSpeed's BF16_Optimizer reduces its fp32
-// gradients (get_grads_for_reduction).
-double grad_reduce_bytes(const Scenario& s) {
-  const bool fp32 = s.precision == Precision::fp32 || s.techniques.fp32_grad_reduce ||
-                    s.framework == FrameworkKind::torchtitan || deepspeed_bf16_optimizer(s);
-  return fp32 ? 4.0 : 2.0;
-}
-
 //-----------------------------------------------------------------------------
 // [SECTION] FLOPs
 //-----------------------------------------------------------------------------
@@ -524,9 +513,16 @@ double fsdp2_copy_bytes(const Scenario& s, const RankParams& r) {
   if (!fsdp2 || x.zero < 3 || s.dp() * x.cp <= 1 || x.offload != Offload::none) return 0;
   const bool once = keeps_gathered_weights(s);
   const double gathers = once ? 1.0 : 2.0 * s.grad_accum();
-  const double reductions = once ? 1.0 : s.grad_accum();
   const double e = bytes_per_element(s.precision);
-  return gathers * r.weights * 2.0 * e + reductions * r.trained * (e + grad_reduce_bytes(s));
+  const double reduce = grad_reduce_bytes(s);
+  if (!once) return gathers * r.weights * 2.0 * e + s.grad_accum() * r.trained * (e + reduce);
+  // Gradients accumulated unsharded over the micro-batches: in a reduce dtype wider than the
+  // parameters', FSDPParam.to_accumulated_grad_if_needed upcasts the first micro-batch's (read e,
+  // write 4) and accumulate_unsharded_grad_if_needed adds each later one (the cast e + 4, the add
+  // 4 + 4 + 4); the reduce-scatter then copies in the accumulated gradients (4 + 4).
+  const double accumulated =
+      reduce > e ? (e + reduce) + (s.grad_accum() - 1) * (e + reduce + 3.0 * reduce) + 2.0 * reduce : e + reduce;
+  return gathers * r.weights * 2.0 * e + r.trained * accumulated;
 }
 
 // DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into its fp32 gradients after

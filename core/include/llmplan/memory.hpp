@@ -91,6 +91,8 @@ double in_flight_micro_batches(const Scenario& s, int rank);
 // (techniques.fp32_grad_reduce; the BLOOM run's set-up). It keeps fp32 gradients of every trained
 // parameter beside the bf16 ones, adds into them after every micro-batch and reduces them.
 bool deepspeed_bf16_optimizer(const Scenario& s);
+// Bytes per gradient element in the data-parallel reduction (2 or 4).
+double grad_reduce_bytes(const Scenario& s);
 // ZeRO-3 / FSDP with pipeline stages keeps each stage's gathered weights through the step and
 // accumulates unsharded gradients, gathering and reducing once per step (torchtitan).
 bool keeps_gathered_weights(const Scenario& s);
