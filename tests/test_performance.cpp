@@ -602,41 +602,62 @@ TEST_CASE("FSDP2 copies gathered weights out and gradients in on the compute str
   CHECK(copy_s("torchtitan", 8, 2) == doctest::Approx(144544702464.0 / (3350e9 * 0.9)));
   CHECK(copy_s("fsdp", 8, 1) == 0);
   CHECK(copy_s("hf", 8, 1) == 0);
+  // Adapters: QLoRA gathers the frozen weights in NF4 (kNf4BytesPerParam a parameter), LoRA in
+  // bf16; the adapters' copy-in is the same, so the difference is the copy-out, 2 gathers x
+  // 8,030,261,248 x 2 x (2 - kNf4BytesPerParam) B.
+  auto method_s = [&cal](const char* method) {
+    const bool freeze = std::string(method) == "freeze";
+    char text[1024];
+    std::snprintf(text, sizeof text, R"({"model": {"preset": "llama-3.1-8b"}, "framework": "torchtune",
+        "method": "%s", %s "precision": "bf16", "seq_len": 8192, "micro_batch": 1, "global_batch": 8,
+        "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 3, "recompute": "full"},
+        "techniques": {"fp32_grad_reduce": true}})",
+                  method, freeze ? R"("trainable_layers": 8,)" : "");
+    const Scenario s = parse(text);
+    const ParamCount p = count_params(s.model);
+    return estimate_compute(s, p, estimate_memory(s, p, cal), cal, nullptr).framework_copy_s;
+  };
+  CHECK(method_s("lora") - method_s("qlora") ==
+        doctest::Approx(2.0 * 8030261248.0 * 2.0 * (2.0 - kNf4BytesPerParam) / (3350e9 * 0.9)));
+  // Freeze-tuning the top 8 of 32 blocks (8 x 218,112,000 = 1,744,896,000 trained parameters):
+  // forward gathers every weight, backward only the trained blocks', (8,030,261,248 + 1,744,896,000)
+  // x (2 + 2) B, and the copy-in 1,744,896,000 x (2 + 4) B: 49,570,004,992 B.
+  CHECK(method_s("freeze") == doctest::Approx(49570004992.0 / (3350e9 * 0.9)));
   const double fp32_grads = run("torchtitan", 8, 2).first.per_gpu.gradients;
   const double bf16_grads = run("torchtune", 8, 2, false).first.per_gpu.gradients;
   CHECK(fp32_grads - bf16_grads == doctest::Approx(2.0 * 4015128576.0));
 }
 
 TEST_CASE("DeepSpeed's BF16_Optimizer accumulates every micro-batch's gradients in fp32, keeps and reduces them") {
-  // DeepSpeed trains bf16 without ZeRO through its BF16_Optimizer (engine.get_data_types: fp32
-  // gradient accumulation by default), and with ZeRO-1 when data_types.grad_accum_dtype is fp32.
-  // Llama 2 7B (6,738,415,616 parameters) on 8 A100s (2,039 GB/s), 2 micro-batches a step: per
-  // micro-batch update_hp_grads reads 2 B and writes 4 B (the fp32 cast), then reads 4 + 4 B and
-  // writes 4 B (the add), 18 B a parameter: 2 x 18 x 6,738,415,616 B / (2,039 GB/s x
-  // kMemBwEfficiency 0.9) = 132.2 ms. The fp32 gradients add 4 B a parameter, 26,953,662,464 B.
+  // DeepSpeed trains bf16 with ZeRO-1 through its BF16_Optimizer when data_types.grad_accum_dtype
+  // is fp32 (techniques.fp32_grad_reduce). Llama 2 7B (6,738,415,616 parameters) on 8 A100s
+  // (2,039 GB/s), 2 micro-batches a step: per micro-batch update_hp_grads reads 2 B and writes 4 B
+  // (the fp32 cast), then reads 4 + 4 B and writes 4 B (the add), 18 B a parameter: 2 x 18 x
+  // 6,738,415,616 B / (2,039 GB/s x kMemBwEfficiency 0.9) = 132.2 ms. The fp32 gradients add 4 B a
+  // parameter, 26,953,662,464 B.
   const Calibration cal = default_calibration();
-  auto run = [&cal](const char* framework, int zero, bool fp32_grads) {
+  auto run = [&cal](int zero, bool fp32_grads) {
     char text[1024];
-    std::snprintf(text, sizeof text, R"({"model": {"preset": "llama-2-7b"}, "framework": "%s", "precision": "bf16",
-        "seq_len": 4096, "micro_batch": 1, "global_batch": 16, "cluster": {"accelerator": "a100-sxm4-80gb",
-        "gpus": 8}, "parallel": {"zero": %d, "recompute": "full"}, "techniques": {"fp32_grad_reduce": %s}})",
-                  framework, zero, fp32_grads ? "true" : "false");
+    std::snprintf(text, sizeof text, R"({"model": {"preset": "llama-2-7b"}, "framework": "deepspeed",
+        "precision": "bf16", "seq_len": 4096, "micro_batch": 1, "global_batch": 16,
+        "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 8}, "parallel": {"zero": %d, "recompute": "full"},
+        "techniques": {"fp32_grad_reduce": %s}})",
+                  zero, fp32_grads ? "true" : "false");
     const Scenario s = parse(text);
     const ParamCount p = count_params(s.model);
     const MemoryResult mem = estimate_memory(s, p, cal);
     return std::make_pair(mem, estimate_compute(s, p, mem, cal, nullptr));
   };
   const double params = 6738415616.0;
-  const auto [ds_mem, ds] = run("deepspeed", 0, false);
-  const auto [ddp_mem, ddp] = run("fsdp", 0, false);
-  CHECK(ds_mem.trainable_params == doctest::Approx(params));
-  CHECK(ds.framework_copy_s == doctest::Approx(2.0 * 18.0 * params / (2039e9 * 0.9)));
-  CHECK(ddp.framework_copy_s == 0);
-  CHECK(ds_mem.per_gpu.gradients - ddp_mem.per_gpu.gradients == doctest::Approx(4.0 * params));
-  // ZeRO-1 runs the BF16_Optimizer only with fp32 accumulation asked for; ZeRO-2 never.
-  CHECK(run("deepspeed", 1, true).second.framework_copy_s == doctest::Approx(ds.framework_copy_s));
-  CHECK(run("deepspeed", 1, false).second.framework_copy_s == 0);
-  CHECK(run("deepspeed", 2, true).second.framework_copy_s == 0);
+  const auto [fp32_mem, fp32] = run(1, true);
+  const auto [bf16_mem, bf16] = run(1, false);
+  CHECK(fp32_mem.trainable_params == doctest::Approx(params));
+  CHECK(fp32.framework_copy_s == doctest::Approx(2.0 * 18.0 * params / (2039e9 * 0.9)));
+  CHECK(bf16.framework_copy_s == 0);
+  CHECK(fp32_mem.per_gpu.gradients - bf16_mem.per_gpu.gradients == doctest::Approx(4.0 * params));
+  // ZeRO-2 and ZeRO-3 run DeepSpeed's ZeRO optimizer, not the BF16_Optimizer.
+  CHECK(run(2, true).second.framework_copy_s == 0);
+  CHECK(run(3, true).second.framework_copy_s == 0);
 }
 
 TEST_CASE("a minimum billing block sets the cost: warned, billed beside used hours, and the range held at the block") {

@@ -331,7 +331,7 @@ void cost(const AppState& app) {
   line(app, tr(S::gpu_hours), {run ? format_count(app.result.reliability.gpu_hours) : kDash, ""}, "gpu_hours");
   // A minimum billing block: the hours billed beside the hours used, so the sum can be checked.
   line(app, tr(S::used_hours), {run ? format_duration(c.used_hours * 3600) : kDash, ""}, "cost.used_hours");
-  if (c.billed_hours > c.used_hours)
+  if (run && c.billed_hours > c.used_hours)
     line(app, tr(S::billed_hours), {format_duration(c.billed_hours * 3600), ""}, "cost.billed_hours");
   ImGui::EndTable();
   if (!run) text_wrapped_disabled(tr(S::no_tokens_hint));

@@ -296,7 +296,7 @@ const FieldSpec kFields[] = {
      .stage = kInput, .ref = REF(techniques.kbit_fp32_cast)},
     {.path = "techniques.fp32_grad_reduce", .type = T::boolean, .code = "gr", .label = "fp32_grad_reduce",
      .help = "t_fp32_grad_reduce",
-     .meaning = "Gradients are reduced across data-parallel ranks in fp32 (Composer/FSDP mixed precision DEFAULT); with DeepSpeed, bf16 and ZeRO-1, its BF16_Optimizer, which also accumulates them in fp32 after every micro-batch (the default without ZeRO). torchtitan reduces in fp32 either way.",
+     .meaning = "Gradients are reduced across data-parallel ranks in fp32 (Composer/FSDP mixed precision DEFAULT); with DeepSpeed, bf16 and ZeRO-1, its BF16_Optimizer, which also accumulates them in fp32 after every micro-batch (DeepSpeed's default without ZeRO, where it shards the optimizer like ZeRO-1: give that as ZeRO-1 with this on). torchtitan reduces in fp32 either way.",
      .section = "techniques", .stage = kInput, .ref = REF(techniques.fp32_grad_reduce)},
     {.path = "techniques.fused_kernels", .type = T::boolean, .code = "fk", .label = "fused_kernels",
      .help = "t_fused_kernels",

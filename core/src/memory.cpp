@@ -162,7 +162,7 @@ int dense_shard_ranks(const Scenario& s) { return std::max(1, s.dp() * s.paralle
 bool deepspeed_bf16_optimizer(const Scenario& s) {
   const Parallel& x = s.parallel;
   return s.framework == FrameworkKind::deepspeed && s.precision == Precision::bf16 && x.offload == Offload::none &&
-         (x.zero == 0 || (x.zero == 1 && s.techniques.fp32_grad_reduce));
+         x.zero == 1 && s.techniques.fp32_grad_reduce;
 }
 
 // Composer's and FSDP's mixed precision DEFAULT reduce in fp32 (reduce_dtype,
@@ -486,7 +486,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   // during backward while activations are freed, and frees it at zero_grad: its peak is the
   // larger of "activations at the start of backward" and "gradients at its end", not their sum.
   // DDP, FSDP/ZeRO and Megatron keep persistent gradient buffers, and accumulation keeps .grad.
-  const bool transient_grads = s.cluster.gpus == 1 && s.grad_accum() == 1;
+  const bool transient_grads = s.cluster.gpus == 1 && s.grad_accum() == 1 && !deepspeed_bf16_optimizer(s);
   if (transient_grads) {
     if (m.activations + m.logits >= m.gradients) {
       m.off_peak_gradients = m.gradients;

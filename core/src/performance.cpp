@@ -493,8 +493,10 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
   const double expert_ranks = static_cast<double>(x.expert_tp()) * x.pp * x.ep;
   const double routed = s.model.is_moe() ? s.model.moe_layers() * p.mlp_routed : 0.0;
   const double routed_trained = routed_trainable_params(s, p);
+  // Freeze-tuning an MoE model counts its trained blocks at the average block's size: never below 0.
+  const double dense_trained = std::max(0.0, mem.trainable_params - routed_trained);
   return {.weights = (p.total - routed) / dense_ranks + routed / expert_ranks,
-          .trained = (mem.trainable_params - routed_trained) / dense_ranks + routed_trained / expert_ranks};
+          .trained = dense_trained / dense_ranks + routed_trained / expert_ranks};
 }
 
 // FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
@@ -512,17 +514,22 @@ double fsdp2_copy_bytes(const Scenario& s, const RankParams& r) {
   const bool fsdp2 = s.framework == FrameworkKind::torchtitan || s.framework == FrameworkKind::torchtune;
   if (!fsdp2 || x.zero < 3 || s.dp() * x.cp <= 1 || x.offload != Offload::none) return 0;
   const bool once = keeps_gathered_weights(s);
-  const double gathers = once ? 1.0 : 2.0 * s.grad_accum();
   const double e = bytes_per_element(s.precision);
+  // QLoRA gathers its block linears in NF4. Backward gathers only the blocks it runs through: all
+  // of them with adapters, the trained top blocks of a freeze-tune.
+  const double w = s.method == Method::qlora ? kNf4BytesPerParam : e;
+  const double backward_weights = s.is_peft() ? r.weights : std::min(r.weights, r.trained);
+  const double gathered = once ? r.weights : s.grad_accum() * (r.weights + backward_weights);
   const double reduce = grad_reduce_bytes(s);
-  if (!once) return gathers * r.weights * 2.0 * e + s.grad_accum() * r.trained * (e + reduce);
+  if (!once) return gathered * 2.0 * w + s.grad_accum() * r.trained * (e + reduce);
   // Gradients accumulated unsharded over the micro-batches: in a reduce dtype wider than the
   // parameters', FSDPParam.to_accumulated_grad_if_needed upcasts the first micro-batch's (read e,
-  // write 4) and accumulate_unsharded_grad_if_needed adds each later one (the cast e + 4, the add
-  // 4 + 4 + 4); the reduce-scatter then copies in the accumulated gradients (4 + 4).
+  // write 4) and accumulate_unsharded_grad_if_needed adds each later one (current PyTorch casts,
+  // e + 4, then adds, 4 + 4 + 4; earlier releases added in one kernel); the reduce-scatter then
+  // copies in the accumulated gradients (4 + 4).
   const double accumulated =
       reduce > e ? (e + reduce) + (s.grad_accum() - 1) * (e + reduce + 3.0 * reduce) + 2.0 * reduce : e + reduce;
-  return gathers * r.weights * 2.0 * e + r.trained * accumulated;
+  return gathered * 2.0 * w + r.trained * accumulated;
 }
 
 // DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into its fp32 gradients after

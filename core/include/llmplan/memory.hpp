@@ -86,10 +86,12 @@ struct MemoryResult {
 // chunks of 1 / vp of the stage, which for the first stage is pp (1 + (pp - 1) / (pp vp))
 // (Korthikanti et al. 2022 §4.2.3).
 double in_flight_micro_batches(const Scenario& s, int rank);
-// DeepSpeed trains bf16 through its BF16_Optimizer when gradients accumulate in fp32: without ZeRO
-// by default (engine.get_data_types), or with ZeRO-1 and data_types.grad_accum_dtype fp32
-// (techniques.fp32_grad_reduce; the BLOOM run's set-up). It keeps fp32 gradients of every trained
-// parameter beside the bf16 ones, adds into them after every micro-batch and reduces them.
+// DeepSpeed trains bf16 through its BF16_Optimizer when gradients accumulate in fp32: ZeRO-1 with
+// data_types.grad_accum_dtype fp32 (techniques.fp32_grad_reduce; the BLOOM run's set-up). Without
+// ZeRO it is DeepSpeed's default too (engine.get_data_types), and it shards the fp32 master and
+// optimizer states as ZeRO-1 does, so that set-up is the same fields. It keeps fp32 gradients of
+// every trained parameter beside the bf16 ones, adds into them after every micro-batch and
+// reduces them. Its fp32 gradients live from start-up: never off the peak.
 bool deepspeed_bf16_optimizer(const Scenario& s);
 // Bytes per gradient element in the data-parallel reduction (2 or 4).
 double grad_reduce_bytes(const Scenario& s);

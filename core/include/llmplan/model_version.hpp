@@ -142,7 +142,7 @@ inline constexpr ModelChange kModelChanges[] = {
      .change = "Frameworks' copies on the compute stream, time.framework_copy_s: FSDP2 (torchtune, torchtitan) copies "
                "every gathered weight out of the all-gather buffer at each gather and the gradients into the "
                "reduce-scatter buffer at each reduction (torch/distributed/fsdp/_fully_shard); DeepSpeed's "
-               "BF16_Optimizer (bf16 without ZeRO, or ZeRO-1 with techniques.fp32_grad_reduce) adds each "
+               "BF16_Optimizer (bf16, ZeRO-1 with techniques.fp32_grad_reduce: BLOOM's set-up) adds each "
                "micro-batch's gradients into fp32 ones it keeps (4 B a trained parameter) and reduces "
                "(deepspeed/runtime/bf16_optimizer.py). torchtitan reduces gradients in fp32 whatever "
                "techniques.fp32_grad_reduce says (its mixed_precision_reduce accepts only float32), and with "
@@ -152,9 +152,10 @@ inline constexpr ModelChange kModelChanges[] = {
                "8K tokens 1.279 to 1.316 s (+2.9 %). With pipeline stages and ZeRO-3, torchtitan's gradient memory "
                "doubles (Llama 3.1 405B on TP 8 x PP 8 x FSDP 8: 14.0 to 26.5 GB per GPU) and the step grows by the "
                "copies (52.06 to 52.64 s, +1.1 %, at 8 micro-batches). "
-               "DeepSpeed in bf16 without ZeRO: Llama 2 7B on 8 A100s at 4K tokens, 2 micro-batches, 2.515 to "
-               "2.647 s (+5.3 %) and gradients 13.5 to 40.4 GB per GPU (2 to 6 B a trained parameter). Other "
-               "frameworks unchanged."},
+               "DeepSpeed bf16 ZeRO-1 with fp32_grad_reduce: Llama 2 7B on 8 A100s at 4K tokens, 2 micro-batches, "
+               "2.515 to 2.647 s (+5.3 %) and gradients 13.5 to 40.4 GB per GPU (2 to 6 B a trained parameter). Other "
+               "set-ups and frameworks unchanged; FSDP2 copies QLoRA's frozen weights in NF4 and a freeze-tune's "
+               "frozen blocks forward only."},
 };
 // clang-format on
 
