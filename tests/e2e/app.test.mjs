@@ -237,7 +237,7 @@ test('the main inputs as page controls: Tab reaches them, a keyboard edit update
     await page.waitForFunction(() => /(^|&)n=16(&|$)/.test(location.hash.slice(1)), null, { timeout: 10000 });
     assert.equal(await page.evaluate(() => JSON.parse(window.Module.appInput()).cluster.gpus), 16);
     const fragment = await page.evaluate(() => location.hash.slice(1));
-    const expected = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment]).toString());
+    const expected = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment], { stdio: ['ignore', 'pipe', 'pipe'] }).toString());
     await page.waitForFunction((v) => document.querySelector('#mirror-headline [data-figure="memory.per_gpu_bytes.total"]')
       ?.getAttribute('data-value') === v, String(expected.memory.per_gpu_bytes.total), { timeout: 10000 });
     const headline = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#mirror-headline [data-figure]')]

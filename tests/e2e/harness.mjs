@@ -12,7 +12,7 @@ export const repoRoot = resolve(here, '../..');
 export const siteDir = resolve(process.env.LLMPLAN_SITE_DIR || join(repoRoot, 'build/web/site'));
 export const cliPath = resolve(process.env.LLMPLAN_CLI || join(repoRoot, 'build/native/llmplan'));
 // The estimator's model version (kModelVersion), which every link made now records as `mv`.
-export const modelVersion = JSON.parse(execFileSync(cliPath, ['link', 'model-changes', '--format', 'json']).toString())
+export const modelVersion = JSON.parse(execFileSync(cliPath, ['link', 'model-changes', '--format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString())
   .model_version;
 export const artifactsDir = resolve(process.env.LLMPLAN_ARTIFACTS || join(repoRoot, 'build/web/e2e'));
 

@@ -225,7 +225,7 @@ test('an own-or-rent link opens its tab with the CLI answer, keeps its link, and
     const tco = await page.evaluate(() => JSON.parse(window.Module.appTco()));
     assert.equal(tco.fragment, fragment);
     assert.equal(await page.evaluate(() => location.hash), '#' + fragment);
-    const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment]).toString());
+    const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment], { stdio: ['ignore', 'pipe', 'pipe'] }).toString());
     assert.deepEqual(tco.answer, cli);
     assert.equal(tco.answer.own.gpus, 16);
     await widget(page, 'tco.chart');

@@ -233,7 +233,7 @@ test('70B full fine-tune, deadline 7 days: the planner runs in slices, matches `
     assert.deepEqual(result.layout, expected.layout);
     assert.equal(result.cost.total_usd, expected.cost.total_usd);
     await page.waitForFunction((h) => location.hash !== h && location.hash === '#' + window.Module.appFragment(), hashBefore, { timeout: 5000 });
-    const decoded = JSON.parse(execFileSync(cliPath, ['link', 'decode', await page.evaluate(() => location.hash)]).toString());
+    const decoded = JSON.parse(execFileSync(cliPath, ['link', 'decode', await page.evaluate(() => location.hash)], { stdio: ['ignore', 'pipe', 'pipe'] }).toString());
     assert.equal(decoded.input.cluster.instance, top.instance);
     assert.deepEqual(errors, []);
   } finally {

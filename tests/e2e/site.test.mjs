@@ -34,8 +34,11 @@ const tooBig = {
   cluster: { gpus: 8, gpus_per_node: 8, gpu_memory_gb: 80 },
 };
 
+// Without input the CLI's stdin is closed rather than a pipe: a command that exits without reading
+// it made spawnSync fail now and then with EPIPE although the command had succeeded.
 function cli(args, input) {
-  return execFileSync(cliPath, args, { input: input === undefined ? undefined : JSON.stringify(input) }).toString();
+  const options = input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input: JSON.stringify(input) };
+  return execFileSync(cliPath, args, options).toString();
 }
 const fragmentOf = (scenario) => cli(['link', 'encode', '-'], scenario).trim();
 

@@ -564,7 +564,7 @@ test('without WebGL the page shows the results as text, the CLI\'s figures', asy
   const { context, page } = await openApp(browser, server.origin, { width: 1000, height: 800, path: '/?lang=zh#' + fragment, init: noWebGL });
   try {
     await page.waitForFunction(() => document.getElementById('mirror').dataset.updates === '1', null, { timeout: 20000 });
-    const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment]).toString());
+    const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', fragment], { stdio: ['ignore', 'pipe', 'pipe'] }).toString());
     const shown = await page.evaluate(() => document.querySelector('#mirror [data-figure="memory.per_gpu_bytes.total"]').getAttribute('data-value'));
     assert.equal(shown, String(cli.memory.per_gpu_bytes.total));
     const tree = await page.locator('#mirror').ariaSnapshot();
@@ -623,7 +623,7 @@ for (const lang of ['en', 'zh']) {
     try {
       const box = await cardBox(page);
       assert.ok(box.y >= 0 && box.y + box.height <= 844, `the card lies in the first screen: ${JSON.stringify(box)}`);
-      const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', phoneLink]).toString());
+      const cli = JSON.parse(execFileSync(cliPath, ['link', 'estimate', phoneLink], { stdio: ['ignore', 'pipe', 'pipe'] }).toString());
       const at = (path) => path.split('.').reduce((o, k) => o[k], cli);
       const shown = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#mirror-headline [data-figure]')]
         .map((e) => [e.getAttribute('data-figure'), e.getAttribute('data-value')])));
