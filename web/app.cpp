@@ -115,7 +115,7 @@ void link_report(AppState& app) {
     }
     if (!app.import_notices.empty() &&
         ImGui::TreeNode("import_notices", tr(S::import_not_fmt), static_cast<int>(app.import_notices.size()))) {
-      for (const LinkNotice& n : app.import_notices) {
+      for (const auto& n : app.import_notices) {
         const std::string line = n.field + ": " + n.message;
         bullet_wrapped(line.c_str());
       }

@@ -66,7 +66,10 @@ struct AppState {
   std::vector<LinkNotice> link_notices;
   // What the last imported config gave (app_import): its format, then each key not imported and why.
   std::string import_format;
-  std::vector<LinkNotice> import_notices;
+  struct ImportNotice {
+    std::string field, message;
+  };
+  std::vector<ImportNotice> import_notices;
   std::vector<std::string> link_changes;
   int link_model_version = 0;                   // the estimator model the link was made with (`mv`)
   std::vector<std::string> link_model_changes;  // the estimator changes since then (model_version.hpp)

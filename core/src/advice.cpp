@@ -17,12 +17,6 @@ namespace llmplan {
 
 namespace {
 
-std::string fmt(const char* format, double a = 0, double b = 0, double c = 0, double d = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, format, a, b, c, d);
-  return buf;
-}
-
 int gpus_per_node(const Scenario& s) { return std::min(s.cluster.gpus, s.cluster.gpus_per_node); }
 
 // The provider's first parallel file system in the catalog, for "put it here" advice.
@@ -67,7 +61,7 @@ DataPlacement place_data(const Scenario& s, const EstimateResult& r, const NodeS
 }
 
 std::string data_location(const DataPlacement& d) {
-  const std::string need = fmt("%.3g MB/s", d.read_bytes_per_s / 1e6);
+  const std::string need = format_number("%.3g MB/s", d.read_bytes_per_s / 1e6);
   const std::string size = format_bytes(d.dataset_bytes);
   if (d.local_nvme) {
     std::string text =
@@ -134,16 +128,16 @@ RdmaAdvice rdma_advice(const Scenario& s, const EstimateResult& r, const Catalog
 std::string rdma_reason(const Scenario& s, const RdmaAdvice& a) {
   if (s.cluster.nodes() == 1)
     return "One node: tensor, pipeline and data-parallel traffic stays on the node's " +
-           fmt("%.0f GB/s per GPU", s.cluster.intra_node_gb_per_s) + " link; no RDMA network is needed.";
+           format_number("%.0f GB/s per GPU", s.cluster.intra_node_gb_per_s) + " link; no RDMA network is needed.";
   const std::string traffic = "each GPU sends " + format_bytes(a.inter_node_bytes) + " across nodes per step";
   const double slower = a.tcp_step_s / a.step_s;
   if (a.needed)
     return "RDMA is needed: " + traffic + "; over 25 Gb/s kernel TCP a step would take " +
            format_duration(a.tcp_step_s) + " instead of " + format_duration(a.step_s) +
-           fmt(" (%.1fx slower).", slower) +
+           format_number(" (%.1fx slower).", slower) +
            (s.network.rdma ? "" : " This offering has no RDMA fabric: prefer one that does.");
   return "RDMA is optional: " + traffic + ", which 25 Gb/s TCP would carry in " + format_duration(a.tcp_step_s) +
-         " per step instead of " + format_duration(a.step_s) + fmt(" (%.2fx).", slower);
+         " per step instead of " + format_duration(a.step_s) + format_number(" (%.2fx).", slower);
 }
 
 }  // namespace
@@ -199,7 +193,8 @@ Check topology_check(const Scenario& s, const Accelerator* a) {
             "GPU topology",
             "nvidia-smi topo -m",
             "NV" + std::to_string(links) + " between every pair of the " + std::to_string(n) + " GPUs (" +
-                fmt("%.0f GB/s per GPU per direction); PIX/PXB/SYS instead means the NVLink or NVSwitch fabric is down",
+                format_number(
+                    "%.0f GB/s per GPU per direction); PIX/PXB/SYS instead means the NVLink or NVSwitch fabric is down",
                     *a->intra_node_gb_per_s),
             static_cast<double>(links),
             "links"};
@@ -240,11 +235,12 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   if (per_node > 1) out.push_back(topology_check(s, a));
   if (per_node > 1) {
     const double gbps = bw.intra_busbw / 1e9;
-    out.push_back({"nccl_intra", "NCCL all-reduce inside a node",
-                   "all_reduce_perf -b 1G -e 4G -f 2 -g " + std::to_string(per_node) + "   # nccl-tests, one process",
-                   fmt("busbw at 4 GB about %.0f GB/s; below %.0f GB/s (80 %%) the intra-node estimate is optimistic",
+    out.push_back(
+        {"nccl_intra", "NCCL all-reduce inside a node",
+         "all_reduce_perf -b 1G -e 4G -f 2 -g " + std::to_string(per_node) + "   # nccl-tests, one process",
+         format_number("busbw at 4 GB about %.0f GB/s; below %.0f GB/s (80 %%) the intra-node estimate is optimistic",
                        gbps, pass * gbps),
-                   gbps, "GB/s"});
+         gbps, "GB/s"});
   }
   if (nodes > 1) {
     // Every GPU of every node in one all-reduce: NCCL reduces inside the nodes and drives all their
@@ -254,7 +250,8 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
         {"nccl_inter", "NCCL all-reduce across nodes",
          "mpirun -np " + std::to_string(nodes * per_node) + " -N " + std::to_string(per_node) +
              " all_reduce_perf -b 1G -e 4G -f 2 -g 1",
-         fmt("busbw at 4 GB about %.1f GB/s (all NICs of each node, %.0f Gb/s, capped by the scale-up link); below "
+         format_number(
+             "busbw at 4 GB about %.1f GB/s (all NICs of each node, %.0f Gb/s, capped by the scale-up link); below "
              "%.1f GB/s (80 %%) data-parallel sync takes longer than planned",
              gbps, s.network.node_gb_per_s * 8, pass * gbps),
          gbps, "GB/s"});
@@ -265,7 +262,8 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
       out.push_back(
           {"ib_write_bw", "RDMA bandwidth between two nodes, per NIC",
            "ib_write_bw -d mlx5_0 --report_gbits   # on node A; then: ib_write_bw -d mlx5_0 --report_gbits NODE_A",
-           fmt("about %.0f Gb/s on every NIC pair (line rate); under %.0f Gb/s (80 %%) check PFC/ECN on RoCE, MTU, "
+           format_number(
+               "about %.0f Gb/s on every NIC pair (line rate); under %.0f Gb/s (80 %%) check PFC/ECN on RoCE, MTU, "
                "and NICs sharing one PCIe switch",
                line, pass * line),
            line, "Gb/s"});
@@ -275,15 +273,17 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
       const double adapters = std::round(s.network.node_gb_per_s * 8 / port);
       out.push_back(
           {"efa_devices", "EFA adapters on each node", "fi_info -p efa -t FI_EP_RDM | grep -c 'domain:'",
-           fmt("%.0f adapters (%.0f Gb/s per node at %.0f Gb/s each); fewer means NCCL runs on part of the fabric",
+           format_number(
+               "%.0f adapters (%.0f Gb/s per node at %.0f Gb/s each); fewer means NCCL runs on part of the fabric",
                adapters, s.network.node_gb_per_s * 8, port),
            adapters, "adapters"});
     } else {
       const double line = s.network.node_gb_per_s * 8;
-      out.push_back({"iperf3", "Node-to-node bandwidth", "iperf3 -s   # on node A; then: iperf3 -c NODE_A -P 8 -t 30",
-                     fmt("about %.0f Gb/s per node; under %.0f Gb/s (80 %%) the network is slower than planned", line,
+      out.push_back(
+          {"iperf3", "Node-to-node bandwidth", "iperf3 -s   # on node A; then: iperf3 -c NODE_A -P 8 -t 30",
+           format_number("about %.0f Gb/s per node; under %.0f Gb/s (80 %%) the network is slower than planned", line,
                          pass * line),
-                     line, "Gb/s"});
+           line, "Gb/s"});
     }
   }
   const double read_mb = s.storage.data_read_mb_per_s / std::max(1, nodes);
@@ -292,7 +292,8 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
       {"fio_data_read", "Data tier read (" + s.storage.data_tier + ")",
        "fio --name=data --directory=/data --rw=randread --bs=1M --direct=1 --ioengine=libaio --iodepth=32 "
        "--numjobs=8 --size=4G --runtime=60 --time_based --group_reporting",
-       fmt("about %.0f MB/s per node; the training reads %.3g MB/s per node, so under %.0f MB/s (80 %%) the tier is "
+       format_number(
+           "about %.0f MB/s per node; the training reads %.3g MB/s per node, so under %.0f MB/s (80 %%) the tier is "
            "slower than planned",
            read_mb, need_mb, pass * read_mb),
        read_mb, "MB/s"});
@@ -302,8 +303,8 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
        "fio --name=ckpt --directory=/checkpoints --rw=write --bs=4M --direct=1 --ioengine=libaio --iodepth=16 "
        "--numjobs=" +
            std::to_string(per_node) + " --size=8G --group_reporting",
-       fmt("about %.0f MB/s per node; under %.0f MB/s (80 %%) checkpoints take longer than planned", write_mb,
-           pass * write_mb),
+       format_number("about %.0f MB/s per node; under %.0f MB/s (80 %%) checkpoints take longer than planned", write_mb,
+                     pass * write_mb),
        write_mb, "MB/s"});
   out.push_back({"checkpoint_roundtrip", "Save and reload one checkpoint",
                  "save a checkpoint at step 10, restart from it, compare the loss at step 11",
@@ -315,9 +316,9 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   out.push_back(
       {"first_steps", "Throughput of the first minutes",
        "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",
-       fmt("about %.0f tokens/s per GPU (%.0f in all), %.2f s per step, MFU %.0f %%; under 80 %% profile "
-           "data loading and communication (PyTorch profiler)",
-           tps_gpu, r.time.tokens_per_s, r.time.step_s, 100 * r.time.mfu),
+       format_number("about %.0f tokens/s per GPU (%.0f in all), %.2f s per step, MFU %.0f %%; under 80 %% profile "
+                     "data loading and communication (PyTorch profiler)",
+                     tps_gpu, r.time.tokens_per_s, r.time.step_s, 100 * r.time.mfu),
        tps_gpu, "tokens/s/GPU"});
   return out;
 }

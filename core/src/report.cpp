@@ -32,16 +32,6 @@ double usd_in(double usd, Currency currency, const CostResult& cost) {
   return currency == Currency::cny ? usd * cost.usd_to_cny : usd;
 }
 
-namespace {
-
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-}  // namespace
-
 std::string markdown_summary(std::string_view input_json, const Scenario& s, const EstimateResult& r,
                              const Catalog& catalog, std::string_view link) {
   const ModelPreset* preset = s.model_preset.empty() ? nullptr : catalog.find_model(s.model_preset);
@@ -82,11 +72,11 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
          range("time.tokens_per_s", [](double v) { return format_count(v); }) + " tokens/s |\n";
   out += "| Wall-clock | " + format_duration(r.reliability.total_hours * 3600) +
          range("time.total_hours", [](double v) { return format_duration(v * 3600); }) + ", " +
-         fmt("%.0f", r.reliability.gpu_hours) + " GPU-hours |\n";
+         format_number("%.0f", r.reliability.gpu_hours) + " GPU-hours |\n";
   out += "| Cost | " + format_money(c.total_usd, Currency::usd) +
          range("cost.total_usd", [](double v) { return format_money(v, Currency::usd); }) + " / " +
          format_money(c.total_cny, Currency::cny) + " at " + format_money(c.usd_per_gpu_hour, Currency::usd) +
-         " per GPU-hour, overhead x" + fmt("%.2g", s.pricing.overhead_factor) + " |\n";
+         " per GPU-hour, overhead x" + format_number("%.2g", s.pricing.overhead_factor) + " |\n";
   out += "| Tier | " + std::string(to_string(r.tier)) + " |\n";
   if (s.measured.any()) out += "| Calibration | " + calibration_sentence(s, catalog) + " |\n";
   out += "\nIn parentheses: 80 % ranges, read off published runs comparable to this one (llmplan validation).\n";

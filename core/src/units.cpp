@@ -95,4 +95,16 @@ std::string format_percent(double fraction) {
   return buf;
 }
 
+std::string format_number(const char* format, double a, double b, double c, double d) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, format, a, b, c, d);
+  return buf;
+}
+
+std::string format_significant(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 }  // namespace llmplan

@@ -17,5 +17,9 @@ std::string format_duration(double seconds);                                // "
 std::string format_money(double amount, Currency currency);                 // "$1,234", "¥8,765.40"
 std::string format_count(double count);                                     // "6.74 B", "512 M", "70.6 T"
 std::string format_percent(double fraction);                                // 0.4234 -> "42.3 %"
+// A message's numbers at the precision its wording needs: printf of up to four doubles, e.g.
+// ("%.1fx slower", 2.345) -> "2.3x slower"; at most 255 characters.
+std::string format_number(const char* format, double a, double b = 0, double c = 0, double d = 0);
+std::string format_significant(double v, int digits = 3);  // (0.012345, 3) -> "0.0123"
 
 }  // namespace llmplan
