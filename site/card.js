@@ -120,7 +120,8 @@
       no_price: function () { return '目录中没有该加速卡在此计费方式下的价格：请填写价格覆盖以查看费用。'; },
       spot_without_rate: function () { return '竞价计费但未填写竞价中断率：中断、丢失的工作量和检查点频率都未计入。'; },
       minimum_billing: function (w) { return '该云产品按最低计费周期收费：计费 ' + duration(w.value / 3600) + '，实际使用 ' + duration(w.limit / 3600) + '，费用按整个周期计算。'; },
-      unsupported_layout: function (w) { return '规划器支持的训练框架都不能运行此并行方式：' + (w.rule || '') + '。这些数字假定它能运行；规划器不会推荐它。'; }
+      unsupported_layout: function (w) { return '规划器支持的训练框架都不能运行此并行方式：' + (w.rule || '') + '。这些数字假定它能运行；规划器不会推荐它。'; },
+      mfu_above_one: function (w) { return 'MFU 为 ' + num(w.value, 2) + '：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 ' + num(w.limit * 100, 1) + ' %（time.executed_fraction）。'; }
     };
     function warningText(w) {
       var zh = lang === 'zh' && WARNINGS_ZH[w.code];

@@ -225,6 +225,13 @@ TEST_SUITE("links") {
     CHECK(both.valid);
     CHECK(has_notice(both, "cluster.instance"));
     CHECK(json::parse(both.input_json)["cluster"]["accelerator"] == "h100-sxm5-80gb");
+    // A planner question without tokens: dropping its constraint mends it, once. (Dropping the
+    // model only swaps the default one back in: the repair used to cycle between the two, 64 times.)
+    const LinkDecode question = decode("v=1&m=llama-3.1-8b&qg=8");
+    CHECK(question.valid);
+    REQUIRE(question.notices.size() == 1);
+    CHECK(question.notices[0].field == "constraints.max_gpus");
+    CHECK(json::parse(question.input_json)["model"]["preset"] == "llama-3.1-8b");
     // An unknown preset falls back to the default model.
     const LinkDecode model = decode("v=1&m=no-such-model&s=2048");
     CHECK(model.valid);
@@ -333,41 +340,44 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 6);
+    CHECK(kModelVersion == 7);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
     CHECK(current.model_changes.empty());
 
     // A link without `mv` was made before links recorded it: model 1, with every change of models 2
-    // to 6 as "model N (DATE): CHANGE — EFFECT", and no notice (its fields are all fine).
+    // to 7 as "model N (DATE): CHANGE — EFFECT", and no notice (its fields are all fine).
     const LinkDecode old = decode("#v=1&c=2026.12.0&m=llama-2-7b&s=2048");
     CHECK(old.valid);
     CHECK(old.notices.empty());
     CHECK(old.model_version == 1);
-    int v2 = 0, v3 = 0, v4 = 0, v5 = 0, v6 = 0;
+    int v2 = 0, v3 = 0, v4 = 0, v5 = 0, v6 = 0, v7 = 0;
     for (const ModelChange& c : kModelChanges) {
       v2 += c.version == 2;
       v3 += c.version == 3;
       v4 += c.version == 4;
       v5 += c.version == 5;
       v6 += c.version == 6;
+      v7 += c.version == 7;
     }
     CHECK(v2 == 6);
     CHECK(v3 == 3);
     CHECK(v4 == 4);
     CHECK(v5 == 2);
     CHECK(v6 == 1);
-    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3 + v4 + v5 + v6));
+    CHECK(v7 == 2);
+    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7));
     CHECK(old.model_changes == model_changes_since(1));
     for (size_t i = 0; i < old.model_changes.size(); ++i) {
       const std::string& line = old.model_changes[i];
       CAPTURE(line);
-      const char* prefix = i < static_cast<size_t>(v2)                  ? "model 2 (2026-12-01): "
-                           : i < static_cast<size_t>(v2 + v3)           ? "model 3 (2026-12-01): "
-                           : i < static_cast<size_t>(v2 + v3 + v4)      ? "model 4 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5) ? "model 5 (2026-12-02): "
-                                                                        : "model 6 (2026-12-02): ";
+      const char* prefix = i < static_cast<size_t>(v2)                       ? "model 2 (2026-12-01): "
+                           : i < static_cast<size_t>(v2 + v3)                ? "model 3 (2026-12-01): "
+                           : i < static_cast<size_t>(v2 + v3 + v4)           ? "model 4 (2026-12-02): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5)      ? "model 5 (2026-12-02): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6) ? "model 6 (2026-12-02): "
+                                                                             : "model 7 (2026-12-02): ";
       CHECK(line.rfind(prefix, 0) == 0);
       CHECK(line.find(" \u2014 ") != std::string::npos);
     }
@@ -377,10 +387,11 @@ TEST_SUITE("links") {
     CHECK(old.model_changes[v2 + v3].find("async TP") != std::string::npos);
     CHECK(old.model_changes[v2 + v3 + v4].find("root unit") != std::string::npos);
     CHECK(old.model_changes[v2 + v3 + v4 + v5].find("FSDP2") != std::string::npos);
-    // A model-2 link lists only what models 3 to 6 changed.
+    CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6].find("gradient bucket") != std::string::npos);
+    // A model-2 link lists only what models 3 to 7 changed.
     const LinkDecode two = decode("#v=1&c=2026.12.1&mv=2&m=llama-2-7b&s=2048");
     CHECK(two.notices.empty());
-    CHECK(two.model_changes.size() == static_cast<size_t>(v3 + v4 + v5 + v6));
+    CHECK(two.model_changes.size() == static_cast<size_t>(v3 + v4 + v5 + v6 + v7));
     CHECK(two.model_changes == model_changes_since(2));
     // The scenario is the same one a current link of it opens: only the estimator moved.
     CHECK(old.input_json == decode("#v=1&c=2026.12.0&mv=2&m=llama-2-7b&s=2048").input_json);

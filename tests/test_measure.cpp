@@ -49,6 +49,18 @@ Step 4 | loss:1.7011 lr:2e-05 tokens_per_second_per_gpu:2630.0 peak_memory_activ
     CHECK_FALSE(b.contains("peak_memory_from"));  // allocated, the default
   }
 
+  TEST_CASE("a figure outside its calibration field's range is refused, naming the field and the range") {
+    // calibration.tokens_per_s_per_gpu takes 0.001..1e7 and calibration.peak_memory_gib 0.001..1e5
+    // (docs/scenario.md): a log that reads 0 or 1e308 is no measurement a scenario would take.
+    LogParse p = parse_log("Step 2 | loss:1.9 tokens_per_second_per_gpu:1e308 peak_memory_alloc:20\n", nullptr);
+    CHECK_FALSE(p.ok);
+    CHECK(p.error.find("calibration.tokens_per_s_per_gpu") != std::string::npos);
+    CHECK(p.error.find("0.001..10000000") != std::string::npos);
+    p = parse_log("Step 2 | loss:1.9 tokens_per_second_per_gpu:2600 peak_memory_alloc:0\n", nullptr);
+    CHECK_FALSE(p.ok);
+    CHECK(p.error.find("calibration.peak_memory_gib") != std::string::npos);
+  }
+
   TEST_CASE("Megatron-LM: elapsed time per iteration and the max allocated memory in MB") {
     const char* log =
         R"( [2025-01-01 12:00:00] iteration       10/   10000 | consumed samples:         1280 | elapsed time per iteration (ms): 9105.3 | throughput per GPU (TFLOP/s/GPU): 181.0 | learning rate: 1.500000E-04 | global batch size:   128 | lm loss: 8.812E+00 | loss scale: 1.0 | grad norm: 2.234 | number of skipped iterations:   0 | number of nan iterations:   0 |

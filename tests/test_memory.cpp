@@ -460,6 +460,27 @@ TEST_CASE("PyTorch FSDP keeps its root unit gathered from forward to backward: L
   CHECK_FALSE(hf.fits);
 }
 
+TEST_CASE("gradient buckets: DeepSpeed ZeRO-1/2 keeps one, Megatron-LM and the BF16_Optimizer none at the peak") {
+  // DeepSpeed ZeRO-1 (DeepSpeedZeroOptimizer): reduce_bucket_size 5e8 elements of bf16 gradients =
+  // 1e9 B. The same with bf16 and fp32 gradient accumulation runs the BF16_Optimizer
+  // (engine._do_optimizer_sanity_check), which reduces after the backward: 0 at the activation peak.
+  // Megatron-LM's buckets are views of its gradient buffer (param_and_grad_buffer.py): 0.
+  const char* text = R"({"model": {"preset": "llama-2-7b"}, "framework": "%s", "seq_len": 4096,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 8}, "parallel": {"zero": 1},
+      "techniques": {"fp32_grad_reduce": %s}})";
+  char buf[1024];
+  auto buffers = [&](const char* framework, const char* fp32_reduce) {
+    std::snprintf(buf, sizeof buf, text, framework, fp32_reduce);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration()).per_gpu.buffers;
+  };
+  CHECK(buffers("deepspeed", "false") == doctest::Approx(5e8 * 2));
+  CHECK(buffers("deepspeed", "true") == 0.0);
+  CHECK(buffers("megatron", "false") == 0.0);
+  CHECK(buffers("megatron", "true") == 0.0);
+}
+
 TEST_CASE("one process without accumulation shows the component not at its peak beside it, out of the total") {
   // Llama 3.1 8B LoRA rank 16 on every linear layer: per layer r x (in + out) = 16 x (8,192 q +
   // 5,120 k + 5,120 v + 8,192 o + 18,432 gate + 18,432 up + 18,432 down) = 1,310,720; x 32 layers =

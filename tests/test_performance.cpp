@@ -553,6 +553,48 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
   CHECK(q.time.attention_s == doctest::Approx(r.time.attention_s));
   // Same GEMM shapes: the efficiency curve scales with the ratio, 0.709 / 0.8033 of the BF16 one.
   CHECK(q.time.gemm_efficiency == doctest::Approx(r.time.gemm_efficiency * 0.709 / 0.8033));
+  // FlashAttention-1 has no published rate on the H100: it runs at FlashAttention-2's 0.338 there
+  // (about half FlashAttention-1's speed by the FlashAttention-2 paper, so never faster), not at
+  // the 0.8033 large-GEMM ratio.
+  Scenario fa1 = s;
+  fa1.parallel.attention_kernel = AttentionKernel::flash1;
+  CHECK(estimate(fa1, default_calibration()).time.attention_efficiency == doctest::Approx(0.338));
+  // An accelerator with no published attention rate at all keeps its large-GEMM ratio.
+  const Scenario rtx = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
+      "method": "qlora", "cluster": {"accelerator": "rtx-4090", "gpus": 1}, "parallel": {"flash_attention": true}})");
+  CHECK(rtx.cluster.attention_efficiency[static_cast<int>(AttentionKernel::flash2)] == 0.0);
+  CHECK(estimate(rtx, default_calibration()).time.attention_efficiency ==
+        doctest::Approx(rtx.cluster.gemm_efficiency > 0 ? rtx.cluster.gemm_efficiency
+                                                        : default_calibration().default_gemm_efficiency.value));
+}
+
+TEST_CASE("an MFU above 1 (the convention's non-causal attention) carries the warning mfu_above_one") {
+  // Llama 3.1 8B at 131,072 tokens: model FLOPs per token 6 x 7.5e9 matmul parameters + 3 A with
+  // A = 2 x 131,072 x 8,192 x 32 = 6.87e10 attention FLOPs forward, counted without causal masking
+  // (Megatron): the causal kernels run about half of that, so a fast kernel puts MFU above 1 while
+  // the share of peak the GPU runs (executed_fraction) stays below it.
+  // (The run does not fit in the card's memory; the rate is what the warning is about.)
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 131072, "global_batch": 1,
+      "cluster": {"accelerator": "rtx-4090", "gpus": 1}, "parallel": {"flash_attention": true}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  REQUIRE(r.time.mfu > 1.0);
+  CHECK(r.time.executed_fraction < 1.0);
+  bool warned = false;
+  for (int i = 0; i < r.warnings.count; ++i) {
+    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
+    if (w.code != WarningCode::mfu_above_one) continue;
+    warned = true;
+    CHECK(w.value == doctest::Approx(r.time.mfu));
+    CHECK(w.limit == doctest::Approx(r.time.executed_fraction));
+  }
+  CHECK(warned);
+  // At 8K tokens the same run is far below 1 and says nothing.
+  Scenario short_seq = s;
+  short_seq.seq_len = 8192;
+  const EstimateResult q = estimate(short_seq, default_calibration());
+  CHECK(q.time.mfu < 1.0);
+  for (int i = 0; i < q.warnings.count; ++i)
+    CHECK(q.warnings.items[static_cast<size_t>(i)].code != WarningCode::mfu_above_one);
 }
 
 TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradients once per step") {

@@ -189,6 +189,20 @@ TEST_CASE(
   CHECK(error("{\"model\": {\"preset\": \"llama-3.1-8b\", \"la\xffyers\": 1}}") ==
         "model: not valid JSON: byte 40 is not UTF-8 text");
   CHECK(error(R"({"model": )").find("(scenario): not valid JSON: parse error at line 1, column 11: syntax error") == 0);
+  // Nesting beyond 64 levels is refused before parsing (the parser recurses per level: 100,000
+  // levels overflowed the stack). {"seq_len": is 11 bytes, so the 65th "[" is byte 11 + 64 = 75.
+  const std::string deep = R"({"seq_len": )" + std::string(65, '[') + std::string(65, ']') + "}";
+  CHECK(error(deep.c_str()) ==
+        "(scenario): not valid JSON: byte 75 opens an array or object nested more than 64 levels deep (allowed: up "
+        "to 64)");
+  const std::string hostile = "{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+  CHECK(error(hostile.c_str()).find("nested more than 64 levels") != std::string::npos);
+  // 63 levels inside the document's own object parse (and fail on the field's type instead);
+  // brackets inside strings do not count.
+  const std::string ok_depth = R"({"seq_len": )" + std::string(63, '[') + std::string(63, ']') + "}";
+  CHECK(error(ok_depth.c_str()).rfind("seq_len: ", 0) == 0);
+  const std::string in_string = R"({"model": {"preset": ")" + std::string(100, '[') + R"("}})";
+  CHECK(error(in_string.c_str()).rfind("model.preset: ", 0) == 0);
   // The same key in two objects is no duplicate, and UTF-8 text is fine where text is allowed.
   const ScenarioParse ok = parse_scenario(
       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "parallel": {"zero": 3}, "storage": {"data_tier": "local-nvme-gen4-980pro"}})",

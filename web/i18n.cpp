@@ -8,7 +8,9 @@
 #include <string>
 
 #include "llmplan/advice.hpp"
+#include "llmplan/catalog.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/scenario.hpp"
 #include "llmplan/units.hpp"
 
 namespace llmplan::web {
@@ -760,6 +762,7 @@ constexpr Entry kStrings[] = {
     {S::price_src_instance_fmt, "catalog offering %s, %s price (%s, as of %s)", "目录实例 %s 的%s价格（%s，数据截至 %s）"},
     {S::price_src_median_fmt, "median %s price per GPU over %s catalog offerings with the %s", "目录中每卡%s价格的中位数（%s 个含 %s 的实例）"},
     {S::price_src_none, "the catalog has no price for this accelerator: give one in Price override", "目录中没有该加速卡的价格：请在价格覆盖中填写"},
+    {S::w_mfu_above_one, "MFU is %s: the Megatron convention counts attention without causal masking, twice what a causal kernel runs, so at long sequences it can pass 1. The GPU runs %s of its peak (time.executed_fraction).", "MFU 为 %s：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 %s（time.executed_fraction）。"},
     // [estimate strings: add above this line]
 };
 // clang-format on
@@ -790,12 +793,22 @@ bool string_named(std::string_view name, S& out) {
   return false;
 }
 
+namespace {
+
+// The UI word for `name` of a core name list, the words given in the list's order (the array
+// sizes must agree); a name the list lacks (a newer catalog's) is shown as it is.
+template <size_t N>
+const char* translated_name(const std::string& name, const char* const (&names)[N], const S (&words)[N]) {
+  for (size_t i = 0; i < N; ++i)
+    if (name == names[i]) return tr(words[i]);
+  return name.c_str();
+}
+
+}  // namespace
+
 const char* provider_kind_name(const std::string& kind) {
-  if (kind == "hyperscaler") return tr(S::kind_hyperscaler);
-  if (kind == "gpu_cloud") return tr(S::kind_gpu_cloud);
-  if (kind == "marketplace") return tr(S::kind_marketplace);
-  if (kind == "compute_centre") return tr(S::kind_compute_centre);
-  return kind.c_str();
+  static constexpr S kWords[] = {S::kind_hyperscaler, S::kind_gpu_cloud, S::kind_marketplace, S::kind_compute_centre};
+  return translated_name(kind, kProviderKinds, kWords);
 }
 
 namespace {
@@ -815,16 +828,10 @@ std::string formatted(S format, std::initializer_list<const char*> args) {
   }
   return out;
 }
-
-std::string fixed(const char* format, double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 }  // namespace
 
 std::string data_placement_text(const DataPlacement& d) {
-  const std::string need = fixed("%.3g MB/s", d.read_bytes_per_s / 1e6);
+  const std::string need = format_number("%.3g MB/s", d.read_bytes_per_s / 1e6);
   const std::string size = format_bytes(d.dataset_bytes);
   if (d.local_nvme) {
     const std::string staging =
@@ -846,22 +853,22 @@ std::string checkpoint_placement_text(const CheckpointPlacement& c) {
 }
 
 std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_gb_per_s, bool has_rdma) {
-  if (nodes <= 1) return formatted(S::rdma_one_node_fmt, {fixed("%.0f", intra_node_gb_per_s).c_str()});
+  if (nodes <= 1) return formatted(S::rdma_one_node_fmt, {format_number("%.0f", intra_node_gb_per_s).c_str()});
   const std::string sent = format_bytes(a.inter_node_bytes), tcp = format_duration(a.tcp_step_s),
                     step = format_duration(a.step_s);
   const double slower = a.step_s > 0 ? a.tcp_step_s / a.step_s : 1.0;
   if (a.needed)
-    return formatted(S::rdma_needed_fmt, {sent.c_str(), tcp.c_str(), step.c_str(), fixed("%.1f", slower).c_str()}) +
+    return formatted(S::rdma_needed_fmt,
+                     {sent.c_str(), tcp.c_str(), step.c_str(), format_number("%.1f", slower).c_str()}) +
            (has_rdma ? "" : tr(S::rdma_no_fabric));
-  return formatted(S::rdma_optional_fmt, {sent.c_str(), tcp.c_str(), step.c_str(), fixed("%.2f", slower).c_str()});
+  return formatted(S::rdma_optional_fmt,
+                   {sent.c_str(), tcp.c_str(), step.c_str(), format_number("%.2f", slower).c_str()});
 }
 
 const char* pricing_mode_name(const std::string& mode) {
-  if (mode == "on_demand") return tr(S::price_mode_on_demand);
-  if (mode == "spot") return tr(S::price_mode_spot);
-  if (mode == "reserved_1yr") return tr(S::price_mode_reserved_1yr);
-  if (mode == "reserved_3yr") return tr(S::price_mode_reserved_3yr);
-  return mode.c_str();
+  static constexpr S kWords[] = {S::price_mode_on_demand, S::price_mode_spot, S::price_mode_reserved_1yr,
+                                 S::price_mode_reserved_3yr};
+  return translated_name(mode, kPricingModeNames, kWords);
 }
 
 namespace {

@@ -418,6 +418,7 @@ const WarningText kWarningTexts[] = {
     {S::w_spot_without_rate, Kind::count},
     {S::w_minimum_billing, Kind::duration},
     {S::w_unsupported_layout, Kind::count},
+    {S::w_mfu_above_one, Kind::count},  // formatted below: a ratio and a percentage
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");
@@ -438,10 +439,13 @@ void warnings(const EstimateResult& r) {
     const Warning& w = r.warnings.items[static_cast<size_t>(i)];
     const WarningText& t = kWarningTexts[static_cast<size_t>(w.code)];
     const S text = w.one_gpu ? S::w_memory_exceeds_one_gpu : t.text;
-    const std::string message =
-        w.code == WarningCode::unsupported_layout
-            ? fmt(tr(text), w.rule)  // the core's rule, in English
-            : fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
+    std::string message;
+    if (w.code == WarningCode::unsupported_layout)
+      message = fmt(tr(text), w.rule);  // the core's rule, in English
+    else if (w.code == WarningCode::mfu_above_one)
+      message = fmt(tr(text), format_number("%.2f", w.value).c_str(), format_percent(w.limit).c_str());
+    else
+      message = fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";
     text_colored(palette::kWarning, code.c_str());
     text_wrapped(message.c_str());

@@ -846,8 +846,14 @@ int cmd_link(const std::vector<std::string>& args) {
   }
   const llmplan::OpenedLink opened = open_cli_link(args[1]);
   if (sub == "decode") {
+    if (args.size() != 2) return usage_error("link decode: expected one LINK");
     std::printf("%s\n", llmplan::opened_link_json(opened).c_str());
-    return opened.link.valid ? 0 : 2;
+    if (opened.link.valid) return 0;
+    // Invalid: the notice that could not be mended (the last) says why on stderr too.
+    const llmplan::LinkNotice* last = opened.link.notices.empty() ? nullptr : &opened.link.notices.back();
+    std::fprintf(stderr, "llmplan: link: %s\n",
+                 last ? (last->field + ": " + last->message).c_str() : "the link holds no valid scenario");
+    return 2;
   }
   if (sub != "estimate")
     return usage_error("link: expected encode, decode, estimate or model-changes; got '" + sub + "'");
@@ -943,6 +949,12 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = args[0];
   args.erase(args.begin());
+  // `llmplan estimate --help`: the one help text covers every command.
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
   try {
     if (cmd == "estimate") return cmd_estimate(args);
     if (cmd == "catalog") return cmd_catalog(args);

@@ -22,12 +22,6 @@ namespace {
 // scenario describes, and saying so beats a number fitted to it.
 constexpr double kFactorLo = 1.0 / 20.0, kFactorHi = 20.0;
 
-std::string fmt(double v, int digits = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*g", digits, v);
-  return b;
-}
-
 // Log-space bisection of an increasing (rising = true) or decreasing function for f(x) = target.
 template <class F>
 double solve_factor(F value, double target, bool rising) {
@@ -80,19 +74,22 @@ bool check_bandwidths(const Scenario& s, InputError& error) {
   const Measurement& me = s.measured;
   if (me.intra_busbw_gb_per_s > s.cluster.intra_node_gb_per_s)
     return fail(error, "calibration.busbw_gb_per_s.intra",
-                "must be at most the scale-up link's " + fmt(s.cluster.intra_node_gb_per_s) +
+                "must be at most the scale-up link's " + format_significant(s.cluster.intra_node_gb_per_s) +
                     " GB/s (no all-reduce runs faster than its link); allowed 0.001.." +
-                    fmt(s.cluster.intra_node_gb_per_s) + ", got " + fmt(me.intra_busbw_gb_per_s));
+                    format_significant(s.cluster.intra_node_gb_per_s) + ", got " +
+                    format_significant(me.intra_busbw_gb_per_s));
   if (me.inter_busbw_gb_per_s > s.network.node_gb_per_s)
     return fail(error, "calibration.busbw_gb_per_s.inter",
-                "must be at most the node's network bandwidth, " + fmt(s.network.node_gb_per_s) +
-                    " GB/s (every NIC of the node together); allowed 0.001.." + fmt(s.network.node_gb_per_s) +
-                    ", got " + fmt(me.inter_busbw_gb_per_s));
+                "must be at most the node's network bandwidth, " + format_significant(s.network.node_gb_per_s) +
+                    " GB/s (every NIC of the node together); allowed 0.001.." +
+                    format_significant(s.network.node_gb_per_s) + ", got " +
+                    format_significant(me.inter_busbw_gb_per_s));
   if (me.intra_busbw_gb_per_s > 0 && me.inter_busbw_gb_per_s > me.intra_busbw_gb_per_s)
     return fail(error, "calibration.busbw_gb_per_s.inter",
-                "must be at most the measured intra-node bus bandwidth, " + fmt(me.intra_busbw_gb_per_s) +
+                "must be at most the measured intra-node bus bandwidth, " +
+                    format_significant(me.intra_busbw_gb_per_s) +
                     " GB/s (an all-reduce across nodes also reduces inside each node); got " +
-                    fmt(me.inter_busbw_gb_per_s));
+                    format_significant(me.inter_busbw_gb_per_s));
   return true;
 }
 
@@ -111,8 +108,9 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
   const double capacity = trial.cluster.gpu_memory_gb * 1e9;
   if (measured > capacity)
     return fail(error, "calibration.peak_memory_gib",
-                "must be at most the GPU's memory, " + fmt(capacity / kGiB, 4) + " GiB; allowed 0.001.." +
-                    fmt(capacity / kGiB, 4) + ", got " + fmt(me.peak_memory_gib, 4));
+                "must be at most the GPU's memory, " + format_significant(capacity / kGiB, 4) +
+                    " GiB; allowed 0.001.." + format_significant(capacity / kGiB, 4) + ", got " +
+                    format_significant(me.peak_memory_gib, 4));
   const ParamCount p = count_params(trial.model);
   trial.factors.memory_measured = true;  // the factor being solved applies
   auto at = [&](double f) {
@@ -122,15 +120,15 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
   const double least = at(kFactorLo), most = at(kFactorHi);
   if (measured < least)
     return fail(error, "calibration.peak_memory_gib",
-                "is below what the trial's layout holds without activations (" + fmt(least / kGiB, 4) +
+                "is below what the trial's layout holds without activations (" + format_significant(least / kGiB, 4) +
                     " GiB of weights, gradients and optimizer states): give the trial's layout in "
                     "calibration.measured_on; got " +
-                    fmt(me.peak_memory_gib, 4));
+                    format_significant(me.peak_memory_gib, 4));
   if (measured > most)
     return fail(error, "calibration.peak_memory_gib",
-                "is more than 20x the activations this layout keeps (" + fmt(most / kGiB, 4) +
+                "is more than 20x the activations this layout keeps (" + format_significant(most / kGiB, 4) +
                     " GiB at most): give the trial's layout in calibration.measured_on; got " +
-                    fmt(me.peak_memory_gib, 4));
+                    format_significant(me.peak_memory_gib, 4));
   trial.factors.memory = solve_factor(at, measured, true);
   trial.factors.memory_measured = true;
   return true;
@@ -145,10 +143,11 @@ bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
   const double implied = per_gpu * plain.time.flops.model_per_token / 1e12;  // TFLOP/s per GPU
   if (implied > peak)
     return fail(error, field,
-                "implies " + fmt(implied, 4) + " TFLOP/s of model FLOPs per GPU (" + fmt(per_gpu, 5) + " tokens/s x " +
-                    fmt(plain.time.flops.model_per_token / 1e9, 4) +
+                "implies " + format_significant(implied, 4) + " TFLOP/s of model FLOPs per GPU (" +
+                    format_significant(per_gpu, 5) + " tokens/s x " +
+                    format_significant(plain.time.flops.model_per_token / 1e9, 4) +
                     " GFLOP per token), above the accelerator's dense " + to_string(trial.precision) + " peak of " +
-                    fmt(peak, 4) + " TFLOP/s");
+                    format_significant(peak, 4) + " TFLOP/s");
   const double target = measured_step_s(trial, plain);
   trial.factors.throughput = true;  // the factor being solved applies
   auto step = [&](double f) {
@@ -159,15 +158,27 @@ bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
   if (target < fastest)
     return fail(error, field,
                 "is faster than the trial's layout can run even with its compute 20x the model's rate (a step of " +
-                    fmt(fastest, 4) + " s, against " + fmt(target, 4) +
+                    format_significant(fastest, 4) + " s, against " + format_significant(target, 4) +
                     " s measured): its communication, pipeline bubble or data reads alone take longer; give the "
                     "trial's layout in calibration.measured_on");
   if (target > slowest)
     return fail(error, field,
-                "is over 20x slower than the model (a step of " + fmt(target, 4) + " s, against at most " +
-                    fmt(slowest, 4) + " s): give the trial's layout in calibration.measured_on");
+                "is over 20x slower than the model (a step of " + format_significant(target, 4) +
+                    " s, against at most " + format_significant(slowest, 4) +
+                    " s): give the trial's layout in calibration.measured_on");
   trial.factors.compute = solve_factor(step, target, false);
   trial.factors.throughput = true;
+  // While it computes, a GPU runs at most its peak: a measurement that needs more of the trial's
+  // layout (its communication, bubble and data reads left the computation too little time) was not
+  // taken on that layout.
+  const EstimateResult fitted = estimate(trial, cal);
+  const double computing = fitted.time.executed_fraction * fitted.time.step_s / fitted.time.compute_s;
+  if (computing > 1.0)
+    return fail(error, field,
+                "implies the GPUs compute at " + format_significant(computing * 100, 3) +
+                    " % of their peak on the trial's layout, at most 100 %: the model's communication, pipeline "
+                    "bubble and data reads for that layout leave less time than the measured step; check that "
+                    "calibration.measured_on describes the trial");
   return true;
 }
 
@@ -252,7 +263,7 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
   if (me.data_read_gb_per_s > 0)
     trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
   const EstimateResult r = estimate(trial, cal);
-  const std::string gpus = fmt(trial.cluster.gpus, 6);
+  const std::string gpus = format_significant(trial.cluster.gpus, 6);
   const auto note = [&out](const char* code, std::vector<std::string> args, std::string text) {
     out.notes.push_back({code, std::move(args), std::move(text)});
   };
@@ -262,7 +273,7 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
       out.reproduced.push_back({"calibration.tokens_per_s_per_gpu", me.tokens_per_s_per_gpu, per_gpu});
     if (me.step_s > 0) out.reproduced.push_back({"calibration.step_s", me.step_s, r.time.step_s});
     if (me.mfu > 0) out.reproduced.push_back({"calibration.mfu", me.mfu, r.time.mfu});
-    const std::string k = fmt(s.factors.compute);
+    const std::string k = format_significant(s.factors.compute);
     note("compute", {gpus, k},
          "throughput measured on " + gpus + " GPUs: the model's compute runs at " + k +
              "x its modelled rate, communication and the pipeline bubble as modelled");
@@ -270,7 +281,8 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
   if (me.peak_memory_gib > 0) {
     out.reproduced.push_back(
         {"calibration.peak_memory_gib", me.peak_memory_gib, measured_view(r.memory, me.memory_from, cal) / kGiB});
-    const std::string from = kMemorySourceNames[static_cast<int>(me.memory_from)], k = fmt(s.factors.memory);
+    const std::string from = kMemorySourceNames[static_cast<int>(me.memory_from)],
+                      k = format_significant(s.factors.memory);
     note("memory", {from, gpus, k},
          "peak memory (" + from + ") measured on " + gpus + " GPUs: activations, logits and buffers are " + k +
              "x the model's, weights, gradients and optimizer states as counted");
@@ -280,7 +292,7 @@ TrialReport trial_report(const Scenario& s, const Catalog& catalog, const Calibr
     out.reproduced.push_back({"calibration.busbw_gb_per_s.intra", me.intra_busbw_gb_per_s, l.intra_busbw / 1e9});
   if (me.inter_busbw_gb_per_s > 0) {
     out.reproduced.push_back({"calibration.busbw_gb_per_s.inter", me.inter_busbw_gb_per_s, l.node_busbw / 1e9});
-    const std::string f = fmt(s.network.busbw_fraction);
+    const std::string f = format_significant(s.network.busbw_fraction);
     note("network", {f}, "collectives across nodes reach " + f + " of the node's network bandwidth, as measured");
   }
   if (me.data_read_gb_per_s > 0) {
@@ -326,7 +338,7 @@ std::string calibration_sentence(const Scenario& s, const Catalog& catalog) {
   else if (me.mfu > 0)
     what = "a measured MFU of " + format_percent(me.mfu);
   else if (me.peak_memory_gib > 0)
-    what = "a measured peak of " + fmt(me.peak_memory_gib, 3) + " GiB per GPU";
+    what = "a measured peak of " + format_significant(me.peak_memory_gib, 3) + " GiB per GPU";
   else
     what = "measured bandwidths";
   if (!s.calibrated() && (s.factors.throughput || s.factors.memory_measured))

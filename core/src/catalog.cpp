@@ -660,6 +660,11 @@ CatalogLoad load_document(const json& doc) {
 }
 
 json parse_or_diagnose(std::string_view text, const std::string& where, std::vector<std::string>& diags) {
+  if (const size_t deep = detail::too_deep_at(text); deep != std::string_view::npos) {
+    diags.push_back(where + "not valid JSON here: byte " + std::to_string(deep) + " opens an array or object nested " +
+                    "more than " + std::to_string(detail::kMaxJsonDepth) + " levels deep");
+    return json();
+  }
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {  // parse_error, and out_of_range 406 for numbers like 1E978

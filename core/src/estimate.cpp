@@ -103,6 +103,7 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   }
   if (r.cost.billed_hours > r.cost.used_hours && r.cost.usd_per_gpu_hour > 0)
     w.add({WarningCode::minimum_billing, r.cost.billed_hours * 3600, r.cost.used_hours * 3600});
+  if (r.time.mfu > 1) w.add({WarningCode::mfu_above_one, r.time.mfu, r.time.executed_fraction});
   return w;
 }
 
@@ -190,7 +191,8 @@ const char* warning_code(WarningCode code) {
                                 "no_price",
                                 "spot_without_rate",
                                 "minimum_billing",
-                                "unsupported_layout"};
+                                "unsupported_layout",
+                                "mfu_above_one"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
@@ -262,6 +264,11 @@ std::string warning_message(const Warning& w) {
     case WarningCode::unsupported_layout:
       return std::string("No framework the planner targets runs this layout: ") + w.rule +
              ". The figures assume it runs; the planner would not propose it.";
+    case WarningCode::mfu_above_one:
+      return "MFU is " + format_number("%.2f", w.value) +
+             ": the Megatron convention counts attention without causal masking, twice what a causal kernel runs, "
+             "so at long sequences it can pass 1. The GPU runs " +
+             format_percent(w.limit) + " of its peak (time.executed_fraction).";
     case WarningCode::count: break;
   }
   return "";

@@ -38,6 +38,27 @@ size_t first_bad_utf8(std::string_view s) {
 
 }  // namespace
 
+size_t too_deep_at(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 namespace {
 
 // Parses with a watch on the keys: `at` is the dotted path of the key whose value is being read
@@ -105,6 +126,11 @@ json parse_checked(std::string_view text, std::string& problem, std::string* fie
       parse_watching(text.substr(0, bad), at, duplicate);
     } catch (const json::exception&) {}
     if (field) *field = bad_byte_in_key(text, bad) ? parent_path(at) : at;
+    return json(json::value_t::discarded);
+  }
+  if (const size_t deep = too_deep_at(text); deep != std::string_view::npos) {
+    problem = "byte " + std::to_string(deep) + " opens an array or object nested more than " +
+              std::to_string(kMaxJsonDepth) + " levels deep (allowed: up to " + std::to_string(kMaxJsonDepth) + ")";
     return json(json::value_t::discarded);
   }
   json doc;

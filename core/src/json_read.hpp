@@ -22,11 +22,20 @@ using nlohmann::json;
 
 enum class PathStyle { dotted, pointer };
 
+// No document this project reads nests deeper than a dozen levels; the parser recurses once per
+// level, so a deeper document is refused before parsing (a hostile 100,000-level one would
+// overflow the stack, and the key watch of parse_checked would take time quadratic in the depth).
+inline constexpr int kMaxJsonDepth = 64;
+// The byte at which `text` opens its (kMaxJsonDepth + 1)-th nested array or object (brackets in
+// strings aside), or npos.
+size_t too_deep_at(std::string_view text);
+
 // json::parse of untrusted text that never throws: a discarded value on any error. With
 // allow_exceptions = false nlohmann 3.11.2 reports syntax errors and out-of-range numbers (1E978)
 // as discarded; the catch keeps that promise for whatever else a json exception may report.
 template <class J = json>
 J parse_untrusted(std::string_view text) {
+  if (too_deep_at(text) != std::string_view::npos) return J(J::value_t::discarded);
   try {
     return J::parse(text.begin(), text.end(), nullptr, false);
   } catch (const nlohmann::json::exception&) {

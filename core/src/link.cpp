@@ -10,6 +10,7 @@
 // [SECTION] Catalog changes since the link was made
 #include "llmplan/link.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -323,9 +324,19 @@ InputError check_input(const json& doc, const Catalog& catalog, bool& is_questio
 
 LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
   LinkEncode out;
-  const json doc = detail::parse_untrusted(input_json);
+  std::string problem, at;
+  const json doc = detail::parse_checked(input_json, problem, &at);
   if (doc.is_discarded() || !doc.is_object()) {
-    out.error = {"(scenario)", "(scenario): not valid JSON"};
+    const std::string field = at.empty() ? "(scenario)" : at;
+    const std::string why = !problem.empty() ? problem : "must be a JSON object {...}";
+    out.error = {field, field + ": not valid JSON: " + why};
+    return out;
+  }
+  // Said first: whatever else is wrong with the scenario, it cannot travel in a link.
+  if (const json* w = json_at(doc, "workload"); w && w->is_object() && w->contains("scenario")) {
+    out.error = {"workload.scenario",
+                 "workload.scenario: a link carries utilisation or workload.gpu_hours_per_month, "
+                 "not a whole scenario: give the scenario's GPU-hours a month instead"};
     return out;
   }
   bool question = false;
@@ -336,12 +347,6 @@ LinkEncode encode_link(std::string_view input_json, const Catalog& catalog) {
   std::vector<std::string> paths;
   leaves(doc, "", paths);
   for (const std::string& p : paths) {
-    if (p.rfind("workload.scenario", 0) == 0) {
-      out.error = {"workload.scenario",
-                   "workload.scenario: a link carries utilisation or workload.gpu_hours_per_month, "
-                   "not a whole scenario: give the scenario's GPU-hours a month instead"};
-      return out;
-    }
     if (!field_by_path(p)) {  // the parser accepted it, so the table must know it: a build defect
       out.error = {p, p + ": has no link field code (the field table, fields.cpp)"};
       return out;
@@ -419,6 +424,7 @@ LinkNotice invalid_model(const std::string& field, const std::string& why) {
 }
 
 void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
+  std::vector<std::string> seen;  // the documents tried: a repair that returns to one has failed
   for (int round = 0; round < 128; ++round) {
     bool question = false;
     const InputError err = check_input(doc, catalog, question);
@@ -429,11 +435,19 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
     }
     std::string why = err.message;  // the notice names the field: drop the message's own prefix
     if (why.rfind(err.field + ": ", 0) == 0) why.erase(0, err.field.size() + 2);
+    std::string dumped = doc.dump();
+    if (std::find(seen.begin(), seen.end(), dumped) != seen.end()) {
+      out.notices.push_back({err.field, why, "invalid", {{"reason", why}}});
+      return;
+    }
+    seen.push_back(std::move(dumped));
     std::string drop = present_field(doc, err.field);
     if (drop.empty()) {
       std::vector<std::string> paths;
       leaves(doc, "", paths);
       for (auto it = paths.rbegin(); it != paths.rend() && drop.empty(); ++it) {
+        // Dropping the model only swaps in the default one (below); it mends no other field.
+        if (it->rfind("model", 0) == 0 && err.field.rfind("model", 0) != 0) continue;
         json trial = doc;
         json_erase(trial, *it);
         bool q = false;

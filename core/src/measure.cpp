@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "llmplan/fields.hpp"
 #include "llmplan/units.hpp"
 
 namespace llmplan {
@@ -263,6 +264,15 @@ LogParse parse_log(std::string_view text, const Scenario* context) {
   LogParse out;
   out.found = std::move(r.found);
   out.ok = !out.found.empty();
+  // A figure the scenario's field would refuse is no measurement to carry over: say so here.
+  for (const LogFinding& f : out.found) {
+    const FieldSpec* spec = find_field(f.field);
+    if (!spec || (f.value >= spec->lo && f.value <= spec->hi)) continue;
+    out.ok = false;
+    out.error = "log: " + f.field + " read as " + format_significant(f.value, 6) + " (" + f.format + ", " + f.how +
+                "), outside the field's allowed " + field_range_text(*spec);
+    return out;
+  }
   if (!out.ok) {
     const bool samples_only = !r.all("samples/sec").empty() || !r.all("train_samples_per_second").empty();
     out.error = samples_only ? "log: samples/s was found but no tokens/s or step time; samples/s becomes tokens/s "

@@ -447,6 +447,12 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
     const double root = (p.embedding / s.parallel.tp + p.positions + p.head / s.parallel.tp + p.final_norm) * b.weights;
     return std::max(2.0 * layer, layer + root);
   }
+  // Megatron-Core keeps the gradients in one contiguous buffer whose buckets are views of it
+  // (distributed/param_and_grad_buffer.py), reduced in place: nothing beside the gradients.
+  if (s.framework == FrameworkKind::megatron) return 0;
+  // DeepSpeed's BF16_Optimizer reduces its fp32 gradients after the backward, when the activations
+  // are freed (engine._exec_reduce_grads): no bucket at the activation peak.
+  if (deepspeed_bf16_optimizer(s)) return 0;
   if (s.parallel.zero >= 1) return cal.deepspeed_bucket_elements.value * b.gradients;
   return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
 }
@@ -634,7 +640,9 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"fused_loss", static_cast<double>(s.techniques.fused_loss)},
           {"cp", static_cast<double>(x.cp)}});
   ex.add("memory.per_gpu_bytes.buffers", m.buffers, "B",
-         "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets; ZeRO-3 two layers gathered, with PyTorch "
+         "DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets (none with its BF16_Optimizer, which "
+         "reduces after the backward); Megatron-LM none (its buckets are views of the gradient buffer); ZeRO-3 two "
+         "layers gathered, with PyTorch "
          "FSDP (frameworks hf, fsdp, torchtune, torchtitan) at least one layer and the root unit (embedding, final "
          "norm, head), which FSDP keeps gathered from forward to backward",
          {});

@@ -408,14 +408,25 @@ AttentionKernel attention_kernel(const Scenario& s) {
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const AttentionKernel kernel = attention_kernel(s);
   const double measured = s.cluster.attention_efficiency[static_cast<int>(kernel)];
+  // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate:
+  // the older kernels are slower (FlashAttention-2 paper, Dao 2023: about 2x FlashAttention-1)
+  // and a vendor's fused kernel is of its class; never at the GEMM rate, which no attention kernel
+  // reaches (FlashAttention-3 paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
+  const double flash2 = s.cluster.attention_efficiency[static_cast<int>(AttentionKernel::flash2)];
   const double gemm = large_gemm_ratio(s, cal);
-  const double e = measured > 0 ? measured : gemm;
+  const double e = measured > 0 ? measured : flash2 > 0 ? flash2 : gemm;
   if (ex)
     ex->add("time.attention_efficiency", e, "1",
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
                            "dense peak, in the kernel's own FLOP count (catalog attention_efficiency)"
-                         : "no published rate of this kernel on this accelerator: its large-GEMM ratio is used",
-            {{"measured", measured}, {"gemm_ratio", gemm}, {"kernel", static_cast<double>(kernel)}});
+            : flash2 > 0
+                ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here "
+                  "is used (older kernels are slower, vendor fused kernels of its class)"
+                : "no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
+            {{"measured", measured},
+             {"flash2_measured", flash2},
+             {"gemm_ratio", gemm},
+             {"kernel", static_cast<double>(kernel)}});
   return e;
 }
 
@@ -483,9 +494,10 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 }
 
 // Parameters and trained parameters one GPU holds the 16-bit copies of (its TP x PP share of the
-// dense ones, EP x ETP x PP of the routed experts).
+// dense ones, EP x ETP x PP of the routed experts), and of the trained ones the routed experts'
+// share, which reduces over the expert-data-parallel group.
 struct RankParams {
-  double weights = 0, trained = 0;
+  double weights = 0, trained = 0, trained_routed = 0;
 };
 RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResult& mem) {
   const Parallel& x = s.parallel;
@@ -496,7 +508,8 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
   // Freeze-tuning an MoE model counts its trained blocks at the average block's size: never below 0.
   const double dense_trained = std::max(0.0, mem.trainable_params - routed_trained);
   return {.weights = (p.total - routed) / dense_ranks + routed / expert_ranks,
-          .trained = dense_trained / dense_ranks + routed_trained / expert_ranks};
+          .trained = dense_trained / dense_ranks + routed_trained / expert_ranks,
+          .trained_routed = routed_trained / expert_ranks};
 }
 
 // FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
@@ -779,11 +792,12 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // group, tp x cp x dp / (ep x etp) ranks, neighbours etp x ep apart (MoE parallel folding).
   if (dp_ranks > 1) {
     c.dp_inter_node = dp_group.inter_node;
-    const double expert_total = x.ep > 1 ? routed_trainable_params(s, p) : 0.0;
-    const double trained_per_gpu = (mem.trainable_params - expert_total) / (x.tp * x.pp);
+    // Without EP every GPU holds its TP x PP share of the experts too: they reduce with the rest.
+    const RankParams r = rank_params(s, p, mem);
+    const double expert_per_gpu = x.ep > 1 ? r.trained_routed : 0.0;
+    const double trained_per_gpu = r.trained - expert_per_gpu;
     const double grad_element = grad_reduce_bytes(s);
     const double grad_bytes = trained_per_gpu * grad_element;
-    const double expert_per_gpu = expert_total / (static_cast<double>(x.expert_tp()) * x.pp * x.ep);
     const double expert_grad_bytes = expert_per_gpu * grad_element;
     const int edp = s.expert_dp();
     const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.expert_tp() * x.ep) : dp_group;

@@ -176,8 +176,7 @@ bool read_cards(Reader& r, const json& root, const Instance& in, int& cards) {
   if (!in.per_card())
     return r.fail("cluster.cards",
                   "instance \"" + in.id + "\" is a fixed shape of " + std::to_string(in.gpus) +
-                      " GPU(s); cards applies to offerings rented by the card (see `llmplan catalog show " + in.id +
-                      "`)");
+                      " GPU(s); cards applies only to offerings rented by the card, several cards of one host");
   if (cards < 1 || cards > in.gpus_per_host_max)
     return r.fail("cluster.cards", "must be 1.." + std::to_string(in.gpus_per_host_max) + " (cards one host of \"" +
                                        in.id + "\" gives); got " + std::to_string(cards));

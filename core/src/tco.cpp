@@ -42,7 +42,9 @@ bool read_price(Reader& r, const json& o, const char* key, const std::string& pa
   if (!o.contains(key)) return r.ok();
   double v = 0;
   if (!r.number(o, key, path, 0, hi, v)) return false;
-  if (v <= 0) return r.fail(r.join(path, key), "must be > 0, got " + Reader::echo_value(o[key]));
+  if (v <= 0)
+    return r.fail(r.join(path, key),
+                  "must be above 0 and at most " + Reader::num(hi) + ", got " + Reader::echo_value(o[key]));
   out = v;
   return true;
 }
@@ -200,9 +202,10 @@ bool read_workload(Reader& r, const json& root, const Catalog& c, const Calibrat
   if (o.contains("scenario") == o.contains("gpu_hours_per_month"))
     return r.fail("workload", "give exactly one of scenario and gpu_hours_per_month");
   if (o.contains("gpu_hours_per_month")) {
-    std::optional<double> h;
-    if (!read_price(r, o, "gpu_hours_per_month", "workload", 1e9, h)) return false;
-    q.workload_gpu_hours_per_month = *h;
+    // At least one GPU-hour a month: below it the cost per used GPU-hour has no meaning.
+    double h = 0;
+    if (!r.number(o, "gpu_hours_per_month", "workload", 1, 1e9, h)) return false;
+    q.workload_gpu_hours_per_month = h;
     q.workload_from = "gpu_hours_per_month";
   } else {
     const ScenarioParse s = parse_scenario(o["scenario"].dump(), c);
@@ -212,6 +215,10 @@ bool read_workload(Reader& r, const json& root, const Catalog& c, const Calibrat
       return r.fail("workload.scenario", "runs on " + s.scenario->cluster.accelerator + ", not on the servers' " +
                                              q.accelerator + ": its GPU-hours would differ");
     const EstimateResult e = estimate(*s.scenario, cal);
+    if (!(e.reliability.gpu_hours > 0))
+      return r.fail("workload.scenario.tokens",
+                    "is needed (or storage.dataset_tokens): without tokens the run has no "
+                    "GPU-hours to fill the servers with");
     // The run happens once within the horizon: its GPU-hours spread over the months.
     q.workload_gpu_hours_per_month = e.reliability.gpu_hours / q.horizon_months;
     q.workload_from = "scenario";
