@@ -126,9 +126,15 @@ bool read_limited(std::istream& in, const std::string& name, std::string& out, s
 
 bool read_input(const std::string& path, std::string& out, std::string& error) {
   if (path == "-") return read_limited(std::cin, "standard input", out, error);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "'" + path + "' is a directory, not a file";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot read scenario file '" + path + "'";
+    error = "cannot read '" + path +
+            "': " + (std::filesystem::exists(path, ec) ? "permission denied or unreadable" : "no such file");
     return false;
   }
   return read_limited(in, "'" + path + "'", out, error);
