@@ -568,6 +568,34 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
                                                         : default_calibration().default_gemm_efficiency.value));
 }
 
+TEST_CASE("interruptions that cost more than the training carry the warning failures_dominate") {
+  // 100,000 GPUs x 1e-4 failures per GPU-hour = 10 an hour: one every 0.1 h = 360 s. Each costs its
+  // 1 h restart plus half a checkpoint interval (Daly 2006): at least 1 h / 0.1 h = 10x the training.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e10, "cluster": {"gpus": 100000},
+      "pricing": {"failures_per_gpu_hour": 0.0001, "restart_h": 1}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  CHECK(r.reliability.mtbi_h == doctest::Approx(0.1));
+  CHECK(r.reliability.overhead_fraction >= 10.0);
+  bool warned = false;
+  for (int i = 0; i < r.warnings.count; ++i) {
+    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
+    if (w.code != WarningCode::failures_dominate) continue;
+    warned = true;
+    CHECK(w.value == doctest::Approx(r.reliability.overhead_fraction));
+    CHECK(w.limit == doctest::Approx(360.0));
+  }
+  CHECK(warned);
+  // Llama 3's rate (the default, 466 interruptions in 54 days on 16,384 GPUs) on 1,024 GPUs costs a
+  // few per cent: no warning.
+  Scenario usual = s;
+  usual.cluster.gpus = 1024;
+  usual.pricing.failures_per_gpu_hour = kDefaultFailuresPerGpuHour;
+  const EstimateResult u = estimate(usual, default_calibration());
+  CHECK(u.reliability.overhead_fraction < 0.2);
+  for (int i = 0; i < u.warnings.count; ++i)
+    CHECK(u.warnings.items[static_cast<size_t>(i)].code != WarningCode::failures_dominate);
+}
+
 TEST_CASE("an MFU above 1 (the convention's non-causal attention) carries the warning mfu_above_one") {
   // Llama 3.1 8B at 131,072 tokens: model FLOPs per token 6 x 7.5e9 matmul parameters + 3 A with
   // A = 2 x 131,072 x 8,192 x 32 = 6.87e10 attention FLOPs forward, counted without causal masking

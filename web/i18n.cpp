@@ -763,6 +763,7 @@ constexpr Entry kStrings[] = {
     {S::price_src_median_fmt, "median %s price per GPU over %s catalog offerings with the %s", "目录中每卡%s价格的中位数（%s 个含 %s 的实例）"},
     {S::price_src_none, "the catalog has no price for this accelerator: give one in Price override", "目录中没有该加速卡的价格：请在价格覆盖中填写"},
     {S::w_mfu_above_one, "MFU is %s: the Megatron convention counts attention without causal masking, twice what a causal kernel runs, so at long sequences it can pass 1. The GPU runs %s of its peak (time.executed_fraction).", "MFU 为 %s：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 %s（time.executed_fraction）。"},
+    {S::w_failures_dominate, "Interruptions (one every %s across the job) and their restarts add %sx the training time: the job spends more time recovering than training, and this first-order estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.", "中断（整个任务每 %s 一次）及其重启使时间增加训练时间的 %s 倍：任务花在恢复上的时间多于训练，这个一阶估计还偏低。应减少 GPU 数、加快重启（pricing.restart_h）或更频繁地保存检查点。"},
     // [estimate strings: add above this line]
 };
 // clang-format on

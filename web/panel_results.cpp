@@ -418,7 +418,8 @@ const WarningText kWarningTexts[] = {
     {S::w_spot_without_rate, Kind::count},
     {S::w_minimum_billing, Kind::duration},
     {S::w_unsupported_layout, Kind::count},
-    {S::w_mfu_above_one, Kind::count},  // formatted below: a ratio and a percentage
+    {S::w_mfu_above_one, Kind::count},      // formatted below: a ratio and a percentage
+    {S::w_failures_dominate, Kind::count},  // formatted below: a duration and a ratio
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");
@@ -444,6 +445,8 @@ void warnings(const EstimateResult& r) {
       message = fmt(tr(text), w.rule);  // the core's rule, in English
     else if (w.code == WarningCode::mfu_above_one)
       message = fmt(tr(text), format_number("%.2f", w.value).c_str(), format_percent(w.limit).c_str());
+    else if (w.code == WarningCode::failures_dominate)
+      message = fmt(tr(text), format_duration(w.limit).c_str(), format_number("%.1f", w.value).c_str());
     else
       message = fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";

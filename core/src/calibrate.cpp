@@ -134,6 +134,13 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
   return true;
 }
 
+// The share of its peak a GPU runs at while it computes: the executed FLOPs of a step over the
+// computing part of the step.
+double computing_share(const Scenario& s, const Calibration& cal) {
+  const EstimateResult r = estimate(s, cal);
+  return r.time.compute_s > 0 ? r.time.executed_fraction * r.time.step_s / r.time.compute_s : 0.0;
+}
+
 bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
   const char* field = throughput_path(trial.measured);
   trial.factors.compute = 1;
@@ -171,8 +178,7 @@ bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
   // While it computes, a GPU runs at most its peak: a measurement that needs more of the trial's
   // layout (its communication, bubble and data reads left the computation too little time) was not
   // taken on that layout.
-  const EstimateResult fitted = estimate(trial, cal);
-  const double computing = fitted.time.executed_fraction * fitted.time.step_s / fitted.time.compute_s;
+  const double computing = computing_share(trial, cal);
   if (computing > 1.0)
     return fail(error, field,
                 "implies the GPUs compute at " + format_significant(computing * 100, 3) +

@@ -104,6 +104,8 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   if (r.cost.billed_hours > r.cost.used_hours && r.cost.usd_per_gpu_hour > 0)
     w.add({WarningCode::minimum_billing, r.cost.billed_hours * 3600, r.cost.used_hours * 3600});
   if (r.time.mfu > 1) w.add({WarningCode::mfu_above_one, r.time.mfu, r.time.executed_fraction});
+  if (r.reliability.overhead_fraction > 1)
+    w.add({WarningCode::failures_dominate, r.reliability.overhead_fraction, r.reliability.mtbi_h * 3600});
   return w;
 }
 
@@ -192,7 +194,8 @@ const char* warning_code(WarningCode code) {
                                 "spot_without_rate",
                                 "minimum_billing",
                                 "unsupported_layout",
-                                "mfu_above_one"};
+                                "mfu_above_one",
+                                "failures_dominate"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
@@ -269,6 +272,11 @@ std::string warning_message(const Warning& w) {
              ": the Megatron convention counts attention without causal masking, twice what a causal kernel runs, "
              "so at long sequences it can pass 1. The GPU runs " +
              format_percent(w.limit) + " of its peak (time.executed_fraction).";
+    case WarningCode::failures_dominate:
+      return "Interruptions (one every " + format_duration(w.limit) + " across the job) and their restarts add " +
+             format_number("%.1f", w.value) +
+             "x the training time: the job spends more time recovering than training, and this first-order "
+             "estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.";
     case WarningCode::count: break;
   }
   return "";

@@ -39,7 +39,8 @@ enum class WarningCode {
   spot_without_rate,          // spot pricing without an interruption rate
   minimum_billing,            // the offering's minimum billing block sets the cost (value billed, limit used, s)
   unsupported_layout,         // no framework the planner targets (nor torchtitan) runs this layout
-  mfu_above_one,  // MFU over 1: the convention's non-causal attention count (value MFU, limit executed share)
+  mfu_above_one,              // MFU over 1: non-causal attention in the convention (value MFU, limit executed share)
+  failures_dominate,          // interruptions cost more than the training (value lost / training hours, limit MTBI s)
   count
 };
 
