@@ -171,14 +171,14 @@ TEST_CASE("own: bad input is refused naming the field and the range") {
         "colocation_usd_per_kw_month");
   CHECK(refusal(R"({"servers": {"accelerator": "h100"}})").message.find("\"h100-sxm5-80gb\"") != std::string::npos);
   CHECK(refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "utilisaton": 0.5})").field == "utilisaton");
-  // A workload with no GPU-hours has no cost per GPU-hour: a scenario without tokens, or under one
-  // GPU-hour a month, is refused naming the field (both once printed null figures).
+  // A workload with no GPU-hours has no cost per GPU-hour: a scenario without tokens, or under
+  // 0.001 GPU-hours a month, is refused naming the field (both once printed null figures).
   CHECK(refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "workload": {"scenario": {"model": {"preset":
       "llama-3.1-8b"}, "cluster": {"gpus": 8}}}})")
             .field == "workload.scenario.tokens");
   e = refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "workload": {"gpu_hours_per_month": 1e-305}})");
   CHECK(e.field == "workload.gpu_hours_per_month");
-  CHECK(e.message.find("1..1000000000") != std::string::npos);
+  CHECK(e.message.find("0.001..1000000000") != std::string::npos);
   CHECK(refusal(R"({"servers": {"accelerator": "rtx-3090"}})").field == "servers.price_usd");  // no listed server
   CHECK(
       refusal(

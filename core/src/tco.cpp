@@ -202,9 +202,10 @@ bool read_workload(Reader& r, const json& root, const Catalog& c, const Calibrat
   if (o.contains("scenario") == o.contains("gpu_hours_per_month"))
     return r.fail("workload", "give exactly one of scenario and gpu_hours_per_month");
   if (o.contains("gpu_hours_per_month")) {
-    // At least one GPU-hour a month: below it the cost per used GPU-hour has no meaning.
+    // From 0.001 GPU-hours a month (a small fine-tune spread over years is a few): below it the cost
+    // per used GPU-hour leaves the numbers a double holds.
     double h = 0;
-    if (!r.number(o, "gpu_hours_per_month", "workload", 1, 1e9, h)) return false;
+    if (!r.number(o, "gpu_hours_per_month", "workload", 0.001, 1e9, h)) return false;
     q.workload_gpu_hours_per_month = h;
     q.workload_from = "gpu_hours_per_month";
   } else {

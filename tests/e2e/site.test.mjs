@@ -212,7 +212,7 @@ test('the embed card words link notices by code: Chinese on a Chinese page, the 
   // An unknown field code and a sequence length that is not a number: two notices, whose English
   // messages come from `llmplan link decode`.
   const fragment = 'v=1&m=llama-2-7b&s=abc&zz=9';
-  const decoded = JSON.parse(cli(['link', 'decode', '#' + fragment], ''));
+  const decoded = JSON.parse(cli(['link', 'decode', '#' + fragment]));
   const byCode = Object.fromEntries(decoded.notices.map((n) => [n.code, n]));
   assert.deepEqual(Object.keys(byCode).sort(), ['invalid_default', 'unknown_code']);
   for (const lang of ['en', 'zh']) {

@@ -606,9 +606,11 @@ async function openPhone(lang) {
 }
 
 // A finger dragged from (x, y0) to (x, y1) in steps, each seen by a frame.
+// The first move follows the touch at once, as a finger's does: waiting for a frame between them
+// could pass the 400 ms a finger held still takes to become a press (platform_web.cpp) wherever
+// frames are slow to show (a busy machine, software GL), and the swipe would drag instead.
 async function swipe(page, cdp, x, y0, y1) {
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: y0 }] });
-  await waitFrames(page, 1);
   for (let i = 1; i <= 6; ++i) {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y0 + (y1 - y0) * i / 6 }] });
     await waitFrames(page, 1);
