@@ -23,6 +23,12 @@ Scenario parse(const char* text) {
   REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
   return *p.scenario;
 }
+// The estimate's warning with this code, or null.
+const Warning* warning_of(const EstimateResult& r, WarningCode code) {
+  for (int i = 0; i < r.warnings.count; ++i)
+    if (r.warnings.items[static_cast<size_t>(i)].code == code) return &r.warnings.items[static_cast<size_t>(i)];
+  return nullptr;
+}
 }  // namespace
 
 TEST_CASE("ring all-reduce: 2 (n-1)/n S / busbw (nccl-tests PERFORMANCE.md)") {
@@ -198,14 +204,8 @@ TEST_CASE("warnings follow the planning rules of thumb with their numbers") {
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "network": {"inter_node_link": "ethernet-25g"},
       "parallel": {"tp": 8, "zero": 3}, "storage": {"data_tier": "aws-ebs-gp3", "checkpoint_tier": "aws-ebs-gp3"}})");
   const EstimateResult r = estimate(s, default_calibration());
-  bool no_rdma = false, block = false;
-  for (int i = 0; i < r.warnings.count; ++i) {
-    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    no_rdma = no_rdma || w.code == WarningCode::multinode_without_rdma;
-    block = block || w.code == WarningCode::data_on_block_disk;
-  }
-  CHECK(no_rdma);
-  CHECK(block);
+  CHECK(warning_of(r, WarningCode::multinode_without_rdma) != nullptr);
+  CHECK(warning_of(r, WarningCode::data_on_block_disk) != nullptr);
   CHECK(r.tier == Tier::l3);
 }
 
@@ -576,15 +576,10 @@ TEST_CASE("interruptions that cost more than the training carry the warning fail
   const EstimateResult r = estimate(s, default_calibration());
   CHECK(r.reliability.mtbi_h == doctest::Approx(0.1));
   CHECK(r.reliability.overhead_fraction >= 10.0);
-  bool warned = false;
-  for (int i = 0; i < r.warnings.count; ++i) {
-    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    if (w.code != WarningCode::failures_dominate) continue;
-    warned = true;
-    CHECK(w.value == doctest::Approx(r.reliability.overhead_fraction));
-    CHECK(w.limit == doctest::Approx(360.0));
-  }
-  CHECK(warned);
+  const Warning* w = warning_of(r, WarningCode::failures_dominate);
+  REQUIRE(w != nullptr);
+  CHECK(w->value == doctest::Approx(r.reliability.overhead_fraction));
+  CHECK(w->limit == doctest::Approx(360.0));
   // Llama 3's rate (the default, 466 interruptions in 54 days on 16,384 GPUs) on 1,024 GPUs costs a
   // few per cent: no warning.
   Scenario usual = s;
@@ -592,8 +587,7 @@ TEST_CASE("interruptions that cost more than the training carry the warning fail
   usual.pricing.failures_per_gpu_hour = kDefaultFailuresPerGpuHour;
   const EstimateResult u = estimate(usual, default_calibration());
   CHECK(u.reliability.overhead_fraction < 0.2);
-  for (int i = 0; i < u.warnings.count; ++i)
-    CHECK(u.warnings.items[static_cast<size_t>(i)].code != WarningCode::failures_dominate);
+  CHECK(warning_of(u, WarningCode::failures_dominate) == nullptr);
 }
 
 TEST_CASE("an MFU above 1 (the convention's non-causal attention) carries the warning mfu_above_one") {
@@ -607,22 +601,16 @@ TEST_CASE("an MFU above 1 (the convention's non-causal attention) carries the wa
   const EstimateResult r = estimate(s, default_calibration());
   REQUIRE(r.time.mfu > 1.0);
   CHECK(r.time.executed_fraction < 1.0);
-  bool warned = false;
-  for (int i = 0; i < r.warnings.count; ++i) {
-    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    if (w.code != WarningCode::mfu_above_one) continue;
-    warned = true;
-    CHECK(w.value == doctest::Approx(r.time.mfu));
-    CHECK(w.limit == doctest::Approx(r.time.executed_fraction));
-  }
-  CHECK(warned);
+  const Warning* w = warning_of(r, WarningCode::mfu_above_one);
+  REQUIRE(w != nullptr);
+  CHECK(w->value == doctest::Approx(r.time.mfu));
+  CHECK(w->limit == doctest::Approx(r.time.executed_fraction));
   // At 8K tokens the same run is far below 1 and says nothing.
   Scenario short_seq = s;
   short_seq.seq_len = 8192;
   const EstimateResult q = estimate(short_seq, default_calibration());
   CHECK(q.time.mfu < 1.0);
-  for (int i = 0; i < q.warnings.count; ++i)
-    CHECK(q.warnings.items[static_cast<size_t>(i)].code != WarningCode::mfu_above_one);
+  CHECK(warning_of(q, WarningCode::mfu_above_one) == nullptr);
 }
 
 TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradients once per step") {
@@ -740,15 +728,10 @@ TEST_CASE("a minimum billing block sets the cost: warned, billed beside used hou
   CHECK(r.cost.used_hours == doctest::Approx(r.reliability.total_hours * 1.3));
   CHECK(r.cost.billed_hours == 730);
   CHECK(r.cost.compute_usd == doctest::Approx(8 * 730 * s.pricing.usd_per_gpu_hour));
-  bool warned = false;
-  for (int i = 0; i < r.warnings.count; ++i) {
-    const Warning& w = r.warnings.items[static_cast<size_t>(i)];
-    if (w.code != WarningCode::minimum_billing) continue;
-    warned = true;
-    CHECK(w.value == doctest::Approx(730 * 3600.0));
-    CHECK(warning_message(w).find("30.4 d billed") != std::string::npos);
-  }
-  CHECK(warned);
+  const Warning* w = warning_of(r, WarningCode::minimum_billing);
+  REQUIRE(w != nullptr);
+  CHECK(w->value == doctest::Approx(730 * 3600.0));
+  CHECK(warning_message(*w).find("30.4 d billed") != std::string::npos);
   // However much faster or slower the run, the month is billed: the cost's range is the block.
   const auto ranges = figure_ranges(s, r, builtin_residuals());
   const FigureRange* cost = find_range(ranges, "cost.total_usd");
@@ -760,8 +743,7 @@ TEST_CASE("a minimum billing block sets the cost: warned, billed beside used hou
       "cluster": {"gpus": 8}})"),
                                         default_calibration());
   CHECK(plain.cost.billed_hours == doctest::Approx(plain.cost.used_hours));
-  for (int i = 0; i < plain.warnings.count; ++i)
-    CHECK(plain.warnings.items[static_cast<size_t>(i)].code != WarningCode::minimum_billing);
+  CHECK(warning_of(plain, WarningCode::minimum_billing) == nullptr);
 }
 
 TEST_CASE("cost per billion tokens comes from the step when no training tokens are given") {
