@@ -167,14 +167,17 @@ EM_JS(void, js_save_setting, (const char* key, const char* value), {
 
 // The built-in GLFW turns a touchstart into a button press at the previous cursor position, so a
 // first tap misses (style.md "Input"). Touches are taken before GLFW sees them (window, capture)
-// and told apart here, as a phone's browser does: a finger that moves 10 CSS px before it lifts
-// scrolls (kind 3, then moves), one held still for 400 ms presses and drags (kind 4: sliders,
-// plots), anything else is a tap on release. Ctrl+wheel is kept from GLFW, which would
+// and told apart here, as a phone's browser does: a finger that moves 10 CSS px within 400 ms
+// scrolls (kind 3, then moves), one held still longer before it moves presses and drags (kind 4:
+// a scroll bar, a text selection), anything else is a tap on release. The 400 ms are the events'
+// own time stamps, not a timer: a busy page (a slow frame) holds moves back while its timers run,
+// and a quick swipe must not turn into a drag there. Ctrl+wheel is kept from GLFW, which would
 // preventDefault it, so the browser zooms. Paste arrives as the browser's paste event (ImGui has
 // no clipboard to read from in a page).
 EM_JS(void, js_install_input_glue, (), {
   var canvas = Module['canvas'];
-  var gesture = null;  // {x0, y0, mode: 'wait' | 'scroll' | 'press', timer}
+  var kHoldMs = 400, kSlopPx = 10;
+  var gesture = null;  // {x0, y0, t0, mode: 'wait' | 'scroll' | 'press'}
   var point = function(t) {
     var r = canvas.getBoundingClientRect();
     var dpr = window.devicePixelRatio || 1;
@@ -187,21 +190,14 @@ EM_JS(void, js_install_input_glue, (), {
     e.stopPropagation();
     if (e.cancelable) e.preventDefault();  // no emulated mouse events after the touch
     var p = point(t);
+    var g = gesture;
     if (kind === 0) {
-      if (gesture) clearTimeout(gesture.timer);
-      gesture = {x0: t.clientX, y0: t.clientY, mode: 'wait'};
-      gesture.timer = setTimeout(function() {
-        if (!gesture || gesture.mode !== 'wait') return;
-        gesture.mode = 'press';
-        Module['appTouch'](4, p[0], p[1]);
-      }, 400);
-    } else if (kind === 1 && gesture && gesture.mode === 'wait' &&
-               Math.hypot(t.clientX - gesture.x0, t.clientY - gesture.y0) > 10) {
-      gesture.mode = 'scroll';
-      clearTimeout(gesture.timer);
-      Module['appTouch'](3, p[0], p[1]);
-    } else if (kind === 2 && gesture) {
-      clearTimeout(gesture.timer);
+      gesture = {x0: t.clientX, y0: t.clientY, p0: p, t0: e.timeStamp, mode: 'wait'};
+    } else if (kind === 1 && g && g.mode === 'wait' && Math.hypot(t.clientX - g.x0, t.clientY - g.y0) > kSlopPx) {
+      var held = e.timeStamp - g.t0 >= kHoldMs;
+      g.mode = held ? 'press' : 'scroll';
+      Module['appTouch'](held ? 4 : 3, g.p0[0], g.p0[1]);  // the press lands where the finger went down
+    } else if (kind === 2) {
       gesture = null;
     }
     Module['appTouch'](kind, p[0], p[1]);
@@ -415,6 +411,7 @@ void platform_touch_event(int kind, float x, float y) {
     return;
   } else if (kind == 4 && t.mode == TouchMode::wait) {
     t.press = true;
+    return;
   }
   t.x = x;
   t.y = y;
@@ -424,7 +421,8 @@ bool platform_touch_frame() {
   Touch& t = g_touch;
   if (t.mode == TouchMode::idle) return false;
   ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(t.x, t.y);
+  const bool at_start = t.mode == TouchMode::wait && t.press;  // a press lands where the finger went down
+  io.MousePos = at_start ? ImVec2(t.x0, t.y0) : ImVec2(t.x, t.y);
   if (!t.hovered) {  // hover first, so the widget under the finger is known when the button goes down
     io.MouseDown[0] = false;
     t.hovered = true;
@@ -432,8 +430,12 @@ bool platform_touch_frame() {
   }
   switch (t.mode) {
     case TouchMode::wait:
+      if (t.press) {  // down for a frame at the start, then the drag (and the release) follow
+        t.mode = TouchMode::press;
+        io.MouseDown[0] = true;
+        return true;
+      }
       if (t.ended) t.mode = TouchMode::tap_down;
-      if (t.press) t.mode = TouchMode::press;
       io.MouseDown[0] = t.mode != TouchMode::wait;
       return t.ended;
     case TouchMode::press:
