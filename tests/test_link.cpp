@@ -149,6 +149,13 @@ TEST_SUITE("links") {
     const Calibration& cal = default_calibration();
     CHECK(estimate_json(d.input_json, builtin_catalog(), cal).body ==
           estimate_json(input, builtin_catalog(), cal).body);
+    // A field the link sets where it does not apply (hand-made, or from before it was refused) is
+    // dropped with a notice that names it; the rest of the link opens.
+    const LinkDecode kernel = decode("v=1&m=llama-2-7b&fa=0&ka=flash3");
+    CHECK(kernel.valid);
+    CHECK(has_notice(kernel, "parallel.attention_kernel"));
+    CHECK(json::parse(kernel.input_json)["parallel"]["flash_attention"] == false);
+    CHECK_FALSE(json::parse(kernel.input_json)["parallel"].contains("attention_kernel"));
     // An old link's "ep" still decodes to epochs; "xp" on a dense model is dropped with a notice.
     const LinkDecode old = decode("v=1&m=llama-2-7b&ep=3");
     CHECK(json::parse(old.input_json)["epochs"] == 3);

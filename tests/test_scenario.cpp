@@ -77,6 +77,33 @@ TEST_CASE("rejections name the field and the allowed values") {
   check_rejects(R"({"model": )", "(scenario)", "not valid JSON");
 }
 
+TEST_CASE("a field set where it does not apply is refused with its condition, at its default it passes") {
+  // Each would otherwise be ignored without a word: the estimate would not use what the user asked for.
+  const std::string m = R"("model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8})";
+  check_rejects("{" + m + R"(, "parallel": {"flash_attention": false, "attention_kernel": "flash3"}})",
+                "parallel.attention_kernel", "applies only when parallel.flash_attention is true");
+  check_rejects("{" + m + R"(, "techniques": {"kbit_fp32_cast": true}})", "techniques.kbit_fp32_cast",
+                "applies only when method is \"qlora\"");
+  check_rejects("{" + m + R"(, "parallel": {"ep_dispatcher": "deepep"}})", "parallel.ep_dispatcher",
+                "applies only when parallel.ep > 1");
+  check_rejects("{" + m + R"(, "parallel": {"ep_comm_overlap": true}})", "parallel.ep_comm_overlap",
+                "applies only when parallel.ep > 1");
+  const std::string mha = R"("model": {"layers": 2, "hidden": 256, "heads": 4, "ffn": 512, "vocab": 1000)";
+  check_rejects("{" + mha + R"(, "kv_lora_rank": 64}})", "model.kv_lora_rank",
+                "applies only without model.preset and when model.attention is \"mla\"");
+  // The explicit refusals keep their own words.
+  check_rejects("{" + m + R"(, "lora": {"rank": 8}})", "lora", "applies only to method");
+  // At its default a field changes nothing: parallel.ep 1 and the all-to-all dispatcher on a dense
+  // model, a QLoRA cast switched off for full fine-tuning, a trial's ep equal to parallel.ep.
+  for (const std::string& ok :
+       {R"(, "parallel": {"ep": 1, "ep_dispatcher": "alltoall", "ep_comm_overlap": false}})",
+        R"(, "method": "full", "techniques": {"kbit_fp32_cast": false}})",
+        R"(, "calibration": {"tokens_per_s_per_gpu": 9000, "measured_on": {"gpus": 8, "ep": 1}}})"}) {
+    const ScenarioParse p = parse("{" + m + ok);
+    CHECK_MESSAGE(p.scenario.has_value(), ok, " -> ", p.error.message);
+  }
+}
+
 TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
   const JsonResponse ok = estimate_json(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3}})",
                                         builtin_catalog(), default_calibration());

@@ -633,7 +633,11 @@ std::string condition_text(std::string_view c) {
   if (negate) c.remove_prefix(1);
   const size_t op = c.find_first_of("=>");
   const std::string path(c.substr(0, op));
-  if (op == std::string_view::npos) return negate ? "without " + path : "with " + path;
+  if (op == std::string_view::npos) {
+    const FieldSpec* f = find_field(path);
+    if (f && f->type == FieldType::boolean) return "when " + path + (negate ? " is false" : " is true");
+    return negate ? "without " + path : "with " + path;
+  }
   if (c[op] == '>') return "when " + path + " > " + std::string(c.substr(op + 1));
   std::string names;
   std::string_view rest = c.substr(op + 1);
@@ -643,17 +647,6 @@ std::string condition_text(std::string_view c) {
     rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
   }
   return "when " + path + " is " + names;
-}
-
-std::string applies_text(const FieldSpec& f) {
-  std::string out;
-  std::string_view c = f.applies;
-  while (!c.empty()) {
-    const size_t amp = c.find('&');
-    out += (out.empty() ? "" : " and ") + condition_text(c.substr(0, amp));
-    c = amp == std::string_view::npos ? std::string_view{} : c.substr(amp + 1);
-  }
-  return out;
 }
 
 std::string allowed_text(const FieldSpec& f) {
@@ -679,6 +672,17 @@ struct Group {
 
 }  // namespace
 
+std::string field_applies_text(const FieldSpec& f) {
+  std::string out;
+  std::string_view c = f.applies;
+  while (!c.empty()) {
+    const size_t amp = c.find('&');
+    out += (out.empty() ? "" : " and ") + condition_text(c.substr(0, amp));
+    c = amp == std::string_view::npos ? std::string_view{} : c.substr(amp + 1);
+  }
+  return out;
+}
+
 std::string fields_markdown() {
   std::string out =
       "# Scenario and question fields\n\n"
@@ -686,7 +690,10 @@ std::string fields_markdown() {
       "code and meaning. A scenario is the JSON that `llmplan estimate` and links take; a planner question is a "
       "scenario without `cluster`, `network` and `parallel`, plus the question fields. Every field is optional "
       "unless its default says it is required. Unknown fields are refused, and a value out of its range is "
-      "refused with a message that names the field and the range.\n\n"
+      "refused with a message that names the field and the range. A field whose meaning says when it "
+      "applies is refused when it is set where it does not apply (e.g. `parallel.attention_kernel` with "
+      "FlashAttention off), unless it is given at its default, which changes nothing; a link that carries one "
+      "opens without it, with a notice.\n\n"
       "Generated from the field table in `core/src/fields.cpp` by `llmplan fields --format md`; do not edit by "
       "hand.\n\n"
       "Link codes are a public contract: a code is never renamed or reused. `v`, `c`, `mv` and `u` are reserved.\n";
@@ -697,7 +704,7 @@ std::string fields_markdown() {
     for (const FieldSpec& f : kFields) {
       if (f.scope != g.scope) continue;
       std::string meaning = f.meaning;
-      const std::string applies = applies_text(f);
+      const std::string applies = field_applies_text(f);
       if (!applies.empty()) meaning += " Applies " + applies + ".";
       out += std::string("| `") + f.path + "` | " + kFieldTypeNames[static_cast<int>(f.type)] + " | " +
              allowed_text(f) + " | " + field_default_text(f) + " | " + f.unit + " | `" + f.code + "` | " + meaning +

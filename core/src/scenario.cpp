@@ -80,6 +80,22 @@ bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s
   return detail::check_arch(r, s.model, "model");
 }
 
+// A field the document sets where it does not apply would be ignored without a word: refused, as
+// the table's `applies` condition says (the app drops such fields before it parses). One given
+// at its default changes nothing and passes (parallel.ep 1 on a dense model; a trial's
+// measured_on.ep equal to parallel.ep, which it defaults to).
+bool check_fields_apply(Reader& r, const json& root, const Scenario& s) {
+  static const Scenario defaults;
+  for (const FieldSpec& f : all_fields()) {
+    if (f.scope != FieldScope::scenario || !*f.applies || !has(root, f.path) || field_applies(f, s)) continue;
+    const FieldSpec* same_as = find_field(f.default_text);
+    const std::string neutral = same_as ? field_value_json(*same_as, s) : field_value_json(f, defaults);
+    if (field_value_json(f, s) != neutral)
+      return r.fail(f.path, "applies only " + field_applies_text(f) + "; remove it or change what it depends on");
+  }
+  return true;
+}
+
 bool check_method(Reader& r, const json& root, const Scenario& s) {
   if (root.contains("lora") && !s.is_peft()) return r.fail("lora", "applies only to method \"lora\" or \"qlora\"");
   if (root.contains("trainable_layers") && s.method != Method::freeze)
@@ -406,6 +422,7 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
     return out;
   }
   out.error = validate_scenario(s);
+  if (out.error.field.empty() && !check_fields_apply(r, root, s)) return out;
   // A trial's measurements become factors on the model, or the reason they cannot (calibrate.hpp).
   if (out.error.field.empty() && !calibrate_from_trial(s, catalog, default_calibration(), out.error)) return out;
   if (out.error.field.empty()) out.scenario = std::move(s);

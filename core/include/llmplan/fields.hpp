@@ -96,6 +96,10 @@ bool field_applies(const FieldSpec& f, const Scenario& s);
 // unset, false or 0), e.g. read from an input document that may not parse yet (the app).
 bool field_applies(const FieldSpec& f, const std::function<std::string(std::string_view)>& value_of);
 
+// The field's `applies` condition as prose: "when method is \"lora\" or \"qlora\"", "without
+// model.preset"; "" for a field that always applies.
+std::string field_applies_text(const FieldSpec& f);
+
 // The field reference as Markdown: docs/scenario.md, which the site renders as docs/scenario.html.
 std::string fields_markdown();
 
