@@ -287,6 +287,12 @@ TEST_SUITE("import") {
           "num_key_value_heads");
     CHECK(error_field("compute_environment: LOCAL_MACHINE\ndistributed_type: XLA\n") == "distributed_type");
     CHECK(error_field("torchrun --nproc_per_node 0 train.py\n") == "--nproc_per_node");
+    // A count out of range or not whole is refused as typed (it reads as 1e+20), not taken for a
+    // value like "gpu" that the command leaves to the machine.
+    CHECK(error_message("torchrun --nproc_per_node=99999999999999999999 train.py\n") ==
+          "--nproc_per_node: must be an integer in 1..1024; got \"99999999999999999999\"");
+    CHECK(error_message("torchrun --nproc_per_node=8 --nnodes 2.5 train.py\n") ==
+          "--nnodes: must be an integer in 1..100000; got \"2.5\"");
   }
 
   TEST_CASE("an unrecognised file is an error naming what was looked for") {

@@ -256,14 +256,17 @@ class Importer {
   void unknown_key(const std::string& key) { unknown.push_back(key); }
 
   // Typed reads of a source value; each names the key when the type is wrong.
-  bool integer(const ojson& v, const std::string& key, long long& out, long long lo = 0, long long hi = 1LL << 40) {
+  // `typed`, when given, is what the user wrote (a command line's "99999999999999999999", which
+  // reads as 1e+20): the message shows it as typed.
+  bool integer(const ojson& v, const std::string& key, long long& out, long long lo = 0, long long hi = 1LL << 40,
+               const std::string& typed = "") {
     if (v.is_number_integer()) {
       out = v.get<long long>();
       if (out >= lo && out <= hi) return true;
-      return fail(key, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + "; got " +
-                           detail::Reader::echo_value(json::parse(v.dump())));
     }
-    return fail(key, "must be an integer; got " + detail::Reader::echo_value(json::parse(v.dump())));
+    const std::string got =
+        typed.empty() ? detail::Reader::echo_value(json::parse(v.dump())) : detail::Reader::echo(typed);
+    return fail(key, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + "; got " + got);
   }
   bool boolean(const ojson& v, const std::string& key, bool& out) {
     if (v.is_boolean()) {
@@ -1511,8 +1514,8 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
     if (name == "nproc_per_node" || name == "num_gpus") {
       if (!take_value()) return im.fail(key, "needs a value");
       const ojson v = detail::yaml_plain_scalar(value);
-      if (v.is_number_integer()) {
-        if (!im.integer(v, key, nproc, 1, 1024)) return false;
+      if (v.is_number()) {  // a count out of range or not whole is refused; "gpu" or "auto" is not known here
+        if (!im.integer(v, key, nproc, 1, 1024, value)) return false;
         nproc_key = key;
       } else {
         im.unsupported_key(key, "'" + value + "': the machine's GPU count, not known here: set cluster.gpus");
@@ -1520,8 +1523,8 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
     } else if (name == "nnodes" || name == "num_nodes") {
       if (!take_value()) return im.fail(key, "needs a value");
       const ojson v = detail::yaml_plain_scalar(value);
-      if (v.is_number_integer()) {
-        if (!im.integer(v, key, nnodes, 1, 100000)) return false;
+      if (v.is_number()) {  // "1:4" is an elastic range, not a number
+        if (!im.integer(v, key, nnodes, 1, 100000, value)) return false;
         nnodes_key = key;
       } else {
         im.unsupported_key(key, "'" + value + "': an elastic node range; set cluster.gpus for the size you run");
