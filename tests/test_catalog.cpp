@@ -9,9 +9,10 @@
 #include <string>
 
 #include "llmplan/catalog.hpp"
-#include "llmplan/embedded.hpp"
 #include "llmplan/catalog_diff.hpp"
+#include "llmplan/catalog_edits.hpp"
 #include "llmplan/catalog_releases.hpp"
+#include "llmplan/embedded.hpp"
 #include "llmplan/model.hpp"
 
 using namespace llmplan;
@@ -244,6 +245,10 @@ TEST_SUITE("malformed catalogs") {
     no_currency.erase("currency");
     const Case cases[] = {
         {set("/accelerators/0/memory_gb", -80), "/accelerators/0/memory_gb: must be > 0, got -80"},
+        // A figure so large its products overflow to infinity (1e300 GB in bytes) has a ceiling.
+        {set("/accelerators/0/memory_gb", 1e300), "/accelerators/0/memory_gb: must be > 0 and at most 1e15; got 1e+300"},
+        {set("/instances/0/on_demand_per_hour", 2e15),
+         "/instances/0/on_demand_per_hour: must be > 0 and at most 1e15; got 2e+15"},
         {set("/accelerators/0/memory_gib", 80), "/accelerators/0/memory_gib: unknown field; allowed here:"},
         {erase("/accelerators/0", "memory_gb"), "/accelerators/0/memory_gb: is required"},
         {no_half, "/accelerators/0/bf16_dense_tflops: or fp16_dense_tflops must be given (> 0)"},
@@ -443,4 +448,46 @@ TEST_CASE("packed embedded files unpack exactly, and damaged ones give nothing")
   CHECK(unpack_embedded(plain, sizeof plain).empty());
   // The shipped catalog is packed this way and loads (builtin_catalog() aborts otherwise).
   CHECK(builtin_catalog().accelerators.size() >= 22);
+}
+
+TEST_CASE(
+    "the user's catalog edits: a price override and a custom GPU apply, damaged edits are refused and never thrown") {
+  const std::string source = "your own GPU";
+  // lambda-8x-b200-sxm costs 53.52 USD per instance-hour in the catalog; the override makes it 40.
+  const json good = json::parse(R"({"prices": {"lambda-8x-b200-sxm": 40},
+    "gpus": [{"base": "h100-sxm5-80gb", "id": "my-h100", "name": "My H100", "memory_gb": 96}]})");
+  const EditedCatalog e = apply_catalog_edits(good, builtin_catalog_json(), source);
+  REQUIRE_MESSAGE(e.load.catalog, e.error);
+  CHECK(e.error.empty());
+  CHECK(*builtin_catalog().find_instance("lambda-8x-b200-sxm")->on_demand_per_hour == 53.52);
+  CHECK(*e.load.catalog->find_instance("lambda-8x-b200-sxm")->on_demand_per_hour == 40);
+  const Accelerator* mine = e.load.catalog->find_accelerator("my-h100");
+  REQUIRE(mine);
+  CHECK(mine->memory_gb == 96);  // given
+  CHECK(mine->memory_bw_gb_per_s ==
+        builtin_catalog().find_accelerator("h100-sxm5-80gb")->memory_bw_gb_per_s);  // the base's
+  CHECK(mine->source == source);
+  CHECK_FALSE(mine->gemm_bf16_efficiency.has_value());  // the base's measurements are not this GPU's
+  CHECK(load_catalog(e.json).catalog.has_value());      // the document links are checked against
+  // Hand-edited or damaged storage: each refused with the entry it names.
+  const std::pair<const char*, const char*> damaged[] = {
+      {"1E978", "not a JSON object"},
+      {R"({"prices": {"x": 1E978}})", "not a JSON object"},
+      {R"({"prices": "x"})", "prices: not an object"},
+      {R"({"gpus": {"a": 1}})", "gpus: not an array"},
+      {R"({"gpus": [1]})", "gpus/0: not an object"},
+      {R"({"gpus": [{"base": 5}]})", "gpus/0/base: not a string"},
+      {R"({"prices": {"lambda-8x-b200-sxm": "cheap"}})", "prices/lambda-8x-b200-sxm: not a number"},
+      {R"({"prices": {"no-such-offering": 1}})", "prices/no-such-offering: no such instance"},
+      {R"({"gpus": [{"base": "no-such-gpu", "id": "x"}]})", "gpus/x: no base accelerator \"no-such-gpu\""},
+      {R"({"prices": {"lambda-8x-b200-sxm": -1}})", "on_demand_per_hour"},
+      {R"({"gpus": [{"base": "h100-sxm5-80gb", "id": "my-h100", "memory_gb": 0}]})", "memory_gb"},
+  };
+  for (const auto& c : damaged) {
+    const std::string text = c.first, needle = c.second;  // named copies: CAPTURE cannot take a binding (clang 14)
+    CAPTURE(text);
+    const EditedCatalog d = apply_catalog_edits(parse_json_untrusted(text), builtin_catalog_json(), source);
+    CHECK_FALSE(d.load.catalog.has_value());
+    CHECK_MESSAGE(d.error.find(needle) != std::string::npos, d.error);
+  }
 }

@@ -1,9 +1,7 @@
 // panel_catalog.cpp: the Catalog tab: accelerators, cloud offerings and models with their
 // sources and dates (sortable, filterable tables), and the user's own edits (an instance price
-// override, custom GPUs). Edits live in localStorage ("llmplan.catalogEdits") as
-//   {"prices": {"<instance id>": <on-demand price per instance-hour>},
-//    "gpus": [{"base": "<accelerator id>", "id", "name", "memory_gb", "memory_bw_gb_per_s", "bf16_dense_tflops"}]}
-// and are applied by writing a modified catalog document that core's load_catalog validates.
+// override, custom GPUs). Edits live in localStorage ("llmplan.catalogEdits"); core applies and
+// validates them (llmplan/catalog_edits.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -13,6 +11,7 @@
 #include "app.hpp"
 #include "i18n.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/catalog_edits.hpp"
 #include "llmplan/units.hpp"
 #include "palette.hpp"
 #include "platform.hpp"
@@ -26,71 +25,8 @@ namespace {
 
 const char* kEditsKey = "llmplan.catalogEdits";
 
-// The shape catalog_with_edits and the edits list read without further checks (json::value and
-// get throw on a wrong type). Edits come back from localStorage, where anything may have been
-// written: a wrong shape is refused with a message, never thrown. Empty when the shape is right.
-std::string edits_shape_error(const json& edits) {
-  if (!edits.is_object()) return "the saved edits are not a JSON object";
-  if (edits.contains("prices")) {
-    if (!edits["prices"].is_object()) return "prices: not an object";
-    for (const auto& [id, price] : edits["prices"].items())
-      if (!price.is_number()) return "prices/" + id + ": not a number";
-  }
-  if (edits.contains("gpus")) {
-    if (!edits["gpus"].is_array()) return "gpus: not an array";
-    for (size_t i = 0; i < edits["gpus"].size(); ++i) {
-      const json& g = edits["gpus"][i];
-      const std::string at = "gpus/" + std::to_string(i);
-      if (!g.is_object()) return at + ": not an object";
-      for (const char* k : {"base", "id", "name"})
-        if (g.contains(k) && !g[k].is_string()) return at + "/" + k + ": not a string";
-    }
-  }
-  return "";
-}
-
-// The built-in catalog document with `edits` applied; empty string with `error` when an edit
-// names something that does not exist.
-std::string catalog_with_edits(const json& edits, std::string& error) {
-  json doc = json::parse(builtin_catalog_json(), nullptr, false);
-  if (!doc.is_object()) return "";
-  if (edits.contains("prices") && edits["prices"].is_object()) {
-    for (const auto& [id, price] : edits["prices"].items()) {
-      bool found = false;
-      for (json& in : doc["instances"])
-        if (in.value("id", "") == id) {
-          in["on_demand_per_hour"] = price;
-          in["source"] = "your price override (this browser); catalog: " + in.value("source", "");
-          found = true;
-        }
-      if (!found) error = "prices/" + id + ": no such instance";
-    }
-  }
-  if (edits.contains("gpus") && edits["gpus"].is_array()) {
-    for (const json& g : edits["gpus"]) {
-      const std::string base = g.value("base", "");
-      json copy;
-      for (const json& a : doc["accelerators"])
-        if (a.value("id", "") == base) copy = a;
-      if (copy.is_null()) {
-        error = "gpus/" + g.value("id", "") + ": no base accelerator \"" + base + "\"";
-        continue;
-      }
-      for (const char* k : {"id", "name", "memory_gb", "memory_bw_gb_per_s", "bf16_dense_tflops"})
-        if (g.contains(k)) copy[k] = g[k];
-      copy["source"] = tr(S::custom_gpu_source);
-      copy["aliases"] = json::array();
-      // Measurements of the base GPU, not of this one.
-      for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_efficiency"})
-        copy[key] = nullptr;
-      doc["accelerators"].push_back(copy);
-    }
-  }
-  return doc.dump();
-}
-
 bool apply_edits(AppState& app, const json& edits) {
-  if (std::string shape = edits_shape_error(edits); !shape.empty()) {
+  if (std::string shape = catalog_edits_shape_error(edits); !shape.empty()) {
     app.edits_error = std::move(shape);
     return false;
   }
@@ -102,20 +38,14 @@ bool apply_edits(AppState& app, const json& edits) {
     platform_save_setting(kEditsKey, "");
     return true;
   }
-  std::string error;
-  std::string text = catalog_with_edits(edits, error);
-  if (!error.empty()) {
-    app.edits_error = error;
-    return false;
-  }
-  CatalogLoad load = load_catalog(text);
-  if (!load.catalog) {
-    app.edits_error = load.diagnostics.empty() ? "invalid" : load.diagnostics.front();
+  EditedCatalog edited = apply_catalog_edits(edits, builtin_catalog_json(), tr(S::custom_gpu_source));
+  if (!edited.error.empty()) {
+    app.edits_error = std::move(edited.error);
     return false;
   }
   app.catalog_edits = edits;
-  app.edited_catalog = std::move(load.catalog);
-  app.edited_catalog_json = std::move(text);
+  app.edited_catalog = std::move(edited.load.catalog);
+  app.edited_catalog_json = std::move(edited.json);
   app.edits_error.clear();
   platform_save_setting(kEditsKey, edits.dump());
   return true;
@@ -577,7 +507,7 @@ bool edits_view(AppState& app) {
 
 void app_set_catalog_edits(AppState& app, const std::string& edits_json) {
   const json edits = edits_json.empty() ? json::object() : parse_json_untrusted(edits_json);
-  apply_edits(app, edits);  // refuses anything but the edits' own shape (edits_shape_error)
+  apply_edits(app, edits);  // refuses anything but the edits' own shape (catalog_edits_shape_error)
   app_update(app);
 }
 

@@ -8,6 +8,7 @@
 // [SECTION] References between sections
 // [SECTION] Documents: one merged file or several section files
 #include "llmplan/catalog.hpp"
+#include "llmplan/units.hpp"
 #include "llmplan/tco.hpp"
 
 #include <cctype>
@@ -172,13 +173,22 @@ bool entry_info(Reader& r, const json& o, const std::string& p, EntryInfo& e, co
   return true;
 }
 
+// No catalog figure comes near it (the largest, a model's published parameters, is below 1e13);
+// a hand-edited 1E300 would make infinities of the capacities and rates computed from it.
+constexpr double kCatalogMaxFigure = 1e15;
+
+bool at_most(Reader& r, const std::string& p, const char* key, const Opt& v) {
+  if (!v || *v <= kCatalogMaxFigure) return true;
+  return r.fail(r.join(p, key), "must be > 0 and at most 1e15; got " + format_significant(*v, 6));
+}
+
 bool opt(Reader& r, const json& o, const char* key, const std::string& p, Opt& out) {
-  return r.positive(o, key, p, out, true);
+  return r.positive(o, key, p, out, true) && at_most(r, p, key, out);
 }
 
 bool req(Reader& r, const json& o, const char* key, const std::string& p, double& out) {
   Opt v;
-  if (!r.required(o, p, {key}) || !r.positive(o, key, p, v, false)) return false;
+  if (!r.required(o, p, {key}) || !r.positive(o, key, p, v, false) || !at_most(r, p, key, v)) return false;
   out = *v;
   return true;
 }

@@ -317,9 +317,10 @@ test('a custom GPU is validated by the catalog loader and can be used', async ()
 });
 
 test('damaged saved edits (localStorage) are refused with a message; the app starts on the built-in catalog', async () => {
-  // Hand-edited or damaged values: a number out of double's range, and the right JSON in the wrong shape.
-  const damaged = ['1E978', '{"prices": {"x": 1E978}}', '{"prices": "x"}', '{"gpus": {"a": 1}}', '{"gpus": [1]}',
-                   '{"gpus": [{"base": 5}]}', '{"prices": {"lambda-8x-b200-sxm": "cheap"}}'];
+  // Hand-edited or damaged values: a number out of double's range, and the right JSON in the wrong
+  // shape (core's apply_catalog_edits refuses every kind of damage: test_catalog.cpp; here, that
+  // the app starts on the built-in catalog and shows the refusal).
+  const damaged = ['1E978', '{"gpus": [{"base": 5}]}'];
   for (const text of damaged) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
     await context.addInitScript((t) => localStorage.setItem('llmplan.catalogEdits', t), text);
