@@ -778,10 +778,8 @@ TEST_CASE("memory_exceeds on one GPU advises what one GPU can do, not ZeRO, TP o
 TEST_CASE("estimate warns of a layout no target framework runs, naming the rule, and passes torchtitan's own") {
   auto rule_of = [](const char* text) -> std::string {
     const EstimateResult r = estimate(parse(text), default_calibration());
-    for (int i = 0; i < r.warnings.count; ++i)
-      if (r.warnings.items[static_cast<size_t>(i)].code == WarningCode::unsupported_layout)
-        return warning_message(r.warnings.items[static_cast<size_t>(i)]);
-    return "";
+    const Warning* w = warning_of(r, WarningCode::unsupported_layout);
+    return w ? warning_message(*w) : "";
   };
   // LoRA with TP: PEFT runs in Hugging Face PEFT, which has no tensor parallelism.
   CHECK(rule_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "cluster": {"gpus": 8},
