@@ -192,11 +192,11 @@ EM_JS(void, js_install_input_glue, (), {
     var p = point(t);
     var g = gesture;
     if (kind === 0) {
-      gesture = {x0: t.clientX, y0: t.clientY, p0: p, t0: e.timeStamp, mode: 'wait'};
+      gesture = {x0: t.clientX, y0: t.clientY, t0: e.timeStamp, mode: 'wait'};
     } else if (kind === 1 && g && g.mode === 'wait' && Math.hypot(t.clientX - g.x0, t.clientY - g.y0) > kSlopPx) {
       var held = e.timeStamp - g.t0 >= kHoldMs;
       g.mode = held ? 'press' : 'scroll';
-      Module['appTouch'](held ? 4 : 3, g.p0[0], g.p0[1]);  // the press lands where the finger went down
+      Module['appTouch'](held ? 4 : 3, p[0], p[1]);  // both start where the finger went down (platform_touch_event)
     } else if (kind === 2) {
       gesture = null;
     }
@@ -410,7 +410,7 @@ void platform_touch_event(int kind, float x, float y) {
     t.y = t.y0;
     return;
   } else if (kind == 4 && t.mode == TouchMode::wait) {
-    t.press = true;
+    t.press = true;  // it lands where the finger went down (platform_touch_frame)
     return;
   }
   t.x = x;
