@@ -27,6 +27,7 @@ GLFWwindow* g_window = nullptr;
 ImGuiStyle g_base_style;
 int g_frames_pending = kFramesAfterEvent;
 bool g_paused = false;
+bool g_resumed = true;  // the next frame is the first after a pause (or the first of all)
 bool g_first_frame = true;
 int g_fb_width = 0, g_fb_height = 0;
 double g_dpr = 0;
@@ -35,6 +36,7 @@ void wake() {
   g_frames_pending = kFramesAfterEvent;
   if (g_paused) {
     g_paused = false;
+    g_resumed = true;
     emscripten_resume_main_loop();
   }
 }
@@ -105,6 +107,8 @@ void frame() {
   }
   --g_frames_pending;
   const double t0 = emscripten_get_now();
+  platform_frame_started(t0, g_resumed);
+  g_resumed = false;
   sync_canvas();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();

@@ -201,12 +201,13 @@ void start_run(AppState& app, PlannerState& p) {
   p.order.clear();
 }
 
-// One frame's share of the search: whole offerings-at-a-node-count until kPlannerSliceMs passed.
+// One frame's share of the search: whole offerings-at-a-node-count until the slice passed.
 void run_slice(PlannerState& p) {
   PlannerRun& r = *p.run;
   const double t0 = platform_now_ms();
+  const double slice = planner_slice_ms(platform_frame_interval_ms(), r.slice_ms.empty() ? 0 : r.slice_ms.back());
   bool done = false;
-  while (!done && platform_now_ms() - t0 < kPlannerSliceMs) done = r.planner->step(1);
+  while (!done && platform_now_ms() - t0 < slice) done = r.planner->step(1);
   const double t1 = platform_now_ms();
   r.slice_ms.push_back(t1 - t0);
   if (!done) return;

@@ -2,6 +2,7 @@
 // planner form, the search running in slices, its result and the selected plan's details; the
 // cached design-space grid; the topology colouring. All numbers come from core.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,9 +14,17 @@
 
 namespace llmplan::web {
 
-// Planner work per frame: slices of one offering at one node count are run until this much
-// time has passed, so a frame's planner work stays well under the 50 ms a long task takes.
+// Planner and design-space work per frame: steps run until the frame's slice has passed. A slice
+// is as long as the rest of the previous frame took (drawing, compositing, presenting, waiting
+// for the display), from kPlannerSliceMs to kPlannerSliceMaxMs: the search then takes about half
+// of the time on a device whose frames are slow (a phone, software WebGL at 4K: there a fixed
+// 6 ms was 2 % of a 300 ms frame and the search crawled), and a frame's own work stays under
+// the 50 ms a long task takes.
 inline constexpr double kPlannerSliceMs = 6.0;
+inline constexpr double kPlannerSliceMaxMs = 20.0;
+inline double planner_slice_ms(double frame_interval_ms, double previous_slice_ms) {
+  return std::clamp(frame_interval_ms - previous_slice_ms, kPlannerSliceMs, kPlannerSliceMaxMs);
+}
 inline constexpr int kPlannerTopN = 30;
 
 struct PlannerRun {

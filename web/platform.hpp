@@ -70,6 +70,11 @@ void platform_key_tap(int key);  // a GLFW key pressed and released (a soft keyb
 void platform_frame_time(double ui_ms, double total_ms);
 // A monotonic clock in milliseconds (performance.now()), for time slices and elapsed times.
 double platform_now_ms();
+// The frame loop marks each frame's start (after_pause: the loop had stopped for want of events);
+// platform_frame_interval_ms() is then the time from the previous frame's start to this one's
+// when the two ran back to back, 0 on the first frame and after a pause.
+void platform_frame_started(double now_ms, bool after_pause);
+double platform_frame_interval_ms();
 // The page's address without its fragment (links in exported summaries).
 std::string platform_page_url();
 // Downloads `text` as a file (a Blob link; also window.llmplanLastDownload for tests).

@@ -575,6 +575,17 @@ void platform_frame_time(double ui_ms, double total_ms) { js_frame_time(ui_ms, t
 
 double platform_now_ms() { return emscripten_get_now(); }
 
+namespace {
+double g_frame_start_ms = 0, g_frame_interval_ms = 0;
+}  // namespace
+
+void platform_frame_started(double now_ms, bool after_pause) {
+  g_frame_interval_ms = after_pause || g_frame_start_ms == 0 ? 0 : now_ms - g_frame_start_ms;
+  g_frame_start_ms = now_ms;
+}
+
+double platform_frame_interval_ms() { return g_frame_interval_ms; }
+
 std::string platform_page_url() {
   char* p = js_page_url();
   std::string out(p ? p : "");

@@ -82,10 +82,12 @@ export async function waitReady(page, timeout = 30000) {
 }
 
 // Paces input to the app's frames: waits until it has drawn `n` more frames (window.llmplanFrames
-// counts them; a frame can take 100 ms or more under software WebGL on a busy machine), or 3 s
-// when it has nothing to draw (an idle app draws no frames, and a lone modifier key wakes none).
+// counts them; a frame can take 100 ms or more under software WebGL on a busy machine). An idle
+// app draws no frames (and a lone modifier key wakes none), so it is woken for them: a wake draws
+// 3 frames (kFramesAfterEvent), counted from before the wake. 3 s is the limit for a stuck page.
 export async function waitFrames(page, n = 2) {
-  const start = await page.evaluate(() => window.llmplanFrames || 0);
+  if (n > 3) throw new Error('waitFrames: a wake draws 3 frames');
+  const start = await page.evaluate(() => { const s = window.llmplanFrames || 0; window.Module?._llmplan_wake?.(); return s; });
   await page.waitForFunction((s) => (window.llmplanFrames || 0) >= s, start + n, { timeout: 3000 }).catch(() => {});
 }
 

@@ -246,7 +246,8 @@ test('an own-or-rent link opens its tab with the CLI answer, keeps its link, and
       if (left) break;
     }
     assert.equal(JSON.parse(await page.evaluate(() => window.Module.appTco())).active, false);
-    await waitFrames(page, 2);
+    await page.waitForFunction(() => location.hash === '#' + window.Module.appFragment(), null, { timeout: 5000 })
+      .catch(() => {});
     assert.equal(await page.evaluate(() => location.hash), '#' + (await page.evaluate(() => window.Module.appFragment())));
   } finally {
     await context.close();
