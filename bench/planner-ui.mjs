@@ -70,7 +70,7 @@ try {
     const longTasks = await page.evaluate(() => window.__longTasks);
     console.log(`${width}x${height} dpr 1, ${runs} runs of "70B full fine-tune, deadline 7 days" (max 1024 GPUs):`);
     console.log(`  planner slice per frame: max ${Math.max(...slices).toFixed(1)} ms, p95 ${pct(slices, 0.95).toFixed(1)} ms, ` +
-                `median ${median(slices).toFixed(1)} ms over ${slices.length} frames (budget 6 ms + one offering)`);
+                `median ${median(slices).toFixed(1)} ms over ${slices.length} frames (budget 6-12 ms, as long as the rest of the previous frame, + one offering)`);
     console.log(`  search in the UI: median ${median(elapsed).toFixed(0)} ms from Run to result over ${median(frames)} frames ` +
                 `(each run ${elapsed.map((e) => e.toFixed(0)).join(', ')} ms; click to result seen by the test ${median(walls)} ms)`);
     console.log(`  design grid ${d.rows} x ${d.columns}: ${d.elapsed_ms.toFixed(0)} ms over ${d.slice_ms.length} frames, ` +

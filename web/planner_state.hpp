@@ -18,10 +18,11 @@ namespace llmplan::web {
 // is as long as the rest of the previous frame took (drawing, compositing, presenting, waiting
 // for the display), from kPlannerSliceMs to kPlannerSliceMaxMs: the search then takes about half
 // of the time on a device whose frames are slow (a phone, software WebGL at 4K: there a fixed
-// 6 ms was 2 % of a 300 ms frame and the search crawled), and a frame's own work stays under
-// the 50 ms a long task takes.
+// 6 ms was 2 % of a 300 ms frame and the search crawled). The last step may overrun the slice
+// by up to one offering at one node count (about 15 ms), so the cap keeps a frame's own work
+// under the 50 ms a long task takes.
 inline constexpr double kPlannerSliceMs = 6.0;
-inline constexpr double kPlannerSliceMaxMs = 20.0;
+inline constexpr double kPlannerSliceMaxMs = 12.0;
 inline double planner_slice_ms(double frame_interval_ms, double previous_slice_ms) {
   return std::clamp(frame_interval_ms - previous_slice_ms, kPlannerSliceMs, kPlannerSliceMaxMs);
 }
