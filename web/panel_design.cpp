@@ -192,13 +192,10 @@ bool draw_design(AppState& app) {
   if (!d.space) return false;
   bool more = false;
   if (!d.done) {
-    const double t0 = platform_now_ms();
     const int before = d.space->grid().rows_done;
-    const double slice = planner_slice_ms(platform_frame_interval_ms(), d.slice_ms.empty() ? 0 : d.slice_ms.back());
-    while (!d.done && platform_now_ms() - t0 < slice) d.done = d.space->step(1);
-    const double t1 = platform_now_ms();
-    d.slice_ms.push_back(t1 - t0);
-    if (d.done) d.elapsed_ms = t1 - d.started_ms;
+    const SearchSlice s = run_search_slice(d.slice_ms, [&d] { return d.space->step(1); });
+    d.done = s.done;
+    if (d.done) d.elapsed_ms = s.end_ms - d.started_ms;
     if (d.space->grid().rows_done != before) d.values.clear();
     more = !d.done;
   }

@@ -204,17 +204,12 @@ void start_run(AppState& app, PlannerState& p) {
 // One frame's share of the search: whole offerings-at-a-node-count until the slice passed.
 void run_slice(PlannerState& p) {
   PlannerRun& r = *p.run;
-  const double t0 = platform_now_ms();
-  const double slice = planner_slice_ms(platform_frame_interval_ms(), r.slice_ms.empty() ? 0 : r.slice_ms.back());
-  bool done = false;
-  while (!done && platform_now_ms() - t0 < slice) done = r.planner->step(1);
-  const double t1 = platform_now_ms();
-  r.slice_ms.push_back(t1 - t0);
-  if (!done) return;
+  const SearchSlice s = run_search_slice(r.slice_ms, [&r] { return r.planner->step(1); });
+  if (!s.done) return;
   r.result = r.planner->result();
   r.planner.reset();
   platform_result_changed();  // the text view lists the top plans
-  r.elapsed_ms = t1 - r.started_ms;
+  r.elapsed_ms = s.end_ms - r.started_ms;
   p.order.clear();
   if (!r.result->plans.empty()) select_plan(p, r.result->plans[0]);
 }

@@ -11,6 +11,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/design_space.hpp"
 #include "llmplan/planner.hpp"
+#include "platform.hpp"
 
 namespace llmplan::web {
 
@@ -25,6 +26,24 @@ inline constexpr double kPlannerSliceMs = 6.0;
 inline constexpr double kPlannerSliceMaxMs = 12.0;
 inline double planner_slice_ms(double frame_interval_ms, double previous_slice_ms) {
   return std::clamp(frame_interval_ms - previous_slice_ms, kPlannerSliceMs, kPlannerSliceMaxMs);
+}
+
+// One frame's share of a search (the planner's or the design space's): step() runs, each call
+// returning true once the search is done, until this frame's slice has passed; the slice's time
+// is appended to slice_ms. Returns whether the search is done and when the slice ended.
+struct SearchSlice {
+  bool done = false;
+  double end_ms = 0;
+};
+template <class Step>
+SearchSlice run_search_slice(std::vector<double>& slice_ms, Step step) {
+  const double t0 = platform_now_ms();
+  const double slice = planner_slice_ms(platform_frame_interval_ms(), slice_ms.empty() ? 0 : slice_ms.back());
+  SearchSlice out;
+  while (!out.done && platform_now_ms() - t0 < slice) out.done = step();
+  out.end_ms = platform_now_ms();
+  slice_ms.push_back(out.end_ms - t0);
+  return out;
 }
 inline constexpr int kPlannerTopN = 30;
 

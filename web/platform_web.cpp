@@ -580,7 +580,7 @@ double g_frame_start_ms = 0, g_frame_interval_ms = 0;
 }  // namespace
 
 void platform_frame_started(double now_ms, bool after_pause) {
-  g_frame_interval_ms = after_pause || g_frame_start_ms == 0 ? 0 : now_ms - g_frame_start_ms;
+  g_frame_interval_ms = after_pause ? 0 : now_ms - g_frame_start_ms;
   g_frame_start_ms = now_ms;
 }
 
