@@ -22,8 +22,8 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.4");
-    CHECK(c.as_of == "2026-12-02");
+    CHECK(c.catalog_version == "2026.12.5");
+    CHECK(c.as_of == "2026-12-03");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
     CHECK(c.models.size() >= 30);
@@ -81,17 +81,22 @@ TEST_SUITE("shipped catalog") {
   }
 
   TEST_CASE("archived releases with the retired kind cn_cloud and no indicators still load") {
-    int with_cn_cloud = 0;
+    // Releases before 2026.12.4 (2026.11.0 to 2026.12.3) carry cn_cloud and no provider
+    // indicators; 2026.12.4 on are archived with the current kinds.
+    const std::set<std::string> before = {"2026.11.0", "2026.12.0", "2026.12.1", "2026.12.2", "2026.12.3"};
+    int with_cn_cloud = 0, old_releases = 0;
     for (const CatalogRelease& r : catalog_releases()) {
       const CatalogLoad load = load_catalog(r.json);
       REQUIRE_MESSAGE(load.catalog.has_value(), r.version << ": " << load.error());
       const Provider* autodl = load.catalog->find_provider("autodl");
-      if (!autodl) continue;
+      if (!autodl || !before.count(r.version)) continue;
+      ++old_releases;
       with_cn_cloud += autodl->kind == "cn_cloud";
       CHECK_FALSE(autodl->lead_time_days.has_value());
       CHECK_FALSE(autodl->rdma_multi_node.has_value());
     }
-    CHECK(with_cn_cloud == static_cast<int>(catalog_releases().size()));
+    CHECK(old_releases == 5);
+    CHECK(with_cn_cloud == old_releases);
   }
 
   TEST_CASE("the ids scripts and links rely on exist") {

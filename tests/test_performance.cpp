@@ -568,6 +568,39 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
                                                         : default_calibration().default_gemm_efficiency.value));
 }
 
+TEST_CASE("Hopper and Blackwell parts without their own attention benchmark use their architecture's measured rate") {
+  // Catalog 2026.12.5: before it, the H100 PCIe and NVL cards, the GH200 and the GB200 had no
+  // attention rate and ran attention at their large-GEMM ratio, which no attention kernel reaches.
+  // The same 8 B model and 8,192-token sequence as above: kernel FLOPs per token
+  // A / 2 x 3.5 = 7,516,192,768 (A = 2 x 8,192 x 8,192 x 32).
+  const double kernel_per_token = 4294967296.0 / 2 * 3.5;
+  auto attention = [&](const char* accelerator) {
+    const std::string json = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
+        "cluster": {"accelerator": ")") +
+                             accelerator + R"(", "gpus": 1}, "parallel": {"flash_attention": true}})";
+    const Scenario s = parse(json.c_str());
+    return estimate(s, default_calibration()).time;
+  };
+  // Hopper: the H100 SXM5's FlashAttention-2 fraction, 0.338 of each part's own dense peak
+  // (756 TFLOP/s PCIe, 835.5 NVL, 990 GH200): 8,192 x 7,516,192,768 / (756e12 x 0.338) = 0.24096 s on
+  // the PCIe card, where the GEMM fallback (0.75) gave 0.10859 s.
+  for (const std::pair<const char*, double> part :
+       {std::pair{"h100-pcie-80gb", 756.0}, {"h100-nvl-94gb", 835.5}, {"gh200-96gb", 990.0}}) {
+    CAPTURE(part.first);
+    const TimeResult t = attention(part.first);
+    CHECK(t.attention_efficiency == doctest::Approx(0.338));
+    CHECK(t.attention_s == doctest::Approx(8192 * kernel_per_token / (part.second * 1e12 * 0.338)));
+  }
+  CHECK(attention("h100-pcie-80gb").attention_s == doctest::Approx(0.24096).epsilon(1e-4));
+  // Blackwell: the GB200 runs FlashAttention-4 at the B200's measured 0.561 of its 2,500 TFLOP/s
+  // peak: 8,192 x 7,516,192,768 / (2,500e12 x 0.561) = 0.043901 s (the GEMM ratio, 0.7288, gave
+  // 0.033793 s).
+  const TimeResult gb200 = attention("gb200-186gb");
+  CHECK(gb200.attention_efficiency == doctest::Approx(0.561));
+  CHECK(gb200.attention_s == doctest::Approx(0.043901).epsilon(1e-4));
+  CHECK(attention("b200-sxm-180gb").attention_efficiency == doctest::Approx(gb200.attention_efficiency));
+}
+
 TEST_CASE("interruptions that cost more than the training carry the warning failures_dominate") {
   // 100,000 GPUs x 1e-4 failures per GPU-hour = 10 an hour: one every 0.1 h = 360 s. Each costs its
   // 1 h restart plus half a checkpoint interval (Daly 2006): at least 1 h / 0.1 h = 10x the training.

@@ -252,8 +252,8 @@ TEST_CASE("own: a link carries the question, and opens it with its figures") {
                       "rent_usd_per_gpu_hour": {"spot": 1.1}})";
   const LinkEncode e = encode_link(q, builtin_catalog());
   REQUIRE_MESSAGE(e.ok, e.error.message);
-  CHECK(e.fragment ==
-        "v=1&c=2026.12.4&mv=" + std::to_string(kModelVersion) + "&wa=h100-sxm5-80gb&wn=2&wu=0.5&wcu=cny&wqs=1.1");
+  CHECK(e.fragment == "v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) +
+                          "&wa=h100-sxm5-80gb&wn=2&wu=0.5&wcu=cny&wqs=1.1");
   const LinkDecode d = decode_link(e.fragment, builtin_catalog());
   CHECK(d.valid);
   CHECK(d.is_tco);

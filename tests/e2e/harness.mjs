@@ -2,6 +2,7 @@
 // loopback port, and Debian's Chromium driven by playwright-core with flags that work offline.
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,8 @@ export const cliPath = resolve(process.env.LLMPLAN_CLI || join(repoRoot, 'build/
 // The estimator's model version (kModelVersion), which every link made now records as `mv`.
 export const modelVersion = JSON.parse(execFileSync(cliPath, ['link', 'model-changes', '--format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString())
   .model_version;
+// The shipped catalog's version, which every link made now records as `c`.
+export const catalogVersion = JSON.parse(readFileSync(join(repoRoot, 'catalog/accelerators.json'), 'utf8')).catalog_version;
 export const artifactsDir = resolve(process.env.LLMPLAN_ARTIFACTS || join(repoRoot, 'build/web/e2e'));
 
 const types = {

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { cliPath, modelVersion, launchBrowser, openApp, repoRoot, startServer, waitFrames, waitReady } from './harness.mjs';
+import { cliPath, catalogVersion, modelVersion, launchBrowser, openApp, repoRoot, startServer, waitFrames, waitReady } from './harness.mjs';
 import { join } from 'node:path';
 
 let server;
@@ -216,7 +216,7 @@ test('the copy buttons give the link to this view and the embed iframe snippet',
 });
 
 test('an own-or-rent link opens its tab with the CLI answer, keeps its link, and the copy button gives it', async () => {
-  const fragment = `v=1&c=2026.12.4&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6&wqd=2`;
+  const fragment = `v=1&c=${catalogVersion}&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6&wqd=2`;
   const { context, page } = await openApp(browser, server.origin, { path: '/#' + fragment, width: 1440, height: 1000 });
   try {
     await waitReady(page);

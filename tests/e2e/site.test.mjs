@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { artifactsDir, cliPath, modelVersion, launchBrowser, openApp, siteDir, startServer, waitReady } from './harness.mjs';
+import { artifactsDir, cliPath, catalogVersion, modelVersion, launchBrowser, openApp, siteDir, startServer, waitReady } from './harness.mjs';
 
 let server;
 let browser;
@@ -238,7 +238,7 @@ test('the embed card words link notices by code: Chinese on a Chinese page, the 
 });
 
 test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese notices', async () => {
-  const fragment = `v=1&c=2026.12.4&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6&wcu=cny`;
+  const fragment = `v=1&c=${catalogVersion}&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6&wcu=cny`;
   const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });
   try {
     await page.goto(server.origin + '/embed.html?lang=zh#' + fragment);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, cliPath, modelVersion, launchBrowser, openApp, repoRoot, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
+import { artifactsDir, cliPath, catalogVersion, modelVersion, launchBrowser, openApp, repoRoot, startServer, waitReady, selectAllAndType, waitFrames } from './harness.mjs';
 
 let server;
 let browser;
@@ -422,7 +422,7 @@ test('"Paste your measurement": a pasted log fills the calibration block; an unr
 // and its link.
 for (const [width, height, dpr, lang] of [[1280, 720, 1, 'en'], [1280, 720, 2, 'zh'], [800, 900, 1, 'zh'], [1920, 1080, 1, 'en']]) {
   test(`own-or-rent tab ${width}x${height} at dpr ${dpr} in ${lang}: no overlapping or clipped text`, async () => {
-    const path = `/?lang=${lang}#v=1&c=2026.12.4&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6`;
+    const path = `/?lang=${lang}#v=1&c=${catalogVersion}&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6`;
     const { context, page, errors } = await openApp(browser, server.origin, { width, height, dpr, path });
     try {
       await waitReady(page);
@@ -438,7 +438,7 @@ for (const [width, height, dpr, lang] of [[1280, 720, 1, 'en'], [1280, 720, 2, '
 }
 
 test('own or rent: the scenario\'s GPU-hours become the workload, in the question and its link', async () => {
-  const path = `/#v=1&c=2026.12.4&mv=${modelVersion}&wa=a100-sxm4-80gb&wu=0.6`;
+  const path = `/#v=1&c=${catalogVersion}&mv=${modelVersion}&wa=a100-sxm4-80gb&wu=0.6`;
   const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path });
   try {
     await waitReady(page);
@@ -582,7 +582,7 @@ test('without WebGL the page shows the results as text, the CLI\'s figures', asy
 // the core's result JSON) inside the first screen, the CLI's figures in it, the full results under
 // it and the inputs folded under "Edit the scenario". A finger's swipe scrolls the canvas (the card
 // with it) and clicks nothing; a tap opens the inputs.
-const phoneLink = `v=1&c=2026.12.4&mv=${modelVersion}&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&n=64&tp=8&pp=2&z=1`;
+const phoneLink = `v=1&c=${catalogVersion}&mv=${modelVersion}&m=llama-3.1-70b&me=full&s=4096&gb=256&t=2e9&n=64&tp=8&pp=2&z=1`;
 const cardFigures = ['memory.fits', 'memory.per_gpu_bytes.total', 'time.step_s', 'time.total_hours', 'time.mfu',
                      'time.tokens_per_s', 'tier'];
 const cardBox = (page) => page.locator('#mirror').boundingBox();
