@@ -599,6 +599,29 @@ TEST_CASE("Hopper and Blackwell parts without their own attention benchmark use 
   CHECK(gb200.attention_efficiency == doctest::Approx(0.561));
   CHECK(gb200.attention_s == doctest::Approx(0.043901).epsilon(1e-4));
   CHECK(attention("b200-sxm-180gb").attention_efficiency == doctest::Approx(gb200.attention_efficiency));
+  // B300 (catalog 2026.12.5): FlashAttention-4 at the B200's 0.561 of the same 2,250 TFLOP/s peak:
+  // 8,192 x 7,516,192,768 / (2,250e12 x 0.561) = 0.048780 s.
+  const TimeResult b300 = attention("b300-sxm-288gb");
+  CHECK(b300.attention_s == doctest::Approx(8192 * kernel_per_token / (2250e12 * 0.561)));
+  CHECK(b300.attention_s == doctest::Approx(0.048780).epsilon(1e-4));
+}
+
+TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios") {
+  // e = e_max x d / (d + kGemmHalfSize), d = min(tokens, hidden / tp) = 4,096 here: the same curve
+  // scaled by each part's MAMF ratio (H100 SXM BF16 0.8033, GH200 828.6 / 989 = 0.8378 BF16 and
+  // 1535.0 / 1979 = 0.7756 FP8, B300 1769.0 / 2250 = 0.7862 BF16 and 3353.3 / 4500 = 0.7452 FP8).
+  auto gemm = [](const char* accelerator, const char* precision) {
+    const std::string json = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
+        "precision": ")") + precision +
+                             R"(", "cluster": {"accelerator": ")" + accelerator +
+                             R"(", "gpus": 1}, "parallel": {"flash_attention": true}})";
+    return estimate(parse(json.c_str()), default_calibration()).time.gemm_efficiency;
+  };
+  const double h100 = gemm("h100-sxm5-80gb", "bf16");
+  CHECK(gemm("gh200-96gb", "bf16") == doctest::Approx(h100 * 0.8378 / 0.8033));
+  CHECK(gemm("gh200-96gb", "fp8") == doctest::Approx(h100 * 0.7756 / 0.8033));
+  CHECK(gemm("b300-sxm-288gb", "bf16") == doctest::Approx(h100 * 0.7862 / 0.8033));
+  CHECK(gemm("b300-sxm-288gb", "fp8") == doctest::Approx(h100 * 0.7452 / 0.8033));
 }
 
 TEST_CASE("interruptions that cost more than the training carry the warning failures_dominate") {

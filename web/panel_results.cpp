@@ -186,9 +186,12 @@ void cards(const AppState& app) {
   if (sized_run(r)) {
     card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr,
          range_line(app, "time.total_hours", hours) + gpu_hours, "time.total_days");
-    card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
-         range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
-         "cost.total_usd");
+    if (r.cost.usd_per_gpu_hour > 0)
+      card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
+           range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
+           "cost.total_usd");
+    else  // no offering priced and no override: a zero would read as free
+      card(app, tr(S::card_cost), kDash, nullptr, tr(S::price_src_none), "cost.total_usd");
   } else {  // a step, but no run to time or price: say what is missing rather than show zeros
     card(app, tr(S::card_time), kDash, nullptr, tr(S::no_tokens_hint), "time.total_days");
     card(app, tr(S::card_cost), kDash, nullptr, per_hour, "cost.total_usd");

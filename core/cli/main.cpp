@@ -221,10 +221,14 @@ void print_table(const std::string& body) {
           : std::to_string(r["cluster"]["nodes"].get<int>()) + " x " + r["cluster"]["instance"].get<std::string>() +
                 " (" + std::to_string(r["cluster"]["gpus"].get<int>()) + " GPUs)";
   std::printf("Hardware          %s\n", hardware.c_str());
-  std::printf("Price             %s per GPU-hour (%s, %s), overhead x%.2f\n",
-              llmplan::format_money(c["usd_per_gpu_hour"].get<double>(), llmplan::Currency::usd).c_str(),
-              c["mode"].get<std::string>().c_str(), c["price_source"].get<std::string>().c_str(),
-              c["overhead_factor"].get<double>());
+  if (c["price_source"].get<std::string>().empty())  // no offering and no pricing.usd_per_gpu_hour (a warning says so)
+    std::printf("Price             none (%s): no catalog offering, give pricing.usd_per_gpu_hour\n",
+                c["mode"].get<std::string>().c_str());
+  else
+    std::printf("Price             %s per GPU-hour (%s, %s), overhead x%.2f\n",
+                llmplan::format_money(c["usd_per_gpu_hour"].get<double>(), llmplan::Currency::usd).c_str(),
+                c["mode"].get<std::string>().c_str(), c["price_source"].get<std::string>().c_str(),
+                c["overhead_factor"].get<double>());
   if (c["billed_hours"].get<double>() > c["used_hours"].get<double>())
     std::printf("Billing block     %s billed for %s used (the offering's minimum)\n",
                 llmplan::format_duration(c["billed_hours"].get<double>() * 3600).c_str(),
