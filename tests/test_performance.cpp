@@ -604,6 +604,8 @@ TEST_CASE("Hopper and Blackwell parts without their own attention benchmark use 
   const TimeResult b300 = attention("b300-sxm-288gb");
   CHECK(b300.attention_s == doctest::Approx(8192 * kernel_per_token / (2250e12 * 0.561)));
   CHECK(b300.attention_s == doctest::Approx(0.048780).epsilon(1e-4));
+  // GB300: the same 0.561 of its 2,500 TFLOP/s peak, as the GB200: 0.043901 s.
+  CHECK(attention("gb300-288gb").attention_s == doctest::Approx(gb200.attention_s));
 }
 
 TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios") {
@@ -622,6 +624,9 @@ TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios"
   CHECK(gemm("gh200-96gb", "fp8") == doctest::Approx(h100 * 0.7756 / 0.8033));
   CHECK(gemm("b300-sxm-288gb", "bf16") == doctest::Approx(h100 * 0.7862 / 0.8033));
   CHECK(gemm("b300-sxm-288gb", "fp8") == doctest::Approx(h100 * 0.7452 / 0.8033));
+  // No MAMF of the GB300 is published: kDefaultGemmEfficiency (0.75) applies.
+  CHECK(gemm("gb300-288gb", "bf16") ==
+        doctest::Approx(h100 * default_calibration().default_gemm_efficiency.value / 0.8033));
 }
 
 TEST_CASE("interruptions that cost more than the training carry the warning failures_dominate") {
