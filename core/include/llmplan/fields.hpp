@@ -77,10 +77,10 @@ const FieldSpec& field(std::string_view path);
 
 // The names one level under `prefix` ("" or "constraints.") in fields of `scope`, in table
 // order: the keys a document may have there.
-std::vector<std::string> field_children(std::string_view prefix, FieldScope scope);
+const std::vector<std::string>& field_children(std::string_view prefix, FieldScope scope);
 // The top-level keys only a planner question has ("objective", "constraints", "top_n"): a
 // document with one of them is a question, and without them it is its scenario.
-std::vector<std::string> question_keys();
+const std::vector<std::string>& question_keys();
 
 // "1..1024", or "" for fields without a numeric range.
 std::string field_range_text(const FieldSpec& f);
