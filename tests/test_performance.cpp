@@ -29,6 +29,14 @@ const Warning* warning_of(const EstimateResult& r, WarningCode code) {
     if (r.warnings.items[static_cast<size_t>(i)].code == code) return &r.warnings.items[static_cast<size_t>(i)];
   return nullptr;
 }
+// Llama 3.1 8B, one sequence of 8,192 tokens with fused attention on one GPU of `accelerator`.
+Scenario one_sequence_on(const char* accelerator, const char* precision = "bf16") {
+  const std::string json = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
+      "precision": ")") + precision +
+                           R"(", "cluster": {"accelerator": ")" + accelerator +
+                           R"(", "gpus": 1}, "parallel": {"flash_attention": true}})";
+  return parse(json.c_str());
+}
 }  // namespace
 
 TEST_CASE("ring all-reduce: 2 (n-1)/n S / busbw (nccl-tests PERFORMANCE.md)") {
@@ -574,17 +582,13 @@ TEST_CASE("Hopper and Blackwell parts without their own attention benchmark use 
   // The same 8 B model and 8,192-token sequence as above: kernel FLOPs per token
   // A / 2 x 3.5 = 7,516,192,768 (A = 2 x 8,192 x 8,192 x 32).
   const double kernel_per_token = 4294967296.0 / 2 * 3.5;
-  auto attention = [&](const char* accelerator) {
-    const std::string json = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
-        "cluster": {"accelerator": ")") +
-                             accelerator + R"(", "gpus": 1}, "parallel": {"flash_attention": true}})";
-    const Scenario s = parse(json.c_str());
-    return estimate(s, default_calibration()).time;
+  auto attention = [](const char* accelerator) {
+    return estimate(one_sequence_on(accelerator), default_calibration()).time;
   };
   // Hopper: the H100 SXM5's FlashAttention-2 fraction, 0.338 of each part's own dense peak
   // (756 TFLOP/s PCIe, 835.5 NVL, 990 GH200): 8,192 x 7,516,192,768 / (756e12 x 0.338) = 0.24096 s on
   // the PCIe card, where the GEMM fallback (0.75) gave 0.10859 s.
-  for (const std::pair<const char*, double> part :
+  for (const std::pair<const char*, double>& part :
        {std::pair{"h100-pcie-80gb", 756.0}, {"h100-nvl-94gb", 835.5}, {"gh200-96gb", 990.0}}) {
     CAPTURE(part.first);
     const TimeResult t = attention(part.first);
@@ -613,11 +617,7 @@ TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios"
   // scaled by each part's MAMF ratio (H100 SXM BF16 0.8033, GH200 828.6 / 989 = 0.8378 BF16 and
   // 1535.0 / 1979 = 0.7756 FP8, B300 1769.0 / 2250 = 0.7862 BF16 and 3353.3 / 4500 = 0.7452 FP8).
   auto gemm = [](const char* accelerator, const char* precision) {
-    const std::string json = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
-        "precision": ")") + precision +
-                             R"(", "cluster": {"accelerator": ")" + accelerator +
-                             R"(", "gpus": 1}, "parallel": {"flash_attention": true}})";
-    return estimate(parse(json.c_str()), default_calibration()).time.gemm_efficiency;
+    return estimate(one_sequence_on(accelerator, precision), default_calibration()).time.gemm_efficiency;
   };
   const double h100 = gemm("h100-sxm5-80gb", "bf16");
   CHECK(gemm("gh200-96gb", "bf16") == doctest::Approx(h100 * 0.8378 / 0.8033));

@@ -221,7 +221,7 @@ void print_table(const std::string& body) {
           : std::to_string(r["cluster"]["nodes"].get<int>()) + " x " + r["cluster"]["instance"].get<std::string>() +
                 " (" + std::to_string(r["cluster"]["gpus"].get<int>()) + " GPUs)";
   std::printf("Hardware          %s\n", hardware.c_str());
-  if (c["price_source"].get<std::string>().empty())  // no offering and no pricing.usd_per_gpu_hour (a warning says so)
+  if (c["usd_per_gpu_hour"].get<double>() <= 0)  // the core's no_price warning: no offering, no override
     std::printf("Price             none (%s): no catalog offering, give pricing.usd_per_gpu_hour\n",
                 c["mode"].get<std::string>().c_str());
   else
