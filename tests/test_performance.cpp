@@ -505,8 +505,38 @@ TEST_CASE("DeepEP sends a token across the network once per destination node, no
   const EstimateResult rd = estimate(deepep, default_calibration());
   REQUIRE(ra.time.comm.ep_inter_node_bytes > 0);
   CHECK(rd.time.comm.ep_inter_node_bytes / ra.time.comm.ep_inter_node_bytes == doctest::Approx(4.632821 / 7.0));
-  CHECK(rd.time.comm.ep_bytes == doctest::Approx(ra.time.comm.ep_bytes));  // every routed copy still moves
+  // Over NVLink DeepEP sends one copy to each rank holding one of the 8 experts (4 a rank): a rank
+  // misses all 8 with probability C(252, 8) / C(256, 8) = 0.880066, and the rank of the sender's
+  // own in-node index needs no NVLink hop: 64 x (1 - 0.880066) x 7 / 8 = 6.716281 copies, against
+  // the all-to-all's 8 x 7 / 64 = 0.875 routed experts on the node's other ranks.
+  CHECK(ep_scale_up_copies_per_token(deepep, eight_nodes) == doctest::Approx(6.716281).epsilon(1e-6));
+  CHECK(ep_scale_up_copies_per_token(a2a, eight_nodes) == doctest::Approx(0.875));
   CHECK(rd.time.comm.ep_s < ra.time.comm.ep_s);
+}
+
+TEST_CASE("Inside one node DeepEP sends a token once per destination rank, the all-to-all once per routed expert") {
+  // Qwen3-30B-A3B (128 experts, top 8) with EP 8 on one node of 8 H100s: 16 experts a rank. The
+  // all-to-all dispatcher sends a copy to every routed expert on another rank, 8 x 7 / 8 = 7 a
+  // token. DeepEP's dispatch layout (get_dispatch_layout: tokens per rank, is_token_in_rank) sends
+  // one to each other rank holding at least one of the 8: a rank misses all 8 with probability
+  // C(112, 8) / C(128, 8) = 0.332580, so 8 x (1 - 0.332580) x 7 / 8 = 4.671937 copies.
+  const char* text = R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "micro_batch": 4, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"ep": 8, "zero": 3, "recompute": "full", "ep_dispatcher": "%s"}})";
+  char a2a_text[1024], deepep_text[1024];
+  std::snprintf(a2a_text, sizeof a2a_text, text, "alltoall");
+  std::snprintf(deepep_text, sizeof deepep_text, text, "deepep");
+  const Scenario a2a = parse(a2a_text), deepep = parse(deepep_text);
+  const GroupLink one_node = group_link(a2a, 8, 1);
+  REQUIRE(one_node.nodes == 1);
+  CHECK(ep_scale_up_copies_per_token(a2a, one_node) == doctest::Approx(7.0));
+  CHECK(ep_scale_up_copies_per_token(deepep, one_node) == doctest::Approx(4.671937).epsilon(1e-6));
+  const Comm ca = estimate(a2a, default_calibration()).time.comm;
+  const Comm cd = estimate(deepep, default_calibration()).time.comm;
+  REQUIRE(ca.ep_bytes > 0);
+  CHECK(ca.ep_inter_node_bytes == 0.0);
+  CHECK(cd.ep_bytes / ca.ep_bytes == doctest::Approx(4.671937 / 7.0).epsilon(1e-6));
+  CHECK(cd.ep_s / ca.ep_s == doctest::Approx(4.671937 / 7.0).epsilon(1e-3));  // bandwidth-bound: latency aside
 }
 
 TEST_CASE("PyTorch async TP hides the forward's two TP collectives per layer, Megatron's overlap all of them") {

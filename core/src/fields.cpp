@@ -252,7 +252,7 @@ const FieldSpec kFields[] = {
      .section = "layout", .applies = "parallel.ep>1", .stage = kInput, .ref = REF(parallel.ep_comm_overlap)},
     {.path = "parallel.ep_dispatcher", .type = T::choice, .code = "xd", .label = "ep_dispatcher",
      .help = "t_ep_dispatcher",
-     .meaning = "How tokens reach their experts across nodes: alltoall sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); deepep one copy per destination node, forwarded inside it over the scale-up link (DeepEP, HybridEP: Megatron-Core --moe-token-dispatcher-type flex).",
+     .meaning = "How tokens reach their experts: alltoall sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); deepep one copy per destination node over the network and one per destination GPU over the scale-up link (DeepEP, HybridEP: Megatron-Core --moe-token-dispatcher-type flex).",
      .choices = kEpDispatcherNames, .section = "layout", .applies = "parallel.ep>1", .stage = kInput,
      .ref = ENUM_REF(parallel.ep_dispatcher)},
     {.path = "parallel.tp_comm_overlap", .type = T::boolean, .code = "to", .label = "tp_overlap",

@@ -168,16 +168,35 @@ double ep_alltoall_bytes(const Scenario& s, const Calibration& cal) {
   return routed * (x.ep - 1.0) / x.ep * cal.moe_capacity_factor.value;
 }
 
+namespace {
+// The chance that a token routes none of its top_k experts to a holder of `held` of the E
+// experts (routing uniform): C(E - held, k) / C(E, k).
+double misses_all(const ModelArch& m, double held) {
+  const double experts = m.experts;
+  double none_here = 1;
+  for (int i = 0; i < m.top_k; ++i) none_here *= std::max(0.0, (experts - held - i) / (experts - i));
+  return none_here;
+}
+}  // namespace
+
 double ep_network_copies_per_token(const Scenario& s, const GroupLink& g) {
   const ModelArch& m = s.model;
   const int ep = s.parallel.ep;
   if (ep <= 1 || !m.is_moe() || g.nodes <= 1) return 0;
   if (s.parallel.ep_dispatcher == EpDispatcher::alltoall)
     return m.top_k * static_cast<double>(ep - g.ranks_per_node) / ep;
-  const double experts = m.experts, per_node = experts / g.nodes;
-  double none_here = 1;  // all top_k experts elsewhere: C(E - E/n, k) / C(E, k)
-  for (int i = 0; i < m.top_k; ++i) none_here *= std::max(0.0, (experts - per_node - i) / (experts - i));
-  return (g.nodes - 1) * (1 - none_here);
+  return (g.nodes - 1) * (1 - misses_all(m, m.experts / g.nodes));
+}
+
+double ep_scale_up_copies_per_token(const Scenario& s, const GroupLink& g) {
+  const ModelArch& m = s.model;
+  const int ep = s.parallel.ep;
+  if (ep <= 1 || !m.is_moe()) return 0;
+  const double r = g.ranks_per_node;
+  if (s.parallel.ep_dispatcher == EpDispatcher::alltoall) return m.top_k * (r - 1) / ep;
+  // DeepEP: one copy to each rank holding at least one of the token's experts; the rank of the
+  // sender's own in-node index (itself, or where the network copy lands) needs no NVLink hop.
+  return ep * (1 - misses_all(m, m.experts / ep)) * (1 - 1 / r);
 }
 
 double pipeline_bubble_fraction(int pp, double vp, int micro_batches) {
@@ -317,11 +336,13 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const double per_a2a = ep_alltoall_bytes(s, cal);  // 0 without EP
   const double r = ep_group.ranks_per_node;
   // per_a2a carries top_k (ep - 1) / ep copies of a token's bytes, b (s / cp) h x bytes x
-  // kMoeCapacityFactor; `copies` of them cross the network. The all-to-all sends the rest over the
-  // scale-up link; with DeepEP every routed copy crosses it once, sent or forwarded.
+  // kMoeCapacityFactor: one per routed expert on another rank. `copies` cross the network and
+  // `scale_up` the scale-up link; DeepEP sends one per destination rank, not per expert.
   const double copies = ep_network_copies_per_token(s, ep_group);
-  const double inter = x.ep > 1 ? per_a2a * copies / (s.model.top_k * (x.ep - 1.0) / x.ep) : 0.0;
-  const double intra = x.ep_dispatcher == EpDispatcher::deepep ? per_a2a : per_a2a - inter;
+  const double scale_up = ep_scale_up_copies_per_token(s, ep_group);
+  const double per_copy = x.ep > 1 ? per_a2a / (s.model.top_k * (x.ep - 1.0) / x.ep) : 0.0;
+  const double inter = per_copy * copies;
+  const double intra = per_copy * scale_up;
   const double per_layer =
       reruns_forward(x.recompute) ? 6.0 : 4.0;  // all-to-alls are not on op checkpointing's save list
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
@@ -329,7 +350,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     const double a2a_s = std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
                          (ep_group.inter_node ? l.inter_latency_s : l.intra_latency_s);
     c.ep_inter_node = ep_group.inter_node;
-    c.ep_bytes = count * per_a2a;
+    c.ep_bytes = count * (intra + inter);
     c.ep_inter_node_bytes = count * inter;
     c.ep_s = count * a2a_s;
     // Overlapped (DeepSeek-V3 report §3.2.1, DualPipe: the dispatch and combine of one chunk run
@@ -339,23 +360,26 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   }
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
-            "all-to-alls x b (s / cp) top_k h bytes x (ep - 1) / ep x kMoeCapacityFactor; 4 per MoE block of the "
-            "busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full recompute), "
-            "Megatron-Core MoE; 0 without EP",
+            "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor; 4 per "
+            "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full "
+            "recompute), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: top_k (ep - 1) / ep copies, one per "
+            "routed expert on another rank",
             {{"alltoalls", count},
-             {"bytes_per_alltoall", per_a2a},
+             {"routed_bytes_per_alltoall", per_a2a},
              {"ep", static_cast<double>(x.ep)},
              {cal.moe_capacity_factor.name, cal.moe_capacity_factor.value}});
     ex->add("comm.ep.s", c.ep_s, "s",
             "all-to-alls x max(intra-node share / scale-up busbw, inter-node share / one NIC's busbw) + latency: of "
             "the ep - 1 peers, ranks_per_node - 1 share the node (dispatcher alltoall: a copy per routed expert); "
             "dispatcher deepep: a token crosses the network once per destination node, (n - 1) (1 - C(E - E/n, k) / "
-            "C(E, k)) copies for n nodes, E experts, top-k, and every copy crosses the scale-up link once (DeepEP; "
-            "DeepSeek-V3 report §3.2.2)",
+            "C(E, k)) copies for n nodes, E experts, top-k, and the scale-up link once per destination rank other "
+            "than the one of its own in-node index, ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / ranks_per_node) "
+            "(DeepSeek-V3 report §3.2.2; DeepEP's dispatch layout counts tokens per rank, not per expert)",
             {{"ranks_per_node", r},
              {"nodes", static_cast<double>(ep_group.nodes)},
              {"deepep", x.ep_dispatcher == EpDispatcher::deepep ? 1.0 : 0.0},
              {"network_copies_per_token", copies},
+             {"scale_up_copies_per_token", scale_up},
              {"intra_bytes_per_alltoall", intra},
              {"inter_bytes_per_alltoall", inter},
              {"nic_busbw_GBps", l.nic_busbw / 1e9}});
