@@ -3,12 +3,14 @@
 // Chinese must carry the same figures.
 #include <doctest/doctest.h>
 
+#include <iterator>
 #include <string>
 
 #include "i18n.hpp"
 #include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/layouts.hpp"
 #include "llmplan/units.hpp"
 
 using namespace llmplan;
@@ -60,5 +62,33 @@ TEST_CASE("the app's advice says in English what the core says, and carries the 
           std::string::npos);
     CHECK(rdma_text(a) != a.advice.rdma_reason);
   }
+  web::set_language(web::Lang::en);
+}
+
+TEST_CASE("the app words every rule that refuses a layout in English as the core does, and in Chinese") {
+  // Qwen3-30B-A3B on 8 GPUs with EP 8 under ZeRO-3: Megatron-LM refuses torch FSDP2 with expert
+  // parallelism (the last rule), so the estimate warns unsupported_layout with that rule.
+  const ScenarioParse p = parse_scenario(R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"ep": 8, "zero": 3}})",
+                                         builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario, p.error.message);
+  const EstimateResult r = estimate(*p.scenario, default_calibration());
+  const char* rule = nullptr;
+  for (int i = 0; i < r.warnings.count; ++i)
+    if (r.warnings.items[static_cast<size_t>(i)].code == WarningCode::unsupported_layout)
+      rule = r.warnings.items[static_cast<size_t>(i)].rule;
+  REQUIRE(rule != nullptr);
+  CHECK(std::string(rule) == kMegatronRefusals[std::size(kMegatronRefusals) - 1]);
+  for (const char* refusal : kMegatronRefusals) {
+    CAPTURE(refusal);
+    web::set_language(web::Lang::en);
+    CHECK(std::string(web::layout_rule_text(refusal)) == refusal);
+    web::set_language(web::Lang::zh);
+    const std::string zh = web::layout_rule_text(refusal);
+    CHECK(zh != refusal);
+    CHECK(zh.find("\xE3\x80\x82") == std::string::npos);  // no full stop: the warning's sentence adds it
+  }
+  web::set_language(web::Lang::zh);
+  CHECK(std::string(web::layout_rule_text("a rule this build does not know")) == "a rule this build does not know");
   web::set_language(web::Lang::en);
 }

@@ -4,11 +4,14 @@
 
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 
 #include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/layouts.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/scenario.hpp"
 #include "llmplan/units.hpp"
@@ -764,6 +767,12 @@ constexpr Entry kStrings[] = {
     {S::price_src_none, "the catalog has no price for this accelerator: give one in Price override", "目录中没有该加速卡的价格：请在价格覆盖中填写"},
     {S::w_mfu_above_one, "MFU is %s: the Megatron convention counts attention without causal masking, twice what a causal kernel runs, so at long sequences it can pass 1. The GPU runs %s of its peak (time.executed_fraction).", "MFU 为 %s：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 %s（time.executed_fraction）。"},
     {S::w_failures_dominate, "Interruptions (one every %s across the job) and their restarts add %sx the training time: the job spends more time recovering than training, and this first-order estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.", "中断（整个任务每 %s 一次）及其重启使时间增加训练时间的 %s 倍：任务花在恢复上的时间多于训练，这个一阶估计还偏低。应减少 GPU 数、加快重启（pricing.restart_h）或更频繁地保存检查点。"},
+    {S::rule_peft, "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism", "PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行"},
+    {S::rule_kv_heads, "Megatron-LM splits the KV heads over TP: TP must divide them", "Megatron-LM 按 TP 切分 KV 头：TP 必须整除 KV 头数"},
+    {S::rule_offload, "Megatron-LM has no CPU offload of optimizer states", "Megatron-LM 不支持把优化器状态卸载到 CPU"},
+    {S::rule_per_op_checkpointing, "Megatron-LM has no per-operator checkpointing (torchtitan's selective_ac_option \"op\")", "Megatron-LM 没有按算子的激活检查点（torchtitan 的 selective_ac_option \"op\"）"},
+    {S::rule_zero_stage, "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only", "Megatron-LM 只支持 ZeRO-1（分布式优化器）或不带 PP 的 ZeRO-3（torch FSDP2）切分"},
+    {S::rule_fsdp_with_ep, "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only", "Megatron-LM 只在没有专家并行时运行 torch FSDP2（ZeRO-3）"},
     // [estimate strings: add above this line]
 };
 // clang-format on
@@ -870,6 +879,15 @@ const char* pricing_mode_name(const std::string& mode) {
   static constexpr S kWords[] = {S::price_mode_on_demand, S::price_mode_spot, S::price_mode_reserved_1yr,
                                  S::price_mode_reserved_3yr};
   return translated_name(mode, kPricingModeNames, kWords);
+}
+
+const char* layout_rule_text(const char* rule) {
+  static constexpr S kWords[] = {S::rule_peft,       S::rule_kv_heads,    S::rule_offload, S::rule_per_op_checkpointing,
+                                 S::rule_zero_stage, S::rule_fsdp_with_ep};
+  static_assert(std::size(kWords) == std::size(kMegatronRefusals), "one wording per refusal rule");
+  for (size_t i = 0; i < std::size(kWords); ++i)
+    if (std::strcmp(rule, kMegatronRefusals[i]) == 0) return tr(kWords[i]);
+  return rule;
 }
 
 namespace {

@@ -152,6 +152,7 @@ enum class Lang { en, zh };
   X(place_data_local_fmt) X(place_data_staging_fmt) X(place_data_fs_fmt) X(place_data_too_big) X(place_data_unknown_nvme) X(place_fs_examples) X(place_ckpt_local_fmt) X(place_ckpt_fs_fmt) X(rdma_one_node_fmt) X(rdma_needed_fmt) X(rdma_no_fabric) X(rdma_optional_fmt) \
   X(label_sep) X(no_tokens_hint) X(price_per_gpu_hour) X(price_src_user) X(price_src_instance_fmt) X(price_src_median_fmt) X(price_src_none) \
   X(w_mfu_above_one) X(w_failures_dominate) \
+  X(rule_peft) X(rule_kv_heads) X(rule_offload) X(rule_per_op_checkpointing) X(rule_zero_stage) X(rule_fsdp_with_ep) \
   /* [estimate strings: add above this line] */
 // clang-format on
 
@@ -172,6 +173,9 @@ std::string checkpoint_placement_text(const CheckpointPlacement& c);
 std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_gb_per_s, bool has_rdma);
 // A pricing mode (kPricingModeNames) in the UI language; another value as it is written.
 const char* pricing_mode_name(const std::string& mode);
+// A rule by which no framework runs a layout (kMegatronRefusals, the unsupported_layout warning's
+// rule) in the UI language; another rule as the core wrote it.
+const char* layout_rule_text(const char* rule);
 
 // A link notice in the UI language: the core's English message, or in Chinese its code's wording
 // (the reasons the core gives, such as a field's allowed range, stay as the core wrote them).

@@ -445,7 +445,7 @@ void warnings(const EstimateResult& r) {
     const S text = w.one_gpu ? S::w_memory_exceeds_one_gpu : t.text;
     std::string message;
     if (w.code == WarningCode::unsupported_layout)
-      message = fmt(tr(text), w.rule);  // the core's rule, in English
+      message = fmt(tr(text), layout_rule_text(w.rule));
     else if (w.code == WarningCode::mfu_above_one)
       message = fmt(tr(text), format_number("%.2f", w.value).c_str(), format_percent(w.limit).c_str());
     else if (w.code == WarningCode::failures_dominate)

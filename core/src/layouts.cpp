@@ -54,18 +54,15 @@ int kv_heads_of(const ModelArch& m) { return m.kv_heads > 0 ? m.kv_heads : m.hea
 
 // Why Megatron-LM does not run the layout; nullptr when it does.
 const char* megatron_refusal(const Layout& l, const ModelArch& m, Method method) {
-  if (peft_or_freeze(method))
-    return "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism";
-  if (kv_heads_of(m) % l.tp != 0) return "Megatron-LM splits the KV heads over TP: TP must divide them";
-  if (l.offload != Offload::none) return "Megatron-LM has no CPU offload of optimizer states";
-  if (l.recompute == Recompute::selective_op)
-    return "Megatron-LM has no per-operator checkpointing (torchtitan's selective_ac_option \"op\")";
+  if (peft_or_freeze(method)) return kMegatronRefusals[0];
+  if (kv_heads_of(m) % l.tp != 0) return kMegatronRefusals[1];
+  if (l.offload != Offload::none) return kMegatronRefusals[2];
+  if (l.recompute == Recompute::selective_op) return kMegatronRefusals[3];
   // DeepSpeed refuses ZeRO-2/3 with pipeline parallelism too (deepspeed/runtime/pipe/engine.py,
   // PipelineEngine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism").
-  if (l.zero == 2 || (l.zero == 3 && l.pp > 1))
-    return "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only";
+  if (l.zero == 2 || (l.zero == 3 && l.pp > 1)) return kMegatronRefusals[4];
   // megatron/training/arguments.py: "--use-torch-fsdp2 is not supported with expert parallelism".
-  if (l.zero == 3 && l.ep > 1) return "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only";
+  if (l.zero == 3 && l.ep > 1) return kMegatronRefusals[5];
   return nullptr;
 }
 

@@ -45,6 +45,17 @@ FrameworkChoice framework_for(const Layout& layout, const ModelArch& model, Meth
 // --use-torch-fsdp2 with pipeline or expert parallelism). Also true of some layouts framework_for
 // gives to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
 bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
+// The rules by which Megatron-LM refuses a layout, in the order they are tested. A refused
+// layout's FrameworkChoice::reason (and so the unsupported_layout warning's rule) is one of these
+// pointers, which lets the app show each rule in its own language.
+inline constexpr const char* kMegatronRefusals[] = {
+    "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism",
+    "Megatron-LM splits the KV heads over TP: TP must divide them",
+    "Megatron-LM has no CPU offload of optimizer states",
+    "Megatron-LM has no per-operator checkpointing (torchtitan's selective_ac_option \"op\")",
+    "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only",
+    "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only",
+};
 // Whether torchtitan runs the scenario's layout (its job config can say so): full training without
 // offload, expert parallelism over FSDP-sharded data parallelism (launch.cpp writes the config).
 bool torchtitan_runs(const Scenario& s);
