@@ -808,17 +808,17 @@ namespace {
 // The UI word for `name` of a core name list, the words given in the list's order (the array
 // sizes must agree); a name the list lacks (a newer catalog's) is shown as it is.
 template <size_t N>
-const char* translated_name(const std::string& name, const char* const (&names)[N], const S (&words)[N]) {
+const char* translated_name(const char* name, const char* const (&names)[N], const S (&words)[N]) {
   for (size_t i = 0; i < N; ++i)
-    if (name == names[i]) return tr(words[i]);
-  return name.c_str();
+    if (std::strcmp(name, names[i]) == 0) return tr(words[i]);
+  return name;
 }
 
 }  // namespace
 
 const char* provider_kind_name(const std::string& kind) {
   static constexpr S kWords[] = {S::kind_hyperscaler, S::kind_gpu_cloud, S::kind_marketplace, S::kind_compute_centre};
-  return translated_name(kind, kProviderKinds, kWords);
+  return translated_name(kind.c_str(), kProviderKinds, kWords);
 }
 
 namespace {
@@ -878,16 +878,13 @@ std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_g
 const char* pricing_mode_name(const std::string& mode) {
   static constexpr S kWords[] = {S::price_mode_on_demand, S::price_mode_spot, S::price_mode_reserved_1yr,
                                  S::price_mode_reserved_3yr};
-  return translated_name(mode, kPricingModeNames, kWords);
+  return translated_name(mode.c_str(), kPricingModeNames, kWords);
 }
 
 const char* layout_rule_text(const char* rule) {
   static constexpr S kWords[] = {S::rule_peft,       S::rule_kv_heads,    S::rule_offload, S::rule_per_op_checkpointing,
                                  S::rule_zero_stage, S::rule_fsdp_with_ep};
-  static_assert(std::size(kWords) == std::size(kMegatronRefusals), "one wording per refusal rule");
-  for (size_t i = 0; i < std::size(kWords); ++i)
-    if (std::strcmp(rule, kMegatronRefusals[i]) == 0) return tr(kWords[i]);
-  return rule;
+  return translated_name(rule, kMegatronRefusals, kWords);
 }
 
 namespace {

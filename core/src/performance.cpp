@@ -159,13 +159,21 @@ double cp_kv_bytes_per_layer(const Scenario& s) {
   return (x.cp - 1.0) * chunk_tokens * kv_width * bytes_per_element(s.precision);
 }
 
+namespace {
+// One copy of every token of a micro-batch one GPU dispatches, b (s / cp) h x bytes (per
+// sequence-parallel shard with TP), times the busiest rank's load kMoeCapacityFactor.
+double ep_copy_bytes(const Scenario& s, const Calibration& cal) {
+  const Parallel& x = s.parallel;
+  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
+  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
+  return tokens * s.model.hidden * bytes_per_element(s.precision) * cal.moe_capacity_factor.value;
+}
+}  // namespace
+
 double ep_alltoall_bytes(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
   if (x.ep <= 1 || !s.model.is_moe()) return 0;
-  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
-  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
-  const double routed = tokens * s.model.top_k * s.model.hidden * bytes_per_element(s.precision);
-  return routed * (x.ep - 1.0) / x.ep * cal.moe_capacity_factor.value;
+  return ep_copy_bytes(s, cal) * s.model.top_k * (x.ep - 1.0) / x.ep;
 }
 
 namespace {
@@ -340,7 +348,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   // `scale_up` the scale-up link; DeepEP sends one per destination rank, not per expert.
   const double copies = ep_network_copies_per_token(s, ep_group);
   const double scale_up = ep_scale_up_copies_per_token(s, ep_group);
-  const double per_copy = x.ep > 1 ? per_a2a / (s.model.top_k * (x.ep - 1.0) / x.ep) : 0.0;
+  const double per_copy = ep_copy_bytes(s, cal);
   const double inter = per_copy * copies;
   const double intra = per_copy * scale_up;
   const double per_layer =
