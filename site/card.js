@@ -120,9 +120,19 @@
       no_price: function () { return '目录中没有该加速卡在此计费方式下的价格：请填写价格覆盖以查看费用。'; },
       spot_without_rate: function () { return '竞价计费但未填写竞价中断率：中断、丢失的工作量和检查点频率都未计入。'; },
       minimum_billing: function (w) { return '该云产品按最低计费周期收费：计费 ' + duration(w.value / 3600) + '，实际使用 ' + duration(w.limit / 3600) + '，费用按整个周期计算。'; },
-      unsupported_layout: function (w) { return '规划器支持的训练框架都不能运行此并行方式：' + (w.rule || '') + '。这些数字假定它能运行；规划器不会推荐它。'; },
+      unsupported_layout: function (w) { return '规划器支持的训练框架都不能运行此并行方式：' + (RULES_ZH[w.rule_id] || w.rule || '') + '。这些数字假定它能运行；规划器不会推荐它。'; },
       failures_dominate: function (w) { return '中断（整个任务每 ' + seconds(w.limit) + ' 一次）及其重启使时间增加训练时间的 ' + num(w.value, 1) + ' 倍：任务花在恢复上的时间多于训练，这个一阶估计还偏低。应减少 GPU 数、加快重启（pricing.restart_h）或更频繁地保存检查点。'; },
       mfu_above_one: function (w) { return 'MFU 为 ' + num(w.value, 2) + '：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 ' + num(w.limit * 100, 1) + ' %（time.executed_fraction）。'; }
+    };
+    // The rules that refuse a layout, by the warning's rule_id (core kMegatronRefusalIds); the same
+    // wording as the app (web/i18n.cpp, S::rule_*).
+    var RULES_ZH = {
+      peft_without_model_parallel: 'PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行',
+      tp_divides_kv_heads: 'Megatron-LM 按 TP 切分 KV 头：TP 必须整除 KV 头数',
+      no_optimizer_offload: 'Megatron-LM 不支持把优化器状态卸载到 CPU',
+      no_per_op_checkpointing: 'Megatron-LM 没有按算子的激活检查点（torchtitan 的 selective_ac_option "op"）',
+      zero_stage: 'Megatron-LM 只支持 ZeRO-1（分布式优化器）或不带 PP 的 ZeRO-3（torch FSDP2）切分',
+      fsdp_without_ep: 'Megatron-LM 只在没有专家并行时运行 torch FSDP2（ZeRO-3）'
     };
     function warningText(w) {
       var zh = lang === 'zh' && WARNINGS_ZH[w.code];

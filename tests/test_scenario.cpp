@@ -135,6 +135,9 @@ TEST_CASE("warnings carry their numbers") {
   CHECK(codes == "tp_crosses_nodes seq_exceeds_context comm_dominates unsupported_layout ");
   CHECK(j["warnings"][0]["value"].get<double>() == 16.0);
   CHECK(j["warnings"][1]["limit"].get<double>() == 4096.0);
+  // The refusing rule in English and by its id, which a page words in its own language.
+  CHECK(j["warnings"][3]["rule"] == "Megatron-LM splits the KV heads over TP: TP must divide them");
+  CHECK(j["warnings"][3]["rule_id"] == "tp_divides_kv_heads");
 }
 
 TEST_CASE("context, expert and virtual pipeline parallelism: invalid combinations name the field and the range") {

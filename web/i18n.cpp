@@ -745,7 +745,7 @@ constexpr Entry kStrings[] = {
     {S::ep_dispatcher, "EP token dispatch", "专家并行的 token 分发"},
     {S::t_ep_dispatcher, "How tokens reach their experts: all-to-all sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); DeepEP sends one copy per destination node over the network and one per destination GPU over NVLink (DeepEP, HybridEP; Megatron-Core --moe-token-dispatcher-type flex).", "token 如何到达专家：all-to-all 为每个被选中的专家各发一份（Megatron-Core 的 alltoall 分发器、torchtitan）；DeepEP 为每个目标节点经网络只发一份，并为每个目标 GPU 经 NVLink 只发一份（DeepEP、HybridEP；Megatron-Core --moe-token-dispatcher-type flex）。"},
     {S::ep_dispatcher_alltoall, "all-to-all (a copy per expert)", "all-to-all（每个专家一份）"},
-    {S::ep_dispatcher_deepep, "DeepEP (a copy per node)", "DeepEP（每个节点一份）"},
+    {S::ep_dispatcher_deepep, "DeepEP (a copy per node and GPU)", "DeepEP（每个节点、每个 GPU 一份）"},
     {S::place_data_local_fmt, "Stage the %s data set from object storage (s5cmd, parallel) to each node's local NVMe%s and read it there: the GPUs read %s in all; a cloud block disk gives 100-200 MB/s and random reads stall it.", "把 %s 的数据集从对象存储（s5cmd 并行）拷到每个节点的本地 NVMe%s，并在本地读取：所有 GPU 合计读取 %s；云块存储只有 100-200 MB/s，随机读会让它卡住。"},
     {S::place_data_staging_fmt, " (%s before the first step)", "（第一步之前需 %s）"},
     {S::place_data_fs_fmt, "The %s data set %s: put it on a parallel file system (%s), preloaded from object storage before training; the job reads %s.", "%s 的数据集%s：请放在并行文件系统（%s）上，训练前从对象存储预加载；作业读取 %s。"},

@@ -416,7 +416,10 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
         {"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}};
     // What a translation needs beyond the numbers (the embed card words each code in its language).
     if (w.code == WarningCode::memory_exceeds) item["one_gpu"] = w.one_gpu;
-    if (w.code == WarningCode::unsupported_layout) item["rule"] = w.rule;
+    if (w.code == WarningCode::unsupported_layout) {
+      item["rule"] = w.rule;
+      item["rule_id"] = megatron_refusal_id(w.rule);
+    }
     warnings.push_back(std::move(item));
   }
   json model = {{"params", params_json(r.params)}};

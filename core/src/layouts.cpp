@@ -73,6 +73,12 @@ const char* to_string(Framework f) {
   return names[static_cast<int>(f)];
 }
 
+const char* megatron_refusal_id(const char* rule) {
+  for (size_t i = 0; i < std::size(kMegatronRefusals); ++i)
+    if (rule == kMegatronRefusals[i]) return kMegatronRefusalIds[i];
+  return "";
+}
+
 bool megatron_runs(const Layout& l, const ModelArch& m, Method method) {
   return megatron_refusal(l, m, method) == nullptr;
 }

@@ -237,6 +237,33 @@ test('the embed card words link notices by code: Chinese on a Chinese page, the 
   }
 });
 
+test('the embed card words the rule that refuses a layout by its id: Chinese on a Chinese page', async () => {
+  // LoRA with TP 2: Hugging Face PEFT has no tensor parallelism, the first of the core's rules.
+  const scenario = { model: { preset: 'llama-3.1-8b' }, method: 'lora', cluster: { gpus: 8 }, parallel: { tp: 2 } };
+  const warning = JSON.parse(cli(['estimate', '-'], scenario)).warnings.find((w) => w.code === 'unsupported_layout');
+  assert.equal(warning.rule_id, 'peft_without_model_parallel');
+  const fragment = fragmentOf(scenario);
+  for (const lang of ['en', 'zh']) {
+    const { context, page, problems } = await newPage({ width: 400, height: 900 });
+    try {
+      await page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
+      await page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
+        null, { timeout: 20000 });
+      const text = await page.evaluate(() => document.getElementById('card').innerText);
+      if (lang === 'zh') {
+        assert.ok(text.includes('PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行'), text);
+        assert.ok(!text.includes(warning.rule), 'the English rule stays out of the Chinese card');
+        writeFileSync(join(artifactsDir, 'embed-unsupported-layout-360-zh.png'), await page.screenshot({ fullPage: true }));
+      } else {
+        assert.ok(text.includes(warning.message), text);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese notices', async () => {
   const fragment = `v=1&c=${catalogVersion}&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6&wcu=cny`;
   const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });

@@ -2,6 +2,7 @@
 // the validation, and the framework that runs a layout (the one the launch artefacts target).
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,15 @@ inline constexpr const char* kMegatronRefusals[] = {
     "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only",
     "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only",
 };
+// Each rule's id, in the same order: the unsupported_layout warning's JSON `rule_id` (a public
+// contract, like the warning codes), by which a page words the rule in its own language.
+inline constexpr const char* kMegatronRefusalIds[] = {
+    "peft_without_model_parallel", "tp_divides_kv_heads", "no_optimizer_offload",
+    "no_per_op_checkpointing",     "zero_stage",          "fsdp_without_ep",
+};
+static_assert(std::size(kMegatronRefusalIds) == std::size(kMegatronRefusals));
+// The id of one of kMegatronRefusals' pointers; "" for any other text.
+const char* megatron_refusal_id(const char* rule);
 // Whether torchtitan runs the scenario's layout (its job config can say so): full training without
 // offload, expert parallelism over FSDP-sharded data parallelism (launch.cpp writes the config).
 bool torchtitan_runs(const Scenario& s);
