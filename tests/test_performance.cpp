@@ -250,12 +250,16 @@ void numeric_leaves(const nlohmann::json& j, const std::string& path, std::vecto
 }  // namespace
 
 TEST_CASE("explanations: every numeric figure of the result JSON has one, under its own path, with its value") {
-  // Scenarios that switch on each branch: pretraining across nodes with TP, PP and DP; ZeRO-3
-  // with CPU offload on spot; QLoRA on one GPU; freeze-tuning.
+  // Scenarios that switch on each branch: pretraining across nodes with TP, PP and DP, with and
+  // without TP comm overlap (split GEMMs); ZeRO-3 with CPU offload on spot; QLoRA on one GPU;
+  // freeze-tuning.
   const char* scenarios[] = {
       R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096, "global_batch": 512, "tokens": 1e11,
           "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 4, "pp": 2, "zero": 1,
           "sequence_parallel": true, "recompute": "selective"}})",
+      R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 8192, "global_batch": 512, "tokens": 1e11,
+          "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 8, "pp": 2, "zero": 1,
+          "sequence_parallel": true, "tp_comm_overlap": true}})",
       R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e9, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16},
           "parallel": {"zero": 3, "offload": "cpu"}, "pricing": {"mode": "spot", "spot_interruptions_per_hour": 0.05}})",
       R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "micro_batch": 4, "tokens": 1e8,
@@ -563,6 +567,61 @@ TEST_CASE("PyTorch async TP hides the forward's two TP collectives per layer, Me
   // while kTpCommOverlap x compute (the compute is about 5x the TP time here) covers it.
   CHECK(megatron.tp_exposed_s == doctest::Approx(0.0));
   CHECK(tp_collectives_per_layer(Recompute::full) == 6.0);
+}
+
+TEST_CASE("TP comm overlap runs its GEMMs on chunks of the tokens: Transformer Engine's default methods") {
+  // A GPT block without biases, h 16384, f 4h = 65536, MHA, 8 layers, vocab 32768, TP 8, one
+  // sequence of 4096 tokens: the GEMMs' width is h / tp = 2048 and their rows the 4096 tokens.
+  const char* text = R"({"model": {"layers": 8, "hidden": 16384, "heads": 128, "ffn": 65536, "vocab": 32768,
+      "gated_mlp": false, "tied_embeddings": false, "norm": "layernorm"}, "seq_len": 4096, "global_batch": 8,
+      "framework": "%s", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64},
+      "parallel": {"tp": 8, "zero": 1, "sequence_parallel": true, "recompute": "%s", "tp_comm_overlap": %s}})";
+  char buf[1024];
+  auto scenario = [&](const char* framework, const char* recompute, const char* overlap) {
+    std::snprintf(buf, sizeof buf, text, framework, recompute, overlap);
+    return parse(buf);
+  };
+  const double h = 16384, f = 65536, layers = 8, vocab = 32768;
+  // Per token: gathered-input weights (Q, K, V: 3 h^2; FC1: h f) and reduce-scattered-output
+  // weights (output projection h^2; FC2 f h), and every linear weight with the logit layer.
+  const double gathered = layers * (3 * h * h + h * f);
+  const double scattered = layers * (h * h + f * h);
+  const double linear = gathered + scattered + vocab * h;
+  const Scenario te = scenario("megatron", "none", "true");
+  const SplitGemms split = tp_overlap_split_gemms(te, count_params(te.model));
+  // Forward, data gradient, weight gradient: 3 passes. Ring exchange (tp chunks): forward QKV and
+  // FC1, data gradients of the projection and FC2; pipeline (4 chunks): forward projection and FC2.
+  CHECK(split.share_by_tp == doctest::Approx((gathered + scattered) / (3 * linear)));
+  CHECK(split.share_by_4 == doctest::Approx(scattered / (3 * linear)));
+  CHECK(split.share_by_tp == doctest::Approx(0.32653).epsilon(1e-4));  // 12 h^2 L / 3 (12 h^2 L + V h)
+  // Full recompute runs the forward twice: 4 passes, the forward's splits twice.
+  const Scenario te_full = scenario("megatron", "full", "true");
+  const SplitGemms full = tp_overlap_split_gemms(te_full, count_params(te_full.model));
+  CHECK(full.share_by_tp == doctest::Approx((2 * gathered + scattered) / (4 * linear)));
+  CHECK(full.share_by_4 == doctest::Approx(2 * scattered / (4 * linear)));
+  // PyTorch async TP splits the forward's four matmuls by tp, nothing by 4.
+  const Scenario async_tp = scenario("torchtitan", "none", "true");
+  const SplitGemms a = tp_overlap_split_gemms(async_tp, count_params(async_tp.model));
+  CHECK(a.share_by_tp == doctest::Approx((gathered + scattered) / (3 * linear)));
+  CHECK(a.share_by_4 == 0.0);
+  // Without the overlap nothing is split and the efficiency is the whole GEMM's.
+  const Scenario plain = scenario("megatron", "none", "false");
+  const SplitGemms none = tp_overlap_split_gemms(plain, count_params(plain.model));
+  CHECK(none.share_by_tp == 0.0);
+  CHECK(none.share_by_4 == 0.0);
+  // The split GEMMs run at the efficiency of their own rows, e_max d / (d + kGemmHalfSize) with
+  // d = min(rows, 2048): 4096 / 8 = 512 rows (ring exchange), 4096 / 4 = 1024 (pipeline).
+  const Calibration cal = default_calibration();
+  const double e_max = te.cluster.gemm_efficiency, half = cal.gemm_half_size.value;
+  auto e = [&](double d) { return e_max * d / (d + half); };
+  const double whole = gemm_efficiency(te, cal, nullptr);
+  CHECK(whole == doctest::Approx(e(2048)));
+  const double expected = 1 / ((1 - split.share_by_tp - split.share_by_4) / e(2048) + split.share_by_tp / e(512) +
+                               split.share_by_4 / e(1024));
+  CHECK(split_gemm_efficiency(te, cal, whole, split, nullptr) == doctest::Approx(expected));
+  CHECK(estimate(te, cal).time.gemm_efficiency == doctest::Approx(expected));
+  CHECK(estimate(plain, cal).time.gemm_efficiency == doctest::Approx(whole));
+  CHECK(expected < whole);
 }
 
 TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, FP8 only in the linear GEMMs") {

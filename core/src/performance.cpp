@@ -413,22 +413,104 @@ double large_gemm_ratio(const Scenario& s, const Calibration& cal) {
 
 }  // namespace
 
-double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
-  const ModelArch& m = s.model;
-  const Constant& half = cal.gemm_half_size;
+namespace {
+
+double gemm_max_efficiency(const Scenario& s, const Calibration& cal) {
   const double bf16_max = large_gemm_ratio(s, cal);
-  const double e_max =
-      s.precision == Precision::fp8 && s.cluster.fp8_gemm_efficiency > 0 ? s.cluster.fp8_gemm_efficiency : bf16_max;
-  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / s.parallel.cp;  // CP: this GPU's tokens
-  const double width = static_cast<double>(m.hidden) / s.parallel.tp;
-  const double d = std::min(tokens, width);
-  const double e = e_max * d / (d + half.value);
+  return s.precision == Precision::fp8 && s.cluster.fp8_gemm_efficiency > 0 ? s.cluster.fp8_gemm_efficiency : bf16_max;
+}
+
+// Tokens of one micro-batch on this GPU (CP splits them) and the TP-sharded width.
+double gemm_tokens(const Scenario& s) { return static_cast<double>(s.micro_batch) * s.seq_len / s.parallel.cp; }
+double gemm_width(const Scenario& s) { return static_cast<double>(s.model.hidden) / s.parallel.tp; }
+
+// The efficiency of a linear-layer GEMM over `tokens` rows: e_max d / (d + kGemmHalfSize).
+double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double tokens) {
+  const double d = std::min(tokens, gemm_width(s));
+  return gemm_max_efficiency(s, cal) * d / (d + cal.gemm_half_size.value);
+}
+
+}  // namespace
+
+double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
+  const Constant& half = cal.gemm_half_size;
+  const double e_max = gemm_max_efficiency(s, cal);
+  const double d = std::min(gemm_tokens(s), gemm_width(s));
+  const double e = gemm_efficiency_of(s, cal, gemm_tokens(s));
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
             "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp); e_max is the "
             "accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the "
             "BF16 ratio) or kDefaultGemmEfficiency",
             {{"e_max", e_max}, {"d", d}, {half.name, half.value}});
+  return e;
+}
+
+SplitGemms tp_overlap_split_gemms(const Scenario& s, const ParamCount& p) {
+  const Parallel& x = s.parallel;
+  if (!x.tp_comm_overlap || x.tp <= 1) return {};
+  const ModelArch& m = s.model;
+  // Per token, summed over the blocks: the weights whose GEMMs consume an all-gathered input (Q, K,
+  // V and the dense MLP's input side) and those whose output is reduce-scattered (the output
+  // projection and the dense MLP's output side). Routed experts and the logit layer are not
+  // overlapped this way.
+  const double dense_mlp_layers = m.layers - m.moe_layers();
+  const double mlp_in = dense_mlp_layers * m.hidden * m.ffn * (m.gated_mlp ? 2.0 : 1.0);
+  const double mlp_out = dense_mlp_layers * static_cast<double>(m.ffn) * m.hidden;
+  const double gathered = m.layers * m.hidden * (m.q_width() + m.k_width() + m.v_width()) + mlp_in;
+  const double scattered = m.layers * m.attn_out_width() * m.hidden + mlp_out;
+  // Passes over the weights per step, in forward-pass units: forward (twice with full recompute),
+  // and backward's data and weight gradients (data only for PEFT), as training_flops counts them.
+  const double forward = x.recompute == Recompute::full ? 2.0 : 1.0;
+  const bool peft = s.method == Method::lora || s.method == Method::qlora;
+  const double all = (forward + (peft ? 1.0 : 2.0)) * matmul_params(p, m);
+  if (all <= 0) return {};
+  SplitGemms split;
+  if (s.framework == FrameworkKind::megatron) {
+    // Transformer Engine's userbuffers with their default methods (transformer_engine/pytorch/
+    // module/base.py, initialize_ub): "ring_exchange" for the forward of QKV and FC1 and the data
+    // gradients of the output projection and FC2, which run tp GEMMs, one per arriving chunk of
+    // tokens (common/comm_gemm_overlap/comm_gemm_overlap.cpp, CommOverlapP2PBase::split_overlap_ag);
+    // "pipeline" for the forward of the output projection and FC2, num_splits 4 GEMMs whose outputs
+    // are reduce-scattered as they finish; "bulk" (one whole GEMM beside its collective) for the rest.
+    split.share_by_tp = (forward * gathered + scattered) / all;
+    split.share_by_4 = forward * scattered / all;
+  } else {
+    // PyTorch's async TP (torch.distributed._symmetric_memory, fused_all_gather_matmul and
+    // fused_matmul_reduce_scatter, used by torchtitan): the forward's all-gather-matmul and
+    // matmul-reduce-scatter pairs run one matmul per rank's chunk of tokens; the backward's do not.
+    split.share_by_tp = forward * (gathered + scattered) / all;
+  }
+  return split;
+}
+
+double split_gemm_efficiency(const Scenario& s, const Calibration& cal, double whole, const SplitGemms& split,
+                             Explainer* ex) {
+  const double whole_share = 1.0 - split.share_by_tp - split.share_by_4;
+  if (whole_share >= 1.0) return whole;
+  const double tokens = gemm_tokens(s);
+  const double by_tp = gemm_efficiency_of(s, cal, tokens / s.parallel.tp);
+  const double by_4 = gemm_efficiency_of(s, cal, tokens / 4.0);
+  // The same FLOPs over their rates: the harmonic mean, weighted by FLOPs.
+  const double e = 1.0 / (whole_share / whole + split.share_by_tp / by_tp + split.share_by_4 / by_4);
+  if (ex)
+    ex->add("time.gemm_efficiency", e, "1",
+            "with parallel.tp_comm_overlap the overlapped GEMMs run on a part of the micro-batch's tokens each, "
+            "at the GEMM efficiency of that size: 1 / (whole share / e(tokens) + split_by_tp / e(tokens / tp) + "
+            "split_by_4 / e(tokens / 4)), e(t) = e_max x d / (d + kGemmHalfSize), d = min(t, hidden / tp), "
+            "tokens = micro_batch x seq_len / cp; e_max is the accelerator's measured large-GEMM efficiency in the "
+            "compute precision (catalog; FP8 falls back to the BF16 ratio) or kDefaultGemmEfficiency. "
+            "Megatron-Core (Transformer Engine userbuffers, default methods): forward QKV and FC1 and the "
+            "data gradients of the output projection and FC2 by tp (ring exchange), forward output projection "
+            "and FC2 by 4 (pipeline); PyTorch async TP: the forward's four by tp",
+            {{"e_max", gemm_max_efficiency(s, cal)},
+             {"tokens", tokens},
+             {cal.gemm_half_size.name, cal.gemm_half_size.value},
+             {"gemm_efficiency_whole", whole},
+             {"split_by_tp", split.share_by_tp},
+             {"split_by_4", split.share_by_4},
+             {"gemm_efficiency_by_tp", by_tp},
+             {"gemm_efficiency_by_4", by_4}});
   return e;
 }
 
@@ -620,7 +702,12 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
                          Explainer* ex) {
   Compute c;
   c.flops = training_flops(s, p, ex);
-  c.gemm_efficiency = gemm_efficiency(s, cal, ex);
+  // With TP comm overlap some GEMMs run on chunks of the tokens; time.gemm_efficiency then explains
+  // the combined figure (split_gemm_efficiency), the whole GEMM's among its inputs.
+  const SplitGemms split = tp_overlap_split_gemms(s, p);
+  const bool splits = split.share_by_tp + split.share_by_4 > 0;
+  const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits ? nullptr : ex);  // routed experts: whole
+  c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, ex) : whole_gemm_efficiency;
   const double peak = peak_tflops(s) * 1e12;
   const double slowdown = s.method == Method::qlora ? cal.qlora_slowdown.value : 1.0;
   // Fused attention is its own kernel at its own measured rate, in 16-bit even in FP8 runs; without
@@ -636,7 +723,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
                               (s.cluster.peak_16bit_tflops * 1e12 * c.attention_efficiency)
                         : 0.0;
   c.gemm_s = (c.flops.hardware_per_gpu_step - attention_hw) / (peak * c.gemm_efficiency);
-  c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * c.gemm_efficiency, ex);  // 0 without EP
+  c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * whole_gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);

@@ -141,6 +141,18 @@ double stage_imbalance(const Scenario& s, const ParamCount& p);
 // Dense peak TFLOP/s at the scenario's precision (the MFU denominator).
 double peak_tflops(const Scenario& s);
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
+// Shares of the linear-layer FLOPs that tensor-parallel comm overlap (parallel.tp_comm_overlap)
+// runs as GEMMs over a part of the micro-batch's tokens: a tp-th (ring exchange, PyTorch async TP)
+// or a quarter (Transformer Engine's pipelined reduce-scatter). Zero without the overlap.
+struct SplitGemms {
+  double share_by_tp = 0;
+  double share_by_4 = 0;
+};
+SplitGemms tp_overlap_split_gemms(const Scenario& s, const ParamCount& p);
+// The linear layers' efficiency with those splits: `whole` for the rest, each split GEMM at the
+// efficiency of its own size, combined by FLOPs (a harmonic mean).
+double split_gemm_efficiency(const Scenario& s, const Calibration& cal, double whole, const SplitGemms& split,
+                             Explainer* ex);
 // The fused attention kernel that runs: parallel.attention_kernel, or the accelerator's usual one.
 AttentionKernel attention_kernel(const Scenario& s);
 // Its rate / 16-bit dense peak: the accelerator's measured forward + backward ratio for that kernel
