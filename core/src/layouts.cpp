@@ -6,6 +6,7 @@
 #include "llmplan/layouts.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 namespace llmplan {
@@ -74,8 +75,10 @@ const char* to_string(Framework f) {
 }
 
 const char* megatron_refusal_id(const char* rule) {
+  // By text, not by address: a string literal's address differs between translation units when
+  // the compiler does not merge them (AddressSanitizer gives each its own redzoned copy).
   for (size_t i = 0; i < std::size(kMegatronRefusals); ++i)
-    if (rule == kMegatronRefusals[i]) return kMegatronRefusalIds[i];
+    if (std::strcmp(rule, kMegatronRefusals[i]) == 0) return kMegatronRefusalIds[i];
   return "";
 }
 

@@ -65,6 +65,16 @@ async function newPage(opts = {}) {
   return { context, page, problems, requests };
 }
 
+// The embed page of a link fragment in `lang`, once its card is ready, and the card's text; the
+// caller closes the context.
+async function openEmbedCard(lang, fragment, size) {
+  const opened = await newPage(size);
+  await opened.page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
+  await opened.page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
+    null, { timeout: 20000 });
+  return { ...opened, text: await opened.page.evaluate(() => document.getElementById('card').innerText) };
+}
+
 // The figures the embed card shows, as the raw values it carries in data-value.
 async function cardFigures(frame) {
   return frame.evaluate(() => Object.fromEntries(
@@ -216,12 +226,8 @@ test('the embed card words link notices by code: Chinese on a Chinese page, the 
   const byCode = Object.fromEntries(decoded.notices.map((n) => [n.code, n]));
   assert.deepEqual(Object.keys(byCode).sort(), ['invalid_default', 'unknown_code']);
   for (const lang of ['en', 'zh']) {
-    const { context, page, problems } = await newPage({ width: 400, height: 700 });
+    const { context, problems, text } = await openEmbedCard(lang, fragment, { width: 400, height: 700 });
     try {
-      await page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
-      await page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
-        null, { timeout: 20000 });
-      const text = await page.evaluate(() => document.getElementById('card').innerText);
       if (lang === 'zh') {
         assert.match(text, /zz: 未知字段代码"zz"，已忽略/);
         // The reason stays the core's own (it names the allowed range); the rest is Chinese.
@@ -244,12 +250,8 @@ test('the embed card words the rule that refuses a layout by its id: Chinese on 
   assert.equal(warning.rule_id, 'peft_without_model_parallel');
   const fragment = fragmentOf(scenario);
   for (const lang of ['en', 'zh']) {
-    const { context, page, problems } = await newPage({ width: 400, height: 900 });
+    const { context, page, problems, text } = await openEmbedCard(lang, fragment, { width: 400, height: 900 });
     try {
-      await page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
-      await page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
-        null, { timeout: 20000 });
-      const text = await page.evaluate(() => document.getElementById('card').innerText);
       if (lang === 'zh') {
         assert.ok(text.includes('PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行'), text);
         assert.ok(!text.includes(warning.rule), 'the English rule stays out of the Chinese card');
@@ -676,11 +678,8 @@ test('the embed card of a calibrated scenario says what was measured on what, in
   assert.match(fragment, /&kt=3\.1e3&kog=8/);
   for (const [lang, pattern] of [['en', /Calibrated with a measured 3,100 tokens\/s per GPU on 8 × NVIDIA H100/],
                                  ['zh', /已按实测校准：8 × NVIDIA H100 80GB SXM5 上实测每卡 3,100 tokens\/s/]]) {
-    const { context, page, problems } = await newPage();
+    const { context, page, problems } = await openEmbedCard(lang, fragment);
     try {
-      await page.goto(`${server.origin}/embed.html?lang=${lang}#${fragment}`);
-      await page.waitForFunction(() => window.llmplanReady === true && document.getElementById('card').dataset.state === 'ready',
-        null, { timeout: 20000 });
       const line = await page.evaluate(() => {
         const p = document.querySelector('p.calibration');
         return p && { text: p.textContent, calibrated: p.dataset.calibrated };

@@ -64,7 +64,7 @@ inline constexpr const char* kMegatronRefusalIds[] = {
     "no_per_op_checkpointing",     "zero_stage",          "fsdp_without_ep",
 };
 static_assert(std::size(kMegatronRefusalIds) == std::size(kMegatronRefusals));
-// The id of one of kMegatronRefusals' pointers; "" for any other text.
+// The id of the rule whose text is `rule` (one of kMegatronRefusals); "" for any other text.
 const char* megatron_refusal_id(const char* rule);
 // Whether torchtitan runs the scenario's layout (its job config can say so): full training without
 // offload, expert parallelism over FSDP-sharded data parallelism (launch.cpp writes the config).
