@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace llmplan {
 
@@ -30,6 +31,13 @@ double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0;
 double matmul_params(const ParamCount& p, const ModelArch& m) {
   return p.active - p.embedding - p.positions - p.head - p.final_norm - m.layers * p.norms_per_layer +
          static_cast<double>(m.vocab) * m.hidden;
+}
+
+// Passes over a linear layer's weights per token and step, in forward-pass units (2 FLOPs per
+// parameter each): the forward (again with full recompute), the data gradients and the weight
+// gradients, which PEFT's frozen weights skip.
+double linear_passes(const Scenario& s) {
+  return (s.parallel.recompute == Recompute::full ? 2.0 : 1.0) + (s.is_peft() ? 1.0 : 2.0);
 }
 
 // Attention score FLOPs per token, forward: QK^T (2 s q) and scores x V (2 s o) per layer, where
@@ -256,9 +264,8 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
   double flops_per_gpu = 0, extra = 0;
   if (s.parallel.ep > 1 && m.is_moe()) {
     const double routed_active = p.mlp_routed * m.top_k / m.experts;  // per token and MoE block
-    const double passes = (s.is_peft() ? 4.0 : 6.0) + (s.parallel.recompute == Recompute::full ? 2.0 : 0.0);
     const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
-    flops_per_gpu = passes * routed_active * m.moe_layers() * tokens / s.cluster.gpus;
+    flops_per_gpu = 2.0 * linear_passes(s) * routed_active * m.moe_layers() * tokens / s.cluster.gpus;
     extra = (cf.value - 1.0) * flops_per_gpu / gemm_flops_per_s;
   }
   if (ex)
@@ -432,6 +439,11 @@ double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double toke
 
 }  // namespace
 
+// What e_max is, in both explanations of time.gemm_efficiency.
+constexpr const char* kGemmMaxExplained =
+    "e_max is the accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to "
+    "the BF16 ratio) or kDefaultGemmEfficiency";
+
 double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const Constant& half = cal.gemm_half_size;
   const double e_max = gemm_max_efficiency(s, cal);
@@ -439,9 +451,9 @@ double gemm_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex)
   const double e = gemm_efficiency_of(s, cal, gemm_tokens(s));
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
-            "e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp); e_max is the "
-            "accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the "
-            "BF16 ratio) or kDefaultGemmEfficiency",
+            (std::string("e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp); ") +
+             kGemmMaxExplained)
+                .c_str(),
             {{"e_max", e_max}, {"d", d}, {half.name, half.value}});
   return e;
 }
@@ -459,11 +471,8 @@ SplitGemms tp_overlap_split_gemms(const Scenario& s, const ParamCount& p) {
   const double mlp_out = dense_mlp_layers * static_cast<double>(m.ffn) * m.hidden;
   const double gathered = m.layers * m.hidden * (m.q_width() + m.k_width() + m.v_width()) + mlp_in;
   const double scattered = m.layers * m.attn_out_width() * m.hidden + mlp_out;
-  // Passes over the weights per step, in forward-pass units: forward (twice with full recompute),
-  // and backward's data and weight gradients (data only for PEFT), as training_flops counts them.
   const double forward = x.recompute == Recompute::full ? 2.0 : 1.0;
-  const bool peft = s.method == Method::lora || s.method == Method::qlora;
-  const double all = (forward + (peft ? 1.0 : 2.0)) * matmul_params(p, m);
+  const double all = linear_passes(s) * matmul_params(p, m);
   if (all <= 0) return {};
   SplitGemms split;
   if (s.framework == FrameworkKind::megatron) {
@@ -495,14 +504,15 @@ double split_gemm_efficiency(const Scenario& s, const Calibration& cal, double w
   const double e = 1.0 / (whole_share / whole + split.share_by_tp / by_tp + split.share_by_4 / by_4);
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
-            "with parallel.tp_comm_overlap the overlapped GEMMs run on a part of the micro-batch's tokens each, "
-            "at the GEMM efficiency of that size: 1 / (whole share / e(tokens) + split_by_tp / e(tokens / tp) + "
-            "split_by_4 / e(tokens / 4)), e(t) = e_max x d / (d + kGemmHalfSize), d = min(t, hidden / tp), "
-            "tokens = micro_batch x seq_len / cp; e_max is the accelerator's measured large-GEMM efficiency in the "
-            "compute precision (catalog; FP8 falls back to the BF16 ratio) or kDefaultGemmEfficiency. "
-            "Megatron-Core (Transformer Engine userbuffers, default methods): forward QKV and FC1 and the "
-            "data gradients of the output projection and FC2 by tp (ring exchange), forward output projection "
-            "and FC2 by 4 (pipeline); PyTorch async TP: the forward's four by tp",
+            ("with parallel.tp_comm_overlap the overlapped GEMMs run on a part of the micro-batch's tokens each, "
+             "at the GEMM efficiency of that size: 1 / (whole share / e(tokens) + split_by_tp / e(tokens / tp) + "
+             "split_by_4 / e(tokens / 4)), e(t) = e_max x d / (d + kGemmHalfSize), d = min(t, hidden / tp), "
+             "tokens = micro_batch x seq_len / cp; " +
+             std::string(kGemmMaxExplained) +
+             ". Megatron-Core (Transformer Engine userbuffers, default methods): forward QKV and FC1 and the "
+             "data gradients of the output projection and FC2 by tp (ring exchange), forward output projection "
+             "and FC2 by 4 (pipeline); PyTorch async TP: the forward's four by tp")
+                .c_str(),
             {{"e_max", gemm_max_efficiency(s, cal)},
              {"tokens", tokens},
              {cal.gemm_half_size.name, cal.gemm_half_size.value},

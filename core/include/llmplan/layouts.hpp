@@ -48,7 +48,8 @@ FrameworkChoice framework_for(const Layout& layout, const ModelArch& model, Meth
 bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
 // The rules by which Megatron-LM refuses a layout, in the order they are tested. A refused
 // layout's FrameworkChoice::reason (and so the unsupported_layout warning's rule) is one of these
-// pointers, which lets the app show each rule in its own language.
+// texts, which lets the app show each rule in its own language (match them by text: a literal's
+// address may differ between translation units).
 inline constexpr const char* kMegatronRefusals[] = {
     "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism",
     "Megatron-LM splits the KV heads over TP: TP must divide them",
