@@ -701,6 +701,40 @@ TEST_CASE("Hopper and Blackwell parts without their own attention benchmark use 
   CHECK(attention("gb300-288gb").attention_s == doctest::Approx(gb200.attention_s));
 }
 
+TEST_CASE("Blackwell parts run cuDNN and FlashAttention-2 at their measured rates, not the GEMM ratio") {
+  // Catalog 2026.12.6: NVIDIA's cuDNN frontend SDPA training benchmark (Llama 3.1 405B attention,
+  // head dim 128, causal, 16,384 tokens): on the B200 cuDNN 9.10.2 takes 6.517 ms forward and
+  // 20.498 ms backward, flash-attn 2.7.4 20.553 and 62.037 ms, for 3.5 x 8.796e12 kernel FLOPs:
+  // 1,139.6 and 372.8 TFLOP/s, 0.5065 and 0.1657 of 2,250. Before it both kernels fell back to the
+  // B200's GEMM ratio, 0.7756. Same model and sequence as above: 8,192 x 7,516,192,768 FLOPs.
+  const double kernel_flops = 8192 * (4294967296.0 / 2 * 3.5);
+  auto attention = [](const char* accelerator, AttentionKernel kernel) {
+    Scenario s = one_sequence_on(accelerator);
+    s.parallel.attention_kernel = kernel;
+    return estimate(s, default_calibration()).time;
+  };
+  const AttentionKernel k_cudnn = AttentionKernel::cudnn, k_flash2 = AttentionKernel::flash2;
+  const TimeResult cudnn = attention("b200-sxm-180gb", k_cudnn);
+  CHECK(cudnn.attention_efficiency == doctest::Approx(0.5065));
+  CHECK(cudnn.attention_s == doctest::Approx(kernel_flops / (2250e12 * 0.5065)));
+  CHECK(cudnn.attention_s == doctest::Approx(0.054029).epsilon(1e-4));
+  const TimeResult flash2 = attention("b200-sxm-180gb", k_flash2);
+  CHECK(flash2.attention_efficiency == doctest::Approx(0.1657));
+  CHECK(flash2.attention_s == doctest::Approx(0.165152).epsilon(1e-4));
+  // FlashAttention-2 has no Blackwell kernels: three times cuDNN's time on the same part.
+  CHECK(flash2.attention_s / cudnn.attention_s == doctest::Approx(0.5065 / 0.1657));
+  // The GB200 and GB300 were measured themselves (0.5563 / 0.1487 and 0.5470 / 0.1568 of 2,500
+  // TFLOP/s); the B300 takes the GB300's fractions of its own 2,250.
+  CHECK(attention("gb200-186gb", k_cudnn).attention_efficiency == doctest::Approx(0.5563));
+  CHECK(attention("gb200-186gb", k_flash2).attention_efficiency == doctest::Approx(0.1487));
+  CHECK(attention("gb300-288gb", k_cudnn).attention_efficiency == doctest::Approx(0.5470));
+  CHECK(attention("b300-sxm-288gb", k_flash2).attention_s ==
+        doctest::Approx(kernel_flops / (2250e12 * 0.1568)));
+  // A scenario that names no kernel keeps the part's usual one, FlashAttention-4.
+  CHECK(estimate(one_sequence_on("b200-sxm-180gb"), default_calibration()).time.attention_efficiency ==
+        doctest::Approx(0.561));
+}
+
 TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios") {
   // e = e_max x d / (d + kGemmHalfSize), d = min(tokens, hidden / tp) = 4,096 here: the same curve
   // scaled by each part's MAMF ratio (H100 SXM BF16 0.8033, GH200 828.6 / 989 = 0.8378 BF16 and
