@@ -728,11 +728,44 @@ TEST_CASE("Blackwell parts run cuDNN and FlashAttention-2 at their measured rate
   CHECK(attention("gb200-186gb", k_cudnn).attention_efficiency == doctest::Approx(0.5563));
   CHECK(attention("gb200-186gb", k_flash2).attention_efficiency == doctest::Approx(0.1487));
   CHECK(attention("gb300-288gb", k_cudnn).attention_efficiency == doctest::Approx(0.5470));
-  CHECK(attention("b300-sxm-288gb", k_flash2).attention_s ==
-        doctest::Approx(kernel_flops / (2250e12 * 0.1568)));
+  CHECK(attention("b300-sxm-288gb", k_flash2).attention_s == doctest::Approx(kernel_flops / (2250e12 * 0.1568)));
   // A scenario that names no kernel keeps the part's usual one, FlashAttention-4.
   CHECK(estimate(one_sequence_on("b200-sxm-180gb"), default_calibration()).time.attention_efficiency ==
         doctest::Approx(0.561));
+}
+
+TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel runs twice as fast") {
+  auto run = [](const char* accelerator, AttentionKernel kernel) {
+    Scenario s = one_sequence_on(accelerator);
+    s.parallel.attention_kernel = kernel;
+    return estimate(s, default_calibration());
+  };
+  // Llama 3.1 8B, one 8,192-token sequence on a B200 with FlashAttention-2 named: attention takes
+  // 0.165152 s (above), a tenth of the step or more. The fastest kernel measured there is
+  // FlashAttention-4, 0.561 / 0.1657 = 3.39x its rate (cuDNN 3.06x), so it names that one:
+  // 0.165152 x 0.1657 / 0.561 = 0.048780 s.
+  const EstimateResult b200 = run("b200-sxm-180gb", AttentionKernel::flash2);
+  REQUIRE(b200.time.attention_s >= b200.time.step_s / 10);
+  const Warning* w = warning_of(b200, WarningCode::slow_attention_kernel);
+  REQUIRE(w != nullptr);
+  CHECK(std::string(w->rule) == "flash4");
+  CHECK(w->value == doctest::Approx(0.165152).epsilon(1e-4));
+  CHECK(w->limit == doctest::Approx(0.048780).epsilon(1e-4));
+  CHECK(warning_message(*w).find("\"flash4\"") != std::string::npos);
+  // FlashAttention 1 on an A100 (0.311) against FlashAttention-2 (0.548): 1.76x, under twice.
+  CHECK(warning_of(run("a100-sxm4-80gb", AttentionKernel::flash1), WarningCode::slow_attention_kernel) == nullptr);
+  // The Triton kernel there (0.215): FlashAttention-2 runs 2.55x its rate.
+  const EstimateResult triton = run("a100-sxm4-80gb", AttentionKernel::flash_triton);
+  const Warning* t = warning_of(triton, WarningCode::slow_attention_kernel);
+  REQUIRE(t != nullptr);
+  CHECK(std::string(t->rule) == "flash2");
+  CHECK(t->limit == doctest::Approx(t->value * 0.215 / 0.548));
+  // Nothing named (the part's usual kernel), or the fastest named: no warning.
+  CHECK(warning_of(estimate(one_sequence_on("b200-sxm-180gb"), default_calibration()),
+                   WarningCode::slow_attention_kernel) == nullptr);
+  CHECK(warning_of(run("b200-sxm-180gb", AttentionKernel::flash4), WarningCode::slow_attention_kernel) == nullptr);
+  // FlashAttention-2 on an H100 (0.338) against FlashAttention-3 (0.590): 1.75x, under twice.
+  CHECK(warning_of(run("h100-sxm5-80gb", AttentionKernel::flash2), WarningCode::slow_attention_kernel) == nullptr);
 }
 
 TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios") {

@@ -14,9 +14,11 @@ extern const unsigned long llmplan_font_cjk_size;
 namespace llmplan::web {
 namespace {
 
-// Symbols the core's formatting and messages can emit beyond Latin-1.
+// Symbols the core's formatting and messages can emit beyond Latin-1, and the curly quotes of the
+// Chinese strings, which DejaVu draws and Droid Sans Fallback lacks.
 const char* kExtraSymbols =
-    "\xC2\xA5\xC3\x97\xE2\x80\x93\xE2\x80\x94\xE2\x89\xA4\xE2\x89\xA5\xE2\x86\x92\xE2\x80\xA2\xE2\x80\xA6";
+    "\xC2\xA5\xC3\x97\xE2\x80\x93\xE2\x80\x94\xE2\x89\xA4\xE2\x89\xA5\xE2\x86\x92\xE2\x80\xA2\xE2\x80\xA6"
+    "\xE2\x80\x9C\xE2\x80\x9D";
 
 const ImVector<ImWchar>& latin_ranges() {
   static ImVector<ImWchar> ranges;

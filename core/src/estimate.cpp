@@ -62,6 +62,21 @@ Tier tier_of(const Scenario& s, const ParamCount& p) {
   return Tier::l2;
 }
 
+// The kernel measured fastest on this accelerator (catalog attention_efficiency) when the kernel the
+// scenario names runs at under half its rate there; auto_ otherwise (no kernel named, none faster,
+// or the named one has no rate of its own here).
+AttentionKernel much_faster_attention_kernel(const Scenario& s) {
+  const AttentionKernel named = s.parallel.attention_kernel;
+  if (!s.parallel.flash_attention || named == AttentionKernel::auto_) return AttentionKernel::auto_;
+  const auto& rate = s.cluster.attention_efficiency;
+  int best = 0;
+  for (int k = 1; k < kAttentionKernels; ++k)
+    if (rate[static_cast<size_t>(k)] > rate[static_cast<size_t>(best)]) best = k;
+  const double own = rate[static_cast<size_t>(named)];
+  return own > 0 && rate[static_cast<size_t>(best)] >= 2 * own ? static_cast<AttentionKernel>(best)
+                                                               : AttentionKernel::auto_;
+}
+
 Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   Warnings w;
   const Cluster& c = s.cluster;
@@ -106,6 +121,16 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   if (r.time.mfu > 1) w.add({WarningCode::mfu_above_one, r.time.mfu, r.time.executed_fraction});
   if (r.reliability.overhead_fraction > 1)
     w.add({WarningCode::failures_dominate, r.reliability.overhead_fraction, r.reliability.mtbi_h * 3600});
+  // Only where attention is a tenth of the step or more: below that the kernel hardly matters.
+  const AttentionKernel faster = much_faster_attention_kernel(s);
+  if (faster != AttentionKernel::auto_ && r.time.attention_s >= r.time.step_s / 10) {
+    const auto& rate = s.cluster.attention_efficiency;
+    Warning k{WarningCode::slow_attention_kernel, r.time.attention_s,
+              r.time.attention_s * rate[static_cast<size_t>(s.parallel.attention_kernel)] /
+                  rate[static_cast<size_t>(faster)]};
+    k.rule = kAttentionKernelNames[static_cast<int>(faster)];
+    w.add(k);
+  }
   return w;
 }
 
@@ -195,7 +220,8 @@ const char* warning_code(WarningCode code) {
                                 "minimum_billing",
                                 "unsupported_layout",
                                 "mfu_above_one",
-                                "failures_dominate"};
+                                "failures_dominate",
+                                "slow_attention_kernel"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
@@ -277,6 +303,11 @@ std::string warning_message(const Warning& w) {
              format_number("%.1f", w.value) +
              "x the training time: the job spends more time recovering than training, and this first-order "
              "estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.";
+    case WarningCode::slow_attention_kernel:
+      return "Attention takes " + format_duration(w.value) + " a step with the kernel this scenario names; \"" +
+             w.rule +
+             "\", measured on this GPU at more than twice its rate (catalog attention_efficiency), would take " +
+             "about " + format_duration(w.limit) + ". Name it in parallel.attention_kernel if the framework runs it.";
     case WarningCode::count: break;
   }
   return "";
@@ -420,6 +451,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
       item["rule"] = w.rule;
       item["rule_id"] = megatron_refusal_id(w.rule);
     }
+    if (w.code == WarningCode::slow_attention_kernel) item["kernel"] = w.rule;
     warnings.push_back(std::move(item));
   }
   json model = {{"params", params_json(r.params)}};

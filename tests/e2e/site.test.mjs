@@ -266,6 +266,29 @@ test('the embed card words the rule that refuses a layout by its id: Chinese on 
   }
 });
 
+test('the embed card words the slow attention kernel warning with the faster kernel\'s name in Chinese', async () => {
+  // FlashAttention-2 named on a B200, where FlashAttention-4 is measured at 3.4 times its rate (catalog 2026.12.6).
+  const scenario = { model: { preset: 'llama-3.1-8b' }, seq_len: 8192, global_batch: 1,
+                     cluster: { accelerator: 'b200-sxm-180gb', gpus: 1 }, parallel: { attention_kernel: 'flash2' } };
+  const warning = JSON.parse(cli(['estimate', '-'], scenario)).warnings.find((w) => w.code === 'slow_attention_kernel');
+  assert.equal(warning.kernel, 'flash4');
+  const fragment = fragmentOf(scenario);
+  for (const lang of ['en', 'zh']) {
+    const { context, problems, text } = await openEmbedCard(lang, fragment, { width: 400, height: 900 });
+    try {
+      if (lang === 'zh') {
+        assert.ok(text.includes('所选注意力内核每步耗时') && text.includes('FlashAttention 4'), text);
+        assert.ok(!text.includes(warning.message), 'the English warning stays out of the Chinese card');
+      } else {
+        assert.ok(text.includes(warning.message), text);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese notices', async () => {
   const fragment = `v=1&c=${catalogVersion}&mv=${modelVersion}&wa=h100-sxm5-80gb&wn=2&wu=0.6&wcu=cny`;
   const { context, page, problems } = await newPage({ width: 360, height: 640, dpr: 2 });

@@ -41,6 +41,7 @@ enum class WarningCode {
   unsupported_layout,         // no framework the planner targets (nor torchtitan) runs this layout
   mfu_above_one,              // MFU over 1: non-causal attention in the convention (value MFU, limit executed share)
   failures_dominate,          // interruptions cost more than the training (value lost / training hours, limit MTBI s)
+  slow_attention_kernel,  // a named kernel another runs twice as fast here (value its attention s, limit the other's)
   count
 };
 
@@ -49,7 +50,8 @@ struct Warning {
   double value = 0;       // the number behind the warning (bytes, GPUs, tokens, MB/s)
   double limit = 0;       // what it was compared with
   bool one_gpu = false;   // memory_exceeds on a single GPU: no ZeRO, TP or PP to raise, other advice
-  const char* rule = "";  // unsupported_layout: the rule that refuses the layout (layouts.cpp)
+  const char* rule = "";  // unsupported_layout: the rule that refuses the layout (layouts.cpp); slow_attention_kernel:
+                          // the faster kernel
 };
 
 struct Warnings {
