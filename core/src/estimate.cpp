@@ -62,19 +62,18 @@ Tier tier_of(const Scenario& s, const ParamCount& p) {
   return Tier::l2;
 }
 
-// The kernel measured fastest on this accelerator (catalog attention_efficiency) when the kernel the
-// scenario names runs at under half its rate there; auto_ otherwise (no kernel named, none faster,
-// or the named one has no rate of its own here).
-AttentionKernel much_faster_attention_kernel(const Scenario& s) {
+// The kernel with the catalog's fastest rate on this accelerator (attention_efficiency) when the
+// kernel the scenario names runs at under half of it: `used` is the rate the estimate gave the named
+// kernel (its own, or FlashAttention-2's where it has none). auto_ when no kernel is named or none is
+// that much faster.
+AttentionKernel much_faster_attention_kernel(const Scenario& s, double used) {
   const AttentionKernel named = s.parallel.attention_kernel;
-  if (!s.parallel.flash_attention || named == AttentionKernel::auto_) return AttentionKernel::auto_;
+  if (!s.parallel.flash_attention || named == AttentionKernel::auto_ || used <= 0) return AttentionKernel::auto_;
   const auto& rate = s.cluster.attention_efficiency;
   int best = 0;
   for (int k = 1; k < kAttentionKernels; ++k)
     if (rate[static_cast<size_t>(k)] > rate[static_cast<size_t>(best)]) best = k;
-  const double own = rate[static_cast<size_t>(named)];
-  return own > 0 && rate[static_cast<size_t>(best)] >= 2 * own ? static_cast<AttentionKernel>(best)
-                                                               : AttentionKernel::auto_;
+  return rate[static_cast<size_t>(best)] > 2 * used ? static_cast<AttentionKernel>(best) : AttentionKernel::auto_;
 }
 
 Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
@@ -122,12 +121,11 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   if (r.reliability.overhead_fraction > 1)
     w.add({WarningCode::failures_dominate, r.reliability.overhead_fraction, r.reliability.mtbi_h * 3600});
   // Only where attention is a tenth of the step or more: below that the kernel hardly matters.
-  const AttentionKernel faster = much_faster_attention_kernel(s);
+  const double used = r.time.attention_efficiency;
+  const AttentionKernel faster = much_faster_attention_kernel(s, used);
   if (faster != AttentionKernel::auto_ && r.time.attention_s >= r.time.step_s / 10) {
-    const auto& rate = s.cluster.attention_efficiency;
     Warning k{WarningCode::slow_attention_kernel, r.time.attention_s,
-              r.time.attention_s * rate[static_cast<size_t>(s.parallel.attention_kernel)] /
-                  rate[static_cast<size_t>(faster)]};
+              r.time.attention_s * used / s.cluster.attention_efficiency[static_cast<size_t>(faster)]};
     k.rule = kAttentionKernelNames[static_cast<int>(faster)];
     w.add(k);
   }
@@ -305,9 +303,9 @@ std::string warning_message(const Warning& w) {
              "estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.";
     case WarningCode::slow_attention_kernel:
       return "Attention takes " + format_duration(w.value) + " a step with the kernel this scenario names; \"" +
-             w.rule +
-             "\", measured on this GPU at more than twice its rate (catalog attention_efficiency), would take " +
-             "about " + format_duration(w.limit) + ". Name it in parallel.attention_kernel if the framework runs it.";
+             w.rule + "\", which the catalog rates at more than twice its rate on this GPU (attention_efficiency), " +
+             "would take about " + format_duration(w.limit) +
+             ". Name it in parallel.attention_kernel if the framework runs it.";
     case WarningCode::count: break;
   }
   return "";

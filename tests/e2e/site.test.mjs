@@ -277,7 +277,7 @@ test('the embed card words the slow attention kernel warning with the faster ker
     const { context, problems, text } = await openEmbedCard(lang, fragment, { width: 400, height: 900 });
     try {
       if (lang === 'zh') {
-        assert.ok(text.includes('所选注意力内核每步耗时') && text.includes('FlashAttention 4'), text);
+        assert.ok(text.includes('使用所选注意力内核时，注意力每步耗时') && text.includes('FlashAttention 4'), text);
         assert.ok(!text.includes(warning.message), 'the English warning stays out of the Chinese card');
       } else {
         assert.ok(text.includes(warning.message), text);
