@@ -762,7 +762,8 @@ TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel ru
   CHECK(t->limit == doctest::Approx(t->value * 0.215 / 0.548));
   // A named kernel without a rate of its own there runs at FlashAttention-2's, and is judged by it:
   // FlashAttention-3 named on a B200 (a Hopper kernel) is warned about like FlashAttention-2.
-  const Warning* fa3 = warning_of(run("b200-sxm-180gb", AttentionKernel::flash3), WarningCode::slow_attention_kernel);
+  const EstimateResult b200_fa3 = run("b200-sxm-180gb", AttentionKernel::flash3);
+  const Warning* fa3 = warning_of(b200_fa3, WarningCode::slow_attention_kernel);
   REQUIRE(fa3 != nullptr);
   CHECK(fa3->limit == doctest::Approx(0.048780).epsilon(1e-4));
   // Nothing named (the part's usual kernel), or the fastest named: no warning.
