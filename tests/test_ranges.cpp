@@ -155,23 +155,120 @@ TEST_SUITE("ranges") {
               .empty());
     CHECK(error.find("columns") != std::string::npos);
     const std::string columns =
-        R"("columns": ["case", "family", "group", "ratio", "multi_node", "peft", "seq_band", "accelerator_class", "framework"])";
+        R"("columns": ["case", "family", "group", "ratio", "multi_node", "peft", "seq_band", "accelerator_class", "framework",
+                       "slow_path"])";
     error.clear();
-    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "speed", 1, 0, 0, 0, 0, "hf"]]})", error)
+    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "speed", 1, 0, 0, 0, 0, "hf", ""]]})", error)
               .empty());
     CHECK(error.find("malformed") != std::string::npos);
     error.clear();
-    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "memory", 0, 0, 0, 0, 0, "hf"]]})", error)
+    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "memory", 0, 0, 0, 0, 0, "hf", ""]]})", error)
               .empty());
     CHECK(error.find("malformed") != std::string::npos);  // a ratio must be > 0
     error.clear();
-    const auto rows =
-        parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "memory", 1.1, 1, 0, 2, 1, "hf"]]})", error);
+    // A slow path the core does not know is refused like an unknown framework.
+    CHECK(parse_residuals("{" + columns + R"(, "residuals": [["c", "a", "memory", 1.1, 1, 0, 2, 1, "hf", "slowish"]]})",
+                          error)
+              .empty());
+    CHECK(error.find("malformed") != std::string::npos);
+    error.clear();
+    const auto rows = parse_residuals(
+        "{" + columns + R"(, "residuals": [["c", "a", "throughput", 0.7, 1, 0, 2, 1, "hf", "deepspeed_pipeline"]]})",
+        error);
     REQUIRE(rows.size() == 1);
     CHECK(error.empty());
     CHECK(rows[0].regime.multi_node);
     CHECK_FALSE(rows[0].regime.peft);
     CHECK(rows[0].regime.seq_band == 2);
     CHECK(rows[0].regime.accelerator_class == 1);
+    CHECK(rows[0].regime.slow_path == SlowPath::deepspeed_pipeline);
+  }
+
+  TEST_CASE("a slow path's evidence is the median and lowest of its published runs' throughput residuals") {
+    std::vector<Residual> rows;
+    for (double ratio : {0.39, 0.85, 0.43, 0.83}) {
+      Residual r = row("mb", ratio);
+      r.regime.slow_path = SlowPath::dropless_moe_small_batch;
+      rows.push_back(r);
+    }
+    // Neither a calibrated residual, a memory one nor another path's counts.
+    Residual calibrated = rows[0];
+    calibrated.group = "throughput_calibrated";
+    calibrated.ratio = 0.1;
+    Residual memory = rows[0];
+    memory.group = "memory";
+    memory.ratio = 0.1;
+    Residual other = rows[0];
+    other.regime.slow_path = SlowPath::pytorch_ring_attention;
+    other.ratio = 0.1;
+    rows.insert(rows.end(), {calibrated, memory, other, row("plain", 0.1)});
+    const SlowPathEvidence e = slow_path_evidence(SlowPath::dropless_moe_small_batch, rows);
+    CHECK(e.runs == 4);
+    CHECK(e.median == doctest::Approx((0.43 + 0.83) / 2));  // sorted 0.39, 0.43, 0.83, 0.85
+    CHECK(e.lowest == doctest::Approx(0.39));
+    CHECK(slow_path_evidence(SlowPath::pytorch_ring_attention, rows).median == doctest::Approx(0.1));
+    CHECK(slow_path_evidence(SlowPath::deepspeed_pipeline, rows).runs == 0);
+    CHECK(slow_path_evidence(SlowPath::none, rows).runs == 0);  // the untagged runs are no path
+  }
+
+  TEST_CASE("a scenario on a slow path is tagged by the fields that make the path") {
+    // Qwen3-30B-A3B on Megatron with EP 8 and the all-to-all dispatcher, 1 sequence of 4,096 tokens
+    // a micro-batch (Megatron-Bridge's H100 rows): 4,096 <= kSlowMoeTokens.
+    const char* moe = R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "megatron", "seq_len": 4096,
+        "micro_batch": %d, "global_batch": 512, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
+        "parallel": {"ep": 8%s}})";
+    char text[512];
+    auto moe_with = [&](int micro_batch, const char* extra) {
+      std::snprintf(text, sizeof text, moe, micro_batch, extra);
+      return parse(text);
+    };
+    CHECK(slow_path_of(moe_with(1, "")) == SlowPath::dropless_moe_small_batch);
+    CHECK(slow_path_of(moe_with(2, "")) == SlowPath::dropless_moe_small_batch);  // 8,192 tokens, the bound
+    CHECK(slow_path_of(moe_with(4, "")) == SlowPath::none);                      // 16,384 tokens a micro-batch
+    CHECK(slow_path_of(moe_with(1, R"(, "ep_dispatcher": "deepep")")) == SlowPath::none);
+    // PyTorch's ring attention: torchtitan with CP >= 2, not CP 1, not Megatron's CP.
+    const char* cp = R"({"model": {"preset": "llama-3.1-8b"}, "framework": "%s", "seq_len": 131072,
+        "global_batch": 8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+        "parallel": {"zero": 3, "cp": %d, "recompute": "full"}})";
+    auto cp_with = [&](const char* framework, int degree) {
+      std::snprintf(text, sizeof text, cp, framework, degree);
+      return parse(text);
+    };
+    CHECK(slow_path_of(cp_with("torchtitan", 4)) == SlowPath::pytorch_ring_attention);
+    CHECK(slow_path_of(cp_with("torchtitan", 1)) == SlowPath::none);
+    CHECK(slow_path_of(cp_with("megatron", 4)) == SlowPath::none);
+  }
+
+  TEST_CASE("known_slow_path warns with what the built-in published runs of the path measured") {
+    // The tagged runs are the validation table's (core/data/residuals.json): Megatron-Bridge's
+    // Qwen3 MoE rows, torchtitan's context-parallel rows, and BLOOM and MT-NLG on DeepSpeed.
+    std::vector<std::string> ring;
+    for (const Residual& x : builtin_residuals())
+      if (x.group == "throughput" && x.regime.slow_path == SlowPath::pytorch_ring_attention) ring.push_back(x.case_id);
+    CHECK(ring.size() == 6);  // torchtitan Llama 3.1 8B and 405B at CP 2, 4 and 8
+    for (SlowPath p : {SlowPath::dropless_moe_small_batch, SlowPath::pytorch_ring_attention}) {
+      CAPTURE(kSlowPathNames[static_cast<int>(p)]);
+      CHECK(builtin_slow_path_evidence(p).runs >= kMinSlowPathRuns);
+      CHECK(builtin_slow_path_evidence(p).median < kSlowPathWarnBelow);
+    }
+    const Scenario s = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "megatron", "seq_len": 4096,
+        "micro_batch": 1, "global_batch": 512, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
+        "parallel": {"ep": 8}})");
+    const EstimateResult r = estimate(s, default_calibration());
+    const Warning* w = nullptr;
+    for (int i = 0; i < r.warnings.count; ++i)
+      if (r.warnings.items[i].code == WarningCode::known_slow_path) w = &r.warnings.items[i];
+    REQUIRE(w != nullptr);
+    const SlowPathEvidence& e = builtin_slow_path_evidence(SlowPath::dropless_moe_small_batch);
+    CHECK(std::string(w->rule) == "dropless_moe_small_batch");
+    CHECK(w->value == e.median);
+    CHECK(w->limit == e.lowest);
+    CHECK(w->runs == e.runs);
+    CHECK(warning_message(*w).find("dropless all-to-all MoE dispatch") != std::string::npos);
+    // Off the path (DeepEP's dispatch), no such warning.
+    Scenario deepep = s;
+    deepep.parallel.ep_dispatcher = EpDispatcher::deepep;
+    const EstimateResult d = estimate(deepep, default_calibration());
+    for (int i = 0; i < d.warnings.count; ++i) CHECK(d.warnings.items[i].code != WarningCode::known_slow_path);
   }
 }

@@ -768,6 +768,10 @@ constexpr Entry kStrings[] = {
     {S::w_mfu_above_one, "MFU is %s: the Megatron convention counts attention without causal masking, twice what a causal kernel runs, so at long sequences it can pass 1. The GPU runs %s of its peak (time.executed_fraction).", "MFU 为 %s：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 %s（time.executed_fraction）。"},
     {S::w_failures_dominate, "Interruptions (one every %s across the job) and their restarts add %sx the training time: the job spends more time recovering than training, and this first-order estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.", "中断（整个任务每 %s 一次）及其重启使时间增加训练时间的 %s 倍：任务花在恢复上的时间多于训练，这个一阶估计还偏低。应减少 GPU 数、加快重启（pricing.restart_h）或更频繁地保存检查点。"},
     {S::w_slow_attention_kernel, "Attention takes %s a step with the kernel this scenario names; %s, which the catalog rates at more than twice its rate on this GPU, would take about %s. Choose it under Attention kernel if the framework runs it.", "使用所选注意力内核时，注意力每步耗时 %s；目录中 %s 在本 GPU 上的速率是它的两倍以上，约需 %s。若训练框架支持，可在“注意力内核”中改选它。"},
+    {S::w_known_slow_path, "Published runs on %s ran at a median %sx the throughput estimated for them (as low as %sx, %s runs), for a cost the model does not count yet: expect a slower step and budget for it.", "在 %s 上公开发表的训练运行，吞吐量中位数只有估计值的 %s 倍（最低 %s 倍，共 %s 次运行），模型尚未计入这部分开销：请预期每步更慢，并据此留足预算。"},
+    {S::slow_path_dropless_moe_small_batch, "Megatron's dropless all-to-all MoE dispatch at small micro-batches, which waits on the host once per MoE layer,", "Megatron 的无丢弃 all-to-all MoE 分发（微批次较小，每个 MoE 层都要等待一次主机同步）"},
+    {S::slow_path_pytorch_ring_attention, "PyTorch's context parallelism (torchtitan's ring attention)", "PyTorch 的上下文并行（torchtitan 的环形注意力）"},
+    {S::slow_path_deepspeed_pipeline, "DeepSpeed's pipeline engine", "DeepSpeed 的流水线引擎"},
     {S::rule_peft, "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism", "PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行"},
     {S::rule_kv_heads, "Megatron-LM splits the KV heads over TP: TP must divide them", "Megatron-LM 按 TP 切分 KV 头：TP 必须整除 KV 头数"},
     {S::rule_offload, "Megatron-LM has no CPU offload of optimizer states", "Megatron-LM 不支持把优化器状态卸载到 CPU"},
@@ -802,6 +806,11 @@ bool string_named(std::string_view name, S& out) {
       return true;
     }
   return false;
+}
+
+const char* table_string(const char* name, const char* fallback) {
+  S id{};
+  return *name && string_named(name, id) ? tr(id) : fallback;
 }
 
 namespace {

@@ -151,7 +151,8 @@ enum class Lang { en, zh };
   X(ep_dispatcher) X(t_ep_dispatcher) X(ep_dispatcher_alltoall) X(ep_dispatcher_deepep) \
   X(place_data_local_fmt) X(place_data_staging_fmt) X(place_data_fs_fmt) X(place_data_too_big) X(place_data_unknown_nvme) X(place_fs_examples) X(place_ckpt_local_fmt) X(place_ckpt_fs_fmt) X(rdma_one_node_fmt) X(rdma_needed_fmt) X(rdma_no_fabric) X(rdma_optional_fmt) \
   X(label_sep) X(no_tokens_hint) X(price_per_gpu_hour) X(price_src_user) X(price_src_instance_fmt) X(price_src_median_fmt) X(price_src_none) \
-  X(w_mfu_above_one) X(w_failures_dominate) X(w_slow_attention_kernel) \
+  X(w_mfu_above_one) X(w_failures_dominate) X(w_slow_attention_kernel) X(w_known_slow_path) \
+  X(slow_path_dropless_moe_small_batch) X(slow_path_pytorch_ring_attention) X(slow_path_deepspeed_pipeline) \
   X(rule_peft) X(rule_kv_heads) X(rule_offload) X(rule_per_op_checkpointing) X(rule_zero_stage) X(rule_fsdp_with_ep) \
   /* [estimate strings: add above this line] */
 // clang-format on
@@ -182,6 +183,8 @@ const char* layout_rule_text(const char* rule);
 std::string link_notice_text(const LinkNotice& notice);
 // The string named `name` (an enumerator's name, e.g. "t_tp"); false when there is none.
 bool string_named(std::string_view name, S& out);
+// The string named `name` in the UI language ("t_tp"), or `fallback` when there is none.
+const char* table_string(const char* name, const char* fallback);
 Lang language();
 void set_language(Lang lang);
 // Every string of one language joined (to build the font's glyph ranges).

@@ -151,12 +151,6 @@ std::string range_text(double lo, double hi) {
   return buf;
 }
 
-// The app's string for a field-table name ("t_tp"), or `fallback` when the table names none.
-const char* table_string(const char* name, const char* fallback) {
-  S id{};
-  return *name && string_named(name, id) ? tr(id) : fallback;
-}
-
 // A table unit in the UI language: the string u_<unit> ("per GPU-hour" -> u_per_gpu_hour), else as written.
 const char* unit_text(const char* unit) {
   std::string key = "u_";

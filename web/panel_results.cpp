@@ -37,9 +37,9 @@ bool sized_run(const EstimateResult& r) { return r.time.steps > 0; }
 // [SECTION] Helpers
 //-----------------------------------------------------------------------------
 
-std::string fmt(const char* format, const char* a, const char* b = "", const char* c = "") {
+std::string fmt(const char* format, const char* a, const char* b = "", const char* c = "", const char* d = "") {
   char buf[512];
-  std::snprintf(buf, sizeof buf, format, a, b, c);
+  std::snprintf(buf, sizeof buf, format, a, b, c, d);
   return buf;
 }
 
@@ -424,15 +424,18 @@ const WarningText kWarningTexts[] = {
     {S::w_mfu_above_one, Kind::count},          // formatted below: a ratio and a percentage
     {S::w_failures_dominate, Kind::count},      // formatted below: a duration and a ratio
     {S::w_slow_attention_kernel, Kind::count},  // formatted below: a duration, a kernel and a duration
+    {S::w_known_slow_path, Kind::count},        // formatted below: a path, two ratios and a count
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");
 
 // A kernel id (kAttentionKernelNames) as the Attention kernel field's choice reads it.
 const char* attention_kernel_label(const char* id) {
-  S label;
-  return string_named(std::string("attention_kernel_") + id, label) ? tr(label) : id;
+  return table_string((std::string("attention_kernel_") + id).c_str(), id);
 }
+
+// A slow path (kSlowPathNames) in the known_slow_path warning's words.
+const char* slow_path_label(const char* id) { return table_string((std::string("slow_path_") + id).c_str(), id); }
 
 std::string warning_value(double v, Kind kind) {
   switch (kind) {
@@ -460,6 +463,9 @@ void warnings(const EstimateResult& r) {
     else if (w.code == WarningCode::slow_attention_kernel)
       message = fmt(tr(text), format_duration(w.value).c_str(), attention_kernel_label(w.rule),
                     format_duration(w.limit).c_str());
+    else if (w.code == WarningCode::known_slow_path)
+      message = fmt(tr(text), slow_path_label(w.rule), format_number("%.2f", w.value).c_str(),
+                    format_number("%.2f", w.limit).c_str(), std::to_string(w.runs).c_str());
     else
       message = fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";

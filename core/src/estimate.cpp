@@ -129,6 +129,16 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
     k.rule = kAttentionKernelNames[static_cast<int>(faster)];
     w.add(k);
   }
+  const SlowPath path = slow_path_of(s);
+  if (path != SlowPath::none) {
+    const SlowPathEvidence& e = builtin_slow_path_evidence(path);
+    if (e.runs >= kMinSlowPathRuns && e.median < kSlowPathWarnBelow) {
+      Warning k{WarningCode::known_slow_path, e.median, e.lowest};
+      k.rule = kSlowPathNames[static_cast<int>(path)];
+      k.runs = e.runs;
+      w.add(k);
+    }
+  }
   return w;
 }
 
@@ -219,10 +229,26 @@ const char* warning_code(WarningCode code) {
                                 "unsupported_layout",
                                 "mfu_above_one",
                                 "failures_dominate",
-                                "slow_attention_kernel"};
+                                "slow_attention_kernel",
+                                "known_slow_path"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
+
+namespace {
+
+// A slow path (kSlowPathNames) in the words of the known_slow_path warning.
+std::string slow_path_words(std::string_view path) {
+  if (path == kSlowPathNames[static_cast<int>(SlowPath::dropless_moe_small_batch)])
+    return "Megatron's dropless all-to-all MoE dispatch at up to " + std::to_string(kSlowMoeTokens) +
+           " tokens a micro-batch, which waits on the host once per MoE layer,";
+  if (path == kSlowPathNames[static_cast<int>(SlowPath::pytorch_ring_attention)])
+    return "PyTorch's context parallelism (torchtitan's ring attention)";
+  if (path == kSlowPathNames[static_cast<int>(SlowPath::deepspeed_pipeline)]) return "DeepSpeed's pipeline engine";
+  return "this software path";
+}
+
+}  // namespace
 
 std::string warning_message(const Warning& w) {
   switch (w.code) {
@@ -306,6 +332,12 @@ std::string warning_message(const Warning& w) {
              w.rule + "\", which the catalog rates at more than twice its rate on this GPU (attention_efficiency), " +
              "would take about " + format_duration(w.limit) +
              ". Name it in parallel.attention_kernel if the framework runs it.";
+    case WarningCode::known_slow_path:
+      return "Published runs on " + slow_path_words(w.rule) + " ran at a median " + format_number("%.2f", w.value) +
+             "x the throughput estimated for them (as low as " + format_number("%.2f", w.limit) + "x, " +
+             std::to_string(w.runs) +
+             " runs), for a cost the model does not count yet: expect a slower step and budget for it "
+             "(docs/validation.md lists the runs).";
     case WarningCode::count: break;
   }
   return "";
@@ -450,6 +482,10 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
       item["rule_id"] = megatron_refusal_id(w.rule);
     }
     if (w.code == WarningCode::slow_attention_kernel) item["kernel"] = w.rule;
+    if (w.code == WarningCode::known_slow_path) {
+      item["slow_path"] = w.rule;
+      item["runs"] = w.runs;
+    }
     warnings.push_back(std::move(item));
   }
   json model = {{"params", params_json(r.params)}};

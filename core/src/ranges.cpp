@@ -19,8 +19,19 @@ namespace llmplan {
 
 using json = nlohmann::json;
 
+SlowPath slow_path_of(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (s.model.is_moe() && x.ep > 1 && x.ep_dispatcher == EpDispatcher::alltoall &&
+      s.framework == FrameworkKind::megatron && static_cast<double>(s.micro_batch) * s.seq_len <= kSlowMoeTokens)
+    return SlowPath::dropless_moe_small_batch;
+  if (x.cp > 1 && s.framework == FrameworkKind::torchtitan) return SlowPath::pytorch_ring_attention;
+  if (x.pp > 1 && s.framework == FrameworkKind::deepspeed) return SlowPath::deepspeed_pipeline;
+  return SlowPath::none;
+}
+
 Regime regime_of(const Scenario& s) {
   Regime r;
+  r.slow_path = slow_path_of(s);
   r.multi_node = s.cluster.gpus > s.cluster.gpus_per_node;
   r.peft = s.is_peft();
   r.seq_band = s.seq_len <= 4096 ? 0 : s.seq_len <= 16384 ? 1 : 2;
@@ -36,6 +47,13 @@ FrameworkKind framework_named(const std::string& name, bool& ok) {
     if (name == kFrameworkNames[i]) return static_cast<FrameworkKind>(i);
   ok = false;
   return FrameworkKind::megatron;
+}
+
+SlowPath slow_path_named(const std::string& name, bool& ok) {
+  for (int i = 0; i < static_cast<int>(SlowPath::count); ++i)
+    if (name == kSlowPathNames[i]) return static_cast<SlowPath>(i);
+  ok = false;
+  return SlowPath::none;
 }
 
 // The regime features in the order they are given up when too few runs share them all.
@@ -92,7 +110,7 @@ std::vector<Residual> parse_residuals(std::string_view text, std::string& error)
     Residual r;
     bool ok = j.is_array() && j.size() == columns.size() && j[0].is_string() && j[1].is_string() && j[2].is_string() &&
               j[3].is_number() && j[3].get<double>() > 0 && j[4].is_number_integer() && j[5].is_number_integer() &&
-              j[6].is_number_integer() && j[7].is_number_integer() && j[8].is_string();
+              j[6].is_number_integer() && j[7].is_number_integer() && j[8].is_string() && j[9].is_string();
     if (ok) {
       r.case_id = j[0].get<std::string>();
       r.family = j[1].get<std::string>();
@@ -103,6 +121,7 @@ std::vector<Residual> parse_residuals(std::string_view text, std::string& error)
       r.regime.seq_band = j[6].get<int>();
       r.regime.accelerator_class = j[7].get<int>();
       r.regime.framework = framework_named(j[8].get<std::string>(), ok);
+      r.regime.slow_path = slow_path_named(j[9].get<std::string>(), ok);
       ok = ok && !r.family.empty() &&
            (r.group == "throughput" || r.group == "memory" || r.group == "throughput_calibrated" ||
             r.group == "memory_calibrated");
@@ -129,6 +148,30 @@ const std::vector<Residual>& builtin_residuals() {
     return r;
   }();
   return rows;
+}
+
+SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& rows) {
+  std::vector<double> ratios;
+  for (const Residual& x : rows)
+    if (x.group == "throughput" && x.regime.slow_path == path) ratios.push_back(x.ratio);
+  SlowPathEvidence e;
+  if (path == SlowPath::none || ratios.empty()) return e;
+  std::sort(ratios.begin(), ratios.end());
+  const size_t n = ratios.size();
+  e.runs = static_cast<int>(n);
+  e.median = n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  e.lowest = ratios.front();
+  return e;
+}
+
+const SlowPathEvidence& builtin_slow_path_evidence(SlowPath path) {
+  static const std::vector<SlowPathEvidence> evidence = [] {
+    std::vector<SlowPathEvidence> e;
+    for (int i = 0; i < static_cast<int>(SlowPath::count); ++i)
+      e.push_back(slow_path_evidence(static_cast<SlowPath>(i), builtin_residuals()));
+    return e;
+  }();
+  return evidence[static_cast<size_t>(path)];
 }
 
 RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,

@@ -266,18 +266,15 @@ test('the embed card words the rule that refuses a layout by its id: Chinese on 
   }
 });
 
-test('the embed card words the slow attention kernel warning with the faster kernel\'s name in Chinese', async () => {
-  // FlashAttention-2 named on a B200, where FlashAttention-4 is measured at 3.4 times its rate (catalog 2026.12.6).
-  const scenario = { model: { preset: 'llama-3.1-8b' }, seq_len: 8192, global_batch: 1,
-                     cluster: { accelerator: 'b200-sxm-180gb', gpus: 1 }, parallel: { attention_kernel: 'flash2' } };
-  const warning = JSON.parse(cli(['estimate', '-'], scenario)).warnings.find((w) => w.code === 'slow_attention_kernel');
-  assert.equal(warning.kernel, 'flash4');
+// Opens the embed card of `scenario` in English and Chinese: the English card shows the core's
+// message of `warning`, the Chinese one its own wording (`zhParts`) and not the English.
+async function checkCardWarning(scenario, warning, zhParts, height) {
   const fragment = fragmentOf(scenario);
   for (const lang of ['en', 'zh']) {
-    const { context, problems, text } = await openEmbedCard(lang, fragment, { width: 400, height: 900 });
+    const { context, problems, text } = await openEmbedCard(lang, fragment, { width: 400, height });
     try {
       if (lang === 'zh') {
-        assert.ok(text.includes('使用所选注意力内核时，注意力每步耗时') && text.includes('FlashAttention 4'), text);
+        for (const part of zhParts) assert.ok(text.includes(part), text);
         assert.ok(!text.includes(warning.message), 'the English warning stays out of the Chinese card');
       } else {
         assert.ok(text.includes(warning.message), text);
@@ -287,6 +284,26 @@ test('the embed card words the slow attention kernel warning with the faster ker
       await context.close();
     }
   }
+}
+
+test('the embed card words the slow attention kernel warning with the faster kernel\'s name in Chinese', async () => {
+  // FlashAttention-2 named on a B200, where FlashAttention-4 is measured at 3.4 times its rate (catalog 2026.12.6).
+  const scenario = { model: { preset: 'llama-3.1-8b' }, seq_len: 8192, global_batch: 1,
+                     cluster: { accelerator: 'b200-sxm-180gb', gpus: 1 }, parallel: { attention_kernel: 'flash2' } };
+  const warning = JSON.parse(cli(['estimate', '-'], scenario)).warnings.find((w) => w.code === 'slow_attention_kernel');
+  assert.equal(warning.kernel, 'flash4');
+  await checkCardWarning(scenario, warning, ['使用所选注意力内核时，注意力每步耗时', 'FlashAttention 4'], 900);
+});
+
+test('the embed card words the known slow path warning with the path and the runs behind it in Chinese', async () => {
+  // Qwen3-30B-A3B on Megatron with EP 8 and the dropless all-to-all dispatcher, one 4,096-token
+  // sequence a micro-batch: Megatron-Bridge's H100 rows of this kind ran far below the estimate.
+  const scenario = { model: { preset: 'qwen3-30b-a3b' }, framework: 'megatron', seq_len: 4096, micro_batch: 1,
+                     global_batch: 512, cluster: { accelerator: 'h100-sxm5-80gb', gpus: 16 }, parallel: { ep: 8 } };
+  const warning = JSON.parse(cli(['estimate', '-'], scenario)).warnings.find((w) => w.code === 'known_slow_path');
+  assert.equal(warning.slow_path, 'dropless_moe_small_batch');
+  assert.ok(warning.value < 0.8 && warning.limit <= warning.value && warning.runs >= 2, JSON.stringify(warning));
+  await checkCardWarning(scenario, warning, ['在 Megatron 的无丢弃 all-to-all MoE 分发', '共 ' + warning.runs + ' 次运行'], 1100);
 });
 
 test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese notices', async () => {

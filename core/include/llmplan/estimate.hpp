@@ -42,6 +42,7 @@ enum class WarningCode {
   mfu_above_one,              // MFU over 1: non-causal attention in the convention (value MFU, limit executed share)
   failures_dominate,          // interruptions cost more than the training (value lost / training hours, limit MTBI s)
   slow_attention_kernel,  // a named kernel another runs twice as fast here (value its attention s, limit the other's)
+  known_slow_path,        // published runs on this software path ran slower (value median, limit lowest published/est.)
   count
 };
 
@@ -51,7 +52,8 @@ struct Warning {
   double limit = 0;       // what it was compared with
   bool one_gpu = false;   // memory_exceeds on a single GPU: no ZeRO, TP or PP to raise, other advice
   const char* rule = "";  // unsupported_layout: the rule that refuses the layout (layouts.cpp); slow_attention_kernel:
-                          // the faster kernel
+                          // the faster kernel; known_slow_path: the path (kSlowPathNames)
+  int runs = 0;           // known_slow_path: the published runs the value is read from
 };
 
 struct Warnings {

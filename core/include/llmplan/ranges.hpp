@@ -6,6 +6,7 @@
 // (core/data/residuals.json, `llmplan_validate --update-residuals`; a test fails while it is stale).
 #pragma once
 #include <functional>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,37 @@
 
 namespace llmplan {
 
+// Software paths on which published runs come out clearly slower than the model counts, each for
+// a cost the model does not have yet (docs/validation.md, "Open gaps"). The validator tags every
+// run with its path, and an estimate on a path warns with what its tagged runs measured
+// (WarningCode::known_slow_path), so the evidence is recomputed with every model change.
+enum class SlowPath {
+  none,
+  dropless_moe_small_batch,  // Megatron's dropless all-to-all MoE dispatch, <= kSlowMoeTokens tokens a micro-batch
+  pytorch_ring_attention,    // PyTorch's context parallelism (torchtitan and what builds on it)
+  deepspeed_pipeline,        // DeepSpeed's pipeline engine
+  count
+};
+inline constexpr const char* kSlowPathNames[] = {"", "dropless_moe_small_batch", "pytorch_ring_attention",
+                                                 "deepspeed_pipeline"};
+static_assert(std::size(kSlowPathNames) == static_cast<size_t>(SlowPath::count));
+// The dropless dispatcher waits on the host once per MoE layer to learn the tokens per expert
+// (Megatron-Core moe/token_dispatcher.py), so the host's launch time for the rest of the layer is
+// exposed where the layer's GPU work is short: NVIDIA's tables show it at 1-2 sequences of 4,096
+// tokens a micro-batch and much less at 8 (docs/validation.md, "Fine-grained MoE on Megatron").
+inline constexpr int kSlowMoeTokens = 8192;
+SlowPath slow_path_of(const Scenario& s);
+
+// What the published runs of one slow path measured: published / estimated throughput.
+struct SlowPathEvidence {
+  int runs = 0;
+  double median = 1, lowest = 1;
+};
+// A path warns when its runs' median is under this (the estimate a quarter or more fast) and at
+// least kMinSlowPathRuns runs show it: a looser bound would flag ordinary scatter.
+inline constexpr double kSlowPathWarnBelow = 0.8;
+inline constexpr int kMinSlowPathRuns = 2;
+
 // What makes two runs comparable, coarsely.
 struct Regime {
   bool multi_node = false;
@@ -23,6 +55,7 @@ struct Regime {
   int seq_band = 0;           // 0: up to 4,096 tokens, 1: up to 16,384, 2: longer
   int accelerator_class = 0;  // 16-bit dense peak: 0 below 400 TFLOP/s (A100 class), 1 below 1,500 (H100), 2 above
   FrameworkKind framework = FrameworkKind::megatron;
+  SlowPath slow_path = SlowPath::none;  // not a comparability feature: it says which runs a warning reads
 };
 Regime regime_of(const Scenario& s);
 
@@ -36,9 +69,15 @@ struct Residual {
 const std::vector<Residual>& builtin_residuals();
 // Reads the residuals document; an error names what is wrong.
 // The columns of core/data/residuals.json, in order (multi_node and peft as 0/1).
-inline constexpr const char* kResidualColumns[] = {
-    "case", "family", "group", "ratio", "multi_node", "peft", "seq_band", "accelerator_class", "framework"};
+inline constexpr const char* kResidualColumns[] = {"case",       "family",   "group",    "ratio",
+                                                   "multi_node", "peft",     "seq_band", "accelerator_class",
+                                                   "framework",  "slow_path"};
 std::vector<Residual> parse_residuals(std::string_view text, std::string& error);
+
+// The throughput residuals (published runs, not calibrated ones) of the runs on `path`.
+SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& rows);
+// The same from the built-in residuals, read once.
+const SlowPathEvidence& builtin_slow_path_evidence(SlowPath path);
 
 inline constexpr double kRangeLevel = 0.8;
 inline constexpr int kMinRangeCases = 10;    // runs a range is read from, at least
