@@ -122,7 +122,7 @@
       minimum_billing: function (w) { return '该云产品按最低计费周期收费：计费 ' + duration(w.value / 3600) + '，实际使用 ' + duration(w.limit / 3600) + '，费用按整个周期计算。'; },
       unsupported_layout: function (w) { return '规划器支持的训练框架都不能运行此并行方式：' + (RULES_ZH[w.rule_id] || w.rule || '') + '。这些数字假定它能运行；规划器不会推荐它。'; },
       slow_attention_kernel: function (w) { return '使用所选注意力内核时，注意力每步耗时 ' + seconds(w.value) + '；目录中 ' + (KERNELS_ZH[w.kernel] || w.kernel || '') + ' 在本 GPU 上的速率是它的两倍以上，约需 ' + seconds(w.limit) + '。若训练框架支持，可在 parallel.attention_kernel 中改选它。'; },
-      known_slow_path: function (w) { return '在 ' + (SLOW_PATHS_ZH[w.slow_path] || w.slow_path || '') + ' 上公开发表的训练运行，吞吐量中位数只有估计值的 ' + num(w.value, 2) + ' 倍（最低 ' + num(w.limit, 2) + ' 倍，共 ' + num(w.runs, 0) + ' 次运行），模型尚未计入这部分开销：请预期每步更慢，并据此留足预算。'; },
+      known_slow_path: function (w) { return '在 ' + (SLOW_PATHS_ZH[w.slow_path] || w.slow_path || '') + ' 上公开发表的训练运行，吞吐量只有估计值的 ' + num(w.limit, 2) + ' 至 ' + num(w.highest, 2) + ' 倍（共 ' + num(w.runs, 0) + ' 次运行），模型尚未计入这部分开销。所示时间和费用未作调整：按这些运行的中位数，每步耗时约为估计的 ' + num(1 / w.value, 1) + ' 倍，请据此留足预算。'; },
       failures_dominate: function (w) { return '中断（整个任务每 ' + seconds(w.limit) + ' 一次）及其重启使时间增加训练时间的 ' + num(w.value, 1) + ' 倍：任务花在恢复上的时间多于训练，这个一阶估计还偏低。应减少 GPU 数、加快重启（pricing.restart_h）或更频繁地保存检查点。'; },
       mfu_above_one: function (w) { return 'MFU 为 ' + num(w.value, 2) + '：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 ' + num(w.limit * 100, 1) + ' %（time.executed_fraction）。'; }
     };
@@ -144,8 +144,7 @@
     // Software paths (the known_slow_path warning's slow_path) as the app words them (S::slow_path_*).
     var SLOW_PATHS_ZH = {
       dropless_moe_small_batch: 'Megatron 的无丢弃 all-to-all MoE 分发（微批次较小，每个 MoE 层都要等待一次主机同步）',
-      pytorch_ring_attention: 'PyTorch 的上下文并行（torchtitan 的环形注意力）',
-      deepspeed_pipeline: 'DeepSpeed 的流水线引擎'
+      pytorch_ring_attention: 'PyTorch 的上下文并行（torchtitan 的环形注意力）'
     };
     function warningText(w) {
       var zh = lang === 'zh' && WARNINGS_ZH[w.code];

@@ -9,6 +9,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/ranges.hpp"
+#include "llmplan/units.hpp"
 
 using namespace llmplan;
 
@@ -173,7 +174,8 @@ TEST_SUITE("ranges") {
     CHECK(error.find("malformed") != std::string::npos);
     error.clear();
     const auto rows = parse_residuals(
-        "{" + columns + R"(, "residuals": [["c", "a", "throughput", 0.7, 1, 0, 2, 1, "hf", "deepspeed_pipeline"]]})",
+        "{" + columns +
+            R"(, "residuals": [["c", "a", "throughput", 0.7, 1, 0, 2, 1, "hf", "pytorch_ring_attention"]]})",
         error);
     REQUIRE(rows.size() == 1);
     CHECK(error.empty());
@@ -181,7 +183,7 @@ TEST_SUITE("ranges") {
     CHECK_FALSE(rows[0].regime.peft);
     CHECK(rows[0].regime.seq_band == 2);
     CHECK(rows[0].regime.accelerator_class == 1);
-    CHECK(rows[0].regime.slow_path == SlowPath::deepspeed_pipeline);
+    CHECK(rows[0].regime.slow_path == SlowPath::pytorch_ring_attention);
   }
 
   TEST_CASE("a slow path's evidence is the median and lowest of its published runs' throughput residuals") {
@@ -206,26 +208,64 @@ TEST_SUITE("ranges") {
     CHECK(e.runs == 4);
     CHECK(e.median == doctest::Approx((0.43 + 0.83) / 2));  // sorted 0.39, 0.43, 0.83, 0.85
     CHECK(e.lowest == doctest::Approx(0.39));
+    CHECK(e.highest == doctest::Approx(0.85));
     CHECK(slow_path_evidence(SlowPath::pytorch_ring_attention, rows).median == doctest::Approx(0.1));
-    CHECK(slow_path_evidence(SlowPath::deepspeed_pipeline, rows).runs == 0);
     CHECK(slow_path_evidence(SlowPath::none, rows).runs == 0);  // the untagged runs are no path
+  }
+
+  TEST_CASE("on a warned slow path the throughput range reaches down to the lowest run on the path") {
+    // 12 comparable runs of 3 families at 0.9-1.1 (the range: all 12, 0.9 to 1.1), and 3 of a
+    // fourth family, of another framework, on PyTorch's ring attention at 0.5, 0.6 and 0.7
+    // (median 0.6 < 0.8: warned).
+    std::vector<Residual> rows;
+    for (const char* family : {"a", "b", "c"})
+      for (double ratio : {0.9, 0.97, 1.03, 1.1}) rows.push_back(row(family, ratio));
+    for (double ratio : {0.5, 0.6, 0.7}) {
+      Residual r = row("ds", ratio, false, FrameworkKind::torchtitan);
+      r.regime.slow_path = SlowPath::pytorch_ring_attention;
+      rows.push_back(r);
+    }
+    Regime plain;
+    Regime on_path;
+    on_path.slow_path = SlowPath::pytorch_ring_attention;
+    const RatioRange before = ratio_range(plain, "throughput", rows);
+    const RatioRange after = ratio_range(on_path, "throughput", rows);
+    REQUIRE(before.low == doctest::Approx(0.9));
+    CHECK(after.low == doctest::Approx(0.5));
+    CHECK(after.high == doctest::Approx(before.high));  // the high bound stays
+    CHECK(after.shared.find("pytorch_ring_attention") != std::string::npos);
+    // With the path's family left out (the validator's coverage check) nothing is left to read.
+    CHECK(ratio_range(on_path, "throughput", rows, "ds").low ==
+          doctest::Approx(ratio_range(plain, "throughput", rows, "ds").low));
+    // Memory ranges, and a path whose runs are not slow enough to warn, keep the comparable range.
+    CHECK(ratio_range(on_path, "memory", rows).cases == 0);
+    for (Residual& x : rows)
+      if (x.family == "ds") x.ratio += 0.25;  // 0.75, 0.85, 0.95: median 0.85
+    const RatioRange mild = ratio_range(on_path, "throughput", rows);
+    CHECK(mild.low == doctest::Approx(ratio_range(plain, "throughput", rows).low));
+    CHECK(mild.shared.find("pytorch_ring_attention") == std::string::npos);
   }
 
   TEST_CASE("a scenario on a slow path is tagged by the fields that make the path") {
     // Qwen3-30B-A3B on Megatron with EP 8 and the all-to-all dispatcher, 1 sequence of 4,096 tokens
     // a micro-batch (Megatron-Bridge's H100 rows): 4,096 <= kSlowMoeTokens.
-    const char* moe = R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "megatron", "seq_len": 4096,
+    const char* moe = R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "%s", "seq_len": 4096,
         "micro_batch": %d, "global_batch": 512, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
-        "parallel": {"ep": 8%s}})";
+        "parallel": {"ep": %d%s}})";
     char text[512];
-    auto moe_with = [&](int micro_batch, const char* extra) {
-      std::snprintf(text, sizeof text, moe, micro_batch, extra);
+    auto moe_with = [&](int micro_batch, const char* extra, int ep = 8, const char* framework = "megatron") {
+      std::snprintf(text, sizeof text, moe, framework, micro_batch, ep, extra);
       return parse(text);
     };
     CHECK(slow_path_of(moe_with(1, "")) == SlowPath::dropless_moe_small_batch);
     CHECK(slow_path_of(moe_with(2, "")) == SlowPath::dropless_moe_small_batch);  // 8,192 tokens, the bound
-    CHECK(slow_path_of(moe_with(4, "")) == SlowPath::none);                      // 16,384 tokens a micro-batch
+    CHECK(slow_path_of(moe_with(4, "")) == SlowPath::none);                      // 16,384 tokens a GPU
+    // Tokens a GPU: 4 x 4,096 over TP 2 with sequence parallelism is 8,192; over CP 2 the same.
+    CHECK(slow_path_of(moe_with(4, R"(, "tp": 2, "sequence_parallel": true)")) == SlowPath::dropless_moe_small_batch);
+    CHECK(slow_path_of(moe_with(4, R"(, "cp": 2)")) == SlowPath::dropless_moe_small_batch);
     CHECK(slow_path_of(moe_with(1, R"(, "ep_dispatcher": "deepep")")) == SlowPath::none);
+    CHECK(slow_path_of(moe_with(1, "", 1)) == SlowPath::none);                // no expert parallelism
+    CHECK(slow_path_of(moe_with(1, "", 8, "torchtitan")) == SlowPath::none);  // not Megatron's dispatcher
     // PyTorch's ring attention: torchtitan with CP >= 2, not CP 1, not Megatron's CP.
     const char* cp = R"({"model": {"preset": "llama-3.1-8b"}, "framework": "%s", "seq_len": 131072,
         "global_batch": 8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
@@ -241,11 +281,19 @@ TEST_SUITE("ranges") {
 
   TEST_CASE("known_slow_path warns with what the built-in published runs of the path measured") {
     // The tagged runs are the validation table's (core/data/residuals.json): Megatron-Bridge's
-    // Qwen3 MoE rows, torchtitan's context-parallel rows, and BLOOM and MT-NLG on DeepSpeed.
-    std::vector<std::string> ring;
-    for (const Residual& x : builtin_residuals())
-      if (x.group == "throughput" && x.regime.slow_path == SlowPath::pytorch_ring_attention) ring.push_back(x.case_id);
+    // Qwen3 MoE rows and torchtitan's context-parallel rows.
+    std::vector<std::string> ring, dropless;
+    for (const Residual& x : builtin_residuals()) {
+      if (x.group != "throughput") continue;
+      if (x.regime.slow_path == SlowPath::pytorch_ring_attention) ring.push_back(x.case_id);
+      if (x.regime.slow_path == SlowPath::dropless_moe_small_batch) dropless.push_back(x.case_id);
+    }
     CHECK(ring.size() == 6);  // torchtitan Llama 3.1 8B and 405B at CP 2, 4 and 8
+    // Qwen3-30B-A3B (EP 8, 1-2 x 4,096 tokens) and Qwen3-235B-A22B (EP 32, TP 2 with sequence
+    // parallelism: 2,048 tokens a GPU), each in the 25.11 and 26.02 tables.
+    CHECK(dropless == std::vector<std::string>{
+                          "mbridge2511-qwen3-30b-a3b-h100-16gpu", "mbridge2602-qwen3-30b-a3b-h100-16gpu",
+                          "mbridge2511-qwen3-235b-a22b-h100-256gpu", "mbridge2602-qwen3-235b-a22b-h100-256gpu"});
     for (SlowPath p : {SlowPath::dropless_moe_small_batch, SlowPath::pytorch_ring_attention}) {
       CAPTURE(kSlowPathNames[static_cast<int>(p)]);
       CHECK(builtin_slow_path_evidence(p).runs >= kMinSlowPathRuns);
@@ -261,10 +309,16 @@ TEST_SUITE("ranges") {
     REQUIRE(w != nullptr);
     const SlowPathEvidence& e = builtin_slow_path_evidence(SlowPath::dropless_moe_small_batch);
     CHECK(std::string(w->rule) == "dropless_moe_small_batch");
+    CHECK(w->runs == 4);
+    CHECK(w->value < kSlowPathWarnBelow);
+    CHECK(w->limit <= w->value);
+    CHECK(w->value <= w->high);
     CHECK(w->value == e.median);
-    CHECK(w->limit == e.lowest);
-    CHECK(w->runs == e.runs);
-    CHECK(warning_message(*w).find("dropless all-to-all MoE dispatch") != std::string::npos);
+    const std::string message = warning_message(*w);
+    CHECK(message.find("dropless all-to-all MoE dispatch") != std::string::npos);
+    CHECK(message.find(format_number("%.1f", 1 / w->value) + "x as long") != std::string::npos);
+    // It comes right after memory_exceeds, before the rest: the embed card shows the first three.
+    CHECK(r.warnings.items[r.memory.fits ? 0 : 1].code == WarningCode::known_slow_path);
     // Off the path (DeepEP's dispatch), no such warning.
     Scenario deepep = s;
     deepep.parallel.ep_dispatcher = EpDispatcher::deepep;

@@ -37,9 +37,11 @@ bool sized_run(const EstimateResult& r) { return r.time.steps > 0; }
 // [SECTION] Helpers
 //-----------------------------------------------------------------------------
 
-std::string fmt(const char* format, const char* a, const char* b = "", const char* c = "", const char* d = "") {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, format, a, b, c, d);
+// A UI string's %s filled in; the strings take up to five (unused trailing ones are ignored).
+std::string fmt(const char* format, const char* a, const char* b = "", const char* c = "", const char* d = "",
+                const char* e = "") {
+  char buf[640];
+  std::snprintf(buf, sizeof buf, format, a, b, c, d, e);
   return buf;
 }
 
@@ -424,7 +426,7 @@ const WarningText kWarningTexts[] = {
     {S::w_mfu_above_one, Kind::count},          // formatted below: a ratio and a percentage
     {S::w_failures_dominate, Kind::count},      // formatted below: a duration and a ratio
     {S::w_slow_attention_kernel, Kind::count},  // formatted below: a duration, a kernel and a duration
-    {S::w_known_slow_path, Kind::count},        // formatted below: a path, two ratios and a count
+    {S::w_known_slow_path, Kind::count},        // formatted below: a path, two ratios, a count, a factor
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");
@@ -464,8 +466,9 @@ void warnings(const EstimateResult& r) {
       message = fmt(tr(text), format_duration(w.value).c_str(), attention_kernel_label(w.rule),
                     format_duration(w.limit).c_str());
     else if (w.code == WarningCode::known_slow_path)
-      message = fmt(tr(text), slow_path_label(w.rule), format_number("%.2f", w.value).c_str(),
-                    format_number("%.2f", w.limit).c_str(), std::to_string(w.runs).c_str());
+      message = fmt(tr(text), slow_path_label(w.rule), format_number("%.2f", w.limit).c_str(),
+                    format_number("%.2f", w.high).c_str(), std::to_string(w.runs).c_str(),
+                    format_number("%.1f", 1 / w.value).c_str());
     else
       message = fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
     const std::string code = std::string("[") + warning_code(w.code) + "]";

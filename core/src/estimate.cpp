@@ -83,6 +83,18 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   const int per_node = std::min(c.gpus, c.gpus_per_node);
   if (!r.memory.fits)
     w.add({WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes, c.gpus == 1});
+  // Early in the list: it says how far every time and cost figure may be off (the card shows three).
+  const SlowPath path = slow_path_of(s);
+  if (path != SlowPath::none) {
+    const SlowPathEvidence& e = builtin_slow_path_evidence(path);
+    if (e.runs >= kMinSlowPathRuns && e.median < kSlowPathWarnBelow) {
+      Warning k{WarningCode::known_slow_path, e.median, e.lowest};
+      k.rule = kSlowPathNames[static_cast<int>(path)];
+      k.runs = e.runs;
+      k.high = e.highest;
+      w.add(k);
+    }
+  }
   if (s.parallel.tp > c.gpus_per_node)
     w.add({WarningCode::tp_crosses_nodes, static_cast<double>(s.parallel.tp), static_cast<double>(c.gpus_per_node)});
   if (s.max_context > 0 && s.seq_len > s.max_context)
@@ -128,16 +140,6 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
               r.time.attention_s * used / s.cluster.attention_efficiency[static_cast<size_t>(faster)]};
     k.rule = kAttentionKernelNames[static_cast<int>(faster)];
     w.add(k);
-  }
-  const SlowPath path = slow_path_of(s);
-  if (path != SlowPath::none) {
-    const SlowPathEvidence& e = builtin_slow_path_evidence(path);
-    if (e.runs >= kMinSlowPathRuns && e.median < kSlowPathWarnBelow) {
-      Warning k{WarningCode::known_slow_path, e.median, e.lowest};
-      k.rule = kSlowPathNames[static_cast<int>(path)];
-      k.runs = e.runs;
-      w.add(k);
-    }
   }
   return w;
 }
@@ -240,11 +242,10 @@ namespace {
 // A slow path (kSlowPathNames) in the words of the known_slow_path warning.
 std::string slow_path_words(std::string_view path) {
   if (path == kSlowPathNames[static_cast<int>(SlowPath::dropless_moe_small_batch)])
-    return "Megatron's dropless all-to-all MoE dispatch at up to " + std::to_string(kSlowMoeTokens) +
-           " tokens a micro-batch, which waits on the host once per MoE layer,";
+    return "Megatron's dropless all-to-all MoE dispatch at small micro-batches (up to " +
+           format_number("%.0f", kSlowMoeTokens) + " tokens a GPU), which waits on the host once per MoE layer,";
   if (path == kSlowPathNames[static_cast<int>(SlowPath::pytorch_ring_attention)])
     return "PyTorch's context parallelism (torchtitan's ring attention)";
-  if (path == kSlowPathNames[static_cast<int>(SlowPath::deepspeed_pipeline)]) return "DeepSpeed's pipeline engine";
   return "this software path";
 }
 
@@ -333,11 +334,11 @@ std::string warning_message(const Warning& w) {
              "would take about " + format_duration(w.limit) +
              ". Name it in parallel.attention_kernel if the framework runs it.";
     case WarningCode::known_slow_path:
-      return "Published runs on " + slow_path_words(w.rule) + " ran at a median " + format_number("%.2f", w.value) +
-             "x the throughput estimated for them (as low as " + format_number("%.2f", w.limit) + "x, " +
-             std::to_string(w.runs) +
-             " runs), for a cost the model does not count yet: expect a slower step and budget for it "
-             "(docs/validation.md lists the runs).";
+      return "Published runs on " + slow_path_words(w.rule) + " ran at " + format_number("%.2f", w.limit) + "x to " +
+             format_number("%.2f", w.high) + "x the throughput estimated for them (" + std::to_string(w.runs) +
+             " runs), for a cost the model does not count yet. The time and cost shown are not adjusted: at the "
+             "runs' median a step takes " +
+             format_number("%.1f", 1 / w.value) + "x as long; budget for it (docs/validation.md lists the runs).";
     case WarningCode::count: break;
   }
   return "";
@@ -485,6 +486,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
     if (w.code == WarningCode::known_slow_path) {
       item["slow_path"] = w.rule;
       item["runs"] = w.runs;
+      item["highest"] = w.high;
     }
     warnings.push_back(std::move(item));
   }

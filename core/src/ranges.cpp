@@ -21,11 +21,12 @@ using json = nlohmann::json;
 
 SlowPath slow_path_of(const Scenario& s) {
   const Parallel& x = s.parallel;
+  const double tokens_per_gpu =
+      static_cast<double>(s.micro_batch) * s.seq_len / x.cp / (x.sequence_parallel ? x.tp : 1);
   if (s.model.is_moe() && x.ep > 1 && x.ep_dispatcher == EpDispatcher::alltoall &&
-      s.framework == FrameworkKind::megatron && static_cast<double>(s.micro_batch) * s.seq_len <= kSlowMoeTokens)
+      s.framework == FrameworkKind::megatron && tokens_per_gpu <= kSlowMoeTokens)
     return SlowPath::dropless_moe_small_batch;
   if (x.cp > 1 && s.framework == FrameworkKind::torchtitan) return SlowPath::pytorch_ring_attention;
-  if (x.pp > 1 && s.framework == FrameworkKind::deepspeed) return SlowPath::deepspeed_pipeline;
   return SlowPath::none;
 }
 
@@ -161,6 +162,7 @@ SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& 
   e.runs = static_cast<int>(n);
   e.median = n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
   e.lowest = ratios.front();
+  e.highest = ratios.back();
   return e;
 }
 
@@ -174,8 +176,10 @@ const SlowPathEvidence& builtin_slow_path_evidence(SlowPath path) {
   return evidence[static_cast<size_t>(path)];
 }
 
-RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
-                       const std::string& skip_family) {
+namespace {
+
+RatioRange comparable_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
+                            const std::string& skip_family) {
   RatioRange out;
   std::vector<const Residual*> pool;
   for (const Residual& x : rows)
@@ -212,6 +216,26 @@ RatioRange ratio_range(const Regime& r, const std::string& group, const std::vec
     if (out.shared.empty()) out.shared = "none (every run of the group)";
     return out;
   }
+  return out;
+}
+
+}  // namespace
+
+// On a software path the warning known_slow_path is raised for, the runs on that path measured
+// lower than the comparable runs at large say: the throughput range reaches down to the lowest of
+// them, so the range agrees with the warning (the high bound stays: the estimate is not moved).
+RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
+                       const std::string& skip_family) {
+  RatioRange out = comparable_range(r, group, rows, skip_family);
+  if (group != "throughput" || r.slow_path == SlowPath::none || out.cases == 0) return out;
+  std::vector<Residual> others;
+  for (const Residual& x : rows)
+    if (x.family != skip_family && x.regime.slow_path == r.slow_path) others.push_back(x);
+  const SlowPathEvidence e = slow_path_evidence(r.slow_path, others);
+  if (e.runs < kMinSlowPathRuns || e.median >= kSlowPathWarnBelow || e.lowest >= out.low) return out;
+  out.low = e.lowest;
+  out.shared += "; low bound the lowest of the " + std::to_string(e.runs) + " published runs on the software path " +
+                kSlowPathNames[static_cast<int>(r.slow_path)] + " (warning known_slow_path)";
   return out;
 }
 

@@ -902,8 +902,8 @@ std::string slow_path_line(const std::vector<Row>& rows) {
     const llmplan::SlowPathEvidence e = llmplan::slow_path_evidence(static_cast<llmplan::SlowPath>(i), all);
     const bool warned = e.runs >= llmplan::kMinSlowPathRuns && e.median < llmplan::kSlowPathWarnBelow;
     char text[200];
-    std::snprintf(text, sizeof text, "%s`%s` median %.2f, lowest %.2f over %d runs (%s)", out.empty() ? "" : "; ",
-                  llmplan::kSlowPathNames[i], e.median, e.lowest, e.runs, warned ? "warned" : "not warned");
+    std::snprintf(text, sizeof text, "%s`%s` median %.2f, %.2f to %.2f over %d runs (%s)", out.empty() ? "" : "; ",
+                  llmplan::kSlowPathNames[i], e.median, e.lowest, e.highest, e.runs, warned ? "warned" : "not warned");
     out += text;
   }
   char rule[160];

@@ -54,6 +54,7 @@ struct Warning {
   const char* rule = "";  // unsupported_layout: the rule that refuses the layout (layouts.cpp); slow_attention_kernel:
                           // the faster kernel; known_slow_path: the path (kSlowPathNames)
   int runs = 0;           // known_slow_path: the published runs the value is read from
+  double high = 0;        // known_slow_path: the highest of their published / estimated
 };
 
 struct Warnings {

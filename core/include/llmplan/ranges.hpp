@@ -23,25 +23,24 @@ namespace llmplan {
 // (WarningCode::known_slow_path), so the evidence is recomputed with every model change.
 enum class SlowPath {
   none,
-  dropless_moe_small_batch,  // Megatron's dropless all-to-all MoE dispatch, <= kSlowMoeTokens tokens a micro-batch
+  dropless_moe_small_batch,  // Megatron's dropless all-to-all MoE dispatch, <= kSlowMoeTokens tokens a GPU
   pytorch_ring_attention,    // PyTorch's context parallelism (torchtitan and what builds on it)
-  deepspeed_pipeline,        // DeepSpeed's pipeline engine
   count
 };
-inline constexpr const char* kSlowPathNames[] = {"", "dropless_moe_small_batch", "pytorch_ring_attention",
-                                                 "deepspeed_pipeline"};
+inline constexpr const char* kSlowPathNames[] = {"", "dropless_moe_small_batch", "pytorch_ring_attention"};
 static_assert(std::size(kSlowPathNames) == static_cast<size_t>(SlowPath::count));
 // The dropless dispatcher waits on the host once per MoE layer to learn the tokens per expert
 // (Megatron-Core moe/token_dispatcher.py), so the host's launch time for the rest of the layer is
 // exposed where the layer's GPU work is short: NVIDIA's tables show it at 1-2 sequences of 4,096
 // tokens a micro-batch and much less at 8 (docs/validation.md, "Fine-grained MoE on Megatron").
+// Counted per GPU: a micro-batch's tokens over CP, and over TP with sequence parallelism.
 inline constexpr int kSlowMoeTokens = 8192;
 SlowPath slow_path_of(const Scenario& s);
 
 // What the published runs of one slow path measured: published / estimated throughput.
 struct SlowPathEvidence {
   int runs = 0;
-  double median = 1, lowest = 1;
+  double median = 1, lowest = 1, highest = 1;
 };
 // A path warns when its runs' median is under this (the estimate a quarter or more fast) and at
 // least kMinSlowPathRuns runs show it: a looser bound would flag ordinary scatter.
@@ -94,7 +93,8 @@ struct RatioRange {
 // those sharing every regime feature, dropping framework, then sequence band, accelerator class,
 // PEFT and nodes until at least kMinRangeCases runs from kMinRangeFamilies families remain.
 // Families weigh equally (rows of one table are not independent). `skip_family` leaves one
-// family out (the validator's coverage check).
+// family out (the validator's coverage check). On a software path that known_slow_path warns
+// about, a throughput range's low bound reaches down to the lowest run on that path.
 RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
                        const std::string& skip_family = "");
 
