@@ -87,7 +87,7 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   const SlowPath path = slow_path_of(s);
   if (path != SlowPath::none) {
     const SlowPathEvidence& e = builtin_slow_path_evidence(path);
-    if (e.runs >= kMinSlowPathRuns && e.median < kSlowPathWarnBelow) {
+    if (e.warns()) {
       Warning k{WarningCode::known_slow_path, e.median, e.lowest};
       k.rule = kSlowPathNames[static_cast<int>(path)];
       k.runs = e.runs;

@@ -151,10 +151,10 @@ const std::vector<Residual>& builtin_residuals() {
   return rows;
 }
 
-SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& rows) {
+SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& rows, const std::string& skip_family) {
   std::vector<double> ratios;
   for (const Residual& x : rows)
-    if (x.group == "throughput" && x.regime.slow_path == path) ratios.push_back(x.ratio);
+    if (x.group == "throughput" && x.regime.slow_path == path && x.family != skip_family) ratios.push_back(x.ratio);
   SlowPathEvidence e;
   if (path == SlowPath::none || ratios.empty()) return e;
   std::sort(ratios.begin(), ratios.end());
@@ -228,11 +228,8 @@ RatioRange ratio_range(const Regime& r, const std::string& group, const std::vec
                        const std::string& skip_family) {
   RatioRange out = comparable_range(r, group, rows, skip_family);
   if (group != "throughput" || r.slow_path == SlowPath::none || out.cases == 0) return out;
-  std::vector<Residual> others;
-  for (const Residual& x : rows)
-    if (x.family != skip_family && x.regime.slow_path == r.slow_path) others.push_back(x);
-  const SlowPathEvidence e = slow_path_evidence(r.slow_path, others);
-  if (e.runs < kMinSlowPathRuns || e.median >= kSlowPathWarnBelow || e.lowest >= out.low) return out;
+  const SlowPathEvidence e = slow_path_evidence(r.slow_path, rows, skip_family);
+  if (!e.warns() || e.lowest >= out.low) return out;
   out.low = e.lowest;
   out.shared += "; low bound the lowest of the " + std::to_string(e.runs) + " published runs on the software path " +
                 kSlowPathNames[static_cast<int>(r.slow_path)] + " (warning known_slow_path)";

@@ -900,10 +900,10 @@ std::string slow_path_line(const std::vector<Row>& rows) {
   std::string out;
   for (int i = 1; i < static_cast<int>(llmplan::SlowPath::count); ++i) {
     const llmplan::SlowPathEvidence e = llmplan::slow_path_evidence(static_cast<llmplan::SlowPath>(i), all);
-    const bool warned = e.runs >= llmplan::kMinSlowPathRuns && e.median < llmplan::kSlowPathWarnBelow;
     char text[200];
     std::snprintf(text, sizeof text, "%s`%s` median %.2f, %.2f to %.2f over %d runs (%s)", out.empty() ? "" : "; ",
-                  llmplan::kSlowPathNames[i], e.median, e.lowest, e.highest, e.runs, warned ? "warned" : "not warned");
+                  llmplan::kSlowPathNames[i], e.median, e.lowest, e.highest, e.runs,
+                  e.warns() ? "warned" : "not warned");
     out += text;
   }
   char rule[160];

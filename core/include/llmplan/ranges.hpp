@@ -38,14 +38,15 @@ inline constexpr int kSlowMoeTokens = 8192;
 SlowPath slow_path_of(const Scenario& s);
 
 // What the published runs of one slow path measured: published / estimated throughput.
-struct SlowPathEvidence {
-  int runs = 0;
-  double median = 1, lowest = 1, highest = 1;
-};
 // A path warns when its runs' median is under this (the estimate a quarter or more fast) and at
 // least kMinSlowPathRuns runs show it: a looser bound would flag ordinary scatter.
 inline constexpr double kSlowPathWarnBelow = 0.8;
 inline constexpr int kMinSlowPathRuns = 2;
+struct SlowPathEvidence {
+  int runs = 0;
+  double median = 1, lowest = 1, highest = 1;
+  bool warns() const { return runs >= kMinSlowPathRuns && median < kSlowPathWarnBelow; }
+};
 
 // What makes two runs comparable, coarsely.
 struct Regime {
@@ -73,8 +74,10 @@ inline constexpr const char* kResidualColumns[] = {"case",       "family",   "gr
                                                    "framework",  "slow_path"};
 std::vector<Residual> parse_residuals(std::string_view text, std::string& error);
 
-// The throughput residuals (published runs, not calibrated ones) of the runs on `path`.
-SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& rows);
+// The throughput residuals (published runs, not calibrated ones) of the runs on `path`, family
+// `skip_family` left out.
+SlowPathEvidence slow_path_evidence(SlowPath path, const std::vector<Residual>& rows,
+                                    const std::string& skip_family = "");
 // The same from the built-in residuals, read once.
 const SlowPathEvidence& builtin_slow_path_evidence(SlowPath path);
 
