@@ -27,6 +27,20 @@ Residual row(const std::string& family, double ratio, bool multi_node = false,
   return r;
 }
 
+// 12 runs of families a, b and c at 0.9, 0.97, 1.03 and 1.1, and runs of `family` on a slow path.
+std::vector<Residual> with_slow_runs(const std::string& family, std::initializer_list<double> ratios, SlowPath path,
+                                     FrameworkKind fw) {
+  std::vector<Residual> rows;
+  for (const char* f : {"a", "b", "c"})
+    for (double ratio : {0.9, 0.97, 1.03, 1.1}) rows.push_back(row(f, ratio));
+  for (double ratio : ratios) {
+    Residual r = row(family, ratio, false, fw);
+    r.regime.slow_path = path;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
 Scenario parse(const char* text) {
   const ScenarioParse p = parse_scenario(text, builtin_catalog());
   REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
@@ -217,14 +231,8 @@ TEST_SUITE("ranges") {
     // 12 comparable runs of 3 families at 0.9-1.1 (the range: all 12, 0.9 to 1.1), and 3 of a
     // fourth family, of another framework, on PyTorch's ring attention at 0.5, 0.6 and 0.7
     // (median 0.6 < 0.8: warned).
-    std::vector<Residual> rows;
-    for (const char* family : {"a", "b", "c"})
-      for (double ratio : {0.9, 0.97, 1.03, 1.1}) rows.push_back(row(family, ratio));
-    for (double ratio : {0.5, 0.6, 0.7}) {
-      Residual r = row("ds", ratio, false, FrameworkKind::torchtitan);
-      r.regime.slow_path = SlowPath::pytorch_ring_attention;
-      rows.push_back(r);
-    }
+    std::vector<Residual> rows =
+        with_slow_runs("ds", {0.5, 0.6, 0.7}, SlowPath::pytorch_ring_attention, FrameworkKind::torchtitan);
     Regime plain;
     Regime on_path;
     on_path.slow_path = SlowPath::pytorch_ring_attention;
@@ -244,6 +252,33 @@ TEST_SUITE("ranges") {
     const RatioRange mild = ratio_range(on_path, "throughput", rows);
     CHECK(mild.low == doctest::Approx(ratio_range(plain, "throughput", rows).low));
     CHECK(mild.shared.find("pytorch_ring_attention") == std::string::npos);
+  }
+
+  TEST_CASE("runs on a warned slow path are read apart: they do not widen the ranges of runs off it") {
+    // 12 runs of 3 families at 0.9-1.1, and 3 of a fourth family sharing every regime feature but
+    // on Megatron's dropless MoE path at 0.4, 0.5 and 0.6 (median 0.5 < 0.8: warned). Off the path
+    // the range is the 12 runs' own, 0.9 to 1.1 (n 12: the conformal bounds are the extremes); in
+    // one pool of 15 its low bound would be 0.4.
+    std::vector<Residual> rows =
+        with_slow_runs("moe", {0.4, 0.5, 0.6}, SlowPath::dropless_moe_small_batch, FrameworkKind::megatron);
+    Regime plain;
+    Regime on_path;
+    on_path.slow_path = SlowPath::dropless_moe_small_batch;
+    const RatioRange off = ratio_range(plain, "throughput", rows);
+    CHECK(off.cases == 12);
+    CHECK(off.low == doctest::Approx(0.9));
+    CHECK(off.high == doctest::Approx(1.1));
+    const RatioRange on = ratio_range(on_path, "throughput", rows);
+    CHECK(on.low == doctest::Approx(0.4));
+    CHECK(on.high == doctest::Approx(1.1));
+    // Memory runs are not read apart: the slowness is the path's throughput.
+    std::vector<Residual> memory = rows;
+    for (Residual& x : memory) x.group = "memory";
+    CHECK(ratio_range(plain, "memory", memory).cases == 15);
+    // A path whose runs are not slow enough to warn (0.75, 0.85, 0.95: median 0.85) stays in the pool.
+    for (Residual& x : rows)
+      if (x.family == "moe") x.ratio += 0.35;
+    CHECK(ratio_range(plain, "throughput", rows).cases == 15);
   }
 
   TEST_CASE("a scenario on a slow path is tagged by the fields that make the path") {

@@ -5,6 +5,7 @@
 #include "llmplan/embedded.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -178,12 +179,27 @@ const SlowPathEvidence& builtin_slow_path_evidence(SlowPath path) {
 
 namespace {
 
+// The software paths whose throughput runs are read apart from the comparable runs: those
+// known_slow_path warns about. Their slowness is the path's, which an estimate off the path does
+// not share, so in the pool they would widen every other range; an estimate on the path reads
+// its low bound from them instead (ratio_range).
+using ApartPaths = std::array<bool, static_cast<size_t>(SlowPath::count)>;
+ApartPaths apart_paths(const std::string& group, const std::vector<Residual>& rows, const std::string& skip_family) {
+  ApartPaths apart{};
+  if (group != "throughput") return apart;
+  for (size_t i = 1; i < apart.size(); ++i)
+    apart[i] = slow_path_evidence(static_cast<SlowPath>(i), rows, skip_family).warns();
+  return apart;
+}
+
 RatioRange comparable_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
                             const std::string& skip_family) {
   RatioRange out;
+  const ApartPaths apart = apart_paths(group, rows, skip_family);
   std::vector<const Residual*> pool;
   for (const Residual& x : rows)
-    if (x.group == group && x.family != skip_family) pool.push_back(&x);
+    if (x.group == group && x.family != skip_family && !apart[static_cast<size_t>(x.regime.slow_path)])
+      pool.push_back(&x);
   for (int kept = kFeatures; kept >= 0; --kept) {
     // Features [kFeatures - kept, kFeatures) must match: the first ones are given up first.
     std::vector<const Residual*> match;
@@ -222,8 +238,9 @@ RatioRange comparable_range(const Regime& r, const std::string& group, const std
 }  // namespace
 
 // On a software path the warning known_slow_path is raised for, the runs on that path measured
-// lower than the comparable runs at large say: the throughput range reaches down to the lowest of
-// them, so the range agrees with the warning (the high bound stays: the estimate is not moved).
+// lower than the comparable runs (read without them) say: the throughput range reaches down to
+// the lowest of them, so the range agrees with the warning (the high bound stays: the estimate is
+// not moved).
 RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
                        const std::string& skip_family) {
   RatioRange out = comparable_range(r, group, rows, skip_family);

@@ -96,8 +96,9 @@ struct RatioRange {
 // those sharing every regime feature, dropping framework, then sequence band, accelerator class,
 // PEFT and nodes until at least kMinRangeCases runs from kMinRangeFamilies families remain.
 // Families weigh equally (rows of one table are not independent). `skip_family` leaves one
-// family out (the validator's coverage check). On a software path that known_slow_path warns
-// about, a throughput range's low bound reaches down to the lowest run on that path.
+// family out (the validator's coverage check). Throughput runs on a software path that
+// known_slow_path warns about are not among the comparable runs; on such a path a throughput
+// range's low bound reaches down to the lowest run on it.
 RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
                        const std::string& skip_family = "");
 
