@@ -153,6 +153,25 @@ TEST_SUITE("calibration from a trial run") {
     CHECK(refusal(doc).message.find("over 20x slower than the model") != std::string::npos);
   }
 
+  TEST_CASE("a trial faster than the layout's modelled waits allow names the largest of them") {
+    // NeMo AutoModel's DeepSeek-V3 on 256 H100s (TP 1, PP 4, VP 8, EP 64 with DeepEP): published
+    // 1,002 tokens/s a GPU, a step of 512 x 4,096 / (1,002 x 256) = 8.18 s, in which the model's
+    // all-to-alls over the 8 nodes of each EP group leave the computation too little time.
+    const json doc = json::parse(R"({"model": {"preset": "deepseek-v3"}, "method": "pretrain", "seq_len": 4096,
+        "micro_batch": 1, "global_batch": 512, "dropout": false,
+        "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256, "gpus_per_node": 8},
+        "parallel": {"pp": 4, "vp": 8, "ep": 64, "ep_dispatcher": "deepep", "zero": 2, "recompute": "full",
+                     "attention_kernel": "cudnn"}, "framework": "torchtitan",
+        "network": {"inter_node_link": "infiniband-ndr"}, "techniques": {"fused_kernels": true},
+        "calibration": {"tokens_per_s_per_gpu": 1002}})");
+    const InputError e = refusal(doc);
+    CHECK(e.field == "calibration.tokens_per_s_per_gpu");
+    CHECK(e.message.find("% of their peak on the trial's layout, at most 100 %") != std::string::npos);
+    CHECK(e.message.find("the largest: the exposed expert-parallel all-to-alls") != std::string::npos);
+    CHECK(e.message.find("s of the measured 8.18 s step") != std::string::npos);
+    CHECK(e.message.find("calibration.busbw_gb_per_s") != std::string::npos);
+  }
+
   TEST_CASE("ranges narrow after calibration: to the measurement at the trial's layout, to scale-out elsewhere") {
     const Scenario plain = parse_ok(base());
     const auto published = figure_ranges(plain, run(plain), builtin_residuals());

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <string>
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
@@ -136,9 +138,35 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
 
 // The share of its peak a GPU runs at while it computes: the executed FLOPs of a step over the
 // computing part of the step.
-double computing_share(const Scenario& s, const Calibration& cal) {
-  const EstimateResult r = estimate(s, cal);
-  return r.time.compute_s > 0 ? r.time.executed_fraction * r.time.step_s / r.time.compute_s : 0.0;
+double computing_share(const TimeResult& t) {
+  return t.compute_s > 0 ? t.executed_fraction * t.step_s / t.compute_s : 0.0;
+}
+
+// The largest part of a step outside its computation, so a refusal names what the model counts
+// that the measured step leaves no room for, and a measured bus bandwidth when it is a collective.
+std::string largest_wait(const TimeResult& t) {
+  const Comm& c = t.comm;
+  struct Part {
+    const char* words;
+    double s;
+    bool link;
+  };
+  const Part parts[] = {{"exposed tensor-parallel collectives", c.tp_exposed_s, true},
+                        {"exposed pipeline sends", c.pp_exposed_s, true},
+                        {"exposed data-parallel gradient sync", c.dp_exposed_s, true},
+                        {"exposed context-parallel key/value exchange", c.cp_exposed_s, true},
+                        {"exposed expert-parallel all-to-alls", c.ep_exposed_s, true},
+                        {"pipeline bubble", t.bubble_s, false},
+                        {"optimizer offload", t.offload_s, false},
+                        {"waits for data", t.io_stall_s, false}};
+  const Part& top =
+      *std::max_element(std::begin(parts), std::end(parts), [](const Part& a, const Part& b) { return a.s < b.s; });
+  return " (the largest: the " + std::string(top.words) + ", " + format_significant(top.s, 3) + " s of the measured " +
+         format_significant(t.step_s, 3) + " s step" +
+         (top.link
+              ? "; if the trial's links are faster, give their measured bus bandwidths in calibration.busbw_gb_per_s"
+              : "") +
+         ")";
 }
 
 bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
@@ -178,13 +206,14 @@ bool solve_compute(Scenario& trial, const Calibration& cal, InputError& error) {
   // While it computes, a GPU runs at most its peak: a measurement that needs more of the trial's
   // layout (its communication, bubble and data reads left the computation too little time) was not
   // taken on that layout.
-  const double computing = computing_share(trial, cal);
+  const TimeResult solved = estimate(trial, cal).time;
+  const double computing = computing_share(solved);
   if (computing > 1.0)
     return fail(error, field,
                 "implies the GPUs compute at " + format_significant(computing * 100, 3) +
                     " % of their peak on the trial's layout, at most 100 %: the model's communication, pipeline "
-                    "bubble and data reads for that layout leave less time than the measured step; check that "
-                    "calibration.measured_on describes the trial");
+                    "bubble and data reads for that layout leave less time than the measured step" +
+                    largest_wait(solved) + "; check that calibration.measured_on describes the trial");
   return true;
 }
 
