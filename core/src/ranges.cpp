@@ -179,26 +179,24 @@ const SlowPathEvidence& builtin_slow_path_evidence(SlowPath path) {
 
 namespace {
 
-// The software paths whose throughput runs are read apart from the comparable runs: those
-// known_slow_path warns about. Their slowness is the path's, which an estimate off the path does
-// not share, so in the pool they would widen every other range; an estimate on the path reads
-// its low bound from them instead (ratio_range).
-using ApartPaths = std::array<bool, static_cast<size_t>(SlowPath::count)>;
-ApartPaths apart_paths(const std::string& group, const std::vector<Residual>& rows, const std::string& skip_family) {
-  ApartPaths apart{};
-  if (group != "throughput") return apart;
-  for (size_t i = 1; i < apart.size(); ++i)
-    apart[i] = slow_path_evidence(static_cast<SlowPath>(i), rows, skip_family).warns();
-  return apart;
+// Each software path's evidence among `rows`, `skip_family` left out: the throughput runs of a
+// path known_slow_path warns about are read apart from the comparable runs (their slowness is the
+// path's, which an estimate off the path does not share, so in the pool they would widen every
+// other range), and an estimate on the path reads its low bound from them instead (ratio_range).
+using PathEvidence = std::array<SlowPathEvidence, static_cast<size_t>(SlowPath::count)>;
+PathEvidence path_evidence(const std::vector<Residual>& rows, const std::string& skip_family) {
+  PathEvidence e{};
+  for (size_t i = 1; i < e.size(); ++i) e[i] = slow_path_evidence(static_cast<SlowPath>(i), rows, skip_family);
+  return e;
 }
 
+// The runs of a path whose `evidence` warns are left out (none outside the throughput group).
 RatioRange comparable_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
-                            const std::string& skip_family) {
+                            const std::string& skip_family, const PathEvidence& evidence) {
   RatioRange out;
-  const ApartPaths apart = apart_paths(group, rows, skip_family);
   std::vector<const Residual*> pool;
   for (const Residual& x : rows)
-    if (x.group == group && x.family != skip_family && !apart[static_cast<size_t>(x.regime.slow_path)])
+    if (x.group == group && x.family != skip_family && !evidence[static_cast<size_t>(x.regime.slow_path)].warns())
       pool.push_back(&x);
   for (int kept = kFeatures; kept >= 0; --kept) {
     // Features [kFeatures - kept, kFeatures) must match: the first ones are given up first.
@@ -243,9 +241,11 @@ RatioRange comparable_range(const Regime& r, const std::string& group, const std
 // not moved).
 RatioRange ratio_range(const Regime& r, const std::string& group, const std::vector<Residual>& rows,
                        const std::string& skip_family) {
-  RatioRange out = comparable_range(r, group, rows, skip_family);
-  if (group != "throughput" || r.slow_path == SlowPath::none || out.cases == 0) return out;
-  const SlowPathEvidence e = slow_path_evidence(r.slow_path, rows, skip_family);
+  const bool throughput = group == "throughput";
+  const PathEvidence evidence = throughput ? path_evidence(rows, skip_family) : PathEvidence{};
+  RatioRange out = comparable_range(r, group, rows, skip_family, evidence);
+  if (!throughput || r.slow_path == SlowPath::none || out.cases == 0) return out;
+  const SlowPathEvidence& e = evidence[static_cast<size_t>(r.slow_path)];
   if (!e.warns() || e.lowest >= out.low) return out;
   out.low = e.lowest;
   out.shared += "; low bound the lowest of the " + std::to_string(e.runs) + " published runs on the software path " +
