@@ -57,6 +57,7 @@ void give_context(json& doc, const FieldSpec& f) {
   if (path == "cluster.cards") doc["cluster"] = {{"instance", per_card_offering().id}};
   if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" || path == "model.dense_layers")
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
+  if (applies.find("model.sliding_window>0") != std::string::npos) doc["model"]["sliding_window"] = 4096;
   if (applies.find("model.attention=mla") != std::string::npos)
     doc["model"].update({{"attention", "mla"}, {"kv_lora_rank", 512}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}});
   if (path == "model.hidden" || path == "model.heads") doc["model"]["head_dim"] = 128;
@@ -93,6 +94,11 @@ void meet_rules(json& doc) {
   if (experts && experts->get<int>() == 0)
     for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"})
       doc["model"].erase(k);
+  const json* window = json_at(doc, "model.sliding_window");
+  if (window && window->get<int>() == 0) doc["model"].erase("sliding_layers");
+  // Windowed layers are some of the model's layers.
+  if (const json* sl = json_at(doc, "model.sliding_layers"); sl && sl->get<int>() > doc["model"].value("layers", 32))
+    doc["model"]["layers"] = *sl;
   const json* attention = json_at(doc, "model.attention");
   if (attention && *attention == "mla") {
     json& m = doc["model"];

@@ -152,13 +152,21 @@ TEST_SUITE("import") {
     CHECK(g3["scenario"]["model"]["tied_embeddings"] == true);  // absent: Gemma ties them by default
     CHECK(g3["params"]["total"].get<long long>() + 73216 == 999885952LL);
     CHECK(lists(g3["unsupported"], "model_type"));
+    // A 512-token window with sliding_window_pattern 6: every 6th layer attends globally, so 26 - 26 / 6
+    // = 22 of the 26 layers are windowed (transformers Gemma3TextConfig: layer i is global when
+    // (i + 1) % pattern == 0).
+    CHECK(g3["scenario"]["model"]["sliding_window"] == 512);
+    CHECK(g3["scenario"]["model"]["sliding_layers"] == 22);
     // Gemma 2 9B: 9,242,164,736 in the Gemma 2 paper (catalog preset gemma-2-9b), whose vocabulary is
     // 256,128 against 256,000 in config.json (128 x 3584 = 458,752), plus the post norms the count
     // leaves out: 42 x 2 x 3584 = 301,056.
     const json g2 = imported("gemma-2-9b.config.json");
     CHECK(g2["params"]["total"].get<long long>() + 458752 + 301056 == 9242164736LL);
     CHECK(g2["matches_preset"] == "gemma-2-9b");
-    CHECK(lists(g2["unsupported"], "sliding_window"));
+    // Its 4,096-token window on every second layer (Gemma 2 paper §2), as the preset has it.
+    CHECK(g2["scenario"]["model"]["sliding_window"] == 4096);
+    CHECK(g2["scenario"]["model"]["sliding_layers"] == 21);
+    CHECK(!lists(g2["unsupported"], "sliding_window"));
   }
 
   TEST_CASE("MoE and MLA fields: Mixtral, Qwen3 MoE, DeepSeek-V3") {

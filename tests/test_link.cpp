@@ -347,7 +347,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 9);
+    CHECK(kModelVersion == 10);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -359,7 +359,7 @@ TEST_SUITE("links") {
     CHECK(old.valid);
     CHECK(old.notices.empty());
     CHECK(old.model_version == 1);
-    int v2 = 0, v3 = 0, v4 = 0, v5 = 0, v6 = 0, v7 = 0, v8 = 0, v9 = 0;
+    int v2 = 0, v3 = 0, v4 = 0, v5 = 0, v6 = 0, v7 = 0, v8 = 0, v9 = 0, v10 = 0;
     for (const ModelChange& c : kModelChanges) {
       v2 += c.version == 2;
       v3 += c.version == 3;
@@ -369,6 +369,7 @@ TEST_SUITE("links") {
       v7 += c.version == 7;
       v8 += c.version == 8;
       v9 += c.version == 9;
+      v10 += c.version == 10;
     }
     CHECK(v2 == 6);
     CHECK(v3 == 3);
@@ -378,19 +379,21 @@ TEST_SUITE("links") {
     CHECK(v7 == 2);
     CHECK(v8 == 1);
     CHECK(v9 == 1);
-    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9));
+    CHECK(v10 == 1);
+    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10));
     CHECK(old.model_changes == model_changes_since(1));
     for (size_t i = 0; i < old.model_changes.size(); ++i) {
       const std::string& line = old.model_changes[i];
       CAPTURE(line);
-      const char* prefix = i < static_cast<size_t>(v2)                                 ? "model 2 (2026-12-01): "
-                           : i < static_cast<size_t>(v2 + v3)                          ? "model 3 (2026-12-01): "
-                           : i < static_cast<size_t>(v2 + v3 + v4)                     ? "model 4 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5)                ? "model 5 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6)           ? "model 6 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7)      ? "model 7 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8) ? "model 8 (2026-12-03): "
-                                                                                       : "model 9 (2026-12-03): ";
+      const char* prefix = i < static_cast<size_t>(v2)                                      ? "model 2 (2026-12-01): "
+                           : i < static_cast<size_t>(v2 + v3)                               ? "model 3 (2026-12-01): "
+                           : i < static_cast<size_t>(v2 + v3 + v4)                          ? "model 4 (2026-12-02): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5)                     ? "model 5 (2026-12-02): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6)                ? "model 6 (2026-12-02): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7)           ? "model 7 (2026-12-02): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8)      ? "model 8 (2026-12-03): "
+                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9) ? "model 9 (2026-12-03): "
+                                                                                            : "model 10 (2026-12-04): ";
       CHECK(line.rfind(prefix, 0) == 0);
       CHECK(line.find(" \u2014 ") != std::string::npos);
     }
@@ -403,10 +406,11 @@ TEST_SUITE("links") {
     CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6].find("gradient bucket") != std::string::npos);
     CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6 + v7].find("DeepEP") != std::string::npos);
     CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6 + v7 + v8].find("TP comm overlap") != std::string::npos);
-    // A model-2 link lists only what models 3 to 9 changed.
+    CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9].find("Sliding-window") != std::string::npos);
+    // A model-2 link lists only what models 3 to 10 changed.
     const LinkDecode two = decode("#v=1&c=2026.12.1&mv=2&m=llama-2-7b&s=2048");
     CHECK(two.notices.empty());
-    CHECK(two.model_changes.size() == static_cast<size_t>(v3 + v4 + v5 + v6 + v7 + v8 + v9));
+    CHECK(two.model_changes.size() == static_cast<size_t>(v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10));
     CHECK(two.model_changes == model_changes_since(2));
     // The scenario is the same one a current link of it opens: only the estimator moved.
     CHECK(old.input_json == decode("#v=1&c=2026.12.0&mv=2&m=llama-2-7b&s=2048").input_json);

@@ -86,6 +86,45 @@ TEST_CASE("GQA attention FLOPs count every query head: Llama 3.1 8B at 32K token
   CHECK(f.model_per_token - g.model_per_token == doctest::Approx(kv_saved));
 }
 
+TEST_CASE("sliding-window attention counts the keys in the window: Mistral 7B v0.1 at 32K tokens") {
+  // Mistral 7B v0.1 (Jiang et al. 2023, Table 1 and §2): 32 layers, 32 query heads of 128, a window of
+  // 4,096 tokens in every layer. Per token forward, Megatron's count (no causal halving) takes the
+  // window's keys instead of the sequence's: 2 x 4096 x (4096 + 4096) x 32 = 2,147,483,648 FLOP,
+  // against 2 x 32768 x 8192 x 32 = 17,179,869,184 without the window.
+  const Scenario s = parse(R"({"model": {"preset": "mistral-7b"}, "seq_len": 32768, "cluster": {"gpus": 8},
+                               "parallel": {"zero": 3, "flash_attention": true}})");
+  REQUIRE(s.model.sliding_window == 4096);
+  const ParamCount p = count_params(s.model);
+  const Flops f = training_flops(s, p, nullptr);
+  Scenario full = s;
+  full.model.sliding_window = 0;
+  const Flops g = training_flops(full, p, nullptr);
+  CHECK(g.model_per_token - f.model_per_token == doctest::Approx(3 * (17179869184.0 - 2147483648.0)));
+  // The causal kernel: query i attends min(i, 4096) keys, on average 4096 - 4096^2 / (2 x 32768) = 3,840
+  // against 16,384 (half the sequence) without the window; forward + 2.5 x forward backward.
+  CHECK(f.attention_kernel_per_token == doctest::Approx(3.5 * 2 * 8192.0 * 32 * 3840));
+  CHECK(g.attention_kernel_per_token == doctest::Approx(3.5 * 2 * 8192.0 * 32 * 16384));
+  // At or below the window nothing changes.
+  Scenario short_seq = s;
+  short_seq.seq_len = 4096;
+  Scenario short_full = short_seq;
+  short_full.model.sliding_window = 0;
+  CHECK(training_flops(short_seq, p, nullptr).attention_kernel_per_token ==
+        doctest::Approx(training_flops(short_full, p, nullptr).attention_kernel_per_token));
+  // Without a fused kernel the eager scores are computed whole and masked: the hardware runs the full
+  // count while the model's count (MFU) keeps the window.
+  Scenario eager = s;
+  eager.parallel.flash_attention = false;
+  const Flops e = training_flops(eager, p, nullptr);
+  CHECK(e.model_per_token == doctest::Approx(f.model_per_token));
+  CHECK(e.hardware_per_token == doctest::Approx(g.hardware_per_token));
+  // Half the layers windowed (Gemma 2, GPT-OSS): half the saving.
+  Scenario half = s;
+  half.model.sliding_layers = 16;
+  CHECK(g.model_per_token - training_flops(half, p, nullptr).model_per_token ==
+        doctest::Approx(1.5 * (17179869184.0 - 2147483648.0)));
+}
+
 TEST_CASE("torchtitan per-operator checkpointing recomputes every second matmul: Llama 3.1 8B") {
   // selective_ac_option "op" saves aten.mm outputs "except every second mm" and the SDPA output: the
   // forward of wk (h x 1024), wo (h x h) and w3 (h x f) runs again, 2 x 32 x 4096 x (1024 + 4096 +

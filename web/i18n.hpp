@@ -113,7 +113,7 @@ enum class Lang { en, zh };
   X(gpu_hours) X(edits_tab) \
   X(default_fmt) X(on) X(off) X(sec_techniques) X(qkv_bias) X(t_qkv_bias) X(linear_bias) X(t_linear_bias) \
   X(norm) X(t_norm) X(norm_rmsnorm) X(norm_layernorm) X(learned_positions) X(t_learned_positions) \
-  X(shared_expert_ffn) X(t_shared_expert_ffn) X(attention) X(t_attention) X(attention_mha) X(attention_mla) \
+  X(shared_expert_ffn) X(t_shared_expert_ffn) X(sliding_window) X(t_sliding_window) X(sliding_layers) X(t_sliding_layers) X(attention) X(t_attention) X(attention_mha) X(attention_mla) \
   X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) \
   X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) \
   X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(optimizer_in_backward) \

@@ -115,6 +115,14 @@ const FieldSpec kFields[] = {
     {.path = "model.v_head_dim", .type = T::integer, .lo = 1, .hi = 65536, .code = "av",
      .label = "v_head_dim", .help = "t_v_head_dim", .meaning = "MLA: per-head value width.", .section = "model", .applies = "!model.preset&model.attention=mla", .stage = kInput,
      .ref = REF(model.v_head_dim)},
+    {.path = "model.sliding_window", .type = T::integer, .lo = 0, .hi = 10000000, .code = "sw", .unit = "tokens",
+     .label = "sliding_window", .help = "t_sliding_window",
+     .meaning = "Sliding-window attention: windowed layers attend only the last this many keys; 0 for none (Mistral 7B v0.1: 4096, every layer; Gemma 2: 4096 and GPT-OSS: 128, every second layer).",
+     .section = "model", .applies = "!model.preset", .stage = kInput, .ref = REF(model.sliding_window)},
+    {.path = "model.sliding_layers", .type = T::integer, .lo = 0, .hi = 1000, .code = "sl", .unit = "layers",
+     .label = "sliding_layers", .help = "t_sliding_layers",
+     .meaning = "Layers that use the sliding window, at most layers; 0 means every layer.", .section = "model",
+     .applies = "!model.preset&model.sliding_window>0", .stage = kInput, .ref = REF(model.sliding_layers)},
 
     // Method and precision.
     {.path = "method", .type = T::choice, .code = "me", .label = "method", .help = "t_method",

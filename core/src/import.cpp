@@ -730,8 +730,6 @@ const std::set<std::string, std::less<>> kHfIgnored = {"architectures",
                                                        "use_mrope",
                                                        "router_jitter_noise",
                                                        "max_window_layers",
-                                                       "sliding_window_pattern",
-                                                       "layer_types",
                                                        "boi_token_index",
                                                        "eoi_token_index",
                                                        "image_token_index",
@@ -775,6 +773,32 @@ const HfKey kHfDirect[] = {
     {"qk_rope_head_dim", "model.qk_rope_head_dim"},
     {"v_head_dim", "model.v_head_dim"},
 };
+
+// Which layers use the sliding window: transformers' per-layer list (layer_types, "sliding_attention"
+// or "full_attention"), Gemma 3's sliding_window_pattern (every Nth layer attends globally), Gemma 2's
+// alternation (Gemma 2 paper, arXiv:2408.00118 §2: local and global attention "in every other layer",
+// the first local), or else every layer (Mistral 7B v0.1).
+void set_sliding_layers(Importer& im, const ojson& cfg, Family F, const std::string& prefix) {
+  const ojson layers_v = cfg.value("num_hidden_layers", ojson());
+  const long long layers = layers_v.is_number_integer() ? layers_v.get<long long>() : 0;
+  if (cfg.contains("layer_types") && cfg["layer_types"].is_array()) {
+    long long windowed = 0;
+    for (const ojson& t : cfg["layer_types"]) windowed += t == "sliding_attention" ? 1 : 0;
+    if (windowed != layers)
+      im.set("model.sliding_layers", windowed, prefix + "layer_types", "the layers listed as sliding_attention");
+    return;
+  }
+  const ojson pattern = cfg.value("sliding_window_pattern", ojson());
+  if (pattern.is_number_integer() && pattern.get<long long>() > 0 && layers > 0) {
+    const long long n = pattern.get<long long>();
+    im.set("model.sliding_layers", layers - layers / n, prefix + "sliding_window_pattern",
+           "every " + std::to_string(n) + "th layer attends globally, the others through the window");
+    return;
+  }
+  if (F == Family::gemma2 && layers > 0)
+    im.set("model.sliding_layers", (layers + 1) / 2, prefix + "model_type",
+           "Gemma 2 alternates local (windowed) and global attention, starting with a local layer");
+}
 
 bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
   // A vision-language config (Gemma 3 4B and up) keeps the language model under text_config.
@@ -903,11 +927,11 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
       const bool off = v.is_null() || (cfg.contains("use_sliding_window") && cfg["use_sliding_window"] == false);
       if (off) {
         im.ignore(key, "sliding-window attention is off");
-      } else {
-        im.unsupported_key(key, "sliding-window attention (" + value_text(v) +
-                                    " tokens): counted as full causal attention, so attention time at long "
-                                    "sequences is overestimated");
+      } else if (im.set("model.sliding_window", v, key)) {
+        set_sliding_layers(im, cfg, F, prefix);
       }
+    } else if (name == "layer_types" || name == "sliding_window_pattern") {
+      im.ignore(key, "read with sliding_window: which layers use the window");
     } else if (name == "moe_layer_freq" || name == "decoder_sparse_step") {
       if (v == 1) {
         im.ignore(key, "1: every layer after the dense ones is MoE");

@@ -406,6 +406,9 @@ bool check_arch(Reader& r, const ModelArch& a, const std::string& p) {
   if (a.dense_layers > a.layers)
     return r.fail(r.join(p, "dense_layers"),
                   "must be at most layers (" + Reader::num(a.layers) + "); got " + Reader::num(a.dense_layers));
+  if (a.sliding_layers > a.layers)
+    return r.fail(r.join(p, "sliding_layers"),
+                  "must be at most layers (" + Reader::num(a.layers) + "); got " + Reader::num(a.sliding_layers));
   if (a.attention == AttentionKind::mla &&
       (a.kv_lora_rank < 1 || a.qk_nope_head_dim + a.qk_rope_head_dim < 1 || a.v_head_dim < 1))
     return r.fail(r.join(p, "attention"),

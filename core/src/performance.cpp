@@ -45,8 +45,34 @@ double linear_passes(const Scenario& s) {
 // attention the heads share K and V, but not this work, so the widths are the query heads' (q and
 // the attention output o), never the key/value width (FlashAttention-2 paper, Dao 2023, §3.1:
 // 4 s^2 d FLOPs forward per head, for every query head).
+//
+// Sliding-window blocks attend the last `sliding_window` keys instead of all s (Beltagy et al. 2020,
+// "Longformer", §3.1; Jiang et al. 2023, "Mistral 7B", §2): the count takes min(window, s) keys for
+// them, in the same no-causal-halving convention.
+double attended_keys(const ModelArch& m, int seq_len) {
+  const double s = seq_len;
+  const int windowed = m.windowed_layers();
+  return (m.layers - windowed) * s + windowed * std::min(static_cast<double>(m.sliding_window), s);
+}
+
 double attention_fwd_flops(const ModelArch& m, int seq_len) {
-  return 2.0 * seq_len * (m.q_width() + m.attn_out_width()) * m.layers;
+  return 2.0 * (m.q_width() + m.attn_out_width()) * attended_keys(m, seq_len);
+}
+
+// Unfused attention (eager softmax(Q K^T) V) computes every score of the sequence and masks the
+// ones outside the window afterwards, so its work is the full count whatever the window.
+double full_attention_fwd_flops(const ModelArch& m, int seq_len) {
+  return 2.0 * static_cast<double>(seq_len) * (m.q_width() + m.attn_out_width()) * m.layers;
+}
+
+// What a causal fused kernel computes forward: the scores on and below the diagonal, s / 2 keys a
+// query on average; in a windowed block query i attends min(i, w) keys, on average w - w^2 / (2 s)
+// when s > w (FlashAttention-2 skips the key blocks outside the window: flash-attn's window_size).
+double attention_kernel_fwd_flops(const ModelArch& m, int seq_len) {
+  const double s = seq_len, w = m.sliding_window;
+  const int windowed = m.windowed_layers();
+  const double windowed_keys = s > w ? w - w * w / (2 * s) : s / 2;
+  return 2.0 * (m.q_width() + m.attn_out_width()) * ((m.layers - windowed) * s / 2 + windowed * windowed_keys);
 }
 
 // Per-operator selective checkpointing (torchtitan, selective_ac_option "op": its _save_list keeps
@@ -87,23 +113,27 @@ double tp_collectives_per_layer(Recompute r) {
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const ModelArch& m = s.model;
   const double P = matmul_params(p, m);
-  const double attn = attention_fwd_flops(m, s.seq_len);
+  const double attn_model = attention_fwd_flops(m, s.seq_len);
   const double logits = static_cast<double>(m.vocab) * m.hidden;
   const double blocks = P - logits;
   const double trained_share = static_cast<double>(s.trained_layers()) / m.layers;  // 1 but for freeze-tuning
+  // Training FLOPs per token for attention score work `a` (the model's count, or what runs).
+  auto per_token = [&](double a) {
+    if (s.is_peft()) {
+      // Forward 2P, backward through frozen weights for activation gradients 2P (no weight
+      // gradients), adapters 6 each; attention backward is twice its forward.
+      const double adapters = m.layers * lora_params_per_layer(m, s.lora);
+      return 4.0 * P + 6.0 * adapters + 3.0 * a;
+    }
+    if (s.method == Method::freeze)  // frozen bottom blocks run forward only; the top blocks and the head train
+      return 2.0 * (1 - trained_share) * (blocks + a) + 6.0 * trained_share * blocks + 3.0 * trained_share * a +
+             6.0 * logits;
+    return 6.0 * P + 3.0 * a;  // Kaplan et al. 2020 6N + attention
+  };
   Flops f;
-  if (s.is_peft()) {
-    // Forward 2P, backward through frozen weights for activation gradients 2P (no weight
-    // gradients), adapters 6 each; attention backward is twice its forward.
-    const double adapters = m.layers * lora_params_per_layer(m, s.lora);
-    f.model_per_token = 4.0 * P + 6.0 * adapters + 3.0 * attn;
-  } else if (s.method == Method::freeze) {
-    // Frozen bottom blocks run forward only; the trained top blocks and the head train fully.
-    f.model_per_token = 2.0 * (1 - trained_share) * (blocks + attn) + 6.0 * trained_share * blocks +
-                        3.0 * trained_share * attn + 6.0 * logits;
-  } else {
-    f.model_per_token = 6.0 * P + 3.0 * attn;  // Kaplan et al. 2020 6N + attention
-  }
+  f.model_per_token = per_token(attn_model);
+  // Without a fused kernel a windowed block still computes every score: the hardware runs that.
+  const double attn = s.parallel.flash_attention ? attn_model : full_attention_fwd_flops(m, s.seq_len);
   double recompute = 0;
   if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
   if (s.parallel.recompute == Recompute::selective) recompute = attn;            // the attention core again
@@ -112,7 +142,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const bool op_keeps_attention = s.parallel.flash_attention;
   if (s.parallel.recompute == Recompute::selective_op)
     recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn);
-  f.hardware_per_token = f.model_per_token + recompute;
+  f.hardware_per_token = per_token(attn) + recompute;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
   const bool attention_again =
@@ -124,7 +154,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
     // benchmarks/benchmark_flash_attention.py). Full recompute runs the forward once more; selective
     // recompute adds nothing, the kernel already recomputes what it would.
-    const double fwd = 0.5 * attn;
+    const double fwd = attention_kernel_fwd_flops(m, s.seq_len);
     const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
     f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
   }
@@ -139,9 +169,11 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
             ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
               "only)"
             : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
-              "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1)",
+              "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1); "
+              "a sliding-window block counts min(window, s) keys instead of s",
         {{"P", P},
-         {"A", attn},
+         {"A", attn_model},
+         {"windowed_layers", static_cast<double>(m.windowed_layers())},
          {"seq_len", static_cast<double>(s.seq_len)},
          {"hardware_per_token", f.hardware_per_token},
          {"recompute_per_token", recompute}});
@@ -306,7 +338,7 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
     // one the share of the GEMM time that is attention scores (forward, backward 2x, recomputed
     // once with any recompute).
     const double attn_per_token =
-        attention_fwd_flops(s.model, s.seq_len) * (3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0));
+        full_attention_fwd_flops(s.model, s.seq_len) * (3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0));
     const double per_token = compute.flops.hardware_per_token;
     const double attn_share = per_token > 0 ? attn_per_token / per_token : 0;
     attention_s = x.flash_attention

@@ -47,10 +47,15 @@ struct ModelArch {
   int qk_nope_head_dim = 0;
   int qk_rope_head_dim = 0;
   int v_head_dim = 0;
+  // Sliding-window attention (Mistral 7B v0.1, Gemma 2/3, GPT-OSS): `sliding_layers` blocks attend
+  // only the last `sliding_window` keys (the query's own included); 0 layers means every block.
+  int sliding_window = 0;  // 0: every block attends the whole causal context
+  int sliding_layers = 0;
 
   int effective_head_dim() const { return head_dim > 0 ? head_dim : hidden / heads; }
   bool is_moe() const { return experts > 0; }
   int moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
+  int windowed_layers() const { return sliding_window <= 0 ? 0 : sliding_layers > 0 ? sliding_layers : layers; }
   int effective_shared_ffn() const { return shared_expert_ffn > 0 ? shared_expert_ffn : expert_ffn; }
   // Widths of the tensors attention keeps per token (per layer, before TP sharding).
   double q_width() const;
