@@ -123,6 +123,10 @@ TEST_SUITE("import") {
         // embedding, which the report does not say it counts).
         {"deepseek-v2.config.json", 236e9, 1 / 236.0, 21e9, 1 / 21.0, ""},
         {"deepseek-v3.config.json", 671e9, 1 / 671.0, 37e9, 1 / 37.0, "deepseek-v3"},
+        // gpt-oss model card (arXiv:2508.10925), Table 1: 20.91B total (the count: 20,908,050,240; the
+        // output projection's and the experts' biases and the sinks, about 6.7M, left out). Its 3.61B
+        // active leaves out the 579M embedding the count keeps: 4.19B - 0.58B.
+        {"gpt-oss-20b.config.json", 20.91e9, 0.01 / 20.91, 3.61e9 + 201088.0 * 2880, 0.01 / 4.19, "gpt-oss-20b"},
     };
     for (const Case& c : cases) {
       CAPTURE(c.file);
@@ -167,6 +171,19 @@ TEST_SUITE("import") {
     CHECK(g2["scenario"]["model"]["sliding_window"] == 4096);
     CHECK(g2["scenario"]["model"]["sliding_layers"] == 21);
     CHECK(!lists(g2["unsupported"], "sliding_window"));
+  }
+
+  TEST_CASE("GPT-OSS: every layer MoE, and its window on the layers layer_types lists") {
+    const json g = imported("gpt-oss-20b.config.json");
+    const json& m = g["scenario"]["model"];
+    CHECK(m["experts"] == 32);
+    CHECK(m["top_k"] == 4);
+    CHECK(m["expert_ffn"] == 2880);
+    CHECK(m["head_dim"] == 64);
+    CHECK(m["sliding_window"] == 128);
+    CHECK(m["sliding_layers"] == 12);  // "sliding_attention" on 12 of the 24 layer_types
+    CHECK(g["unknown"].empty());
+    CHECK(lists(g["unsupported"], "attention_bias"));  // the output projection's bias
   }
 
   TEST_CASE("MoE and MLA fields: Mixtral, Qwen3 MoE, DeepSeek-V3") {

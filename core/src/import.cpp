@@ -660,7 +660,7 @@ void finish(Importer& im, Knobs& k) {
 
 // ---- Hugging Face config.json ---------------------------------------------
 
-enum class Family { llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, gemma3, deepseek, phi3 };
+enum class Family { llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, gemma3, deepseek, phi3, gpt_oss };
 
 struct FamilyInfo {
   const char* model_type;
@@ -682,6 +682,7 @@ const FamilyInfo kFamilies[] = {
     {"deepseek_v2", "DeepseekV2ForCausalLM", Family::deepseek, false},
     {"deepseek_v3", "DeepseekV3ForCausalLM", Family::deepseek, false},
     {"phi3", "Phi3ForCausalLM", Family::phi3, false},
+    {"gpt_oss", "GptOssForCausalLM", Family::gpt_oss, false},
 };
 
 std::string family_names() {
@@ -845,7 +846,7 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
                                             " config.json gives it (import uses no transformers default for it)");
 
   const Family F = fam->family;
-  const bool moe = F == Family::mixtral || F == Family::qwen3_moe ||
+  const bool moe = F == Family::mixtral || F == Family::qwen3_moe || F == Family::gpt_oss ||
                    (F == Family::deepseek && cfg.contains("n_routed_experts") && !cfg["n_routed_experts"].is_null());
   const bool mla = F == Family::deepseek;
   im.set("model.gated_mlp", true, type_key, "gated MLP (SwiGLU or GeGLU): three matrices");
@@ -876,8 +877,8 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
         continue;
       }
       im.set(field, v, key);
-      if (name == "intermediate_size" && F == Family::mixtral)
-        im.set("model.expert_ffn", v, key, "Mixtral's experts have the width of a dense MLP");
+      if (name == "intermediate_size" && (F == Family::mixtral || F == Family::gpt_oss))
+        im.set("model.expert_ffn", v, key, "the experts have the width of a dense MLP (every layer is MoE)");
       continue;
     }
     if (name == "num_key_value_heads") {
@@ -959,6 +960,11 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
         im.unsupported_key(key, "the multi-token prediction module (" + value_text(v) +
                                     " layer; DeepSeek-V3: 14B parameters) is not counted");
       }
+    } else if (name == "experts_per_token" && F == Family::gpt_oss) {
+      im.ignore(key, "the same as num_experts_per_tok");
+    } else if (name == "swiglu_limit" || name == "initial_context_length") {
+      im.ignore(key, name == "swiglu_limit" ? "a clamp inside SwiGLU: no parameters, no FLOPs to speak of"
+                                            : "the context before YaRN scaling: a custom model has no context field");
     } else if (name == "quantization_config") {
       im.unsupported_key(key, "the checkpoint is stored quantized; training precision is the scenario's precision");
     } else if (name == "torch_dtype" || name == "dtype") {
