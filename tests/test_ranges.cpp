@@ -294,11 +294,11 @@ TEST_SUITE("ranges") {
       return parse(text);
     };
     CHECK(slow_path_of(moe_with(1, "")) == SlowPath::dropless_moe_small_batch);
-    CHECK(slow_path_of(moe_with(2, "")) == SlowPath::dropless_moe_small_batch);  // 8,192 tokens, the bound
-    CHECK(slow_path_of(moe_with(4, "")) == SlowPath::none);                      // 16,384 tokens a GPU
-    // Tokens a GPU: 4 x 4,096 over TP 2 with sequence parallelism is 8,192; over CP 2 the same.
-    CHECK(slow_path_of(moe_with(4, R"(, "tp": 2, "sequence_parallel": true)")) == SlowPath::dropless_moe_small_batch);
-    CHECK(slow_path_of(moe_with(4, R"(, "cp": 2)")) == SlowPath::dropless_moe_small_batch);
+    CHECK(slow_path_of(moe_with(4, "")) == SlowPath::dropless_moe_small_batch);  // 16,384 tokens, the bound
+    CHECK(slow_path_of(moe_with(8, "")) == SlowPath::none);                      // 32,768 tokens a GPU
+    // Tokens a GPU: 8 x 4,096 over TP 2 with sequence parallelism is 16,384; over CP 2 the same.
+    CHECK(slow_path_of(moe_with(8, R"(, "tp": 2, "sequence_parallel": true)")) == SlowPath::dropless_moe_small_batch);
+    CHECK(slow_path_of(moe_with(8, R"(, "cp": 2)")) == SlowPath::dropless_moe_small_batch);
     CHECK(slow_path_of(moe_with(1, R"(, "ep_dispatcher": "deepep")")) == SlowPath::none);
     CHECK(slow_path_of(moe_with(1, "", 1)) == SlowPath::none);                // no expert parallelism
     CHECK(slow_path_of(moe_with(1, "", 8, "torchtitan")) == SlowPath::none);  // not Megatron's dispatcher
@@ -326,13 +326,17 @@ TEST_SUITE("ranges") {
     }
     CHECK(ring.size() == 6);  // torchtitan Llama 3.1 8B and 405B at CP 2, 4 and 8
     // Qwen3-30B-A3B (EP 8, 1-2 x 4,096 tokens) and Qwen3-235B-A22B (EP 32, TP 2 with sequence
-    // parallelism: 2,048 tokens a GPU), each in the 25.11 and 26.02 tables; GPT-OSS 120B on H100
-    // (26.02: 1 x 4,096 tokens) and on GB200 (25.11: 1 x 8,192).
+    // parallelism: 2,048 tokens a GPU), each in the 25.11 and 26.02 tables, and GPT-OSS 120B on every
+    // system of both (1-4 x 4,096 or 1-2 x 8,192 tokens, EP 8 or 64).
     std::sort(dropless.begin(), dropless.end());
-    CHECK(dropless ==
-          std::vector<std::string>{"mbridge2511-gpt-oss-120b-gb200-64gpu", "mbridge2511-qwen3-235b-a22b-h100-256gpu",
-                                   "mbridge2511-qwen3-30b-a3b-h100-16gpu", "mbridge2602-gpt-oss-120b-h100-64gpu",
-                                   "mbridge2602-qwen3-235b-a22b-h100-256gpu", "mbridge2602-qwen3-30b-a3b-h100-16gpu"});
+    CHECK(dropless == std::vector<std::string>{
+                          "mbridge2511-gpt-oss-120b-b200-64gpu", "mbridge2511-gpt-oss-120b-gb200-64gpu",
+                          "mbridge2511-gpt-oss-120b-gb300-64gpu", "mbridge2511-gpt-oss-120b-h100-64gpu",
+                          "mbridge2511-qwen3-235b-a22b-h100-256gpu", "mbridge2511-qwen3-30b-a3b-h100-16gpu",
+                          "mbridge2602-gpt-oss-120b-b200-64gpu", "mbridge2602-gpt-oss-120b-b300-64gpu",
+                          "mbridge2602-gpt-oss-120b-gb200-64gpu", "mbridge2602-gpt-oss-120b-gb300-64gpu",
+                          "mbridge2602-gpt-oss-120b-h100-64gpu", "mbridge2602-qwen3-235b-a22b-h100-256gpu",
+                          "mbridge2602-qwen3-30b-a3b-h100-16gpu"});
     for (SlowPath p : {SlowPath::dropless_moe_small_batch, SlowPath::pytorch_ring_attention}) {
       CAPTURE(kSlowPathNames[static_cast<int>(p)]);
       CHECK(builtin_slow_path_evidence(p).runs >= kMinSlowPathRuns);
@@ -348,7 +352,7 @@ TEST_SUITE("ranges") {
     REQUIRE(w != nullptr);
     const SlowPathEvidence& e = builtin_slow_path_evidence(SlowPath::dropless_moe_small_batch);
     CHECK(std::string(w->rule) == "dropless_moe_small_batch");
-    CHECK(w->runs == 6);
+    CHECK(w->runs == 13);
     CHECK(w->value < kSlowPathWarnBelow);
     CHECK(w->limit <= w->value);
     CHECK(w->value <= w->high);

@@ -32,9 +32,10 @@ static_assert(std::size(kSlowPathNames) == static_cast<size_t>(SlowPath::count))
 // The dropless dispatcher waits on the host once per MoE layer to learn the tokens per expert
 // (Megatron-Core moe/token_dispatcher.py), so the host's launch time for the rest of the layer is
 // exposed where the layer's GPU work is short: NVIDIA's tables show it at 1-2 sequences of 4,096
-// tokens a micro-batch and much less at 8 (docs/validation.md, "Fine-grained MoE on Megatron").
+// tokens a micro-batch for Qwen3-30B-A3B and at 4 for GPT-OSS 120B, and much less at 8 for
+// Qwen3-30B-A3B on B300 (docs/validation.md, "Fine-grained MoE on Megatron").
 // Counted per GPU: a micro-batch's tokens over CP, and over TP with sequence parallelism.
-inline constexpr int kSlowMoeTokens = 8192;
+inline constexpr int kSlowMoeTokens = 16384;
 SlowPath slow_path_of(const Scenario& s);
 
 // What the published runs of one slow path measured: published / estimated throughput.
