@@ -55,14 +55,15 @@ double attended_keys(const ModelArch& m, int seq_len) {
   return (m.layers - windowed) * s + windowed * std::min(static_cast<double>(m.sliding_window), s);
 }
 
-double attention_fwd_flops(const ModelArch& m, int seq_len) {
-  return 2.0 * (m.q_width() + m.attn_out_width()) * attended_keys(m, seq_len);
-}
+// Q K^T and scores x V of one token over every query head, for `keys` keys summed over the blocks.
+double score_flops(const ModelArch& m, double keys) { return 2.0 * (m.q_width() + m.attn_out_width()) * keys; }
+
+double attention_fwd_flops(const ModelArch& m, int seq_len) { return score_flops(m, attended_keys(m, seq_len)); }
 
 // Unfused attention (eager softmax(Q K^T) V) computes every score of the sequence and masks the
 // ones outside the window afterwards, so its work is the full count whatever the window.
 double full_attention_fwd_flops(const ModelArch& m, int seq_len) {
-  return 2.0 * static_cast<double>(seq_len) * (m.q_width() + m.attn_out_width()) * m.layers;
+  return score_flops(m, static_cast<double>(seq_len) * m.layers);
 }
 
 // What a causal fused kernel computes forward: the scores on and below the diagonal, s / 2 keys a
@@ -72,7 +73,7 @@ double attention_kernel_fwd_flops(const ModelArch& m, int seq_len) {
   const double s = seq_len, w = m.sliding_window;
   const int windowed = m.windowed_layers();
   const double windowed_keys = s > w ? w - w * w / (2 * s) : s / 2;
-  return 2.0 * (m.q_width() + m.attn_out_width()) * ((m.layers - windowed) * s / 2 + windowed * windowed_keys);
+  return score_flops(m, (m.layers - windowed) * s / 2 + windowed * windowed_keys);
 }
 
 // Per-operator selective checkpointing (torchtitan, selective_ac_option "op": its _save_list keeps
