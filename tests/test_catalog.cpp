@@ -22,7 +22,7 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.7");
+    CHECK(c.catalog_version == "2026.12.8");
     CHECK(c.as_of == "2026-12-04");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
@@ -248,10 +248,19 @@ TEST_SUITE("malformed catalogs") {
     unknown_section["gpus"] = json::array();
     json no_currency = minimal();
     no_currency.erase("currency");
+    // attention_length_scale scales a kernel's attention_efficiency: the minimal H100 gets a cuDNN
+    // figure, then a curve with one defect each.
+    auto curve = [](const json& points, bool with_rate = true) {
+      json doc = minimal();
+      if (with_rate) doc["accelerators"][0]["attention_efficiency"] = {{"cudnn", 0.5}};
+      doc["accelerators"][0]["attention_length_scale"] = {{"cudnn", points}};
+      return doc;
+    };
     const Case cases[] = {
         {set("/accelerators/0/memory_gb", -80), "/accelerators/0/memory_gb: must be > 0, got -80"},
         // A figure so large its products overflow to infinity (1e300 GB in bytes) has a ceiling.
-        {set("/accelerators/0/memory_gb", 1e300), "/accelerators/0/memory_gb: must be > 0 and at most 1e15; got 1e+300"},
+        {set("/accelerators/0/memory_gb", 1e300),
+         "/accelerators/0/memory_gb: must be > 0 and at most 1e15; got 1e+300"},
         {set("/instances/0/on_demand_per_hour", 2e15),
          "/instances/0/on_demand_per_hour: must be > 0 and at most 1e15; got 2e+15"},
         {set("/accelerators/0/memory_gib", 80), "/accelerators/0/memory_gib: unknown field; allowed here:"},
@@ -276,6 +285,23 @@ TEST_SUITE("malformed catalogs") {
          "got "
          "\"fp8\""},
         {set("/accelerators/0/sources/speed", "x"), "/accelerators/0/sources/speed: names no field of this entry"},
+        {curve(json::array({json::array({4096, 0.8}), json::array({16384, 1})}), false),
+         "/accelerators/0/attention_length_scale/cudnn: scales attention_efficiency of the same kernel, which this "
+         "entry lacks"},
+        {curve(json::array({json::array({16384, 1})})),
+         "/accelerators/0/attention_length_scale/cudnn: must be an array of at least two [length, ratio] points"},
+        {curve(json::array({json::array({16384, 1}), json::array({4096, 0.8})})),
+         "/accelerators/0/attention_length_scale/cudnn/1: lengths must ascend; got 4096 after 16384"},
+        {curve(json::array({json::array({4096, 0.8}), json::array({16384, 0.9})})),
+         "/accelerators/0/attention_length_scale/cudnn: needs the point of ratio 1: the length attention_efficiency "
+         "was measured at"},
+        {curve(json::array({json::array({4096, 3}), json::array({16384, 1})})),
+         "/accelerators/0/attention_length_scale/cudnn/0: ratio must be > 0 and at most 2; got 3"},
+        {curve(json::array({json::array({4096.5, 0.8}), json::array({16384, 1})})),
+         "/accelerators/0/attention_length_scale/cudnn/0: length must be a whole number of tokens from 1 to 10000000; "
+         "got 4096.5"},
+        {curve(json::array({json::array({4096}), json::array({16384, 1})})),
+         "/accelerators/0/attention_length_scale/cudnn/0: must be [length in tokens, ratio]; got [4096]"},
         {set("/schema_version", 2),
          "/schema_version: the catalog uses schema 2 but this llmplan reads up to 1: update llmplan to read it"},
         {set("/catalog_version", "v1"), "/catalog_version: must look like 2026.11.0 (YYYY.MM.N); got \"v1\""},
@@ -333,6 +359,10 @@ TEST_SUITE("malformed catalogs") {
       const std::string got = first_diagnostic(c.doc);
       CHECK_MESSAGE(got.rfind(c.expected, 0) == 0, got);
     }
+    const CatalogLoad good =
+        load_catalog(curve(json::array({json::array({4096, 0.8}), json::array({16384, 1})})).dump());
+    REQUIRE(good.catalog.has_value());
+    CHECK(good.catalog->accelerators[0].attention_length_scale[static_cast<int>(AttentionKernel::cudnn)].size() == 2);
   }
 
   TEST_CASE("aliases resolve in every lookup, and must each name one entry") {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -347,7 +348,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 10);
+    CHECK(kModelVersion == 11);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -359,58 +360,52 @@ TEST_SUITE("links") {
     CHECK(old.valid);
     CHECK(old.notices.empty());
     CHECK(old.model_version == 1);
-    int v2 = 0, v3 = 0, v4 = 0, v5 = 0, v6 = 0, v7 = 0, v8 = 0, v9 = 0, v10 = 0;
-    for (const ModelChange& c : kModelChanges) {
-      v2 += c.version == 2;
-      v3 += c.version == 3;
-      v4 += c.version == 4;
-      v5 += c.version == 5;
-      v6 += c.version == 6;
-      v7 += c.version == 7;
-      v8 += c.version == 8;
-      v9 += c.version == 9;
-      v10 += c.version == 10;
+    // Each model version's number of changes, date and a phrase of its first change, written out:
+    // a new model adds one row.
+    struct Expected {
+      int version, changes;
+      const char* date;
+      const char* first;
+    };
+    const Expected expected[] = {
+        {2, 6, "2026-12-01", "Collective bandwidth follows the topology"},
+        {3, 3, "2026-12-01", "Eager PyTorch"},
+        {4, 4, "2026-12-02", "async TP"},
+        {5, 2, "2026-12-02", "root unit"},
+        {6, 1, "2026-12-02", "FSDP2"},
+        {7, 2, "2026-12-02", "gradient bucket"},
+        {8, 1, "2026-12-03", "DeepEP"},
+        {9, 1, "2026-12-03", "TP comm overlap"},
+        {10, 1, "2026-12-04", "Sliding-window"},
+        {11, 1, "2026-12-04", "sequence length"},
+    };
+    REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
+    size_t total = 0;
+    for (const Expected& e : expected) {
+      CAPTURE(e.version);
+      int n = 0;
+      for (const ModelChange& c : kModelChanges) n += c.version == e.version;
+      CHECK(n == e.changes);
+      total += static_cast<size_t>(e.changes);
     }
-    CHECK(v2 == 6);
-    CHECK(v3 == 3);
-    CHECK(v4 == 4);
-    CHECK(v5 == 2);
-    CHECK(v6 == 1);
-    CHECK(v7 == 2);
-    CHECK(v8 == 1);
-    CHECK(v9 == 1);
-    CHECK(v10 == 1);
-    REQUIRE(old.model_changes.size() == static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10));
+    REQUIRE(old.model_changes.size() == total);
     CHECK(old.model_changes == model_changes_since(1));
-    for (size_t i = 0; i < old.model_changes.size(); ++i) {
-      const std::string& line = old.model_changes[i];
-      CAPTURE(line);
-      const char* prefix = i < static_cast<size_t>(v2)                                      ? "model 2 (2026-12-01): "
-                           : i < static_cast<size_t>(v2 + v3)                               ? "model 3 (2026-12-01): "
-                           : i < static_cast<size_t>(v2 + v3 + v4)                          ? "model 4 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5)                     ? "model 5 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6)                ? "model 6 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7)           ? "model 7 (2026-12-02): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8)      ? "model 8 (2026-12-03): "
-                           : i < static_cast<size_t>(v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9) ? "model 9 (2026-12-03): "
-                                                                                            : "model 10 (2026-12-04): ";
-      CHECK(line.rfind(prefix, 0) == 0);
-      CHECK(line.find(" \u2014 ") != std::string::npos);
+    size_t line = 0;
+    for (const Expected& e : expected) {
+      const std::string prefix = "model " + std::to_string(e.version) + " (" + e.date + "): ";
+      CAPTURE(prefix);
+      CHECK(old.model_changes[line].find(e.first) != std::string::npos);
+      for (int i = 0; i < e.changes; ++i, ++line) {
+        CHECK(old.model_changes[line].rfind(prefix, 0) == 0);
+        CHECK(old.model_changes[line].find(" \u2014 ") != std::string::npos);
+      }
     }
-    CHECK(old.model_changes.front().find("Collective bandwidth follows the topology") != std::string::npos);
-    CHECK(old.model_changes[v2 - 1].find("refitted on the fit families") != std::string::npos);
-    CHECK(old.model_changes[v2].find("Eager PyTorch") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3].find("async TP") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3 + v4].find("root unit") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3 + v4 + v5].find("FSDP2") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6].find("gradient bucket") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6 + v7].find("DeepEP") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6 + v7 + v8].find("TP comm overlap") != std::string::npos);
-    CHECK(old.model_changes[v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9].find("Sliding-window") != std::string::npos);
-    // A model-2 link lists only what models 3 to 10 changed.
+    CHECK(old.model_changes[static_cast<size_t>(expected[0].changes) - 1].find("refitted on the fit families") !=
+          std::string::npos);
+    // A model-2 link lists only what models 3 and later changed.
     const LinkDecode two = decode("#v=1&c=2026.12.1&mv=2&m=llama-2-7b&s=2048");
     CHECK(two.notices.empty());
-    CHECK(two.model_changes.size() == static_cast<size_t>(v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10));
+    CHECK(two.model_changes.size() == total - static_cast<size_t>(expected[0].changes));
     CHECK(two.model_changes == model_changes_since(2));
     // The scenario is the same one a current link of it opens: only the estimator moved.
     CHECK(old.input_json == decode("#v=1&c=2026.12.0&mv=2&m=llama-2-7b&s=2048").input_json);

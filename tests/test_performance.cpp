@@ -746,6 +746,8 @@ TEST_CASE("Blackwell parts run cuDNN and FlashAttention-2 at their measured rate
   // 20.498 ms backward, flash-attn 2.7.4 20.553 and 62.037 ms, for 3.5 x 8.796e12 kernel FLOPs:
   // 1,139.6 and 372.8 TFLOP/s, 0.5065 and 0.1657 of 2,250. Before it both kernels fell back to the
   // B200's GEMM ratio, 0.7756. Same model and sequence as above: 8,192 x 7,516,192,768 FLOPs.
+  // Catalog 2026.12.8: at 8,192 tokens the same sweep's cuDNN runs 1,001.5 TFLOP/s, 0.879 of its
+  // 16,384-token figure (attention_length_scale); FlashAttention-2 has no sweep in the catalog.
   const double kernel_flops = 8192 * (4294967296.0 / 2 * 3.5);
   auto attention = [](const char* accelerator, AttentionKernel kernel) {
     Scenario s = one_sequence_on(accelerator);
@@ -754,23 +756,58 @@ TEST_CASE("Blackwell parts run cuDNN and FlashAttention-2 at their measured rate
   };
   const AttentionKernel k_cudnn = AttentionKernel::cudnn, k_flash2 = AttentionKernel::flash2;
   const TimeResult cudnn = attention("b200-sxm-180gb", k_cudnn);
-  CHECK(cudnn.attention_efficiency == doctest::Approx(0.5065));
-  CHECK(cudnn.attention_s == doctest::Approx(kernel_flops / (2250e12 * 0.5065)));
-  CHECK(cudnn.attention_s == doctest::Approx(0.054029).epsilon(1e-4));
+  CHECK(cudnn.attention_efficiency == doctest::Approx(0.5065 * 0.879));
+  CHECK(cudnn.attention_s == doctest::Approx(kernel_flops / (2250e12 * 0.5065 * 0.879)));
+  CHECK(cudnn.attention_s == doctest::Approx(0.061466).epsilon(1e-4));
   const TimeResult flash2 = attention("b200-sxm-180gb", k_flash2);
   CHECK(flash2.attention_efficiency == doctest::Approx(0.1657));
   CHECK(flash2.attention_s == doctest::Approx(0.165152).epsilon(1e-4));
-  // FlashAttention-2 has no Blackwell kernels: three times cuDNN's time on the same part.
-  CHECK(flash2.attention_s / cudnn.attention_s == doctest::Approx(0.5065 / 0.1657));
+  // FlashAttention-2 has no Blackwell kernels: over twice cuDNN's time on the same part.
+  CHECK(flash2.attention_s / cudnn.attention_s == doctest::Approx(0.5065 * 0.879 / 0.1657));
   // The GB200 and GB300 were measured themselves (0.5563 / 0.1487 and 0.5470 / 0.1568 of 2,500
-  // TFLOP/s); the B300 takes the GB300's fractions of its own 2,250.
-  CHECK(attention("gb200-186gb", k_cudnn).attention_efficiency == doctest::Approx(0.5563));
+  // TFLOP/s), at 8,192 tokens 0.934 and 0.888 of that for cuDNN; the B300 takes the GB300's
+  // fractions of its own 2,250.
+  CHECK(attention("gb200-186gb", k_cudnn).attention_efficiency == doctest::Approx(0.5563 * 0.934));
   CHECK(attention("gb200-186gb", k_flash2).attention_efficiency == doctest::Approx(0.1487));
-  CHECK(attention("gb300-288gb", k_cudnn).attention_efficiency == doctest::Approx(0.5470));
+  CHECK(attention("gb300-288gb", k_cudnn).attention_efficiency == doctest::Approx(0.5470 * 0.888));
   CHECK(attention("b300-sxm-288gb", k_flash2).attention_s == doctest::Approx(kernel_flops / (2250e12 * 0.1568)));
   // A scenario that names no kernel keeps the part's usual one, FlashAttention-4.
   CHECK(estimate(one_sequence_on("b200-sxm-180gb"), default_calibration()).time.attention_efficiency ==
         doctest::Approx(0.561));
+}
+
+TEST_CASE("fused attention's rate follows the kernel's length where the catalog has a measured sweep") {
+  // Catalog 2026.12.8, GB200 cuDNN (cudnn-frontend SDPA training benchmark, cudnn_fe): 3.5 / (1/fwd +
+  // 2.5/bwd) over the 16,384-token figure, 1,391 TFLOP/s: 512 348 (0.25), 4K 1,131 (0.814), 8K 1,299
+  // (0.934). Between points the ratio is linear in log2 length: at 6,000 tokens 0.814 + (0.934 -
+  // 0.814) x log2(6,000 / 4,096) = 0.88009; beyond the ends the end's ratio.
+  const Catalog& c = builtin_catalog();
+  const Accelerator* gb200 = c.find_accelerator("gb200-186gb");
+  REQUIRE(gb200 != nullptr);
+  const AttentionLengthScale& curve = gb200->attention_length_scale[static_cast<int>(AttentionKernel::cudnn)];
+  CHECK(length_scale(curve, 6000) == doctest::Approx(0.88009).epsilon(1e-4));
+  CHECK(length_scale(curve, 8192) == doctest::Approx(0.934));
+  CHECK(length_scale(curve, 256) == doctest::Approx(0.25));
+  CHECK(length_scale(curve, 131072) == doctest::Approx(1.0));
+  CHECK(length_scale({}, 512) == 1.0);
+  auto rate = [](const char* accelerator, int seq_len, int cp) {
+    Scenario s = one_sequence_on(accelerator);
+    s.parallel.attention_kernel = AttentionKernel::cudnn;
+    s.seq_len = seq_len;
+    s.parallel.cp = cp;
+    s.cluster.gpus = cp;
+    return estimate(s, default_calibration()).time.attention_efficiency;
+  };
+  CHECK(rate("gb200-186gb", 4096, 1) == doctest::Approx(0.5563 * 0.814));
+  // Context parallelism runs the kernel on seq_len / cp tokens: 32,768 over CP 4 is the 8K rate.
+  CHECK(rate("gb200-186gb", 32768, 4) == doctest::Approx(0.5563 * 0.934));
+  CHECK(rate("gb200-186gb", 32768, 1) == doctest::Approx(0.5563));
+  // The B200's own sweep from 4,096 tokens (shorter ones time the PyTorch call more than the kernel):
+  // 738 / 1,139.6 = 0.648 there and below.
+  CHECK(rate("b200-sxm-180gb", 4096, 1) == doctest::Approx(0.5065 * 0.648));
+  CHECK(rate("b200-sxm-180gb", 2048, 1) == doctest::Approx(0.5065 * 0.648));
+  // No sweep of the H100's kernels in the catalog: its 16K figure at every length.
+  CHECK(rate("h100-sxm5-80gb", 4096, 1) == doctest::Approx(0.542));
 }
 
 TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel runs twice as fast") {

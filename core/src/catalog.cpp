@@ -8,10 +8,11 @@
 // [SECTION] References between sections
 // [SECTION] Documents: one merged file or several section files
 #include "llmplan/catalog.hpp"
-#include "llmplan/units.hpp"
 #include "llmplan/tco.hpp"
+#include "llmplan/units.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <iterator>
@@ -221,6 +222,51 @@ int attention_kernel_index(const std::string& name) {
   return -1;
 }
 
+// One kernel's attention_length_scale: at least two [length, ratio] points, lengths whole tokens
+// from 1 to 1e7 in ascending order, ratios in (0, 2], one of them exactly 1 (the length the
+// kernel's attention_efficiency figure was measured at, which the kernel must have).
+bool read_length_points(Reader& r, const json& list, const std::string& lp, const Opt& efficiency,
+                        AttentionLengthScale& out) {
+  if (!list.is_array() || list.size() < 2) return r.fail(lp, "must be an array of at least two [length, ratio] points");
+  if (!efficiency) return r.fail(lp, "scales attention_efficiency of the same kernel, which this entry lacks");
+  bool reference = false;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string ip = r.index(lp, i);
+    const json& point = list[i];
+    if (!point.is_array() || point.size() != 2 || !point[0].is_number() || !point[1].is_number())
+      return r.fail(ip, "must be [length in tokens, ratio]; got " + point.dump());
+    const double length = point[0].get<double>(), ratio = point[1].get<double>();
+    if (!(length >= 1 && length <= 1e7) || length != std::floor(length))
+      return r.fail(ip, "length must be a whole number of tokens from 1 to 10000000; got " + point[0].dump());
+    if (!out.empty() && length <= out.back()[0])
+      return r.fail(ip,
+                    "lengths must ascend; got " + point[0].dump() + " after " + format_significant(out.back()[0], 9));
+    if (!(ratio > 0 && ratio <= 2)) return r.fail(ip, "ratio must be > 0 and at most 2; got " + point[1].dump());
+    reference = reference || ratio == 1.0;
+    out.push_back({length, ratio});
+  }
+  if (!reference) return r.fail(lp, "needs the point of ratio 1: the length attention_efficiency was measured at");
+  return true;
+}
+
+// attention_length_scale: {kernel: [[length, ratio], ...]}.
+bool read_attention_length_scale(Reader& r, const json& o, const std::string& p, Accelerator& a) {
+  if (!o.contains("attention_length_scale") || o["attention_length_scale"].is_null()) return true;
+  const json& m = o["attention_length_scale"];
+  const std::string at = r.join(p, "attention_length_scale");
+  if (!m.is_object()) return r.fail(at, "must be an object of kernel: [[length, ratio], ...]");
+  for (const auto& item : m.items()) {
+    const int k = attention_kernel_index(item.key());
+    if (k < 0)
+      return r.fail(r.join(at, item.key()),
+                    "is not a kernel; expected one of flash1, flash_triton, flash2, flash3, flash4, cudnn");
+    if (!read_length_points(r, item.value(), r.join(at, item.key()), a.attention_efficiency[k],
+                            a.attention_length_scale[k]))
+      return false;
+  }
+  return true;
+}
+
 // attention_efficiency: {kernel: fraction}; attention_kernel: the kernel used by default.
 bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   static const char* const kKernels = "flash1, flash_triton, flash2, flash3, flash4, cudnn";
@@ -234,6 +280,7 @@ bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator&
       if (!fraction(r, m, item.key().c_str(), at, a.attention_efficiency[k])) return false;
     }
   }
+  if (!read_attention_length_scale(r, o, p, a)) return false;
   if (o.contains("attention_kernel") && !o["attention_kernel"].is_null()) {
     std::string name;
     if (!r.string(o, "attention_kernel", p, name)) return false;
@@ -264,10 +311,26 @@ bool read_unsupported_precisions(Reader& r, const json& o, const std::string& p,
 
 bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (!entry_info(r, o, p, a,
-                  {"vendor", "form_factor", "memory_gb", "memory_bw_gb_per_s", "fp32_tflops", "tf32_dense_tflops",
-                   "bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "fp4_dense_tflops", "intra_node_link",
-                   "intra_node_gb_per_s", "pcie_gen", "tdp_w", "gemm_bf16_efficiency", "gemm_fp8_efficiency",
-                   "attention_efficiency", "attention_kernel", "unsupported_precisions"}) ||
+                  {"vendor",
+                   "form_factor",
+                   "memory_gb",
+                   "memory_bw_gb_per_s",
+                   "fp32_tflops",
+                   "tf32_dense_tflops",
+                   "bf16_dense_tflops",
+                   "fp16_dense_tflops",
+                   "fp8_dense_tflops",
+                   "fp4_dense_tflops",
+                   "intra_node_link",
+                   "intra_node_gb_per_s",
+                   "pcie_gen",
+                   "tdp_w",
+                   "gemm_bf16_efficiency",
+                   "gemm_fp8_efficiency",
+                   "attention_efficiency",
+                   "attention_length_scale",
+                   "attention_kernel",
+                   "unsupported_precisions"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||
       !req(r, o, "memory_gb", p, a.memory_gb) || !req(r, o, "memory_bw_gb_per_s", p, a.memory_bw_gb_per_s) ||

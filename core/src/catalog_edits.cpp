@@ -58,7 +58,9 @@ void add_gpus(const json& gpus, const std::string& source, json& doc, std::strin
     copy["source"] = source;
     copy["aliases"] = json::array();
     // Measurements of the base GPU, not of this one.
-    for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_efficiency"}) copy[key] = nullptr;
+    for (const char* key :
+         {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_efficiency", "attention_length_scale"})
+      copy[key] = nullptr;
     doc["accelerators"].push_back(copy);
   }
 }

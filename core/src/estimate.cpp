@@ -69,7 +69,9 @@ Tier tier_of(const Scenario& s, const ParamCount& p) {
 AttentionKernel much_faster_attention_kernel(const Scenario& s, double used) {
   const AttentionKernel named = s.parallel.attention_kernel;
   if (!s.parallel.flash_attention || named == AttentionKernel::auto_ || used <= 0) return AttentionKernel::auto_;
-  const auto& rate = s.cluster.attention_efficiency;
+  // Every kernel's rate at this scenario's length, as the named kernel's `used` is.
+  std::array<double, kAttentionKernels> rate{};
+  for (int k = 1; k < kAttentionKernels; ++k) rate[k] = measured_attention_rate(s, static_cast<AttentionKernel>(k));
   int best = 0;
   for (int k = 1; k < kAttentionKernels; ++k)
     if (rate[static_cast<size_t>(k)] > rate[static_cast<size_t>(best)]) best = k;
@@ -137,7 +139,7 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   const AttentionKernel faster = much_faster_attention_kernel(s, used);
   if (faster != AttentionKernel::auto_ && r.time.attention_s >= r.time.step_s / 10) {
     Warning k{WarningCode::slow_attention_kernel, r.time.attention_s,
-              r.time.attention_s * used / s.cluster.attention_efficiency[static_cast<size_t>(faster)]};
+              r.time.attention_s * used / measured_attention_rate(s, faster)};
     k.rule = kAttentionKernelNames[static_cast<int>(faster)];
     w.add(k);
   }

@@ -562,9 +562,32 @@ AttentionKernel attention_kernel(const Scenario& s) {
                                                                : s.parallel.attention_kernel;
 }
 
+double attention_kernel_length(const Scenario& s) { return static_cast<double>(s.seq_len) / s.parallel.cp; }
+
+double length_scale(const AttentionLengthScale& points, double length) {
+  if (points.empty()) return 1.0;
+  if (length <= points.front()[0]) return points.front()[1];
+  if (length >= points.back()[0]) return points.back()[1];
+  size_t i = 1;
+  while (points[i][0] < length) ++i;
+  const auto& [l0, r0] = points[i - 1];
+  const auto& [l1, r1] = points[i];
+  return r0 + (r1 - r0) * std::log2(length / l0) / std::log2(l1 / l0);
+}
+
+// A short sequence gives each query tile few key blocks to amortise its start and end over: the
+// measured rate at the kernel's length (catalog attention_length_scale, where measured).
+double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
+  const int k = static_cast<int>(kernel);
+  return s.cluster.attention_efficiency[k] *
+         length_scale(s.cluster.attention_length_scale[k], attention_kernel_length(s));
+}
+
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const AttentionKernel kernel = attention_kernel(s);
-  const double measured = s.cluster.attention_efficiency[static_cast<int>(kernel)];
+  const double length = attention_kernel_length(s);
+  const double scale = length_scale(s.cluster.attention_length_scale[static_cast<int>(kernel)], length);
+  const double measured = measured_attention_rate(s, kernel);
   // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate:
   // the older kernels are slower (FlashAttention-2 paper, Dao 2023: about 2x FlashAttention-1)
   // and a vendor's fused kernel is of its class; never at the GEMM rate, which no attention kernel
@@ -575,12 +598,16 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   if (ex)
     ex->add("time.attention_efficiency", e, "1",
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
-                           "dense peak, in the kernel's own FLOP count (catalog attention_efficiency)"
+                           "dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its measured "
+                           "change at the kernel's length, seq_len / cp (catalog attention_length_scale, "
+                           "interpolated in log2 length; 1 where none is published)"
             : flash2 > 0
                 ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here "
                   "is used (older kernels are slower, vendor fused kernels of its class)"
                 : "no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
             {{"measured", measured},
+             {"kernel_length", length},
+             {"length_scale", scale},
              {"flash2_measured", flash2},
              {"gemm_ratio", gemm},
              {"kernel", static_cast<double>(kernel)}});

@@ -41,6 +41,7 @@ struct Accelerator : EntryInfo {
   // Fused attention forward + backward / 16-bit dense peak, per kernel (index AttentionKernel; the
   // auto slot is unused), in the kernels' own FLOP count; and the kernel frameworks use by default.
   std::array<Opt, kAttentionKernels> attention_efficiency{};
+  std::array<AttentionLengthScale, kAttentionKernels> attention_length_scale{};  // per kernel; empty: flat
   AttentionKernel attention_kernel = AttentionKernel::flash2;
   // Training precisions the chip's tensor cores lack ("bf16" on Volta); FP8 follows fp8_dense_tflops.
   std::vector<std::string> unsupported_precisions;

@@ -1,7 +1,9 @@
 // model.hpp: a decoder-only transformer's architecture ("Application" in Calculon's terms) and
 // its parameter count, term by term: the first step of the estimate.
 #pragma once
+#include <array>
 #include <string>
+#include <vector>
 
 #include "llmplan/explain.hpp"
 
@@ -15,6 +17,10 @@ enum class AttentionKernel { auto_, flash1, flash_triton, flash2, flash3, flash4
 inline constexpr const char* kAttentionKernelNames[] = {"auto",   "flash1", "flash_triton", "flash2",
                                                         "flash3", "flash4", "cudnn"};
 inline constexpr int kAttentionKernels = 7;
+// How a kernel's rate changes with the sequence length it runs on: measured (length in tokens,
+// rate / the rate its attention_efficiency figure was measured at) points, ascending by length;
+// empty: one rate at every length.
+using AttentionLengthScale = std::vector<std::array<double, 2>>;
 inline constexpr const char* kNormNames[] = {"rmsnorm", "layernorm"};
 inline constexpr const char* kAttentionNames[] = {"mha", "mla"};
 

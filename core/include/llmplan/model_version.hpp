@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 10;
+inline constexpr int kModelVersion = 11;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -202,6 +202,15 @@ inline constexpr ModelChange kModelChanges[] = {
      .effect = "Step time of those presets at sequences beyond 4,096 tokens down, and their MFU with it (fewer model "
                "FLOPs): Mistral 7B at 32K on 8 H100s with ZeRO-3 and full recompute 7.30 to 4.40 s a step. At 4,096 "
                "tokens or fewer, and every other model, unchanged."},
+    {.version = 11, .date = "2026-12-04",
+     .change = "Fused attention's rate follows the sequence length it runs on (seq_len / cp) where a sweep of the "
+               "kernel is measured: catalog attention_length_scale, the cuDNN rates of the B200, GB200, GB300 and "
+               "B300 at 512 to 16,384 tokens over their 16,384-token figure (NVIDIA cudnn-frontend SDPA training "
+               "benchmark), interpolated in log2 length; a short sequence leaves each query tile few key blocks "
+               "to amortise its start and end over.",
+     .effect = "Blackwell runs on the cuDNN kernel below 16,384 tokens a rank get slower attention: the GB200 at "
+               "8,192 tokens 0.934 of its former rate, at 4,096 0.814; the B200 at 4,096 0.648. Other "
+               "accelerators, other kernels and 16,384 tokens or more, unchanged."},
 };
 // clang-format on
 

@@ -155,6 +155,14 @@ double split_gemm_efficiency(const Scenario& s, const Calibration& cal, double w
                              Explainer* ex);
 // The fused attention kernel that runs: parallel.attention_kernel, or the accelerator's usual one.
 AttentionKernel attention_kernel(const Scenario& s);
+// The length a fused attention kernel runs on: seq_len / cp (ring attention passes chunks of that
+// many tokens; the local chunk against itself or another).
+double attention_kernel_length(const Scenario& s);
+// A kernel's rate at `length` over its catalog rate: linear in log2(length) between the measured
+// points, the end points' ratios beyond them, 1 without points.
+double length_scale(const AttentionLengthScale& points, double length);
+// A kernel's catalog rate on this accelerator at the scenario's kernel length; 0 when unpublished.
+double measured_attention_rate(const Scenario& s, AttentionKernel kernel);
 // Its rate / 16-bit dense peak: the accelerator's measured forward + backward ratio for that kernel
 // (catalog attention_efficiency), else the accelerator's large-GEMM ratio.
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex);
