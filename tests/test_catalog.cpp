@@ -289,7 +289,13 @@ TEST_SUITE("malformed catalogs") {
          "/accelerators/0/attention_length_scale/cudnn: scales attention_efficiency of the same kernel, which this "
          "entry lacks"},
         {curve(json::array({json::array({16384, 1})})),
-         "/accelerators/0/attention_length_scale/cudnn: must be an array of at least two [length, ratio] points"},
+         "/accelerators/0/attention_length_scale/cudnn: must be an array of 2 to 16 [length, ratio] points"},
+        {curve([] {
+           json points = json::array();
+           for (int i = 1; i <= 17; ++i) points.push_back(json::array({1024 * i, i == 16 ? 1.0 : 0.9}));
+           return points;
+         }()),
+         "/accelerators/0/attention_length_scale/cudnn: must be an array of 2 to 16 [length, ratio] points"},
         {curve(json::array({json::array({16384, 1}), json::array({4096, 0.8})})),
          "/accelerators/0/attention_length_scale/cudnn/1: lengths must ascend; got 4096 after 16384"},
         {curve(json::array({json::array({4096, 0.8}), json::array({16384, 0.9})})),

@@ -222,12 +222,13 @@ int attention_kernel_index(const std::string& name) {
   return -1;
 }
 
-// One kernel's attention_length_scale: at least two [length, ratio] points, lengths whole tokens
+// One kernel's attention_length_scale: 2 to 16 [length, ratio] points, lengths whole tokens
 // from 1 to 1e7 in ascending order, ratios in (0, 2], one of them exactly 1 (the length the
 // kernel's attention_efficiency figure was measured at, which the kernel must have).
 bool read_length_points(Reader& r, const json& list, const std::string& lp, const Opt& efficiency,
                         AttentionLengthScale& out) {
-  if (!list.is_array() || list.size() < 2) return r.fail(lp, "must be an array of at least two [length, ratio] points");
+  if (!list.is_array() || list.size() < 2 || list.size() > AttentionLengthScale::kMaxPoints)
+    return r.fail(lp, "must be an array of 2 to 16 [length, ratio] points");
   if (!efficiency) return r.fail(lp, "scales attention_efficiency of the same kernel, which this entry lacks");
   bool reference = false;
   for (size_t i = 0; i < list.size(); ++i) {

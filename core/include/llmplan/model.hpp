@@ -2,8 +2,8 @@
 // its parameter count, term by term: the first step of the estimate.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <string>
-#include <vector>
 
 #include "llmplan/explain.hpp"
 
@@ -19,8 +19,20 @@ inline constexpr const char* kAttentionKernelNames[] = {"auto",   "flash1", "fla
 inline constexpr int kAttentionKernels = 7;
 // How a kernel's rate changes with the sequence length it runs on: measured (length in tokens,
 // rate / the rate its attention_efficiency figure was measured at) points, ascending by length;
-// empty: one rate at every length.
-using AttentionLengthScale = std::vector<std::array<double, 2>>;
+// empty: one rate at every length. Fixed capacity, so that copying a scenario's cluster (the
+// planner copies one per layout) allocates nothing.
+struct AttentionLengthScale {
+  static constexpr int kMaxPoints = 16;
+  std::array<std::array<double, 2>, kMaxPoints> points{};
+  int count = 0;
+
+  bool empty() const { return count == 0; }
+  size_t size() const { return static_cast<size_t>(count); }
+  const std::array<double, 2>& operator[](size_t i) const { return points[i]; }
+  const std::array<double, 2>& front() const { return points[0]; }
+  const std::array<double, 2>& back() const { return points[static_cast<size_t>(count - 1)]; }
+  void push_back(const std::array<double, 2>& p) { points[static_cast<size_t>(count++)] = p; }
+};
 inline constexpr const char* kNormNames[] = {"rmsnorm", "layernorm"};
 inline constexpr const char* kAttentionNames[] = {"mha", "mla"};
 
