@@ -14,6 +14,7 @@
 #include "llmplan/catalog_releases.hpp"
 #include "llmplan/embedded.hpp"
 #include "llmplan/model.hpp"
+#include "llmplan/performance.hpp"
 
 using namespace llmplan;
 using nlohmann::json;
@@ -368,7 +369,12 @@ TEST_SUITE("malformed catalogs") {
     const CatalogLoad good =
         load_catalog(curve(json::array({json::array({4096, 0.8}), json::array({16384, 1})})).dump());
     REQUIRE(good.catalog.has_value());
-    CHECK(good.catalog->accelerators[0].attention_length_scale[static_cast<int>(AttentionKernel::cudnn)].size() == 2);
+    const AttentionLengthScale& two =
+        good.catalog->accelerators[0].attention_length_scale[static_cast<int>(AttentionKernel::cudnn)];
+    REQUIRE(two.size() == 2);
+    // One segment: 0.8 + (1 - 0.8) x log2(8,192 / 4,096) / log2(16,384 / 4,096) = 0.9.
+    CHECK(length_scale(two, 8192) == doctest::Approx(0.9));
+    CHECK(length_scale(two, 4096) == doctest::Approx(0.8));
   }
 
   TEST_CASE("aliases resolve in every lookup, and must each name one entry") {
@@ -510,6 +516,21 @@ TEST_CASE(
   CHECK(mine->source == source);
   CHECK_FALSE(mine->gemm_bf16_efficiency.has_value());  // the base's measurements are not this GPU's
   CHECK(load_catalog(e.json).catalog.has_value());      // the document links are checked against
+  // A Blackwell base drops its attention rates and their length sweeps together (catalog 2026.12.8):
+  // the sweeps scale rates the custom GPU does not have, which the loader would refuse.
+  const json blackwell = json::parse(R"({"gpus": [{"base": "b200-sxm-180gb", "id": "my-b200", "name": "My B200"}]})");
+  const EditedCatalog b = apply_catalog_edits(blackwell, builtin_catalog_json(), source);
+  REQUIRE_MESSAGE(b.load.catalog, b.error);
+  const Accelerator* my_b200 = b.load.catalog->find_accelerator("my-b200");
+  REQUIRE(my_b200);
+  CHECK_FALSE(builtin_catalog()
+                  .find_accelerator("b200-sxm-180gb")
+                  ->attention_length_scale[static_cast<int>(AttentionKernel::cudnn)]
+                  .empty());
+  for (int k = 0; k < kAttentionKernels; ++k) {
+    CHECK_FALSE(my_b200->attention_efficiency[k].has_value());
+    CHECK(my_b200->attention_length_scale[k].empty());
+  }
   // Hand-edited or damaged storage: each refused with the entry it names.
   const std::pair<const char*, const char*> damaged[] = {
       {"1E978", "not a JSON object"},

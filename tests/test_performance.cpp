@@ -810,6 +810,12 @@ TEST_CASE("fused attention's rate follows the kernel's length where the catalog 
   CHECK(rate("b200-sxm-180gb", 2048, 1) == doctest::Approx(0.5065 * 0.648));
   // No sweep of the H100's kernels in the catalog: its 16K figure at every length.
   CHECK(rate("h100-sxm5-80gb", 4096, 1) == doctest::Approx(0.542));
+  // A kernel with no rate of its own there runs at FlashAttention-2's at the same length: FlashAttention-3
+  // on the B200 at 2,048 tokens, 0.1657 x 0.574 (catalog 2026.12.9), not FlashAttention-2's 16K figure.
+  Scenario fa3 = one_sequence_on("b200-sxm-180gb");
+  fa3.parallel.attention_kernel = AttentionKernel::flash3;
+  fa3.seq_len = 2048;
+  CHECK(estimate(fa3, default_calibration()).time.attention_efficiency == doctest::Approx(0.1657 * 0.574));
 }
 
 TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel runs twice as fast") {

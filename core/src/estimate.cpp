@@ -62,9 +62,10 @@ Tier tier_of(const Scenario& s, const ParamCount& p) {
   return Tier::l2;
 }
 
-// The kernel with the catalog's fastest rate on this accelerator (attention_efficiency) when the
-// kernel the scenario names runs at under half of it: `used` is the rate the estimate gave the named
-// kernel (its own, or FlashAttention-2's where it has none). auto_ when no kernel is named or none is
+// The kernel with the catalog's fastest rate on this accelerator at this scenario's length
+// (attention_efficiency x attention_length_scale) when the kernel the scenario names runs at under
+// half of it: `used` is the rate the estimate gave the named kernel (its own, or FlashAttention-2's
+// where it has none, at the same length). auto_ when no kernel is named or none is
 // that much faster.
 AttentionKernel much_faster_attention_kernel(const Scenario& s, double used) {
   const AttentionKernel named = s.parallel.attention_kernel;
@@ -332,7 +333,9 @@ std::string warning_message(const Warning& w) {
              "estimate understates it. Use fewer GPUs, faster restarts (pricing.restart_h) or checkpoint more often.";
     case WarningCode::slow_attention_kernel:
       return "Attention takes " + format_duration(w.value) + " a step with the kernel this scenario names; \"" +
-             w.rule + "\", which the catalog rates at more than twice its rate on this GPU (attention_efficiency), " +
+             w.rule +
+             "\", which the catalog rates at more than twice its rate on this GPU at this sequence length "
+             "(attention_efficiency, attention_length_scale), " +
              "would take about " + format_duration(w.limit) +
              ". Name it in parallel.attention_kernel if the framework runs it.";
     case WarningCode::known_slow_path:

@@ -592,7 +592,8 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   // the older kernels are slower (FlashAttention-2 paper, Dao 2023: about 2x FlashAttention-1)
   // and a vendor's fused kernel is of its class; never at the GEMM rate, which no attention kernel
   // reaches (FlashAttention-3 paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
-  const double flash2 = s.cluster.attention_efficiency[static_cast<int>(AttentionKernel::flash2)];
+  // FlashAttention-2's rate at this length, as the kernel's own would be.
+  const double flash2 = measured_attention_rate(s, AttentionKernel::flash2);
   const double gemm = large_gemm_ratio(s, cal);
   const double e = measured > 0 ? measured : flash2 > 0 ? flash2 : gemm;
   if (ex)
@@ -602,8 +603,8 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
                            "change at the kernel's length, seq_len / cp (catalog attention_length_scale, "
                            "interpolated in log2 length; 1 where none is published)"
             : flash2 > 0
-                ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here "
-                  "is used (older kernels are slower, vendor fused kernels of its class)"
+                ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at "
+                  "this length, is used (older kernels are slower, vendor fused kernels of its class)"
                 : "no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
             {{"measured", measured},
              {"kernel_length", length},

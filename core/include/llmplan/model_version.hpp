@@ -208,9 +208,10 @@ inline constexpr ModelChange kModelChanges[] = {
                "B300 at 512 to 16,384 tokens over their 16,384-token figure (NVIDIA cudnn-frontend SDPA training "
                "benchmark), interpolated in log2 length; a short sequence leaves each query tile few key blocks "
                "to amortise its start and end over.",
-     .effect = "Blackwell runs on the cuDNN kernel below 16,384 tokens a rank get slower attention: the GB200 at "
-               "8,192 tokens 0.934 of its former rate, at 4,096 0.814; the B200 at 4,096 0.648. Other "
-               "accelerators, other kernels and 16,384 tokens or more, unchanged."},
+     .effect = "Below 16,384 tokens a rank, attention on Blackwell gets slower with the kernels the catalog has "
+               "sweeps of (cuDNN from catalog 2026.12.8, FlashAttention-2 from 2026.12.9): cuDNN on the GB200 at "
+               "8,192 tokens runs 0.934 of its former rate, at 4,096 0.814; on the B200 at 4,096 0.648. Other "
+               "accelerators and 16,384 tokens or more, unchanged."},
 };
 // clang-format on
 
