@@ -216,10 +216,19 @@ bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std
 // [SECTION] One reader per section
 //-----------------------------------------------------------------------------
 
+constexpr const char* kKernelList = "flash1, flash_triton, flash2, flash3, flash4, cudnn";
+
 int attention_kernel_index(const std::string& name) {
   for (int k = 1; k < kAttentionKernels; ++k)
     if (name == kAttentionKernelNames[k]) return k;
   return -1;
+}
+
+// The kernel a key of the object at `at` names, or -1 after reporting the key.
+int kernel_key(Reader& r, const std::string& at, const std::string& key) {
+  const int k = attention_kernel_index(key);
+  if (k < 0) r.fail(r.join(at, key), std::string("is not a kernel; expected one of ") + kKernelList);
+  return k;
 }
 
 // One kernel's attention_length_scale: 2 to 16 [length, ratio] points, lengths whole tokens
@@ -257,10 +266,8 @@ bool read_attention_length_scale(Reader& r, const json& o, const std::string& p,
   const std::string at = r.join(p, "attention_length_scale");
   if (!m.is_object()) return r.fail(at, "must be an object of kernel: [[length, ratio], ...]");
   for (const auto& item : m.items()) {
-    const int k = attention_kernel_index(item.key());
-    if (k < 0)
-      return r.fail(r.join(at, item.key()),
-                    "is not a kernel; expected one of flash1, flash_triton, flash2, flash3, flash4, cudnn");
+    const int k = kernel_key(r, at, item.key());
+    if (k < 0) return false;
     if (!read_length_points(r, item.value(), r.join(at, item.key()), a.attention_efficiency[k],
                             a.attention_length_scale[k]))
       return false;
@@ -270,14 +277,13 @@ bool read_attention_length_scale(Reader& r, const json& o, const std::string& p,
 
 // attention_efficiency: {kernel: fraction}; attention_kernel: the kernel used by default.
 bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator& a) {
-  static const char* const kKernels = "flash1, flash_triton, flash2, flash3, flash4, cudnn";
   if (o.contains("attention_efficiency") && !o["attention_efficiency"].is_null()) {
     const json& m = o["attention_efficiency"];
     const std::string at = r.join(p, "attention_efficiency");
     if (!m.is_object()) return r.fail(at, "must be an object of kernel: fraction");
     for (const auto& item : m.items()) {
-      const int k = attention_kernel_index(item.key());
-      if (k < 0) return r.fail(r.join(at, item.key()), std::string("is not a kernel; expected one of ") + kKernels);
+      const int k = kernel_key(r, at, item.key());
+      if (k < 0) return false;
       if (!fraction(r, m, item.key().c_str(), at, a.attention_efficiency[k])) return false;
     }
   }
@@ -288,7 +294,7 @@ bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator&
     const int k = attention_kernel_index(name);
     if (k < 0)
       return r.fail(r.join(p, "attention_kernel"),
-                    std::string("must be one of ") + kKernels + "; got \"" + name + "\"");
+                    std::string("must be one of ") + kKernelList + "; got \"" + name + "\"");
     a.attention_kernel = static_cast<AttentionKernel>(k);
   }
   return true;

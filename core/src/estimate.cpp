@@ -71,12 +71,13 @@ AttentionKernel much_faster_attention_kernel(const Scenario& s, double used) {
   const AttentionKernel named = s.parallel.attention_kernel;
   if (!s.parallel.flash_attention || named == AttentionKernel::auto_ || used <= 0) return AttentionKernel::auto_;
   // Every kernel's rate at this scenario's length, as the named kernel's `used` is.
-  std::array<double, kAttentionKernels> rate{};
-  for (int k = 1; k < kAttentionKernels; ++k) rate[k] = measured_attention_rate(s, static_cast<AttentionKernel>(k));
   int best = 0;
-  for (int k = 1; k < kAttentionKernels; ++k)
-    if (rate[static_cast<size_t>(k)] > rate[static_cast<size_t>(best)]) best = k;
-  return rate[static_cast<size_t>(best)] > 2 * used ? static_cast<AttentionKernel>(best) : AttentionKernel::auto_;
+  double best_rate = 0;
+  for (int k = 1; k < kAttentionKernels; ++k) {
+    const double rate = measured_attention_rate(s, static_cast<AttentionKernel>(k));
+    if (rate > best_rate) best = k, best_rate = rate;
+  }
+  return best_rate > 2 * used ? static_cast<AttentionKernel>(best) : AttentionKernel::auto_;
 }
 
 Warnings warnings_of(const Scenario& s, const EstimateResult& r) {

@@ -585,8 +585,6 @@ double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
 
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const AttentionKernel kernel = attention_kernel(s);
-  const double length = attention_kernel_length(s);
-  const double scale = length_scale(s.cluster.attention_length_scale[static_cast<int>(kernel)], length);
   const double measured = measured_attention_rate(s, kernel);
   // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate:
   // the older kernels are slower (FlashAttention-2 paper, Dao 2023: about 2x FlashAttention-1)
@@ -596,7 +594,10 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   const double flash2 = measured_attention_rate(s, AttentionKernel::flash2);
   const double gemm = large_gemm_ratio(s, cal);
   const double e = measured > 0 ? measured : flash2 > 0 ? flash2 : gemm;
-  if (ex)
+  if (ex) {
+    // The length and its ratio, for the explanation only (measured_attention_rate applied them).
+    const double length = attention_kernel_length(s);
+    const double scale = length_scale(s.cluster.attention_length_scale[static_cast<int>(kernel)], length);
     ex->add("time.attention_efficiency", e, "1",
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
                            "dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its measured "
@@ -612,6 +613,7 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
              {"flash2_measured", flash2},
              {"gemm_ratio", gemm},
              {"kernel", static_cast<double>(kernel)}});
+  }
   return e;
 }
 
