@@ -130,6 +130,19 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(megatron_flags(d.megatron_args).at("--moe-token-dispatcher-type") == "flex");
   CHECK(megatron_flags(d.megatron_args).at("--moe-flex-dispatcher-backend") == "deepep");
   CHECK(d.torchtitan_toml.find("expert_parallel_comm_backend = \"deepep\"\n") != std::string::npos);
+  // Activation offload: Megatron-LM's --cpu-offloading with --cpu-offloading-num-layers, which must
+  // be fewer than a stage's layers (Mixtral's 32 layers on 2 stages: 16 each, so "every layer" is 15).
+  CHECK(f.count("--cpu-offloading") == 0);
+  Scenario offload = s;
+  offload.techniques.activation_offload = true;
+  const auto every = megatron_flags(
+      launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args);
+  CHECK(every.count("--cpu-offloading") == 1);
+  CHECK(every.at("--cpu-offloading-num-layers") == "15");
+  offload.techniques.activation_offload_layers = 6;
+  CHECK(megatron_flags(
+            launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args)
+            .at("--cpu-offloading-num-layers") == "6");
   // torchtitan/config/job_config.py [parallelism]: DP 8 FSDP-sharded (ZeRO-1 keeps the gathered
   // weights: reshard never), the interleaved schedule, and 32 blocks + embedding + output over 4
   // virtual stages: ceil(34 / 9) = 4 at 9 per stage.

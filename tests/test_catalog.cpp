@@ -23,7 +23,7 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.9");
+    CHECK(c.catalog_version == "2026.12.10");
     CHECK(c.as_of == "2026-12-04");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
@@ -281,6 +281,8 @@ TEST_SUITE("malformed catalogs") {
         {set("/accelerators/0/gemm_bf16_efficiency", 1.5),
          "/accelerators/0/gemm_bf16_efficiency: must be a number in 0..1; got 1.5"},
         {set("/accelerators/0/pcie_gen", 7), "/accelerators/0/pcie_gen: must be an integer in 3..6; got 7"},
+        {set("/accelerators/0/host_link_gb_per_s", 0),
+         "/accelerators/0/host_link_gb_per_s: must be > 0 or null, got 0"},
         {set("/accelerators/0/unsupported_precisions", json::array({"fp8"})),
          "/accelerators/0/unsupported_precisions/0: must be \"bf16\" or \"fp16\" (FP8 support is fp8_dense_tflops); "
          "got "

@@ -513,3 +513,23 @@ TEST_CASE("one process without accumulation shows the component not at its peak 
   CHECK(full.off_peak_activations > 0);
   CHECK(full.off_peak_activations < full.gradients);
 }
+
+TEST_CASE("activation offload keeps the layers it does not offload, and two of those it does") {
+  // Llama 3.1 8B on one GPU, two micro-batches of 8,192 tokens (accumulated: the activations and
+  // gradients are alive together), one in flight. Offloading the first 12 of 32 layers keeps 20
+  // layers plus the one in use and the one being copied (22); offloading all keeps 2 (torchtune's
+  // OffloadActivations; Megatron-LM --cpu-offloading).
+  const char* base = R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 2,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "parallel": {"flash_attention": true},
+      "techniques": )";
+  auto activations = [&](const char* techniques) {
+    const ScenarioParse p = parse_scenario(std::string(base) + techniques + "}", builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
+    const double layer = activation_bytes_per_layer(p.scenario->model, activation_shape(*p.scenario));
+    return estimate_memory(*p.scenario, count_params(p.scenario->model), default_calibration()).per_gpu.activations /
+           layer;
+  };
+  CHECK(activations(R"({"activation_offload": false})") == doctest::Approx(32));
+  CHECK(activations(R"({"activation_offload": true, "activation_offload_layers": 12})") == doctest::Approx(22));
+  CHECK(activations(R"({"activation_offload": true})") == doctest::Approx(2));
+}

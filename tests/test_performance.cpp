@@ -291,7 +291,7 @@ void numeric_leaves(const nlohmann::json& j, const std::string& path, std::vecto
 TEST_CASE("explanations: every numeric figure of the result JSON has one, under its own path, with its value") {
   // Scenarios that switch on each branch: pretraining across nodes with TP, PP and DP, with and
   // without TP comm overlap (split GEMMs); ZeRO-3 with CPU offload on spot; QLoRA on one GPU;
-  // freeze-tuning.
+  // freeze-tuning; activation offload of some layers.
   const char* scenarios[] = {
       R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096, "global_batch": 512, "tokens": 1e11,
           "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 4, "pp": 2, "zero": 1,
@@ -304,6 +304,9 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
       R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 2048, "micro_batch": 4, "tokens": 1e8,
           "cluster": {"accelerator": "rtx-4090", "gpus": 1}})",
       R"({"model": {"preset": "qwen2.5-7b"}, "method": "freeze", "tokens": 1e8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 4, "tokens": 1e8,
+          "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "parallel": {"flash_attention": true},
+          "techniques": {"activation_offload": true, "activation_offload_layers": 12}})",
   };
   for (const char* text : scenarios) {
     const JsonResponse resp = estimate_json(text, builtin_catalog(), default_calibration(), true);
@@ -313,15 +316,15 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     doc.erase("explain");
     std::vector<std::string> leaves;
     numeric_leaves(doc, "", leaves);
-    // The result JSON has the same 142 figures for every scenario (counted from its sections):
+    // The result JSON has the same 143 figures for every scenario (counted from its sections):
     // "ranges" holds low, high, level and cases of 7 figures.
     std::map<std::string, int> per_section;
     for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
     const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 11}, {"memory", 18},
-                                                 {"time", 24},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
+                                                 {"time", 25},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
                                                  {"checkpoint", 8}, {"cost", 10},     {"ranges", 28}, {"scaling", 9}};
     CHECK(per_section == expected);
-    CHECK(leaves.size() == 142);
+    CHECK(leaves.size() == 143);
     for (const std::string& path : leaves) {
       CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
       if (!explain.contains(path)) continue;
@@ -1146,4 +1149,38 @@ TEST_CASE("a high MFU at long sequence is physics, not a bug: the kernels run be
         CHECK(t.executed_fraction > 0);
         CHECK(t.executed_fraction <= std::max(t.gemm_efficiency, t.attention_efficiency) + 1e-12);
       }
+}
+
+TEST_CASE("offloaded activations cost the host copy that outlasts the next layer's compute") {
+  // Llama 3.1 8B on one H100 SXM (PCIe Gen5 x16: 64 GB/s a direction), 4 micro-batches of 8,192
+  // tokens, the first 12 of 32 layers offloaded. Megatron-LM's double-buffered offload
+  // (megatron/core/cpu_offload.py) copies a layer's saved tensors while the next layer runs: per
+  // offloaded layer and micro-batch max(0, copy - forward) + max(0, copy - backward), a layer's
+  // forward a third of the stage's compute over 4 x 32 layer passes (no recompute).
+  const char* base = R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 4,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "parallel": {"flash_attention": true},
+      "techniques": )";
+  auto run = [&](const char* techniques) {
+    return estimate(parse((std::string(base) + techniques + "}").c_str()), default_calibration());
+  };
+  const EstimateResult off = run(R"({"activation_offload": false})");
+  const EstimateResult some = run(R"({"activation_offload": true, "activation_offload_layers": 12})");
+  CHECK(off.time.activation_offload_s == 0);
+  CHECK(some.time.compute_s == doctest::Approx(off.time.compute_s));
+  const Scenario s = parse((std::string(base) + R"({"activation_offload": true}})").c_str());
+  const double copy = activation_bytes_per_layer(s.model, activation_shape(s)) / 64e9;
+  const double forward = off.time.compute_s / (4.0 * 32.0) / 3.0;
+  const double exposed = 4.0 * 12.0 * (std::max(0.0, copy - forward) + std::max(0.0, copy - 2.0 * forward));
+  CHECK(copy > forward);  // 1.25 GB of a layer's saved tensors outlast its 9.5 ms forward at 64 GB/s
+  CHECK(some.time.activation_offload_s == doctest::Approx(exposed));
+  CHECK(some.time.offload_s == doctest::Approx(exposed));
+  CHECK(some.time.step_s == doctest::Approx(off.time.step_s + exposed));
+  // With full recompute a layer saves only its input (2 x 8,192 x 4,096 B = 64 MiB, 1 ms at 64 GB/s):
+  // hidden behind every layer's compute.
+  const EstimateResult ckpt =
+      estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 4,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "parallel": {"flash_attention": true, "recompute": "full"},
+      "techniques": {"activation_offload": true}})"),
+               default_calibration());
+  CHECK(ckpt.time.activation_offload_s == 0);
 }

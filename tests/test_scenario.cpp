@@ -312,3 +312,20 @@ TEST_CASE("the first view (the app's scenario without a link, index.html's stati
   CHECK(p.scenario->model_preset == "llama-3.1-8b");
   CHECK(estimate(*p.scenario, default_calibration()).memory.fits);
 }
+
+TEST_CASE("offloaded layers: only with activation offload, at most the layers of the smallest stage") {
+  const std::string m = R"("model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8})";
+  check_rejects("{" + m + R"(, "techniques": {"activation_offload_layers": 4}})",
+                "techniques.activation_offload_layers", "applies only when techniques.activation_offload is true");
+  // Llama 3.1 8B's 32 layers on 3 stages: ceil(32 / 3) = 11 a stage, the first and last 10 and 11.
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 3}, "parallel": {"pp": 3},
+      "techniques": {"activation_offload": true, "activation_offload_layers": 11}})",
+                "techniques.activation_offload_layers",
+                "must be at most the layers of the smallest pipeline stage (10 of the model's 32 on 3 stages); 0 "
+                "offloads every layer; got 11");
+  check_rejects("{" + m + R"(, "techniques": {"activation_offload": true, "activation_offload_layers": -1}})",
+                "techniques.activation_offload_layers", "0..1000");
+  const ScenarioParse ok =
+      parse("{" + m + R"(, "techniques": {"activation_offload": true, "activation_offload_layers": 32}})");
+  CHECK_MESSAGE(ok.scenario.has_value(), ok.error.message);
+}

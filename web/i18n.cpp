@@ -512,6 +512,8 @@ constexpr Entry kStrings[] = {
     {S::t_loss_chunks, "Chunked cross-entropy computes the fp32 logits one chunk at a time (torchtune: 8); 1 means unchunked.", "分块交叉熵每次只计算一块 fp32 logits（torchtune 为 8）；1 表示不分块。"},
     {S::activation_offload, "Activation offload", "激活卸载"},
     {S::t_activation_offload, "Saved activations are streamed to host memory.", "保存的激活流式转移到主机内存。"},
+    {S::activation_offload_layers, "Offloaded layers", "卸载层数"},
+    {S::t_activation_offload_layers, "Offload only the saved activations of the first N layers of each pipeline stage (Megatron-LM --cpu-offloading-num-layers); 0 offloads every layer. A layer's copy runs beside the next layer's compute: only the part longer than that compute adds to the step.", "只卸载每个流水线阶段前 N 层保存的激活（Megatron-LM --cpu-offloading-num-layers）；0 表示卸载所有层。一层的拷贝与下一层的计算并行：只有超出该计算时间的部分计入步长。"},
     {S::optimizer_in_backward, "Optimizer in backward", "反向中执行优化器"},
     {S::t_optimizer_in_backward, "The optimizer step runs inside backward, so each gradient is freed at once.", "在反向传播中执行优化器更新，梯度随即释放。"},
     {S::fp32_norm_inputs, "fp32 norm inputs", "归一化输入为 fp32"},

@@ -331,6 +331,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
                    "intra_node_link",
                    "intra_node_gb_per_s",
                    "pcie_gen",
+                   "host_link_gb_per_s",
                    "tdp_w",
                    "gemm_bf16_efficiency",
                    "gemm_fp8_efficiency",
@@ -346,6 +347,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
       !opt(r, o, "fp16_dense_tflops", p, a.fp16_dense_tflops) ||
       !opt(r, o, "fp8_dense_tflops", p, a.fp8_dense_tflops) || !opt(r, o, "fp4_dense_tflops", p, a.fp4_dense_tflops) ||
       !opt(r, o, "intra_node_gb_per_s", p, a.intra_node_gb_per_s) || !opt(r, o, "tdp_w", p, a.tdp_w) ||
+      !opt(r, o, "host_link_gb_per_s", p, a.host_link_gb_per_s) ||
       !fraction(r, o, "gemm_bf16_efficiency", p, a.gemm_bf16_efficiency) ||
       !fraction(r, o, "gemm_fp8_efficiency", p, a.gemm_fp8_efficiency) || !read_attention(r, o, p, a))
     return false;

@@ -397,6 +397,7 @@ json time_json(const TimeResult& t, const ReliabilityResult& rel) {
           {"exposed_comm_s", t.comm.exposed_s()},
           {"bubble_s", t.bubble_s},
           {"offload_s", t.offload_s},
+          {"activation_offload_s", t.activation_offload_s},
           {"io_stall_s", t.io_stall_s},
           {"tokens_per_step", t.tokens_per_step},
           {"tokens_per_s", t.tokens_per_s},

@@ -335,6 +335,8 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
   return out;
 }
 
+}  // namespace
+
 ActivationShape activation_shape(const Scenario& s) {
   ActivationShape a;
   a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : element_bytes(s.precision);
@@ -352,6 +354,14 @@ ActivationShape activation_shape(const Scenario& s) {
   return a;
 }
 
+double offloaded_layers(const Scenario& s, double layers) {
+  if (!s.techniques.activation_offload) return 0;
+  const int n = s.techniques.activation_offload_layers;
+  return n > 0 ? std::min<double>(n, layers) : layers;
+}
+
+namespace {
+
 double stage_activations(const Scenario& s, const StageLoad& st) {
   const ActivationShape a = activation_shape(s);
   // Frozen bottom layers (freeze-tuning) run without autograd and keep nothing for backward.
@@ -360,8 +370,9 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   const double layers = std::max(0.0, st.layers - std::max(0.0, frozen_below - stage_start));
   if (layers <= 0) return 0;
   // Activation offloading (torchtune, Megatron cpu-offloading) streams saved tensors to host
-  // memory: the GPU keeps the layer in use and the one being copied.
-  const double kept_layers = s.techniques.activation_offload ? std::min(2.0, layers) : layers * st.in_flight;
+  // memory: the GPU keeps the layer in use and the one being copied, and every layer not offloaded.
+  const double offloaded = offloaded_layers(s, layers);
+  const double kept_layers = (layers - offloaded) * st.in_flight + std::min(2.0, offloaded);
   double bytes = kept_layers * activation_bytes_per_layer(s.model, a);
   if (a.recompute == Recompute::full || a.recompute == Recompute::selective_op) {
     // During backward one layer is recomputed and holds its whole working set: what it keeps

@@ -1124,6 +1124,29 @@ double offload_s(const Scenario& s, const MemoryResult& mem, const Calibration& 
   return cpu_adam + pcie + nvme;
 }
 
+// Activation offloading (Megatron-LM megatron/core/cpu_offload.py, AsyncDoubleBufferGroupOffloadHandler:
+// "D2h and h2d copying are completely hidden behind computation if computation time of a layer is
+// longer than host-device communication time"; torchtune's OffloadActivations likewise on its own
+// stream): a layer's saved tensors go to the host while the next layer runs forward, and come back
+// while the one after it runs backward. Only a copy longer than that layer's compute shows, per
+// offloaded layer and micro-batch. A layer's time is the stage's compute over its layers; forward
+// is a third of the model FLOPs, recompute runs in backward.
+double activation_offload_s(const Scenario& s, const Compute& compute, OffloadCopy* out = nullptr) {
+  const double layers = busiest_stage_layers(s);
+  const double offloaded = offloaded_layers(s, layers);
+  if (offloaded <= 0 || layers <= 0 || compute.flops.hardware_per_token <= 0) return 0;
+  OffloadCopy c;
+  c.layers = offloaded;
+  c.micro_batches = std::max(1, s.grad_accum());
+  c.bytes = activation_bytes_per_layer(s.model, activation_shape(s));
+  c.copy_s = c.bytes / (s.cluster.pcie_gb_per_s * 1e9);
+  const double layer_s = compute.compute_s / (c.micro_batches * layers);
+  c.forward_s = layer_s * compute.flops.model_per_token / (3.0 * compute.flops.hardware_per_token);
+  c.backward_s = layer_s - c.forward_s;
+  if (out) *out = c;
+  return c.micro_batches * c.layers * (std::max(0.0, c.copy_s - c.forward_s) + std::max(0.0, c.copy_s - c.backward_s));
+}
+
 }  // namespace
 
 TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compute& compute, const Comm& comm,
@@ -1147,7 +1170,9 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   const double bubble = pipeline_bubble_fraction(pp, v, m);
   const double ideal_s = t.compute_s + comm.tp_exposed_s + comm.cp_exposed_s + comm.ep_exposed_s;
   t.bubble_s = pp > 1 ? bubble * ideal_s : 0.0;
-  t.offload_s = offload_s(s, mem, cal);
+  OffloadCopy copy;
+  t.activation_offload_s = activation_offload_s(s, compute, ex ? &copy : nullptr);
+  t.offload_s = offload_s(s, mem, cal) + t.activation_offload_s;
   t.busy_s = t.compute_s + comm.tp_exposed_s + comm.pp_exposed_s + comm.dp_exposed_s + comm.cp_exposed_s +
              comm.ep_exposed_s + t.bubble_s + t.offload_s;
   t.tokens_per_step = static_cast<double>(s.effective_global_batch()) * s.seq_len;
@@ -1177,12 +1202,25 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
              {"bubble_fraction", bubble}});
     ex->add(
         "time.offload_s", t.offload_s, "s",
-        "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over PCIe (+ NVMe swaps "
-        "2 x offloaded bytes / kNvmeOffloadGbPerS)",
+        "ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over the host link (+ "
+        "NVMe swaps 2 x offloaded bytes / kNvmeOffloadGbPerS), + activation_offload_s",
         {{"offload", static_cast<double>(s.parallel.offload)},
          {cal.cpu_adam_params_per_s.name, cal.cpu_adam_params_per_s.value},
-         {"pcie_GBps", s.cluster.pcie_gb_per_s},
-         {cal.nvme_offload_gb_per_s.name, cal.nvme_offload_gb_per_s.value}});
+         {"host_link_GBps", s.cluster.pcie_gb_per_s},
+         {cal.nvme_offload_gb_per_s.name, cal.nvme_offload_gb_per_s.value},
+         {"activation_offload_s", t.activation_offload_s}});
+    ex->add("time.activation_offload_s", t.activation_offload_s, "s",
+            "micro-batches x offloaded layers x (max(0, copy - layer forward) + max(0, copy - layer backward)), copy "
+            "= saved bytes of a layer / host link: each layer's copy runs beside the next layer's compute "
+            "(Megatron-LM cpu_offload.py double buffer); layer time = stage compute / (micro-batches x stage layers), "
+            "forward a third of its model FLOPs",
+            {{"micro_batches", copy.micro_batches},
+             {"offloaded_layers", copy.layers},
+             {"saved_bytes_per_layer", copy.bytes},
+             {"host_link_GBps", s.cluster.pcie_gb_per_s},
+             {"copy_s", copy.copy_s},
+             {"layer_forward_s", copy.forward_s},
+             {"layer_backward_s", copy.backward_s}});
     ex->add("time.tokens_per_step", t.tokens_per_step, "token", "global_batch x seq_len",
             {{"global_batch", static_cast<double>(s.effective_global_batch())},
              {"seq_len", static_cast<double>(s.seq_len)}});

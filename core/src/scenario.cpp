@@ -123,7 +123,7 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.attention_kernel = a.attention_kernel;
   c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);      // no published link: PCIe 3 x16 at worst
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
-  c.pcie_gb_per_s = a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16;
+  c.pcie_gb_per_s = a.host_link_gb_per_s.value_or(a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16);
 }
 
 void apply_link(const Interconnect& l, double ports, Network& net) {
@@ -486,6 +486,11 @@ bool check_expert_parallel(Reader& r, const Scenario& s) {
 // --pipeline-model-parallel-layout; the bubble follows the longest chunk (performance.cpp). The
 // micro-batches of a step must be a multiple of pp (Megatron-Core's interleaved schedule,
 // megatron/core/pipeline_parallel/schedules.py).
+int fewest_stage_layers(const Scenario& s) {
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  return std::min(split.first, split.last);
+}
+
 bool check_virtual_pipeline(Reader& r, const Scenario& s) {
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1) return true;
@@ -569,6 +574,11 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)
     r.fail("trainable_layers",
            "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
+  else if (s.techniques.activation_offload_layers > fewest_stage_layers(s))
+    r.fail("techniques.activation_offload_layers", "must be at most the layers of the smallest pipeline stage (" +
+                                                       n(fewest_stage_layers(s)) + " of the model's " + n(m.layers) +
+                                                       " on " + n(x.pp) + " stages); 0 offloads every layer; got " +
+                                                       n(s.techniques.activation_offload_layers));
   return err;
 }
 

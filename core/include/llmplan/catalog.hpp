@@ -35,6 +35,9 @@ struct Accelerator : EntryInfo {
   std::string intra_node_link;  // interconnect id, empty when none is published
   Opt intra_node_gb_per_s;      // per GPU, one direction
   int pcie_gen = 0;             // 0 when not published
+  // Device-host copies per GPU, one direction, with every GPU of the node copying at once (activation
+  // and ZeRO offload); null: the PCIe generation's x16 rate.
+  Opt host_link_gb_per_s;
   Opt tdp_w;
   Opt gemm_bf16_efficiency;  // measured large-GEMM / peak
   Opt gemm_fp8_efficiency;   // measured large FP8 GEMM / FP8 dense peak

@@ -49,6 +49,10 @@ struct ActivationShape {
   double residual_bytes = 0;    // the residual stream (a block's input, kept under full recompute); 0: element_bytes
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
+ActivationShape activation_shape(const Scenario& s);
+// Layers of a stage of `layers` whose saved activations go to host memory: none without
+// techniques.activation_offload, else the first activation_offload_layers (0: all).
+double offloaded_layers(const Scenario& s, double layers);
 
 enum class Stage { only, first, last, middle };  // which pipeline stage is the most loaded
 

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 11;
+inline constexpr int kModelVersion = 12;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -212,6 +212,16 @@ inline constexpr ModelChange kModelChanges[] = {
                "sweeps of (cuDNN from catalog 2026.12.8, FlashAttention-2 from 2026.12.9): cuDNN on the GB200 at "
                "8,192 tokens runs 0.934 of its former rate, at 4,096 0.814; on the B200 at 4,096 0.648. Other "
                "accelerators and 16,384 tokens or more, unchanged."},
+    {.version = 12, .date = "2026-12-04",
+     .change = "Offloaded activations take time: a layer's saved tensors go to the host while the next layer "
+               "computes (Megatron-LM cpu_offload.py's double buffer), so each offloaded layer adds the copy "
+               "longer than a layer's forward and the reload longer than its backward, at the accelerator's host "
+               "link (catalog host_link_gb_per_s, 2026.12.10: 170 GB/s on the GB200 and GB300, else PCIe). New "
+               "field techniques.activation_offload_layers offloads the first N layers of each stage.",
+     .effect = "Scenarios with techniques.activation_offload and no full recompute get slower where a layer's "
+               "saved tensors outlast its forward on the host link: Phi-3 mini at 4,096 tokens on two RTX 4090s "
+               "2.46 to 2.68 s a step. With full recompute (only a layer's input is offloaded) and without "
+               "activation offload, unchanged."},
 };
 // clang-format on
 

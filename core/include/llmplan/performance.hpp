@@ -59,6 +59,13 @@ struct Comm {
 
 // Time step: one optimizer step and the whole training run without interruptions. It carries the
 // compute and communication it was built from, so a front end reads the step from one struct.
+// One offloaded layer's host copy against its compute, per micro-batch (activation offloading).
+struct OffloadCopy {
+  double layers = 0, micro_batches = 0;
+  double bytes = 0;  // saved activations of a layer
+  double copy_s = 0, forward_s = 0, backward_s = 0;
+};
+
 struct TimeResult {
   Flops flops;
   double gemm_efficiency = 0;       // achieved / peak for this GEMM shape
@@ -70,7 +77,8 @@ struct TimeResult {
   double expert_imbalance_s = 0;    // of compute_s's GEMM time: EP's busiest rank (kMoeCapacityFactor)
   Comm comm;
   double bubble_s = 0;
-  double offload_s = 0;   // optimizer on the host / NVMe swaps
+  double offload_s = 0;             // optimizer on the host / NVMe swaps, and activation_offload_s
+  double activation_offload_s = 0;  // saved activations' host copies not hidden behind a layer's compute
   double busy_s = 0;      // compute + exposed communication + bubble + offload: the step without waiting for data
   double io_stall_s = 0;  // waiting for data
   double step_s = 0;      // busy_s + io_stall_s

@@ -74,7 +74,7 @@ struct Cluster {
   AttentionKernel attention_kernel = AttentionKernel::flash2;
   double intra_node_gb_per_s = 450;  // per GPU, one direction
   double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
-  double pcie_gb_per_s = 64;         // host link, one direction (offload traffic)
+  double pcie_gb_per_s = 64;         // host link per GPU, one direction (offload traffic): PCIe or NVLink-C2C
   double node_ram_gb = 0;            // host memory per node; 0 when unknown
   double node_vcpus = 0;             // per node; 0 when unknown
   double node_nvme_tb = 0;           // local NVMe per node; 0 when none or unknown
@@ -117,6 +117,7 @@ struct Parallel {
 struct Techniques {
   int loss_chunks = 1;                     // chunked cross-entropy (torchtune: 8): fp32 logits one chunk at a time
   bool activation_offload = false;         // saved activations streamed to host memory
+  int activation_offload_layers = 0;       // ... of the first N layers of each stage; 0: every layer
   bool optimizer_in_backward = false;      // optimizer step fused into backward: gradients freed at once
   bool fp32_norm_inputs = false;           // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
   FusedLoss fused_loss = FusedLoss::none;  // fused linear + cross-entropy: no full logits tensor
