@@ -134,7 +134,9 @@
       no_optimizer_offload: 'Megatron-LM 不支持把优化器状态卸载到 CPU',
       no_per_op_checkpointing: 'Megatron-LM 没有按算子的激活检查点（torchtitan 的 selective_ac_option "op"）',
       zero_stage: 'Megatron-LM 只支持 ZeRO-1（分布式优化器）或不带 PP 的 ZeRO-3（torch FSDP2）切分',
-      fsdp_without_ep: 'Megatron-LM 只在没有专家并行时运行 torch FSDP2（ZeRO-3）'
+      fsdp_without_ep: 'Megatron-LM 只在没有专家并行时运行 torch FSDP2（ZeRO-3）',
+      activation_offload_without_pp: 'Megatron-LM 只在没有流水线并行时卸载激活（--cpu-offloading）',
+      activation_offload_without_recompute: 'Megatron-LM 只在不重算激活时卸载激活（--cpu-offloading）'
     };
     // Attention kernel ids (the slow_attention_kernel warning's kernel) as the app's field reads them.
     var KERNELS_ZH = {

@@ -131,18 +131,37 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(megatron_flags(d.megatron_args).at("--moe-flex-dispatcher-backend") == "deepep");
   CHECK(d.torchtitan_toml.find("expert_parallel_comm_backend = \"deepep\"\n") != std::string::npos);
   // Activation offload: Megatron-LM's --cpu-offloading with --cpu-offloading-num-layers, which must
-  // be fewer than a stage's layers (Mixtral's 32 layers on 2 stages: 16 each, so "every layer" is 15).
+  // be fewer than the model's layers (TransformerConfig), so "every layer" of Mixtral's 32 is 31.
+  // Megatron-LM refuses it with pipeline parallelism and with recompute: no arguments then, and the
+  // estimate names the rule.
   CHECK(f.count("--cpu-offloading") == 0);
   Scenario offload = s;
   offload.techniques.activation_offload = true;
+  const auto refusal = [](const Scenario& x) {
+    const EstimateResult e = estimate(x, default_calibration());
+    for (int i = 0; i < e.warnings.count; ++i)
+      if (e.warnings.items[static_cast<size_t>(i)].code == WarningCode::unsupported_layout)
+        return std::string(megatron_refusal_id(e.warnings.items[static_cast<size_t>(i)].rule));
+    return std::string();
+  };
+  CHECK(
+      launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args.empty());
+  CHECK(refusal(offload) == "activation_offload_without_pp");
+  offload.parallel.pp = 1;
+  offload.parallel.vp = 1;
+  CHECK(refusal(offload).empty());
   const auto every = megatron_flags(
       launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args);
   CHECK(every.count("--cpu-offloading") == 1);
-  CHECK(every.at("--cpu-offloading-num-layers") == "15");
+  CHECK(every.at("--cpu-offloading-num-layers") == "31");
   offload.techniques.activation_offload_layers = 6;
   CHECK(megatron_flags(
             launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args)
             .at("--cpu-offloading-num-layers") == "6");
+  offload.parallel.recompute = Recompute::selective;
+  CHECK(refusal(offload) == "activation_offload_without_recompute");
+  CHECK(
+      launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args.empty());
   // torchtitan/config/job_config.py [parallelism]: DP 8 FSDP-sharded (ZeRO-1 keeps the gathered
   // weights: reshard never), the interleaved schedule, and 32 blocks + embedding + output over 4
   // virtual stages: ceil(34 / 9) = 4 at 9 per stage.

@@ -62,6 +62,37 @@ TEST_CASE("the enumeration of 8 GPUs, counted by hand from the ranges") {
   }
 }
 
+TEST_CASE("with activation offload the search keeps to layouts Megatron-LM offloads: no PP, no recompute") {
+  // The 8-GPU enumeration above with techniques.activation_offload. TransformerConfig refuses
+  // --cpu-offloading with pipeline parallelism and with activation recompute; data-parallel layouts
+  // run in FSDP or DeepSpeed and keep every recompute.
+  Scenario s = parsed(k8bFull);
+  s.techniques.activation_offload = true;
+  const LayoutEnumeration e = enumerate_layouts(layout_space(s));
+  CHECK(e.divisibility == 5);
+  // Refused whole: the 26 triples with PP > 1, 14 of them with DP > 1 (7 sharding combinations
+  // each) and 12 with DP 1 (1 each): 110 combinations; and, as before, 4 each of (2,1,1) and
+  // (4,1,1): 118 combinations x 3 recomputes x 6 micro-batches. Of the model-parallel triples
+  // with PP 1, (2,1,1) and (4,1,1) keep ZeRO 0, 1 and 3 and (8,1,1) ZeRO-0: 7 combinations whose
+  // selective and full recompute are refused, 2 x 6 layouts each.
+  CHECK(e.software == 118 * 3 * 6 + 7 * 2 * 6);
+  // Micro-batch x DP must divide 64: (1,1,1) DP 8 drops mb 16 and 32 in 7 combinations x 3
+  // recomputes (42); (2,1,1) DP 4 drops mb 32 in 3 combinations x 1 recompute (3).
+  CHECK(e.batch == 42 + 3);
+  // (1,1,1): 7 x 18 - 42 = 84; (2,1,1): 3 x 6 - 3 = 15; (4,1,1): 3 x 6 = 18; (8,1,1): 6.
+  CHECK(e.layouts.size() == 84 + 15 + 18 + 6);
+  for (const Layout& l : e.layouts) {
+    CHECK(l.activation_offload);
+    CHECK(l.pp == 1);
+    if (l.tp > 1) CHECK(l.recompute == Recompute::none);
+  }
+  Layout pp2 = layout_of(s);
+  pp2.pp = 2;
+  CHECK(framework_for(pp2, s.model, s.method).framework == Framework::none);
+  CHECK(std::string(megatron_refusal_id(framework_for(pp2, s.model, s.method).reason)) ==
+        "activation_offload_without_pp");
+}
+
 TEST_CASE("context parallelism is searched from 16384 tokens: powers of two whose 2 x cp divides the sequence") {
   // 8 GPUs, 32768 tokens: CP in {1, 2, 4, 8} with TP x CP <= 8 (32768 / (2 x 8) is whole).
   Scenario s = parsed(k8bFull);

@@ -783,6 +783,8 @@ constexpr Entry kStrings[] = {
     {S::rule_per_op_checkpointing, "Megatron-LM has no per-operator checkpointing (torchtitan's selective_ac_option \"op\")", "Megatron-LM 没有按算子的激活检查点（torchtitan 的 selective_ac_option \"op\"）"},
     {S::rule_zero_stage, "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only", "Megatron-LM 只支持 ZeRO-1（分布式优化器）或不带 PP 的 ZeRO-3（torch FSDP2）切分"},
     {S::rule_fsdp_with_ep, "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only", "Megatron-LM 只在没有专家并行时运行 torch FSDP2（ZeRO-3）"},
+    {S::rule_activation_offload_pp, "Megatron-LM offloads activations (--cpu-offloading) without pipeline parallelism only", "Megatron-LM 只在没有流水线并行时卸载激活（--cpu-offloading）"},
+    {S::rule_activation_offload_recompute, "Megatron-LM offloads activations (--cpu-offloading) without activation recompute only", "Megatron-LM 只在不重算激活时卸载激活（--cpu-offloading）"},
     // [estimate strings: add above this line]
 };
 // clang-format on
@@ -897,8 +899,14 @@ const char* pricing_mode_name(const std::string& mode) {
 }
 
 const char* layout_rule_text(const char* rule) {
-  static constexpr S kWords[] = {S::rule_peft,       S::rule_kv_heads,    S::rule_offload, S::rule_per_op_checkpointing,
-                                 S::rule_zero_stage, S::rule_fsdp_with_ep};
+  static constexpr S kWords[] = {S::rule_peft,
+                                 S::rule_kv_heads,
+                                 S::rule_offload,
+                                 S::rule_per_op_checkpointing,
+                                 S::rule_zero_stage,
+                                 S::rule_fsdp_with_ep,
+                                 S::rule_activation_offload_pp,
+                                 S::rule_activation_offload_recompute};
   return translated_name(rule, kMegatronRefusals, kWords);
 }
 

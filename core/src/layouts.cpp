@@ -13,7 +13,7 @@ namespace llmplan {
 
 Layout layout_of(const Scenario& s) {
   const Parallel& x = s.parallel;
-  return {x.tp, x.pp, x.zero, s.micro_batch, x.recompute, x.offload, x.cp, x.ep, x.vp};
+  return {x.tp, x.pp, x.zero, s.micro_batch, x.recompute, x.offload, x.cp, x.ep, x.vp, s.techniques.activation_offload};
 }
 
 std::string layout_extra_text(const Layout& l) {
@@ -64,6 +64,11 @@ const char* megatron_refusal(const Layout& l, const ModelArch& m, Method method)
   if (l.zero == 2 || (l.zero == 3 && l.pp > 1)) return kMegatronRefusals[4];
   // megatron/training/arguments.py: "--use-torch-fsdp2 is not supported with expert parallelism".
   if (l.zero == 3 && l.ep > 1) return kMegatronRefusals[5];
+  // megatron/core/transformer/transformer_config.py (TransformerConfig.__post_init__): "Currently
+  // there is no support for Pipeline parallelism with CPU offloading", and "CPU offloading does not
+  // work when activation recomputation is enabled".
+  if (l.activation_offload && l.pp > 1) return kMegatronRefusals[6];
+  if (l.activation_offload && l.recompute != Recompute::none) return kMegatronRefusals[7];
   return nullptr;
 }
 
@@ -116,6 +121,7 @@ FrameworkChoice framework_for(const Layout& l, const ModelArch& m, Method method
 
 LayoutSpace layout_space(const Scenario& s) {
   LayoutSpace sp{&s.model, s.method, s.cluster.gpus, s.cluster.gpus_per_node, s.effective_global_batch(), s.seq_len};
+  sp.activation_offload = s.techniques.activation_offload;
   if (s.seq_len >= kContextParallelMinSeqLen) sp.max_cp = s.cluster.gpus;
   return sp;
 }
@@ -132,14 +138,21 @@ constexpr std::uint64_t kMicroBatchCount = std::size(kMicroBatches);
 
 // The recompute x micro-batch layouts of one (TP, CP, PP, VP, EP, ZeRO, offload) that keep the
 // global batch; the interleaved schedule also needs the micro-batches per step to be a multiple of PP.
-void add_batches(Layout l, int dp, int global_batch, LayoutEnumeration& out) {
+void add_batches(Layout l, int dp, const LayoutSpace& sp, LayoutEnumeration& out) {
   for (Recompute rc : kRecomputes) {
+    l.recompute = rc;
+    // Recompute is the one rule (with activation offload) that the sharding loop cannot test.
+    if (rc != Recompute::none && l.activation_offload &&
+        framework_for(l, *sp.model, sp.method).framework == Framework::none) {
+      out.software += kMicroBatchCount;
+      continue;
+    }
+    const int global_batch = sp.global_batch;
     for (int mb : kMicroBatches) {
       if (global_batch % (mb * dp) != 0 || (l.vp > 1 && (global_batch / (mb * dp)) % l.pp != 0)) {
         ++out.batch;
         continue;
       }
-      l.recompute = rc;
       l.micro_batch = mb;
       out.layouts.push_back(l);
     }
@@ -161,7 +174,7 @@ void add_sharding(Layout base, const LayoutSpace& sp, LayoutEnumeration& out) {
         out.software += kRecomputeCount * kMicroBatchCount;
         continue;
       }
-      add_batches(l, dp, sp.global_batch, out);
+      add_batches(l, dp, sp, out);
     }
   }
 }
@@ -205,6 +218,7 @@ LayoutEnumeration enumerate_layouts(const LayoutSpace& sp) {
             l.cp = cp;
             l.vp = vp;
             l.ep = ep;
+            l.activation_offload = sp.activation_offload;
             add_sharding(l, sp, out);
           }
         }

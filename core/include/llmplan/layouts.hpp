@@ -16,9 +16,13 @@ struct Layout {
   Recompute recompute = Recompute::none;
   Offload offload = Offload::none;
   int cp = 1, ep = 1, vp = 1;  // context parallel, expert parallel (inside DP), virtual stages per rank
+  // The scenario's techniques.activation_offload: not searched, but Megatron-LM refuses it with
+  // pipeline parallelism or activation recompute, so it decides which framework runs a layout.
+  bool activation_offload = false;
 };
 
-Layout layout_of(const Scenario& s);  // the scenario's own TP, PP, ZeRO, micro-batch, recompute, offload, CP, EP, VP
+// The scenario's own TP, PP, ZeRO, micro-batch, recompute, offload, CP, EP, VP and activation offload.
+Layout layout_of(const Scenario& s);
 void apply_layout(const Layout& l, Scenario& s);  // sets them (and sequence parallelism whenever TP > 1)
 // What CP, EP and VP add to "TP t x PP p x DP d": " x CP c" when cp > 1, then ", EP e" and ", VP v"
 // when above 1; "" for a layout without them (the planner's reasons and the app's labels).
@@ -41,10 +45,11 @@ struct FrameworkChoice {
 // CPU offload). With TP, PP, CP, EP or VP: Megatron-LM, or none (see megatron_runs).
 FrameworkChoice framework_for(const Layout& layout, const ModelArch& model, Method method);
 // Whether Megatron-LM runs the layout: full training only (PEFT and freeze-tuning run in
-// Hugging Face PEFT / Trainer), TP dividing the KV heads, no offload, and ZeRO-1 (distributed
+// Hugging Face PEFT / Trainer), TP dividing the KV heads, no offload, ZeRO-1 (distributed
 // optimizer) or ZeRO-3 without PP or EP (torch FSDP2; Megatron-LM's arguments.py refuses
-// --use-torch-fsdp2 with pipeline or expert parallelism). Also true of some layouts framework_for
-// gives to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
+// --use-torch-fsdp2 with pipeline or expert parallelism), and activation offload only without PP
+// and without recompute (TransformerConfig refuses --cpu-offloading with either). Also true of some layouts
+// framework_for gives to DeepSpeed or FSDP: the launch artefacts then add Megatron arguments as an alternative.
 bool megatron_runs(const Layout& layout, const ModelArch& model, Method method);
 // The rules by which Megatron-LM refuses a layout, in the order they are tested. A refused
 // layout's FrameworkChoice::reason (and so the unsupported_layout warning's rule) is one of these
@@ -57,12 +62,20 @@ inline constexpr const char* kMegatronRefusals[] = {
     "Megatron-LM has no per-operator checkpointing (torchtitan's selective_ac_option \"op\")",
     "Megatron-LM shards with ZeRO-1 (distributed optimizer) or ZeRO-3 without PP (torch FSDP2) only",
     "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only",
+    "Megatron-LM offloads activations (--cpu-offloading) without pipeline parallelism only",
+    "Megatron-LM offloads activations (--cpu-offloading) without activation recompute only",
 };
 // Each rule's id, in the same order: the unsupported_layout warning's JSON `rule_id` (a public
 // contract, like the warning codes), by which a page words the rule in its own language.
 inline constexpr const char* kMegatronRefusalIds[] = {
-    "peft_without_model_parallel", "tp_divides_kv_heads", "no_optimizer_offload",
-    "no_per_op_checkpointing",     "zero_stage",          "fsdp_without_ep",
+    "peft_without_model_parallel",
+    "tp_divides_kv_heads",
+    "no_optimizer_offload",
+    "no_per_op_checkpointing",
+    "zero_stage",
+    "fsdp_without_ep",
+    "activation_offload_without_pp",
+    "activation_offload_without_recompute",
 };
 static_assert(std::size(kMegatronRefusalIds) == std::size(kMegatronRefusals));
 // The id of the rule whose text is `rule` (one of kMegatronRefusals); "" for any other text.
@@ -100,6 +113,7 @@ struct LayoutSpace {
   // 1..gpus from kContextParallelMinSeqLen tokens, else 1..1; the planner asks for 2..gpus when
   // no layout without CP fits.
   int min_cp = 1, max_cp = 1;
+  bool activation_offload = false;  // the scenario's: every layout carries it (Layout::activation_offload)
 };
 LayoutSpace layout_space(const Scenario& s);  // of the scenario's model, method, cluster and global batch
 
