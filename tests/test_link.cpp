@@ -348,7 +348,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 12);
+    CHECK(kModelVersion == 13);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -379,6 +379,7 @@ TEST_SUITE("links") {
         {10, 1, "2026-12-04", "Sliding-window"},
         {11, 1, "2026-12-04", "sequence length"},
         {12, 1, "2026-12-04", "Offloaded activations"},
+        {13, 1, "2026-12-04", "QLoRA's dequantisation"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

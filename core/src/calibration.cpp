@@ -60,13 +60,6 @@ constexpr Calibration kDefault = {
          .unit = "1",
          .source = "planning rule of thumb: STREAM-style copy kernels reach about 90 % of the datasheet HBM bandwidth "
                    "on A100 and H100; uncalibrated"},
-    .qlora_slowdown =
-        {.value = 1.3,
-         .name = "kQloraSlowdown",
-         .unit = "1",
-         .source = "planning rule of thumb: QLoRA dequantises the NF4 weights before every GEMM (Dettmers et al. "
-                   "2023, 'QLoRA', §3) and users report steps 20-40 % slower than LoRA at the same shape; "
-                   "uncalibrated (no validation case yet)"},
     //-------------------------------------------------------------------------
     // Communication hidden behind compute
     //-------------------------------------------------------------------------
@@ -166,23 +159,14 @@ static_assert(sizeof(Calibration) == Calibration::kCount * sizeof(Constant), "up
 }  // namespace
 
 std::array<const Constant*, Calibration::kCount> Calibration::all() const {
-  return {&default_gemm_efficiency,
-          &gemm_half_size,
-          &elementwise_passes,
-          &softmax_passes,
-          &mem_bw_efficiency,
-          &qlora_slowdown,
-          &dp_overlap,
-          &zero3_overlap,
-          &tp_comm_overlap,
-          &moe_capacity_factor,
-          &cpu_adam_params_per_s,
-          &nvme_offload_gb_per_s,
-          &input_cores_per_gpu,
-          &runtime_overhead_bytes,
-          &allocator_fragmentation,
-          &ddp_bucket_bytes,
-          &deepspeed_bucket_elements};
+  return {&default_gemm_efficiency, &gemm_half_size,
+          &elementwise_passes,      &softmax_passes,
+          &mem_bw_efficiency,       &dp_overlap,
+          &zero3_overlap,           &tp_comm_overlap,
+          &moe_capacity_factor,     &cpu_adam_params_per_s,
+          &nvme_offload_gb_per_s,   &input_cores_per_gpu,
+          &runtime_overhead_bytes,  &allocator_fragmentation,
+          &ddp_bucket_bytes,        &deepspeed_bucket_elements};
 }
 
 const Calibration& default_calibration() { return kDefault; }

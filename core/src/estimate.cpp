@@ -409,6 +409,7 @@ json time_json(const TimeResult& t, const ReliabilityResult& rel) {
           {"gemm_efficiency", t.gemm_efficiency},
           {"attention_efficiency", t.attention_efficiency},
           {"attention_s", t.attention_s},
+          {"qlora_dequant_s", t.qlora_dequant_s},
           {"stage_imbalance", t.stage_imbalance},
           {"model_flops_per_token", t.flops.model_per_token},
           {"model_flops_per_step", t.flops.model_per_step},

@@ -337,6 +337,10 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
 
 }  // namespace
 
+double average_block_linear_params(const Scenario& s, const ParamCount& p) {
+  return linear_params_per_rank(p, s.model, 0, s.model.layers, s.parallel) / s.parallel.pp;
+}
+
 ActivationShape activation_shape(const Scenario& s) {
   ActivationShape a;
   a.gemm_input_bytes = s.precision == Precision::fp8 ? 1.0 : element_bytes(s.precision);

@@ -748,6 +748,34 @@ double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResu
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
 
+// QLoRA keeps the block linears in NF4 and dequantises each to a 16-bit copy before every GEMM
+// that reads it (bitsandbytes dequantize_4bit then F.linear; torchao's NF4Tensor in torchtune
+// likewise): reading the NF4 weight and its double-quantised constants and writing the copy, per
+// micro-batch in the forward pass, in backward (the input gradient; the frozen weight has no
+// gradient of its own) and in the recomputed forward (Dettmers et al. 2023, 'QLoRA', §3).
+double qlora_dequant_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
+  const double params = s.method == Method::qlora ? average_block_linear_params(s, p) : 0.0;
+  const double passes = 2.0 + (reruns_forward(s.parallel.recompute) ? 1.0 : 0.0);
+  const double copy = bytes_per_element(s.precision == Precision::fp8 ? Precision::bf16 : s.precision);
+  const double bytes = s.grad_accum() * passes * params * (kNf4BytesPerParam + copy);
+  const double t = bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+  if (ex)
+    ex->add("time.qlora_dequant_s", t, "s",
+            "0 unless method qlora. QLoRA dequantises every NF4 block linear to a 16-bit copy before each GEMM that "
+            "reads it: micro-batches "
+            "x passes (forward, backward, + the recomputed forward) x block-linear parameters per GPU x (NF4 bytes "
+            "+ the copy's) / (HBM bandwidth x kMemBwEfficiency) (bitsandbytes dequantize_4bit, torchao NF4Tensor; "
+            "Dettmers et al. 2023 §3)",
+            {{"micro_batches", static_cast<double>(s.grad_accum())},
+             {"passes", passes},
+             {"block_linear_params_per_gpu", params},
+             {"nf4_bytes_per_param", kNf4BytesPerParam},
+             {"copy_bytes_per_param", copy},
+             {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
+  return t;
+}
+
 }  // namespace
 
 double busiest_stage_layers(const Scenario& s) {
@@ -782,7 +810,6 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits ? nullptr : ex);  // routed experts: whole
   c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, ex) : whole_gemm_efficiency;
   const double peak = peak_tflops(s) * 1e12;
-  const double slowdown = s.method == Method::qlora ? cal.qlora_slowdown.value : 1.0;
   // Fused attention is its own kernel at its own measured rate, in 16-bit even in FP8 runs; without
   // it the score GEMMs run as batched GEMMs with the linear layers.
   const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
@@ -800,12 +827,13 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
+  c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
   const double imbalance = stage_imbalance(s, p);
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
   c.compute_s =
-      (c.gemm_s + c.attention_s + c.memory_bound_s + c.framework_copy_s) * slowdown * imbalance / s.compute_factor();
+      (c.gemm_s + c.attention_s + c.memory_bound_s + c.framework_copy_s + c.dequant_s) * imbalance / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.executed_flops = c.flops.hardware_per_gpu_step - attention_hw +
                      (fused ? c.flops.attention_kernel_per_token * tokens_per_gpu : 0.0);
@@ -843,7 +871,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
                {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
     ex->add("time.compute_s", c.compute_s, "s",
             "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / "
-            "(16-bit peak x attention efficiency) + memory-bound time) x QLoRA slowdown x stage imbalance; "
+            "(16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; "
             "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
             "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency); "
@@ -863,7 +891,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {cal.elementwise_passes.name, cal.elementwise_passes.value},
              {cal.softmax_passes.name, cal.softmax_passes.value},
              {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value},
-             {"qlora_slowdown", slowdown},
+             {"qlora_dequant_s", c.dequant_s},
              {"measured_compute_factor", s.compute_factor()}});
     ex->add("time.achieved_tflops_per_gpu", c.achieved_tflops, "TFLOP/s",
             "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
@@ -1156,6 +1184,7 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.gemm_efficiency = compute.gemm_efficiency;
   t.attention_efficiency = compute.attention_efficiency;
   t.attention_s = compute.attention_s;
+  t.qlora_dequant_s = compute.dequant_s;
   t.stage_imbalance = compute.stage_imbalance;
   t.achieved_tflops = compute.achieved_tflops;
   t.compute_s = compute.compute_s;

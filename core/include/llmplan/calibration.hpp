@@ -26,7 +26,6 @@ struct Calibration {
   Constant elementwise_passes;       // memory-bound passes over (h + f) per token, layer and pass
   Constant softmax_passes;           // passes over the a x s scores without FlashAttention
   Constant mem_bw_efficiency;        // achieved / peak HBM bandwidth of memory-bound kernels
-  Constant qlora_slowdown;           // NF4 dequantisation on every forward and backward GEMM
   // Communication hidden behind compute (performance.cpp)
   Constant dp_overlap;       // share of the last micro-batch's backward that hides DP traffic
   Constant zero3_overlap;    // share of compute that hides ZeRO-3 gathers and reduce-scatters
@@ -43,7 +42,7 @@ struct Calibration {
   Constant ddp_bucket_bytes;           // PyTorch DDP gradient bucket
   Constant deepspeed_bucket_elements;  // DeepSpeed ZeRO-1/2 reduce and all-gather buckets
 
-  static constexpr int kCount = 17;
+  static constexpr int kCount = 16;
   std::array<const Constant*, kCount> all() const;  // every constant, in declaration order
 };
 

@@ -53,6 +53,9 @@ ActivationShape activation_shape(const Scenario& s);
 // Layers of a stage of `layers` whose saved activations go to host memory: none without
 // techniques.activation_offload, else the first activation_offload_layers (0: all).
 double offloaded_layers(const Scenario& s, double layers);
+// Block-linear parameters of the average pipeline stage on one GPU (TP and EP shares; every
+// data-parallel rank runs them whole): the weights QLoRA keeps in NF4.
+double average_block_linear_params(const Scenario& s, const ParamCount& p);
 
 enum class Stage { only, first, last, middle };  // which pipeline stage is the most loaded
 

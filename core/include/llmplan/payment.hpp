@@ -1,10 +1,10 @@
 // payment.hpp: three ways to pay for one plan (issue 14, item 3; seed 003 §3.3): all on demand,
 // all spot with automatic restart, and two phases (set-up and debugging on demand on the smallest
 // unit the offering rents, then the long run on spot with its checkpoints in object storage, as the
-// seed does: plan_payment passes that run). The long run of every way is the estimator's own (estimate_reliability: checkpoint stalls, half an
-// interval of lost work and pricing.restart_h per interruption; estimate_cost: billing block,
-// overhead factor, storage), run at published spot interruption rates. Formulas and sources:
-// docs/planner.md, "Ways to pay".
+// seed does: plan_payment passes that run). The long run of every way is the estimator's own (estimate_reliability:
+// checkpoint stalls, half an interval of lost work and pricing.restart_h per interruption; estimate_cost: billing
+// block, overhead factor, storage), run at published spot interruption rates. Formulas and sources: docs/planner.md,
+// "Ways to pay".
 #pragma once
 #include <string>
 
