@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { artifactsDir, cliPath, catalogVersion, modelVersion, launchBrowser, openApp, siteDir, startServer, waitReady } from './harness.mjs';
+import { artifactsDir, cliPath, catalogVersion, modelVersion, launchBrowser, openApp, repoRoot, siteDir, startServer, waitReady } from './harness.mjs';
 
 let server;
 let browser;
@@ -264,6 +264,19 @@ test('the embed card words the rule that refuses a layout by its id: Chinese on 
       await context.close();
     }
   }
+});
+
+test('the embed card has Chinese words for every rule id the core can send', () => {
+  // The ids are a public contract (core kMegatronRefusalIds); a rule added there needs its
+  // wording in site/card.js too, or a Chinese card would fall back to the English rule.
+  const header = readFileSync(join(repoRoot, 'core/include/llmplan/layouts.hpp'), 'utf8');
+  const block = header.slice(header.indexOf('kMegatronRefusalIds[] = {'), header.indexOf('};', header.indexOf('kMegatronRefusalIds[] = {')));
+  const ids = [...block.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
+  assert.ok(ids.length >= 8, `ids read from layouts.hpp: ${ids}`);
+  const card = readFileSync(join(repoRoot, 'site/card.js'), 'utf8');
+  const rules = card.slice(card.indexOf('var RULES_ZH = {'), card.indexOf('};', card.indexOf('var RULES_ZH = {')));
+  const worded = [...rules.matchAll(/^\s*([a-z_]+):/gm)].map((m) => m[1]);
+  assert.deepEqual(worded.sort(), ids.sort());
 });
 
 // Opens the embed card of `scenario` in English and Chinese: the English card shows the core's
