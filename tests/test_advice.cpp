@@ -160,6 +160,23 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
             .at("--cpu-offloading-num-layers") == "6");
   offload.parallel.recompute = Recompute::selective;
   CHECK(refusal(offload) == "activation_offload_without_recompute");
+  // torchtitan's job config offloads only FSDP's parameters, gradients and optimizer states
+  // (job_config.py, Training.enable_cpu_offload): naming it as the framework silences no rule, and
+  // it gets no config.
+  offload.framework = FrameworkKind::torchtitan;
+  CHECK(refusal(offload) == "activation_offload_without_recompute");
+  CHECK(launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration())
+            .torchtitan_toml.empty());
+  // Context parallelism alone is model parallelism too: Megatron-LM runs it, and refuses recompute there.
+  Scenario cp_only = offload;
+  cp_only.framework = FrameworkKind::megatron;
+  cp_only.parallel.tp = 1;
+  cp_only.parallel.ep = 1;
+  cp_only.parallel.etp = 0;
+  cp_only.parallel.sequence_parallel = false;
+  CHECK(refusal(cp_only) == "activation_offload_without_recompute");
+  cp_only.parallel.recompute = Recompute::none;
+  CHECK(refusal(cp_only).empty());
   CHECK(
       launch_artifacts(offload, estimate(offload, default_calibration()), default_calibration()).megatron_args.empty());
   // torchtitan/config/job_config.py [parallelism]: DP 8 FSDP-sharded (ZeRO-1 keeps the gathered

@@ -246,10 +246,10 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     arg("--recompute-num-layers", "1");
   }
   if (s.techniques.activation_offload) {
-    // Megatron-LM offloads fewer layers than a stage runs (TransformerConfig): "every layer" is all
-    // but the last, whose activations backward reads at once.
-    const PipelineSplit stages = pipeline_split(m.layers, x.pp);
-    const int all_but_last = std::max(1, std::min(stages.first, stages.last) - 1);
+    // Megatron-LM offloads fewer layers than the model has, and only without PP (TransformerConfig;
+    // megatron_runs refuses the rest): "every layer" is all but the last, whose activations
+    // backward reads at once.
+    const int all_but_last = std::max(1, m.layers - 1);
     const int n = s.techniques.activation_offload_layers;
     arg("--cpu-offloading");
     arg("--cpu-offloading-num-layers", num(n > 0 ? std::min(n, all_but_last) : all_but_last));

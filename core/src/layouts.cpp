@@ -99,6 +99,9 @@ bool megatron_runs(const Layout& l, const ModelArch& m, Method method) {
 bool torchtitan_runs(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (s.is_peft() || s.method == Method::freeze || x.offload != Offload::none) return false;
+  // Its only offload is FSDP's of parameters, gradients and optimizer states (Training.enable_cpu_offload):
+  // it has no activation offload.
+  if (s.techniques.activation_offload) return false;
   const int etp = x.expert_tp();
   const int borrowed = s.dp() * x.cp * (etp == 1 ? x.tp : 1);
   if (x.ep > 1 && (x.zero == 0 || x.ep < x.cp || (etp != 1 && etp != x.tp) || x.ep > borrowed)) return false;

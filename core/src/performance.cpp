@@ -756,12 +756,13 @@ double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResu
 double qlora_dequant_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const double params = s.method == Method::qlora ? average_block_linear_params(s, p) : 0.0;
   const double passes = 2.0 + (reruns_forward(s.parallel.recompute) ? 1.0 : 0.0);
-  const double copy = bytes_per_element(s.precision == Precision::fp8 ? Precision::bf16 : s.precision);
+  const double copy = bytes_per_element(s.precision);  // the compute dtype: 2 bytes, 4 in fp32
   const double bytes = s.grad_accum() * passes * params * (kNf4BytesPerParam + copy);
   const double t = bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
   if (ex)
     ex->add("time.qlora_dequant_s", t, "s",
-            "0 unless method qlora. QLoRA dequantises every NF4 block linear to a 16-bit copy before each GEMM that "
+            "0 unless method qlora. QLoRA dequantises every NF4 block linear to a copy in the compute dtype before "
+            "each GEMM that "
             "reads it: micro-batches "
             "x passes (forward, backward, + the recomputed forward) x block-linear parameters per GPU x (NF4 bytes "
             "+ the copy's) / (HBM bandwidth x kMemBwEfficiency) (bitsandbytes dequantize_4bit, torchao NF4Tensor; "

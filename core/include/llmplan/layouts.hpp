@@ -23,7 +23,9 @@ struct Layout {
 
 // The scenario's own TP, PP, ZeRO, micro-batch, recompute, offload, CP, EP, VP and activation offload.
 Layout layout_of(const Scenario& s);
-void apply_layout(const Layout& l, Scenario& s);  // sets them (and sequence parallelism whenever TP > 1)
+// Sets them but activation offload, a technique the search does not change (and sequence
+// parallelism whenever TP > 1).
+void apply_layout(const Layout& l, Scenario& s);
 // What CP, EP and VP add to "TP t x PP p x DP d": " x CP c" when cp > 1, then ", EP e" and ", VP v"
 // when above 1; "" for a layout without them (the planner's reasons and the app's labels).
 std::string layout_extra_text(const Layout& l);
@@ -81,7 +83,8 @@ static_assert(std::size(kMegatronRefusalIds) == std::size(kMegatronRefusals));
 // The id of the rule whose text is `rule` (one of kMegatronRefusals); "" for any other text.
 const char* megatron_refusal_id(const char* rule);
 // Whether torchtitan runs the scenario's layout (its job config can say so): full training without
-// offload, expert parallelism over FSDP-sharded data parallelism (launch.cpp writes the config).
+// offload (of optimizer states or of activations), expert parallelism over FSDP-sharded data
+// parallelism (launch.cpp writes the config).
 bool torchtitan_runs(const Scenario& s);
 
 //-----------------------------------------------------------------------------
