@@ -313,11 +313,13 @@ std::string default_published_dir(const std::string& cases_path) {
 // the layout with the fewest GPU-hours that fits on the stated cluster, among the layouts the
 // planner searches (llmplan/layouts.hpp: one set of ranges and the same framework rule). A team
 // tuning a months-long run searches the same space; the chosen layout is printed with the row.
+// What the source does state stays: the scenario's recompute (LLaMA §2.4: selective checkpointing).
 std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal) {
   const llmplan::Scenario base = s;
   double best = INFINITY;
   std::string chosen = "no layout fits";
   for (const llmplan::Layout& l : llmplan::enumerate_layouts(llmplan::layout_space(base)).layouts) {
+    if (l.recompute != base.parallel.recompute) continue;
     llmplan::Scenario t = base;
     llmplan::apply_layout(l, t);
     const llmplan::EstimateResult r = llmplan::estimate(t, cal);
