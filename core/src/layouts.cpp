@@ -150,9 +150,8 @@ void add_batches(Layout l, int dp, const LayoutSpace& sp, LayoutEnumeration& out
       out.software += kMicroBatchCount;
       continue;
     }
-    const int global_batch = sp.global_batch;
     for (int mb : kMicroBatches) {
-      if (global_batch % (mb * dp) != 0 || (l.vp > 1 && (global_batch / (mb * dp)) % l.pp != 0)) {
+      if (sp.global_batch % (mb * dp) != 0 || (l.vp > 1 && (sp.global_batch / (mb * dp)) % l.pp != 0)) {
         ++out.batch;
         continue;
       }

@@ -654,6 +654,12 @@ double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share,
   return bytes;
 }
 
+// Seconds that memory-bound kernels take to move `bytes` through HBM, at the share of its datasheet
+// bandwidth they reach (kMemBwEfficiency).
+double hbm_s(const Scenario& s, const Calibration& cal, double bytes) {
+  return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+}
+
 // Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
 // FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
 double elementwise_s(const Scenario& s, const Calibration& cal) {
@@ -676,8 +682,7 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const double fp8_casts = s.precision == Precision::fp8 ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 *
                                                                (reruns_forward(x.recompute) ? 1.5 : 1.0)
                                                          : 0.0;
-  const double bytes = tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts);
-  return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+  return hbm_s(s, cal, tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts));
 }
 
 // Parameters and trained parameters one GPU holds the 16-bit copies of (its TP x PP share of the
@@ -744,29 +749,25 @@ double deepspeed_accumulation_bytes(const Scenario& s, const RankParams& r) {
 // Time the framework spends copying weights and gradients on the compute stream, at HBM bandwidth.
 double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal) {
   const RankParams r = rank_params(s, p, mem);
-  const double bytes = fsdp2_copy_bytes(s, r) + deepspeed_accumulation_bytes(s, r);
-  return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+  return hbm_s(s, cal, fsdp2_copy_bytes(s, r) + deepspeed_accumulation_bytes(s, r));
 }
 
-// QLoRA keeps the block linears in NF4 and dequantises each to a 16-bit copy before every GEMM
-// that reads it (bitsandbytes dequantize_4bit then F.linear; torchao's NF4Tensor in torchtune
-// likewise): reading the NF4 weight and its double-quantised constants and writing the copy, per
+// QLoRA keeps the block linears in NF4 and dequantises each to a copy in the compute dtype before
+// every GEMM that reads it (bitsandbytes dequantize_4bit then F.linear; torchao's NF4Tensor in
+// torchtune likewise): reading the NF4 weight and its double-quantised constants and writing the copy, per
 // micro-batch in the forward pass, in backward (the input gradient; the frozen weight has no
 // gradient of its own) and in the recomputed forward (Dettmers et al. 2023, 'QLoRA', §3).
 double qlora_dequant_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const double params = s.method == Method::qlora ? average_block_linear_params(s, p) : 0.0;
   const double passes = 2.0 + (reruns_forward(s.parallel.recompute) ? 1.0 : 0.0);
   const double copy = bytes_per_element(s.precision);  // the compute dtype: 2 bytes, 4 in fp32
-  const double bytes = s.grad_accum() * passes * params * (kNf4BytesPerParam + copy);
-  const double t = bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
+  const double t = hbm_s(s, cal, s.grad_accum() * passes * params * (kNf4BytesPerParam + copy));
   if (ex)
     ex->add("time.qlora_dequant_s", t, "s",
             "0 unless method qlora. QLoRA dequantises every NF4 block linear to a copy in the compute dtype before "
-            "each GEMM that "
-            "reads it: micro-batches "
-            "x passes (forward, backward, + the recomputed forward) x block-linear parameters per GPU x (NF4 bytes "
-            "+ the copy's) / (HBM bandwidth x kMemBwEfficiency) (bitsandbytes dequantize_4bit, torchao NF4Tensor; "
-            "Dettmers et al. 2023 §3)",
+            "each GEMM that reads it: micro-batches x passes (forward, backward, + the recomputed forward) x "
+            "block-linear parameters per GPU x (NF4 bytes + the copy's) / (HBM bandwidth x kMemBwEfficiency) "
+            "(bitsandbytes dequantize_4bit, torchao NF4Tensor; Dettmers et al. 2023 §3)",
             {{"micro_batches", static_cast<double>(s.grad_accum())},
              {"passes", passes},
              {"block_linear_params_per_gpu", params},

@@ -34,7 +34,7 @@ struct Compute {
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
   double framework_copy_s = 0;      // FSDP2's gather and reduce buffers, DeepSpeed BF16_Optimizer's fp32 accumulation
   double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
-  double dequant_s = 0;             // QLoRA: NF4 weights dequantised to 16 bits before each GEMM that reads them
+  double dequant_s = 0;             // QLoRA: NF4 weights copied out in the compute dtype before each GEMM
   double compute_s = 0;             // per step, all micro-batches: gemm + attention + memory-bound + copies + dequant
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
@@ -71,7 +71,7 @@ struct TimeResult {
   double gemm_efficiency = 0;       // achieved / peak for this GEMM shape
   double attention_efficiency = 0;  // fused attention kernel / 16-bit peak (0 without fused attention)
   double attention_s = 0;           // fused attention kernels per GPU per step (part of compute_s)
-  double qlora_dequant_s = 0;       // QLoRA's NF4 -> 16-bit weight copies per GPU per step (part of compute_s)
+  double qlora_dequant_s = 0;       // QLoRA's NF4 -> compute-dtype weight copies per GPU per step (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
   double compute_s = 0;             // per step, all micro-batches
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (part of compute_s)
