@@ -8,6 +8,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/import.hpp"
 #include "llmplan/planner.hpp"
 #include "plan_questions.hpp"
 
@@ -267,6 +268,55 @@ TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   CHECK(py.find("gradient_accumulation_steps=" + std::to_string(p["layout"]["grad_accum"].get<int>()) + ",") !=
         std::string::npos);
   CHECK(p["artifacts"]["megatron_args"].is_null());
+}
+
+TEST_CASE("activation offload reaches the Hugging Face artefacts through TRL's SFTConfig") {
+  // transformers' TrainingArguments, accelerate's FSDP plugin and a DeepSpeed config for a Hugging
+  // Face script cannot offload activations; TRL's SFTConfig.activation_offloading can (its
+  // SFTTrainer runs torchtune's OffloadActivations hooks). A data-parallel layout therefore carries
+  // the flag on its command lines, and the PEFT snippet builds SFTConfig with the plan's length,
+  // since its max_length (1,024 by default) truncates the sequences.
+  const auto artefacts = [](const char* text) {
+    const ScenarioParse parse = parse_scenario(text, builtin_catalog());
+    REQUIRE(parse.scenario);
+    const Scenario& s = *parse.scenario;
+    return launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
+  };
+  const char* full = R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "seq_len": 8192, "global_batch": 64,
+    "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+    "parallel": {"zero": 3, "recompute": "full"}, "techniques": {"activation_offload": true}})";
+  const LaunchArtifacts f = artefacts(full);
+  REQUIRE(f.framework == "fsdp");
+  CHECK(f.torchrun.find("train.py --fsdp \"full_shard auto_wrap\" --activation_offloading true   # TRL SFTTrainer") !=
+        std::string::npos);
+  CHECK(f.accelerate_yaml.find("train.py --activation_offloading true   (machine_rank") != std::string::npos);
+  // The command line imports back to the scenario's sharding and offload (docs/import.md).
+  const json back = json::parse(import_config(f.torchrun, builtin_catalog()));
+  CHECK(back["scenario"]["parallel"]["zero"] == 3);
+  CHECK(back["scenario"]["techniques"]["activation_offload"] == true);
+  std::string plain_text = full;
+  plain_text.replace(plain_text.find("true}}"), 4, "false");
+  const LaunchArtifacts plain = artefacts(plain_text.c_str());
+  CHECK(plain.torchrun.find("activation_offloading") == std::string::npos);
+  CHECK(plain.torchrun.find("# Hugging Face Trainer") != std::string::npos);
+  CHECK(plain.accelerate_yaml.find("activation_offloading") == std::string::npos);
+
+  const char* qlora = R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "seq_len": 16384,
+    "global_batch": 16, "micro_batch": 2, "tokens": 1e8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1},
+    "parallel": {"recompute": "full"}, "techniques": {"activation_offload": true}})";
+  const std::string py = artefacts(qlora).peft_python;
+  CHECK(py.find("from trl import SFTConfig\n") != std::string::npos);
+  CHECK(py.find("TrainingArguments") == std::string::npos);
+  CHECK(py.find("args = SFTConfig(output_dir=\"out\", per_device_train_batch_size=2, gradient_accumulation_steps=8,") !=
+        std::string::npos);
+  CHECK(py.find("max_length=16384, activation_offloading=True,") != std::string::npos);
+  CHECK(py.find("gradient_checkpointing=True") != std::string::npos);
+  std::string without = qlora;
+  without.replace(without.find("true}}"), 4, "false");
+  const std::string py_plain = artefacts(without.c_str()).peft_python;
+  CHECK(py_plain.find("args = TrainingArguments(") != std::string::npos);
+  CHECK(py_plain.find("SFTConfig") == std::string::npos);
+  CHECK(py_plain.find("activation_offloading") == std::string::npos);
 }
 
 TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules with the plan's numbers") {

@@ -289,6 +289,41 @@ TEST_SUITE("import") {
     parses(d);
   }
 
+  TEST_CASE("the Trainer's --fsdp options and TRL's --activation_offloading, as the launch artefacts write them") {
+    // transformers TrainingArguments.fsdp takes its options as one space-separated string;
+    // trl SFTConfig.activation_offloading is a boolean (HfArgumentParser reads "true").
+    const json t = import_text(
+        "torchrun --standalone --nproc_per_node=8 \\\n  train.py --fsdp \"full_shard auto_wrap\" "
+        "--activation_offloading true\n");
+    REQUIRE_MESSAGE(!t.contains("error"), t.dump());
+    CHECK(t["scenario"]["parallel"]["zero"] == 3);
+    CHECK(t["scenario"]["techniques"]["activation_offload"] == true);
+    CHECK(t["unknown"].empty());
+    CHECK(import_text("torchrun --nproc_per_node=8 train.py --fsdp \"shard_grad_op offload\"\n")["scenario"] ==
+          json::parse(R"({"parallel": {"zero": 2, "offload": "cpu"}, "cluster": {"gpus": 8}})"));
+    // axolotl writes the same options as a list.
+    CHECK(import_text(
+              "base_model: x\nadapter: lora\nfsdp:\n  - full_shard\n  - auto_wrap\n")["scenario"]["parallel"]["zero"] ==
+          3);
+    CHECK(lists(import_text("torchrun --nproc_per_node=8 train.py --fsdp hybrid_shard\n")["unsupported"], "--fsdp"));
+    // axolotl's gradient_checkpointing: offload checkpoints every layer and offloads the checkpoints;
+    // offload_disk's disk is no place the model has.
+    const json ax = import_text("base_model: x\nadapter: lora\ngradient_checkpointing: offload\n");
+    CHECK(ax["scenario"]["parallel"]["recompute"] == "full");
+    CHECK(ax["scenario"]["techniques"]["activation_offload"] == true);
+    const json disk = import_text("base_model: x\nadapter: lora\ngradient_checkpointing: offload_disk\n");
+    CHECK(disk["scenario"]["parallel"]["recompute"] == "full");
+    CHECK(!disk["scenario"].contains("techniques"));
+    CHECK(lists(disk["unsupported"], "gradient_checkpointing"));
+    CHECK(error_message("base_model: x\ngradient_checkpointing: sometimes\n") ==
+          "gradient_checkpointing: must be true or false; got \"sometimes\"");
+    // A value other than a boolean: an offload target the model has no place for, or a wrong type.
+    CHECK(lists(import_text("torchrun --nproc_per_node=8 train.py --activation_offloading disk\n")["unsupported"],
+                "--activation_offloading"));
+    CHECK(error_message("torchrun --nproc_per_node=8 train.py --activation_offloading 3\n") ==
+          "--activation_offloading: must be true or false; got 3");
+  }
+
   TEST_CASE("unknown keys are listed, never dropped, and conflicting keys are refused") {
     const json r = import_text("stage: sft\nfinetuning_type: full\nmy_own_flag: 3\n");
     CHECK(lists(r["unknown"], "my_own_flag"));

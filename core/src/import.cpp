@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -428,6 +429,36 @@ bool set_model_name(Importer& im, const ojson& v, const std::string& key) {
   return im.set("model.preset", id, key);
 }
 
+// Hugging Face TrainingArguments.fsdp (and axolotl's fsdp): a list of options, or one string of
+// them separated by spaces ("full_shard auto_wrap").
+bool fsdp_options(Importer& im, const ojson& v, const std::string& key) {
+  std::vector<std::string> opts;
+  auto split = [&opts](const std::string& text) {
+    std::istringstream words(text);
+    for (std::string w; words >> w;) opts.push_back(w);
+  };
+  if (v.is_string()) {
+    split(v.get<std::string>());
+  } else if (v.is_array()) {
+    for (const ojson& x : v)
+      if (x.is_string()) split(x.get<std::string>());
+  } else {
+    return im.fail(key, "must be a list of FSDP options (full_shard, shard_grad_op, offload, auto_wrap)");
+  }
+  for (const std::string& o : opts) {
+    if (o == "full_shard") {
+      im.set("parallel.zero", 3, key);
+    } else if (o == "shard_grad_op") {
+      im.set("parallel.zero", 2, key);
+    } else if (o == "offload") {
+      im.set("parallel.offload", "cpu", key);
+    } else if (o != "auto_wrap") {
+      im.unsupported_key(key, "FSDP option '" + o + "' is not modelled");
+    }
+  }
+  return im.ok();
+}
+
 // Keys of Hugging Face TrainingArguments, LLaMA-Factory, TRL and DeepSpeed-Chat scripts, as YAML keys
 // or command-line flags. Returns false when the key is not one of them (and no error is set).
 bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& v, const std::string& key) {
@@ -527,9 +558,30 @@ bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& 
     return true;
   }
   if (name == "gradient_checkpointing") {
+    // axolotl also takes "offload" (the checkpointed layer inputs go to host memory) and
+    // "offload_disk" (axolotl/utils/schemas/config.py, gradient_checkpointing).
+    if (v.is_string() && (v.get<std::string>() == "offload" || v.get<std::string>() == "offload_disk")) {
+      im.set("parallel.recompute", "full", key, "axolotl checkpoints every decoder layer");
+      if (v.get<std::string>() == "offload")
+        im.set("techniques.activation_offload", true, key, "and offloads the checkpoints to host memory");
+      else
+        im.unsupported_key(key, "offload_disk: checkpoints offloaded to disk are not modelled (counted on the GPU)");
+      return true;
+    }
     bool on = false;
     if (!im.boolean(v, key, on)) return true;
     im.set("parallel.recompute", on ? "full" : "none", key, on ? "Hugging Face checkpoints every decoder layer" : "");
+    return true;
+  }
+  if (name == "activation_offloading") {
+    // TRL's SFTConfig.activation_offloading: saved activations go to host memory (torchtune's hooks).
+    if (v.is_string()) {
+      im.unsupported_key(key,
+                         "'" + v.get<std::string>() + "': only true or false (offload to host memory) is modelled");
+      return true;
+    }
+    bool on = false;
+    if (im.boolean(v, key, on)) im.set("techniques.activation_offload", on, key);
     return true;
   }
   if (name == "disable_gradient_checkpointing") {
@@ -1328,26 +1380,7 @@ bool training_yaml(Importer& im, const ojson& cfg, Knobs& k, bool llamafactory) 
     if (!im.ok()) break;
     if (!llamafactory && (key == "fsdp" || key == "fsdp_config")) {
       if (key == "fsdp") {
-        std::vector<std::string> opts;
-        if (v.is_string()) {
-          opts.push_back(v.get<std::string>());
-        } else if (v.is_array()) {
-          for (const ojson& x : v)
-            if (x.is_string()) opts.push_back(x.get<std::string>());
-        } else {
-          return im.fail(key, "must be a list of FSDP options (full_shard, shard_grad_op, offload, auto_wrap)");
-        }
-        for (const std::string& o : opts) {
-          if (o == "full_shard") {
-            im.set("parallel.zero", 3, key);
-          } else if (o == "shard_grad_op") {
-            im.set("parallel.zero", 2, key);
-          } else if (o == "offload") {
-            im.set("parallel.offload", "cpu", key);
-          } else if (o != "auto_wrap") {
-            im.unsupported_key(key, "FSDP option '" + o + "' is not modelled");
-          }
-        }
+        if (!fsdp_options(im, v, key)) return false;
         continue;
       }
       Knobs dummy;
@@ -1654,7 +1687,10 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
     }
     if (training_key(im, k, name, v, key)) continue;
     if (!im.ok()) break;
-    if (kBookkeeping.count(name)) {
+    if (name == "fsdp") {
+      // TrainingArguments.fsdp: the options the Trainer passes to FSDP.
+      if (!fsdp_options(im, v, key)) break;
+    } else if (kBookkeeping.count(name)) {
       im.ignore(key, kBookkeepingReason);
     } else {
       im.unknown_key(key);

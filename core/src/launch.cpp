@@ -53,6 +53,20 @@ std::string nccl_environment(const Scenario& s) {
   return "export NCCL_SOCKET_IFNAME=eth0 NCCL_IB_DISABLE=1 NCCL_DEBUG=WARN   # TCP only: name the data interface\n";
 }
 
+// Activation offload in a Hugging Face training script: TRL's SFTConfig.activation_offloading
+// (trl/trainer/sft_config.py), which SFTTrainer applies around every forward and backward with
+// torchtune's OffloadActivations hooks (trl/models/activation_offloading.py); transformers'
+// TrainingArguments, accelerate's FSDP plugin and a DeepSpeed config for such a script have no
+// equivalent (DeepSpeed's cpu_checkpointing serves only its own checkpointing API).
+std::string trl_offload_flag(const Scenario& s) {
+  return s.techniques.activation_offload ? " --activation_offloading true" : "";
+}
+
+const char* trainer_name(const Scenario& s) {
+  return s.techniques.activation_offload ? "TRL SFTTrainer: SFTConfig.activation_offloading offloads activations"
+                                         : "Hugging Face Trainer";
+}
+
 std::string torchrun(const Scenario& s) {
   const int per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const int nodes = s.cluster.nodes();
@@ -68,16 +82,15 @@ std::string torchrun(const Scenario& s) {
     cmd += " --nnodes=" + num(nodes) + " --nproc_per_node=" + num(per_node) +
            " --node_rank=$NODE_RANK --rdzv_id=llmplan --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500";
   }
+  const std::string offload = trl_offload_flag(s);
   switch (fw.framework) {
     case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py   # Megatron-LM; xargs appends megatron_args.txt";
     case Framework::fsdp:
-      return cmd +
-             " \\\n  train.py --fsdp \"full_shard auto_wrap\"   # Hugging Face Trainer; or: accelerate launch "
-             "--config_file accelerate_fsdp.yaml train.py";
+      return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"" + offload + "   # " + trainer_name(s) +
+             "; or: accelerate launch --config_file accelerate_fsdp.yaml train.py" + offload;
     case Framework::deepspeed:
-      return cmd +
-             " \\\n  train.py --deepspeed ds_config.json   # your script (Hugging Face Trainer or "
-             "deepspeed.initialize)";
+      return cmd + " \\\n  train.py --deepspeed ds_config.json" + offload + "   # your script (" + trainer_name(s) +
+             (s.techniques.activation_offload ? ")" : " or deepspeed.initialize)");
     case Framework::none: break;
   }
   return cmd + " \\\n  train.py   # no framework of these artefacts runs this layout: " + fw.reason;
@@ -141,7 +154,7 @@ std::string accelerate_yaml(const Scenario& s) {
   const int nodes = s.cluster.nodes();
   const bool fsdp = framework(s).framework == Framework::fsdp;
   std::string y = "# accelerate launch --config_file accelerate_" + std::string(fsdp ? "fsdp" : "deepspeed") +
-                  ".yaml train.py   (machine_rank: 0..nodes-1, one per node)\n";
+                  ".yaml train.py" + trl_offload_flag(s) + "   (machine_rank: 0..nodes-1, one per node)\n";
   y += "compute_environment: LOCAL_MACHINE\n";
   y += std::string("distributed_type: ") +
        (fsdp ? "FSDP" : (s.cluster.gpus == 1 && s.parallel.zero == 0 ? "NO" : "DEEPSPEED")) + "\n";
@@ -422,8 +435,9 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
                    (s.lora.targets == LoraTargets::all_linear ? "every linear layer" : "q, k, v, o") + " of " + name +
                    " (PEFT" + (qlora ? " + bitsandbytes" : "") + ")\n";
   py += "import torch\n";
-  py += std::string("from transformers import AutoModelForCausalLM, TrainingArguments") +
-        (qlora ? ", BitsAndBytesConfig" : "") + "\n";
+  py += std::string("from transformers import AutoModelForCausalLM") +
+        (s.techniques.activation_offload ? "" : ", TrainingArguments") + (qlora ? ", BitsAndBytesConfig" : "") + "\n";
+  if (s.techniques.activation_offload) py += "from trl import SFTConfig\n";
   py += std::string("from peft import LoraConfig, get_peft_model") +
         (qlora ? ", prepare_model_for_kbit_training" : "") + "\n\n";
   py += "MODEL = \"" + name + "\"  # a local path or the Hugging Face id of this model\n";
@@ -445,12 +459,18 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
         ", lora_dropout=0.05, target_modules=" + targets + ", task_type=\"CAUSAL_LM\")\n";
   py += "model = get_peft_model(model, lora)\n";
   py += "model.print_trainable_parameters()\n";
-  py += "args = TrainingArguments(output_dir=\"out\", per_device_train_batch_size=" + num(s.micro_batch) +
+  // SFTConfig is TrainingArguments with TRL's options; only its trainer offloads activations.
+  const bool offload = s.techniques.activation_offload;
+  const std::string call = offload ? "args = SFTConfig(" : "args = TrainingArguments(";
+  const std::string indent(call.size(), ' ');
+  if (offload)
+    py += "# activation_offloading takes effect in trl.SFTTrainer(model=model, args=args, train_dataset=...)\n";
+  py += call + "output_dir=\"out\", per_device_train_batch_size=" + num(s.micro_batch) +
         ", gradient_accumulation_steps=" + num(r.grad_accum) + ",\n";
-  py += std::string("                         bf16=True, gradient_checkpointing=") + (ckpt ? "True" : "False") +
+  py += indent + "bf16=True, gradient_checkpointing=" + (ckpt ? "True" : "False") +
         ", max_steps=" + num(train_steps(r)) + ", save_steps=" + num(save_interval_steps(r)) + ",\n";
-  py += std::string("                         save_total_limit=") + num(s.storage.checkpoints_kept) +
-        sharding_argument(s) + ")\n";
+  if (offload) py += indent + "max_length=" + num(s.seq_len) + ", activation_offloading=True,\n";
+  py += indent + "save_total_limit=" + num(s.storage.checkpoints_kept) + sharding_argument(s) + ")\n";
   return py;
 }
 
