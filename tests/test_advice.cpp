@@ -262,6 +262,8 @@ TEST_CASE("the PEFT snippet is QLoRA's NF4 with the plan's rank and batch") {
   CHECK(py.find("bnb_4bit_quant_type=\"nf4\"") != std::string::npos);
   CHECK(py.find("bnb_4bit_use_double_quant=True") != std::string::npos);
   CHECK(py.find("LoraConfig(r=16, lora_alpha=32") != std::string::npos);
+  // Dropout in the adapters would keep a copy of each adapted layer's input that the estimate lacks.
+  CHECK(py.find("lora_dropout=0.0,") != std::string::npos);
   CHECK(py.find("target_modules=\"all-linear\"") != std::string::npos);
   CHECK(py.find("per_device_train_batch_size=" + std::to_string(p["layout"]["micro_batch"].get<int>()) + ",") !=
         std::string::npos);

@@ -317,6 +317,12 @@ TEST_SUITE("import") {
     CHECK(lists(disk["unsupported"], "gradient_checkpointing"));
     CHECK(error_message("base_model: x\ngradient_checkpointing: sometimes\n") ==
           "gradient_checkpointing: must be true or false; got \"sometimes\"");
+    // PEFT's lora_dropout: at 0 an identity; above, a dropped copy of every adapted layer's input kept
+    // for backward, which no scenario field counts.
+    CHECK(lists(import_text("base_model: x\nadapter: lora\nlora_dropout: 0.0\n")["ignored"], "lora_dropout"));
+    CHECK(lists(imported("axolotl-llama3.1-qlora.yaml")["unsupported"], "lora_dropout"));  // 0.05
+    CHECK(error_message("base_model: x\nadapter: lora\nlora_dropout: 1.5\n") ==
+          "lora_dropout: must be a number in 0..1 (exclusive of 1); got 1.5");
     // A value other than a boolean: an offload target the model has no place for, or a wrong type.
     CHECK(lists(import_text("torchrun --nproc_per_node=8 train.py --activation_offloading disk\n")["unsupported"],
                 "--activation_offloading"));

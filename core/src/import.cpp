@@ -83,7 +83,6 @@ const std::set<std::string, std::less<>> kBookkeeping = {
     "cache_dir",
     "local_rank",
     "lora_alpha",
-    "lora_dropout",
     "label_names",
     "include_num_input_tokens_seen",
     // data
@@ -572,6 +571,21 @@ bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& 
     if (!im.boolean(v, key, on)) return true;
     im.set("parallel.recompute", on ? "full" : "none", key, on ? "Hugging Face checkpoints every decoder layer" : "");
     return true;
+  }
+  if (name == "lora_dropout") {
+    // PEFT's LoRA layer runs nn.Dropout on its input when p > 0 (an identity at 0) and keeps the
+    // dropped copy and its mask for the adapter's backward (peft/tuners/lora/layer.py).
+    if (v.is_number() && v.get<double>() == 0)
+      return im.ignore(key, "0: the adapters read the layer's own input"), true;
+    if (v.is_number() && v.get<double>() > 0 && v.get<double>() < 1) {
+      im.unsupported_key(key,
+                         "p > 0: each adapted layer keeps a dropped copy of its input (16-bit) and a 1-byte mask "
+                         "for backward, activation memory the estimate does not count (unless every layer is "
+                         "recomputed); 0 removes it");
+      return true;
+    }
+    if (v.is_null()) return true;
+    return im.fail(key, "must be a number in 0..1 (exclusive of 1); got " + value_text(v)), true;
   }
   if (name == "activation_offloading") {
     // TRL's SFTConfig.activation_offloading: saved activations go to host memory (torchtune's hooks).

@@ -455,8 +455,13 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
           (ckpt ? "True" : "False") + ")\n";
   const std::string targets =
       s.lora.targets == LoraTargets::all_linear ? "\"all-linear\"" : "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]";
+  // PEFT keeps a dropped copy of each adapted layer's input (and a mask) for backward when
+  // lora_dropout > 0 (peft/tuners/lora/layer.py): memory the estimate does not count.
+  py +=
+      "# lora_dropout 0: with p > 0 each adapted layer keeps a dropped copy of its input for backward (not in the "
+      "estimate)\n";
   py += "lora = LoraConfig(r=" + num(s.lora.rank) + ", lora_alpha=" + num(2 * s.lora.rank) +
-        ", lora_dropout=0.05, target_modules=" + targets + ", task_type=\"CAUSAL_LM\")\n";
+        ", lora_dropout=0.0, target_modules=" + targets + ", task_type=\"CAUSAL_LM\")\n";
   py += "model = get_peft_model(model, lora)\n";
   py += "model.print_trainable_parameters()\n";
   // SFTConfig is TrainingArguments with TRL's options; only its trainer offloads activations.
