@@ -221,11 +221,12 @@ TEST_CASE("uneven pipeline stages: Llama 3 405B on 16 stages, BLOOM on 12, DeepS
 
 TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   // Llama 3.1 8B: hidden 4096, vocabulary 128,256; one sequence of 16,384 tokens, bf16, TP 1.
-  // Norm and head inputs: 2 tensors x 2 B x 4096 = 16,384 B per token.
+  // The final norm's input, 2 B x 4096 = 8,192 B per token; LoRA leaves the head frozen, so autograd
+  // keeps no input for it (a full fine-tune would keep it too: 16,384 B).
   // Hugging Face Transformers (ForCausalLMLoss: logits.float(), F.cross_entropy): the saved fp32
   // log-softmax 4 B, and in backward the fp32 gradient from nll_loss 4 B and the fp32 gradient of
   // log-softmax's input 4 B: 12 B per logit (the Trainer has dropped the logits, log-softmax saved
-  // its output). 16,384 x (16,384 + 12 x 128,256) = 16,384 x 1,555,456 = 25,484,591,104 B (23.7 GiB).
+  // its output). 16,384 x (8,192 + 12 x 128,256) = 16,384 x 1,547,264 = 25,350,373,376 B (23.6 GiB).
   const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 16384,
       "cluster": {"gpus": 1, "gpu_memory_gb": 1000}, "parallel": {"recompute": "full"}})";
   const ScenarioParse hf = parse_scenario(text, builtin_catalog());
@@ -233,22 +234,58 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   CHECK(hf.scenario->framework == FrameworkKind::hf);  // fine-tuning defaults to Hugging Face
   const Calibration cal = default_calibration();
   CHECK(estimate_memory(*hf.scenario, count_params(hf.scenario->model), cal).per_gpu.logits ==
-        doctest::Approx(25484591104.0));
+        doctest::Approx(25350373376.0));
   // Megatron's fused vocab-parallel cross-entropy keeps the bf16 logits and one fp32 tensor (exp in
-  // place): 16,384 x (16,384 + 6 x 128,256) = 16,384 x 785,920 = 12,876,513,280 B.
+  // place): 16,384 x (8,192 + 6 x 128,256) = 16,384 x 777,728 = 12,742,295,552 B.
   Scenario mg = *hf.scenario;
   mg.framework = FrameworkKind::megatron;
-  CHECK(estimate_memory(mg, count_params(mg.model), cal).per_gpu.logits == doctest::Approx(12876513280.0));
+  CHECK(estimate_memory(mg, count_params(mg.model), cal).per_gpu.logits == doctest::Approx(12742295552.0));
   // Fused linear cross-entropy (Liger): ceil(128,256 / 4096) = 32 chunks, chunk_size =
   // next_power_of_2(ceil(16,384 / 32)) = 512 tokens of (2 + 4) B x 128,256 logits = 394,002,432 B,
-  // plus the inputs 16,384 x 16,384 = 268,435,456 B: 662,437,888 B.
+  // plus the input 16,384 x 8,192 = 134,217,728 B: 528,220,160 B.
   Scenario liger = *hf.scenario;
   liger.techniques.fused_loss = FusedLoss::liger;
-  CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(662437888.0));
-  // Cut Cross-Entropy (Unsloth) writes no logits: only the inputs, 268,435,456 B.
+  CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(528220160.0));
+  // Cut Cross-Entropy (Unsloth) writes no logits: only the input, 134,217,728 B.
   Scenario cce = *hf.scenario;
   cce.techniques.fused_loss = FusedLoss::cce;
-  CHECK(estimate_memory(cce, count_params(cce.model), cal).per_gpu.logits == doctest::Approx(268435456.0));
+  CHECK(estimate_memory(cce, count_params(cce.model), cal).per_gpu.logits == doctest::Approx(134217728.0));
+  // Full fine-tuning trains the head, which keeps its input: 16,384 x 8,192 B more.
+  Scenario full = *hf.scenario;
+  full.method = Method::full;
+  CHECK(estimate_memory(full, count_params(full.model), cal).per_gpu.logits ==
+        doctest::Approx(25350373376.0 + 134217728.0));
+}
+
+TEST_CASE("LoRA on attention only: the frozen MLP keeps no GEMM inputs") {
+  // Autograd saves a matmul's input for the weight's gradient only (PyTorch's generated autograd
+  // guards that saved tensor on the weight requiring grad; bitsandbytes' MatMul4Bit keeps no input
+  // either). With adapters on q, k, v and o the MLP's frozen gate, up and down projections keep
+  // neither the MLP's input (h) nor the down projection's (f): Llama 3.1 8B in bf16, 2 B each,
+  // 2 x (4,096 + 14,336) = 36,864 B a token and layer; 2,048 tokens x 32 layers without recompute
+  // = 2,415,919,104 B. Adapters on every linear layer keep those inputs themselves (lora_A's).
+  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048,
+      "micro_batch": 1, "cluster": {"gpus": 1, "gpu_memory_gb": 1000}, "parallel": {"recompute": "none"}})";
+  const ScenarioParse parse = parse_scenario(text, builtin_catalog());
+  REQUIRE(parse.scenario);
+  const Calibration cal = default_calibration();
+  Scenario all = *parse.scenario;
+  REQUIRE(all.lora.targets == LoraTargets::all_linear);
+  Scenario attention = all;
+  attention.lora.targets = LoraTargets::attention;
+  const auto activations = [&cal](const Scenario& s) {
+    return estimate_memory(s, count_params(s.model), cal).per_gpu.activations;
+  };
+  CHECK(activations(all) - activations(attention) == doctest::Approx(2415919104.0));
+  // A full fine-tune keeps them as every-linear LoRA does.
+  Scenario full = all;
+  full.method = Method::full;
+  CHECK(activation_bytes_per_layer(full.model, activation_shape(full)) ==
+        doctest::Approx(activation_bytes_per_layer(all.model, activation_shape(all))));
+  // Under full recompute only the recomputed layer's working set holds them: one layer's share,
+  // 2,048 x 36,864 = 75,497,472 B.
+  all.parallel.recompute = attention.parallel.recompute = Recompute::full;
+  CHECK(activations(all) - activations(attention) == doctest::Approx(75497472.0));
 }
 
 TEST_SUITE("context, expert and virtual pipeline parallelism") {
@@ -392,11 +429,11 @@ TEST_CASE("Hugging Face QLoRA keeps the non-4-bit parameters and the hidden stat
   // Full recompute keeps each block's input, the fp32 residual stream: 2,048 x 4,096 elements x 32
   // blocks at 4 B instead of 2 (+ 536,870,912 B); the recomputed block's norm inputs are fp32 too.
   CHECK(a.per_gpu.activations - b.per_gpu.activations >= 536870912.0);
-  // Logits: both keep the loss's 3 fp32 copies (12 B per logit); the norm and head inputs are fp32
-  // (4 B) with the cast and bf16 without: 2,048 x (2 x 4 x 4,096 + 12 x 128,256) vs 2,048 x
-  // (2 x 2 x 4,096 + 12 x 128,256).
-  CHECK(a.per_gpu.logits == doctest::Approx(2048.0 * (8.0 * 4096 + 12.0 * 128256)));
-  CHECK(b.per_gpu.logits == doctest::Approx(2048.0 * (4.0 * 4096 + 12.0 * 128256)));
+  // Logits: both keep the loss's 3 fp32 copies (12 B per logit); the final norm's input is fp32
+  // (4 B) with the cast and bf16 without, and the frozen head keeps none: 2,048 x (4 x 4,096 + 12 x
+  // 128,256) vs 2,048 x (2 x 4,096 + 12 x 128,256).
+  CHECK(a.per_gpu.logits == doctest::Approx(2048.0 * (4.0 * 4096 + 12.0 * 128256)));
+  CHECK(b.per_gpu.logits == doctest::Approx(2048.0 * (2.0 * 4096 + 12.0 * 128256)));
 }
 
 TEST_CASE("FSDP with pipeline stages keeps the stage's gathered weights and accumulates unsharded gradients") {

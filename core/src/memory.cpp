@@ -82,21 +82,25 @@ struct LayerTensors {
   double scores = 0;      // bytes per (token x key position x head): the s x s attention maps
 };
 
-LayerTensors layer_tensors(const ModelArch& m, double e, double g, double norm_in, bool dropout) {
-  const double h = m.hidden;
+LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double norm_in) {
+  const double h = m.hidden, e = a.element_bytes, g = a.gemm_input_bytes;
   const double f = m.active_mlp_width();  // MoE: the top_k routed + shared experts a token passes
+  // A GEMM input is kept for the weight's gradient only: autograd saves mm's first operand only
+  // when the second requires grad (PyTorch tools/autograd/gen_variable_type.py, guard_for;
+  // bitsandbytes' MatMul4Bit keeps no input either), so frozen, unadapted MLP weights keep none.
+  const double mlp_g = a.frozen_mlp ? 0.0 : g;
   LayerTensors t;
   t.replicated = 2 * norm_in * h                             // inputs of the two norms
                  + g * h                                     // input of the QKV projection
-                 + g * h;                                    // input of the MLP
-  if (dropout) t.replicated += 2 * h;                        // 1-byte masks after attention and after the MLP
+                 + mlp_g * h;                                // input of the MLP
+  if (a.dropout) t.replicated += 2 * h;                      // 1-byte masks after attention and after the MLP
   t.sharded = e * (m.q_width() + m.k_width() + m.v_width())  // Q, K and V for the attention products
               + g * m.attn_out_width();                      // input of the output projection
   // Classic MLP keeps the GeLU input and output (2 x f); a gated MLP keeps gate, up,
   // activation output and the product fed to the down projection (4 x f). The last one of
   // each is a GEMM input.
-  t.sharded += ((m.gated_mlp ? 3.0 : 1.0) * e + g) * f;
-  t.scores = e + (dropout ? 1.0 + e : 0.0);  // softmax output (+ dropout mask and output)
+  t.sharded += ((m.gated_mlp ? 3.0 : 1.0) * e + mlp_g) * f;
+  t.scores = e + (a.dropout ? 1.0 + e : 0.0);  // softmax output (+ dropout mask and output)
   return t;
 }
 
@@ -119,7 +123,7 @@ double op_checkpoint_bytes(const ModelArch& m, const ActivationShape& a, double 
 
 double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) {
   const double norm_in = a.norm_input_bytes > 0 ? a.norm_input_bytes : a.element_bytes;
-  const LayerTensors t = layer_tensors(m, a.element_bytes, a.gemm_input_bytes, norm_in, a.dropout);
+  const LayerTensors t = layer_tensors(m, a, norm_in);
   const double tokens = static_cast<double>(a.seq_len) * a.micro_batch / std::max(a.cp, 1);  // this GPU's tokens
   const double tp = std::max(a.tp, 1);
   const double rep_div = a.sequence_parallel ? tp : 1.0;
@@ -355,6 +359,9 @@ ActivationShape activation_shape(const Scenario& s) {
   a.flash_attention = s.parallel.flash_attention;
   a.dropout = s.dropout;
   a.element_bytes = element_bytes(s.precision);
+  // LoRA on the attention projections leaves the MLP frozen and unadapted; on every linear layer
+  // each adapter keeps the input its frozen layer would.
+  a.frozen_mlp = s.is_peft() && s.lora.targets == LoraTargets::attention;
   return a;
 }
 
@@ -414,7 +421,8 @@ double loss_bytes_per_logit(const Scenario& s) {
   return (keeps_output ? 4.0 : 0.0) + 4.0 + 8.0 / c;
 }
 
-// Final norm input and head input (replicated unless sequence-parallel) and what the loss holds.
+// Final norm input and head input (replicated unless sequence-parallel; a frozen head keeps no
+// input) and what the loss holds.
 // A fused linear cross-entropy (Liger-Kernel fused_linear_cross_entropy.py, which Unsloth also
 // uses) never forms the whole logits: it projects chunk_size = next_power_of_2(ceil(tokens /
 // ceil(V / h))) tokens at a time, 16-bit logits and their fp32 gradient.
@@ -423,7 +431,8 @@ double logits_bytes(const Scenario& s) {
   const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
-  const double inputs = tokens * 2 * e * s.model.hidden / rep_div;
+  // The head's input is kept for its gradient only: PEFT freezes the head (no adapter there).
+  const double inputs = tokens * (s.is_peft() ? 1.0 : 2.0) * e * s.model.hidden / rep_div;
   // Cut Cross-Entropy (Wijmans et al. 2024, arXiv:2411.09009) computes the logits in on-chip memory
   // block by block and writes none of them, forward or backward.
   if (s.techniques.fused_loss == FusedLoss::cce) return inputs;
@@ -618,7 +627,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"expert_shard_ranks", static_cast<double>(expert_shard_ranks(s))}});
   ex.add("memory.per_gpu_bytes.activations", m.activations, "B",
          "layers x in-flight micro-batches x per-layer bytes of micro_batch x seq_len / cp tokens (Korthikanti et al. "
-         "2022 Table 2, per tensor; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); "
+         "2022 Table 2, per tensor, less the MLP's GEMM inputs under LoRA on attention only, whose frozen MLP keeps "
+         "none; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); "
          "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3)",
          {{"seq_len", static_cast<double>(s.seq_len)},
@@ -626,6 +636,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"tp", static_cast<double>(x.tp)},
           {"cp", static_cast<double>(x.cp)},
           {"vp", static_cast<double>(x.vp)},
+          {"frozen_mlp", activation_shape(s).frozen_mlp ? 1.0 : 0.0},
           {"in_flight_micro_batches", in_flight_micro_batches(s, peak_rank)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
          "trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp "
@@ -642,8 +653,9 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "total (0 when they are at the peak)",
          {});
   ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
-         "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs and what the "
-         "framework's loss holds at its peak (PyTorch cross-entropy on fp32 logits: Hugging Face, torchtitan, "
+         "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs (1 e h with "
+         "PEFT: a frozen head keeps no input) and what the framework's loss holds at its peak (PyTorch cross-entropy "
+         "on fp32 logits: Hugging Face, torchtitan, "
          "torchtune: 4 + 8 / loss_chunks; FSDP and DeepSpeed loops also keep the fp32 logits: + 4; Megatron or "
          "torch.compile: e + 4 / loss_chunks); "
          "fused linear "
