@@ -545,8 +545,11 @@ void artefact(PlannerState& p, const char* id, const char* title, const std::str
   copy_button(p, id, text);
   int lines = 1;
   for (char ch : text) lines += ch == '\n';
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // A line wider than the box brings a horizontal scrollbar, which would cover the last line.
+  const bool wide = ImGui::CalcTextSize(text.c_str()).x + 2 * style.WindowPadding.x > ImGui::GetContentRegionAvail().x;
   const float h = std::min(14.0f, static_cast<float>(lines) + 0.6f) * ImGui::GetTextLineHeight() +
-                  ImGui::GetStyle().WindowPadding.y;
+                  style.WindowPadding.y + (wide ? style.ScrollbarSize : 0.0f);
   ImGui::PushStyleColor(ImGuiCol_ChildBg, palette::kCodeBg);
   ImGui::BeginChild(id, ImVec2(0, h), true, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::TextUnformatted(text.c_str());

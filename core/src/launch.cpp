@@ -63,8 +63,7 @@ std::string trl_offload_flag(const Scenario& s) {
 }
 
 const char* trainer_name(const Scenario& s) {
-  return s.techniques.activation_offload ? "TRL SFTTrainer: SFTConfig.activation_offloading offloads activations"
-                                         : "Hugging Face Trainer";
+  return s.techniques.activation_offload ? "TRL SFTTrainer, SFTConfig.activation_offloading" : "Hugging Face Trainer";
 }
 
 std::string torchrun(const Scenario& s) {
