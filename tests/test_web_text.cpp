@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <iterator>
+#include <set>
 #include <string>
 
 #include "i18n.hpp"
@@ -91,4 +92,53 @@ TEST_CASE("the app words every rule that refuses a layout in English as the core
   web::set_language(web::Lang::zh);
   CHECK(std::string(web::layout_rule_text("a rule this build does not know")) == "a rule this build does not know");
   web::set_language(web::Lang::en);
+}
+
+TEST_CASE("the app words the post-provisioning checklist in English as the core does, and in Chinese") {
+  // Every wording the core has is worded in Chinese too.
+  for (size_t i = 0; i < kCheckWordingCount; ++i) {
+    CAPTURE(kCheckWordings[i].key);
+    CHECK(web::has_check_wording(kCheckWordings[i].key));
+  }
+  // One GPU; 16 H100s in two nodes over InfiniBand, TP 8 (a replica of 8); AWS EFA; TCP; an AMD and
+  // a Huawei node: every check id and wording but PCIe-only topology.
+  const char* scenarios[] = {
+      R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "cluster": {"accelerator": "rtx-4090", "gpus": 1}})",
+      R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
+          "parallel": {"tp": 8, "zero": 1}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
+          "network": {"inter_node_link": "aws-efa-v2"}, "parallel": {"zero": 3}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16},
+          "network": {"inter_node_link": "ethernet-25g"}, "parallel": {"zero": 3}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "mi300x", "gpus": 8}, "parallel": {"zero": 3}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "ascend-910b", "gpus": 8},
+          "parallel": {"zero": 3}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "l40s", "gpus": 4}, "parallel": {"zero": 3}})",
+  };
+  std::set<std::string> wordings;
+  for (const char* text : scenarios) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    const EstimateResult r = estimate(*p.scenario, default_calibration());
+    for (const Check& c : checklist(*p.scenario, r, builtin_catalog())) {
+      CAPTURE(c.id);
+      wordings.insert(c.wording);
+      web::set_language(web::Lang::en);
+      CHECK(web::check_title_text(c) == c.title);
+      CHECK(web::check_command_text(c) == c.command);
+      CHECK(web::check_expect_text(c) == c.expect);
+      web::set_language(web::Lang::zh);
+      const std::string title = web::check_title_text(c), expect = web::check_expect_text(c);
+      const std::string all = title + web::check_command_text(c) + expect;
+      CHECK(title != c.title);
+      CHECK(expect != c.expect);
+      CHECK(all.find('{') == std::string::npos);  // every placeholder filled
+      for (const auto& arg : c.args) {
+        CAPTURE(arg.first);
+        CHECK(all.find(arg.second) != std::string::npos);  // the same figures
+      }
+    }
+  }
+  web::set_language(web::Lang::en);
+  CHECK(wordings.size() == kCheckWordingCount);
 }

@@ -892,6 +892,77 @@ std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_g
                    {sent.c_str(), tcp.c_str(), step.c_str(), format_number("%.2f", slower).c_str()});
 }
 
+namespace {
+
+// The checklist in Chinese, by the keys of kCheckWordings (core/src/advice.cpp) with the same
+// {name} values; a null command is a shell command that stays as it is.
+struct CheckWordingZh {
+  const char* key;
+  const char* title;
+  const char* command;
+  const char* expect;
+};
+
+constexpr const char* kTinyRunCommandZh = "以微批 {micro_batch} 跑 10 步，并打印 torch.cuda.max_memory_reserved()";
+constexpr const char* kTinyRunExpectZh =
+    "峰值显存约每卡 {peak}（共 {capacity}）；nvidia-smi 显示的约多 0.5-1 GiB（CUDA 上下文）";
+
+constexpr CheckWordingZh kCheckWordingsZh[] = {
+    {"tiny_run_one", "在一张 GPU 上跑几步", kTinyRunCommandZh, kTinyRunExpectZh},
+    {"tiny_run_replica", "在 {gpus} 张 GPU 上跑几步（一个副本：{replica}）", kTinyRunCommandZh, kTinyRunExpectZh},
+    {"topology_amd", "GPU 拓扑", nullptr, "{gpus} 张 GPU 两两之间为 XGMI"},
+    {"topology_huawei", "NPU 拓扑", nullptr, "{gpus} 张 NPU 两两之间为 HCCS"},
+    {"topology_nvlink", "GPU 拓扑", nullptr,
+     "{gpus} 张 GPU 两两之间为 NV{links}（每卡每方向 {gbps} GB/s）；若显示 PIX/PXB/SYS，说明 NVLink 或 NVSwitch "
+     "互联未工作"},
+    {"topology_pcie", "GPU 拓扑", nullptr,
+     "GPU 之间为 PIX、PXB、NODE 或 SYS：只有 PCIe，没有 NVLink（{gpus} 张 GPU）；同一 PCIe 交换机下的 "
+     "GPU（PIX）通信最快"},
+    {"nccl_intra", "节点内 NCCL all-reduce", "all_reduce_perf -b 1G -e 4G -f 2 -g {gpus}   # nccl-tests，单进程",
+     "4 GB 时 busbw 约 {busbw} GB/s；低于 {pass} GB/s（80 %）说明节点内的估算偏乐观"},
+    {"nccl_inter", "跨节点 NCCL all-reduce", nullptr,
+     "4 GB 时 busbw 约 {busbw} GB/s（每个节点的全部网卡，{gbits} Gb/s，受纵向扩展链路限制）；低于 {pass} GB/s（80 %）"
+     "时数据并行同步比计划的慢"},
+    {"ib_write_bw", "两节点间每块网卡的 RDMA 带宽",
+     "ib_write_bw -d mlx5_0 --report_gbits   # 在节点 A 上；然后：ib_write_bw -d mlx5_0 --report_gbits NODE_A",
+     "每对网卡约 {line} Gb/s（线速）；低于 {pass} Gb/s（80 %）时检查 RoCE 的 PFC/ECN、MTU，以及共用一个 PCIe "
+     "交换机的网卡"},
+    {"efa_devices", "每个节点的 EFA 网卡", nullptr,
+     "{adapters} 块网卡（每节点 {gbits} Gb/s，每块 {port} Gb/s）；少于此数说明 NCCL 只用到部分网络"},
+    {"iperf3", "节点间带宽", "iperf3 -s   # 在节点 A 上；然后：iperf3 -c NODE_A -P 8 -t 30",
+     "每节点约 {line} Gb/s；低于 {pass} Gb/s（80 %）说明网络比计划的慢"},
+    {"fio_data_read", "数据存储读取（{tier}）", nullptr,
+     "每节点约 {read} MB/s；训练每节点读取 {need} MB/s，所以低于 {pass} MB/s（80 %）说明存储比计划的慢"},
+    {"fio_checkpoint_write", "检查点存储写入（{tier}）", nullptr,
+     "每节点约 {write} MB/s；低于 {pass} MB/s（80 %）时检查点耗时比计划的长"},
+    {"checkpoint_roundtrip", "保存并重新加载一个检查点", "在第 10 步保存检查点，从它重启，比较第 11 步的损失",
+     "写入 {size} 约需 {time}；恢复后的损失与未中断时一致"},
+    {"first_steps", "最初几分钟的吞吐",
+     "在整个集群上训练 50 步；从日志读 tokens/s，用 nvidia-smi dmon -s u 看 GPU 利用率",
+     "每卡约 {per_gpu} tokens/s（共 {all}），每步 {step} s，MFU {mfu} %；低于 80 % 时用 PyTorch profiler "
+     "分析数据加载和通信"},
+};
+
+const CheckWordingZh* check_wording_zh(const std::string& key) {
+  for (const CheckWordingZh& w : kCheckWordingsZh)
+    if (key == w.key) return &w;
+  return nullptr;
+}
+
+// The core's text in English (or for a key this build has no wording of); else the template.
+std::string check_text(const Check& c, const std::string& english, const char* CheckWordingZh::*field) {
+  const CheckWordingZh* w = g_lang == Lang::en ? nullptr : check_wording_zh(c.wording);
+  if (!w || !(w->*field)) return english;
+  return fill_template(w->*field, c.args);
+}
+
+}  // namespace
+
+std::string check_title_text(const Check& c) { return check_text(c, c.title, &CheckWordingZh::title); }
+std::string check_command_text(const Check& c) { return check_text(c, c.command, &CheckWordingZh::command); }
+std::string check_expect_text(const Check& c) { return check_text(c, c.expect, &CheckWordingZh::expect); }
+bool has_check_wording(const char* key) { return check_wording_zh(key) != nullptr; }
+
 const char* pricing_mode_name(const std::string& mode) {
   static constexpr S kWords[] = {S::price_mode_on_demand, S::price_mode_spot, S::price_mode_reserved_1yr,
                                  S::price_mode_reserved_3yr};

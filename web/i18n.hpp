@@ -9,6 +9,7 @@ struct LinkNotice;
 struct DataPlacement;
 struct CheckpointPlacement;
 struct RdmaAdvice;
+struct Check;
 }  // namespace llmplan
 
 namespace llmplan::web {
@@ -173,6 +174,13 @@ const char* provider_kind_name(const std::string& kind);
 std::string data_placement_text(const DataPlacement& d);
 std::string checkpoint_placement_text(const CheckpointPlacement& c);
 std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_gb_per_s, bool has_rdma);
+// A checklist item's title, command and expectation in the app's language, from its wording key
+// and figures (English: the core's own text).
+std::string check_title_text(const Check& c);
+std::string check_command_text(const Check& c);
+std::string check_expect_text(const Check& c);
+// Whether the app words `key` of kCheckWordings in every language it has.
+bool has_check_wording(const char* key);
 // A pricing mode (kPricingModeNames) in the UI language; another value as it is written.
 const char* pricing_mode_name(const std::string& mode);
 // A rule by which no framework runs a layout (kMegatronRefusals, the unsupported_layout warning's

@@ -563,7 +563,8 @@ std::string checklist_text(const std::vector<Check>& checks) {
   for (const Check& c : checks) {
     char head[16];
     std::snprintf(head, sizeof head, "%d. ", ++i);
-    out += head + c.title + ": `" + c.command + "`\n   expect: " + c.expect + "\n";
+    out += head + check_title_text(c) + tr(S::label_sep) + "`" + check_command_text(c) + "`\n   " + tr(S::expect) +
+           tr(S::label_sep) + check_expect_text(c) + "\n";
   }
   return out;
 }
@@ -745,12 +746,12 @@ bool draw_details(AppState& app, PlannerState& p) {
     ImGui::PushTextWrapPos(0.0f);
     int i = 0;
     for (const Check& k : d.checklist) {
-      ImGui::Text("%d. %s", ++i, k.title.c_str());
+      ImGui::Text("%d. %s", ++i, check_title_text(k).c_str());
       ImGui::Indent();
       ImGui::PushStyleColor(ImGuiCol_Text, palette::kCommand);
-      ImGui::TextUnformatted(k.command.c_str());
+      ImGui::TextUnformatted(check_command_text(k).c_str());
       ImGui::PopStyleColor();
-      ImGui::TextDisabled("%s%s%s", tr(S::expect), tr(S::label_sep), k.expect.c_str());
+      ImGui::TextDisabled("%s%s%s", tr(S::expect), tr(S::label_sep), check_expect_text(k).c_str());
       if (measures(k)) {
         // "Paste your measurement": the result of this check, read into the scenario's calibration.
         const std::string id = "planner.measure." + k.id;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <string_view>
 
 #include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
@@ -160,7 +162,86 @@ PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& cat
 // [SECTION] Post-provisioning checklist
 //-----------------------------------------------------------------------------
 
+// The English wording of every check; the app holds the same keys in its other languages
+// (web/i18n.cpp). {name} is filled from Check::args.
+const CheckWording kCheckWordings[] = {
+    {"tiny_run_one", "A few steps on one GPU",
+     "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
+     "peak memory about {peak} per GPU of {capacity}; nvidia-smi shows about 0.5-1 GiB more (CUDA context)"},
+    {"tiny_run_replica", "A few steps on {gpus} GPUs (one replica: {replica})",
+     "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
+     "peak memory about {peak} per GPU of {capacity}; nvidia-smi shows about 0.5-1 GiB more (CUDA context)"},
+    {"topology_amd", "GPU topology", "rocm-smi --showtopo", "XGMI between every pair of the {gpus} GPUs"},
+    {"topology_huawei", "NPU topology", "npu-smi info -t topo", "HCCS between every pair of the {gpus} NPUs"},
+    {"topology_nvlink", "GPU topology", "nvidia-smi topo -m",
+     "NV{links} between every pair of the {gpus} GPUs ({gbps} GB/s per GPU per direction); PIX/PXB/SYS instead "
+     "means the NVLink or NVSwitch fabric is down"},
+    {"topology_pcie", "GPU topology", "nvidia-smi topo -m",
+     "PIX, PXB, NODE or SYS between the GPUs: PCIe only, no NVLink ({gpus} GPUs); GPUs under one PCIe switch (PIX) "
+     "talk fastest"},
+    {"nccl_intra", "NCCL all-reduce inside a node",
+     "all_reduce_perf -b 1G -e 4G -f 2 -g {gpus}   # nccl-tests, one process",
+     "busbw at 4 GB about {busbw} GB/s; below {pass} GB/s (80 %) the intra-node estimate is optimistic"},
+    {"nccl_inter", "NCCL all-reduce across nodes", "mpirun -np {ranks} -N {gpus} all_reduce_perf -b 1G -e 4G -f 2 -g 1",
+     "busbw at 4 GB about {busbw} GB/s (all NICs of each node, {gbits} Gb/s, capped by the scale-up link); below "
+     "{pass} GB/s (80 %) data-parallel sync takes longer than planned"},
+    {"ib_write_bw", "RDMA bandwidth between two nodes, per NIC",
+     "ib_write_bw -d mlx5_0 --report_gbits   # on node A; then: ib_write_bw -d mlx5_0 --report_gbits NODE_A",
+     "about {line} Gb/s on every NIC pair (line rate); under {pass} Gb/s (80 %) check PFC/ECN on RoCE, MTU, and "
+     "NICs sharing one PCIe switch"},
+    {"efa_devices", "EFA adapters on each node", "fi_info -p efa -t FI_EP_RDM | grep -c 'domain:'",
+     "{adapters} adapters ({gbits} Gb/s per node at {port} Gb/s each); fewer means NCCL runs on part of the fabric"},
+    {"iperf3", "Node-to-node bandwidth", "iperf3 -s   # on node A; then: iperf3 -c NODE_A -P 8 -t 30",
+     "about {line} Gb/s per node; under {pass} Gb/s (80 %) the network is slower than planned"},
+    {"fio_data_read", "Data tier read ({tier})",
+     "fio --name=data --directory=/data --rw=randread --bs=1M --direct=1 --ioengine=libaio --iodepth=32 "
+     "--numjobs=8 --size=4G --runtime=60 --time_based --group_reporting",
+     "about {read} MB/s per node; the training reads {need} MB/s per node, so under {pass} MB/s (80 %) the tier is "
+     "slower than planned"},
+    {"fio_checkpoint_write", "Checkpoint tier write ({tier})",
+     "fio --name=ckpt --directory=/checkpoints --rw=write --bs=4M --direct=1 --ioengine=libaio --iodepth=16 "
+     "--numjobs={gpus} --size=8G --group_reporting",
+     "about {write} MB/s per node; under {pass} MB/s (80 %) checkpoints take longer than planned"},
+    {"checkpoint_roundtrip", "Save and reload one checkpoint",
+     "save a checkpoint at step 10, restart from it, compare the loss at step 11",
+     "{size} written in about {time}; the resumed loss matches the uninterrupted one"},
+    {"first_steps", "Throughput of the first minutes",
+     "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",
+     "about {per_gpu} tokens/s per GPU ({all} in all), {step} s per step, MFU {mfu} %; under 80 % profile data "
+     "loading and communication (PyTorch profiler)"},
+};
+const size_t kCheckWordingCount = std::size(kCheckWordings);
+
+std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& args) {
+  for (const auto& [name, value] : args) {
+    const std::string key = "{" + name + "}";
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
 namespace {
+
+using Args = std::vector<std::pair<std::string, std::string>>;
+
+Check make_check(const char* id, const char* key, Args args, double expected = 0, const char* unit = "") {
+  for (const CheckWording& w : kCheckWordings) {
+    if (std::string_view(w.key) != key) continue;
+    return {id,
+            fill_template(w.title, args),
+            fill_template(w.command, args),
+            fill_template(w.expect, args),
+            expected,
+            unit,
+            key,
+            std::move(args)};
+  }
+  return {id, key, "", "", expected, unit, key, std::move(args)};  // unreachable: every key above is in the table
+}
+
+std::string whole(double v) { return format_number("%.0f", v); }
+std::string count(int v) { return std::to_string(v); }
 
 // NVLink links per GPU as nvidia-smi shows them (NV12, NV18): per-GPU bandwidth over the
 // per-link bandwidth of the generation (25 GB/s per direction up to NVLink 4, 50 for NVLink 5).
@@ -171,40 +252,55 @@ int nvlink_links(const Accelerator& a) {
 }
 
 Check topology_check(const Scenario& s, const Accelerator* a) {
-  const int n = gpus_per_node(s);
+  const std::string n = count(gpus_per_node(s));
   const std::string vendor = a ? a->vendor : "nvidia";
-  if (vendor == "amd")
-    return {"topology",
-            "GPU topology",
-            "rocm-smi --showtopo",
-            "XGMI between every pair of the " + std::to_string(n) + " GPUs",
-            0,
-            ""};
-  if (vendor == "huawei")
-    return {"topology",
-            "NPU topology",
-            "npu-smi info -t topo",
-            "HCCS between every pair of the " + std::to_string(n) + " NPUs",
-            0,
-            ""};
+  if (vendor == "amd") return make_check("topology", "topology_amd", {{"gpus", n}});
+  if (vendor == "huawei") return make_check("topology", "topology_huawei", {{"gpus", n}});
   const int links = a ? nvlink_links(*a) : 0;
   if (links > 0)
-    return {"topology",
-            "GPU topology",
-            "nvidia-smi topo -m",
-            "NV" + std::to_string(links) + " between every pair of the " + std::to_string(n) + " GPUs (" +
-                format_number(
-                    "%.0f GB/s per GPU per direction); PIX/PXB/SYS instead means the NVLink or NVSwitch fabric is down",
-                    *a->intra_node_gb_per_s),
-            static_cast<double>(links),
-            "links"};
-  return {"topology",
-          "GPU topology",
-          "nvidia-smi topo -m",
-          "PIX, PXB, NODE or SYS between the GPUs: PCIe only, no NVLink (" + std::to_string(n) +
-              " GPUs); GPUs under one PCIe switch (PIX) talk fastest",
-          0,
-          ""};
+    return make_check("topology", "topology_nvlink",
+                      {{"links", count(links)}, {"gpus", n}, {"gbps", whole(*a->intra_node_gb_per_s)}},
+                      static_cast<double>(links), "links");
+  return make_check("topology", "topology_pcie", {{"gpus", n}});
+}
+
+// The smallest slice that runs the layout: one model replica (TP x CP x PP GPUs), or one GPU.
+Check tiny_run_check(const Scenario& s, const EstimateResult& r) {
+  const Parallel& x = s.parallel;
+  const int slice = x.tp * x.cp * x.pp;
+  Args args = {{"micro_batch", count(s.micro_batch)},
+               {"peak", format_bytes(r.memory.per_gpu.total(), ByteUnit::binary)},
+               {"capacity", format_bytes(r.memory.capacity_bytes, ByteUnit::binary)}};
+  if (slice > 1) {
+    const std::string replica =
+        "TP " + count(x.tp) + (x.cp > 1 ? " x CP " + count(x.cp) : std::string()) + " x PP " + count(x.pp);
+    args.insert(args.begin(), {{"gpus", count(slice)}, {"replica", replica}});
+  }
+  return make_check("tiny_run", slice > 1 ? "tiny_run_replica" : "tiny_run_one", std::move(args),
+                    r.memory.per_gpu.total() / kGiB, "GiB");
+}
+
+// Between nodes: RDMA verbs (InfiniBand, RoCE), AWS EFA (libfabric: nccl-tests measures it, this
+// checks every adapter is there) or TCP.
+Check network_check(const Scenario& s, const Catalog& catalog) {
+  const Interconnect* link = catalog.find_interconnect(s.network.inter_node_link);
+  const bool verbs = link && (link->technology == "infiniband" || link->technology == "roce");
+  if (verbs) {
+    const double line = link->line_rate_gbps.value_or(link->bandwidth_gb_per_s * 8);
+    return make_check("ib_write_bw", "ib_write_bw", {{"line", whole(line)}, {"pass", whole(kCheckPassFraction * line)}},
+                      line, "Gb/s");
+  }
+  if (link && link->rdma) {
+    const double port = link->line_rate_gbps.value_or(link->bandwidth_gb_per_s * 8);
+    const double adapters = std::round(s.network.node_gb_per_s * 8 / port);
+    return make_check(
+        "efa_devices", "efa_devices",
+        {{"adapters", whole(adapters)}, {"gbits", whole(s.network.node_gb_per_s * 8)}, {"port", whole(port)}}, adapters,
+        "adapters");
+  }
+  const double line = s.network.node_gb_per_s * 8;
+  return make_check("iperf3", "iperf3", {{"line", whole(line)}, {"pass", whole(kCheckPassFraction * line)}}, line,
+                    "Gb/s");
 }
 
 }  // namespace
@@ -218,108 +314,53 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   const LinkBandwidth bw = link_bandwidth(s);
   const double pass = kCheckPassFraction;
 
-  // The smallest slice that runs the layout: one model replica (TP x CP x PP GPUs), or one GPU.
-  const int slice = s.parallel.tp * s.parallel.cp * s.parallel.pp;
-  const std::string slice_text =
-      slice == 1 ? std::string("one GPU")
-                 : std::to_string(slice) + " GPUs (one replica: TP " + std::to_string(s.parallel.tp) +
-                       (s.parallel.cp > 1 ? " x CP " + std::to_string(s.parallel.cp) : std::string()) + " x PP " +
-                       std::to_string(s.parallel.pp) + ")";
-  out.push_back(
-      {"tiny_run", "A few steps on " + slice_text,
-       "run 10 steps at micro-batch " + std::to_string(s.micro_batch) + " and print torch.cuda.max_memory_reserved()",
-       "peak memory about " + format_bytes(r.memory.per_gpu.total(), ByteUnit::binary) + " per GPU of " +
-           format_bytes(r.memory.capacity_bytes, ByteUnit::binary) +
-           "; nvidia-smi shows about 0.5-1 GiB more (CUDA context)",
-       r.memory.per_gpu.total() / kGiB, "GiB"});
+  out.push_back(tiny_run_check(s, r));
   if (per_node > 1) out.push_back(topology_check(s, a));
   if (per_node > 1) {
     const double gbps = bw.intra_busbw / 1e9;
-    out.push_back(
-        {"nccl_intra", "NCCL all-reduce inside a node",
-         "all_reduce_perf -b 1G -e 4G -f 2 -g " + std::to_string(per_node) + "   # nccl-tests, one process",
-         format_number("busbw at 4 GB about %.0f GB/s; below %.0f GB/s (80 %%) the intra-node estimate is optimistic",
-                       gbps, pass * gbps),
-         gbps, "GB/s"});
+    out.push_back(make_check("nccl_intra", "nccl_intra",
+                             {{"gpus", count(per_node)}, {"busbw", whole(gbps)}, {"pass", whole(pass * gbps)}}, gbps,
+                             "GB/s"));
   }
   if (nodes > 1) {
     // Every GPU of every node in one all-reduce: NCCL reduces inside the nodes and drives all their
     // NICs at once, so the figure is the node's NIC aggregate (capped by the scale-up link).
     const double gbps = bw.node_busbw / 1e9;
-    out.push_back(
-        {"nccl_inter", "NCCL all-reduce across nodes",
-         "mpirun -np " + std::to_string(nodes * per_node) + " -N " + std::to_string(per_node) +
-             " all_reduce_perf -b 1G -e 4G -f 2 -g 1",
-         format_number(
-             "busbw at 4 GB about %.1f GB/s (all NICs of each node, %.0f Gb/s, capped by the scale-up link); below "
-             "%.1f GB/s (80 %%) data-parallel sync takes longer than planned",
-             gbps, s.network.node_gb_per_s * 8, pass * gbps),
-         gbps, "GB/s"});
-    const Interconnect* link = catalog.find_interconnect(s.network.inter_node_link);
-    const bool verbs = link && (link->technology == "infiniband" || link->technology == "roce");
-    if (verbs) {
-      const double line = link->line_rate_gbps.value_or(link->bandwidth_gb_per_s * 8);
-      out.push_back(
-          {"ib_write_bw", "RDMA bandwidth between two nodes, per NIC",
-           "ib_write_bw -d mlx5_0 --report_gbits   # on node A; then: ib_write_bw -d mlx5_0 --report_gbits NODE_A",
-           format_number(
-               "about %.0f Gb/s on every NIC pair (line rate); under %.0f Gb/s (80 %%) check PFC/ECN on RoCE, MTU, "
-               "and NICs sharing one PCIe switch",
-               line, pass * line),
-           line, "Gb/s"});
-    } else if (link && link->rdma) {
-      // AWS EFA: libfabric, not verbs; nccl-tests above measures it, this checks every adapter is there.
-      const double port = link->line_rate_gbps.value_or(link->bandwidth_gb_per_s * 8);
-      const double adapters = std::round(s.network.node_gb_per_s * 8 / port);
-      out.push_back(
-          {"efa_devices", "EFA adapters on each node", "fi_info -p efa -t FI_EP_RDM | grep -c 'domain:'",
-           format_number(
-               "%.0f adapters (%.0f Gb/s per node at %.0f Gb/s each); fewer means NCCL runs on part of the fabric",
-               adapters, s.network.node_gb_per_s * 8, port),
-           adapters, "adapters"});
-    } else {
-      const double line = s.network.node_gb_per_s * 8;
-      out.push_back(
-          {"iperf3", "Node-to-node bandwidth", "iperf3 -s   # on node A; then: iperf3 -c NODE_A -P 8 -t 30",
-           format_number("about %.0f Gb/s per node; under %.0f Gb/s (80 %%) the network is slower than planned", line,
-                         pass * line),
-           line, "Gb/s"});
-    }
+    out.push_back(make_check("nccl_inter", "nccl_inter",
+                             {{"ranks", count(nodes * per_node)},
+                              {"gpus", count(per_node)},
+                              {"busbw", format_number("%.1f", gbps)},
+                              {"gbits", whole(s.network.node_gb_per_s * 8)},
+                              {"pass", format_number("%.1f", pass * gbps)}},
+                             gbps, "GB/s"));
+    out.push_back(network_check(s, catalog));
   }
   const double read_mb = s.storage.data_read_mb_per_s / std::max(1, nodes);
   const double need_mb = r.io.data_bytes_per_s / 1e6 / std::max(1, nodes);
-  out.push_back(
-      {"fio_data_read", "Data tier read (" + s.storage.data_tier + ")",
-       "fio --name=data --directory=/data --rw=randread --bs=1M --direct=1 --ioengine=libaio --iodepth=32 "
-       "--numjobs=8 --size=4G --runtime=60 --time_based --group_reporting",
-       format_number(
-           "about %.0f MB/s per node; the training reads %.3g MB/s per node, so under %.0f MB/s (80 %%) the tier is "
-           "slower than planned",
-           read_mb, need_mb, pass * read_mb),
-       read_mb, "MB/s"});
+  out.push_back(make_check("fio_data_read", "fio_data_read",
+                           {{"tier", s.storage.data_tier},
+                            {"read", whole(read_mb)},
+                            {"need", format_number("%.3g", need_mb)},
+                            {"pass", whole(pass * read_mb)}},
+                           read_mb, "MB/s"));
   const double write_mb = s.storage.checkpoint_write_mb_per_s / std::max(1, nodes);
-  out.push_back(
-      {"fio_checkpoint_write", "Checkpoint tier write (" + s.storage.checkpoint_tier + ")",
-       "fio --name=ckpt --directory=/checkpoints --rw=write --bs=4M --direct=1 --ioengine=libaio --iodepth=16 "
-       "--numjobs=" +
-           std::to_string(per_node) + " --size=8G --group_reporting",
-       format_number("about %.0f MB/s per node; under %.0f MB/s (80 %%) checkpoints take longer than planned", write_mb,
-                     pass * write_mb),
-       write_mb, "MB/s"});
-  out.push_back({"checkpoint_roundtrip", "Save and reload one checkpoint",
-                 "save a checkpoint at step 10, restart from it, compare the loss at step 11",
-                 format_bytes(r.reliability.checkpoint_bytes) + " written in about " +
-                     format_duration(r.reliability.checkpoint_write_s) +
-                     "; the resumed loss matches the uninterrupted one",
-                 r.reliability.checkpoint_bytes / kGB, "GB"});
+  out.push_back(make_check("fio_checkpoint_write", "fio_checkpoint_write",
+                           {{"tier", s.storage.checkpoint_tier},
+                            {"gpus", count(per_node)},
+                            {"write", whole(write_mb)},
+                            {"pass", whole(pass * write_mb)}},
+                           write_mb, "MB/s"));
+  out.push_back(make_check("checkpoint_roundtrip", "checkpoint_roundtrip",
+                           {{"size", format_bytes(r.reliability.checkpoint_bytes)},
+                            {"time", format_duration(r.reliability.checkpoint_write_s)}},
+                           r.reliability.checkpoint_bytes / kGB, "GB"));
   const double tps_gpu = r.time.tokens_per_s / c.gpus;
-  out.push_back(
-      {"first_steps", "Throughput of the first minutes",
-       "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",
-       format_number("about %.0f tokens/s per GPU (%.0f in all), %.2f s per step, MFU %.0f %%; under 80 %% profile "
-                     "data loading and communication (PyTorch profiler)",
-                     tps_gpu, r.time.tokens_per_s, r.time.step_s, 100 * r.time.mfu),
-       tps_gpu, "tokens/s/GPU"});
+  out.push_back(make_check("first_steps", "first_steps",
+                           {{"per_gpu", whole(tps_gpu)},
+                            {"all", whole(r.time.tokens_per_s)},
+                            {"step", format_number("%.2f", r.time.step_s)},
+                            {"mfu", whole(100 * r.time.mfu)}},
+                           tps_gpu, "tokens/s/GPU"));
   return out;
 }
 

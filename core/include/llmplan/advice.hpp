@@ -4,6 +4,7 @@
 // this plan expects.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "llmplan/estimate.hpp"
@@ -81,7 +82,24 @@ struct Check {
   std::string expect;   // what to see, with the pass threshold
   double expected = 0;  // the figure, in `unit`
   std::string unit;
+  // How the texts above were worded: a key of kCheckWordings and the {name} values filled into its
+  // templates, so that the app can word the same figures in its own language.
+  std::string wording;
+  std::vector<std::pair<std::string, std::string>> args;
 };
+
+// The English templates of the checklist's texts; {name} is a value of Check::args.
+struct CheckWording {
+  const char* key;
+  const char* title;
+  const char* command;
+  const char* expect;
+};
+extern const CheckWording kCheckWordings[];
+extern const size_t kCheckWordingCount;
+
+// `text` with every {name} of `args` replaced by its value.
+std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& args);
 
 // A planning rule of thumb: a link or disk passes at 80 % of what the plan expects; below that,
 // look for a misconfiguration (wrong NIC, PCIe link width, disk type) before training.
