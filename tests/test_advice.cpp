@@ -289,13 +289,21 @@ TEST_CASE("activation offload reaches the Hugging Face artefacts through TRL's S
     "parallel": {"zero": 3, "recompute": "full"}, "techniques": {"activation_offload": true}})";
   const LaunchArtifacts f = artefacts(full);
   REQUIRE(f.framework == "fsdp");
-  CHECK(f.torchrun.find("train.py --fsdp \"full_shard auto_wrap\" --activation_offloading true   # TRL SFTTrainer") !=
+  CHECK(f.torchrun.find("train.py --fsdp \"full_shard auto_wrap\" --activation_offloading true --max_length 8192   "
+                        "# TRL SFTTrainer") != std::string::npos);
+  CHECK(f.accelerate_yaml.find("train.py --activation_offloading true --max_length 8192   (machine_rank") !=
         std::string::npos);
-  CHECK(f.accelerate_yaml.find("train.py --activation_offloading true   (machine_rank") != std::string::npos);
   // The command line imports back to the scenario's sharding and offload (docs/import.md).
   const json back = json::parse(import_config(f.torchrun, builtin_catalog()));
   CHECK(back["scenario"]["parallel"]["zero"] == 3);
   CHECK(back["scenario"]["techniques"]["activation_offload"] == true);
+  CHECK(back["scenario"]["seq_len"] == 8192);
+  // TRL's offload fails in backward under DeepSpeed (huggingface/trl issue #4280): the command says so.
+  std::string ds_text = full;
+  ds_text.replace(ds_text.find("\"zero\": 3"), 9, "\"zero\": 2");
+  const LaunchArtifacts ds = artefacts(ds_text.c_str());
+  REQUIRE(ds.framework == "deepspeed");
+  CHECK(ds.torchrun.find("huggingface/trl issue #4280") != std::string::npos);
   std::string plain_text = full;
   plain_text.replace(plain_text.find("true}}"), 4, "false");
   const LaunchArtifacts plain = artefacts(plain_text.c_str());

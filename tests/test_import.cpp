@@ -328,6 +328,9 @@ TEST_SUITE("import") {
                 "--activation_offloading"));
     CHECK(error_message("torchrun --nproc_per_node=8 train.py --activation_offloading 3\n") ==
           "--activation_offloading: must be true or false; got 3");
+    CHECK(import_text("torchrun --nproc_per_node=8 train.py --activation_offloading 1\n")["scenario"]["techniques"]
+                                                                                         ["activation_offload"] ==
+          true);
   }
 
   TEST_CASE("unknown keys are listed, never dropped, and conflicting keys are refused") {

@@ -242,19 +242,25 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   CHECK(estimate_memory(mg, count_params(mg.model), cal).per_gpu.logits == doctest::Approx(12742295552.0));
   // Fused linear cross-entropy (Liger): ceil(128,256 / 4096) = 32 chunks, chunk_size =
   // next_power_of_2(ceil(16,384 / 32)) = 512 tokens of (2 + 4) B x 128,256 logits = 394,002,432 B,
-  // plus the input 16,384 x 8,192 = 134,217,728 B: 528,220,160 B.
+  // plus both inputs, 16,384 x 16,384 = 268,435,456 B (the fused loss keeps the head's input even
+  // frozen: Liger computes its gradient in the forward): 662,437,888 B.
   Scenario liger = *hf.scenario;
   liger.techniques.fused_loss = FusedLoss::liger;
-  CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(528220160.0));
-  // Cut Cross-Entropy (Unsloth) writes no logits: only the input, 134,217,728 B.
+  CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(662437888.0));
+  // Cut Cross-Entropy (Unsloth) writes no logits, and saves the head's input to recompute them in
+  // backward: both inputs, 268,435,456 B.
   Scenario cce = *hf.scenario;
   cce.techniques.fused_loss = FusedLoss::cce;
-  CHECK(estimate_memory(cce, count_params(cce.model), cal).per_gpu.logits == doctest::Approx(134217728.0));
+  CHECK(estimate_memory(cce, count_params(cce.model), cal).per_gpu.logits == doctest::Approx(268435456.0));
   // Full fine-tuning trains the head, which keeps its input: 16,384 x 8,192 B more.
   Scenario full = *hf.scenario;
   full.method = Method::full;
   CHECK(estimate_memory(full, count_params(full.model), cal).per_gpu.logits ==
         doctest::Approx(25350373376.0 + 134217728.0));
+  // Freeze-tuning trains top blocks, not the head: as LoRA.
+  Scenario freeze = *hf.scenario;
+  freeze.method = Method::freeze;
+  CHECK(estimate_memory(freeze, count_params(freeze.model), cal).per_gpu.logits == doctest::Approx(25350373376.0));
 }
 
 TEST_CASE("LoRA on attention only: the frozen MLP keeps no GEMM inputs") {

@@ -100,8 +100,8 @@ TEST_CASE("the app words the post-provisioning checklist in English as the core 
     CAPTURE(kCheckWordings[i].key);
     CHECK(web::has_check_wording(kCheckWordings[i].key));
   }
-  // One GPU; 16 H100s in two nodes over InfiniBand, TP 8 (a replica of 8); AWS EFA; TCP; an AMD and
-  // a Huawei node: every check id and wording but PCIe-only topology.
+  // One GPU; 16 H100s in two nodes over InfiniBand, TP 8 (a replica of 8); AWS EFA; TCP; an AMD, a
+  // Huawei and a PCIe-only (L40S) node: every check id and wording.
   const char* scenarios[] = {
       R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "cluster": {"accelerator": "rtx-4090", "gpus": 1}})",
       R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
@@ -141,4 +141,6 @@ TEST_CASE("the app words the post-provisioning checklist in English as the core 
   }
   web::set_language(web::Lang::en);
   CHECK(wordings.size() == kCheckWordingCount);
+  // One pass: a value holding a placeholder's text stays as it is.
+  CHECK(fill_template("{a} and {b} {c}", {{"a", "{b}"}, {"b", "x"}}) == "{b} and x {c}");
 }

@@ -905,7 +905,7 @@ struct CheckWordingZh {
 
 constexpr const char* kTinyRunCommandZh = "以微批 {micro_batch} 跑 10 步，并打印 torch.cuda.max_memory_reserved()";
 constexpr const char* kTinyRunExpectZh =
-    "峰值显存约每卡 {peak}（共 {capacity}）；nvidia-smi 显示的约多 0.5-1 GiB（CUDA 上下文）";
+    "每卡峰值显存约 {peak}，每卡可用 {capacity}；nvidia-smi 显示的约多 0.5-1 GiB（CUDA 上下文）";
 
 constexpr CheckWordingZh kCheckWordingsZh[] = {
     {"tiny_run_one", "在一张 GPU 上跑几步", kTinyRunCommandZh, kTinyRunExpectZh},

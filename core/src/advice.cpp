@@ -212,13 +212,20 @@ const CheckWording kCheckWordings[] = {
 };
 const size_t kCheckWordingCount = std::size(kCheckWordings);
 
+// One pass over the template: a value that itself holds "{name}" (a tier a user named so) stays as it is.
 std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& args) {
-  for (const auto& [name, value] : args) {
-    const std::string key = "{" + name + "}";
-    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
-      text.replace(at, key.size(), value);
+  std::string out;
+  size_t at = 0;
+  for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', at)) {
+    const size_t close = text.find('}', open);
+    if (close == std::string::npos) break;
+    const std::string name = text.substr(open + 1, close - open - 1);
+    const auto arg = std::find_if(args.begin(), args.end(), [&name](const auto& a) { return a.first == name; });
+    out += text.substr(at, open - at);
+    out += arg != args.end() ? arg->second : text.substr(open, close - open + 1);
+    at = close + 1;
   }
-  return text;
+  return out + text.substr(at);
 }
 
 namespace {

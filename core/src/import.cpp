@@ -594,8 +594,10 @@ bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& 
                          "'" + v.get<std::string>() + "': only true or false (offload to host memory) is modelled");
       return true;
     }
+    // HfArgumentParser also reads 1 and 0 as booleans (transformers' string_to_bool).
+    const ojson b = v.is_number_integer() && (v == 0 || v == 1) ? ojson(v == 1) : v;
     bool on = false;
-    if (im.boolean(v, key, on)) im.set("techniques.activation_offload", on, key);
+    if (im.boolean(b, key, on)) im.set("techniques.activation_offload", on, key);
     return true;
   }
   if (name == "disable_gradient_checkpointing") {

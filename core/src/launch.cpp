@@ -58,13 +58,18 @@ std::string nccl_environment(const Scenario& s) {
 // torchtune's OffloadActivations hooks (trl/models/activation_offloading.py); transformers'
 // TrainingArguments, accelerate's FSDP plugin and a DeepSpeed config for such a script have no
 // equivalent (DeepSpeed's cpu_checkpointing serves only its own checkpointing API).
+// SFTConfig's max_length (1,024 by default) truncates the sequences: the plan's length goes with it.
 std::string trl_offload_flag(const Scenario& s) {
-  return s.techniques.activation_offload ? " --activation_offloading true" : "";
+  return s.techniques.activation_offload ? " --activation_offloading true --max_length " + num(s.seq_len) : "";
 }
 
 const char* trainer_name(const Scenario& s) {
   return s.techniques.activation_offload ? "TRL SFTTrainer, SFTConfig.activation_offloading" : "Hugging Face Trainer";
 }
+
+// TRL's activation offloading fails in backward under DeepSpeed (huggingface/trl issue #4280, open).
+constexpr const char* kTrlDeepspeedOffload =
+    "; under DeepSpeed it fails in backward (huggingface/trl issue #4280): run it with --fsdp or on one GPU";
 
 std::string torchrun(const Scenario& s) {
   const int per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
@@ -89,7 +94,7 @@ std::string torchrun(const Scenario& s) {
              "; or: accelerate launch --config_file accelerate_fsdp.yaml train.py" + offload;
     case Framework::deepspeed:
       return cmd + " \\\n  train.py --deepspeed ds_config.json" + offload + "   # your script (" + trainer_name(s) +
-             (s.techniques.activation_offload ? ")" : " or deepspeed.initialize)");
+             (s.techniques.activation_offload ? std::string(")") + kTrlDeepspeedOffload : " or deepspeed.initialize)");
     case Framework::none: break;
   }
   return cmd + " \\\n  train.py   # no framework of these artefacts runs this layout: " + fw.reason;

@@ -431,8 +431,11 @@ double logits_bytes(const Scenario& s) {
   const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
-  // The head's input is kept for its gradient only: PEFT freezes the head (no adapter there).
-  const double inputs = tokens * (s.is_peft() ? 1.0 : 2.0) * e * s.model.hidden / rep_div;
+  // The head's input is kept for its gradient only, and PEFT and freeze-tuning freeze the head; a
+  // fused loss keeps it anyway (Cut Cross-Entropy saves it to recompute the logits, Liger its
+  // gradient, computed in the forward).
+  const bool frozen_head = (s.is_peft() || s.method == Method::freeze) && s.techniques.fused_loss == FusedLoss::none;
+  const double inputs = tokens * (frozen_head ? 1.0 : 2.0) * e * s.model.hidden / rep_div;
   // Cut Cross-Entropy (Wijmans et al. 2024, arXiv:2411.09009) computes the logits in on-chip memory
   // block by block and writes none of them, forward or backward.
   if (s.techniques.fused_loss == FusedLoss::cce) return inputs;
@@ -654,7 +657,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          {});
   ex.add("memory.per_gpu_bytes.logits", m.logits, "B",
          "micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs (1 e h with "
-         "PEFT: a frozen head keeps no input) and what the framework's loss holds at its peak (PyTorch cross-entropy "
+         "PEFT or freeze-tuning and no fused loss: a frozen head keeps no input) and what the framework's loss holds "
+         "at its peak (PyTorch cross-entropy "
          "on fp32 logits: Hugging Face, torchtitan, "
          "torchtune: 4 + 8 / loss_chunks; FSDP and DeepSpeed loops also keep the fp32 logits: + 4; Megatron or "
          "torch.compile: e + 4 / loss_chunks); "
