@@ -9,7 +9,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -432,9 +431,15 @@ bool set_model_name(Importer& im, const ojson& v, const std::string& key) {
 // them separated by spaces ("full_shard auto_wrap").
 bool fsdp_options(Importer& im, const ojson& v, const std::string& key) {
   std::vector<std::string> opts;
+  // By hand, not with a string stream: streams would add their locale machinery to the embed
+  // card's module (a 1 MB first-load budget).
   auto split = [&opts](const std::string& text) {
-    std::istringstream words(text);
-    for (std::string w; words >> w;) opts.push_back(w);
+    size_t at = 0;
+    while ((at = text.find_first_not_of(" \t", at)) != std::string::npos) {
+      const size_t end = text.find_first_of(" \t", at);
+      opts.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
+      at = end;
+    }
   };
   if (v.is_string()) {
     split(v.get<std::string>());
