@@ -336,20 +336,24 @@ struct Knobs {
   std::string offload_optimizer, offload_param, offload_optimizer_key, offload_param_key;
 };
 
+// The non-empty words of `text` between any of `separators`. By hand, not with a string stream:
+// streams would add their locale machinery to the embed card's module (a 1 MB first-load budget).
+std::vector<std::string> split_words(const std::string& text, const char* separators) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while ((at = text.find_first_not_of(separators, at)) != std::string::npos) {
+    const size_t end = text.find_first_of(separators, at);
+    out.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end;
+  }
+  return out;
+}
+
 // LoRA target modules -> lora.targets: only attention projections -> "attention", else all_linear.
 bool set_lora_targets(Importer& im, const ojson& v, const std::string& key) {
   std::vector<std::string> names;
   if (v.is_string()) {
-    std::string s = v.get<std::string>();
-    std::replace(s.begin(), s.end(), ' ', ',');
-    size_t start = 0;
-    while (start <= s.size()) {
-      const size_t comma = s.find(',', start);
-      const std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!part.empty()) names.push_back(lower(part));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    for (const std::string& part : split_words(v.get<std::string>(), " ,")) names.push_back(lower(part));
   } else if (v.is_array()) {
     for (const ojson& x : v) {
       if (!x.is_string()) return im.fail(key, "must be a list of module names; got " + x.dump());
@@ -431,21 +435,12 @@ bool set_model_name(Importer& im, const ojson& v, const std::string& key) {
 // them separated by spaces ("full_shard auto_wrap").
 bool fsdp_options(Importer& im, const ojson& v, const std::string& key) {
   std::vector<std::string> opts;
-  // By hand, not with a string stream: streams would add their locale machinery to the embed
-  // card's module (a 1 MB first-load budget).
-  auto split = [&opts](const std::string& text) {
-    size_t at = 0;
-    while ((at = text.find_first_not_of(" \t", at)) != std::string::npos) {
-      const size_t end = text.find_first_of(" \t", at);
-      opts.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
-      at = end;
-    }
-  };
   if (v.is_string()) {
-    split(v.get<std::string>());
+    opts = split_words(v.get<std::string>(), " \t");
   } else if (v.is_array()) {
     for (const ojson& x : v)
-      if (x.is_string()) split(x.get<std::string>());
+      if (x.is_string())
+        for (std::string& o : split_words(x.get<std::string>(), " \t")) opts.push_back(std::move(o));
   } else {
     return im.fail(key, "must be a list of FSDP options (full_shard, shard_grad_op, offload, auto_wrap)");
   }
