@@ -23,7 +23,7 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.11");
+    CHECK(c.catalog_version == "2026.12.12");
     CHECK(c.as_of == "2026-12-04");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
@@ -257,6 +257,12 @@ TEST_SUITE("malformed catalogs") {
       doc["accelerators"][0]["attention_length_scale"] = {{"cudnn", points}};
       return doc;
     };
+    auto head_dims = [](const json& points, bool with_rate = true) {
+      json doc = minimal();
+      if (with_rate) doc["accelerators"][0]["attention_efficiency"] = {{"cudnn", 0.5}};
+      doc["accelerators"][0]["attention_head_dim_scale"] = {{"cudnn", points}};
+      return doc;
+    };
     const Case cases[] = {
         {set("/accelerators/0/memory_gb", -80), "/accelerators/0/memory_gb: must be > 0, got -80"},
         // A figure so large its products overflow to infinity (1e300 GB in bytes) has a ceiling.
@@ -311,6 +317,19 @@ TEST_SUITE("malformed catalogs") {
          "got 4096.5"},
         {curve(json::array({json::array({4096}), json::array({16384, 1})})),
          "/accelerators/0/attention_length_scale/cudnn/0: must be [length in tokens, ratio]; got [4096]"},
+        // attention_head_dim_scale reads the same way, in head dimensions.
+        {head_dims(json::array({json::array({64, 0.9}), json::array({2048, 1})})),
+         "/accelerators/0/attention_head_dim_scale/cudnn/1: head dim must be a whole number from 1 to 1024; got 2048"},
+        {head_dims(json::array({json::array({128, 1}), json::array({64, 0.9})})),
+         "/accelerators/0/attention_head_dim_scale/cudnn/1: head dims must ascend; got 64 after 128"},
+        {head_dims(json::array({json::array({64, 0.9}), json::array({128, 0.95})})),
+         "/accelerators/0/attention_head_dim_scale/cudnn: needs the point of ratio 1: the head dim "
+         "attention_efficiency was measured at"},
+        {head_dims(json::array({json::array({64, 0.9})})),
+         "/accelerators/0/attention_head_dim_scale/cudnn: must be an array of 2 to 16 [head dim, ratio] points"},
+        {head_dims(json::array({json::array({64, 0.9}), json::array({128, 1})}), false),
+         "/accelerators/0/attention_head_dim_scale/cudnn: scales attention_efficiency of the same kernel, which "
+         "this entry lacks"},
         {set("/schema_version", 2),
          "/schema_version: the catalog uses schema 2 but this llmplan reads up to 1: update llmplan to read it"},
         {set("/catalog_version", "v1"), "/catalog_version: must look like 2026.11.0 (YYYY.MM.N); got \"v1\""},
@@ -375,8 +394,17 @@ TEST_SUITE("malformed catalogs") {
         good.catalog->accelerators[0].attention_length_scale[static_cast<int>(AttentionKernel::cudnn)];
     REQUIRE(two.size() == 2);
     // One segment: 0.8 + (1 - 0.8) x log2(8,192 / 4,096) / log2(16,384 / 4,096) = 0.9.
-    CHECK(length_scale(two, 8192) == doctest::Approx(0.9));
-    CHECK(length_scale(two, 4096) == doctest::Approx(0.8));
+    CHECK(scale_at(two, 8192) == doctest::Approx(0.9));
+    CHECK(scale_at(two, 4096) == doctest::Approx(0.8));
+    const CatalogLoad heads =
+        load_catalog(head_dims(json::array({json::array({64, 0.8}), json::array({128, 1})})).dump());
+    REQUIRE(heads.catalog.has_value());
+    const AttentionLengthScale& by_head =
+        heads.catalog->accelerators[0].attention_head_dim_scale[static_cast<int>(AttentionKernel::cudnn)];
+    REQUIRE(by_head.size() == 2);
+    // 0.8 + (1 - 0.8) x log2(96 / 64) = 0.91699.
+    CHECK(scale_at(by_head, 96) == doctest::Approx(0.91699).epsilon(1e-4));
+    CHECK(heads.catalog->accelerators[0].attention_length_scale[static_cast<int>(AttentionKernel::cudnn)].empty());
   }
 
   TEST_CASE("aliases resolve in every lookup, and must each name one entry") {
@@ -533,6 +561,12 @@ TEST_CASE(
     CHECK_FALSE(my_b200->attention_efficiency[k].has_value());
     CHECK(my_b200->attention_length_scale[k].empty());
   }
+  // So does a Hopper base its head-dimension ratios (catalog 2026.12.12): my-h100 above.
+  CHECK_FALSE(builtin_catalog()
+                  .find_accelerator("h100-sxm5-80gb")
+                  ->attention_head_dim_scale[static_cast<int>(AttentionKernel::cudnn)]
+                  .empty());
+  for (int k = 0; k < kAttentionKernels; ++k) CHECK(mine->attention_head_dim_scale[k].empty());
   // Hand-edited or damaged storage: each refused with the entry it names.
   const std::pair<const char*, const char*> damaged[] = {
       {"1E978", "not a JSON object"},

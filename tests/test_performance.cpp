@@ -791,11 +791,11 @@ TEST_CASE("fused attention's rate follows the kernel's length where the catalog 
   const Accelerator* gb200 = c.find_accelerator("gb200-186gb");
   REQUIRE(gb200 != nullptr);
   const AttentionLengthScale& curve = gb200->attention_length_scale[static_cast<int>(AttentionKernel::cudnn)];
-  CHECK(length_scale(curve, 6000) == doctest::Approx(0.88009).epsilon(1e-4));
-  CHECK(length_scale(curve, 8192) == doctest::Approx(0.934));
-  CHECK(length_scale(curve, 256) == doctest::Approx(0.25));
-  CHECK(length_scale(curve, 131072) == doctest::Approx(1.0));
-  CHECK(length_scale({}, 512) == 1.0);
+  CHECK(scale_at(curve, 6000) == doctest::Approx(0.88009).epsilon(1e-4));
+  CHECK(scale_at(curve, 8192) == doctest::Approx(0.934));
+  CHECK(scale_at(curve, 256) == doctest::Approx(0.25));
+  CHECK(scale_at(curve, 131072) == doctest::Approx(1.0));
+  CHECK(scale_at({}, 512) == 1.0);
   auto rate = [](const char* accelerator, int seq_len, int cp) {
     Scenario s = one_sequence_on(accelerator);
     s.parallel.attention_kernel = AttentionKernel::cudnn;
@@ -820,6 +820,53 @@ TEST_CASE("fused attention's rate follows the kernel's length where the catalog 
   fa3.parallel.attention_kernel = AttentionKernel::flash3;
   fa3.seq_len = 2048;
   CHECK(estimate(fa3, default_calibration()).time.attention_efficiency == doctest::Approx(0.1657 * 0.574));
+}
+
+TEST_CASE("fused attention's rate follows the model's head dimension where the catalog measures two") {
+  // FlashAttention-3 paper (Shah et al. 2024, arXiv:2407.08608), H100 80GB SXM5, 16K tokens, no causal
+  // mask, TFLOP/s forward / backward: head dim 64 (Figs. 5a, 6a) FlashAttention-2 324 / 291, cuDNN
+  // 413 / 433, FlashAttention-3 497 / 474; head dim 128 (Figs. 5b, 6b) 370 / 322, 595 / 516, 648 / 561.
+  // Forward and backward combined as 3.5 / (1/fwd + 2.5/bwd) (the backward does 2.5x the forward's
+  // FLOPs): FlashAttention-2 299.7 over 334.4 = 0.8963, cuDNN 427.1 / 536.3 = 0.7963, FlashAttention-3
+  // 480.4 / 583.4 = 0.8234 (catalog 2026.12.12, attention_head_dim_scale).
+  auto combined = [](double fwd, double bwd) { return 3.5 / (1 / fwd + 2.5 / bwd); };
+  const double flash2_64 = combined(324, 291) / combined(370, 322);
+  const double cudnn_64 = combined(413, 433) / combined(595, 516);
+  const double flash3_64 = combined(497, 474) / combined(648, 561);
+  CHECK(flash2_64 == doctest::Approx(0.8963).epsilon(1e-4));
+  CHECK(cudnn_64 == doctest::Approx(0.7963).epsilon(1e-4));
+  CHECK(flash3_64 == doctest::Approx(0.8234).epsilon(1e-4));
+  auto rate = [](const char* accelerator, AttentionKernel kernel, int heads, int head_dim) {
+    Scenario s = one_sequence_on(accelerator);
+    s.parallel.attention_kernel = kernel;
+    s.model.heads = heads;
+    s.model.kv_heads = 8;
+    s.model.head_dim = head_dim;
+    return estimate(s, default_calibration()).time.attention_efficiency;
+  };
+  const AttentionKernel k_flash2 = AttentionKernel::flash2, k_cudnn = AttentionKernel::cudnn;
+  // Llama 3.1 8B's own heads (32 x 128): the measured 128 rate.
+  CHECK(rate("h100-sxm5-80gb", k_flash2, 32, 128) == doctest::Approx(0.338));
+  // The same width in 64 heads of 64: 0.338 x 0.8963 = 0.30295; cuDNN 0.542 x 0.7963 = 0.43159.
+  CHECK(rate("h100-sxm5-80gb", k_flash2, 64, 64) == doctest::Approx(0.338 * flash2_64).epsilon(1e-4));
+  CHECK(rate("h100-sxm5-80gb", k_cudnn, 64, 64) == doctest::Approx(0.542 * cudnn_64).epsilon(1e-4));
+  CHECK(rate("h100-sxm5-80gb", AttentionKernel::flash3, 64, 64) == doctest::Approx(0.590 * flash3_64).epsilon(1e-4));
+  // Head dim 96 (Phi-3 mini) lies between, linear in log2: 0.8963 + (1 - 0.8963) x log2(96 / 64) =
+  // 0.95696 of 0.338.
+  CHECK(rate("h100-sxm5-80gb", k_flash2, 32, 96) == doctest::Approx(0.338 * 0.95696).epsilon(1e-4));
+  // Beyond the points the end's ratio: 256 keeps the 128 rate, 32 the 64 one.
+  CHECK(rate("h100-sxm5-80gb", k_flash2, 16, 256) == doctest::Approx(0.338));
+  CHECK(rate("h100-sxm5-80gb", k_flash2, 64, 32) == doctest::Approx(0.338 * 0.8963));
+  // The H200 takes the H100's ratios (same SMs); the B200 and A100 have no head-dim figures: one rate.
+  CHECK(rate("h200-sxm-141gb", k_flash2, 64, 64) == doctest::Approx(0.338 * 0.8963));
+  CHECK(rate("b200-sxm-180gb", k_cudnn, 64, 64) == doctest::Approx(0.5065 * 0.879));
+  CHECK(rate("a100-sxm4-80gb", k_flash2, 64, 64) == doctest::Approx(0.548));
+  // MLA runs its kernel at the query/key head dimension, nope + rope = 128 + 64 = 192 for
+  // DeepSeek-V3: the 128 rate holds.
+  Scenario mla = one_sequence_on("h100-sxm5-80gb");
+  mla.model = builtin_catalog().find_model("deepseek-v3")->arch;
+  CHECK(attention_kernel_head_dim(mla.model) == 192);
+  CHECK(attention_kernel_head_dim(one_sequence_on("h100-sxm5-80gb").model) == 128);
 }
 
 TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel runs twice as fast") {

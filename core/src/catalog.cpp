@@ -231,45 +231,72 @@ int kernel_key(Reader& r, const std::string& at, const std::string& key) {
   return k;
 }
 
-// One kernel's attention_length_scale: 2 to 16 [length, ratio] points, lengths whole tokens
-// from 1 to 1e7 in ascending order, ratios in (0, 2], one of them exactly 1 (the length the
-// kernel's attention_efficiency figure was measured at, which the kernel must have).
-bool read_length_points(Reader& r, const json& list, const std::string& lp, const Opt& efficiency,
-                        AttentionLengthScale& out) {
+// What a kernel's rate is scaled along: the sequence length it runs on, or the head dimension.
+struct ScaleAxis {
+  const char* key;     // the catalog field
+  const char* pair;    // how a point reads in the array's message
+  const char* point;   // how a point reads in its own message
+  const char* x;       // the quantity
+  const char* whole;   // its allowed values
+  double hi;           // its largest value
+  const char* plural;  // the quantity, plural
+};
+constexpr ScaleAxis kLengthAxis{"attention_length_scale",
+                                "[length, ratio]",
+                                "[length in tokens, ratio]",
+                                "length",
+                                "a whole number of tokens from 1 to 10000000",
+                                1e7,
+                                "lengths"};
+constexpr ScaleAxis kHeadDimAxis{"attention_head_dim_scale",
+                                 "[head dim, ratio]",
+                                 "[head dim, ratio]",
+                                 "head dim",
+                                 "a whole number from 1 to 1024",
+                                 1024,
+                                 "head dims"};
+
+// One kernel's scale: 2 to 16 [x, ratio] points, x whole numbers from 1 to the axis' largest in
+// ascending order, ratios in (0, 2], one of them exactly 1 (the x the kernel's
+// attention_efficiency figure was measured at, which the kernel must have).
+bool read_scale_points(Reader& r, const json& list, const std::string& lp, const Opt& efficiency, const ScaleAxis& axis,
+                       AttentionLengthScale& out) {
   if (!list.is_array() || list.size() < 2 || list.size() > AttentionLengthScale::kMaxPoints)
-    return r.fail(lp, "must be an array of 2 to 16 [length, ratio] points");
+    return r.fail(lp, std::string("must be an array of 2 to 16 ") + axis.pair + " points");
   if (!efficiency) return r.fail(lp, "scales attention_efficiency of the same kernel, which this entry lacks");
   bool reference = false;
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string ip = r.index(lp, i);
     const json& point = list[i];
     if (!point.is_array() || point.size() != 2 || !point[0].is_number() || !point[1].is_number())
-      return r.fail(ip, "must be [length in tokens, ratio]; got " + point.dump());
-    const double length = point[0].get<double>(), ratio = point[1].get<double>();
-    if (!(length >= 1 && length <= 1e7) || length != std::floor(length))
-      return r.fail(ip, "length must be a whole number of tokens from 1 to 10000000; got " + point[0].dump());
-    if (!out.empty() && length <= out.back()[0])
-      return r.fail(ip,
-                    "lengths must ascend; got " + point[0].dump() + " after " + format_significant(out.back()[0], 9));
+      return r.fail(ip, std::string("must be ") + axis.point + "; got " + point.dump());
+    const double x = point[0].get<double>(), ratio = point[1].get<double>();
+    if (!(x >= 1 && x <= axis.hi) || x != std::floor(x))
+      return r.fail(ip, std::string(axis.x) + " must be " + axis.whole + "; got " + point[0].dump());
+    if (!out.empty() && x <= out.back()[0])
+      return r.fail(ip, std::string(axis.plural) + " must ascend; got " + point[0].dump() + " after " +
+                            format_significant(out.back()[0], 9));
     if (!(ratio > 0 && ratio <= 2)) return r.fail(ip, "ratio must be > 0 and at most 2; got " + point[1].dump());
     reference = reference || ratio == 1.0;
-    out.push_back({length, ratio});
+    out.push_back({x, ratio});
   }
-  if (!reference) return r.fail(lp, "needs the point of ratio 1: the length attention_efficiency was measured at");
+  if (!reference)
+    return r.fail(lp,
+                  std::string("needs the point of ratio 1: the ") + axis.x + " attention_efficiency was measured at");
   return true;
 }
 
-// attention_length_scale: {kernel: [[length, ratio], ...]}.
-bool read_attention_length_scale(Reader& r, const json& o, const std::string& p, Accelerator& a) {
-  if (!o.contains("attention_length_scale") || o["attention_length_scale"].is_null()) return true;
-  const json& m = o["attention_length_scale"];
-  const std::string at = r.join(p, "attention_length_scale");
-  if (!m.is_object()) return r.fail(at, "must be an object of kernel: [[length, ratio], ...]");
+// attention_length_scale or attention_head_dim_scale: {kernel: [[x, ratio], ...]}.
+bool read_attention_scale(Reader& r, const json& o, const std::string& p, const ScaleAxis& axis, Accelerator& a,
+                          std::array<AttentionLengthScale, kAttentionKernels>& out) {
+  if (!o.contains(axis.key) || o[axis.key].is_null()) return true;
+  const json& m = o[axis.key];
+  const std::string at = r.join(p, axis.key);
+  if (!m.is_object()) return r.fail(at, std::string("must be an object of kernel: [") + axis.pair + ", ...]");
   for (const auto& item : m.items()) {
     const int k = kernel_key(r, at, item.key());
     if (k < 0) return false;
-    if (!read_length_points(r, item.value(), r.join(at, item.key()), a.attention_efficiency[k],
-                            a.attention_length_scale[k]))
+    if (!read_scale_points(r, item.value(), r.join(at, item.key()), a.attention_efficiency[k], axis, out[k]))
       return false;
   }
   return true;
@@ -287,7 +314,9 @@ bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator&
       if (!fraction(r, m, item.key().c_str(), at, a.attention_efficiency[k])) return false;
     }
   }
-  if (!read_attention_length_scale(r, o, p, a)) return false;
+  if (!read_attention_scale(r, o, p, kLengthAxis, a, a.attention_length_scale) ||
+      !read_attention_scale(r, o, p, kHeadDimAxis, a, a.attention_head_dim_scale))
+    return false;
   if (o.contains("attention_kernel") && !o["attention_kernel"].is_null()) {
     std::string name;
     if (!r.string(o, "attention_kernel", p, name)) return false;
@@ -337,6 +366,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
                    "gemm_fp8_efficiency",
                    "attention_efficiency",
                    "attention_length_scale",
+                   "attention_head_dim_scale",
                    "attention_kernel",
                    "unsupported_precisions"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||

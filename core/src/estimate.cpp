@@ -62,9 +62,9 @@ Tier tier_of(const Scenario& s, const ParamCount& p) {
   return Tier::l2;
 }
 
-// The kernel with the catalog's fastest rate on this accelerator at this scenario's length
-// (attention_efficiency x attention_length_scale) when the kernel the scenario names runs at under
-// half of it: `used` is the rate the estimate gave the named kernel (its own, or FlashAttention-2's
+// The kernel with the catalog's fastest rate on this accelerator at this scenario's length and head
+// dimension (attention_efficiency x attention_length_scale x attention_head_dim_scale) when the kernel the scenario
+// names runs at under half of it: `used` is the rate the estimate gave the named kernel (its own, or FlashAttention-2's
 // where it has none, at the same length). auto_ when no kernel is named or none is
 // that much faster.
 AttentionKernel much_faster_attention_kernel(const Scenario& s, double used) {
@@ -335,8 +335,8 @@ std::string warning_message(const Warning& w) {
     case WarningCode::slow_attention_kernel:
       return "Attention takes " + format_duration(w.value) + " a step with the kernel this scenario names; \"" +
              w.rule +
-             "\", which the catalog rates at more than twice its rate on this GPU at this sequence length "
-             "(attention_efficiency, attention_length_scale), " +
+             "\", which the catalog rates at more than twice its rate on this GPU at this sequence length and "
+             "head dimension (attention_efficiency, attention_length_scale, attention_head_dim_scale), " +
              "would take about " + format_duration(w.limit) +
              ". Name it in parallel.attention_kernel if the framework runs it.";
     case WarningCode::known_slow_path:

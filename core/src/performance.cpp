@@ -564,23 +564,29 @@ AttentionKernel attention_kernel(const Scenario& s) {
 
 double attention_kernel_length(const Scenario& s) { return static_cast<double>(s.seq_len) / s.parallel.cp; }
 
-double length_scale(const AttentionLengthScale& points, double length) {
-  if (points.empty()) return 1.0;
-  if (length <= points.front()[0]) return points.front()[1];
-  if (length >= points.back()[0]) return points.back()[1];
-  size_t i = 1;
-  while (points[i][0] < length) ++i;
-  const auto& [l0, r0] = points[i - 1];
-  const auto& [l1, r1] = points[i];
-  return r0 + (r1 - r0) * std::log2(length / l0) / std::log2(l1 / l0);
+double attention_kernel_head_dim(const ModelArch& m) {
+  return m.attention == AttentionKind::mla ? m.qk_nope_head_dim + m.qk_rope_head_dim : m.effective_head_dim();
 }
 
-// A short sequence gives each query tile few key blocks to amortise its start and end over: the
-// measured rate at the kernel's length (catalog attention_length_scale, where measured).
+double scale_at(const AttentionLengthScale& points, double x) {
+  if (points.empty()) return 1.0;
+  if (x <= points.front()[0]) return points.front()[1];
+  if (x >= points.back()[0]) return points.back()[1];
+  size_t i = 1;
+  while (points[i][0] < x) ++i;
+  const auto& [x0, r0] = points[i - 1];
+  const auto& [x1, r1] = points[i];
+  return r0 + (r1 - r0) * std::log2(x / x0) / std::log2(x1 / x0);
+}
+
+// A short sequence gives each query tile few key blocks to amortise its start and end over, and a
+// narrow head gives each tile's matmuls a short inner dimension against the same softmax work per
+// score: the measured rate at the kernel's length and head dimension (catalog
+// attention_length_scale and attention_head_dim_scale, where measured).
 double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
   const int k = static_cast<int>(kernel);
-  return s.cluster.attention_efficiency[k] *
-         length_scale(s.cluster.attention_length_scale[k], attention_kernel_length(s));
+  return s.cluster.attention_efficiency[k] * scale_at(s.cluster.attention_length_scale[k], attention_kernel_length(s)) *
+         scale_at(s.cluster.attention_head_dim_scale[k], attention_kernel_head_dim(s.model));
 }
 
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
@@ -595,14 +601,18 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   const double gemm = large_gemm_ratio(s, cal);
   const double e = measured > 0 ? measured : flash2 > 0 ? flash2 : gemm;
   if (ex) {
-    // The length and its ratio, for the explanation only (measured_attention_rate applied them).
+    // The length, the head dimension and their ratios, for the explanation only
+    // (measured_attention_rate applied them).
     const double length = attention_kernel_length(s);
-    const double scale = length_scale(s.cluster.attention_length_scale[static_cast<int>(kernel)], length);
+    const double scale = scale_at(s.cluster.attention_length_scale[static_cast<int>(kernel)], length);
+    const double head_dim = attention_kernel_head_dim(s.model);
+    const double head_scale = scale_at(s.cluster.attention_head_dim_scale[static_cast<int>(kernel)], head_dim);
     ex->add("time.attention_efficiency", e, "1",
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
                            "dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its measured "
                            "change at the kernel's length, seq_len / cp (catalog attention_length_scale, "
-                           "interpolated in log2 length; 1 where none is published)"
+                           "interpolated in log2 length; 1 where none is published), x its measured change at the "
+                           "model's head dimension (catalog attention_head_dim_scale, the same way)"
             : flash2 > 0
                 ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at "
                   "this length, is used (older kernels are slower, vendor fused kernels of its class)"
@@ -610,6 +620,8 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
             {{"measured", measured},
              {"kernel_length", length},
              {"length_scale", scale},
+             {"head_dim", head_dim},
+             {"head_dim_scale", head_scale},
              {"flash2_measured", flash2},
              {"gemm_ratio", gemm},
              {"kernel", static_cast<double>(kernel)}});

@@ -120,6 +120,7 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.fp8_gemm_efficiency = a.gemm_fp8_efficiency.value_or(0);
   for (int k = 0; k < kAttentionKernels; ++k) c.attention_efficiency[k] = a.attention_efficiency[k].value_or(0);
   c.attention_length_scale = a.attention_length_scale;
+  c.attention_head_dim_scale = a.attention_head_dim_scale;
   c.attention_kernel = a.attention_kernel;
   c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);      // no published link: PCIe 3 x16 at worst
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16

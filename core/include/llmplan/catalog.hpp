@@ -45,6 +45,8 @@ struct Accelerator : EntryInfo {
   // auto slot is unused), in the kernels' own FLOP count; and the kernel frameworks use by default.
   std::array<Opt, kAttentionKernels> attention_efficiency{};
   std::array<AttentionLengthScale, kAttentionKernels> attention_length_scale{};  // per kernel; empty: flat
+  // The same for the head dimension: (head dim, rate / the rate at the measured head dim) points.
+  std::array<AttentionLengthScale, kAttentionKernels> attention_head_dim_scale{};
   AttentionKernel attention_kernel = AttentionKernel::flash2;
   // Training precisions the chip's tensor cores lack ("bf16" on Volta); FP8 follows fp8_dense_tflops.
   std::vector<std::string> unsupported_precisions;

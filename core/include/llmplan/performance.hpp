@@ -167,10 +167,13 @@ AttentionKernel attention_kernel(const Scenario& s);
 // The length a fused attention kernel runs on: seq_len / cp (ring attention passes chunks of that
 // many tokens; the local chunk against itself or another).
 double attention_kernel_length(const Scenario& s);
-// A kernel's rate at `length` over its catalog rate: linear in log2(length) between the measured
-// points, the end points' ratios beyond them, 1 without points.
-double length_scale(const AttentionLengthScale& points, double length);
-// A kernel's catalog rate on this accelerator at the scenario's kernel length; 0 when unpublished.
+// The head dimension a fused attention kernel runs at: Q and K's per-head width (MLA: nope + rope).
+double attention_kernel_head_dim(const ModelArch& m);
+// A kernel's rate at `x` (a length or a head dimension) over its catalog rate: linear in log2(x)
+// between the measured points, the end points' ratios beyond them, 1 without points.
+double scale_at(const AttentionLengthScale& points, double x);
+// A kernel's catalog rate on this accelerator at the scenario's kernel length and head dimension;
+// 0 when unpublished.
 double measured_attention_rate(const Scenario& s, AttentionKernel kernel);
 // Its rate / 16-bit dense peak: the accelerator's measured forward + backward ratio for that kernel
 // (catalog attention_efficiency), else the accelerator's large-GEMM ratio.

@@ -70,7 +70,8 @@ struct Cluster {
   double fp8_gemm_efficiency = 0;    // measured large FP8 GEMM / FP8 peak; 0 when unpublished
   // Measured fused attention fwd+bwd / 16-bit peak per kernel (0 when unpublished) and the usual kernel.
   std::array<double, kAttentionKernels> attention_efficiency{};
-  std::array<AttentionLengthScale, kAttentionKernels> attention_length_scale{};  // per kernel; empty: flat
+  std::array<AttentionLengthScale, kAttentionKernels> attention_length_scale{};    // per kernel; empty: flat
+  std::array<AttentionLengthScale, kAttentionKernels> attention_head_dim_scale{};  // per kernel; empty: flat
   AttentionKernel attention_kernel = AttentionKernel::flash2;
   double intra_node_gb_per_s = 450;  // per GPU, one direction
   double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
