@@ -428,6 +428,16 @@ TEST_CASE(
   want += "|tttttL";
   CHECK(g.at("--pipeline-model-parallel-layout") == want);
   CHECK(std::count(want.begin(), want.end(), 't') == 126);
+  // A multi-token prediction module sits on the last stage, before the loss ('m', Megatron-Core's
+  // PipelineParallelLayerLayout), and --mtp-num-layers trains it (DeepSeek-V3 report §2.2: one).
+  Scenario mtp = *uneven.scenario;
+  mtp.framework = FrameworkKind::megatron;
+  mtp.techniques.mtp_layers = 1;
+  const auto h =
+      megatron_flags(launch_artifacts(mtp, estimate(mtp, default_calibration()), default_calibration()).megatron_args);
+  CHECK(h.at("--mtp-num-layers") == "1");
+  CHECK(h.at("--pipeline-model-parallel-layout") == want.substr(0, want.size() - 1) + "mL");
+  CHECK(g.count("--mtp-num-layers") == 0);
   CHECK(g.count("--num-virtual-stages-per-pipeline-rank") == 0);
   CHECK(g.count("--decoder-first-pipeline-num-layers") == 0);
   CHECK(g.count("--account-for-embedding-in-pipeline-split") == 0);

@@ -576,3 +576,27 @@ TEST_CASE("activation offload keeps the layers it does not offload, and two of t
   CHECK(activations(R"({"activation_offload": true, "activation_offload_layers": 12})") == doctest::Approx(22));
   CHECK(activations(R"({"activation_offload": true})") == doctest::Approx(2));
 }
+
+TEST_CASE("multi-token prediction: the last stage holds DeepSeek-V3's module, its embedding copy and a second loss") {
+  // DeepSeek-V3 on 16 stages (3 + 14 x 4 + 2 blocks), EP 64, ZeRO-1, BF16, one 4,096-token
+  // micro-batch, Megatron. With techniques.mtp_layers 1 the last stage (Megatron-Core builds the
+  // module where the loss is) holds per GPU: its 2 MoE blocks, 409,157,632 parameters each (MLA
+  // 187,107,328 + shared expert 44,040,192 + router 1,835,008 + 256 / 64 routed experts of
+  // 44,040,192 = 176,160,768 + norms 14,336), the head 926,679,040 and the final norm 7,168; then the
+  // module: one more such block, the 2 x 7,168^2 = 102,760,448 projection, 3 norms of 7,168 and an
+  // embedding of its own, 926,679,040: 3,183,620,096 parameters, 2 B each in BF16.
+  const char* json = R"({"model": {"preset": "deepseek-v3"}, "precision": "bf16", "seq_len": 4096, "micro_batch": 1,
+      "global_batch": 1024, "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 1024, "gpus_per_node": 8},
+      "parallel": {"tp": 1, "pp": 16, "ep": 64, "zero": 1, "recompute": "full"}, "framework": "megatron",
+      "techniques": {"mtp_layers": 1}})";
+  const ScenarioParse parse = parse_scenario(json, builtin_catalog());
+  REQUIRE_MESSAGE(parse.scenario, parse.error.message);
+  const Scenario& s = *parse.scenario;
+  const MemoryResult m = estimate_memory(s, count_params(s.model, 1), default_calibration());
+  CHECK(m.stage == Stage::last);
+  CHECK(m.per_gpu.weights == doctest::Approx(2.0 * 3183620096.0));
+  // Each module computes logits and a loss of its own (Megatron's fused cross-entropy: 2 B logits +
+  // a 4 B fp32 buffer a vocabulary entry, 6 x 129,280 = 775,680 B a token, and the final norm's and
+  // head's 2-byte inputs, 4 x 7,168 = 28,672 B): 804,352 B x 4,096 tokens = 3,294,625,792 B, twice.
+  CHECK(m.per_gpu.logits == doctest::Approx(2.0 * 3294625792.0));
+}

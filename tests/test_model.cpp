@@ -101,3 +101,29 @@ TEST_CASE("MLA attention (DeepSeek-V2 §2.1.2) and leading dense layers") {
   CHECK(m.q_width() == 48.0);
   CHECK(m.v_width() == 32.0);
 }
+
+TEST_CASE("multi-token prediction modules: DeepSeek-V3's one, 11.61B trained parameters") {
+  // DeepSeek-V3 report §2.2: the module holds two RMSNorms, a projection M of 2h x h, one transformer
+  // block and shares the embedding and head. The block is an MoE block (layer 61 of the released
+  // checkpoint): MLA 187,107,328 (q 7,168 x 1,536 + 1,536 + 1,536 x 128 x 192 = 48,760,320; kv
+  // 7,168 x 576 + 512 + 512 x 128 x 256 = 20,906,496; o 128 x 128 x 7,168 = 117,440,512), 256 + 1
+  // experts of 3 x 7,168 x 2,048 = 44,040,192, router 256 x 7,168 = 1,835,008, two norms 14,336:
+  // 11,507,286,016. Projection 2 x 7,168^2 = 102,760,448; enorm, hnorm and the final norm 3 x 7,168.
+  // 11,610,067,968 in all. The model card's "14B of MTP module weights" also counts the copies of the
+  // embedding and the head the checkpoint stores with it, 2 x 129,280 x 7,168 = 1,853,358,080:
+  // 13.46B, which training shares with the model's.
+  const ModelArch m = preset("deepseek-v3");
+  const ParamCount none = count_params(m, 0);
+  CHECK(none.total == count_params(m).total);
+  CHECK(none.mtp == 0);
+  const ParamCount one = count_params(m, 1);
+  CHECK(one.attention_per_layer == 187107328.0);
+  CHECK(one.mtp == 11610067968.0);
+  CHECK(one.total == none.total + 11610067968.0);
+  CHECK(one.active == none.active);  // the model's own parameters per token; MTP's are counted apart
+  // A token passes through the block's active linears (MLA + 8 routed + 1 shared expert + router:
+  // 187,107,328 + 9 x 44,040,192 + 1,835,008 = 585,304,064), the projection and the head again
+  // (926,679,040): 1,614,743,552 matmul weights a module.
+  CHECK(one.mtp_matmul == 1614743552.0);
+  CHECK(count_params(m, 2).mtp_matmul == 2 * 1614743552.0);
+}

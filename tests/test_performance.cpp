@@ -869,6 +869,32 @@ TEST_CASE("fused attention's rate follows the model's head dimension where the c
   CHECK(attention_kernel_head_dim(one_sequence_on("h100-sxm5-80gb").model) == 128);
 }
 
+TEST_CASE("multi-token prediction adds a block, a projection and a head pass a token, on the last stage") {
+  // DeepSeek-V3 at 4,096 tokens on 16 stages (3 + 14 x 4 + 2 blocks). One MTP module (report §2.2)
+  // adds per token 1,614,743,552 matmul weights (its MoE block's active linears 585,304,064, the
+  // 2 x 7,168^2 projection 102,760,448, the shared head 926,679,040; test_model) and one block's
+  // attention, 2 (q + o) s = 2 x (24,576 + 16,384) x 4,096 = 335,544,320 FLOPs forward: model
+  // FLOPs per token + 6 x 1,614,743,552 + 3 x 335,544,320 = 10,695,094,272.
+  auto run = [](int mtp) {
+    const std::string json =
+        R"({"model": {"preset": "deepseek-v3"}, "precision": "bf16", "seq_len": 4096, "micro_batch": 1,
+          "global_batch": 1024, "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 1024, "gpus_per_node": 8},
+          "parallel": {"tp": 1, "pp": 16, "ep": 64, "zero": 1, "recompute": "full"}, "framework": "megatron",
+          "techniques": {"mtp_layers": )" +
+        std::to_string(mtp) + "}}";
+    return estimate(parse(json.c_str()), default_calibration());
+  };
+  const EstimateResult without = run(0), with = run(1);
+  CHECK(with.time.flops.model_per_token - without.time.flops.model_per_token == doctest::Approx(10695094272.0));
+  // In blocks of 585,213,817.7 matmul weights (35,698,042,880 over 61) + 167,772,160 attention FLOPs / 2
+  // = 752,985,977.7: the head is 1.23067 blocks and the module 2.36725. The last stage's 2 + 1.23067
+  // blocks stay under the middle stages' 4 without it (imbalance 4 x 16 / 62.23067 = 1.02843); with
+  // it 5.59792 blocks pace the pipeline: 5.59792 x 16 / 64.59792 = 1.38653.
+  CHECK(without.time.stage_imbalance == doctest::Approx(1.02843).epsilon(1e-4));
+  CHECK(with.time.stage_imbalance == doctest::Approx(1.38653).epsilon(1e-4));
+  CHECK(with.params.mtp == 11610067968.0);
+}
+
 TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel runs twice as fast") {
   auto run = [](const char* accelerator, AttentionKernel kernel) {
     Scenario s = one_sequence_on(accelerator);

@@ -329,3 +329,18 @@ TEST_CASE("offloaded layers: only with activation offload, at most the layers of
       parse("{" + m + R"(, "techniques": {"activation_offload": true, "activation_offload_layers": 32}})");
   CHECK_MESSAGE(ok.scenario.has_value(), ok.error.message);
 }
+
+TEST_CASE("multi-token prediction modules: Megatron only, for full training, 0..8") {
+  const std::string m =
+      R"("model": {"preset": "deepseek-v3"}, "cluster": {"gpus": 1024}, "parallel": {"pp": 16, "ep": 64})";
+  // Pretraining defaults to Megatron; Hugging Face, torchtitan and the rest train no MTP module.
+  const ScenarioParse ok = parse("{" + m + R"(, "techniques": {"mtp_layers": 1}})");
+  REQUIRE_MESSAGE(ok.scenario.has_value(), ok.error.message);
+  CHECK(ok.scenario->techniques.mtp_layers == 1);
+  check_rejects("{" + m + R"(, "framework": "torchtitan", "techniques": {"mtp_layers": 1}})", "techniques.mtp_layers",
+                "needs framework \"megatron\": Megatron-Core trains multi-token prediction modules "
+                "(--mtp-num-layers), framework \"torchtitan\" has none; got 1");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "techniques": {"mtp_layers": 1}})",
+                "techniques.mtp_layers", "applies only");
+  check_rejects("{" + m + R"(, "techniques": {"mtp_layers": 9}})", "techniques.mtp_layers", "0..8");
+}

@@ -514,6 +514,8 @@ constexpr Entry kStrings[] = {
     {S::t_activation_offload, "Saved activations are streamed to host memory.", "保存的激活流式转移到主机内存。"},
     {S::activation_offload_layers, "Offloaded layers", "卸载层数"},
     {S::t_activation_offload_layers, "Offload only the saved activations of the first N layers of each pipeline stage (Megatron-LM --cpu-offloading-num-layers); 0 offloads every layer. A layer's copy runs beside the next layer's compute: only the part longer than that compute adds to the step.", "只卸载每个流水线阶段前 N 层保存的激活（Megatron-LM --cpu-offloading-num-layers）；0 表示卸载所有层。一层的拷贝与下一层的计算并行：只有超出该计算时间的部分计入步长。"},
+    {S::mtp_layers, "MTP modules", "MTP 模块数"},
+    {S::t_mtp_layers, "Multi-token prediction modules trained with the model (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers). Each adds one block of the model's last kind, a projection and another pass through the output head per token, on the last pipeline stage. Megatron only.", "与模型一起训练的多词元预测（MTP）模块数（DeepSeek-V3 为 1；Megatron-Core --mtp-num-layers）。每个模块在最后一个流水线阶段为每个词元增加一个与模型最后一层同类的块、一个投影，以及再经过一次输出头。仅 Megatron 支持。"},
     {S::optimizer_in_backward, "Optimizer in backward", "反向中执行优化器"},
     {S::t_optimizer_in_backward, "The optimizer step runs inside backward, so each gradient is freed at once.", "在反向传播中执行优化器更新，梯度随即释放。"},
     {S::fp32_norm_inputs, "fp32 norm inputs", "归一化输入为 fp32"},

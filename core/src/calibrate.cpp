@@ -113,7 +113,7 @@ bool solve_memory(Scenario& trial, const Calibration& cal, InputError& error) {
                 "must be at most the GPU's memory, " + format_significant(capacity / kGiB, 4) +
                     " GiB; allowed 0.001.." + format_significant(capacity / kGiB, 4) + ", got " +
                     format_significant(me.peak_memory_gib, 4));
-  const ParamCount p = count_params(trial.model);
+  const ParamCount p = count_params(trial.model, trial.techniques.mtp_layers);
   trial.factors.memory_measured = true;  // the factor being solved applies
   auto at = [&](double f) {
     trial.factors.memory = f;

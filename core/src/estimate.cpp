@@ -198,7 +198,7 @@ ScalingResult estimate_scaling(const Scenario& s, const ParamCount& p, Explainer
 
 EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex) {
   EstimateResult r;
-  r.params = count_params(s.model, ex);
+  r.params = count_params(s.model, s.techniques.mtp_layers, ex);
   r.dp = s.dp();
   r.global_batch = s.effective_global_batch();
   r.grad_accum = s.grad_accum();

@@ -1025,8 +1025,9 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
       if (v == 0) {
         im.ignore(key, "0: no multi-token prediction module");
       } else {
-        im.unsupported_key(key, "the multi-token prediction module (" + value_text(v) +
-                                    " layer; DeepSeek-V3: 14B parameters) is not counted");
+        im.unsupported_key(key, "multi-token prediction modules (" + value_text(v) +
+                                    "; DeepSeek-V3: 1 of 14B parameters) train only under Megatron-Core: give "
+                                    "techniques.mtp_layers with framework megatron to count them");
       }
     } else if (name == "experts_per_token" && F == Family::gpt_oss) {
       im.ignore(key, "the same as num_experts_per_tok");

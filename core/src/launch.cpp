@@ -195,7 +195,9 @@ std::string accelerate_yaml(const Scenario& s) {
 // them, 't' a decoder layer, 'E' the embedding on the first and 'L' the loss on the last
 // (Megatron-LM docs, 'Custom Pipeline Model Parallel Layout'). Each rank keeps its stage's layers
 // and deals them over its vp chunks, the longer chunks first.
-std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp) {
+// Megatron-Core's layout string (PipelineParallelLayerLayout): E the embedding, t a block, m a
+// multi-token prediction module (it must sit on the last stage), L the loss.
+std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp, int mtp) {
   std::string out;
   for (int k = 0; k < pp * vp; ++k) {
     const int rank = k % pp, chunk = k / pp;
@@ -204,7 +206,7 @@ std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp)
     if (k > 0) out += "|";
     if (k == 0) out += "E";
     out += std::string(here, 't');
-    if (k == pp * vp - 1) out += "L";
+    if (k == pp * vp - 1) out += std::string(mtp, 'm') + "L";
   }
   return out;
 }
@@ -222,7 +224,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   const PipelineSplit split = pipeline_split(m.layers, x.pp);
   const bool layout = x.vp > 1 && !vp_divides_stages(split, x.pp, x.vp);  // chunks of unequal length
   if (layout) {
-    arg("--pipeline-model-parallel-layout", megatron_pipeline_layout(split, x.pp, x.vp));
+    arg("--pipeline-model-parallel-layout", megatron_pipeline_layout(split, x.pp, x.vp, s.techniques.mtp_layers));
   } else if (embedding_counts_as_block(split, x.pp, x.vp)) {
     // Virtual stages of middle-stage size, the embedding and the loss each taking a block's slot.
     arg("--account-for-embedding-in-pipeline-split");
@@ -297,6 +299,9 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     if (m.dense_layers > 0)
       arg("--moe-layer-freq", "\"([0]*" + num(m.dense_layers) + "+[1]*" + num(m.moe_layers()) + ")\"");
   }
+  // Multi-token prediction (DeepSeek-V3 §2.2): Megatron-Core's MTP modules, their loss weighted by
+  // --mtp-loss-scaling-factor (0.1 by default, the report's first 10T tokens).
+  if (s.techniques.mtp_layers > 0) arg("--mtp-num-layers", num(s.techniques.mtp_layers));
   if (m.gated_mlp) arg("--swiglu");
   arg("--normalization", m.norm == NormKind::rmsnorm ? "RMSNorm" : "LayerNorm");
   if (m.learned_positions > 0) {

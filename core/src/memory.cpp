@@ -250,6 +250,23 @@ double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, co
   return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, x);
 }
 
+// The multi-token prediction modules run on the stage with the loss (Megatron-Core builds them in
+// post_process): their blocks, of the model's last kind, count as that stage's blocks after the
+// model's last (their activations and, for MoE, their routed experts with them), and each adds its
+// 2h x h projection and three norms. With pipeline stages the last one also holds an embedding of
+// its own for them (Megatron-Core gpt_model.py builds it where mtp_process is set; its gradients
+// are all-reduced with the first stage's, as for tied embeddings). The projection's input, 2h a
+// token (under a tenth of a block's activations), is not counted.
+void add_mtp_modules(const Scenario& s, const ParamCount& p, StageLoad& st) {
+  const int d = p.mtp_layers;
+  if (d <= 0) return;
+  const double h = s.model.hidden;
+  st.params += layers_params_per_rank(p, s.model, s.model.layers, d, s.parallel) +
+               d * (2.0 * h * h / s.parallel.tp + 3.0 * p.final_norm);
+  if (s.parallel.pp > 1 && !s.model.tied_embeddings) st.params += p.embedding / s.parallel.tp;
+  st.layers += d;
+}
+
 // 1F1B keeps min(p, m) micro-batches in flight on the first stage (Korthikanti §4.2.3) and one
 // on the last. Tied embeddings put a copy of the embedding on the last stage when p > 1
 // (Megatron-LM shares it through an all-reduce).
@@ -261,6 +278,7 @@ StageLoad first_stage(const Scenario& s, const ParamCount& p) {
   if (pp == 1) {
     st.params += p.head / tp + p.final_norm;
     st.has_logits = true;
+    add_mtp_modules(s, p, st);
   }
   st.in_flight = in_flight_micro_batches(s, 0);
   return st;
@@ -288,6 +306,7 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   const double head = s.model.tied_embeddings ? p.embedding : p.head;
   st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel) + head / tp + p.final_norm;
   st.has_logits = true;
+  add_mtp_modules(s, p, st);
   st.in_flight = in_flight_micro_batches(s, pp - 1);
   return st;
 }
@@ -513,7 +532,9 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));
   }
   m.activations = stage_activations(s, st);
-  m.logits = st.has_logits ? logits_bytes(s) * cp_token_share(s) : 0.0;  // CP: the loss of this GPU's tokens
+  // CP: the loss of this GPU's tokens. Each multi-token prediction module computes logits and a
+  // loss of its own, all alive until the backward starts.
+  m.logits = st.has_logits ? (1.0 + p.mtp_layers) * logits_bytes(s) * cp_token_share(s) : 0.0;
   m.buffers = buffer_bytes(s, p, b, cal);
   // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
   // during backward while activations are freed, and frees it at zero_grad: its peak is the

@@ -60,12 +60,14 @@ double mlp(const ModelArch& m, double width) {
 // The counts below, in words, with the architecture they came from.
 void explain_params(const ModelArch& a, const ParamCount& pc, Explainer& ex) {
   ex.add("model.params.total", pc.total, "1",
-         "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm",
+         "layers x (attention + MLP + 2 norms) + embedding + untied head + final norm (+ the multi-token "
+         "prediction modules, model.params.mtp)",
          {{"layers", static_cast<double>(a.layers)},
           {"per_layer", pc.per_layer()},
           {"embedding", pc.embedding + pc.positions},
           {"head", pc.head},
-          {"final_norm", pc.final_norm}});
+          {"final_norm", pc.final_norm},
+          {"mtp", pc.mtp}});
   ex.add(
       "model.params.per_layer", pc.per_layer(), "1",
       "attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
@@ -122,6 +124,35 @@ ParamCount count_params(const ModelArch& m, Explainer* ex) {
   p.total = p.layers_total + rest;
   p.active = layers_active + rest;
   if (ex) explain_params(m, p, *ex);
+  return p;
+}
+
+// Multi-token prediction (DeepSeek-V3 technical report §2.2; Megatron-Core's
+// MultiTokenPredictionLayer, --mtp-num-layers): module k predicts token i + k + 1 from module k - 1's
+// hidden state and token i + k's embedding. It holds two norms of those, a projection M_k of 2h -> h,
+// one transformer block of the model's last block's kind and a final norm, and shares the embedding
+// and the output head with the model, so a token passes through the block, M_k and the head once more.
+ParamCount count_params(const ModelArch& m, int mtp_layers, Explainer* ex) {
+  ParamCount p = count_params(m, nullptr);
+  const double h = m.hidden;
+  const bool moe = m.moe_layers() > 0;
+  const double block = p.attention_per_layer + p.norms_per_layer + (moe ? p.mlp_moe : p.mlp_dense);
+  const double block_linears = p.attention_per_layer + (moe ? p.mlp_moe_active : p.mlp_dense);
+  const double projection = 2.0 * h * h;
+  if (mtp_layers > 0) {
+    p.mtp_layers = mtp_layers;
+    p.mtp = mtp_layers * (block + projection + 3.0 * p.final_norm);
+    p.mtp_matmul = mtp_layers * (block_linears + projection + static_cast<double>(m.vocab) * h);
+    p.total += p.mtp;
+  }
+  if (!ex) return p;
+  explain_params(m, p, *ex);
+  if (mtp_layers > 0)
+    ex->add("model.params.mtp", p.mtp, "1",
+            "mtp_layers x (one block of the model's last kind + a 2h x h projection + 3 norms): multi-token "
+            "prediction modules (DeepSeek-V3 report §2.2), sharing the embedding and the output head; in "
+            "model.params.total, not in active",
+            {{"mtp_layers", static_cast<double>(mtp_layers)}, {"block", block}, {"projection", projection}});
   return p;
 }
 

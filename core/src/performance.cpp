@@ -27,10 +27,11 @@ double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0;
 //-----------------------------------------------------------------------------
 
 // Parameters that are GEMM weights for one token: the active blocks' linears plus the logit
-// projection (embedding lookups and norms cost no GEMM).
+// projection (embedding lookups and norms cost no GEMM), and the multi-token prediction modules'
+// block, projection and second pass through the head.
 double matmul_params(const ParamCount& p, const ModelArch& m) {
   return p.active - p.embedding - p.positions - p.head - p.final_norm - m.layers * p.norms_per_layer +
-         static_cast<double>(m.vocab) * m.hidden;
+         static_cast<double>(m.vocab) * m.hidden + p.mtp_matmul;
 }
 
 // Passes over a linear layer's weights per token and step, in forward-pass units (2 FLOPs per
@@ -59,6 +60,12 @@ double attended_keys(const ModelArch& m, int seq_len) {
 double score_flops(const ModelArch& m, double keys) { return 2.0 * (m.q_width() + m.attn_out_width()) * keys; }
 
 double attention_fwd_flops(const ModelArch& m, int seq_len) { return score_flops(m, attended_keys(m, seq_len)); }
+
+// Forward attention score FLOPs per token of the multi-token prediction modules: one whole-context
+// block each.
+double mtp_attention_fwd_flops(const ParamCount& p, const ModelArch& m, double keys) {
+  return p.mtp_layers * score_flops(m, keys);
+}
 
 // Unfused attention (eager softmax(Q K^T) V) computes every score of the sequence and masks the
 // ones outside the window afterwards, so its work is the full count whatever the window.
@@ -114,8 +121,8 @@ double tp_collectives_per_layer(Recompute r) {
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const ModelArch& m = s.model;
   const double P = matmul_params(p, m);
-  const double attn_model = attention_fwd_flops(m, s.seq_len);
-  const double logits = static_cast<double>(m.vocab) * m.hidden;
+  const double attn_model = attention_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len);
+  const double logits = (1.0 + p.mtp_layers) * m.vocab * m.hidden;  // the head, again for each MTP module
   const double blocks = P - logits;
   const double trained_share = static_cast<double>(s.trained_layers()) / m.layers;  // 1 but for freeze-tuning
   // Training FLOPs per token for attention score work `a` (the model's count, or what runs).
@@ -134,7 +141,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   Flops f;
   f.model_per_token = per_token(attn_model);
   // Without a fused kernel a windowed block still computes every score: the hardware runs that.
-  const double attn = s.parallel.flash_attention ? attn_model : full_attention_fwd_flops(m, s.seq_len);
+  const double attn = s.parallel.flash_attention
+                          ? attn_model
+                          : full_attention_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len);
   double recompute = 0;
   if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
   if (s.parallel.recompute == Recompute::selective) recompute = attn;            // the attention core again
@@ -155,7 +164,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
     // benchmarks/benchmark_flash_attention.py). Full recompute runs the forward once more; selective
     // recompute adds nothing, the kernel already recomputes what it would.
-    const double fwd = attention_kernel_fwd_flops(m, s.seq_len);
+    const double fwd = attention_kernel_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len / 2.0);
     const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
     f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
   }
@@ -268,8 +277,10 @@ double busiest_stage_moe_layers(const Scenario& s) {
   if (!m.is_moe()) return 0;
   const PipelineSplit split = pipeline_split(m.layers, s.parallel.pp);
   auto moe_in = [&m](int first, int count) { return count - std::clamp(m.dense_layers - first, 0, count); };
-  double most = moe_in(0, split.first);
-  if (s.parallel.pp > 1) most = std::max(most, static_cast<double>(moe_in(m.layers - split.last, split.last)));
+  // The multi-token prediction modules' blocks (MoE blocks here) run on the last stage.
+  const int mtp = s.techniques.mtp_layers;
+  double most = moe_in(0, split.first) + (s.parallel.pp == 1 ? mtp : 0);
+  if (s.parallel.pp > 1) most = std::max(most, static_cast<double>(moe_in(m.layers - split.last, split.last) + mtp));
   if (s.parallel.pp > 2) most = std::max(most, static_cast<double>(moe_in(split.first, split.middle)));
   return most;
 }
@@ -283,7 +294,7 @@ double routed_trainable_params(const Scenario& s, const ParamCount& p) {
     const int trained = s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4);
     return std::min(trained, m.moe_layers()) * p.mlp_routed;
   }
-  return m.moe_layers() * p.mlp_routed;
+  return (m.moe_layers() + p.mtp_layers) * p.mlp_routed;
 }
 
 // EP > 1: the rank holding the busiest experts computes kMoeCapacityFactor x the mean of the
@@ -298,7 +309,7 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
   if (s.parallel.ep > 1 && m.is_moe()) {
     const double routed_active = p.mlp_routed * m.top_k / m.experts;  // per token and MoE block
     const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
-    flops_per_gpu = 2.0 * linear_passes(s) * routed_active * m.moe_layers() * tokens / s.cluster.gpus;
+    flops_per_gpu = 2.0 * linear_passes(s) * routed_active * (m.moe_layers() + p.mtp_layers) * tokens / s.cluster.gpus;
     extra = (cf.value - 1.0) * flops_per_gpu / gemm_flops_per_s;
   }
   if (ex)
@@ -797,20 +808,33 @@ double busiest_stage_layers(const Scenario& s) {
   return s.parallel.pp > 2 ? split.middle : std::max(split.first, split.last);
 }
 
-double logit_layer_equivalents(const Scenario& s, const ParamCount& p) {
+namespace {
+// One block's work in parameter units: its matmul parameters + its attention FLOPs / 2.
+double block_work(const Scenario& s, const ParamCount& p) {
   const ModelArch& m = s.model;
   const double logits = static_cast<double>(m.vocab) * m.hidden;
-  const double per_block = (matmul_params(p, m) - logits) / m.layers + attention_fwd_flops(m, s.seq_len) / m.layers / 2;
-  return per_block > 0 ? logits / per_block : 0.0;
+  return (matmul_params(p, m) - logits - p.mtp_matmul) / m.layers + attention_fwd_flops(m, s.seq_len) / m.layers / 2;
+}
+}  // namespace
+
+double logit_layer_equivalents(const Scenario& s, const ParamCount& p) {
+  const double per_block = block_work(s, p);
+  return per_block > 0 ? static_cast<double>(s.model.vocab) * s.model.hidden / per_block : 0.0;
+}
+
+double mtp_layer_equivalents(const Scenario& s, const ParamCount& p) {
+  const double per_block = block_work(s, p);
+  const double mtp = p.mtp_matmul + mtp_attention_fwd_flops(p, s.model, s.seq_len) / 2;
+  return per_block > 0 ? mtp / per_block : 0.0;
 }
 
 double stage_imbalance(const Scenario& s, const ParamCount& p) {
   if (s.parallel.pp <= 1) return 1.0;
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
-  const double logit_blocks = logit_layer_equivalents(s, p);
-  const double last = split.last + logit_blocks;
+  const double last_extra = logit_layer_equivalents(s, p) + mtp_layer_equivalents(s, p);
+  const double last = split.last + last_extra;
   const double busiest = std::max({static_cast<double>(split.first), static_cast<double>(split.middle), last});
-  return busiest * s.parallel.pp / (s.model.layers + logit_blocks);
+  return busiest * s.parallel.pp / (s.model.layers + last_extra);
 }
 
 Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal,
@@ -855,10 +879,11 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   if (ex)
     ex->add("time.stage_imbalance", imbalance, "1",
             "work of the busiest pipeline stage / the average stage's, in blocks (the last stage also runs the "
-            "logit layer, V h / (block matmul parameters + attention FLOPs / 2) blocks): the pipeline moves at the "
-            "pace of its busiest stage (compute_s includes it)",
+            "logit layer, V h / (block matmul parameters + attention FLOPs / 2) blocks, and the multi-token "
+            "prediction modules): the pipeline moves at the pace of its busiest stage (compute_s includes it)",
             {{"busiest_stage_layers", busiest_stage_layers(s)},
              {"logit_layer_blocks", logit_layer_equivalents(s, p)},
+             {"mtp_blocks", mtp_layer_equivalents(s, p)},
              {"layers", static_cast<double>(s.model.layers)},
              {"pp", static_cast<double>(s.parallel.pp)}});
   if (ex) {

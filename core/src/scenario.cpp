@@ -575,6 +575,12 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)
     r.fail("trainable_layers",
            "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
+  else if (s.techniques.mtp_layers > 0 && !s.is_peft() && s.method != Method::freeze &&
+           s.framework != FrameworkKind::megatron)  // PEFT and freeze-tuning: refused as not applying
+    r.fail("techniques.mtp_layers",
+           "needs framework \"megatron\": Megatron-Core trains multi-token prediction "
+           "modules (--mtp-num-layers), framework \"" +
+               std::string(to_string(s.framework)) + "\" has none; got " + n(s.techniques.mtp_layers));
   else if (s.techniques.activation_offload_layers > fewest_stage_layers(s))
     r.fail("techniques.activation_offload_layers", "must be at most the layers of the smallest pipeline stage (" +
                                                        n(fewest_stage_layers(s)) + " of the model's " + n(m.layers) +

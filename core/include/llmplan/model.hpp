@@ -98,13 +98,20 @@ struct ParamCount {
   double head = 0;                 // untied output projection V·h (0 when tied)
   double final_norm = 0;
   double layers_total = 0;  // all blocks, dense and MoE
-  double total = 0;
-  double active = 0;  // parameters one token uses (= total for dense models)
+  double total = 0;         // with the multi-token prediction modules, when trained
+  double active = 0;        // parameters one token of the model uses (= total for dense models; no MTP modules)
+  // Multi-token prediction modules trained with the model (techniques.mtp_layers; 0: none): their
+  // parameters, on the last pipeline stage, and the matmul weights one token passes through in them.
+  int mtp_layers = 0;
+  double mtp = 0;
+  double mtp_matmul = 0;
 
   double per_layer() const { return attention_per_layer + mlp_per_layer + norms_per_layer; }  // largest block
 };
 
 // `ex` records the formula and inputs of every count when not null.
 ParamCount count_params(const ModelArch& arch, Explainer* ex = nullptr);
+// The same with `mtp_layers` multi-token prediction modules trained alongside.
+ParamCount count_params(const ModelArch& arch, int mtp_layers, Explainer* ex = nullptr);
 
 }  // namespace llmplan

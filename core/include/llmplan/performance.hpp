@@ -145,6 +145,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
 double busiest_stage_layers(const Scenario& s);
 // The logit layer's work in blocks: V h / (a block's matmul parameters + its attention FLOPs / 2).
 double logit_layer_equivalents(const Scenario& s, const ParamCount& p);
+// The multi-token prediction modules' work on the last stage, in the same blocks: their blocks,
+// projections and second passes through the head, and their attention.
+double mtp_layer_equivalents(const Scenario& s, const ParamCount& p);
 // The busiest stage's work (blocks; the last stage also runs the logit layer) over the average's.
 double stage_imbalance(const Scenario& s, const ParamCount& p);
 // Dense peak TFLOP/s at the scenario's precision (the MFU denominator).

@@ -125,6 +125,7 @@ struct Techniques {
   bool kbit_fp32_cast = false;             // QLoRA: non-4-bit parameters cast to fp32 (PEFT); default: hf + qlora
   bool compile = false;                    // torch.compile: the cross-entropy runs as one fused kernel
   bool fp32_grad_reduce = false;           // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
+  int mtp_layers = 0;                      // multi-token prediction modules trained alongside (DeepSeek-V3: 1)
   // The block's RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM /
   // Transformer Engine, torch.compile, Liger, Unsloth), not as separate eager PyTorch ops.
   bool fused_kernels = true;  // default: megatron, compile or a fused loss
