@@ -172,6 +172,16 @@ TEST_SUITE("links") {
     CHECK(dense.valid);
     CHECK(has_notice(dense, "parallel.ep"));
     CHECK(json::parse(dense.input_json)["parallel"]["cp"] == 2);
+    // Multi-token prediction modules travel under mtp; on a LoRA link they are dropped with a notice.
+    const std::string mtp = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256}, "parallel": {"pp": 4, "ep": 64},
+      "techniques": {"mtp_layers": 1}})";
+    const std::string mtp_fragment = encode(mtp);
+    CHECK(mtp_fragment.find("&mtp=1") != std::string::npos);
+    CHECK(json::parse(decode(mtp_fragment).input_json) == json::parse(mtp));
+    const LinkDecode lora = decode("v=1&m=llama-2-7b&me=lora&mtp=1");
+    CHECK(lora.valid);
+    CHECK(has_notice(lora, "techniques.mtp_layers"));
   }
 
   TEST_CASE("a planner question round-trips, lists included") {

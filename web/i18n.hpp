@@ -23,7 +23,7 @@ enum class Lang { en, zh };
   X(tagline) X(language_toggle) \
   X(section_model) X(preset) X(custom_arch) X(layers) X(hidden) X(heads) X(kv_heads) X(ffn) X(vocab) \
   X(gated_mlp) X(tied_embeddings) \
-  X(params) X(params_detail) \
+  X(params) X(params_detail) X(params_detail_mtp) \
   X(section_training) X(method) X(method_pretrain) X(method_continued) X(method_full) X(precision) X(optimizer) \
   X(seq_len) X(micro_batch) X(global_batch) X(global_batch_auto) X(batch_detail) \
   X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
@@ -125,7 +125,7 @@ enum class Lang { en, zh };
   X(attention_kernel_flash_triton) X(attention_kernel_flash2) X(attention_kernel_flash3) X(attention_kernel_flash4) \
   X(attention_kernel_cudnn) X(intra_gb_per_s) X(t_intra_gb_per_s) \
   X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
-  X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) \
+  X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_modules) \
   X(u_positions) \
   X(latency_us) X(t_latency_us) X(u_us) X(stage_middle) \
   X(cp) X(t_cp) X(ep) X(t_ep) X(vp) X(t_vp) X(etp) X(t_etp) \

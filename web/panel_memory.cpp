@@ -126,8 +126,13 @@ void details(const AppState& app) {
     form_text(tr(S::stage), tr(names[static_cast<int>(m.stage)]));
   }
   const ParamCount& p = r.params;
-  std::snprintf(buf, sizeof buf, tr(S::params_detail), format_count(p.per_layer()).c_str(), app.scenario.model.layers,
-                format_count(p.embedding + p.positions + p.head).c_str());
+  const std::string embeddings = format_count(p.embedding + p.positions + p.head);
+  if (p.mtp > 0)
+    std::snprintf(buf, sizeof buf, tr(S::params_detail_mtp), format_count(p.per_layer()).c_str(),
+                  app.scenario.model.layers, embeddings.c_str(), format_count(p.mtp).c_str());
+  else
+    std::snprintf(buf, sizeof buf, tr(S::params_detail), format_count(p.per_layer()).c_str(), app.scenario.model.layers,
+                  embeddings.c_str());
   form_text(tr(S::params), format_count(p.total).c_str(), &app, "model.params.total");
   form_text("", buf, &app, "model.params.per_layer");
   end_form();
