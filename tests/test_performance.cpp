@@ -893,6 +893,17 @@ TEST_CASE("multi-token prediction adds a block, a projection and a head pass a t
   CHECK(without.time.stage_imbalance == doctest::Approx(1.02843).epsilon(1e-4));
   CHECK(with.time.stage_imbalance == doctest::Approx(1.38653).epsilon(1e-4));
   CHECK(with.params.mtp == 11610067968.0);
+  // The module's block is one more block with its collectives on the last stage: 2 + 1 < 4 there,
+  // so the middle stages still set the pace of tensor-parallel and context-parallel traffic; on one
+  // stage it is the 62nd block.
+  Scenario one_stage = parse(R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 1024,
+      "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 1024}, "parallel": {"ep": 64, "zero": 1},
+      "framework": "megatron", "techniques": {"mtp_layers": 1}})");
+  CHECK(busiest_stage_layers(one_stage) == 62);
+  one_stage.parallel.pp = 16;
+  CHECK(busiest_stage_layers(one_stage) == 4);
+  one_stage.techniques.mtp_layers = 3;
+  CHECK(busiest_stage_layers(one_stage) == 5);
 }
 
 TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel runs twice as fast") {

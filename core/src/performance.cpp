@@ -805,7 +805,9 @@ double qlora_dequant_s(const Scenario& s, const ParamCount& p, const Calibration
 
 double busiest_stage_layers(const Scenario& s) {
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
-  return s.parallel.pp > 2 ? split.middle : std::max(split.first, split.last);
+  // The multi-token prediction modules' blocks run on the last stage, with their collectives.
+  const double last = split.last + s.techniques.mtp_layers;
+  return std::max({static_cast<double>(split.first), s.parallel.pp > 2 ? split.middle : 0.0, last});
 }
 
 namespace {

@@ -141,7 +141,8 @@ double tp_collectives_per_layer(Recompute r);
 double tp_overlapped_collectives_per_layer(const Scenario& s);
 // FLOPs per token (Narayanan et al. 2021 §5.1 convention: attention without causal halving).
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex);
-// Blocks of the busiest pipeline stage (pipeline_split), and that over the average layers / pp.
+// Blocks of the busiest pipeline stage (pipeline_split; the last one also runs the multi-token
+// prediction modules' blocks), and that over the average layers / pp.
 double busiest_stage_layers(const Scenario& s);
 // The logit layer's work in blocks: V h / (a block's matmul parameters + its attention FLOPs / 2).
 double logit_layer_equivalents(const Scenario& s, const ParamCount& p);
