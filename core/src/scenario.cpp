@@ -575,8 +575,8 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)
     r.fail("trainable_layers",
            "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
-  else if (s.techniques.mtp_layers > 0 && !s.is_peft() && s.method != Method::freeze &&
-           s.framework != FrameworkKind::megatron)  // PEFT and freeze-tuning: refused as not applying
+  else if (s.techniques.mtp_layers > 0 && field_applies(field("techniques.mtp_layers"), s) &&
+           s.framework != FrameworkKind::megatron)  // where it does not apply, check_fields_apply refuses it
     r.fail("techniques.mtp_layers",
            "needs framework \"megatron\": Megatron-Core trains multi-token prediction "
            "modules (--mtp-num-layers), framework \"" +
