@@ -477,6 +477,50 @@ TEST_CASE("context parallelism: Llama 3 405B at 131072 tokens, TP 8 x CP 16 x PP
   CHECK(c.tp_bytes == doctest::Approx(4 * 8 * 16 * 2.0 * 7 / 8 * 8192 * 16384 * 2));
 }
 
+TEST_CASE("context parallelism under torchtitan: PyTorch's ring gathers the expanded keys and values once a pass") {
+  // The Llama 3 long-context layout above (TP 8 x CP 16 x PP 16 x DP 8, 16 micro-batches of one
+  // 131072-token sequence, full recompute) run by torchtitan: torch.distributed.tensor.experimental
+  // context parallelism with its default rotate method, "allgather".
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072, "global_batch": 128,
+      "framework": "torchtitan", "tokens": 8e11, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384},
+      "parallel": {"tp": 8, "cp": 16, "pp": 16, "zero": 3, "sequence_parallel": true, "recompute": "full"}})");
+  CHECK(cp_runs_pytorch_ring(s));
+  // torchtitan repeats the 8 key/value heads to all 128 query heads before SDPA: (1024 + 1024) x
+  // 128 / 8 = 32768 wide; a gather brings 15 chunks of 8192 tokens, / TP 8, in 16 bits:
+  // 15 x 8192 x 32768 / 8 x 2 B = 1,006,632,960 B (16x Megatron-Core's 62,914,560).
+  CHECK(cp_kv_width(s) == 32768.0);
+  CHECK(cp_kv_bytes_per_layer(s) == 1006632960.0);
+  const EstimateResult r = estimate(s, default_calibration());
+  const Comm& c = r.time.comm;
+  // Per block and micro-batch: a gather in the forward, again in the recomputed forward and in the
+  // backward, and 16 fp32 gradient hops of one chunk, 8192 x 32768 / 8 x 4 B = 134,217,728 B; 8
+  // blocks on the busiest stage x 16 micro-batches: (3 x 1,006,632,960 + 16 x 134,217,728) x 128
+  // = 661,424,963,584 B.
+  CHECK(c.cp_bytes == 661424963584.0);
+  // One GPU a node: each GPU's NIC, 48 GB/s busbw, 5 us a step. Gather 1,006,632,960 / 48e9 +
+  // 15 x 5 us = 21.047 ms; hop 134,217,728 / 48e9 + 5 us = 2.801 ms; (3 x 21.047 + 16 x 2.801) x 128.
+  const double gather = 1006632960.0 / 48e9 + 15 * 5e-6;
+  const double hop = 134217728.0 / 48e9 + 5e-6;
+  CHECK(c.cp_s == doctest::Approx((3 * gather + 16 * hop) * 128));
+  // The busiest stage's attention time A (paced by its imbalance) splits into a forward pass of
+  // A / 4.5 (full recompute: forward 1, recomputed forward 1, backward 2.5) per 128 block-micro-
+  // batches, fwd = 13.1 ms, and a backward of 2.5 A / 4.5, bwd = 32.8 ms. Only the first ring step,
+  // 1/16 of a pass, runs while a gather arrives; each gradient hop runs behind 1/16 of the backward
+  // and the last one after it: 2 (gather - fwd/16) + (gather - bwd/16) + 15 (hop - bwd/16) + hop,
+  // 73.5 ms x 128 = 9.41 s on the critical path. Megatron-Core's P2P ring hides all of its 1.5 s.
+  const double a = r.time.attention_s * r.time.stage_imbalance;
+  const double fwd = a / 4.5 / 128, bwd = 2.5 * a / 4.5 / 128;
+  CHECK(fwd == doctest::Approx(0.013126).epsilon(1e-3));
+  CHECK(bwd == doctest::Approx(0.032815).epsilon(1e-3));
+  const double exposed = 2 * (gather - fwd / 16) + (gather - bwd / 16) + 15 * (hop - bwd / 16) + hop;
+  CHECK(c.cp_exposed_s == doctest::Approx(exposed * 128));
+  CHECK(c.cp_exposed_s == doctest::Approx(9.408).epsilon(1e-3));
+  // Multi-head attention has nothing to expand; Megatron-Core keeps the key/value heads.
+  CHECK(cp_kv_width(parse(R"({"model": {"preset": "llama-2-7b"}, "framework": "torchtitan",
+      "parallel": {"cp": 2}})")) == 8192.0);
+  CHECK(!cp_runs_pytorch_ring(parse(R"({"model": {"preset": "llama-3.1-8b"}, "framework": "megatron"})")));
+}
+
 TEST_CASE("expert parallelism: DeepSeek-V3's all-to-alls with EP 64 (DeepSeek-V3 technical report §3.2)") {
   // 61 blocks (3 dense), 256 routed experts, top-8, hidden 7168; the report's layout: PP 16, EP 64
   // over 8 nodes, ZeRO-1, 2048 H800s, so DP 128 and 15,360 sequences of 4096 tokens: m = 120.

@@ -159,6 +159,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
       s.parallel.recompute == Recompute::selective_op ? !op_keeps_attention : s.parallel.recompute != Recompute::none;
   const double recomputed_attention = attention_again ? attn : 0.0;
   f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
+  f.attention_forward_share = f.attention_per_token > 0 ? attn / f.attention_per_token : 0.0;
   if (s.parallel.flash_attention) {
     // FlashAttention-2 (Dao 2023) skips the masked half of a causal score matrix and its backward
     // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
@@ -167,6 +168,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     const double fwd = attention_kernel_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len / 2.0);
     const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
     f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
+    f.attention_forward_share = f.attention_kernel_per_token > 0 ? fwd / f.attention_kernel_per_token : 0.0;
   }
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   f.model_per_step = f.model_per_token * tokens;
@@ -205,8 +207,19 @@ double cp_kv_bytes_per_layer(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1) return 0;
   const double chunk_tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp;
-  const double kv_width = (s.model.k_width() + s.model.v_width()) / x.tp;  // TP splits the key/value heads
-  return (x.cp - 1.0) * chunk_tokens * kv_width * bytes_per_element(s.precision);
+  return (x.cp - 1.0) * chunk_tokens * cp_kv_width(s) / x.tp * bytes_per_element(s.precision);  // TP splits the heads
+}
+
+// torchtitan's attention expands the key/value heads to every query head before SDPA
+// (torchtitan/models/llama/model.py: keys = repeat_kv(xk, self.n_rep)), so PyTorch's ring moves
+// that width; Transformer Engine's ring moves the key/value heads themselves.
+bool cp_runs_pytorch_ring(const Scenario& s) { return s.framework == FrameworkKind::torchtitan; }
+
+double cp_kv_width(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const double kv = m.k_width() + m.v_width();
+  const bool grouped = m.attention != AttentionKind::mla && m.kv_heads > 0 && m.kv_heads < m.heads;
+  return cp_runs_pytorch_ring(s) && grouped ? kv * m.heads / m.kv_heads : kv;
 }
 
 namespace {
@@ -326,26 +339,114 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
   return extra;
 }
 
-// Ring attention (Liu et al. 2023, "Ring Attention with Blockwise Transformers"; Megatron-Core
-// context parallelism, P2P ring with TransformerEngine): per layer and micro-batch each CP rank
-// passes its key/value chunk on cp - 1 times forward and, backward, the keys, values and their
-// gradients, while it computes attention on the chunk it holds. A transfer hides behind the
-// attention of the chunk before it, so (cp - 1) / cp of this GPU's attention time can hide it.
+namespace {
+// Whether a pass recomputes attention's forward, which runs the ring again: full recompute, the
+// attention core of selective recompute, or per-operator checkpointing without a fused kernel
+// (its save list keeps the fused kernel's output).
+bool attention_forward_runs_again(const Parallel& x) {
+  if (x.recompute == Recompute::selective_op) return !x.flash_attention;
+  return x.recompute != Recompute::none;
+}
+
+struct RingTraffic {
+  double bytes = 0, s = 0, exposed_s = 0;
+  double hidden_s = 0;   // the attention time that can hide the transfers (TE) or the time they hide (PyTorch)
+  double hop_bytes = 0;  // PyTorch's ring: one fp32 key/value gradient chunk
+};
+
+// Transformer Engine's P2P ring (Megatron-Core): each key/value chunk passes on cp - 1 times
+// forward and, backward, with its gradients; a transfer hides behind the attention of the chunk
+// before it, so (cp - 1) / cp of this GPU's attention time can hide it.
+RingTraffic te_ring(const Parallel& x, double per_layer_fwd, double layers, int m, double bw, double latency,
+                    double attention_s) {
+  const double passes = x.recompute == Recompute::full ? 4.0 : 3.0;  // forward, backward x 2 (+ recomputed forward)
+  RingTraffic r;
+  r.bytes = passes * per_layer_fwd * layers * m;
+  r.s = r.bytes / bw + passes * (x.cp - 1.0) * layers * m * latency;
+  r.hidden_s = attention_s * (x.cp - 1.0) / x.cp;
+  r.exposed_s = std::max(0.0, r.s - r.hidden_s);
+  return r;
+}
+
+// PyTorch's context parallelism as torchtitan runs it (torch/distributed/tensor/experimental/
+// _attention.py; torchtitan's default experimental.context_parallel_rotate_method "allgather"):
+// forward, the keys and values are all-gathered once and waited for before the second ring step,
+// so only the first step's attention (1/cp of it) hides the gather; backward gathers them again
+// the same way and passes the key/value gradients around the ring in fp32 (convert_to_f32), one
+// hop per step behind the next step's attention, the last hop waited for after the loop.
+RingTraffic pytorch_ring(const Scenario& s, const Compute& compute, double per_layer_fwd, double layers, int m,
+                         double bw, double latency, double attention_s) {
+  const Parallel& x = s.parallel;
+  const double forwards = attention_forward_runs_again(x) ? 2.0 : 1.0;
+  const double chunk_tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp;
+  RingTraffic r;
+  r.hop_bytes = chunk_tokens * cp_kv_width(s) / x.tp * 4.0;
+  const double gather_s = per_layer_fwd / bw + (x.cp - 1.0) * latency;
+  const double hop_s = r.hop_bytes / bw + latency;
+  const double share = compute.flops.attention_forward_share;
+  const double fwd = attention_s * share / (layers * m);  // one forward pass, one layer
+  const double bwd = std::max(0.0, attention_s * (1.0 - forwards * share)) / (layers * m);
+  const double exposed = forwards * std::max(0.0, gather_s - fwd / x.cp) + std::max(0.0, gather_s - bwd / x.cp) +
+                         (x.cp - 1.0) * std::max(0.0, hop_s - bwd / x.cp) + hop_s;
+  r.bytes = ((forwards + 1.0) * per_layer_fwd + x.cp * r.hop_bytes) * layers * m;
+  r.s = ((forwards + 1.0) * gather_s + x.cp * hop_s) * layers * m;
+  r.exposed_s = exposed * layers * m;
+  r.hidden_s = r.s - r.exposed_s;
+  return r;
+}
+
+void context_parallel_explain(const Scenario& s, const Comm& c, const RingTraffic& r, bool pytorch,
+                              double per_layer_fwd, double layers, int m, double bw, const GroupLink& cp_group,
+                              double attention_s, Explainer& ex) {
+  const Parallel& x = s.parallel;
+  ex.add("comm.cp.bytes", c.cp_bytes, "B",
+         pytorch ? "layers of the busiest stage x micro-batches x ((2, 3 when attention's forward runs again) x (cp "
+                   "- 1) x b (s / cp) (k + v) x heads / kv_heads / tp x bytes + cp x b (s / cp) (k + v) x heads / "
+                   "kv_heads / tp x 4): PyTorch's ring (torchtitan) all-gathers the keys and values, expanded to "
+                   "every query head, in each forward and backward pass, and passes their fp32 gradients cp times "
+                   "around the ring; 0 without CP"
+                 : "(3, 4 with full recompute) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) "
+                   "(k + v) / tp x bytes: ring attention passes each key/value chunk on cp - 1 times forward and "
+                   "keys, values and their gradients backward (Liu et al. 2023; Megatron-Core context "
+                   "parallelism); 0 without CP",
+         {{"kv_bytes_per_layer_forward", per_layer_fwd},
+          {"kv_gradient_hop_bytes", r.hop_bytes},
+          {"cp", static_cast<double>(x.cp)},
+          {"layers", layers},
+          {"micro_batches", static_cast<double>(m)}});
+  ex.add("comm.cp.s", c.cp_s, "s",
+         pytorch ? "the gathers / the CP group's bandwidth (each GPU's NIC across nodes, the scale-up link inside "
+                   "one) + cp - 1 latencies each, and cp gradient hops + one latency each"
+                 : "cp.bytes / point-to-point bandwidth (each GPU's NIC across nodes, the scale-up link inside one) + "
+                   "one latency per ring step",
+         {{"busbw_GBps", bw / 1e9}, {"inter_node", cp_group.inter_node ? 1.0 : 0.0}});
+  ex.add("comm.cp.exposed_s", c.cp_exposed_s, "s",
+         pytorch ? "per layer and micro-batch: each gather less 1/cp of its pass's attention (the first ring step "
+                   "runs while it arrives), each gradient hop less 1/cp of the backward attention, and the last hop "
+                   "in full (torch.distributed.tensor.experimental context parallelism)"
+                 : "max(0, cp.s - (cp - 1) / cp x this GPU's attention time): each transfer overlaps the attention of "
+                   "the chunk before it",
+         {{"cp_s", c.cp_s}, {"attention_s", attention_s}, {"hidden_s", r.hidden_s}});
+}
+}  // namespace
+
+// Ring attention (Liu et al. 2023, "Ring Attention with Blockwise Transformers"): per layer and
+// micro-batch each CP rank receives every other rank's key/value chunk while it computes attention
+// on the chunk it holds: Transformer Engine's P2P ring (te_ring) or PyTorch's (pytorch_ring).
 void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Compute& compute, Comm& c, Explainer* ex) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1 && !ex) return;                             // the planner's hot path: nothing to add
   const GroupLink cp_group = group_link(s, l, x.cp, x.tp);  // CP sits right outside TP in the rank order
   const int m = std::max(1, s.grad_accum());
   const double layers = busiest_stage_layers(s);
-  const double per_layer_fwd = cp_kv_bytes_per_layer(s);             // 0 without CP
-  const double passes = x.recompute == Recompute::full ? 4.0 : 3.0;  // forward, backward x 2 (+ recomputed forward)
+  const double per_layer_fwd = cp_kv_bytes_per_layer(s);  // 0 without CP
   const double bw = cp_group.inter_node ? l.nic_busbw : l.intra_busbw;
-  double attention_s = 0, hidden = 0;
+  const bool pytorch = cp_runs_pytorch_ring(s);
+  double attention_s = 0;
+  RingTraffic r;
   if (x.cp > 1) {
     const double latency = cp_group.inter_node ? l.inter_latency_s : l.intra_latency_s;
     c.cp_inter_node = cp_group.inter_node;
-    c.cp_bytes = passes * per_layer_fwd * layers * m;
-    c.cp_s = c.cp_bytes / bw + passes * (x.cp - 1.0) * layers * m * latency;
     // This GPU's attention time, paced by the busiest stage: the fused kernel's time, or without
     // one the share of the GEMM time that is attention scores (forward, backward 2x, recomputed
     // once with any recompute).
@@ -356,28 +457,13 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
     attention_s = x.flash_attention
                       ? compute.attention_s * compute.stage_imbalance
                       : (compute.gemm_s - compute.expert_imbalance_s) * attn_share * compute.stage_imbalance;
-    hidden = attention_s * (x.cp - 1.0) / x.cp;
-    c.cp_exposed_s = std::max(0.0, c.cp_s - hidden);
+    r = pytorch ? pytorch_ring(s, compute, per_layer_fwd, layers, m, bw, latency, attention_s)
+                : te_ring(x, per_layer_fwd, layers, m, bw, latency, attention_s);
+    c.cp_bytes = r.bytes;
+    c.cp_s = r.s;
+    c.cp_exposed_s = r.exposed_s;
   }
-  if (ex) {
-    ex->add(
-        "comm.cp.bytes", c.cp_bytes, "B",
-        "(3, 4 with full recompute) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) (k + v) / "
-        "tp x bytes: ring attention passes each key/value chunk on cp - 1 times forward and keys, values and "
-        "their gradients backward (Liu et al. 2023; Megatron-Core context parallelism); 0 without CP",
-        {{"kv_bytes_per_layer_forward", per_layer_fwd},
-         {"cp", static_cast<double>(x.cp)},
-         {"layers", layers},
-         {"micro_batches", static_cast<double>(m)}});
-    ex->add("comm.cp.s", c.cp_s, "s",
-            "cp.bytes / point-to-point bandwidth (each GPU's NIC across nodes, the scale-up link inside one) + one "
-            "latency per ring step",
-            {{"busbw_GBps", bw / 1e9}, {"inter_node", cp_group.inter_node ? 1.0 : 0.0}});
-    ex->add("comm.cp.exposed_s", c.cp_exposed_s, "s",
-            "max(0, cp.s - (cp - 1) / cp x this GPU's attention time): each transfer overlaps the attention of the "
-            "chunk before it",
-            {{"cp_s", c.cp_s}, {"attention_s", attention_s}, {"hidden_s", hidden}});
-  }
+  if (ex) context_parallel_explain(s, c, r, pytorch, per_layer_fwd, layers, m, bw, cp_group, attention_s, *ex);
 }
 
 // Expert parallelism (Megatron-Core MoE, all-to-all token dispatcher): per MoE block and

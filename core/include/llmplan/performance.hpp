@@ -22,6 +22,9 @@ struct Flops {
   // then run as ordinary batched GEMMs.
   double attention_per_token = 0;
   double attention_kernel_per_token = 0;
+  // One forward pass's share of that attention work (fused: of the kernel FLOPs, else of the
+  // Megatron count): the ring of context parallelism runs once per pass.
+  double attention_forward_share = 0;
 };
 
 // Compute step: the FLOPs and how fast one GPU runs them.
@@ -187,8 +190,14 @@ double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency
 
 // Context parallelism (ring attention, Liu et al. 2023; Megatron-Core's P2P ring): the key and
 // value bytes one GPU sends forward per layer and micro-batch, (cp - 1) steps of its chunk,
-// (cp - 1) x b (s / cp) (k + v) / tp x bytes; backward sends K, V and their gradients (2x).
+// (cp - 1) x b (s / cp) x cp_kv_width / tp x bytes; backward sends K, V and their gradients (2x).
 double cp_kv_bytes_per_layer(const Scenario& s);
+// Whether the ring is PyTorch's context parallelism (torch.distributed.tensor.experimental, run by
+// torchtitan) rather than Transformer Engine's P2P ring (Megatron-Core).
+bool cp_runs_pytorch_ring(const Scenario& s);
+// The key + value width the ring moves per token, before TP: k + v, or with PyTorch's ring under
+// grouped-query attention (k + v) x heads / kv_heads (torchtitan repeats them before SDPA).
+double cp_kv_width(const Scenario& s);
 // Expert parallelism: the bytes of one all-to-all (dispatch or combine) of one MoE layer and
 // micro-batch that leave one GPU, b (s / cp) top_k h x bytes x (ep - 1) / ep, times the busiest
 // rank's load kMoeCapacityFactor; per sequence-parallel shard with TP (Megatron-Core's dispatcher).
