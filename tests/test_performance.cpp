@@ -515,6 +515,14 @@ TEST_CASE("context parallelism under torchtitan: PyTorch's ring gathers the expa
   const double exposed = 2 * (gather - fwd / 16) + (gather - bwd / 16) + 15 * (hop - bwd / 16) + hop;
   CHECK(c.cp_exposed_s == doctest::Approx(exposed * 128));
   CHECK(c.cp_exposed_s == doctest::Approx(9.408).epsilon(1e-3));
+  // Per-operator checkpointing keeps the fused kernel's output: one forward ring a step fewer,
+  // (2 x 1,006,632,960 + 16 x 134,217,728) x 128 = 532,575,944,704 B.
+  const EstimateResult op = estimate(parse(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072,
+      "global_batch": 128, "framework": "torchtitan", "tokens": 8e11,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384},
+      "parallel": {"tp": 8, "cp": 16, "pp": 16, "zero": 3, "sequence_parallel": true, "recompute": "selective_op"}})"),
+                                     default_calibration());
+  CHECK(op.time.comm.cp_bytes == 532575944704.0);
   // Multi-head attention has nothing to expand; Megatron-Core keeps the key/value heads.
   CHECK(cp_kv_width(parse(R"({"model": {"preset": "llama-2-7b"}, "framework": "torchtitan",
       "parallel": {"cp": 2}})")) == 8192.0);

@@ -340,12 +340,12 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
 }
 
 namespace {
-// Whether a pass recomputes attention's forward, which runs the ring again: full recompute, the
-// attention core of selective recompute, or per-operator checkpointing without a fused kernel
-// (its save list keeps the fused kernel's output).
-bool attention_forward_runs_again(const Parallel& x) {
-  if (x.recompute == Recompute::selective_op) return !x.flash_attention;
-  return x.recompute != Recompute::none;
+// Forward passes of attention a step runs, each with its own ring, as training_flops counts them:
+// a fused kernel runs again only under full recompute (its backward already recomputes the
+// scores), unfused attention under any recompute.
+double attention_forwards(const Parallel& x) {
+  const bool again = x.flash_attention ? x.recompute == Recompute::full : x.recompute != Recompute::none;
+  return again ? 2.0 : 1.0;
 }
 
 struct RingTraffic {
@@ -377,7 +377,7 @@ RingTraffic te_ring(const Parallel& x, double per_layer_fwd, double layers, int 
 RingTraffic pytorch_ring(const Scenario& s, const Compute& compute, double per_layer_fwd, double layers, int m,
                          double bw, double latency, double attention_s) {
   const Parallel& x = s.parallel;
-  const double forwards = attention_forward_runs_again(x) ? 2.0 : 1.0;
+  const double forwards = attention_forwards(x);
   const double chunk_tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp;
   RingTraffic r;
   r.hop_bytes = chunk_tokens * cp_kv_width(s) / x.tp * 4.0;
