@@ -160,6 +160,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const double recomputed_attention = attention_again ? attn : 0.0;
   f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
   f.attention_forward_share = f.attention_per_token > 0 ? attn / f.attention_per_token : 0.0;
+  f.attention_forward_passes = attention_again ? 2.0 : 1.0;
   if (s.parallel.flash_attention) {
     // FlashAttention-2 (Dao 2023) skips the masked half of a causal score matrix and its backward
     // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
@@ -169,6 +170,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
     f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
     f.attention_forward_share = f.attention_kernel_per_token > 0 ? fwd / f.attention_kernel_per_token : 0.0;
+    f.attention_forward_passes = s.parallel.recompute == Recompute::full ? 2.0 : 1.0;
   }
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   f.model_per_step = f.model_per_token * tokens;
@@ -203,11 +205,19 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
 // them; without CP, EP and VP they add nothing.
 //-----------------------------------------------------------------------------
 
+namespace {
+// The key and value elements of one CP rank's chunk of a micro-batch, b (s / cp) x cp_kv_width / tp
+// (TP splits the heads).
+double cp_chunk_kv_elements(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  return static_cast<double>(s.micro_batch) * s.seq_len / x.cp * cp_kv_width(s) / x.tp;
+}
+}  // namespace
+
 double cp_kv_bytes_per_layer(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1) return 0;
-  const double chunk_tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp;
-  return (x.cp - 1.0) * chunk_tokens * cp_kv_width(s) / x.tp * bytes_per_element(s.precision);  // TP splits the heads
+  return (x.cp - 1.0) * cp_chunk_kv_elements(s) * bytes_per_element(s.precision);
 }
 
 // torchtitan's attention expands the key/value heads to every query head before SDPA
@@ -340,14 +350,6 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
 }
 
 namespace {
-// Forward passes of attention a step runs, each with its own ring, as training_flops counts them:
-// a fused kernel runs again only under full recompute (its backward already recomputes the
-// scores), unfused attention under any recompute.
-double attention_forwards(const Parallel& x) {
-  const bool again = x.flash_attention ? x.recompute == Recompute::full : x.recompute != Recompute::none;
-  return again ? 2.0 : 1.0;
-}
-
 struct RingTraffic {
   double bytes = 0, s = 0, exposed_s = 0;
   double hidden_s = 0;   // the attention time that can hide the transfers (TE) or the time they hide (PyTorch)
@@ -377,10 +379,9 @@ RingTraffic te_ring(const Parallel& x, double per_layer_fwd, double layers, int 
 RingTraffic pytorch_ring(const Scenario& s, const Compute& compute, double per_layer_fwd, double layers, int m,
                          double bw, double latency, double attention_s) {
   const Parallel& x = s.parallel;
-  const double forwards = attention_forwards(x);
-  const double chunk_tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp;
+  const double forwards = compute.flops.attention_forward_passes;  // each pass runs its own ring
   RingTraffic r;
-  r.hop_bytes = chunk_tokens * cp_kv_width(s) / x.tp * 4.0;
+  r.hop_bytes = cp_chunk_kv_elements(s) * 4.0;
   const double gather_s = per_layer_fwd / bw + (x.cp - 1.0) * latency;
   const double hop_s = r.hop_bytes / bw + latency;
   const double share = compute.flops.attention_forward_share;

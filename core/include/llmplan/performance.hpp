@@ -23,8 +23,10 @@ struct Flops {
   double attention_per_token = 0;
   double attention_kernel_per_token = 0;
   // One forward pass's share of that attention work (fused: of the kernel FLOPs, else of the
-  // Megatron count): the ring of context parallelism runs once per pass.
+  // Megatron count), and the forward passes a step runs (2 when attention's forward runs again
+  // under recompute): the ring of context parallelism runs once per pass.
   double attention_forward_share = 0;
+  double attention_forward_passes = 1;
 };
 
 // Compute step: the FLOPs and how fast one GPU runs them.
