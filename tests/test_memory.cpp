@@ -323,6 +323,58 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     CHECK(r.per_gpu.activations == 77007421440.0);
   }
 
+  TEST_CASE("PyTorch's ring holds the gathered keys and values in attention's backward: torchtitan's Table 6") {
+    // torchtitan's Llama 3.1 405B layout of its Table 6 (TP 8, CP 8, PP 8, one 262,144-token
+    // sequence a micro-batch, full recompute). A GPU's chunk is 262,144 / 8 = 32,768 tokens; torchtitan
+    // expands the 8 key/value heads to the 128 query heads before SDPA, 16 a TP rank: keys + values
+    // 32,768 x 2 x 16 x 128 = 134,217,728 elements, 268,435,456 B in bf16; the query 67,108,864
+    // elements. In _templated_ring_attention_backward: the 8 gathered chunks and the one sent, 9 x
+    // 268,435,456 = 2,415,919,104 B; three fp32 key/value gradient chunks, 3 x 536,870,912 =
+    // 1,610,612,736 B; the fp32 query gradient, 268,435,456 B. Sum 4,294,967,296 B: 4 GiB.
+    const char* text = R"({"model": {"preset": "llama-3.1-405b"}, "framework": "%s", "seq_len": %d,
+        "global_batch": %d, "cluster": {"accelerator": "h100-sxm5-96gb-500w", "gpus": 512, "gpu_memory_gb": 1000},
+        "parallel": {"tp": 8, "pp": 8, "cp": %d, "zero": 3, "sequence_parallel": true, "recompute": "full"}})";
+    // Eight micro-batches a step in either layout: FSDP 1 x 8 sequences, or FSDP 8 x 8.
+    auto scenario = [&](const char* framework, int seq, int cp) {
+      char buf[640];
+      std::snprintf(buf, sizeof buf, text, framework, seq, 64 / cp, cp);
+      const ScenarioParse p = parse_scenario(buf, builtin_catalog());
+      REQUIRE(p.scenario);
+      return *p.scenario;
+    };
+    const Scenario ring = scenario("torchtitan", 262144, 8);
+    CHECK(pytorch_ring_bytes(ring) == 4294967296.0);
+    // Megatron-Core's ring holds no such buffers, nor does a GPU without CP.
+    CHECK(pytorch_ring_bytes(scenario("megatron", 262144, 8)) == 0.0);
+    CHECK(pytorch_ring_bytes(scenario("torchtitan", 32768, 1)) == 0.0);
+    // The first stage has no logits, so its activations grow by all of it: against CP 1 at the same
+    // 32,768 tokens a GPU, which keeps the same activations otherwise.
+    const Calibration cal = default_calibration();
+    const ParamCount params = count_params(ring.model);
+    const MemoryResult with = estimate_memory(ring, params, cal);
+    const MemoryResult without = estimate_memory(scenario("torchtitan", 32768, 1), params, cal);
+    REQUIRE(with.stage == Stage::first);
+    REQUIRE(without.stage == Stage::first);
+    CHECK(with.per_gpu.activations - without.per_gpu.activations == doctest::Approx(4294967296.0));
+    // Llama 3.1 8B at 262,144 tokens with CP 8 on one node (torchtitan's Table 2): the ring holds
+    // 32,768 x 2 x 32 x 128 x (9 x 2 + 12) + 32,768 x 4,096 x 4 = 8,589,934,592 B, but its logits,
+    // 32,768 x (2 x 2 x 4,096 + 12 x 128,256) = 50,969,182,208 B, are larger and gone by then: the
+    // peak does not move.
+    const char* eight = R"({"model": {"preset": "llama-3.1-8b"}, "framework": "torchtitan", "seq_len": %d,
+        "cluster": {"accelerator": "h100-sxm5-96gb-500w", "gpus": 8}, "parallel": {"cp": %d, "zero": 3,
+        "recompute": "full"}})";
+    auto small = [&](int seq, int cp) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf, eight, seq, cp);
+      const ScenarioParse p = parse_scenario(buf, builtin_catalog());
+      REQUIRE(p.scenario);
+      return estimate_memory(*p.scenario, count_params(p.scenario->model), cal);
+    };
+    const MemoryResult cp8 = small(262144, 8);
+    CHECK(cp8.per_gpu.logits == doctest::Approx(50969182208.0));
+    CHECK(cp8.per_gpu.activations == small(32768, 1).per_gpu.activations);
+  }
+
   TEST_CASE("expert parallelism shards the routed experts: DeepSeek-V3 with EP 64, ZeRO-1 (DeepSeek-V3 report)") {
     const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360,
         "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 2048}, "parallel": {"pp": 16, "ep": %d, "zero": 1}})";

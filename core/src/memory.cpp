@@ -8,6 +8,8 @@
 // [SECTION] Memory step
 #include "llmplan/memory.hpp"
 
+#include "llmplan/performance.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -153,6 +155,24 @@ double in_flight_micro_batches(const Scenario& s, int rank) {
   // Megatron-Core's warm-up chunks, and the one in its first 1F1B step; never more than the step's m vp chunks.
   const int warmup = (pp - rank - 1) * 2 + (vp - 1) * pp;
   return std::min(warmup + 1, m * vp) / static_cast<double>(vp);
+}
+
+double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
+
+// PyTorch's ring (torchtitan's context parallelism; torch/distributed/tensor/experimental/
+// _attention.py, _templated_ring_attention_backward) holds more during one layer's attention
+// backward than the fused kernel's own gradients: the keys and values of every CP rank,
+// all-gathered (cp chunks, 16-bit); the chunk it concatenates to send (one); an fp32 accumulator
+// of the query gradient; and the key/value gradients, which it passes around the ring in fp32
+// (convert_to_f32): the buffer it received, the one it sends and the one arriving, three fp32
+// chunks. Its forward holds less (the gathered chunks, the one sent, fp32 outputs). Chunk:
+// cp_chunk_kv_elements, the expanded heads torchtitan passes to SDPA.
+double pytorch_ring_bytes(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (x.cp <= 1 || !cp_runs_pytorch_ring(s)) return 0;
+  const double e = element_bytes(s.precision);
+  const double query = static_cast<double>(s.micro_batch) * s.seq_len / x.cp * s.model.q_width() / x.tp;
+  return cp_chunk_kv_elements(s) * ((x.cp + 1.0) * e + 3.0 * 4.0) + query * 4.0;
 }
 
 namespace {
@@ -310,8 +330,6 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   st.in_flight = in_flight_micro_batches(s, pp - 1);
   return st;
 }
-
-double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 
 // Hugging Face QLoRA runs prepare_model_for_kbit_training (PEFT, peft/utils/other.py: "cast all
 // non INT8 parameters to fp32"; techniques.kbit_fp32_cast, on by default with framework hf; Unsloth's
@@ -531,10 +549,13 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     // fp32 with torchtitan.
     m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));
   }
-  m.activations = stage_activations(s, st);
   // CP: the loss of this GPU's tokens. Each multi-token prediction module computes logits and a
   // loss of its own, all alive until the backward starts.
   m.logits = st.has_logits ? (1.0 + p.mtp_layers) * logits_bytes(s) * cp_token_share(s) : 0.0;
+  m.activations = stage_activations(s, st);
+  // PyTorch's ring buffers live in a layer's attention backward, after the loss has freed the
+  // logits: the peak holds the larger of the two.
+  if (m.activations > 0) m.activations += std::max(0.0, pytorch_ring_bytes(s) - m.logits);
   m.buffers = buffer_bytes(s, p, b, cal);
   // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
   // during backward while activations are freed, and frees it at zero_grad: its peak is the
@@ -654,13 +675,19 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "2022 Table 2, per tensor, less the MLP's GEMM inputs under LoRA on attention only, whose frozen MLP keeps "
          "none; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); "
          "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
-         "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3)",
+         "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's "
+         "context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which "
+         "the loss has freed by then: max(0, pytorch_ring_bytes - logits), pytorch_ring_bytes = b (s / cp) (k + "
+         "v) x heads / kv_heads / tp x ((cp + 1) e + 3 x 4) + b (s / cp) q / tp x 4 (the gathered keys and values "
+         "and the chunk sent, three fp32 key/value gradient chunks, an fp32 query gradient; "
+         "torch.distributed.tensor.experimental _templated_ring_attention_backward)",
          {{"seq_len", static_cast<double>(s.seq_len)},
           {"micro_batch", static_cast<double>(s.micro_batch)},
           {"tp", static_cast<double>(x.tp)},
           {"cp", static_cast<double>(x.cp)},
           {"vp", static_cast<double>(x.vp)},
           {"frozen_mlp", activation_shape(s).frozen_mlp ? 1.0 : 0.0},
+          {"pytorch_ring_bytes", pytorch_ring_bytes(s)},
           {"in_flight_micro_batches", in_flight_micro_batches(s, peak_rank)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
          "trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp "

@@ -205,14 +205,10 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
 // them; without CP, EP and VP they add nothing.
 //-----------------------------------------------------------------------------
 
-namespace {
-// The key and value elements of one CP rank's chunk of a micro-batch, b (s / cp) x cp_kv_width / tp
-// (TP splits the heads).
 double cp_chunk_kv_elements(const Scenario& s) {
   const Parallel& x = s.parallel;
   return static_cast<double>(s.micro_batch) * s.seq_len / x.cp * cp_kv_width(s) / x.tp;
 }
-}  // namespace
 
 double cp_kv_bytes_per_layer(const Scenario& s) {
   const Parallel& x = s.parallel;

@@ -101,6 +101,11 @@ double in_flight_micro_batches(const Scenario& s, int rank);
 // every trained parameter beside the bf16 ones, adds into them after every micro-batch and
 // reduces them. Its fp32 gradients live from start-up: never off the peak.
 bool deepspeed_bf16_optimizer(const Scenario& s);
+// What PyTorch's context-parallel ring (torchtitan, cp > 1) holds in one layer's attention backward
+// beyond the fused kernel's gradients: the all-gathered keys and values of every rank and the chunk
+// sent, 16-bit, three fp32 key/value gradient chunks and an fp32 query gradient,
+// cp_chunk_kv_elements x ((cp + 1) e + 12) + b (s / cp) q_width / tp x 4 bytes; 0 otherwise.
+double pytorch_ring_bytes(const Scenario& s);
 // Bytes per gradient element in the data-parallel reduction (2 or 4).
 double grad_reduce_bytes(const Scenario& s);
 // ZeRO-3 / FSDP with pipeline stages keeps each stage's gathered weights through the step and
