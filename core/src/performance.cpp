@@ -21,7 +21,6 @@ namespace llmplan {
 
 namespace {
 
-double bytes_per_element(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 //-----------------------------------------------------------------------------
 // [SECTION] FLOPs
 //-----------------------------------------------------------------------------
@@ -213,7 +212,7 @@ double cp_chunk_kv_elements(const Scenario& s) {
 double cp_kv_bytes_per_layer(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1) return 0;
-  return (x.cp - 1.0) * cp_chunk_kv_elements(s) * bytes_per_element(s.precision);
+  return (x.cp - 1.0) * cp_chunk_kv_elements(s) * element_bytes(s.precision);
 }
 
 // torchtitan's attention expands the key/value heads to every query head before SDPA
@@ -235,7 +234,7 @@ double ep_copy_bytes(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
   const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
   const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
-  return tokens * s.model.hidden * bytes_per_element(s.precision) * cal.moe_capacity_factor.value;
+  return tokens * s.model.hidden * element_bytes(s.precision) * cal.moe_capacity_factor.value;
 }
 }  // namespace
 
@@ -768,7 +767,7 @@ double hbm_s(const Scenario& s, const Calibration& cal, double bytes) {
 double elementwise_s(const Scenario& s, const Calibration& cal) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
-  const double e = bytes_per_element(s.precision);
+  const double e = element_bytes(s.precision);
   const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
   const double eager = s.techniques.fused_kernels ? 0.0 : eager_bytes_per_token_layer(m, e, h_share, x.tp);
   const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e + eager;
@@ -822,7 +821,7 @@ double fsdp2_copy_bytes(const Scenario& s, const RankParams& r) {
   const bool fsdp2 = s.framework == FrameworkKind::torchtitan || s.framework == FrameworkKind::torchtune;
   if (!fsdp2 || x.zero < 3 || s.dp() * x.cp <= 1 || x.offload != Offload::none) return 0;
   const bool once = keeps_gathered_weights(s);
-  const double e = bytes_per_element(s.precision);
+  const double e = element_bytes(s.precision);
   // QLoRA gathers its block linears in NF4. Backward gathers only the blocks it runs through: all
   // of them with adapters, the trained top blocks of a freeze-tune.
   const double w = s.method == Method::qlora ? kNf4BytesPerParam : e;
@@ -863,7 +862,7 @@ double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResu
 double qlora_dequant_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const double params = s.method == Method::qlora ? average_block_linear_params(s, p) : 0.0;
   const double passes = 2.0 + (reruns_forward(s.parallel.recompute) ? 1.0 : 0.0);
-  const double copy = bytes_per_element(s.precision);  // the compute dtype: 2 bytes, 4 in fp32
+  const double copy = element_bytes(s.precision);  // the compute dtype: 2 bytes, 4 in fp32
   const double t = hbm_s(s, cal, s.grad_accum() * passes * params * (kNf4BytesPerParam + copy));
   if (ex)
     ex->add("time.qlora_dequant_s", t, "s",
@@ -1094,7 +1093,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   const GroupLink pp_group = group_link(s, l, x.pp, x.tp * x.cp * dp);
   const int m = std::max(1, s.grad_accum());
   const double compute_per_mb_s = compute.compute_s / m;
-  const double e = bytes_per_element(s.precision);
+  const double e = element_bytes(s.precision);
   // b (s / cp) h: one layer boundary of this GPU's tokens
   const double act = static_cast<double>(s.micro_batch) * s.seq_len / x.cp * s.model.hidden * e;
   const double layers_per_stage = busiest_stage_layers(s);  // the pipeline waits for the busiest stage
@@ -1153,7 +1152,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const bool once = keeps_gathered_weights(s);
       const double gathers = once ? 1.0 : 2.0;
       const double rounds = once ? 1.0 : m;
-      const double element = bytes_per_element(s.precision);
+      const double element = element_bytes(s.precision);
       const double per_mb = (gathers * trained_per_gpu * element + grad_bytes) / 2.0 + frozen_per_gpu;
       const double expert_per_mb = (gathers * expert_per_gpu * element + expert_grad_bytes) / 2.0;
       c.dp_bytes = rounds * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + rounds * expert_ring * expert_per_mb;

@@ -101,6 +101,9 @@ double in_flight_micro_batches(const Scenario& s, int rank);
 // every trained parameter beside the bf16 ones, adds into them after every micro-batch and
 // reduces them. Its fp32 gradients live from start-up: never off the peak.
 bool deepspeed_bf16_optimizer(const Scenario& s);
+// Bytes of one activation element in the compute dtype: 2 in 16-bit (and FP8, whose attention, norms and
+// residual stream stay 16-bit), 4 in fp32.
+double element_bytes(Precision p);
 // What PyTorch's context-parallel ring (torchtitan, cp > 1) holds in one layer's attention backward
 // beyond the fused kernel's gradients: the all-gathered keys and values of every rank and the chunk
 // sent, 16-bit, three fp32 key/value gradient chunks and an fp32 query gradient,
