@@ -263,6 +263,35 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   CHECK(estimate_memory(freeze, count_params(freeze.model), cal).per_gpu.logits == doctest::Approx(25350373376.0));
 }
 
+TEST_CASE("torchtitan's loss parallelism under TP holds 16 bytes a logit: Llama 3.1 70B on TP 8") {
+  // torchtitan's Table 4 layout: 16 sequences of 8,192 tokens a micro-batch, TP 8 with sequence
+  // parallelism, loss not compiled. PyTorch's loss_parallel runs cross-entropy on the vocab shard
+  // (128,256 / 8 = 16,032 logits a token) as unfused ops; its backward,
+  // _nll_loss_and_log_softmax_backward, returns (zeros_like(x) + exp(x)) * grad with x the saved fp32
+  // log-softmax: x, the zeros, exp(x) and their sum, 4 x 4 = 16 B a logit, where PyTorch's fused
+  // log-softmax backward holds 12. 131,072 tokens x (2 x 2 x 8,192 / 8 of norm and head inputs +
+  // 16 x 16,032) = 131,072 x 260,608 = 34,158,411,776 B.
+  const char* text = R"({"model": {"preset": "llama-3.1-70b"}, "framework": "torchtitan", "seq_len": 8192,
+      "micro_batch": 16, "global_batch": 512, "cluster": {"gpus": 256, "gpu_memory_gb": 1000},
+      "parallel": {"tp": 8, "zero": 3, "sequence_parallel": true, "recompute": "full"}})";
+  const ScenarioParse tt = parse_scenario(text, builtin_catalog());
+  REQUIRE(tt.scenario);
+  const Calibration cal = default_calibration();
+  const ParamCount p = count_params(tt.scenario->model);
+  CHECK(estimate_memory(*tt.scenario, p, cal).per_gpu.logits == doctest::Approx(34158411776.0));
+  // Without TP there is nothing to parallelise: F.cross_entropy's fused kernels, 12 B a logit,
+  // 131,072 x (2 x 2 x 8,192 + 12 x 128,256) = 131,072 x 1,571,840 = 206,024,212,480 B.
+  Scenario one = *tt.scenario;
+  one.parallel.tp = 1;
+  one.parallel.sequence_parallel = false;
+  CHECK(estimate_memory(one, p, cal).per_gpu.logits == doctest::Approx(206024212480.0));
+  // torch.compile fuses the loss (torchtitan compiles it since 2025): e + 4, 131,072 x (4,096 + 6 x
+  // 16,032) = 131,072 x 100,288 = 13,144,948,736 B.
+  Scenario compiled = *tt.scenario;
+  compiled.techniques.compile = true;
+  CHECK(estimate_memory(compiled, p, cal).per_gpu.logits == doctest::Approx(13144948736.0));
+}
+
 TEST_CASE("LoRA on attention only: the frozen MLP keeps no GEMM inputs") {
   // Autograd saves a matmul's input for the weight's gradient only (PyTorch's generated autograd
   // guards that saved tensor on the weight requiring grad; bitsandbytes' MatMul4Bit keeps no input

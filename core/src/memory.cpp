@@ -451,9 +451,15 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
 // - A plain PyTorch loop around a Hugging Face model (framework fsdp or deepspeed: `out = model(...);
 //   out.loss.backward()`) keeps the model's output, and with it the fp32 logits ForCausalLMLoss
 //   made, through the backward: 4 more bytes.
+// - PyTorch's loss parallelism (torch.distributed.tensor.parallel.loss_parallel), which torchtitan
+//   runs on the vocab-sharded logits whenever TP > 1 (training.disable_loss_parallel is false by
+//   default), replaces the fused kernels with unfused ops: its backward
+//   (_nll_loss_and_log_softmax_backward) holds the saved fp32 log-softmax, a zeros_like gradient,
+//   exp of the log-softmax and their sum, 16 bytes, 4 + 12 / loss_chunks.
 double loss_bytes_per_logit(const Scenario& s) {
   const double c = s.techniques.loss_chunks;
   if (s.framework == FrameworkKind::megatron || s.techniques.compile) return residual_bytes(s) + 4.0 / c;
+  if (s.framework == FrameworkKind::torchtitan && s.parallel.tp > 1) return 4.0 + 12.0 / c;
   const bool keeps_output = s.framework == FrameworkKind::fsdp || s.framework == FrameworkKind::deepspeed;
   return (keeps_output ? 4.0 : 0.0) + 4.0 + 8.0 / c;
 }
@@ -708,7 +714,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "PEFT or freeze-tuning and no fused loss: a frozen head keeps no input) and what the framework's loss holds "
          "at its peak (PyTorch cross-entropy "
          "on fp32 logits: Hugging Face, torchtitan, "
-         "torchtune: 4 + 8 / loss_chunks; FSDP and DeepSpeed loops also keep the fp32 logits: + 4; Megatron or "
+         "torchtune: 4 + 8 / loss_chunks; FSDP and DeepSpeed loops also keep the fp32 logits: + 4; torchtitan "
+         "with TP > 1 runs PyTorch's unfused loss parallelism: 4 + 12 / loss_chunks; Megatron or "
          "torch.compile: e + 4 / loss_chunks); "
          "fused linear "
          "cross-entropy: one chunk of "
