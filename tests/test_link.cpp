@@ -393,7 +393,7 @@ TEST_SUITE("links") {
         {14, 1, "2026-12-04", "Frozen layers keep no GEMM inputs"},
         {15, 1, "2026-12-04", "head dimension"},
         {16, 1, "2026-12-05", "PyTorch's ring"},
-        {17, 3, "2026-12-05", "holds its buffers in memory"},
+        {17, 2, "2026-12-05", "holds its buffers in memory"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

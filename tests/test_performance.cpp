@@ -477,32 +477,6 @@ TEST_CASE("context parallelism: Llama 3 405B at 131072 tokens, TP 8 x CP 16 x PP
   CHECK(c.tp_bytes == doctest::Approx(4 * 8 * 16 * 2.0 * 7 / 8 * 8192 * 16384 * 2));
 }
 
-TEST_CASE("context parallelism without a fused kernel hides behind the score GEMMs training_flops counts") {
-  // Llama 3.1 8B freeze-tuning its top 8 of 32 layers at 8,192 tokens, unfused attention, CP 2.
-  // Score FLOPs a token forward A = 2 s (q + o) L = 2 x 8192 x (4096 + 4096) x 32 = 4,294,967,296;
-  // the frozen 24 blocks run them forward only, the 8 trained ones backward too (2A): (1 + 2 x 8 /
-  // 32) A = 6,442,450,944 a token, where a count of 3A for every block would give 12,884,901,888.
-  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "freeze", "trainable_layers": 8,
-      "seq_len": 8192, "global_batch": 64, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
-      "parallel": {"cp": 2, "flash_attention": false}})");
-  Explainer ex;
-  const EstimateResult r = estimate(s, default_calibration(), &ex);
-  CHECK(r.time.flops.attention_per_token == 6442450944.0);
-  auto input = [&](const char* key, const char* name) {
-    for (const Explanation& e : ex.items())
-      if (e.key == key)
-        for (const auto& [n, v] : e.inputs)
-          if (n == name) return v;
-    return -1.0;
-  };
-  // The ring hides behind that share of the GEMM time (one stage: no imbalance; no experts).
-  const double gemm_s = input("time.compute_s", "gemm_s");
-  REQUIRE(gemm_s > 0);
-  CHECK(r.time.stage_imbalance == 1.0);
-  CHECK(input("comm.cp.exposed_s", "attention_s") ==
-        doctest::Approx(gemm_s * 6442450944.0 / r.time.flops.hardware_per_token).epsilon(1e-12));
-}
-
 TEST_CASE("context parallelism under torchtitan: PyTorch's ring gathers the expanded keys and values once a pass") {
   // The Llama 3 long-context layout above (TP 8 x CP 16 x PP 16 x DP 8, 16 micro-batches of one
   // 131072-token sequence, full recompute) run by torchtitan: torch.distributed.tensor.experimental

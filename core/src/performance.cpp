@@ -444,9 +444,12 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
     const double latency = cp_group.inter_node ? l.inter_latency_s : l.intra_latency_s;
     c.cp_inter_node = cp_group.inter_node;
     // This GPU's attention time, paced by the busiest stage: the fused kernel's time, or without
-    // one the share of the GEMM time that is attention scores, as training_flops counts them.
+    // one the share of the GEMM time that is attention scores (forward, backward 2x, recomputed
+    // once with any recompute).
+    const double attn_per_token =
+        full_attention_fwd_flops(s.model, s.seq_len) * (3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0));
     const double per_token = compute.flops.hardware_per_token;
-    const double attn_share = per_token > 0 ? compute.flops.attention_per_token / per_token : 0;
+    const double attn_share = per_token > 0 ? attn_per_token / per_token : 0;
     attention_s = x.flash_attention
                       ? compute.attention_s * compute.stage_imbalance
                       : (compute.gemm_s - compute.expert_imbalance_s) * attn_share * compute.stage_imbalance;

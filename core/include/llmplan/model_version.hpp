@@ -281,15 +281,6 @@ inline constexpr ModelChange kModelChanges[] = {
                "Stages with the logits of a long sequence unchanged (Llama 3.1 8B at 262,144 tokens with CP 8 on 8 "
                "GPUs: 87.12 GB). Step times, and every other framework, unchanged."},
     {.version = 17, .date = "2026-12-05",
-     .change = "Without a fused attention kernel, the attention time context parallelism hides its exchange behind "
-               "is the score GEMMs' share of the FLOP count training_flops makes (forward, backward where a block "
-               "trains, a recomputed forward), not a count of its own that gave every block a backward.",
-     .effect = "Where the exchange outlasts unfused attention, exposed CP communication up under freeze-tuning "
-               "(the frozen blocks run no attention backward) and down with multi-token prediction modules (their "
-               "attention now counts): Llama 3.1 8B training its top 8 of 32 layers at 32,768 tokens with CP 16 "
-               "over two nodes on 25 GbE, unfused, 62.78 to 63.34 s a step. Fused attention, and full training "
-               "without MTP, unchanged."},
-    {.version = 17, .date = "2026-12-05",
      .change = "torchtitan with TP > 1 runs its loss through PyTorch's loss parallelism (torch.distributed.tensor."
                "parallel.loss_parallel), unfused ops on the vocabulary shard whose backward "
                "(_nll_loss_and_log_softmax_backward) holds the saved fp32 log-softmax, a zeros_like gradient, its "
