@@ -161,18 +161,21 @@ double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 
 // PyTorch's ring (torchtitan's context parallelism; torch/distributed/tensor/experimental/
 // _attention.py, _templated_ring_attention_backward) holds more during one layer's attention
-// backward than the fused kernel's own gradients: the keys and values of every CP rank,
-// all-gathered (cp chunks, 16-bit); the chunk it concatenates to send (one); an fp32 accumulator
-// of the query gradient; and the key/value gradients, which it passes around the ring in fp32
-// (convert_to_f32): the buffer it received, the one it sends and the one arriving, three fp32
-// chunks. Its forward holds less (the gathered chunks, the one sent, fp32 outputs). Chunk:
-// cp_chunk_kv_elements, the expanded heads torchtitan passes to SDPA.
+// backward than the fused kernel's own gradients. At its end, where it holds the most: the keys and
+// values of every CP rank, all-gathered (cp chunks, 16-bit), and the chunk it concatenated to send
+// (one); the key/value gradients it passes around the ring in fp32 (convert_to_f32), three fp32
+// chunks (the buffer it received, the one it sent, the one arriving) and the 16-bit copy it returns
+// of the last; an fp32 query gradient and its 16-bit copy. The last ring step's kernel gradients are
+// still referenced then, so the returned copies come on top of them. Its forward holds less (the
+// gathered chunks, the one sent, fp32 outputs). Chunk: cp_chunk_kv_elements, the expanded heads
+// torchtitan passes to SDPA.
 double pytorch_ring_bytes(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1 || !cp_runs_pytorch_ring(s)) return 0;
+  constexpr double fp32 = 4.0;  // convert_to_f32: the gradients accumulate and travel in fp32
   const double e = element_bytes(s.precision);
   const double query = static_cast<double>(s.micro_batch) * s.seq_len / x.cp * s.model.q_width() / x.tp;
-  return cp_chunk_kv_elements(s) * ((x.cp + 1.0) * e + 3.0 * 4.0) + query * 4.0;
+  return cp_chunk_kv_elements(s) * ((x.cp + 2.0) * e + 3.0 * fp32) + query * (fp32 + e);
 }
 
 namespace {
@@ -560,8 +563,10 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   m.logits = st.has_logits ? (1.0 + p.mtp_layers) * logits_bytes(s) * cp_token_share(s) : 0.0;
   m.activations = stage_activations(s, st);
   // PyTorch's ring buffers live in a layer's attention backward, after the loss has freed the
-  // logits: the peak holds the larger of the two.
-  if (m.activations > 0) m.activations += std::max(0.0, pytorch_ring_bytes(s) - m.logits);
+  // logits (a micro-batch's loss runs its backward before its layers'): the peak holds the larger
+  // of the two. A stage of frozen layers keeps no activations and runs no backward.
+  const bool runs_attention_backward = m.activations > 0;
+  if (runs_attention_backward) m.activations += std::max(0.0, pytorch_ring_bytes(s) - m.logits);
   m.buffers = buffer_bytes(s, p, b, cal);
   // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
   // during backward while activations are freed, and frees it at zero_grad: its peak is the
@@ -684,8 +689,9 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's "
          "context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which "
          "the loss has freed by then: max(0, pytorch_ring_bytes - logits), pytorch_ring_bytes = b (s / cp) (k + "
-         "v) x heads / kv_heads / tp x ((cp + 1) e + 3 x 4) + b (s / cp) q / tp x 4 (the gathered keys and values "
-         "and the chunk sent, three fp32 key/value gradient chunks, an fp32 query gradient; "
+         "v) x heads / kv_heads / tp x ((cp + 2) e + 3 x 4) + b (s / cp) q / tp x (4 + e) (the gathered keys and "
+         "values, the chunk sent, three fp32 key/value gradient chunks and the 16-bit copy returned, an fp32 query "
+         "gradient and its copy; "
          "torch.distributed.tensor.experimental _templated_ring_attention_backward)",
          {{"seq_len", static_cast<double>(s.seq_len)},
           {"micro_batch", static_cast<double>(s.micro_batch)},

@@ -106,8 +106,9 @@ bool deepspeed_bf16_optimizer(const Scenario& s);
 double element_bytes(Precision p);
 // What PyTorch's context-parallel ring (torchtitan, cp > 1) holds in one layer's attention backward
 // beyond the fused kernel's gradients: the all-gathered keys and values of every rank and the chunk
-// sent, 16-bit, three fp32 key/value gradient chunks and an fp32 query gradient,
-// cp_chunk_kv_elements x ((cp + 1) e + 12) + b (s / cp) q_width / tp x 4 bytes; 0 otherwise.
+// sent, 16-bit, three fp32 key/value gradient chunks and the 16-bit copy it returns, an fp32 query
+// gradient and its copy: cp_chunk_kv_elements x ((cp + 2) e + 12) + b (s / cp) q_width / tp x (4 + e)
+// bytes; 0 otherwise.
 double pytorch_ring_bytes(const Scenario& s);
 // Bytes per gradient element in the data-parallel reduction (2 or 4).
 double grad_reduce_bytes(const Scenario& s);

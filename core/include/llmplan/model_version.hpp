@@ -272,12 +272,13 @@ inline constexpr ModelChange kModelChanges[] = {
      .change = "PyTorch's ring (framework torchtitan, parallel.cp > 1) holds its buffers in memory: in one layer's "
                "attention backward the keys and values of every CP rank all-gathered and the chunk it sends "
                "(16-bit), an fp32 query gradient and three fp32 key/value gradient chunks (received, sent, "
-               "arriving; torch.distributed.tensor.experimental _templated_ring_attention_backward). They live "
+               "arriving), and at its end the 16-bit copies of both it returns (torch.distributed.tensor."
+               "experimental _templated_ring_attention_backward). They live "
                "after the loss has freed the logits, so a stage's activations grow by what they hold beyond its "
                "logits.",
      .effect = "Peak memory of torchtitan scenarios with parallel.cp > 1 up where a stage holds less logits than "
                "the ring: Llama 3.1 405B at 262,144 tokens on 512 H100s (96 GB, 500 W; TP 8, CP 8, PP 8, full "
-               "recompute) 68.53 to 73.04 GB on the first stage, at 65,536 tokens (CP 2) 68.53 to 71.35 GB. "
+               "recompute) 68.53 to 73.46 GB on the first stage, at 65,536 tokens (CP 2) 68.53 to 71.77 GB. "
                "Stages with the logits of a long sequence unchanged (Llama 3.1 8B at 262,144 tokens with CP 8 on 8 "
                "GPUs: 87.12 GB). Step times, and every other framework, unchanged."},
     {.version = 17, .date = "2026-12-05",
@@ -287,7 +288,7 @@ inline constexpr ModelChange kModelChanges[] = {
                "exp and their sum: 16 bytes a logit instead of the fused kernels' 12.",
      .effect = "Logits memory of torchtitan scenarios with parallel.tp > 1 and no compiled loss up by a third: "
                "Llama 3.1 70B at 16 x 8,192 tokens a micro-batch on TP 8 (torchtitan's Table 4) 25.75 to 34.16 GB, "
-               "peak 60.13 to 68.96 GB. TP 1, techniques.compile, fused losses and other frameworks unchanged."},
+               "peak 61.13 to 69.96 GB. TP 1, techniques.compile, fused losses and other frameworks unchanged."},
 };
 // clang-format on
 
