@@ -8,8 +8,6 @@
 // [SECTION] Memory step
 #include "llmplan/memory.hpp"
 
-#include "llmplan/performance.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -159,6 +157,27 @@ double in_flight_micro_batches(const Scenario& s, int rank) {
 
 double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 
+// torchtitan's attention expands the key/value heads to every query head before SDPA
+// (torchtitan/models/llama/model.py: keys = repeat_kv(xk, self.n_rep)), so PyTorch's ring moves
+// that width; Transformer Engine's ring moves the key/value heads themselves.
+bool cp_runs_pytorch_ring(const Scenario& s) { return s.framework == FrameworkKind::torchtitan; }
+
+double cp_kv_width(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const double kv = m.k_width() + m.v_width();
+  const bool grouped = m.attention != AttentionKind::mla && m.kv_heads > 0 && m.kv_heads < m.heads;
+  return cp_runs_pytorch_ring(s) && grouped ? kv * m.heads / m.kv_heads : kv;
+}
+
+namespace {
+// The tokens of one CP rank's chunk of a micro-batch, b (s / cp).
+double cp_chunk_tokens(const Scenario& s) {
+  return static_cast<double>(s.micro_batch) * s.seq_len / std::max(1, s.parallel.cp);
+}
+}  // namespace
+
+double cp_chunk_kv_elements(const Scenario& s) { return cp_chunk_tokens(s) * cp_kv_width(s) / s.parallel.tp; }
+
 // PyTorch's ring (torchtitan's context parallelism; torch/distributed/tensor/experimental/
 // _attention.py, _templated_ring_attention_backward) holds more during one layer's attention
 // backward than the fused kernel's own gradients. At its end, where it holds the most: the keys and
@@ -174,7 +193,7 @@ double pytorch_ring_bytes(const Scenario& s) {
   if (x.cp <= 1 || !cp_runs_pytorch_ring(s)) return 0;
   constexpr double fp32 = 4.0;  // convert_to_f32: the gradients accumulate and travel in fp32
   const double e = element_bytes(s.precision);
-  const double query = static_cast<double>(s.micro_batch) * s.seq_len / x.cp * s.model.q_width() / x.tp;
+  const double query = cp_chunk_tokens(s) * s.model.q_width() / x.tp;
   return cp_chunk_kv_elements(s) * ((x.cp + 2.0) * e + 3.0 * fp32) + query * (fp32 + e);
 }
 

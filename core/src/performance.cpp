@@ -204,27 +204,10 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
 // them; without CP, EP and VP they add nothing.
 //-----------------------------------------------------------------------------
 
-double cp_chunk_kv_elements(const Scenario& s) {
-  const Parallel& x = s.parallel;
-  return static_cast<double>(s.micro_batch) * s.seq_len / x.cp * cp_kv_width(s) / x.tp;
-}
-
 double cp_kv_bytes_per_layer(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1) return 0;
   return (x.cp - 1.0) * cp_chunk_kv_elements(s) * element_bytes(s.precision);
-}
-
-// torchtitan's attention expands the key/value heads to every query head before SDPA
-// (torchtitan/models/llama/model.py: keys = repeat_kv(xk, self.n_rep)), so PyTorch's ring moves
-// that width; Transformer Engine's ring moves the key/value heads themselves.
-bool cp_runs_pytorch_ring(const Scenario& s) { return s.framework == FrameworkKind::torchtitan; }
-
-double cp_kv_width(const Scenario& s) {
-  const ModelArch& m = s.model;
-  const double kv = m.k_width() + m.v_width();
-  const bool grouped = m.attention != AttentionKind::mla && m.kv_heads > 0 && m.kv_heads < m.heads;
-  return cp_runs_pytorch_ring(s) && grouped ? kv * m.heads / m.kv_heads : kv;
 }
 
 namespace {

@@ -104,6 +104,15 @@ bool deepspeed_bf16_optimizer(const Scenario& s);
 // Bytes of one activation element in the compute dtype: 2 in 16-bit (and FP8, whose attention, norms and
 // residual stream stay 16-bit), 4 in fp32.
 double element_bytes(Precision p);
+// Whether the ring is PyTorch's context parallelism (torch.distributed.tensor.experimental, run by
+// torchtitan) rather than Transformer Engine's P2P ring (Megatron-Core).
+bool cp_runs_pytorch_ring(const Scenario& s);
+// The key + value width the ring moves per token, before TP: k + v, or with PyTorch's ring under
+// grouped-query attention (k + v) x heads / kv_heads (torchtitan repeats them before SDPA).
+double cp_kv_width(const Scenario& s);
+// The key and value elements of one CP rank's chunk of a micro-batch, b (s / cp) x cp_kv_width / tp
+// (TP splits the heads).
+double cp_chunk_kv_elements(const Scenario& s);
 // What PyTorch's context-parallel ring (torchtitan, cp > 1) holds in one layer's attention backward
 // beyond the fused kernel's gradients: the all-gathered keys and values of every rank and the chunk
 // sent, 16-bit, three fp32 key/value gradient chunks and the 16-bit copy it returns, an fp32 query

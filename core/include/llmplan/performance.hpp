@@ -194,15 +194,6 @@ double allreduce_s(double bytes, int n, double busbw_bytes_per_s, double latency
 // value bytes one GPU sends forward per layer and micro-batch, (cp - 1) steps of its chunk,
 // (cp - 1) x b (s / cp) x cp_kv_width / tp x bytes; backward sends K, V and their gradients (2x).
 double cp_kv_bytes_per_layer(const Scenario& s);
-// Whether the ring is PyTorch's context parallelism (torch.distributed.tensor.experimental, run by
-// torchtitan) rather than Transformer Engine's P2P ring (Megatron-Core).
-bool cp_runs_pytorch_ring(const Scenario& s);
-// The key + value width the ring moves per token, before TP: k + v, or with PyTorch's ring under
-// grouped-query attention (k + v) x heads / kv_heads (torchtitan repeats them before SDPA).
-double cp_kv_width(const Scenario& s);
-// The key and value elements of one CP rank's chunk of a micro-batch, b (s / cp) x cp_kv_width / tp
-// (TP splits the heads).
-double cp_chunk_kv_elements(const Scenario& s);
 // Expert parallelism: the bytes of one all-to-all (dispatch or combine) of one MoE layer and
 // micro-batch that leave one GPU, b (s / cp) top_k h x bytes x (ep - 1) / ep, times the busiest
 // rank's load kMoeCapacityFactor; per sequence-parallel shard with TP (Megatron-Core's dispatcher).
