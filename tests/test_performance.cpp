@@ -1357,3 +1357,37 @@ TEST_CASE("QLoRA dequantises each NF4 block linear to a 16-bit copy before every
   CHECK(lora.time.qlora_dequant_s == 0);
   CHECK(qlora.time.compute_s == doctest::Approx(lora.time.compute_s + qlora.time.qlora_dequant_s));
 }
+
+TEST_CASE("freeze-tuning recomputes and runs the CP ring backward only for its trained blocks") {
+  // Llama 2 7B at 4,096 tokens, the top 8 of 32 blocks trained (share t = 1/4), full recompute.
+  // Frozen bottom blocks run outside autograd (their input needs no gradient): nothing of theirs is
+  // saved, so nothing is recomputed and no gradient flows through their attention.
+  const char* base = R"({"model": {"preset": "llama-2-7b"}, "seq_len": 4096, "micro_batch": 1, "global_batch": 2,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 2}, "parallel": {"cp": 2, "recompute": "full"})";
+  const Scenario full = parse((std::string(base) + "}").c_str());
+  const Scenario freeze =
+      parse((std::string(base) + R"(, "method": "freeze", "trainable_layers": 8, "framework": "megatron"})").c_str());
+  const ParamCount p = count_params(full.model);
+  // Forward attention scores a = 2 x s x (k + v width) x layers = 2 x 4096 x 8192 x 32; matmul
+  // parameters P from full training's 6 P + 3 a; blocks = P - the head, 32,000 x 4,096.
+  const double a = 2.0 * 4096 * 8192 * 32;
+  const double P = (training_flops(full, p, nullptr).model_per_token - 3 * a) / 6;
+  const double blocks = P - 32000.0 * 4096, head = 32000.0 * 4096, t = 0.25;
+  // Without recompute: frozen blocks forward 2 (1 - t)(blocks + a), trained blocks 6 t blocks + 3 t a,
+  // the head 6 x head. Full recompute adds one forward of the trained blocks only, t (2 blocks + a),
+  // not 2 blocks + a, four times as much.
+  const double no_recompute = 2 * (1 - t) * (blocks + a) + 6 * t * blocks + 3 * t * a + 6 * head;
+  CHECK(training_flops(freeze, p, nullptr).hardware_per_token ==
+        doctest::Approx(no_recompute + t * (2 * blocks + a)).epsilon(1e-12));
+  // Megatron-Core's ring: a forward pass through every block, and keys, values and their
+  // gradients backward plus the recomputed forward through the trained ones: 1 + 3 t passes of
+  // (cp - 1) x 2,048 tokens x 8,192 x 2 B = 33,554,432 B, x 32 blocks x 2 micro-batches.
+  CHECK(cp_kv_bytes_per_layer(freeze) == 33554432.0);
+  CHECK(estimate(freeze, default_calibration()).time.comm.cp_bytes == doctest::Approx(1.75 * 33554432.0 * 32 * 2));
+  // PyTorch's ring (torchtitan): gathers in 1 + t forward passes and t backward ones, t x cp fp32
+  // gradient hops of 2,048 x 8,192 x 4 B = 67,108,864 B: (1.5 x 33,554,432 + 0.5 x 67,108,864) x 64
+  // = 5,368,709,120 B.
+  Scenario titan = freeze;
+  titan.framework = FrameworkKind::torchtitan;
+  CHECK(estimate(titan, default_calibration()).time.comm.cp_bytes == doctest::Approx(5368709120.0));
+}

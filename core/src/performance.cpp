@@ -143,6 +143,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const double attn = s.parallel.flash_attention
                           ? attn_model
                           : full_attention_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len);
+  // Recompute runs again what a trained block saved for its backward. Freeze-tuning's frozen
+  // bottom blocks run outside autograd (their input needs no gradient): they save nothing and
+  // are never recomputed, so every recompute term counts the trained share of the blocks.
   double recompute = 0;
   if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
   if (s.parallel.recompute == Recompute::selective) recompute = attn;            // the attention core again
@@ -151,15 +154,17 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const bool op_keeps_attention = s.parallel.flash_attention;
   if (s.parallel.recompute == Recompute::selective_op)
     recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn);
+  recompute *= trained_share;
   f.hardware_per_token = per_token(attn) + recompute;
+  f.trained_block_share = trained_share;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
   const bool attention_again =
       s.parallel.recompute == Recompute::selective_op ? !op_keeps_attention : s.parallel.recompute != Recompute::none;
-  const double recomputed_attention = attention_again ? attn : 0.0;
+  const double recomputed_attention = attention_again ? trained_share * attn : 0.0;
   f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
   f.attention_forward_share = f.attention_per_token > 0 ? attn / f.attention_per_token : 0.0;
-  f.attention_forward_passes = attention_again ? 2.0 : 1.0;
+  f.attention_forward_passes = 1.0 + (attention_again ? trained_share : 0.0);
   if (s.parallel.flash_attention) {
     // FlashAttention-2 (Dao 2023) skips the masked half of a causal score matrix and its backward
     // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
@@ -169,7 +174,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
     f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
     f.attention_forward_share = f.attention_kernel_per_token > 0 ? fwd / f.attention_kernel_per_token : 0.0;
-    f.attention_forward_passes = s.parallel.recompute == Recompute::full ? 2.0 : 1.0;
+    f.attention_forward_passes = 1.0 + (s.parallel.recompute == Recompute::full ? trained_share : 0.0);
   }
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   f.model_per_step = f.model_per_token * tokens;
@@ -337,9 +342,11 @@ struct RingTraffic {
 // Transformer Engine's P2P ring (Megatron-Core): each key/value chunk passes on cp - 1 times
 // forward and, backward, with its gradients; a transfer hides behind the attention of the chunk
 // before it, so (cp - 1) / cp of this GPU's attention time can hide it.
-RingTraffic te_ring(const Parallel& x, double per_layer_fwd, double layers, int m, double bw, double latency,
-                    double attention_s) {
-  const double passes = x.recompute == Recompute::full ? 4.0 : 3.0;  // forward, backward x 2 (+ recomputed forward)
+RingTraffic te_ring(const Parallel& x, double trained_share, double per_layer_fwd, double layers, int m, double bw,
+                    double latency, double attention_s) {
+  // Forward; where the block trains, backward x 2 (keys, values and their gradients) and with full
+  // recompute a recomputed forward.
+  const double passes = 1.0 + trained_share * (x.recompute == Recompute::full ? 3.0 : 2.0);
   RingTraffic r;
   r.bytes = passes * per_layer_fwd * layers * m;
   r.s = r.bytes / bw + passes * (x.cp - 1.0) * layers * m * latency;
@@ -358,17 +365,21 @@ RingTraffic pytorch_ring(const Scenario& s, const Compute& compute, double per_l
                          double bw, double latency, double attention_s) {
   const Parallel& x = s.parallel;
   const double forwards = compute.flops.attention_forward_passes;  // each pass runs its own ring
+  // Only trained blocks run a backward ring (freeze-tuning's frozen blocks run forward only).
+  const double trained = compute.flops.trained_block_share;
   RingTraffic r;
   r.hop_bytes = cp_chunk_kv_elements(s) * 4.0;
   const double gather_s = per_layer_fwd / bw + (x.cp - 1.0) * latency;
   const double hop_s = r.hop_bytes / bw + latency;
   const double share = compute.flops.attention_forward_share;
   const double fwd = attention_s * share / (layers * m);  // one forward pass, one layer
-  const double bwd = std::max(0.0, attention_s * (1.0 - forwards * share)) / (layers * m);
-  const double exposed = forwards * std::max(0.0, gather_s - fwd / x.cp) + std::max(0.0, gather_s - bwd / x.cp) +
-                         (x.cp - 1.0) * std::max(0.0, hop_s - bwd / x.cp) + hop_s;
-  r.bytes = ((forwards + 1.0) * per_layer_fwd + x.cp * r.hop_bytes) * layers * m;
-  r.s = ((forwards + 1.0) * gather_s + x.cp * hop_s) * layers * m;
+  const double bwd =
+      std::max(0.0, attention_s * (1.0 - forwards * share)) / (layers * m * trained);  // one trained layer
+  const double backward_exposed =
+      std::max(0.0, gather_s - bwd / x.cp) + (x.cp - 1.0) * std::max(0.0, hop_s - bwd / x.cp) + hop_s;
+  const double exposed = forwards * std::max(0.0, gather_s - fwd / x.cp) + trained * backward_exposed;
+  r.bytes = ((forwards + trained) * per_layer_fwd + trained * x.cp * r.hop_bytes) * layers * m;
+  r.s = ((forwards + trained) * gather_s + trained * x.cp * hop_s) * layers * m;
   r.exposed_s = exposed * layers * m;
   r.hidden_s = r.s - r.exposed_s;
   return r;
@@ -378,17 +389,20 @@ void context_parallel_explain(const Scenario& s, const Comm& c, const RingTraffi
                               double per_layer_fwd, double layers, int m, double bw, const GroupLink& cp_group,
                               double attention_s, Explainer& ex) {
   const Parallel& x = s.parallel;
+  const double trained_share = static_cast<double>(s.trained_layers()) / s.model.layers;
   ex.add("comm.cp.bytes", c.cp_bytes, "B",
-         pytorch ? "layers of the busiest stage x micro-batches x ((2, 3 when attention's forward runs again) x (cp "
-                   "- 1) x b (s / cp) (k + v) x heads / kv_heads / tp x bytes + cp x b (s / cp) (k + v) x heads / "
-                   "kv_heads / tp x 4): PyTorch's ring (torchtitan) all-gathers the keys and values, expanded to "
-                   "every query head, in each forward and backward pass, and passes their fp32 gradients cp times "
-                   "around the ring; 0 without CP"
-                 : "(3, 4 with full recompute) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) "
-                   "(k + v) / tp x bytes: ring attention passes each key/value chunk on cp - 1 times forward and "
-                   "keys, values and their gradients backward (Liu et al. 2023; Megatron-Core context "
-                   "parallelism); 0 without CP",
+         pytorch ? "layers of the busiest stage x micro-batches x ((1 + t, 1 + 2 t when attention's forward runs "
+                   "again) x (cp - 1) x b (s / cp) (k + v) x heads / kv_heads / tp x bytes + t x cp x b (s / cp) (k "
+                   "+ v) x heads / kv_heads / tp x 4), t the trained share of the blocks (1 but for freeze-tuning, "
+                   "whose frozen blocks run forward only): PyTorch's ring (torchtitan) all-gathers the keys and "
+                   "values, expanded to every query head, in each forward and backward pass, and passes their fp32 "
+                   "gradients cp times around the ring; 0 without CP"
+                 : "(1 + 2 t, 1 + 3 t with full recompute; t the trained share of the blocks, 1 but for "
+                   "freeze-tuning) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) (k + v) / tp "
+                   "x bytes: ring attention passes each key/value chunk on cp - 1 times forward and keys, values and "
+                   "their gradients backward (Liu et al. 2023; Megatron-Core context parallelism); 0 without CP",
          {{"kv_bytes_per_layer_forward", per_layer_fwd},
+          {"trained_block_share", trained_share},
           {"kv_gradient_hop_bytes", r.hop_bytes},
           {"cp", static_cast<double>(x.cp)},
           {"layers", layers},
@@ -437,7 +451,7 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
                       ? compute.attention_s * compute.stage_imbalance
                       : (compute.gemm_s - compute.expert_imbalance_s) * attn_share * compute.stage_imbalance;
     r = pytorch ? pytorch_ring(s, compute, per_layer_fwd, layers, m, bw, latency, attention_s)
-                : te_ring(x, per_layer_fwd, layers, m, bw, latency, attention_s);
+                : te_ring(x, compute.flops.trained_block_share, per_layer_fwd, layers, m, bw, latency, attention_s);
     c.cp_bytes = r.bytes;
     c.cp_s = r.s;
     c.cp_exposed_s = r.exposed_s;
@@ -956,8 +970,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   if (ex) {
     ex->add("time.attention_s", c.attention_s, "s",
             "fused attention kernel FLOPs per GPU per step / (16-bit dense peak x attention efficiency); kernel FLOPs "
-            "= forward A / 2 (causal blocks skipped) x (1 + 2.5 backward with score recompute, + 1 with full "
-            "recompute) (FlashAttention-2, Dao 2023)",
+            "= forward A / 2 (causal blocks skipped) x (1 + t x 2.5 backward with score recompute, + t with full "
+            "recompute), t the trained share of the blocks (1 but for freeze-tuning) (FlashAttention-2, Dao 2023)",
             {{"kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"tokens_per_gpu", tokens_per_gpu},
              {"peak16_TFLOPS", s.cluster.peak_16bit_tflops},

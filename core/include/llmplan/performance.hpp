@@ -27,6 +27,9 @@ struct Flops {
   // under recompute): the ring of context parallelism runs once per pass.
   double attention_forward_share = 0;
   double attention_forward_passes = 1;
+  // The share of the blocks that run backward (and recompute): 1 but for freeze-tuning, whose
+  // frozen bottom blocks run forward only. attention_forward_passes averages over every block.
+  double trained_block_share = 1;
 };
 
 // Compute step: the FLOPs and how fast one GPU runs them.
