@@ -23,8 +23,8 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.12");
-    CHECK(c.as_of == "2026-12-04");
+    CHECK(c.catalog_version == "2026.12.13");
+    CHECK(c.as_of == "2026-12-05");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
     CHECK(c.models.size() >= 30);
@@ -289,6 +289,7 @@ TEST_SUITE("malformed catalogs") {
         {set("/accelerators/0/pcie_gen", 7), "/accelerators/0/pcie_gen: must be an integer in 3..6; got 7"},
         {set("/accelerators/0/host_link_gb_per_s", 0),
          "/accelerators/0/host_link_gb_per_s: must be > 0 or null, got 0"},
+        {set("/accelerators/0/sm_count", 131.5), "/accelerators/0/sm_count: must be an integer in 1..1024; got 131.5"},
         {set("/accelerators/0/unsupported_precisions", json::array({"fp8"})),
          "/accelerators/0/unsupported_precisions/0: must be \"bf16\" or \"fp16\" (FP8 support is fp8_dense_tflops); "
          "got "

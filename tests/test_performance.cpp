@@ -1391,3 +1391,29 @@ TEST_CASE("freeze-tuning recomputes and runs the CP ring backward only for its t
   titan.framework = FrameworkKind::torchtitan;
   CHECK(estimate(titan, default_calibration()).time.comm.cp_bytes == doctest::Approx(5368709120.0));
 }
+
+TEST_CASE("DeepEP's all-to-alls hold 20 SMs: the computation they overlap runs on the rest") {
+  // DeepSeek-V3's layout on 2,048 H800s, dispatched by DeepEP and overlapped (DualPipe). The report
+  // (§3.2.2) gives its all-to-all kernels 20 of the H800's 132 SMs; the step's computation C runs
+  // beside all-to-alls of ep_s on the other 112, so the step takes max(ep_s, C + 20/132 ep_s) and
+  // exposes max(ep_s - C, 20/132 ep_s), where an all-to-all free of SMs would expose max(0, ep_s - C).
+  const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360, "tokens": 1e12,
+      "cluster": {"accelerator": "%s", "gpus": 2048}, "precision": "fp8",
+      "parallel": {"pp": 16, "ep": 64, "zero": 1, "recompute": "selective", "ep_dispatcher": "deepep",
+      "ep_comm_overlap": true}})";
+  char h800[1024], b300[1024];
+  std::snprintf(h800, sizeof h800, text, "h800-sxm5-80gb");
+  std::snprintf(b300, sizeof b300, text, "b300-sxm-288gb");
+  const Scenario s = parse(h800);
+  CHECK(s.cluster.sm_count == 132);
+  const EstimateResult r = estimate(s, default_calibration());
+  const double ep = r.time.comm.ep_s, c = r.time.compute_s;
+  REQUIRE(ep > 0);
+  CHECK(r.time.comm.ep_exposed_s == doctest::Approx(std::max(ep - c, 20.0 / 132.0 * ep)));
+  // Here the SMs cost more than the transfers outlast the computation: 15 % of ep_s against ep_s - C.
+  CHECK(20.0 / 132.0 * ep > ep - c);
+  CHECK(r.time.comm.ep_exposed_s > std::max(0.0, ep - c));
+  // The catalog has no SM count for the B300 (public figures disagree): no share is counted there.
+  const EstimateResult u = estimate(parse(b300), default_calibration());
+  CHECK(u.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, u.time.comm.ep_s - u.time.compute_s)));
+}

@@ -361,6 +361,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
                    "intra_node_gb_per_s",
                    "pcie_gen",
                    "host_link_gb_per_s",
+                   "sm_count",
                    "tdp_w",
                    "gemm_bf16_efficiency",
                    "gemm_fp8_efficiency",
@@ -386,6 +387,11 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
     return false;
   if (o.contains("pcie_gen") && !o["pcie_gen"].is_null() && !r.integer(o, "pcie_gen", p, 3, 6, a.pcie_gen))
     return false;
+  if (o.contains("sm_count") && !o["sm_count"].is_null()) {
+    int sms = 0;
+    if (!r.integer(o, "sm_count", p, 1, 1024, sms)) return false;
+    a.sm_count = sms;
+  }
   if (!read_unsupported_precisions(r, o, p, a)) return false;
   // The time model needs a 16-bit tensor peak; Volta and Turing have FP16 but no BF16.
   if (!a.bf16_dense_tflops && !a.fp16_dense_tflops)

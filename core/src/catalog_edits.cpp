@@ -57,9 +57,9 @@ void add_gpus(const json& gpus, const std::string& source, json& doc, std::strin
       if (g.contains(k)) copy[k] = g[k];
     copy["source"] = source;
     copy["aliases"] = json::array();
-    // Measurements of the base GPU, not of this one.
+    // Measurements and the SM count of the base GPU, not of this one.
     for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_efficiency",
-                            "attention_length_scale", "attention_head_dim_scale"})
+                            "attention_length_scale", "attention_head_dim_scale", "sm_count"})
       copy[key] = nullptr;
     doc["accelerators"].push_back(copy);
   }

@@ -459,6 +459,21 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
   if (ex) context_parallel_explain(s, c, r, pytorch, per_layer_fwd, layers, m, bw, cp_group, attention_s, *ex);
 }
 
+namespace {
+// DeepEP's kernels hold SMs while they move tokens: the DeepSeek-V3 report (§3.2.2) partitions 20
+// SMs into 10 channels, which "are sufficient to fully utilize the bandwidths of IB and NVLink", and
+// Megatron-Core gives DeepEP 20 by default (TransformerConfig.moe_deepep_num_sms).
+constexpr double kDeepEpSms = 20;
+
+// The share of a GPU's SMs an overlapped all-to-all holds while it runs: DeepEP's 20 over the
+// part's SM count; 0 for NCCL's all-to-all, whose SM use no source states, and where the catalog
+// has no SM count (both optimistic).
+double ep_comm_sm_share(const Scenario& s) {
+  if (s.parallel.ep_dispatcher != EpDispatcher::deepep || s.cluster.sm_count <= 0) return 0;
+  return std::min(1.0, kDeepEpSms / s.cluster.sm_count);
+}
+}  // namespace
+
 // Expert parallelism (Megatron-Core MoE, all-to-all token dispatcher): per MoE block and
 // micro-batch a dispatch and a combine all-to-all forward, two more backward, and the forward pair
 // again with full recompute. Of the ep - 1 peers, ranks_per_node - 1 share the node (scale-up
@@ -492,9 +507,12 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     c.ep_inter_node_bytes = count * inter;
     c.ep_s = count * a2a_s;
     // Overlapped (DeepSeek-V3 report §3.2.1, DualPipe: the dispatch and combine of one chunk run
-    // while another computes; Megatron-Core's combined 1F1B schedule), the all-to-alls hide behind
-    // the step's computation and only what exceeds it waits.
-    c.ep_exposed_s = x.ep_comm_overlap ? std::max(0.0, c.ep_s - compute.compute_s) : c.ep_s;
+    // while another computes; Megatron-Core's combined 1F1B schedule), the all-to-alls run beside
+    // the step's computation, which has the SMs they leave: while they run, a share f of the SMs
+    // moves tokens, so the step takes max(ep_s, compute + f ep_s) and exposes max(ep_s - compute,
+    // f ep_s).
+    const double f = ep_comm_sm_share(s);
+    c.ep_exposed_s = x.ep_comm_overlap ? std::max(c.ep_s - compute.compute_s, f * c.ep_s) : c.ep_s;
   }
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
@@ -522,9 +540,16 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
              {"inter_bytes_per_alltoall", inter},
              {"nic_busbw_GBps", l.nic_busbw / 1e9}});
     ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
-            "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(0, ep.s - compute): the "
-            "all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined 1F1B)",
-            {{"ep_s", c.ep_s}, {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0}, {"compute_s", compute.compute_s}});
+            "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): "
+            "the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined "
+            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, DeepEP's 20 SMs (DeepSeek-V3 "
+            "report §3.2.2; Megatron-Core moe_deepep_num_sms) / the accelerator's sm_count, 0 for NCCL's "
+            "all-to-all (not published)",
+            {{"ep_s", c.ep_s},
+             {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
+             {"compute_s", compute.compute_s},
+             {"comm_sm_share", ep_comm_sm_share(s)},
+             {"sm_count", s.cluster.sm_count}});
   }
 }
 

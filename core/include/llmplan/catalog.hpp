@@ -38,6 +38,9 @@ struct Accelerator : EntryInfo {
   // Device-host copies per GPU, one direction, with every GPU of the node copying at once (activation
   // and ZeRO offload); null: the PCIe generation's x16 rate.
   Opt host_link_gb_per_s;
+  // Streaming multiprocessors the part enables: a communication kernel that holds some of them
+  // (DeepEP) slows the computation it overlaps by their share. Null when not published.
+  Opt sm_count;
   Opt tdp_w;
   Opt gemm_bf16_efficiency;  // measured large-GEMM / peak
   Opt gemm_fp8_efficiency;   // measured large FP8 GEMM / FP8 dense peak

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 18;
+inline constexpr int kModelVersion = 19;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -296,6 +296,16 @@ inline constexpr ModelChange kModelChanges[] = {
      .effect = "Step time of freeze-tuning with recompute down: Gemma 2 9B, 8 of 42 blocks trained, full "
                "recompute, 2 x 4,096 tokens on one L40S, 3.55 to 3.12 s a step (MFU 22.1 to 25.2 %). Freeze-tuning "
                "without recompute, and every other method, unchanged."},
+    {.version = 19, .date = "2026-12-05",
+     .change = "Expert-parallel all-to-alls that overlap computation hold SMs: DeepEP's kernels take 20 (DeepSeek-V3 "
+               "report §3.2.2; Megatron-Core moe_deepep_num_sms), and the computation beside them runs on the rest, "
+               "so the step exposes max(all-to-alls - computation, 20 / sm_count x all-to-alls) instead of their "
+               "excess alone. New catalog field sm_count (2026.12.13).",
+     .effect = "Step time of MoE scenarios with parallel.ep_dispatcher deepep and parallel.ep_comm_overlap up: "
+               "DeepSeek-V3's layout on 2,048 H800s (PP 16, EP 64) 15.61 to 15.76 s a step; Qwen3-30B-A3B on 16 "
+               "H100s with EP 16, 16.31 to 17.13 s. Links keep the catalog they were made with, so their figures "
+               "move only when re-saved with 2026.12.13. The alltoall dispatcher (NCCL, whose SM use is not "
+               "published), no overlap, and parts without an SM count, unchanged."},
 };
 // clang-format on
 

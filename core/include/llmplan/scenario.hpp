@@ -76,6 +76,7 @@ struct Cluster {
   double intra_node_gb_per_s = 450;  // per GPU, one direction
   double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
   double pcie_gb_per_s = 64;         // host link per GPU, one direction (offload traffic): PCIe or NVLink-C2C
+  double sm_count = 0;               // streaming multiprocessors a GPU enables; 0 when unpublished
   double node_ram_gb = 0;            // host memory per node; 0 when unknown
   double node_vcpus = 0;             // per node; 0 when unknown
   double node_nvme_tb = 0;           // local NVMe per node; 0 when none or unknown
