@@ -546,6 +546,7 @@ TEST_CASE(
         builtin_catalog().find_accelerator("h100-sxm5-80gb")->memory_bw_gb_per_s);  // the base's
   CHECK(mine->source == source);
   CHECK_FALSE(mine->gemm_bf16_efficiency.has_value());  // the base's measurements are not this GPU's
+  CHECK(mine->sm_count == 132.0);                       // but the part's SM count is (catalog 2026.12.13)
   CHECK(load_catalog(e.json).catalog.has_value());      // the document links are checked against
   // A Blackwell base drops its attention rates and their length sweeps together (catalog 2026.12.8):
   // the sweeps scale rates the custom GPU does not have, which the loader would refuse.

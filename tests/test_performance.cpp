@@ -1368,15 +1368,16 @@ TEST_CASE("freeze-tuning recomputes and runs the CP ring backward only for its t
   const Scenario freeze =
       parse((std::string(base) + R"(, "method": "freeze", "trainable_layers": 8, "framework": "megatron"})").c_str());
   const ParamCount p = count_params(full.model);
-  // Forward attention scores a = 2 x s x (k + v width) x layers = 2 x 4096 x 8192 x 32; matmul
+  // Forward attention scores a = 2 x s x (q + o width) x layers = 2 x 4096 x 8192 x 32; matmul
   // parameters P from full training's 6 P + 3 a; blocks = P - the head, 32,000 x 4,096.
   const double a = 2.0 * 4096 * 8192 * 32;
   const double P = (training_flops(full, p, nullptr).model_per_token - 3 * a) / 6;
   const double blocks = P - 32000.0 * 4096, head = 32000.0 * 4096, t = 0.25;
-  // Without recompute: frozen blocks forward 2 (1 - t)(blocks + a), trained blocks 6 t blocks + 3 t a,
+  // Without recompute: frozen blocks forward (1 - t)(2 blocks + a), trained blocks 6 t blocks + 3 t a,
   // the head 6 x head. Full recompute adds one forward of the trained blocks only, t (2 blocks + a),
   // not 2 blocks + a, four times as much.
-  const double no_recompute = 2 * (1 - t) * (blocks + a) + 6 * t * blocks + 3 * t * a + 6 * head;
+  const double no_recompute = (1 - t) * (2 * blocks + a) + 6 * t * blocks + 3 * t * a + 6 * head;
+  CHECK(training_flops(freeze, p, nullptr).model_per_token == doctest::Approx(no_recompute).epsilon(1e-12));
   CHECK(training_flops(freeze, p, nullptr).hardware_per_token ==
         doctest::Approx(no_recompute + t * (2 * blocks + a)).epsilon(1e-12));
   // Megatron-Core's ring: a forward pass through every block, and keys, values and their

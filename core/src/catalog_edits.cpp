@@ -57,9 +57,10 @@ void add_gpus(const json& gpus, const std::string& source, json& doc, std::strin
       if (g.contains(k)) copy[k] = g[k];
     copy["source"] = source;
     copy["aliases"] = json::array();
-    // Measurements and the SM count of the base GPU, not of this one.
+    // Measurements of the base GPU, not of this one (its SM count is a spec of the part, kept like
+    // its links).
     for (const char* key : {"gemm_bf16_efficiency", "gemm_fp8_efficiency", "attention_efficiency",
-                            "attention_length_scale", "attention_head_dim_scale", "sm_count"})
+                            "attention_length_scale", "attention_head_dim_scale"})
       copy[key] = nullptr;
     doc["accelerators"].push_back(copy);
   }

@@ -132,8 +132,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
       const double adapters = m.layers * lora_params_per_layer(m, s.lora);
       return 4.0 * P + 6.0 * adapters + 3.0 * a;
     }
-    if (s.method == Method::freeze)  // frozen bottom blocks run forward only; the top blocks and the head train
-      return 2.0 * (1 - trained_share) * (blocks + a) + 6.0 * trained_share * blocks + 3.0 * trained_share * a +
+    if (s.method ==
+        Method::freeze)  // frozen bottom blocks run forward only (2 P + A); the top blocks and the head train
+      return (1 - trained_share) * (2.0 * blocks + a) + 6.0 * trained_share * blocks + 3.0 * trained_share * a +
              6.0 * logits;
     return 6.0 * P + 3.0 * a;  // Kaplan et al. 2020 6N + attention
   };
@@ -184,7 +185,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
         "time.model_flops_per_token", f.model_per_token, "FLOP",
         s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)"
         : s.method == Method::freeze
-            ? "2 (1 - share) (P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
+            ? "(1 - share) (2 P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
               "only)"
             : "6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs "
               "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1); "
@@ -409,14 +410,16 @@ void context_parallel_explain(const Scenario& s, const Comm& c, const RingTraffi
           {"micro_batches", static_cast<double>(m)}});
   ex.add("comm.cp.s", c.cp_s, "s",
          pytorch ? "the gathers / the CP group's bandwidth (each GPU's NIC across nodes, the scale-up link inside "
-                   "one) + cp - 1 latencies each, and cp gradient hops + one latency each"
+                   "one) + cp - 1 latencies each, and cp gradient hops + one latency each in every trained block's "
+                   "backward"
                  : "cp.bytes / point-to-point bandwidth (each GPU's NIC across nodes, the scale-up link inside one) + "
                    "one latency per ring step",
          {{"busbw_GBps", bw / 1e9}, {"inter_node", cp_group.inter_node ? 1.0 : 0.0}});
   ex.add("comm.cp.exposed_s", c.cp_exposed_s, "s",
          pytorch ? "per layer and micro-batch: each gather less 1/cp of its pass's attention (the first ring step "
                    "runs while it arrives), each gradient hop less 1/cp of the backward attention, and the last hop "
-                   "in full (torch.distributed.tensor.experimental context parallelism)"
+                   "in full, the backward's terms in the trained blocks only (torch.distributed.tensor.experimental "
+                   "context parallelism)"
                  : "max(0, cp.s - (cp - 1) / cp x this GPU's attention time): each transfer overlaps the attention of "
                    "the chunk before it",
          {{"cp_s", c.cp_s}, {"attention_s", attention_s}, {"hidden_s", r.hidden_s}});
@@ -441,10 +444,11 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
     const double latency = cp_group.inter_node ? l.inter_latency_s : l.intra_latency_s;
     c.cp_inter_node = cp_group.inter_node;
     // This GPU's attention time, paced by the busiest stage: the fused kernel's time, or without
-    // one the share of the GEMM time that is attention scores (forward, backward 2x, recomputed
-    // once with any recompute).
+    // one the share of the GEMM time that is attention scores (forward; where the block trains,
+    // backward 2x and recomputed once with any recompute).
+    const double t = compute.flops.trained_block_share;
     const double attn_per_token =
-        full_attention_fwd_flops(s.model, s.seq_len) * (3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0));
+        full_attention_fwd_flops(s.model, s.seq_len) * (1.0 + 2.0 * t + (x.recompute != Recompute::none ? t : 0.0));
     const double per_token = compute.flops.hardware_per_token;
     const double attn_share = per_token > 0 ? attn_per_token / per_token : 0;
     attention_s = x.flash_attention
@@ -542,9 +546,10 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
             "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): "
             "the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined "
-            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, DeepEP's 20 SMs (DeepSeek-V3 "
-            "report §3.2.2; Megatron-Core moe_deepep_num_sms) / the accelerator's sm_count, 0 for NCCL's "
-            "all-to-all (not published)",
+            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, DeepEP's 20 SMs "
+            "(DeepSeek-V3 report §3.2.2; Megatron-Core moe_deepep_num_sms) / the accelerator's sm_count), the "
+            "figure for every DeepEP-style dispatcher (HybridEP's own default is 16 to 24 by version); 0 for NCCL's "
+            "all-to-all (not published) and for a part without an sm_count",
             {{"ep_s", c.ep_s},
              {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
              {"compute_s", compute.compute_s},

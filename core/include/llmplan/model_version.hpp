@@ -292,10 +292,11 @@ inline constexpr ModelChange kModelChanges[] = {
     {.version = 18, .date = "2026-12-05",
      .change = "Freeze-tuning recomputes only its trained blocks: the frozen bottom blocks run outside autograd (their "
                "input needs no gradient), save nothing and are never recomputed, and with context parallelism "
-               "only the trained blocks pass keys, values and their gradients around the ring backward.",
-     .effect = "Step time of freeze-tuning with recompute down: Gemma 2 9B, 8 of 42 blocks trained, full "
-               "recompute, 2 x 4,096 tokens on one L40S, 3.55 to 3.12 s a step (MFU 22.1 to 25.2 %). Freeze-tuning "
-               "without recompute, and every other method, unchanged."},
+               "only the trained blocks pass keys, values and their gradients around the ring backward. A frozen "
+               "block's forward counts its attention once, (1 - t)(2 P_blocks + A), not twice.",
+     .effect = "Step time and model FLOPs of freeze-tuning down: Gemma 2 9B, 8 of 42 blocks trained, full "
+               "recompute, 2 x 4,096 tokens on one L40S, 3.55 to 3.04 s a step (MFU 22.1 to 24.1 %). Every other "
+               "method unchanged."},
     {.version = 19, .date = "2026-12-05",
      .change = "Expert-parallel all-to-alls that overlap computation hold SMs: DeepEP's kernels take 20 (DeepSeek-V3 "
                "report §3.2.2; Megatron-Core moe_deepep_num_sms), and the computation beside them runs on the rest, "
