@@ -103,6 +103,13 @@ constexpr Calibration kDefault = {
     //-------------------------------------------------------------------------
     // Offload and data loading
     //-------------------------------------------------------------------------
+    .deepep_sms = {.value = 20,
+                   .name = "kDeepEpSms",
+                   .unit = "SMs",
+                   .source = "SMs DeepEP's all-to-all kernels hold while they run, which an overlapped computation "
+                             "cannot use: the DeepSeek-V3 report (arXiv:2412.19437, §3.2.2) partitions 20 SMs into "
+                             "10 communication channels, 'sufficient to fully utilize the bandwidths of IB and "
+                             "NVLink'; Megatron-Core's moe_deepep_num_sms defaults to 20; not fitted"},
     .cpu_adam_params_per_s =
         {.value = 1e9,
          .name = "kCpuAdamParamsPerS",
@@ -159,14 +166,23 @@ static_assert(sizeof(Calibration) == Calibration::kCount * sizeof(Constant), "up
 }  // namespace
 
 std::array<const Constant*, Calibration::kCount> Calibration::all() const {
-  return {&default_gemm_efficiency, &gemm_half_size,
-          &elementwise_passes,      &softmax_passes,
-          &mem_bw_efficiency,       &dp_overlap,
-          &zero3_overlap,           &tp_comm_overlap,
-          &moe_capacity_factor,     &cpu_adam_params_per_s,
-          &nvme_offload_gb_per_s,   &input_cores_per_gpu,
-          &runtime_overhead_bytes,  &allocator_fragmentation,
-          &ddp_bucket_bytes,        &deepspeed_bucket_elements};
+  return {&default_gemm_efficiency,
+          &gemm_half_size,
+          &elementwise_passes,
+          &softmax_passes,
+          &mem_bw_efficiency,
+          &dp_overlap,
+          &zero3_overlap,
+          &tp_comm_overlap,
+          &moe_capacity_factor,
+          &deepep_sms,
+          &cpu_adam_params_per_s,
+          &nvme_offload_gb_per_s,
+          &input_cores_per_gpu,
+          &runtime_overhead_bytes,
+          &allocator_fragmentation,
+          &ddp_bucket_bytes,
+          &deepspeed_bucket_elements};
 }
 
 const Calibration& default_calibration() { return kDefault; }

@@ -464,17 +464,12 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
 }
 
 namespace {
-// DeepEP's kernels hold SMs while they move tokens: the DeepSeek-V3 report (§3.2.2) partitions 20
-// SMs into 10 channels, which "are sufficient to fully utilize the bandwidths of IB and NVLink", and
-// Megatron-Core gives DeepEP 20 by default (TransformerConfig.moe_deepep_num_sms).
-constexpr double kDeepEpSms = 20;
-
-// The share of a GPU's SMs an overlapped all-to-all holds while it runs: DeepEP's 20 over the
-// part's SM count; 0 for NCCL's all-to-all, whose SM use no source states, and where the catalog
-// has no SM count (both optimistic).
-double ep_comm_sm_share(const Scenario& s) {
+// The share of a GPU's SMs an overlapped all-to-all holds while it runs: DeepEP's kDeepEpSms over
+// the part's SM count; 0 for NCCL's all-to-all, whose SM use no source states, and where the
+// catalog has no SM count (both optimistic).
+double ep_comm_sm_share(const Scenario& s, const Calibration& cal) {
   if (s.parallel.ep_dispatcher != EpDispatcher::deepep || s.cluster.sm_count <= 0) return 0;
-  return std::min(1.0, kDeepEpSms / s.cluster.sm_count);
+  return std::min(1.0, cal.deepep_sms.value / s.cluster.sm_count);
 }
 }  // namespace
 
@@ -515,7 +510,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     // the step's computation, which has the SMs they leave: while they run, a share f of the SMs
     // moves tokens, so the step takes max(ep_s, compute + f ep_s) and exposes max(ep_s - compute,
     // f ep_s).
-    const double f = ep_comm_sm_share(s);
+    const double f = ep_comm_sm_share(s, cal);
     c.ep_exposed_s = x.ep_comm_overlap ? std::max(c.ep_s - compute.compute_s, f * c.ep_s) : c.ep_s;
   }
   if (ex) {
@@ -546,14 +541,15 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
             "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): "
             "the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined "
-            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, DeepEP's 20 SMs "
-            "(DeepSeek-V3 report §3.2.2; Megatron-Core moe_deepep_num_sms) / the accelerator's sm_count), the "
+            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, kDeepEpSms, DeepEP's 20 "
+            "SMs (DeepSeek-V3 report §3.2.2; Megatron-Core moe_deepep_num_sms), / the accelerator's sm_count), the "
             "figure for every DeepEP-style dispatcher (HybridEP's own default is 16 to 24 by version); 0 for NCCL's "
             "all-to-all (not published) and for a part without an sm_count",
             {{"ep_s", c.ep_s},
              {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
              {"compute_s", compute.compute_s},
-             {"comm_sm_share", ep_comm_sm_share(s)},
+             {"comm_sm_share", ep_comm_sm_share(s, cal)},
+             {cal.deepep_sms.name, cal.deepep_sms.value},
              {"sm_count", s.cluster.sm_count}});
   }
 }

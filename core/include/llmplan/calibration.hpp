@@ -32,6 +32,7 @@ struct Calibration {
   Constant tp_comm_overlap;  // share of compute that hides TP collectives with --tp-comm-overlap
   // Expert parallelism (performance.cpp)
   Constant moe_capacity_factor;  // the busiest expert-parallel rank's tokens / the mean (load imbalance)
+  Constant deepep_sms;           // SMs DeepEP's all-to-all kernels hold while they overlap computation
   // Offload and data loading (performance.cpp)
   Constant cpu_adam_params_per_s;  // DeepSpeed CPU Adam throughput per node
   Constant nvme_offload_gb_per_s;  // sustained NVMe read+write for ZeRO-Infinity swaps
@@ -42,7 +43,7 @@ struct Calibration {
   Constant ddp_bucket_bytes;           // PyTorch DDP gradient bucket
   Constant deepspeed_bucket_elements;  // DeepSpeed ZeRO-1/2 reduce and all-gather buckets
 
-  static constexpr int kCount = 16;
+  static constexpr int kCount = 17;
   std::array<const Constant*, kCount> all() const;  // every constant, in declaration order
 };
 
