@@ -1418,3 +1418,29 @@ TEST_CASE("DeepEP's all-to-alls hold 20 SMs: the computation they overlap runs o
   const EstimateResult u = estimate(parse(b300), default_calibration());
   CHECK(u.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, u.time.comm.ep_s - u.time.compute_s)));
 }
+
+TEST_CASE("freeze-tuning's frozen blocks run their forward collectives only: TP pairs and MoE all-to-alls") {
+  // Llama 2 7B, top 8 of 32 blocks trained (t = 1/4), TP 2, full recompute, 2 micro-batches of
+  // 4,096 tokens. A trained block runs 6 TP collectives (forward, backward, recomputed forward
+  // pairs), a frozen one its forward pair: 2 x 3/4 + 6 x 1/4 = 3 a block. Each moves
+  // 2 (tp - 1) / tp x 4,096 x 4,096 x 2 B = 33,554,432 B: 3 x 32 blocks x 2 micro-batches x
+  // 33,554,432 = 6,442,450,944 B (12,884,901,888 if every block trained).
+  const Scenario s = parse(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 4096, "micro_batch": 1,
+      "global_batch": 2, "method": "freeze", "trainable_layers": 8, "framework": "megatron",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 2}, "parallel": {"tp": 2, "recompute": "full"}})");
+  CHECK(s.trained_share() == 0.25);
+  CHECK(tp_collectives_per_block(s) == 3.0);
+  CHECK(estimate(s, default_calibration()).time.comm.tp_bytes == doctest::Approx(6442450944.0));
+  // Mixtral 8x7B with EP 2: a trained MoE block runs 4 all-to-alls without recompute (dispatch and
+  // combine, forward and backward), a frozen one 2, so the step's all-to-all bytes scale by
+  // (2 + 2 t) / 4 = 5/8 against full training of the same layout.
+  const char* moe = R"({"model": {"preset": "mixtral-8x7b"}, "seq_len": 4096, "micro_batch": 1, "global_batch": 2,
+      "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 2},
+      "parallel": {"ep": 2, "zero": 1, "recompute": "none"}%s})";
+  char full[1024], frozen[1024];
+  std::snprintf(full, sizeof full, moe, "");
+  std::snprintf(frozen, sizeof frozen, moe, R"(, "method": "freeze", "trainable_layers": 8)");
+  const double all = estimate(parse(full), default_calibration()).time.comm.ep_bytes;
+  REQUIRE(all > 0);
+  CHECK(estimate(parse(frozen), default_calibration()).time.comm.ep_bytes == doctest::Approx(all * 5.0 / 8.0));
+}

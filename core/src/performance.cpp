@@ -102,8 +102,13 @@ double tp_overlapped_collectives_per_layer(const Scenario& s) {
   // the reduce-scatter that consumes it: the two pairs of the forward. Its authors report ~20-29 %
   // forward speedup but ~8 % end to end for Llama 3 8B and 70B (PyTorch dev-discuss, 'Introducing
   // Async Tensor Parallelism in PyTorch', 2024): the backward's collectives stay on the critical path.
-  if (s.framework == FrameworkKind::megatron) return tp_collectives_per_layer(s.parallel.recompute);
+  if (s.framework == FrameworkKind::megatron) return tp_collectives_per_block(s);
   return 2.0;
+}
+
+double tp_collectives_per_block(const Scenario& s) {
+  const double t = s.trained_share();
+  return 2.0 * (1.0 - t) + t * tp_collectives_per_layer(s.parallel.recompute);
 }
 
 double tp_collectives_per_layer(Recompute r) {
@@ -123,7 +128,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const double attn_model = attention_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len);
   const double logits = (1.0 + p.mtp_layers) * m.vocab * m.hidden;  // the head, again for each MTP module
   const double blocks = P - logits;
-  const double trained_share = static_cast<double>(s.trained_layers()) / m.layers;  // 1 but for freeze-tuning
+  const double trained_share = s.trained_share();
   // Training FLOPs per token for attention score work `a` (the model's count, or what runs).
   auto per_token = [&](double a) {
     if (s.is_peft()) {
@@ -390,7 +395,7 @@ void context_parallel_explain(const Scenario& s, const Comm& c, const RingTraffi
                               double per_layer_fwd, double layers, int m, double bw, const GroupLink& cp_group,
                               double attention_s, Explainer& ex) {
   const Parallel& x = s.parallel;
-  const double trained_share = static_cast<double>(s.trained_layers()) / s.model.layers;
+  const double trained_share = s.trained_share();
   ex.add("comm.cp.bytes", c.cp_bytes, "B",
          pytorch ? "layers of the busiest stage x micro-batches x ((1 + t, 1 + 2 t when attention's forward runs "
                    "again) x (cp - 1) x b (s / cp) (k + v) x heads / kv_heads / tp x bytes + t x cp x b (s / cp) (k "
@@ -495,8 +500,9 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const double per_copy = ep_copy_bytes(s, cal);
   const double inter = per_copy * copies;
   const double intra = per_copy * scale_up;
-  const double per_layer =
-      reruns_forward(x.recompute) ? 6.0 : 4.0;  // all-to-alls are not on op checkpointing's save list
+  // Dispatch and combine forward; where the block trains, two more backward and the forward pair
+  // again when the forward reruns (all-to-alls are not on op checkpointing's save list).
+  const double per_layer = 2.0 + s.trained_share() * (reruns_forward(x.recompute) ? 4.0 : 2.0);
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
   if (count > 0) {
     const double a2a_s = std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
@@ -517,7 +523,8 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
             "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor; 4 per "
             "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full "
-            "recompute), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: top_k (ep - 1) / ep copies, one per "
+            "recompute; 2 for a frozen block of freeze-tuning), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
+            "top_k (ep - 1) / ep copies, one per "
             "routed expert on another rank",
             {{"alltoalls", count},
              {"routed_bytes_per_alltoall", per_a2a},
@@ -1133,7 +1140,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   // repeats the forward pair. On the critical path.
   if (x.tp > 1) {
     c.tp_inter_node = tp_group.inter_node;
-    const double per_layer = tp_collectives_per_layer(x.recompute);
+    const double per_layer = tp_collectives_per_block(s);
     const double count = per_layer * layers_per_stage * m;
     c.tp_bytes = count * 2.0 * (x.tp - 1) / x.tp * act;
     c.tp_s = count * group_allreduce_s(act, tp_group);
@@ -1204,10 +1211,10 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double tp_bw = tp_group.busbw / 1e9;
     const double pp_bw = (c.pp_inter_node ? l.nic_busbw : l.intra_busbw) / 1e9;
     const double dp_bw = dp_group.busbw / 1e9;
-    const double tp_count = tp_collectives_per_layer(x.recompute) * layers_per_stage * m;
+    const double tp_count = tp_collectives_per_block(s) * layers_per_stage * m;
     ex->add("comm.tp.bytes", c.tp_bytes, "B",
             "collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (6 with full recompute), "
-            "Megatron",
+            "2 for a frozen block of freeze-tuning (its forward), Megatron",
             {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
     ex->add("comm.tp.s", c.tp_s, "s",
             "collectives x ring all-reduce of b (s / cp) h bytes over tp ranks (nccl-tests bus bandwidth)",
@@ -1219,7 +1226,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
             {{"tp_s", c.tp_s},
              {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0},
              {"overlapped", tp_overlapped_collectives_per_layer(s)},
-             {"collectives", tp_collectives_per_layer(x.recompute)},
+             {"collectives", tp_collectives_per_block(s)},
              {tp_overlap.name, tp_overlap.value}});
     ex->add("comm.pp.bytes", c.pp_bytes, "B",
             "2 x micro-batches x b (s / cp) h bytes / tp x vp (activations forward, gradients back; the interleaved "

@@ -145,6 +145,9 @@ struct CostResult {
 bool reruns_forward(Recompute r);
 // Tensor-parallel collectives per layer and micro-batch, in all-reduce volumes.
 double tp_collectives_per_layer(Recompute r);
+// The same averaged over the scenario's blocks: a frozen block of freeze-tuning runs its forward
+// pair only, 2 (1 - t) + t x tp_collectives_per_layer, t = Scenario::trained_share().
+double tp_collectives_per_block(const Scenario& s);
 // Of those, the ones parallel.tp_comm_overlap hides behind GEMMs in the scenario's framework.
 double tp_overlapped_collectives_per_layer(const Scenario& s);
 // FLOPs per token (Narayanan et al. 2021 §5.1 convention: attention without causal halving).

@@ -256,6 +256,9 @@ struct Scenario {
     if (method != Method::freeze) return model.layers;
     return trainable_layers > 0 ? trainable_layers : std::max(1, model.layers / 4);
   }
+  // The share of the blocks that run backward: 1 but for freeze-tuning, whose frozen bottom
+  // blocks run forward only (outside autograd).
+  double trained_share() const { return static_cast<double>(trained_layers()) / std::max(1, model.layers); }
   double training_tokens() const { return tokens > 0 ? tokens : storage.dataset_tokens * epochs; }
 };
 
