@@ -137,8 +137,8 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
       const double adapters = m.layers * lora_params_per_layer(m, s.lora);
       return 4.0 * P + 6.0 * adapters + 3.0 * a;
     }
-    if (s.method ==
-        Method::freeze)  // frozen bottom blocks run forward only (2 P + A); the top blocks and the head train
+    // Freeze-tuning: the frozen bottom blocks run forward only (2 P + A); the top blocks and the head train.
+    if (s.method == Method::freeze)
       return (1 - trained_share) * (2.0 * blocks + a) + 6.0 * trained_share * blocks + 3.0 * trained_share * a +
              6.0 * logits;
     return 6.0 * P + 3.0 * a;  // Kaplan et al. 2020 6N + attention
@@ -162,7 +162,6 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn);
   recompute *= trained_share;
   f.hardware_per_token = per_token(attn) + recompute;
-  f.trained_block_share = trained_share;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
   const bool attention_again =
@@ -372,7 +371,7 @@ RingTraffic pytorch_ring(const Scenario& s, const Compute& compute, double per_l
   const Parallel& x = s.parallel;
   const double forwards = compute.flops.attention_forward_passes;  // each pass runs its own ring
   // Only trained blocks run a backward ring (freeze-tuning's frozen blocks run forward only).
-  const double trained = compute.flops.trained_block_share;
+  const double trained = s.trained_share();
   RingTraffic r;
   r.hop_bytes = cp_chunk_kv_elements(s) * 4.0;
   const double gather_s = per_layer_fwd / bw + (x.cp - 1.0) * latency;
@@ -451,7 +450,7 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
     // This GPU's attention time, paced by the busiest stage: the fused kernel's time, or without
     // one the share of the GEMM time that is attention scores (forward; where the block trains,
     // backward 2x and recomputed once with any recompute).
-    const double t = compute.flops.trained_block_share;
+    const double t = s.trained_share();
     const double attn_per_token =
         full_attention_fwd_flops(s.model, s.seq_len) * (1.0 + 2.0 * t + (x.recompute != Recompute::none ? t : 0.0));
     const double per_token = compute.flops.hardware_per_token;
@@ -460,7 +459,7 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
                       ? compute.attention_s * compute.stage_imbalance
                       : (compute.gemm_s - compute.expert_imbalance_s) * attn_share * compute.stage_imbalance;
     r = pytorch ? pytorch_ring(s, compute, per_layer_fwd, layers, m, bw, latency, attention_s)
-                : te_ring(x, compute.flops.trained_block_share, per_layer_fwd, layers, m, bw, latency, attention_s);
+                : te_ring(x, t, per_layer_fwd, layers, m, bw, latency, attention_s);
     c.cp_bytes = r.bytes;
     c.cp_s = r.s;
     c.cp_exposed_s = r.exposed_s;
@@ -504,6 +503,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   // again when the forward reruns (all-to-alls are not on op checkpointing's save list).
   const double per_layer = 2.0 + s.trained_share() * (reruns_forward(x.recompute) ? 4.0 : 2.0);
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
+  const double f = ep_comm_sm_share(s, cal);
   if (count > 0) {
     const double a2a_s = std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
                          (ep_group.inter_node ? l.inter_latency_s : l.intra_latency_s);
@@ -516,7 +516,6 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     // the step's computation, which has the SMs they leave: while they run, a share f of the SMs
     // moves tokens, so the step takes max(ep_s, compute + f ep_s) and exposes max(ep_s - compute,
     // f ep_s).
-    const double f = ep_comm_sm_share(s, cal);
     c.ep_exposed_s = x.ep_comm_overlap ? std::max(c.ep_s - compute.compute_s, f * c.ep_s) : c.ep_s;
   }
   if (ex) {
@@ -524,8 +523,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
             "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor; 4 per "
             "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full "
             "recompute; 2 for a frozen block of freeze-tuning), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
-            "top_k (ep - 1) / ep copies, one per "
-            "routed expert on another rank",
+            "top_k (ep - 1) / ep copies, one per routed expert on another rank",
             {{"alltoalls", count},
              {"routed_bytes_per_alltoall", per_a2a},
              {"ep", static_cast<double>(x.ep)},
@@ -555,7 +553,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
             {{"ep_s", c.ep_s},
              {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
              {"compute_s", compute.compute_s},
-             {"comm_sm_share", ep_comm_sm_share(s, cal)},
+             {"comm_sm_share", f},
              {cal.deepep_sms.name, cal.deepep_sms.value},
              {"sm_count", s.cluster.sm_count}});
   }

@@ -23,13 +23,11 @@ struct Flops {
   double attention_per_token = 0;
   double attention_kernel_per_token = 0;
   // One forward pass's share of that attention work (fused: of the kernel FLOPs, else of the
-  // Megatron count), and the forward passes a step runs (2 when attention's forward runs again
-  // under recompute): the ring of context parallelism runs once per pass.
+  // Megatron count), and the forward passes a step runs, averaged over the blocks (1 + t when
+  // attention's forward runs again under recompute, t = Scenario::trained_share(): freeze-tuning's
+  // frozen blocks are not recomputed): the ring of context parallelism runs once per pass.
   double attention_forward_share = 0;
   double attention_forward_passes = 1;
-  // The share of the blocks that run backward (and recompute): 1 but for freeze-tuning, whose
-  // frozen bottom blocks run forward only. attention_forward_passes averages over every block.
-  double trained_block_share = 1;
 };
 
 // Compute step: the FLOPs and how fast one GPU runs them.
