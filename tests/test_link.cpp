@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 20);
+    CHECK(kModelVersion == 21);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -397,6 +397,7 @@ TEST_SUITE("links") {
         {18, 1, "2026-12-05", "recomputes only its trained blocks"},
         {19, 1, "2026-12-05", "hold SMs"},
         {20, 1, "2026-12-05", "forward collectives only"},
+        {21, 1, "2026-12-05", "fake balanced gate"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

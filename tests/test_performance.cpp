@@ -613,6 +613,64 @@ TEST_CASE("DeepEP sends a token across the network once per destination node, no
   CHECK(rd.time.comm.ep_s < ra.time.comm.ep_s);
 }
 
+TEST_CASE("A fake balanced gate sends a token to k consecutive experts, with no busiest rank") {
+  // NeMo AutoModel's FakeBalancedGate (nemo_automodel/components/moe/layers.py): token i routes to
+  // experts i k, ..., i k + k - 1 (mod E); rank r holds experts r E / ep to (r + 1) E / ep - 1.
+  // DeepSeek-V3 (E 256, k 8) with EP 64 over 8 nodes: a token's first expert is a multiple of 8,
+  // so its 8 experts are the 4 of one rank and the 4 of the next, inside one node (32 experts a
+  // node). DeepEP: 1 destination node, another node with probability 7 / 8 -> 0.875 network
+  // copies (uniform routing: 4.632821); 2 destination ranks x (1 - 1 / 8) = 1.75 NVLink copies
+  // (uniform: 6.716281).
+  const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256},
+      "parallel": {"pp": 4, "ep": 64, "zero": 2, "recompute": "full", "ep_dispatcher": "%s", "moe_routing": "%s"}})";
+  char buf[1024];
+  auto scenario = [&](const char* dispatcher, const char* routing) {
+    std::snprintf(buf, sizeof buf, text, dispatcher, routing);
+    return parse(buf);
+  };
+  const Scenario learned = scenario("deepep", "learned"), fake = scenario("deepep", "fake_balanced");
+  const GroupLink eight_nodes = group_link(fake, 64, 1);
+  REQUIRE(eight_nodes.nodes == 8);
+  CHECK(ep_network_copies_per_token(fake, eight_nodes) == doctest::Approx(0.875));
+  CHECK(ep_scale_up_copies_per_token(fake, eight_nodes) == doctest::Approx(1.75));
+  CHECK(ep_network_copies_per_token(learned, eight_nodes) == doctest::Approx(4.632821).epsilon(1e-6));
+  // The all-to-all dispatcher sends a copy per routed expert whatever the routing: 8 x 56 / 64 = 7.
+  CHECK(ep_network_copies_per_token(scenario("alltoall", "fake_balanced"), eight_nodes) == doctest::Approx(7.0));
+  // Every expert gets the same tokens: no rank waits for a busier one, and the all-to-all carries
+  // the mean load, not kMoeCapacityFactor (1.25) x it.
+  const EstimateResult rl = estimate(scenario("alltoall", "learned"), default_calibration());
+  const EstimateResult rf = estimate(scenario("alltoall", "fake_balanced"), default_calibration());
+  REQUIRE(rl.time.expert_imbalance_s > 0);
+  CHECK(rf.time.expert_imbalance_s == 0.0);
+  CHECK(rl.time.comm.ep_bytes / rf.time.comm.ep_bytes == doctest::Approx(1.25));
+}
+
+TEST_CASE("A fake balanced gate's experts can straddle nodes: the reach is averaged over the starting points") {
+  // 12 experts, top 4, EP 4 over 2 nodes of 2 GPUs: 3 experts a rank, 6 a node. The first expert
+  // steps through 0, 4, 8 (multiples of gcd(4, 12) = 4): experts 0-3 reach ranks {0, 1} and node
+  // {0}; 4-7 ranks {1, 2} and nodes {0, 1}; 8-11 ranks {2, 3} and node {1}. DeepEP: (2 + 2 + 2) / 3
+  // = 2 ranks x (1 - 1 / 2) = 1 NVLink copy; (1 + 2 + 1) / 3 = 4/3 nodes x (2 - 1) / 2 = 2/3
+  // network copies. Uniform routing: 1 - C(6, 4) / C(12, 4) = 1 - 15 / 495 = 0.969697 network
+  // copies and 4 (1 - C(9, 4) / C(12, 4)) / 2 = 2 (1 - 126 / 495) = 1.490909 NVLink copies.
+  const char* text = R"({"model": {"layers": 4, "hidden": 1024, "heads": 8, "ffn": 4096, "vocab": 32000,
+      "experts": 12, "top_k": 4, "expert_ffn": 512}, "seq_len": 2048, "global_batch": 64,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 4, "gpus_per_node": 2},
+      "parallel": {"ep": 4, "ep_dispatcher": "deepep", "moe_routing": "%s"}})";
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, text, "fake_balanced");
+  const Scenario fake = parse(buf);
+  std::snprintf(buf, sizeof buf, text, "learned");
+  const Scenario learned = parse(buf);
+  const GroupLink two_nodes = group_link(fake, 4, 1);
+  REQUIRE(two_nodes.nodes == 2);
+  REQUIRE(two_nodes.ranks_per_node == 2);
+  CHECK(ep_network_copies_per_token(fake, two_nodes) == doctest::Approx(2.0 / 3.0));
+  CHECK(ep_scale_up_copies_per_token(fake, two_nodes) == doctest::Approx(1.0));
+  CHECK(ep_network_copies_per_token(learned, two_nodes) == doctest::Approx(0.969697).epsilon(1e-6));
+  CHECK(ep_scale_up_copies_per_token(learned, two_nodes) == doctest::Approx(1.490909).epsilon(1e-6));
+}
+
 TEST_CASE("Inside one node DeepEP sends a token once per destination rank, the all-to-all once per routed expert") {
   // Qwen3-30B-A3B (128 experts, top 8) with EP 8 on one node of 8 H100s: 16 experts a rank. The
   // all-to-all dispatcher sends a copy to every routed expert on another rank, 8 x 7 / 8 = 7 a

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 
 namespace llmplan {
@@ -221,13 +222,19 @@ double cp_kv_bytes_per_layer(const Scenario& s) {
 }
 
 namespace {
+// The busiest expert-parallel rank's tokens / the mean: kMoeCapacityFactor for a learned router;
+// exactly 1 for the fake balanced gate, which gives every expert the same tokens.
+double ep_load_factor(const Scenario& s, const Calibration& cal) {
+  return s.parallel.moe_routing == MoeRouting::fake_balanced ? 1.0 : cal.moe_capacity_factor.value;
+}
+
 // One copy of every token of a micro-batch one GPU dispatches, b (s / cp) h x bytes (per
-// sequence-parallel shard with TP), times the busiest rank's load kMoeCapacityFactor.
+// sequence-parallel shard with TP), times the busiest rank's load (ep_load_factor).
 double ep_copy_bytes(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
   const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
   const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
-  return tokens * s.model.hidden * element_bytes(s.precision) * cal.moe_capacity_factor.value;
+  return tokens * s.model.hidden * element_bytes(s.precision) * ep_load_factor(s, cal);
 }
 }  // namespace
 
@@ -248,13 +255,38 @@ double misses_all(const ModelArch& m, double held) {
 }
 }  // namespace
 
+namespace {
+// The fake balanced gate sends token i to experts i k, ..., i k + k - 1 (mod E) (NeMo AutoModel,
+// FakeBalancedGate), so the first of them steps through the E / gcd(k, E) multiples of gcd(k, E)
+// evenly. Holders of `held` consecutive experts each: a token starting at `first` reaches
+// floor((first + k - 1) / held) - floor(first / held) + 1 of them (the E / held holders at most).
+double fake_balanced_holders(const ModelArch& m, double held) {
+  const int k = m.top_k, experts = m.experts, step = std::gcd(k, experts);
+  const double holders = experts / held;
+  double sum = 0;
+  for (int first = 0; first < experts; first += step)
+    sum += std::min(holders, std::floor((first + k - 1) / held) - std::floor(first / held) + 1);
+  return sum * step / experts;
+}
+
+// The share of the holders of `held` experts each that one token reaches: 1 - C(E - held, k) /
+// C(E, k) for a learned router (destinations as uniform routing spreads them), the mean count
+// above / (E / held) for the fake balanced gate.
+double holders_reached(const Scenario& s, double held) {
+  const ModelArch& m = s.model;
+  if (s.parallel.moe_routing == MoeRouting::fake_balanced)
+    return fake_balanced_holders(m, std::max(1.0, held)) * held / m.experts;
+  return 1 - misses_all(m, held);
+}
+}  // namespace
+
 double ep_network_copies_per_token(const Scenario& s, const GroupLink& g) {
   const ModelArch& m = s.model;
   const int ep = s.parallel.ep;
   if (ep <= 1 || !m.is_moe() || g.nodes <= 1) return 0;
   if (s.parallel.ep_dispatcher == EpDispatcher::alltoall)
     return m.top_k * static_cast<double>(ep - g.ranks_per_node) / ep;
-  return (g.nodes - 1) * (1 - misses_all(m, m.experts / g.nodes));
+  return (g.nodes - 1) * holders_reached(s, m.experts / g.nodes);
 }
 
 double ep_scale_up_copies_per_token(const Scenario& s, const GroupLink& g) {
@@ -265,7 +297,7 @@ double ep_scale_up_copies_per_token(const Scenario& s, const GroupLink& g) {
   if (s.parallel.ep_dispatcher == EpDispatcher::alltoall) return m.top_k * (r - 1) / ep;
   // DeepEP: one copy to each rank holding at least one of the token's experts; the rank of the
   // sender's own in-node index (itself, or where the network copy lands) needs no NVLink hop.
-  return ep * (1 - misses_all(m, m.experts / ep)) * (1 - 1 / r);
+  return ep * holders_reached(s, m.experts / ep) * (1 - 1 / r);
 }
 
 double pipeline_bubble_fraction(int pp, double vp, int micro_batches) {
@@ -321,7 +353,7 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
     const double routed_active = p.mlp_routed * m.top_k / m.experts;  // per token and MoE block
     const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
     flops_per_gpu = 2.0 * linear_passes(s) * routed_active * (m.moe_layers() + p.mtp_layers) * tokens / s.cluster.gpus;
-    extra = (cf.value - 1.0) * flops_per_gpu / gemm_flops_per_s;
+    extra = (ep_load_factor(s, cal) - 1.0) * flops_per_gpu / gemm_flops_per_s;
   }
   if (ex)
     ex->add(
@@ -329,8 +361,9 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
         "(kMoeCapacityFactor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the "
         "rank with the busiest experts computes kMoeCapacityFactor x the mean (Fedus et al. 2021 §2.1); routed "
         "FLOPs = (6, 4 for PEFT, + 2 with full recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 "
-        "without EP",
+        "without EP, and 0 with parallel.moe_routing fake_balanced (every expert gets the same tokens)",
         {{cf.name, cf.value},
+         {"load_factor", ep_load_factor(s, cal)},
          {"routed_flops_per_gpu", flops_per_gpu},
          {"ep", static_cast<double>(s.parallel.ep)},
          {"gemm_TFLOPS", gemm_flops_per_s / 1e12}});
@@ -520,24 +553,29 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   }
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
-            "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor; 4 per "
+            "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor (1 with "
+            "parallel.moe_routing fake_balanced); 4 per "
             "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full "
             "recompute; 2 for a frozen block of freeze-tuning), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
             "top_k (ep - 1) / ep copies, one per routed expert on another rank",
             {{"alltoalls", count},
              {"routed_bytes_per_alltoall", per_a2a},
              {"ep", static_cast<double>(x.ep)},
-             {cal.moe_capacity_factor.name, cal.moe_capacity_factor.value}});
+             {cal.moe_capacity_factor.name, cal.moe_capacity_factor.value},
+             {"load_factor", ep_load_factor(s, cal)}});
     ex->add("comm.ep.s", c.ep_s, "s",
             "all-to-alls x max(intra-node share / scale-up busbw, inter-node share / one NIC's busbw) + latency: of "
             "the ep - 1 peers, ranks_per_node - 1 share the node (dispatcher alltoall: a copy per routed expert); "
             "dispatcher deepep: a token crosses the network once per destination node, (n - 1) (1 - C(E - E/n, k) / "
             "C(E, k)) copies for n nodes, E experts, top-k, and the scale-up link once per destination rank other "
             "than the one of its own in-node index, ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / ranks_per_node) "
-            "(DeepSeek-V3 report §3.2.2; DeepEP's dispatch layout counts tokens per rank, not per expert)",
+            "(DeepSeek-V3 report §3.2.2; DeepEP's dispatch layout counts tokens per rank, not per expert); with "
+            "parallel.moe_routing fake_balanced a token's experts are k consecutive ones (NeMo AutoModel "
+            "FakeBalancedGate), and the nodes and ranks it reaches are counted over their starting points",
             {{"ranks_per_node", r},
              {"nodes", static_cast<double>(ep_group.nodes)},
              {"deepep", x.ep_dispatcher == EpDispatcher::deepep ? 1.0 : 0.0},
+             {"fake_balanced", x.moe_routing == MoeRouting::fake_balanced ? 1.0 : 0.0},
              {"network_copies_per_token", copies},
              {"scale_up_copies_per_token", scale_up},
              {"intra_bytes_per_alltoall", intra},

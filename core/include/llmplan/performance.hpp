@@ -245,13 +245,16 @@ GroupLink group_link(const Scenario& s, const LinkBandwidth& l, int ranks, int s
 // `g` (experts spread evenly over its ranks, routing uniform): the alltoall dispatcher sends one
 // per routed expert on another node, top_k (ep - r) / ep for r ranks a node; DeepEP one per
 // destination node, (n - 1) (1 - C(E - E/n, k) / C(E, k)) for n nodes (DeepSeek-V3 report §3.2.2:
-// IB to the same in-node index on the target node, then NVLink). 0 within one node.
+// IB to the same in-node index on the target node, then NVLink). 0 within one node. With
+// parallel.moe_routing fake_balanced DeepEP's count is (n - 1) / n x the nodes that k consecutive
+// experts reach, averaged over their starting points (the all-to-all's count does not change).
 double ep_network_copies_per_token(const Scenario& s, const GroupLink& g);
 // The copies of one token that cross the scale-up link (NVLink) per all-to-all: the alltoall
 // dispatcher one per routed expert on another rank of the node, top_k (r - 1) / ep; DeepEP one
 // per destination rank, not per expert (its dispatch layout counts tokens per rank), except the
 // rank of the sender's in-node index, which the token reaches directly or over the network:
-// ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / r).
+// ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / r); with fake_balanced routing the ranks that k
+// consecutive experts reach replace ep (1 - C(...) / C(...)).
 double ep_scale_up_copies_per_token(const Scenario& s, const GroupLink& g);
 // Ring all-reduce of `bytes` over the group: 2 (n-1)/n S / busbw, plus the latency of the ring's
 // steps inside the nodes and across them (hierarchical: 2 (r - 1) intra + 2 (nodes - 1) inter).

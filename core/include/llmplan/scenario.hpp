@@ -35,6 +35,12 @@ enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan 
 // alltoall dispatcher, torchtitan), or one copy per destination node over the network, forwarded
 // inside the node over the scale-up link (DeepEP and HybridEP; DeepSeek-V3's dispatch kernels).
 enum class EpDispatcher { alltoall, deepep };
+// How the router spreads tokens over the experts: learned (a trained router: the busiest
+// expert-parallel rank gets kMoeCapacityFactor x the mean, and a token's experts land as uniform
+// routing would place them), or a benchmark's fake balanced gate (NeMo AutoModel's
+// FakeBalancedGate: token i goes to experts i k, ..., i k + k - 1 mod E, so every expert gets the
+// same tokens and a token's k experts sit side by side on one or two ranks).
+enum class MoeRouting { learned, fake_balanced };
 
 // Each enum's names in JSON, links and the app (index i is enum value i): the only copy.
 inline constexpr const char* kMethodNames[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
@@ -46,6 +52,7 @@ inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
 inline constexpr const char* kFrameworkNames[] = {"hf", "torchtune", "fsdp", "deepspeed", "megatron", "torchtitan"};
 inline constexpr const char* kEpDispatcherNames[] = {"alltoall", "deepep"};
+inline constexpr const char* kMoeRoutingNames[] = {"learned", "fake_balanced"};
 
 struct Lora {
   int rank = 16;
@@ -104,6 +111,7 @@ struct Parallel {
   bool ep_comm_overlap =
       false;  // expert all-to-alls overlapped with another micro-batch's compute (DualPipe, Megatron-Core)
   EpDispatcher ep_dispatcher = EpDispatcher::alltoall;  // per-expert copies, or per-node copies (DeepEP)
+  MoeRouting moe_routing = MoeRouting::learned;         // a trained router, or a benchmark's fake balanced gate
   // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM).
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
   int ep = 1;  // expert parallel size: the routed experts split over ep ranks (MoE only)
