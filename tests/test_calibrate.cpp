@@ -196,7 +196,16 @@ TEST_SUITE("calibration from a trial run") {
     const FigureRange* c = find_range(calibrated, "time.tokens_per_s");
     REQUIRE(c);
     CHECK(c->basis == RangeBasis::calibrated);
-    CHECK(c->high / c->low < p->high / p->low);
+    // Elsewhere the range is what calibrated estimates of published runs in the same regime
+    // missed by: the 10th and 90th percentiles of the "throughput_calibrated" residuals, around the
+    // calibrated estimate. It is not always narrower than the uncalibrated one: the two pools hold
+    // different runs (here 22 calibrated runs against 20 runs of 4 families).
+    const RatioRange pool = ratio_range(regime_of(out), "throughput_calibrated", builtin_residuals());
+    REQUIRE(pool.cases >= kMinRangeCases);
+    CHECK(c->cases == pool.cases);
+    CHECK(c->high / c->low == doctest::Approx(pool.high / pool.low));
+    CHECK(c->low < c->value);
+    CHECK(c->value < c->high);
   }
 
   TEST_CASE("the calibration block round-trips through the writer and a link, and the result reports it") {

@@ -300,8 +300,13 @@ TEST_SUITE("ranges") {
     CHECK(slow_path_of(moe_with(8, R"(, "tp": 2, "sequence_parallel": true)")) == SlowPath::dropless_moe_small_batch);
     CHECK(slow_path_of(moe_with(8, R"(, "cp": 2)")) == SlowPath::dropless_moe_small_batch);
     CHECK(slow_path_of(moe_with(1, R"(, "ep_dispatcher": "deepep")")) == SlowPath::none);
-    CHECK(slow_path_of(moe_with(1, "", 1)) == SlowPath::none);                // no expert parallelism
-    CHECK(slow_path_of(moe_with(1, "", 8, "torchtitan")) == SlowPath::none);  // not Megatron's dispatcher
+    CHECK(slow_path_of(moe_with(1, "", 1)) == SlowPath::none);  // no expert parallelism
+    // PyTorch-native expert parallelism: torchtitan (and what builds on it) with EP >= 2, any dispatcher
+    // and micro-batch; not without EP, not for a dense model.
+    CHECK(slow_path_of(moe_with(1, "", 8, "torchtitan")) == SlowPath::pytorch_expert_parallel);
+    CHECK(slow_path_of(moe_with(8, R"(, "ep_dispatcher": "deepep")", 8, "torchtitan")) ==
+          SlowPath::pytorch_expert_parallel);
+    CHECK(slow_path_of(moe_with(1, "", 1, "torchtitan")) == SlowPath::none);
     // PyTorch's ring attention: torchtitan with CP >= 2, not CP 1, not Megatron's CP.
     const char* cp = R"({"model": {"preset": "llama-3.1-8b"}, "framework": "%s", "seq_len": 131072,
         "global_batch": 8, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
@@ -318,26 +323,34 @@ TEST_SUITE("ranges") {
   TEST_CASE("known_slow_path warns with what the built-in published runs of the path measured") {
     // The tagged runs are the validation table's (core/data/residuals.json): Megatron-Bridge's
     // Qwen3 MoE rows and torchtitan's context-parallel rows.
-    std::vector<std::string> ring, dropless;
+    std::vector<std::string> ring, dropless, pytorch_ep;
     for (const Residual& x : builtin_residuals()) {
       if (x.group != "throughput") continue;
       if (x.regime.slow_path == SlowPath::pytorch_ring_attention) ring.push_back(x.case_id);
       if (x.regime.slow_path == SlowPath::dropless_moe_small_batch) dropless.push_back(x.case_id);
+      if (x.regime.slow_path == SlowPath::pytorch_expert_parallel) pytorch_ep.push_back(x.case_id);
     }
     CHECK(ring.size() == 6);  // torchtitan Llama 3.1 8B and 405B at CP 2, 4 and 8
+    // NeMo AutoModel's MoE rows (FSDP2 with DeepEP, its fake balanced gate).
+    std::sort(pytorch_ep.begin(), pytorch_ep.end());
+    CHECK(pytorch_ep == std::vector<std::string>{"automodel-deepseek-v3-h100-1024gpu",
+                                                 "automodel-deepseek-v3-h100-256gpu",
+                                                 "automodel-gpt-oss-120b-h100-64gpu", "automodel-gpt-oss-20b-h100-8gpu",
+                                                 "automodel-kimi-k2-h100-256gpu", "automodel-qwen3-30b-a3b-h100-8gpu"});
     // Qwen3-30B-A3B (EP 8, 1-2 x 4,096 tokens) and Qwen3-235B-A22B (EP 32, TP 2 with sequence
     // parallelism: 2,048 tokens a GPU), each in the 25.11 and 26.02 tables, and GPT-OSS 120B on every
     // system of both (1-4 x 4,096 or 1-2 x 8,192 tokens, EP 8 or 64).
     std::sort(dropless.begin(), dropless.end());
-    CHECK(dropless == std::vector<std::string>{
-                          "mbridge2511-gpt-oss-120b-b200-64gpu", "mbridge2511-gpt-oss-120b-gb200-64gpu",
-                          "mbridge2511-gpt-oss-120b-gb300-64gpu", "mbridge2511-gpt-oss-120b-h100-64gpu",
-                          "mbridge2511-qwen3-235b-a22b-h100-256gpu", "mbridge2511-qwen3-30b-a3b-h100-16gpu",
-                          "mbridge2602-gpt-oss-120b-b200-64gpu", "mbridge2602-gpt-oss-120b-b300-64gpu",
-                          "mbridge2602-gpt-oss-120b-gb200-64gpu", "mbridge2602-gpt-oss-120b-gb300-64gpu",
-                          "mbridge2602-gpt-oss-120b-h100-64gpu", "mbridge2602-qwen3-235b-a22b-h100-256gpu",
-                          "mbridge2602-qwen3-30b-a3b-h100-16gpu"});
-    for (SlowPath p : {SlowPath::dropless_moe_small_batch, SlowPath::pytorch_ring_attention}) {
+    CHECK(dropless ==
+          std::vector<std::string>{"mbridge2511-gpt-oss-120b-b200-64gpu", "mbridge2511-gpt-oss-120b-gb200-64gpu",
+                                   "mbridge2511-gpt-oss-120b-gb300-64gpu", "mbridge2511-gpt-oss-120b-h100-64gpu",
+                                   "mbridge2511-qwen3-235b-a22b-h100-256gpu", "mbridge2511-qwen3-30b-a3b-h100-16gpu",
+                                   "mbridge2602-gpt-oss-120b-b200-64gpu", "mbridge2602-gpt-oss-120b-b300-64gpu",
+                                   "mbridge2602-gpt-oss-120b-gb200-64gpu", "mbridge2602-gpt-oss-120b-gb300-64gpu",
+                                   "mbridge2602-gpt-oss-120b-h100-64gpu", "mbridge2602-qwen3-235b-a22b-h100-256gpu",
+                                   "mbridge2602-qwen3-30b-a3b-h100-16gpu"});
+    for (SlowPath p :
+         {SlowPath::dropless_moe_small_batch, SlowPath::pytorch_ring_attention, SlowPath::pytorch_expert_parallel}) {
       CAPTURE(kSlowPathNames[static_cast<int>(p)]);
       CHECK(builtin_slow_path_evidence(p).runs >= kMinSlowPathRuns);
       CHECK(builtin_slow_path_evidence(p).median < kSlowPathWarnBelow);

@@ -785,6 +785,7 @@ constexpr Entry kStrings[] = {
     {S::w_known_slow_path, "Published runs on %s ran at %sx to %sx the throughput estimated for them (%s runs), for a cost the model does not count yet. The time and cost shown are not adjusted: at the runs' median a step takes %sx as long; budget for it.", "在 %s 上公开发表的训练运行，吞吐量只有估计值的 %s 至 %s 倍（共 %s 次运行），模型尚未计入这部分开销。所示时间和费用未作调整：按这些运行的中位数，每步耗时约为估计的 %s 倍，请据此留足预算。"},
     {S::slow_path_dropless_moe_small_batch, "Megatron's dropless all-to-all MoE dispatch at small micro-batches, which waits on the host once per MoE layer,", "Megatron 的无丢弃 all-to-all MoE 分发（微批次较小，每个 MoE 层都要等待一次主机同步）"},
     {S::slow_path_pytorch_ring_attention, "PyTorch's context parallelism (torchtitan's ring attention)", "PyTorch 的上下文并行（torchtitan 的环形注意力）"},
+    {S::slow_path_pytorch_expert_parallel, "PyTorch-native expert parallelism (FSDP2 stacks such as NeMo AutoModel and torchtitan)", "PyTorch 原生的专家并行（NeMo AutoModel、torchtitan 等基于 FSDP2 的框架）"},
     {S::rule_peft, "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism", "PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行"},
     {S::rule_kv_heads, "Megatron-LM splits the KV heads over TP: TP must divide them", "Megatron-LM 按 TP 切分 KV 头：TP 必须整除 KV 头数"},
     {S::rule_offload, "Megatron-LM has no CPU offload of optimizer states", "Megatron-LM 不支持把优化器状态卸载到 CPU"},

@@ -250,6 +250,8 @@ std::string slow_path_words(std::string_view path) {
            format_number("%.0f", kSlowMoeTokens) + " tokens a GPU), which waits on the host once per MoE layer,";
   if (path == kSlowPathNames[static_cast<int>(SlowPath::pytorch_ring_attention)])
     return "PyTorch's context parallelism (torchtitan's ring attention)";
+  if (path == kSlowPathNames[static_cast<int>(SlowPath::pytorch_expert_parallel)])
+    return "PyTorch-native expert parallelism (FSDP2 stacks such as NeMo AutoModel and torchtitan)";
   return "this software path";
 }
 

@@ -28,6 +28,8 @@ SlowPath slow_path_of(const Scenario& s) {
       s.framework == FrameworkKind::megatron && tokens_per_gpu <= kSlowMoeTokens)
     return SlowPath::dropless_moe_small_batch;
   if (x.cp > 1 && s.framework == FrameworkKind::torchtitan) return SlowPath::pytorch_ring_attention;
+  if (s.model.is_moe() && x.ep > 1 && s.framework == FrameworkKind::torchtitan)
+    return SlowPath::pytorch_expert_parallel;
   return SlowPath::none;
 }
 

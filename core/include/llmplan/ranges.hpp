@@ -25,9 +25,11 @@ enum class SlowPath {
   none,
   dropless_moe_small_batch,  // Megatron's dropless all-to-all MoE dispatch, <= kSlowMoeTokens tokens a GPU
   pytorch_ring_attention,    // PyTorch's context parallelism (torchtitan and what builds on it)
+  pytorch_expert_parallel,   // PyTorch-native expert parallelism (FSDP2 stacks: NeMo AutoModel, torchtitan)
   count
 };
-inline constexpr const char* kSlowPathNames[] = {"", "dropless_moe_small_batch", "pytorch_ring_attention"};
+inline constexpr const char* kSlowPathNames[] = {"", "dropless_moe_small_batch", "pytorch_ring_attention",
+                                                 "pytorch_expert_parallel"};
 static_assert(std::size(kSlowPathNames) == static_cast<size_t>(SlowPath::count));
 // The dropless dispatcher waits on the host once per MoE layer to learn the tokens per expert
 // (Megatron-Core moe/token_dispatcher.py), so the host's launch time for the rest of the layer is
