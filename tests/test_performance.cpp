@@ -671,6 +671,75 @@ TEST_CASE("A fake balanced gate's experts can straddle nodes: the reach is avera
   CHECK(ep_scale_up_copies_per_token(learned, two_nodes) == doctest::Approx(1.490909).epsilon(1e-6));
 }
 
+TEST_CASE("Random router logits leave the busiest rank above the mean by chance only") {
+  // Megatron-Core --moe-router-force-load-balancing (moe_utils.py, RandomSTE): fresh normal logits,
+  // so a token's 8 experts are a uniform random set of Qwen3-235B-A22B's 128. EP 32, TP 2 with
+  // sequence parallelism, 1 x 4,096 tokens: a rank dispatches 2,048 tokens, the group 65,536. A rank
+  // holds 4 experts and receives X of a token's 8, hypergeometric: mean 8 / 32 = 0.25, variance
+  // 8 (1/32)(31/32)(120/127) = 0.228839. The busiest of 32 ranks: sqrt(2 ln 32) = 2.632769 standard
+  // deviations, 2.632769 x sqrt(0.228839 / 65,536) / 0.25 = 0.019679 above the mean: load factor
+  // 1.019679, against a learned router's kMoeCapacityFactor 1.25.
+  const char* text = R"({"model": {"preset": "qwen3-235b-a22b"}, "seq_len": 4096, "global_batch": 1024,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 256},
+      "parallel": {"tp": 2, "sequence_parallel": true, "pp": 8, "ep": 32, "etp": 1, "moe_routing": "%s"}})";
+  char buf[1024];
+  auto run = [&](const char* routing) {
+    std::snprintf(buf, sizeof buf, text, routing);
+    return estimate(parse(buf), default_calibration());
+  };
+  const EstimateResult learned = run("learned"), random = run("random");
+  REQUIRE(learned.time.expert_imbalance_s > 0);
+  // The rank's extra expert work is (factor - 1) x its mean; the all-to-alls carry factor x the mean.
+  CHECK(random.time.expert_imbalance_s / learned.time.expert_imbalance_s ==
+        doctest::Approx(0.019679 / 0.25).epsilon(1e-4));
+  CHECK(random.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(1.019679 / 1.25).epsilon(1e-5));
+}
+
+namespace {
+const Explanation* explained(const Explainer& ex, const char* key) {
+  for (const Explanation& e : ex.items())
+    if (e.key == key) return &e;
+  return nullptr;
+}
+double explained_input(const Explanation& e, const char* name) {
+  for (const auto& [n, v] : e.inputs)
+    if (n == name) return v;
+  FAIL("no input " << name << " in " << e.key);
+  return 0;
+}
+}  // namespace
+
+TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
+  // Qwen3-30B-A3B (hidden 2048, 128 experts of width 768, top 8) with EP 8, 1 x 4,096 tokens a
+  // micro-batch: an expert receives 4,096 x 8 x 8 / 128 = 2,048 rows, so its GEMMs' smallest
+  // dimension is its width, 768: e_max x 768 / (768 + 256) = 0.75 e_max, where the attention and
+  // dense GEMMs keep min(4,096, 2,048) = 2,048: 2,048 / 2,304 = 0.888889 e_max (kGemmHalfSize 256).
+  const Scenario s = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "parallel": {"ep": 8}})");
+  Explainer ex;
+  const EstimateResult r = estimate(s, default_calibration(), &ex);
+  const Explanation* e = explained(ex, "time.gemm_efficiency");
+  REQUIRE(e != nullptr);
+  const double e_max = explained_input(*e, "e_max");
+  CHECK(explained_input(*e, "d_routed") == 768.0);
+  CHECK(explained_input(*e, "gemm_efficiency_routed") == doctest::Approx(0.75 * e_max));
+  CHECK(explained_input(*e, "gemm_efficiency_whole") == doctest::Approx(2048.0 / 2304.0 * e_max));
+  // The same FLOPs over their rates: 1 / e = (1 - r) / e_whole + r / e_routed.
+  const double share = explained_input(*e, "routed_share");
+  CHECK(share > 0.5);
+  CHECK(r.time.gemm_efficiency ==
+        doctest::Approx(1.0 / ((1 - share) / (2048.0 / 2304.0 * e_max) + share / (0.75 * e_max))));
+  // Mixtral 8x7B without EP: every GPU runs all 8 experts on its own tokens, 4,096 x 2 / 8 = 1,024 rows
+  // an expert, fewer than its width (14,336) or the hidden size (4,096).
+  const Scenario mixtral = parse(R"({"model": {"preset": "mixtral-8x7b"}, "seq_len": 4096, "global_batch": 64,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 3}})");
+  Explainer mx;
+  estimate(mixtral, default_calibration(), &mx);
+  const Explanation* me = explained(mx, "time.gemm_efficiency");
+  REQUIRE(me != nullptr);
+  CHECK(explained_input(*me, "d_routed") == 1024.0);
+}
+
 TEST_CASE("Inside one node DeepEP sends a token once per destination rank, the all-to-all once per routed expert") {
   // Qwen3-30B-A3B (128 experts, top 8) with EP 8 on one node of 8 H100s: 16 experts a rank. The
   // all-to-all dispatcher sends a copy to every routed expert on another rank, 8 x 7 / 8 = 7 a

@@ -222,19 +222,34 @@ double cp_kv_bytes_per_layer(const Scenario& s) {
 }
 
 namespace {
+// Tokens of one micro-batch one GPU dispatches: b (s / cp), over TP with sequence parallelism.
+double ep_tokens_per_gpu(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
+  return static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
+}
+
 // The busiest expert-parallel rank's tokens / the mean: kMoeCapacityFactor for a learned router;
-// exactly 1 for the fake balanced gate, which gives every expert the same tokens.
+// exactly 1 for the fake balanced gate, which gives every expert the same tokens. With random
+// logits a rank holding E / ep experts receives X of a token's k, hypergeometric: mean k / ep,
+// variance k (1 / ep)(1 - 1 / ep)(E - k) / (E - 1). Over the N = tokens x ep tokens the group
+// dispatches the loads are near normal, and the busiest of ep ranks lies at most sqrt(2 ln ep)
+// standard deviations above the mean (the bound on the expected maximum of ep standard normals).
 double ep_load_factor(const Scenario& s, const Calibration& cal) {
-  return s.parallel.moe_routing == MoeRouting::fake_balanced ? 1.0 : cal.moe_capacity_factor.value;
+  const Parallel& x = s.parallel;
+  if (x.moe_routing == MoeRouting::fake_balanced) return 1.0;
+  if (x.moe_routing == MoeRouting::learned || x.ep <= 1) return cal.moe_capacity_factor.value;
+  const ModelArch& m = s.model;
+  const double ep = x.ep, k = m.top_k, experts = m.experts, p = 1.0 / ep;
+  const double mean = k * p, variance = k * p * (1 - p) * (experts - k) / std::max(1.0, experts - 1);
+  const double tokens = ep_tokens_per_gpu(s) * ep;
+  return 1 + std::sqrt(2 * std::log(ep)) * std::sqrt(variance / tokens) / mean;
 }
 
 // One copy of every token of a micro-batch one GPU dispatches, b (s / cp) h x bytes (per
 // sequence-parallel shard with TP), times the busiest rank's load (ep_load_factor).
 double ep_copy_bytes(const Scenario& s, const Calibration& cal) {
-  const Parallel& x = s.parallel;
-  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
-  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
-  return tokens * s.model.hidden * element_bytes(s.precision) * ep_load_factor(s, cal);
+  return ep_tokens_per_gpu(s) * s.model.hidden * element_bytes(s.precision) * ep_load_factor(s, cal);
 }
 }  // namespace
 
@@ -356,17 +371,18 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
     extra = (ep_load_factor(s, cal) - 1.0) * flops_per_gpu / gemm_flops_per_s;
   }
   if (ex)
-    ex->add(
-        "time.expert_imbalance_s", extra, "s",
-        "(kMoeCapacityFactor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the "
-        "rank with the busiest experts computes kMoeCapacityFactor x the mean (Fedus et al. 2021 §2.1); routed "
-        "FLOPs = (6, 4 for PEFT, + 2 with full recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 "
-        "without EP, and 0 with parallel.moe_routing fake_balanced (every expert gets the same tokens)",
-        {{cf.name, cf.value},
-         {"load_factor", ep_load_factor(s, cal)},
-         {"routed_flops_per_gpu", flops_per_gpu},
-         {"ep", static_cast<double>(s.parallel.ep)},
-         {"gemm_TFLOPS", gemm_flops_per_s / 1e12}});
+    ex->add("time.expert_imbalance_s", extra, "s",
+            "(load factor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the rank with "
+            "the busiest experts computes the load factor x the mean; routed FLOPs = (6, 4 for PEFT, + 2 with full "
+            "recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor by "
+            "parallel.moe_routing: learned kMoeCapacityFactor (Fedus et al. 2021 §2.1); fake_balanced 1 (every expert "
+            "gets the same tokens); random 1 + sqrt(2 ln ep) sigma / mean of the hypergeometric tokens a rank receives "
+            "from the tokens x ep the group dispatches",
+            {{cf.name, cf.value},
+             {"load_factor", ep_load_factor(s, cal)},
+             {"routed_flops_per_gpu", flops_per_gpu},
+             {"ep", static_cast<double>(s.parallel.ep)},
+             {"gemm_TFLOPS", gemm_flops_per_s / 1e12}});
   return extra;
 }
 
@@ -554,7 +570,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
             "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor (1 with "
-            "parallel.moe_routing fake_balanced); 4 per "
+            "parallel.moe_routing fake_balanced, the chance excess with random: load_factor); 4 per "
             "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full "
             "recompute; 2 for a frozen block of freeze-tuning), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
             "top_k (ep - 1) / ep copies, one per routed expert on another rank",
@@ -627,6 +643,27 @@ double gemm_width(const Scenario& s) { return static_cast<double>(s.model.hidden
 double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double tokens) {
   const double d = std::min(tokens, gemm_width(s));
   return gemm_max_efficiency(s, cal) * d / (d + cal.gemm_half_size.value);
+}
+
+// A routed expert's GEMMs run on the rows that reach it, not on the micro-batch: of the tokens
+// each rank of its group dispatches (b (s / cp), over TP with sequence parallelism, gathered over
+// ETP), top_k / E go to each expert, from ep ranks. Their smallest dimension is the fewest of
+// those rows, the expert's width over ETP and the hidden size.
+double routed_gemm_d(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const Parallel& x = s.parallel;
+  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
+  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard * x.expert_tp();
+  const double rows = tokens * m.top_k * std::max(1, x.ep) / m.experts;
+  return std::min({rows, static_cast<double>(m.expert_ffn) / x.expert_tp(), static_cast<double>(m.hidden)});
+}
+
+// The routed experts' share of the linear-layer FLOPs (per token, active parameters).
+double routed_gemm_share(const Scenario& s, const ParamCount& p) {
+  const ModelArch& m = s.model;
+  if (!m.is_moe() || p.mlp_routed <= 0) return 0;
+  const double all = matmul_params(p, m);
+  return all > 0 ? p.mlp_routed * m.top_k / m.experts * (m.moe_layers() + p.mtp_layers) / all : 0;
 }
 
 }  // namespace
@@ -715,6 +752,34 @@ double split_gemm_efficiency(const Scenario& s, const Calibration& cal, double w
              {"gemm_efficiency_by_4", by_4}});
   return e;
 }
+
+namespace {
+// The routed experts' GEMMs at the efficiency of their own size, e_max d_r / (d_r + kGemmHalfSize);
+// the rest of the linear layers keep `mixed` (their whole or split figure, in which the routed
+// share ran at `whole`): the same FLOPs over their rates, 1 / (1 / mixed - r / whole + r / e_r).
+double with_routed_experts(const Scenario& s, const Calibration& cal, double mixed, double whole, double routed,
+                           double e_routed, Explainer* ex) {
+  const double e = 1.0 / (1.0 / mixed - routed / whole + routed / e_routed);
+  if (ex)
+    ex->add("time.gemm_efficiency", e, "1",
+            (std::string("the routed experts' GEMMs run on the rows that reach an expert, at e_max x d_r / (d_r + "
+                         "kGemmHalfSize), d_r = min(tokens a rank dispatches x etp x top_k x ep / experts, "
+                         "expert_ffn / etp, hidden); the other linear layers at their own figure (e_max x d / (d + "
+                         "kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp), or its mix with the GEMMs "
+                         "tensor-parallel overlap splits); combined by FLOPs: 1 / (1 / e_rest - r / e_whole + r / "
+                         "e_routed), r the routed share of the linear-layer FLOPs; ") +
+             kGemmMaxExplained)
+                .c_str(),
+            {{"e_max", gemm_max_efficiency(s, cal)},
+             {"d_routed", routed_gemm_d(s)},
+             {cal.gemm_half_size.name, cal.gemm_half_size.value},
+             {"routed_share", routed},
+             {"gemm_efficiency_routed", e_routed},
+             {"gemm_efficiency_rest", mixed},
+             {"gemm_efficiency_whole", whole}});
+  return e;
+}
+}  // namespace
 
 AttentionKernel attention_kernel(const Scenario& s) {
   return s.parallel.attention_kernel == AttentionKernel::auto_ ? s.cluster.attention_kernel
@@ -993,10 +1058,19 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.flops = training_flops(s, p, ex);
   // With TP comm overlap some GEMMs run on chunks of the tokens; time.gemm_efficiency then explains
   // the combined figure (split_gemm_efficiency), the whole GEMM's among its inputs.
+  // Routed experts run on the rows that reach them (with_routed_experts).
   const SplitGemms split = tp_overlap_split_gemms(s, p);
   const bool splits = split.share_by_tp + split.share_by_4 > 0;
-  const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits ? nullptr : ex);  // routed experts: whole
-  c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, ex) : whole_gemm_efficiency;
+  const double routed = routed_gemm_share(s, p);
+  const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits || routed > 0 ? nullptr : ex);
+  c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, routed > 0 ? nullptr : ex)
+                             : whole_gemm_efficiency;
+  const double d_routed = routed > 0 ? routed_gemm_d(s) : 0.0;
+  const double routed_gemm_efficiency =
+      routed > 0 ? gemm_max_efficiency(s, cal) * d_routed / (d_routed + cal.gemm_half_size.value) : 0.0;
+  if (routed > 0)
+    c.gemm_efficiency =
+        with_routed_experts(s, cal, c.gemm_efficiency, whole_gemm_efficiency, routed, routed_gemm_efficiency, ex);
   const double peak = peak_tflops(s) * 1e12;
   // Fused attention is its own kernel at its own measured rate, in 16-bit even in FP8 runs; without
   // it the score GEMMs run as batched GEMMs with the linear layers.
@@ -1011,7 +1085,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
                               (s.cluster.peak_16bit_tflops * 1e12 * c.attention_efficiency)
                         : 0.0;
   c.gemm_s = (c.flops.hardware_per_gpu_step - attention_hw) / (peak * c.gemm_efficiency);
-  c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * whole_gemm_efficiency, ex);  // 0 without EP
+  c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * routed_gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);

@@ -39,8 +39,10 @@ enum class EpDispatcher { alltoall, deepep };
 // expert-parallel rank gets kMoeCapacityFactor x the mean, and a token's experts land as uniform
 // routing would place them), or a benchmark's fake balanced gate (NeMo AutoModel's
 // FakeBalancedGate: token i goes to experts i k, ..., i k + k - 1 mod E, so every expert gets the
-// same tokens and a token's k experts sit side by side on one or two ranks).
-enum class MoeRouting { learned, fake_balanced };
+// same tokens and a token's k experts sit side by side on one or two ranks), or random logits
+// (Megatron-Core --moe-router-force-load-balancing: fresh normal logits a call, so a token's k
+// experts are a uniform random set and the busiest rank exceeds the mean by chance only).
+enum class MoeRouting { learned, fake_balanced, random };
 
 // Each enum's names in JSON, links and the app (index i is enum value i): the only copy.
 inline constexpr const char* kMethodNames[] = {"pretrain", "continued", "full", "lora", "qlora", "freeze"};
@@ -52,7 +54,7 @@ inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
 inline constexpr const char* kFrameworkNames[] = {"hf", "torchtune", "fsdp", "deepspeed", "megatron", "torchtitan"};
 inline constexpr const char* kEpDispatcherNames[] = {"alltoall", "deepep"};
-inline constexpr const char* kMoeRoutingNames[] = {"learned", "fake_balanced"};
+inline constexpr const char* kMoeRoutingNames[] = {"learned", "fake_balanced", "random"};
 
 struct Lora {
   int rank = 16;
