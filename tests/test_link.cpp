@@ -398,7 +398,7 @@ TEST_SUITE("links") {
         {19, 1, "2026-12-05", "hold SMs"},
         {20, 1, "2026-12-05", "forward collectives only"},
         {21, 1, "2026-12-05", "fake balanced gate"},
-        {22, 1, "2026-12-05", "rows that reach the expert"},
+        {22, 2, "2026-12-05", "random router logits"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

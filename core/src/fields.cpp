@@ -265,7 +265,7 @@ const FieldSpec kFields[] = {
      .ref = ENUM_REF(parallel.ep_dispatcher)},
     {.path = "parallel.moe_routing", .type = T::choice, .code = "mr", .label = "moe_routing",
      .help = "t_moe_routing",
-     .meaning = "How the router spreads tokens over the experts: learned is a trained router (the busiest expert-parallel rank gets kMoeCapacityFactor x the mean); fake_balanced is a benchmark's fake balanced gate (NeMo AutoModel fake_balanced_gate: token i goes to experts i k to i k + k - 1, every expert gets the same tokens and a token's experts share one or two ranks); random is a benchmark's random router logits (Megatron-Core --moe-router-force-load-balancing: a token's experts a uniform random set, the busiest rank above the mean by chance only). Benchmark settings: the launch artefacts do not carry them.",
+     .meaning = "How the router spreads tokens over the experts: learned is a trained router (the busiest expert-parallel rank gets kMoeCapacityFactor x the mean); fake_balanced is a benchmark's fake balanced gate (NeMo AutoModel fake_balanced_gate: token i goes to experts i k to i k + k - 1, every expert gets the same tokens and a token's k experts sit side by side, on ceil(k ep / E) ranks or one more); random is a benchmark's random router logits (Megatron-Core --moe-router-force-load-balancing: a token's experts a uniform random set, the busiest rank above the mean by chance only). Benchmark settings: the launch artefacts do not carry them.",
      .choices = kMoeRoutingNames, .section = "layout", .applies = "parallel.ep>1", .stage = kInput,
      .ref = ENUM_REF(parallel.moe_routing)},
     {.path = "parallel.tp_comm_overlap", .type = T::boolean, .code = "to", .label = "tp_overlap",

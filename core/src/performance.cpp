@@ -229,6 +229,15 @@ double ep_tokens_per_gpu(const Scenario& s) {
   return static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
 }
 
+// Tokens one expert-parallel rank's experts draw their rows from per micro-batch: its GPU's, or
+// with sequence parallelism the shards its expert-tensor-parallel group gathers (without it every
+// TP rank already holds the same tokens).
+double expert_rank_tokens(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  const bool sharded = x.sequence_parallel && x.tp > 1;
+  return ep_tokens_per_gpu(s) * (sharded ? x.expert_tp() : 1);
+}
+
 // The busiest expert-parallel rank's tokens / the mean: kMoeCapacityFactor for a learned router;
 // exactly 1 for the fake balanced gate, which gives every expert the same tokens. With random
 // logits a rank holding E / ep experts receives X of a token's k, hypergeometric: mean k / ep,
@@ -242,7 +251,7 @@ double ep_load_factor(const Scenario& s, const Calibration& cal) {
   const ModelArch& m = s.model;
   const double ep = x.ep, k = m.top_k, experts = m.experts, p = 1.0 / ep;
   const double mean = k * p, variance = k * p * (1 - p) * (experts - k) / std::max(1.0, experts - 1);
-  const double tokens = ep_tokens_per_gpu(s) * ep;
+  const double tokens = expert_rank_tokens(s) * ep;
   return 1 + std::sqrt(2 * std::log(ep)) * std::sqrt(variance / tokens) / mean;
 }
 
@@ -289,8 +298,10 @@ double fake_balanced_holders(const ModelArch& m, double held) {
 // above / (E / held) for the fake balanced gate.
 double holders_reached(const Scenario& s, double held) {
   const ModelArch& m = s.model;
-  if (s.parallel.moe_routing == MoeRouting::fake_balanced)
-    return fake_balanced_holders(m, std::max(1.0, held)) * held / m.experts;
+  if (s.parallel.moe_routing == MoeRouting::fake_balanced) {
+    const double h = std::max(1.0, held);
+    return fake_balanced_holders(m, h) * h / m.experts;
+  }
   return 1 - misses_all(m, held);
 }
 }  // namespace
@@ -301,7 +312,11 @@ double ep_network_copies_per_token(const Scenario& s, const GroupLink& g) {
   if (ep <= 1 || !m.is_moe() || g.nodes <= 1) return 0;
   if (s.parallel.ep_dispatcher == EpDispatcher::alltoall)
     return m.top_k * static_cast<double>(ep - g.ranks_per_node) / ep;
-  return (g.nodes - 1) * holders_reached(s, m.experts / g.nodes);
+  // A node holds its ranks' experts: E / ep x ranks_per_node (E / nodes when they divide).
+  const double per_node = s.parallel.moe_routing == MoeRouting::fake_balanced
+                              ? static_cast<double>(m.experts) / ep * g.ranks_per_node
+                              : static_cast<double>(m.experts / g.nodes);
+  return (g.nodes - 1) * holders_reached(s, per_node);
 }
 
 double ep_scale_up_copies_per_token(const Scenario& s, const GroupLink& g) {
@@ -343,6 +358,23 @@ double busiest_stage_moe_layers(const Scenario& s) {
   return most;
 }
 
+// Blocks whose MLP is routed experts: the MoE blocks, and the multi-token prediction modules'
+// (which repeat the model's last kind of block) when there are any.
+double routed_blocks(const Scenario& s, const ParamCount& p) {
+  const int moe = s.model.moe_layers();
+  return moe > 0 ? moe + p.mtp_layers : 0.0;
+}
+
+// Routed-expert GEMM FLOPs per GPU and step: (6, 4 for PEFT, + 2 with full recompute) x top_k
+// expert parameters x routed blocks x tokens / GPUs.
+double routed_flops_per_gpu(const Scenario& s, const ParamCount& p) {
+  const ModelArch& m = s.model;
+  if (!m.is_moe()) return 0;
+  const double routed_active = p.mlp_routed * m.top_k / m.experts;  // per token and MoE block
+  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
+  return 2.0 * linear_passes(s) * routed_active * routed_blocks(s, p) * tokens / s.cluster.gpus;
+}
+
 // Routed-expert parameters with gradients (whole model): every MoE block's experts, the trained
 // top blocks' for freeze-tuning (dense blocks sit at the bottom), none for PEFT (adapters only).
 double routed_trainable_params(const Scenario& s, const ParamCount& p) {
@@ -352,7 +384,7 @@ double routed_trainable_params(const Scenario& s, const ParamCount& p) {
     const int trained = s.trainable_layers > 0 ? s.trainable_layers : std::max(1, m.layers / 4);
     return std::min(trained, m.moe_layers()) * p.mlp_routed;
   }
-  return (m.moe_layers() + p.mtp_layers) * p.mlp_routed;
+  return routed_blocks(s, p) * p.mlp_routed;
 }
 
 // EP > 1: the rank holding the busiest experts computes kMoeCapacityFactor x the mean of the
@@ -365,10 +397,8 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
   const Constant& cf = cal.moe_capacity_factor;
   double flops_per_gpu = 0, extra = 0;
   if (s.parallel.ep > 1 && m.is_moe()) {
-    const double routed_active = p.mlp_routed * m.top_k / m.experts;  // per token and MoE block
-    const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
-    flops_per_gpu = 2.0 * linear_passes(s) * routed_active * (m.moe_layers() + p.mtp_layers) * tokens / s.cluster.gpus;
-    extra = (ep_load_factor(s, cal) - 1.0) * flops_per_gpu / gemm_flops_per_s;
+    flops_per_gpu = routed_flops_per_gpu(s, p);
+    if (gemm_flops_per_s > 0) extra = (ep_load_factor(s, cal) - 1.0) * flops_per_gpu / gemm_flops_per_s;
   }
   if (ex)
     ex->add("time.expert_imbalance_s", extra, "s",
@@ -646,24 +676,13 @@ double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double toke
 }
 
 // A routed expert's GEMMs run on the rows that reach it, not on the micro-batch: of the tokens
-// each rank of its group dispatches (b (s / cp), over TP with sequence parallelism, gathered over
-// ETP), top_k / E go to each expert, from ep ranks. Their smallest dimension is the fewest of
-// those rows, the expert's width over ETP and the hidden size.
+// each rank of its group draws from (expert_rank_tokens), top_k / E go to each expert, from ep ranks. Their smallest
+// dimension is the fewest of those rows, the expert's width over ETP and the hidden size.
 double routed_gemm_d(const Scenario& s) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
-  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
-  const double tokens = static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard * x.expert_tp();
-  const double rows = tokens * m.top_k * std::max(1, x.ep) / m.experts;
+  const double rows = expert_rank_tokens(s) * m.top_k * std::max(1, x.ep) / m.experts;
   return std::min({rows, static_cast<double>(m.expert_ffn) / x.expert_tp(), static_cast<double>(m.hidden)});
-}
-
-// The routed experts' share of the linear-layer FLOPs (per token, active parameters).
-double routed_gemm_share(const Scenario& s, const ParamCount& p) {
-  const ModelArch& m = s.model;
-  if (!m.is_moe() || p.mlp_routed <= 0) return 0;
-  const double all = matmul_params(p, m);
-  return all > 0 ? p.mlp_routed * m.top_k / m.experts * (m.moe_layers() + p.mtp_layers) / all : 0;
 }
 
 }  // namespace
@@ -759,11 +778,13 @@ namespace {
 // share ran at `whole`): the same FLOPs over their rates, 1 / (1 / mixed - r / whole + r / e_r).
 double with_routed_experts(const Scenario& s, const Calibration& cal, double mixed, double whole, double routed,
                            double e_routed, Explainer* ex) {
-  const double e = 1.0 / (1.0 / mixed - routed / whole + routed / e_routed);
+  const double rest = std::max(0.0, 1.0 / mixed - routed / whole);
+  const double e = 1.0 / (rest + routed / e_routed);
   if (ex)
     ex->add("time.gemm_efficiency", e, "1",
             (std::string("the routed experts' GEMMs run on the rows that reach an expert, at e_max x d_r / (d_r + "
-                         "kGemmHalfSize), d_r = min(tokens a rank dispatches x etp x top_k x ep / experts, "
+                         "kGemmHalfSize), d_r = min(tokens an expert-parallel rank draws from (x etp with sequence "
+                         "parallelism) x top_k x ep / experts, "
                          "expert_ffn / etp, hidden); the other linear layers at their own figure (e_max x d / (d + "
                          "kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp), or its mix with the GEMMs "
                          "tensor-parallel overlap splits); combined by FLOPs: 1 / (1 / e_rest - r / e_whole + r / "
@@ -1061,7 +1082,12 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   // Routed experts run on the rows that reach them (with_routed_experts).
   const SplitGemms split = tp_overlap_split_gemms(s, p);
   const bool splits = split.share_by_tp + split.share_by_4 > 0;
-  const double routed = routed_gemm_share(s, p);
+  // The routed experts' share of the FLOPs the linear layers run (all but fused attention's).
+  const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
+  const bool fused = s.parallel.flash_attention;
+  const double attention_hw = fused ? c.flops.attention_per_token * tokens_per_gpu : 0.0;
+  const double linear_flops = c.flops.hardware_per_gpu_step - attention_hw;
+  const double routed = linear_flops > 0 ? std::clamp(routed_flops_per_gpu(s, p) / linear_flops, 0.0, 1.0) : 0.0;
   const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits || routed > 0 ? nullptr : ex);
   c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, routed > 0 ? nullptr : ex)
                              : whole_gemm_efficiency;
@@ -1074,9 +1100,6 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   const double peak = peak_tflops(s) * 1e12;
   // Fused attention is its own kernel at its own measured rate, in 16-bit even in FP8 runs; without
   // it the score GEMMs run as batched GEMMs with the linear layers.
-  const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
-  const bool fused = s.parallel.flash_attention;
-  const double attention_hw = fused ? c.flops.attention_per_token * tokens_per_gpu : 0.0;
   c.attention_efficiency = fused ? attention_efficiency(s, cal, ex) : 0.0;
   if (ex && !fused)
     ex->add("time.attention_efficiency", 0.0, "1",
@@ -1084,7 +1107,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.attention_s = fused ? c.flops.attention_kernel_per_token * tokens_per_gpu /
                               (s.cluster.peak_16bit_tflops * 1e12 * c.attention_efficiency)
                         : 0.0;
-  c.gemm_s = (c.flops.hardware_per_gpu_step - attention_hw) / (peak * c.gemm_efficiency);
+  c.gemm_s = linear_flops / (peak * c.gemm_efficiency);
   c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * routed_gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
   c.memory_bound_s = elementwise_s(s, cal);

@@ -320,18 +320,22 @@ inline constexpr ModelChange kModelChanges[] = {
                "benchmark's fake balanced gate (NeMo AutoModel FakeBalancedGate: token i routes to experts i k to "
                "i k + k - 1), gives every expert the same tokens, so no rank waits for a busier one and the "
                "all-to-alls carry the mean load, and with DeepEP a token reaches only the ranks and nodes holding "
-               "its k consecutive experts; random, random router logits (Megatron-Core "
-               "--moe-router-force-load-balancing: a token's experts a uniform random set), leaves the busiest rank "
-               "above the mean by chance only, 1 + sqrt(2 ln ep) standard deviations of its hypergeometric load.",
+               "its k consecutive experts.",
      .effect = "Only scenarios that set fake_balanced move: DeepSeek-V3 with EP 64 over 8 nodes and DeepEP, 4.63 to "
-               "0.875 network copies a token and 6.72 to 1.75 NVLink copies, no expert imbalance; Qwen3-235B-A22B "
-               "with EP 32 and random logits, load factor 1.25 to 1.02. Every scenario and link without the field "
-               "unchanged."},
+               "0.875 network copies a token and 6.72 to 1.75 NVLink copies, no expert imbalance. Every scenario "
+               "and link without the field unchanged."},
+    {.version = 22, .date = "2026-12-05",
+     .change = "parallel.moe_routing random: random router logits (Megatron-Core --moe-router-force-load-balancing, "
+               "moe_utils.py RandomSTE) make a token's experts a uniform random set, so the traffic is a learned "
+               "router's but the busiest rank exceeds the mean by chance only: a rank's load is hypergeometric, and "
+               "the busiest of ep ranks lies at most sqrt(2 ln ep) standard deviations above the mean.",
+     .effect = "Only scenarios that set random move: Qwen3-235B-A22B with EP 32 and 2,048 tokens a rank, load "
+               "factor 1.25 to 1.02 (less expert imbalance, all-to-alls x 0.82)."},
     {.version = 22, .date = "2026-12-05",
      .change = "A routed expert's GEMMs run at the efficiency of their own size: their smallest dimension is the "
-               "fewest of the rows that reach the expert (tokens a rank dispatches x top_k x ep / experts), its "
-               "width over ETP and the hidden size, where the model used the micro-batch's tokens and hidden / tp "
-               "for every linear layer.",
+               "fewest of the rows that reach the expert (tokens its expert-parallel rank draws from x top_k x ep / "
+               "experts, the rank's tokens gathered over ETP with sequence parallelism), its width over ETP and the "
+               "hidden size, where the model used the micro-batch's tokens and hidden / tp for every linear layer.",
      .effect = "Compute time of MoE moves with its experts' size: Qwen3-30B-A3B (experts of width 768) with EP 8, 1 "
                "x 4,096 tokens a micro-batch, expert GEMMs at 0.75 instead of 0.89 of the large-GEMM rate; golden "
                "links custom-arch-moe-mla (64 experts of 1,408, top 6, no EP: 384 rows an expert) 1.17 to 1.32 s a "

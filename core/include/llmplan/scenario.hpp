@@ -39,7 +39,7 @@ enum class EpDispatcher { alltoall, deepep };
 // expert-parallel rank gets kMoeCapacityFactor x the mean, and a token's experts land as uniform
 // routing would place them), or a benchmark's fake balanced gate (NeMo AutoModel's
 // FakeBalancedGate: token i goes to experts i k, ..., i k + k - 1 mod E, so every expert gets the
-// same tokens and a token's k experts sit side by side on one or two ranks), or random logits
+// same tokens and a token's k experts sit side by side, on ceil(k ep / E) ranks or one more), or random logits
 // (Megatron-Core --moe-router-force-load-balancing: fresh normal logits a call, so a token's k
 // experts are a uniform random set and the busiest rank exceeds the mean by chance only).
 enum class MoeRouting { learned, fake_balanced, random };
