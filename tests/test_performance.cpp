@@ -740,6 +740,18 @@ TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
   CHECK(explained_input(*me, "d_routed") == 1024.0);
 }
 
+TEST_CASE("An MoE model whose blocks are all dense runs no routed GEMMs and waits for no busier rank") {
+  // 8 experts declared, but dense_layers = layers: no block routes, so no expert GEMM rate exists and
+  // the expert imbalance is 0 (it divided by that missing rate once).
+  const Scenario s = parse(R"({"model": {"layers": 4, "hidden": 1024, "heads": 8, "ffn": 4096, "vocab": 32000,
+      "experts": 8, "top_k": 2, "expert_ffn": 1024, "dense_layers": 4}, "seq_len": 2048, "global_batch": 64,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"ep": 8, "moe_routing": "random"}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  CHECK(r.time.expert_imbalance_s == 0.0);
+  CHECK(std::isfinite(r.time.step_s));
+  CHECK(r.time.step_s > 0);
+}
+
 TEST_CASE("Inside one node DeepEP sends a token once per destination rank, the all-to-all once per routed expert") {
   // Qwen3-30B-A3B (128 experts, top 8) with EP 8 on one node of 8 H100s: 16 experts a rank. The
   // all-to-all dispatcher sends a copy to every routed expert on another rank, 8 x 7 / 8 = 7 a
