@@ -131,6 +131,17 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(megatron_flags(d.megatron_args).at("--moe-token-dispatcher-type") == "flex");
   CHECK(megatron_flags(d.megatron_args).at("--moe-flex-dispatcher-backend") == "deepep");
   CHECK(d.torchtitan_toml.find("expert_parallel_comm_backend = \"deepep\"\n") != std::string::npos);
+  // Random router logits are Megatron-LM's --moe-router-force-load-balancing (a benchmark setting);
+  // a learned router (the default) and NeMo AutoModel's fake balanced gate carry no flag there.
+  CHECK(f.count("--moe-router-force-load-balancing") == 0);
+  Scenario random = s;
+  random.parallel.moe_routing = MoeRouting::random;
+  const LaunchArtifacts ra = launch_artifacts(random, estimate(random, default_calibration()), default_calibration());
+  CHECK(megatron_flags(ra.megatron_args).count("--moe-router-force-load-balancing") == 1);
+  Scenario fake = s;
+  fake.parallel.moe_routing = MoeRouting::fake_balanced;
+  const LaunchArtifacts fb = launch_artifacts(fake, estimate(fake, default_calibration()), default_calibration());
+  CHECK(megatron_flags(fb.megatron_args).count("--moe-router-force-load-balancing") == 0);
   // Activation offload: Megatron-LM's --cpu-offloading with --cpu-offloading-num-layers, which must
   // be fewer than the model's layers (TransformerConfig), so "every layer" of Mixtral's 32 is 31.
   // Megatron-LM refuses it with pipeline parallelism and with recompute: no arguments then, and the

@@ -247,6 +247,8 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
   }
+  // Random router logits, a benchmark's forced balance (Megatron-Core moe_router_force_load_balancing).
+  if (x.ep > 1 && x.moe_routing == MoeRouting::random) arg("--moe-router-force-load-balancing");
   if (x.ep > 1 && x.ep_comm_overlap) {
     arg("--overlap-moe-expert-parallel-comm");  // the combined 1F1B schedule
     arg("--delay-wgrad-compute");
