@@ -669,15 +669,20 @@ double gemm_max_efficiency(const Scenario& s, const Calibration& cal) {
 double gemm_tokens(const Scenario& s) { return static_cast<double>(s.micro_batch) * s.seq_len / s.parallel.cp; }
 double gemm_width(const Scenario& s) { return static_cast<double>(s.model.hidden) / s.parallel.tp; }
 
-// The efficiency of a linear-layer GEMM over `tokens` rows: e_max d / (d + kGemmHalfSize).
-double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double tokens) {
-  const double d = std::min(tokens, gemm_width(s));
+// The efficiency of a GEMM whose smallest dimension is d: e_max d / (d + kGemmHalfSize).
+double gemm_efficiency_at(const Scenario& s, const Calibration& cal, double d) {
   return gemm_max_efficiency(s, cal) * d / (d + cal.gemm_half_size.value);
 }
 
+// A linear layer's GEMM over `tokens` rows: d = min(tokens, hidden / tp).
+double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double tokens) {
+  return gemm_efficiency_at(s, cal, std::min(tokens, gemm_width(s)));
+}
+
 // A routed expert's GEMMs run on the rows that reach it, not on the micro-batch: of the tokens
-// each rank of its group draws from (expert_rank_tokens), top_k / E go to each expert, from ep ranks. Their smallest
-// dimension is the fewest of those rows, the expert's width over ETP and the hidden size.
+// each rank of its group draws from (expert_rank_tokens), top_k / E go to each expert, from ep
+// ranks. Their smallest dimension is the fewest of those rows, the expert's width over ETP and the
+// hidden size.
 double routed_gemm_d(const Scenario& s) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
@@ -1091,9 +1096,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits || routed > 0 ? nullptr : ex);
   c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, routed > 0 ? nullptr : ex)
                              : whole_gemm_efficiency;
-  const double d_routed = routed > 0 ? routed_gemm_d(s) : 0.0;
-  const double routed_gemm_efficiency =
-      routed > 0 ? gemm_max_efficiency(s, cal) * d_routed / (d_routed + cal.gemm_half_size.value) : 0.0;
+  const double routed_gemm_efficiency = routed > 0 ? gemm_efficiency_at(s, cal, routed_gemm_d(s)) : 0.0;
   if (routed > 0)
     c.gemm_efficiency =
         with_routed_experts(s, cal, c.gemm_efficiency, whole_gemm_efficiency, routed, routed_gemm_efficiency, ex);
