@@ -740,6 +740,40 @@ TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
   CHECK(explained_input(*me, "d_routed") == 1024.0);
 }
 
+TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HBM") {
+  // Qwen3-30B-A3B (48 MoE blocks, hidden 2048, 128 experts, top 8) with EP 8 on 16 H100s, BF16, no
+  // recompute, 512 x 4,096 tokens over DP 16: 131,072 tokens a GPU. Megatron-Core's all-to-all
+  // dispatcher, 16 experts a rank: permute 2 x 8 rows, unpermute 8 + 1, sort and unsort 2 x 8
+  // each = 57 rows of 2,048 a token and block; forward and backward: 131,072 x 48 x 2 x 57 x
+  // 2,048 x 2 B = 2.9377574e12 B over 3,350 GB/s x kMemBwEfficiency.
+  const Calibration cal = default_calibration();
+  const double bw = 3350e9 * cal.mem_bw_efficiency.value;
+  const Scenario a2a = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "parallel": {"ep": 8, "ep_dispatcher": "alltoall"}})");
+  Explainer ex;
+  const EstimateResult r = estimate(a2a, cal, &ex);
+  const Explanation* e = explained(ex, "time.moe_permute_s");
+  REQUIRE(e != nullptr);
+  CHECK(explained_input(*e, "rows_per_token") == 57.0);
+  CHECK(e->value == doctest::Approx(2.9377574e12 / bw).epsilon(1e-6));
+  // DeepEP writes the rows where the experts read them: permute and unpermute only, 25 rows; a full
+  // recompute repeats the forward's copies: 3 passes.
+  const Scenario deepep = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
+      "parallel": {"ep": 8, "ep_dispatcher": "deepep", "recompute": "full"}})");
+  Explainer dx;
+  estimate(deepep, cal, &dx);
+  const Explanation* d = explained(dx, "time.moe_permute_s");
+  REQUIRE(d != nullptr);
+  CHECK(d->value == doctest::Approx(2.9377574e12 * 25.0 / 57.0 * 3.0 / 2.0 / bw).epsilon(1e-6));
+  // The copies are memory-bound time of the step; a dense model has none.
+  CHECK(r.time.step_s > e->value);
+  Explainer lx;
+  estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}})"), cal, &lx);
+  const Explanation* l = explained(lx, "time.moe_permute_s");
+  CHECK((l == nullptr || l->value == 0.0));
+}
+
 TEST_CASE("An MoE model whose blocks are all dense runs no routed GEMMs and waits for no busier rank") {
   // 8 experts declared, but dense_layers = layers: no block routes, so no expert GEMM rate exists and
   // the expert imbalance is 0 (it divided by that missing rate once).

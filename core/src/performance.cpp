@@ -947,6 +947,47 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   return hbm_s(s, cal, tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts));
 }
 
+// Memory-bound time per GPU per step of routing tokens to experts and back: copies of hidden-wide
+// rows the GEMMs do not count. Megatron-Core's token dispatchers
+// (megatron/core/transformer/moe/token_dispatcher.py) per MoE block and forward pass:
+// - permute (moe_utils.permute): each of a token's k copies reads its row and writes it in expert
+//   order, 2 k h elements; unpermute reads the k expert outputs and writes the combined row, (k + 1) h;
+// - the all-to-all dispatcher with EP and several experts a rank adds sort_chunks_by_idxs before the
+//   experts and its inverse after them, 2 k h each, on the rows gathered over expert TP with
+//   sequence parallelism (DeepEP's dispatch writes the rows where the experts read them).
+// Each copy's backward moves the same rows the other way, and a recomputed forward repeats them.
+double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
+  const ModelArch& m = s.model;
+  const Parallel& x = s.parallel;
+  if (!m.is_moe()) return 0;
+  const double k = m.top_k;
+  const bool sp = x.sequence_parallel && x.tp > 1;
+  const double h_share = sp ? m.hidden / static_cast<double>(x.tp) : m.hidden;
+  const bool sorts = x.ep > 1 && x.ep_dispatcher == EpDispatcher::alltoall && m.experts / x.ep > 1;
+  const double gathered = sp ? x.expert_tp() : 1.0;
+  const double rows = (3.0 * k + 1.0) + (sorts ? 4.0 * k * gathered : 0.0);
+  const double passes = 2.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
+  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * x.cp);
+  const double blocks = routed_blocks(s, p) / x.pp;
+  const double bytes = tokens * blocks * passes * rows * h_share * element_bytes(s.precision);
+  const double t = hbm_s(s, cal, bytes);
+  if (ex)
+    ex->add("time.moe_permute_s", t, "s",
+            "tokens x MoE blocks per stage x passes (forward, backward, + a recomputed forward) x hidden-wide rows "
+            "copied per token ((3 k + 1): permute k copies, unpermute k in and 1 out; + 4 k x expert TP with the "
+            "all-to-all dispatcher's sort by local expert and its inverse, EP > 1) x h (/ tp with sequence "
+            "parallelism) x bytes / (HBM bandwidth x kMemBwEfficiency) (Megatron-Core token_dispatcher.py, "
+            "moe_utils.permute, unpermute, sort_chunks_by_idxs); part of memory_bound_s",
+            {{"top_k", k},
+             {"rows_per_token", rows},
+             {"passes", passes},
+             {"tokens_per_gpu", tokens},
+             {"moe_blocks_per_stage", blocks},
+             {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
+  return t;
+}
+
 // Parameters and trained parameters one GPU holds the 16-bit copies of (its TP x PP share of the
 // dense ones, EP x ETP x PP of the routed experts), and of the trained ones the routed experts'
 // share, which reduces over the expert-data-parallel group.
@@ -1113,7 +1154,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.gemm_s = linear_flops / (peak * c.gemm_efficiency);
   c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * routed_gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
-  c.memory_bound_s = elementwise_s(s, cal);
+  c.moe_permute_s = moe_permute_s(s, p, cal, ex);
+  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s;
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
@@ -1174,6 +1216,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"attention_s", c.attention_s},
              {"attention_kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"memory_bound_s", c.memory_bound_s},
+             {"moe_permute_s", c.moe_permute_s},
              {"framework_copy_s", c.framework_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
