@@ -955,7 +955,9 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 // - the all-to-all dispatcher with EP and several experts a rank adds sort_chunks_by_idxs before the
 //   experts and its inverse after them, 2 k h each, on the rows gathered over expert TP with
 //   sequence parallelism (DeepEP's dispatch writes the rows where the experts read them).
-// Each copy's backward moves the same rows the other way, and a recomputed forward repeats them.
+// Each copy's backward moves the same rows the other way, and a recomputed forward repeats them
+// (the routing probabilities' gradient reads the expert outputs once more: not counted, so this is
+// a lower bound).
 double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
