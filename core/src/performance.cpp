@@ -1207,7 +1207,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
             "(16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; "
             "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
-            "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency); "
+            "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) "
+            "+ MoE token copies (time.moe_permute_s); "
             "+ the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run "
             "calibrates the "
             "scenario",
