@@ -312,10 +312,8 @@ double ep_network_copies_per_token(const Scenario& s, const GroupLink& g) {
   if (ep <= 1 || !m.is_moe() || g.nodes <= 1) return 0;
   if (s.parallel.ep_dispatcher == EpDispatcher::alltoall)
     return m.top_k * static_cast<double>(ep - g.ranks_per_node) / ep;
-  // A node holds its ranks' experts: E / ep x ranks_per_node (E / nodes when they divide).
-  const double per_node = s.parallel.moe_routing == MoeRouting::fake_balanced
-                              ? static_cast<double>(m.experts) / ep * g.ranks_per_node
-                              : static_cast<double>(m.experts / g.nodes);
+  // A node holds its ranks' experts: E / ep x ranks_per_node (E / nodes, the group filling its nodes).
+  const double per_node = static_cast<double>(m.experts) / ep * g.ranks_per_node;
   return (g.nodes - 1) * holders_reached(s, per_node);
 }
 
