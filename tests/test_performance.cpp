@@ -611,6 +611,16 @@ TEST_CASE("DeepEP sends a token across the network once per destination node, no
   CHECK(ep_scale_up_copies_per_token(deepep, eight_nodes) == doctest::Approx(6.716281).epsilon(1e-6));
   CHECK(ep_scale_up_copies_per_token(a2a, eight_nodes) == doctest::Approx(0.875));
   CHECK(rd.time.comm.ep_s < ra.time.comm.ep_s);
+  // Nodes of 6 GPUs under EP 32 (GPT-OSS 20B: 32 experts, top 4): a full node holds 6 ranks' 6
+  // experts, and a token reaches each of the 5 other nodes with 1 - C(26, 4) / C(32, 4) = 1 -
+  // 14,950 / 35,960 = 0.584260: 2.921301 copies (model 23; 32 / 6 rounded down to 5 experts before).
+  const Scenario six = parse(R"({"model": {"preset": "gpt-oss-20b"}, "seq_len": 4096, "global_batch": 96,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 96, "gpus_per_node": 6},
+      "parallel": {"ep": 32, "ep_dispatcher": "deepep"}})");
+  const GroupLink six_nodes = group_link(six, 32, 1);
+  REQUIRE(six_nodes.ranks_per_node == 6);
+  REQUIRE(six_nodes.nodes == 6);
+  CHECK(ep_network_copies_per_token(six, six_nodes) == doctest::Approx(2.921301).epsilon(1e-6));
 }
 
 TEST_CASE("A fake balanced gate sends a token to k consecutive experts, with no busiest rank") {
@@ -751,12 +761,18 @@ TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HB
   const Scenario a2a = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 512,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "parallel": {"ep": 8, "ep_dispatcher": "alltoall"}})");
   Explainer ex;
-  const EstimateResult r = estimate(a2a, cal, &ex);
+  estimate(a2a, cal, &ex);
   const Explanation* e = explained(ex, "time.moe_permute_s");
   REQUIRE(e != nullptr);
   CHECK(explained_input(*e, "rows_per_token") == 57.0);
   CHECK(e->value == doctest::Approx(2.9377574e12 / bw).epsilon(1e-6));
-  // DeepEP writes the rows where the experts read them: permute and unpermute only, 25 rows; a full
+  // The compute time's memory-bound part holds them.
+  const Explanation* c = explained(ex, "time.compute_s");
+  REQUIRE(c != nullptr);
+  CHECK(explained_input(*c, "moe_permute_s") == e->value);
+  CHECK(explained_input(*c, "memory_bound_s") > e->value);
+  // DeepEP receives a token once per rank holding one of its 8 experts, 8 x (1 - C(112, 8) / C(128, 8))
+  // = 8 x 0.667420 = 5.339361 ranks, and permutes the received rows: 24 + 5.339361 rows; a full
   // recompute repeats the forward's copies: 3 passes.
   const Scenario deepep = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 512,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
@@ -765,13 +781,22 @@ TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HB
   estimate(deepep, cal, &dx);
   const Explanation* d = explained(dx, "time.moe_permute_s");
   REQUIRE(d != nullptr);
-  CHECK(d->value == doctest::Approx(2.9377574e12 * 25.0 / 57.0 * 3.0 / 2.0 / bw).epsilon(1e-6));
-  // The copies are memory-bound time of the step; a dense model has none.
-  CHECK(r.time.step_s > e->value);
+  CHECK(explained_input(*d, "rows_per_token") == doctest::Approx(29.339361).epsilon(1e-6));
+  CHECK(d->value == doctest::Approx(2.9377574e12 * 29.339361 / 57.0 * 3.0 / 2.0 / bw).epsilon(1e-6));
+  // Mixtral 8x7B (top 2) with TP 8, sequence parallelism and no EP: Megatron's allgather dispatcher
+  // gathers the 8 ranks' tokens and every rank permutes them all, (3 x 2 + 1) x 8 = 56 rows of
+  // 4,096 / 8 = 512 a token.
+  const Scenario mixtral = parse(R"({"model": {"preset": "mixtral-8x7b"}, "seq_len": 4096, "global_batch": 64,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "parallel": {"tp": 8, "sequence_parallel": true}})");
+  Explainer mx;
+  estimate(mixtral, cal, &mx);
+  const Explanation* mp = explained(mx, "time.moe_permute_s");
+  REQUIRE(mp != nullptr);
+  CHECK(explained_input(*mp, "rows_per_token") == 56.0);
+  // A dense model has none.
   Explainer lx;
   estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}})"), cal, &lx);
-  const Explanation* l = explained(lx, "time.moe_permute_s");
-  CHECK((l == nullptr || l->value == 0.0));
+  CHECK(explained(lx, "time.moe_permute_s") == nullptr);
 }
 
 TEST_CASE("An MoE model whose blocks are all dense runs no routed GEMMs and waits for no busier rank") {

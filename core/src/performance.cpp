@@ -946,26 +946,38 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 }
 
 // Memory-bound time per GPU per step of routing tokens to experts and back: copies of hidden-wide
-// rows the GEMMs do not count. Megatron-Core's token dispatchers
-// (megatron/core/transformer/moe/token_dispatcher.py) per MoE block and forward pass:
-// - permute (moe_utils.permute): each of a token's k copies reads its row and writes it in expert
-//   order, 2 k h elements; unpermute reads the k expert outputs and writes the combined row, (k + 1) h;
-// - the all-to-all dispatcher with EP and several experts a rank adds sort_chunks_by_idxs before the
-//   experts and its inverse after them, 2 k h each, on the rows gathered over expert TP with
-//   sequence parallelism (DeepEP's dispatch writes the rows where the experts read them).
-// Each copy's backward moves the same rows the other way, and a recomputed forward repeats them
-// (the routing probabilities' gradient reads the expert outputs once more: not counted, so this is
-// a lower bound).
+// rows the GEMMs do not count, per token and MoE block in the forward pass, by Megatron-Core's token
+// dispatcher (megatron/core/transformer/moe/token_dispatcher.py, moe_utils.py):
+// - permute: each of a token's k copies reads its row and writes it in expert order, 2 k rows;
+//   unpermute reads the k expert outputs and writes the combined row, k + 1;
+// - without EP (Megatron's allgather dispatcher) the permutation runs on the tokens gathered over
+//   expert TP with sequence parallelism, every rank permuting them all: (3 k + 1) x etp;
+// - the all-to-all dispatcher permutes its own tokens before the all-to-all, and with several experts
+//   a rank sorts the received rows by local expert and back after it (sort_chunks_by_idxs), 2 k rows
+//   each on the rows gathered over expert TP with sequence parallelism: 3 k + 1 + 4 k x etp;
+// - DeepEP (the flex dispatcher) receives a token once per rank holding one of its experts (R ranks)
+//   and permutes the received rows into expert order and back: 2 k + k + R.
+// Each copy's backward moves the same rows the other way, and a recomputed forward repeats them.
+// (Permute's backward is a k-to-1 sum, k + 1 rows, and the routing probabilities' gradient reads
+// the k expert outputs once more: about the forward's rows in all.)
+double moe_permute_rows(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const Parallel& x = s.parallel;
+  const double k = m.top_k;
+  const double gathered = x.sequence_parallel && x.tp > 1 ? x.expert_tp() : 1.0;
+  if (x.ep <= 1) return (3 * k + 1) * gathered;
+  if (x.ep_dispatcher == EpDispatcher::deepep) return 3 * k + x.ep * holders_reached(s, m.experts / x.ep);
+  return 3 * k + 1 + (m.experts / x.ep > 1 ? 4 * k * gathered : 0.0);
+}
+
 double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
-  if (!m.is_moe()) return 0;
+  if (!m.is_moe() || routed_blocks(s, p) == 0) return 0;
   const double k = m.top_k;
   const bool sp = x.sequence_parallel && x.tp > 1;
   const double h_share = sp ? m.hidden / static_cast<double>(x.tp) : m.hidden;
-  const bool sorts = x.ep > 1 && x.ep_dispatcher == EpDispatcher::alltoall && m.experts / x.ep > 1;
-  const double gathered = sp ? x.expert_tp() : 1.0;
-  const double rows = (3.0 * k + 1.0) + (sorts ? 4.0 * k * gathered : 0.0);
+  const double rows = moe_permute_rows(s);
   const double passes = 2.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * x.cp);
   const double blocks = routed_blocks(s, p) / x.pp;
@@ -973,11 +985,14 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
   const double t = hbm_s(s, cal, bytes);
   if (ex)
     ex->add("time.moe_permute_s", t, "s",
-            "tokens x MoE blocks per stage x passes (forward, backward, + a recomputed forward) x hidden-wide rows "
-            "copied per token ((3 k + 1): permute k copies, unpermute k in and 1 out; + 4 k x expert TP with the "
-            "all-to-all dispatcher's sort by local expert and its inverse, EP > 1) x h (/ tp with sequence "
-            "parallelism) x bytes / (HBM bandwidth x kMemBwEfficiency) (Megatron-Core token_dispatcher.py, "
-            "moe_utils.permute, unpermute, sort_chunks_by_idxs); part of memory_bound_s",
+            "tokens x MoE blocks per stage x passes (forward, backward, + a forward rerun by full or selective_op "
+            "recompute) x hidden-wide rows copied per token x h (/ tp with sequence parallelism) x bytes / (HBM "
+            "bandwidth x kMemBwEfficiency); rows: permute k copies in and out, unpermute k in and 1 out, 3 k + 1; "
+            "without EP x expert TP with sequence parallelism (the allgather dispatcher permutes the gathered "
+            "tokens); the all-to-all dispatcher with several experts a rank + 4 k (x expert TP with sequence "
+            "parallelism) for its sort by local expert and back; DeepEP 3 k + R, R the ranks a token reaches "
+            "(Megatron-Core token_dispatcher.py, moe_utils.permute, unpermute, sort_chunks_by_idxs); part of "
+            "memory_bound_s",
             {{"top_k", k},
              {"rows_per_token", rows},
              {"passes", passes},
