@@ -131,6 +131,15 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(megatron_flags(d.megatron_args).at("--moe-token-dispatcher-type") == "flex");
   CHECK(megatron_flags(d.megatron_args).at("--moe-flex-dispatcher-backend") == "deepep");
   CHECK(d.torchtitan_toml.find("expert_parallel_comm_backend = \"deepep\"\n") != std::string::npos);
+  // HybridEP is the flex dispatcher's other backend (--moe-flex-dispatcher-backend hybridep) and a
+  // torchtitan expert_parallel_comm_backend of its own.
+  Scenario hybridep = s;
+  hybridep.parallel.ep_dispatcher = EpDispatcher::hybridep;
+  const LaunchArtifacts hy =
+      launch_artifacts(hybridep, estimate(hybridep, default_calibration()), default_calibration());
+  CHECK(megatron_flags(hy.megatron_args).at("--moe-token-dispatcher-type") == "flex");
+  CHECK(megatron_flags(hy.megatron_args).at("--moe-flex-dispatcher-backend") == "hybridep");
+  CHECK(hy.torchtitan_toml.find("expert_parallel_comm_backend = \"hybridep\"\n") != std::string::npos);
   // Random router logits are Megatron-LM's --moe-router-force-load-balancing (a benchmark setting);
   // a learned router (the default) and NeMo AutoModel's fake balanced gate carry no flag there.
   CHECK(f.count("--moe-router-force-load-balancing") == 0);

@@ -399,7 +399,7 @@ TEST_SUITE("links") {
         {20, 1, "2026-12-05", "forward collectives only"},
         {21, 1, "2026-12-05", "fake balanced gate"},
         {22, 2, "2026-12-05", "random router logits"},
-        {23, 2, "2026-12-05", "Routing tokens to experts"},
+        {23, 3, "2026-12-05", "Routing tokens to experts"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

@@ -783,6 +783,16 @@ TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HB
   REQUIRE(d != nullptr);
   CHECK(explained_input(*d, "rows_per_token") == doctest::Approx(29.339361).epsilon(1e-6));
   CHECK(d->value == doctest::Approx(2.9377574e12 * 29.339361 / 57.0 * 3.0 / 2.0 / bw).epsilon(1e-6));
+  // HybridEP sends DeepEP's copies, but its kernels place the rows in expert order: no copies on the
+  // compute stream.
+  Scenario hybridep = deepep;
+  hybridep.parallel.ep_dispatcher = EpDispatcher::hybridep;
+  Explainer hx;
+  const EstimateResult rh = estimate(hybridep, cal, &hx);
+  const Explanation* hp = explained(hx, "time.moe_permute_s");
+  REQUIRE(hp != nullptr);
+  CHECK(hp->value == 0.0);
+  CHECK(rh.time.comm.ep_s == doctest::Approx(estimate(deepep, cal).time.comm.ep_s));
   // Mixtral 8x7B (top 2) with TP 8, sequence parallelism and no EP: Megatron's allgather dispatcher
   // gathers the 8 ranks' tokens and every rank permutes them all, (3 x 2 + 1) x 8 = 56 rows of
   // 4,096 / 8 = 512 a token.

@@ -149,7 +149,7 @@ enum class Lang { en, zh };
   X(ln_link_too_long) X(ln_newer_format) X(ln_bad_format_version) X(ln_missing_format_version) X(ln_bad_catalog_version) X(ln_catalog_unavailable) X(ln_newer_model) X(ln_bad_model_version) X(ln_bad_view_state) X(ln_unknown_code) X(ln_duplicate) X(ln_invalid_default) X(ln_invalid_dropped) X(ln_invalid_model) X(ln_invalid) X(ln_missing_model) X(ln_question_scenario_only) X(ln_catalog_damaged) X(ln_catalog_release_missing) \
   X(page_form_title) \
   X(edit_scenario) \
-  X(ep_dispatcher) X(t_ep_dispatcher) X(ep_dispatcher_alltoall) X(ep_dispatcher_deepep) \
+  X(ep_dispatcher) X(t_ep_dispatcher) X(ep_dispatcher_alltoall) X(ep_dispatcher_deepep) X(ep_dispatcher_hybridep) \
   X(moe_routing) X(t_moe_routing) X(moe_routing_learned) X(moe_routing_fake_balanced) X(moe_routing_random) \
   X(place_data_local_fmt) X(place_data_staging_fmt) X(place_data_fs_fmt) X(place_data_too_big) X(place_data_unknown_nvme) X(place_fs_examples) X(place_ckpt_local_fmt) X(place_ckpt_fs_fmt) X(rdma_one_node_fmt) X(rdma_needed_fmt) X(rdma_no_fabric) X(rdma_optional_fmt) \
   X(label_sep) X(no_tokens_hint) X(price_per_gpu_hour) X(price_src_user) X(price_src_instance_fmt) X(price_src_median_fmt) X(price_src_none) \

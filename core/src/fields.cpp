@@ -260,7 +260,7 @@ const FieldSpec kFields[] = {
      .section = "layout", .applies = "parallel.ep>1", .stage = kInput, .ref = REF(parallel.ep_comm_overlap)},
     {.path = "parallel.ep_dispatcher", .type = T::choice, .code = "xd", .label = "ep_dispatcher",
      .help = "t_ep_dispatcher",
-     .meaning = "How tokens reach their experts: alltoall sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); deepep one copy per destination node over the network and one per destination GPU over the scale-up link (DeepEP, HybridEP: Megatron-Core --moe-token-dispatcher-type flex).",
+     .meaning = "How tokens reach their experts: alltoall sends one copy per routed expert (Megatron-Core's alltoall dispatcher, torchtitan); deepep one copy per destination node over the network and one per destination GPU over the scale-up link, the received rows then permuted into expert order on the compute stream (DeepEP: Megatron-Core --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend deepep); hybridep the same traffic, its kernels writing and reading the rows in expert order themselves (HybridEP: --moe-flex-dispatcher-backend hybridep; torchtitan expert_parallel_comm_backend hybridep).",
      .choices = kEpDispatcherNames, .section = "layout", .applies = "parallel.ep>1", .stage = kInput,
      .ref = ENUM_REF(parallel.ep_dispatcher)},
     {.path = "parallel.moe_routing", .type = T::choice, .code = "mr", .label = "moe_routing",

@@ -241,9 +241,9 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (s.model.is_moe() && x.expert_tp() != x.tp) arg("--expert-tensor-parallel-size", num(x.expert_tp()));
   // Megatron-Core's default dispatcher is allgather; the model counts an all-to-all, or DeepEP's
   // per-node dispatch through the flex dispatcher.
-  if (x.ep > 1 && x.ep_dispatcher == EpDispatcher::deepep) {
+  if (x.ep > 1 && x.dispatches_per_rank()) {
     arg("--moe-token-dispatcher-type", "flex");
-    arg("--moe-flex-dispatcher-backend", "deepep");
+    arg("--moe-flex-dispatcher-backend", x.ep_dispatcher == EpDispatcher::hybridep ? "hybridep" : "deepep");
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
   }
@@ -399,7 +399,9 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "context_parallel_degree = " + num(x.cp) + "\n";
   t += "expert_parallel_degree = " + num(x.ep) + "\n";
   if (x.ep > 1) t += "expert_tensor_parallel_degree = " + num(x.expert_tp()) + "\n";  // torchtitan's default is 1
-  if (x.ep > 1 && x.ep_dispatcher == EpDispatcher::deepep) t += "expert_parallel_comm_backend = \"deepep\"\n";
+  if (x.ep > 1 && x.dispatches_per_rank())
+    t += std::string("expert_parallel_comm_backend = \"") + kEpDispatcherNames[static_cast<int>(x.ep_dispatcher)] +
+         "\"\n";
   t += "pipeline_parallel_degree = " + num(x.pp) + "\n";
   if (x.pp > 1) {
     t += std::string("pipeline_parallel_schedule = \"") + (x.vp > 1 ? "Interleaved1F1B" : "1F1B") + "\"\n";

@@ -549,7 +549,7 @@ namespace {
 // the part's SM count; 0 for NCCL's all-to-all, whose SM use no source states, and where the
 // catalog has no SM count (both optimistic).
 double ep_comm_sm_share(const Scenario& s, const Calibration& cal) {
-  if (s.parallel.ep_dispatcher != EpDispatcher::deepep || s.cluster.sm_count <= 0) return 0;
+  if (!s.parallel.dispatches_per_rank() || s.cluster.sm_count <= 0) return 0;
   return std::min(1.0, cal.deepep_sms.value / s.cluster.sm_count);
 }
 }  // namespace
@@ -618,7 +618,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
             "FakeBalancedGate), and the nodes and ranks it reaches are counted over their starting points",
             {{"ranks_per_node", r},
              {"nodes", static_cast<double>(ep_group.nodes)},
-             {"deepep", x.ep_dispatcher == EpDispatcher::deepep ? 1.0 : 0.0},
+             {"deepep", x.dispatches_per_rank() ? 1.0 : 0.0},
              {"fake_balanced", x.moe_routing == MoeRouting::fake_balanced ? 1.0 : 0.0},
              {"network_copies_per_token", copies},
              {"scale_up_copies_per_token", scale_up},
@@ -956,7 +956,9 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 //   a rank sorts the received rows by local expert and back after it (sort_chunks_by_idxs), 2 k rows
 //   each on the rows gathered over expert TP with sequence parallelism: 3 k + 1 + 4 k x etp;
 // - DeepEP (the flex dispatcher) receives a token once per rank holding one of its experts (R ranks)
-//   and permutes the received rows into expert order and back: 2 k + k + R.
+//   and permutes the received rows into expert order and back: 2 k + k + R; HybridEP's dispatch and
+//   combine kernels write and read the rows in expert order themselves (dispatch_with_permute,
+//   combine_with_unpermute): no copies on the compute stream.
 // Each copy's backward moves the same rows the other way, and a recomputed forward repeats them.
 // (Permute's backward is a k-to-1 sum, k + 1 rows, and the routing probabilities' gradient reads
 // the k expert outputs once more: about the forward's rows in all.)
@@ -966,6 +968,7 @@ double moe_permute_rows(const Scenario& s) {
   const double k = m.top_k;
   const double gathered = x.sequence_parallel && x.tp > 1 ? x.expert_tp() : 1.0;
   if (x.ep <= 1) return (3 * k + 1) * gathered;
+  if (x.ep_dispatcher == EpDispatcher::hybridep) return 0;
   if (x.ep_dispatcher == EpDispatcher::deepep) return 3 * k + x.ep * holders_reached(s, m.experts / x.ep);
   return 3 * k + 1 + (m.experts / x.ep > 1 ? 4 * k * gathered : 0.0);
 }

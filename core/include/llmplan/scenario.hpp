@@ -34,7 +34,9 @@ enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan 
 // How MoE tokens reach their experts: one NCCL all-to-all copy per routed expert (Megatron-Core's
 // alltoall dispatcher, torchtitan), or one copy per destination node over the network, forwarded
 // inside the node over the scale-up link (DeepEP and HybridEP; DeepSeek-V3's dispatch kernels).
-enum class EpDispatcher { alltoall, deepep };
+// DeepEP's Megatron-Core backend permutes the rows it receives into expert order on the compute
+// stream; HybridEP writes them in that order from its communication kernels.
+enum class EpDispatcher { alltoall, deepep, hybridep };
 // How the router spreads tokens over the experts: learned (a trained router: the busiest
 // expert-parallel rank gets kMoeCapacityFactor x the mean, and a token's experts land as uniform
 // routing would place them), or a benchmark's fake balanced gate (NeMo AutoModel's
@@ -53,7 +55,7 @@ inline constexpr const char* kOffloadNames[] = {"none", "cpu", "nvme"};
 inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
 inline constexpr const char* kFrameworkNames[] = {"hf", "torchtune", "fsdp", "deepspeed", "megatron", "torchtitan"};
-inline constexpr const char* kEpDispatcherNames[] = {"alltoall", "deepep"};
+inline constexpr const char* kEpDispatcherNames[] = {"alltoall", "deepep", "hybridep"};
 inline constexpr const char* kMoeRoutingNames[] = {"learned", "fake_balanced", "random"};
 
 struct Lora {
@@ -112,8 +114,10 @@ struct Parallel {
   bool tp_comm_overlap = false;  // tensor-parallel collectives overlapped with GEMMs (Megatron-Core --tp-comm-overlap)
   bool ep_comm_overlap =
       false;  // expert all-to-alls overlapped with another micro-batch's compute (DualPipe, Megatron-Core)
-  EpDispatcher ep_dispatcher = EpDispatcher::alltoall;  // per-expert copies, or per-node copies (DeepEP)
-  MoeRouting moe_routing = MoeRouting::learned;         // a trained router, or a benchmark's fake balanced gate
+  EpDispatcher ep_dispatcher = EpDispatcher::alltoall;  // per-expert copies, or per-node copies (DeepEP, HybridEP)
+  // DeepEP and HybridEP send a token once per destination node and rank, not once per routed expert.
+  bool dispatches_per_rank() const { return ep_dispatcher != EpDispatcher::alltoall; }
+  MoeRouting moe_routing = MoeRouting::learned;  // a trained router, or a benchmark's fake balanced gate
   // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM).
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
   int ep = 1;  // expert parallel size: the routed experts split over ep ranks (MoE only)
