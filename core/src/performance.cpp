@@ -993,7 +993,8 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
             "bandwidth x kMemBwEfficiency); rows: permute k copies in and out, unpermute k in and 1 out, 3 k + 1; "
             "without EP x expert TP with sequence parallelism (the allgather dispatcher permutes the gathered "
             "tokens); the all-to-all dispatcher with several experts a rank + 4 k (x expert TP with sequence "
-            "parallelism) for its sort by local expert and back; DeepEP 3 k + R, R the ranks a token reaches "
+            "parallelism) for its sort by local expert and back; DeepEP 3 k + R, R the ranks a token reaches; "
+            "HybridEP 0, its kernels placing the rows in expert order "
             "(Megatron-Core token_dispatcher.py, moe_utils.permute, unpermute, sort_chunks_by_idxs); part of "
             "memory_bound_s",
             {{"top_k", k},
