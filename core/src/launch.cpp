@@ -243,7 +243,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   // per-node dispatch through the flex dispatcher.
   if (x.ep > 1 && x.dispatches_per_rank()) {
     arg("--moe-token-dispatcher-type", "flex");
-    arg("--moe-flex-dispatcher-backend", x.ep_dispatcher == EpDispatcher::hybridep ? "hybridep" : "deepep");
+    arg("--moe-flex-dispatcher-backend", kEpDispatcherNames[static_cast<int>(x.ep_dispatcher)]);
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
   }

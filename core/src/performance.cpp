@@ -222,21 +222,22 @@ double cp_kv_bytes_per_layer(const Scenario& s) {
 }
 
 namespace {
+// Sequence parallelism shards a GPU's tokens over TP (with TP 1 it changes nothing).
+bool sequence_sharded(const Parallel& x) { return x.sequence_parallel && x.tp > 1; }
+
 // Tokens of one micro-batch one GPU dispatches: b (s / cp), over TP with sequence parallelism.
 double ep_tokens_per_gpu(const Scenario& s) {
   const Parallel& x = s.parallel;
-  const double sp_shard = x.sequence_parallel && x.tp > 1 ? x.tp : 1.0;
-  return static_cast<double>(s.micro_batch) * s.seq_len / x.cp / sp_shard;
+  return static_cast<double>(s.micro_batch) * s.seq_len / x.cp / (sequence_sharded(x) ? x.tp : 1.0);
 }
 
+// How many GPUs' token shards the experts' rows gather: the expert-tensor-parallel group's with
+// sequence parallelism; without it every TP rank already holds the same tokens.
+double expert_tp_gather(const Parallel& x) { return sequence_sharded(x) ? x.expert_tp() : 1.0; }
+
 // Tokens one expert-parallel rank's experts draw their rows from per micro-batch: its GPU's, or
-// with sequence parallelism the shards its expert-tensor-parallel group gathers (without it every
-// TP rank already holds the same tokens).
-double expert_rank_tokens(const Scenario& s) {
-  const Parallel& x = s.parallel;
-  const bool sharded = x.sequence_parallel && x.tp > 1;
-  return ep_tokens_per_gpu(s) * (sharded ? x.expert_tp() : 1);
-}
+// with sequence parallelism the shards its expert-tensor-parallel group gathers.
+double expert_rank_tokens(const Scenario& s) { return ep_tokens_per_gpu(s) * expert_tp_gather(s.parallel); }
 
 // The busiest expert-parallel rank's tokens / the mean: kMoeCapacityFactor for a learned router;
 // exactly 1 for the fake balanced gate, which gives every expert the same tokens. With random
@@ -920,20 +921,30 @@ double hbm_s(const Scenario& s, const Calibration& cal, double bytes) {
   return bytes / (s.cluster.memory_bw_gb_per_s * 1e9 * cal.mem_bw_efficiency.value);
 }
 
+// The hidden width of a token's row one GPU holds: h, over TP with sequence parallelism.
+double hidden_share(const Scenario& s) {
+  return sequence_sharded(s.parallel) ? s.model.hidden / static_cast<double>(s.parallel.tp) : s.model.hidden;
+}
+
+// Tokens of a step one GPU's pipeline stage runs: the global batch's over DP and CP.
+double stage_tokens_per_gpu(const Scenario& s) {
+  return static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * s.parallel.cp);
+}
+
 // Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
 // FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
 double elementwise_s(const Scenario& s, const Calibration& cal) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
   const double e = element_bytes(s.precision);
-  const double h_share = x.sequence_parallel && x.tp > 1 ? m.hidden / static_cast<double>(x.tp) : m.hidden;
+  const double h_share = hidden_share(s);
   const double eager = s.techniques.fused_kernels ? 0.0 : eager_bytes_per_token_layer(m, e, h_share, x.tp);
   const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e + eager;
   const double scores =
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
   const double passes = 3.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
   const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
-  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * x.cp);
+  const double tokens = stage_tokens_per_gpu(s);
   const double layers = static_cast<double>(m.layers) / x.pp;
   // FP8 (Transformer Engine) casts every linear layer's 16-bit input to FP8 before its GEMM, in the
   // forward pass (the inputs of QKV, the output projection, FC1 and FC2: 3 x h + f per token) and
@@ -966,7 +977,7 @@ double moe_permute_rows(const Scenario& s) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
   const double k = m.top_k;
-  const double gathered = x.sequence_parallel && x.tp > 1 ? x.expert_tp() : 1.0;
+  const double gathered = expert_tp_gather(x);
   if (x.ep <= 1) return (3 * k + 1) * gathered;
   if (x.ep_dispatcher == EpDispatcher::hybridep) return 0;
   if (x.ep_dispatcher == EpDispatcher::deepep) return 3 * k + x.ep * holders_reached(s, m.experts / x.ep);
@@ -976,15 +987,13 @@ double moe_permute_rows(const Scenario& s) {
 double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
-  if (!m.is_moe() || routed_blocks(s, p) == 0) return 0;
+  const double blocks = routed_blocks(s, p) / x.pp;
+  if (!m.is_moe() || blocks == 0) return 0;
   const double k = m.top_k;
-  const bool sp = x.sequence_parallel && x.tp > 1;
-  const double h_share = sp ? m.hidden / static_cast<double>(x.tp) : m.hidden;
   const double rows = moe_permute_rows(s);
   const double passes = 2.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
-  const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * x.cp);
-  const double blocks = routed_blocks(s, p) / x.pp;
-  const double bytes = tokens * blocks * passes * rows * h_share * element_bytes(s.precision);
+  const double tokens = stage_tokens_per_gpu(s);
+  const double bytes = tokens * blocks * passes * rows * hidden_share(s) * element_bytes(s.precision);
   const double t = hbm_s(s, cal, bytes);
   if (ex)
     ex->add("time.moe_permute_s", t, "s",
