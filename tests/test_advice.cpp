@@ -110,6 +110,14 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   CHECK(f.at("--expert-model-parallel-size") == "4");
   CHECK(f.at("--num-virtual-stages-per-pipeline-rank") == "2");
   CHECK(f.count("--num-layers-per-virtual-pipeline-stage") == 0);
+  // Megatron-LM overlaps the interleaved schedule's pipeline transfers by default: a scenario that
+  // counts them exposed (parallel.pp_comm_overlap off) turns it off, one that overlaps them says nothing.
+  CHECK(f.count("--no-overlap-p2p-communication") == 1);
+  Scenario overlapped = s;
+  overlapped.parallel.pp_comm_overlap = true;
+  const LaunchArtifacts o =
+      launch_artifacts(overlapped, estimate(overlapped, default_calibration()), default_calibration());
+  CHECK(megatron_flags(o.megatron_args).count("--no-overlap-p2p-communication") == 0);
   // Experts tensor-parallel like the rest (Megatron-Core's default ETP = TP): no flag for Megatron,
   // but torchtitan's default is 1, so its config names it.
   CHECK(f.count("--expert-tensor-parallel-size") == 0);

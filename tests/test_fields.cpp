@@ -53,6 +53,7 @@ void give_context(json& doc, const FieldSpec& f) {
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
     json_set(doc, "parallel.ep", 2);
   }
+  if (applies == "parallel.vp>1") json_set(doc, "parallel.vp", 2);  // meet_rules gives it its pipeline
   if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
   if (path == "cluster.cards") doc["cluster"] = {{"instance", per_card_offering().id}};
   if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" || path == "model.dense_layers")

@@ -88,6 +88,8 @@ TEST_CASE("a field set where it does not apply is refused with its condition, at
                 "applies only when parallel.ep > 1");
   check_rejects("{" + m + R"(, "parallel": {"ep_comm_overlap": true}})", "parallel.ep_comm_overlap",
                 "applies only when parallel.ep > 1");
+  check_rejects("{" + m + R"(, "parallel": {"pp": 2, "pp_comm_overlap": true}})", "parallel.pp_comm_overlap",
+                "applies only when parallel.vp > 1");
   const std::string mha = R"("model": {"layers": 2, "hidden": 256, "heads": 4, "ffn": 512, "vocab": 1000)";
   check_rejects("{" + mha + R"(, "kv_lora_rank": 64}})", "model.kv_lora_rank",
                 "applies only without model.preset and when model.attention is \"mla\"");

@@ -532,6 +532,8 @@ constexpr Entry kStrings[] = {
     {S::t_kbit_fp32_cast, "QLoRA: the parameters not quantised to 4 bits (embedding, norms, head) are cast to fp32, and with them the residual stream and the logits (PEFT prepare_model_for_kbit_training). Default: on with Hugging Face.", "QLoRA：未量化为 4 bit 的参数（嵌入、归一化、输出头）转为 fp32，残差流和 logits 随之为 fp32（PEFT prepare_model_for_kbit_training）。默认：Hugging Face 时开启。"},
     {S::ep_overlap, "EP all-to-all overlap", "专家并行通信重叠"},
     {S::t_ep_overlap, "Expert-parallel all-to-alls run during another micro-batch's computation (DeepSeek-V3 DualPipe; Megatron-Core --overlap-moe-expert-parallel-comm).", "专家并行的 all-to-all 与另一个微批的计算重叠（DeepSeek-V3 DualPipe；Megatron-Core --overlap-moe-expert-parallel-comm）。"},
+    {S::pp_overlap, "PP send/receive overlap", "流水线收发重叠"},
+    {S::t_pp_overlap, "In the interleaved schedule's steady state, pipeline sends and receives run during the chunk's computation (Megatron-LM --overlap-p2p-communication, on by default with virtual stages); warm-up and flush stay exposed.", "交错调度的稳定阶段中，流水线的发送与接收和本块计算重叠（Megatron-LM --overlap-p2p-communication，使用虚拟阶段时默认开启）；预热与排空阶段仍暴露。"},
     {S::torch_compile, "torch.compile", "torch.compile"},
     {S::t_torch_compile, "The loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer instead of the log-softmax and its gradients.", "损失函数编译为一个融合内核，只保留 16 位 logits 和一个 fp32 缓冲，而不是 log-softmax 及其梯度。"},
     {S::fused_kernels, "Fused kernels", "融合内核"},

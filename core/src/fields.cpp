@@ -285,6 +285,10 @@ const FieldSpec kFields[] = {
     {.path = "parallel.vp", .type = T::integer, .lo = 1, .hi = 128, .code = "vp", .unit = "stages", .label = "vp",
      .help = "t_vp", .meaning = "Virtual pipeline stages per rank (interleaved 1F1B); needs pp > 1 and at least one layer per virtual stage.",
      .section = "layout", .stage = kInput, .ref = REF(parallel.vp)},
+    {.path = "parallel.pp_comm_overlap", .type = T::boolean, .code = "po", .label = "pp_overlap",
+     .help = "t_pp_overlap",
+     .meaning = "Pipeline sends and receives overlapped with computation in the interleaved schedule's steady state (Megatron-LM --overlap-p2p-communication, its default with virtual stages; the warm-up and flush stay exposed).",
+     .section = "layout", .applies = "parallel.vp>1", .stage = kInput, .ref = REF(parallel.pp_comm_overlap)},
 
     // Framework techniques that change what a GPU holds.
     {.path = "techniques.loss_chunks", .type = T::integer, .lo = 1, .hi = 1024, .code = "lc", .unit = "chunks",

@@ -254,6 +254,8 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     arg("--delay-wgrad-compute");
   }
   if (x.vp > 1 && !layout) arg("--num-virtual-stages-per-pipeline-rank", num(x.vp));  // the layout implies it
+  // Megatron-LM overlaps the interleaved schedule's pipeline transfers unless told not to.
+  if (x.vp > 1 && !x.pp_comm_overlap) arg("--no-overlap-p2p-communication");
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
   if (x.tp > 1 && x.tp_comm_overlap) arg("--tp-comm-overlap");  // Transformer Engine userbuffers
   if (x.zero == 1) arg("--use-distributed-optimizer");
