@@ -420,33 +420,42 @@ TEST_CASE("interleaved 1F1B: the bubble is (p - 1) / (v m) of the ideal step (Na
 
 TEST_CASE("interleaved 1F1B with p2p overlap exposes the warm-up and flush transfers and the steady state's excess") {
   // Megatron-LM's --overlap-p2p-communication (on by default with virtual stages, off without them:
-  // megatron/training/arguments.py) posts a steady-state step's two transfers before its forward and
-  // backward chunk and waits after them; warm-up and flush stay synchronous
-  // (megatron/core/pipeline_parallel/schedules.py). GPT-3 175B on 1024 A100s, TP 8 x PP 8 x VP 4,
-  // m = 96: 384 chunks a rank, rank 0 warms up on W = 2 (8 - 1) + (4 - 1) 8 = 38 of them, and each
-  // of the 2 x 384 transfers takes pp.s / 768.
+  // megatron/training/arguments.py): in the steady state a forward chunk's activation transfer runs
+  // during the backward chunk after it, a backward chunk's gradient transfer during the forward
+  // chunk after it; warm-up and flush stay synchronous (megatron/core/pipeline_parallel/schedules.py).
+  // GPT-3 175B on 1024 A100s, TP 8 x PP 8 x VP 4, m = 96: 384 chunks a rank, rank 0 warms up on
+  // W = 2 (8 - 1) + (4 - 1) 8 = 38 of them, each of the 2 x 384 transfers takes t = pp.s / 768, and
+  // with selective recompute a chunk's forward is 1/3 of its compute, its backward 2/3.
   const char* base = R"({"model": {"preset": "gpt3-175b"}, "seq_len": 2048, "global_batch": 1536, "tokens": 3e11,
-      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1024}, "network": {"inter_node_link": "%s"},
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1024}, "network": {%s},
       "parallel": {"tp": 8, "pp": 8, "vp": 4, "zero": 1, "sequence_parallel": true, "recompute": "selective",
       "pp_comm_overlap": %s}})";
-  auto run = [&](const char* link, const char* overlap) {
+  auto run = [&](const char* network, const char* overlap) {
     char text[640];
-    std::snprintf(text, sizeof text, base, link, overlap);
+    std::snprintf(text, sizeof text, base, network, overlap);
     return estimate(parse(text), default_calibration());
   };
-  // HDR InfiniBand: a transfer (~0.3 ms) hides behind a chunk (~41 ms), so only the warm-up's 38
-  // forward and the flush's 38 backward sends show: 76 / 768 = 0.0989583 of pp.s.
-  const EstimateResult off = run("infiniband-hdr", "false");
-  const EstimateResult on = run("infiniband-hdr", "true");
+  // HDR InfiniBand: a transfer (~0.3 ms) hides behind either chunk (14 and 27 ms), so only the
+  // warm-up's 38 forward and the flush's 38 backward transfers show: 76 / 768 = 0.0989583 of pp.s.
+  const EstimateResult off = run(R"("inter_node_link": "infiniband-hdr")", "false");
+  const EstimateResult on = run(R"("inter_node_link": "infiniband-hdr")", "true");
   CHECK(off.time.comm.pp_exposed_s == doctest::Approx(off.time.comm.pp_s));
   CHECK(on.time.comm.pp_s == doctest::Approx(off.time.comm.pp_s));
   CHECK(on.time.comm.pp_exposed_s == doctest::Approx(76.0 / 768.0 * on.time.comm.pp_s));
   CHECK(on.time.step_s < off.time.step_s);
-  // 1 GbE: a transfer (~0.1 s) outlasts a chunk, so each of the 384 - 38 = 346 steady-state steps
-  // hides only its chunk: pp.s - 346 x compute / 384.
-  const EstimateResult slow = run("ethernet-1g", "true");
+  // 20 Gb/s: a transfer (~21 ms) hides behind a backward chunk (~27 ms) but not a forward one
+  // (~14 ms), so each of the 384 - 38 = 346 steady-state steps exposes t - forward.
+  const EstimateResult mid = run(R"("inter_node_gbps": 20)", "true");
+  const double t = mid.time.comm.pp_s / 768.0;
+  const double forward_s = mid.time.compute_s / 384.0 / 3.0;
+  REQUIRE(t > forward_s);
+  REQUIRE(t < 2.0 * forward_s);
+  CHECK(mid.time.comm.pp_exposed_s == doctest::Approx(76.0 * t + 346.0 * (t - forward_s)));
+  // 1 GbE: a transfer (~0.1 s) outlasts both chunks, so each steady-state step hides only its
+  // chunk: pp.s - 346 x compute / 384.
+  const EstimateResult slow = run(R"("inter_node_link": "ethernet-1g")", "true");
   const double chunk_s = slow.time.compute_s / 384.0;
-  REQUIRE(2.0 * slow.time.comm.pp_s / 768.0 > chunk_s);
+  REQUIRE(slow.time.comm.pp_s / 768.0 > 2.0 / 3.0 * chunk_s);
   CHECK(slow.time.comm.pp_exposed_s == doctest::Approx(slow.time.comm.pp_s - 346.0 * chunk_s));
 }
 

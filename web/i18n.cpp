@@ -533,7 +533,7 @@ constexpr Entry kStrings[] = {
     {S::ep_overlap, "EP all-to-all overlap", "专家并行通信重叠"},
     {S::t_ep_overlap, "Expert-parallel all-to-alls run during another micro-batch's computation (DeepSeek-V3 DualPipe; Megatron-Core --overlap-moe-expert-parallel-comm).", "专家并行的 all-to-all 与另一个微批的计算重叠（DeepSeek-V3 DualPipe；Megatron-Core --overlap-moe-expert-parallel-comm）。"},
     {S::pp_overlap, "PP send/receive overlap", "流水线收发重叠"},
-    {S::t_pp_overlap, "In the interleaved schedule's steady state, pipeline sends and receives run during the chunk's computation (Megatron-LM --overlap-p2p-communication, on by default with virtual stages); warm-up and flush stay exposed.", "交错调度的稳定阶段中，流水线的发送与接收和本块计算重叠（Megatron-LM --overlap-p2p-communication，使用虚拟阶段时默认开启）；预热与排空阶段仍暴露。"},
+    {S::t_pp_overlap, "In the interleaved schedule's steady state, each pipeline transfer runs during the next chunk's computation (Megatron-LM --overlap-p2p-communication, on by default with virtual stages); warm-up and flush stay exposed.", "交错调度的稳定阶段中，每次流水线传输与下一个分块的计算重叠（Megatron-LM --overlap-p2p-communication，使用虚拟阶段时默认开启）；预热与排空阶段仍暴露。"},
     {S::torch_compile, "torch.compile", "torch.compile"},
     {S::t_torch_compile, "The loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer instead of the log-softmax and its gradients.", "损失函数编译为一个融合内核，只保留 16 位 logits 和一个 fp32 缓冲，而不是 log-softmax 及其梯度。"},
     {S::fused_kernels, "Fused kernels", "融合内核"},

@@ -287,7 +287,7 @@ const FieldSpec kFields[] = {
      .section = "layout", .stage = kInput, .ref = REF(parallel.vp)},
     {.path = "parallel.pp_comm_overlap", .type = T::boolean, .code = "po", .label = "pp_overlap",
      .help = "t_pp_overlap",
-     .meaning = "Pipeline sends and receives overlapped with computation in the interleaved schedule's steady state (Megatron-LM --overlap-p2p-communication, its default with virtual stages; the warm-up and flush stay exposed).",
+     .meaning = "Pipeline sends and receives overlapped with computation in the interleaved schedule's steady state, each transfer behind the chunk computed while it is in flight (Megatron-LM --overlap-p2p-communication, its default with virtual stages; the warm-up and flush stay exposed; Megatron-LM since April 2026 exposes the activation sends again).",
      .section = "layout", .applies = "parallel.vp>1", .stage = kInput, .ref = REF(parallel.pp_comm_overlap)},
 
     // Framework techniques that change what a GPU holds.

@@ -1321,22 +1321,31 @@ double group_allreduce_s(double bytes, const GroupLink& g) {
 }
 
 namespace {
+// Rank 0's warm-up chunks in the interleaved schedule: 2 (pp - 1) + (vp - 1) pp of its m x vp
+// (megatron/core/pipeline_parallel/schedules.py, num_warmup_microbatches).
+double interleaved_warmup_chunks(const Parallel& x, int m) {
+  return std::min(static_cast<double>(m) * x.vp, 2.0 * (x.pp - 1) + (x.vp - 1.0) * x.pp);
+}
+
 // Of the pipeline's sends and receives, the ones on the critical path. Without overlap every one
 // is (1F1B; Megatron-LM overlaps none without virtual stages). With parallel.pp_comm_overlap the
-// interleaved schedule posts each steady-state step's two transfers (an activation forward, a
-// gradient back, each one chunk's worth through this GPU's link) before the step's forward and
-// backward chunk and waits after them, so only their excess over that computation shows; the
-// warm-up's forward sends and the flush's backward sends stay exposed
-// (overlap_p2p_comm_warmup_flush off by default; megatron/core/pipeline_parallel/schedules.py,
-// forward_backward_pipelining_with_interleaving). Rank 0 has the most warm-up chunks,
-// 2 (pp - 1) + (vp - 1) pp (the schedule's num_warmup_microbatches), of m x vp.
-double pipeline_exposed_s(const Parallel& x, int m, double pp_s, double compute_s) {
+// interleaved schedule's steady state posts a forward chunk's activation transfer after the chunk
+// and waits for it before the next forward chunk, so it runs during the backward chunk between;
+// the gradient's runs during the forward chunk after its backward chunk. Each exposes only its
+// excess over that chunk. The warm-up's forward and the flush's backward transfers stay
+// synchronous (overlap_p2p_comm_warmup_flush off by default; megatron/core/pipeline_parallel/
+// schedules.py, forward_backward_pipelining_with_interleaving). A chunk's forward is one of its
+// linear_passes, the backward (with a rerun forward) the rest.
+double pipeline_exposed_s(const Scenario& s, int m, double pp_s, double compute_s) {
+  const Parallel& x = s.parallel;
   if (!x.pp_comm_overlap || x.vp <= 1 || x.pp <= 1) return pp_s;
   const double chunks = static_cast<double>(m) * x.vp;
-  const double warmup = std::min(chunks, 2.0 * (x.pp - 1) + (x.vp - 1.0) * x.pp);
+  const double warmup = interleaved_warmup_chunks(x, m);
   const double transfer_s = pp_s / (2.0 * chunks);  // one chunk's activation or gradient
-  const double chunk_s = compute_s / chunks;        // one chunk's forward and backward
-  return 2.0 * warmup * transfer_s + (chunks - warmup) * std::max(0.0, 2.0 * transfer_s - chunk_s);
+  const double forward_s = compute_s / chunks / linear_passes(s);
+  const double backward_s = compute_s / chunks - forward_s;
+  const double steady = std::max(0.0, transfer_s - backward_s) + std::max(0.0, transfer_s - forward_s);
+  return 2.0 * warmup * transfer_s + (chunks - warmup) * steady;
 }
 }  // namespace
 
@@ -1384,7 +1393,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double bw = c.pp_inter_node ? l.nic_busbw : l.intra_busbw;
     c.pp_bytes = 2.0 * m * act / x.tp * x.vp;  // interleaved: each micro-batch crosses vp boundaries per rank
     c.pp_s = c.pp_bytes / bw;
-    c.pp_exposed_s = pipeline_exposed_s(x, m, c.pp_s, compute.compute_s);
+    c.pp_exposed_s = pipeline_exposed_s(s, m, c.pp_s, compute.compute_s);
   }
   // Data parallel: gradients of the trained parameters this GPU holds, once per step (ZeRO-1/2:
   // reduce-scatter + all-gather, same volume); ZeRO-3 gathers weights forward and backward and
@@ -1465,19 +1474,21 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"vp", static_cast<double>(x.vp)}});
     ex->add("comm.pp.s", c.pp_s, "s", "pp.bytes / link bandwidth of the stage boundary",
             {{"bytes", c.pp_bytes}, {"pp", static_cast<double>(x.pp)}, {"busbw_GBps", pp_bw}});
-    ex->add(
-        "comm.pp.exposed_s", c.pp_exposed_s, "s",
-        x.pp_comm_overlap && x.vp > 1
-            ? "interleaved schedule with parallel.pp_comm_overlap: the warm-up's forward and the flush's backward "
-              "sends exposed, 2 W pp.s / (2 m vp), W = min(m vp, 2 (pp - 1) + (vp - 1) pp) warm-up chunks of rank "
-              "0; each of the m vp - W steady-state steps exposes max(0, 2 pp.s / (2 m vp) - compute / (m vp)), its "
-              "two transfers beyond its chunk's forward and backward"
-            : "point-to-point sends are not overlapped (1F1B, or parallel.pp_comm_overlap off): pp.exposed_s = "
-              "pp.s",
-        {{"pp_s", c.pp_s},
-         {"micro_batches", static_cast<double>(m)},
-         {"vp", static_cast<double>(x.vp)},
-         {"compute_s", compute.compute_s}});
+    ex->add("comm.pp.exposed_s", c.pp_exposed_s, "s",
+            x.pp_comm_overlap && x.vp > 1
+                ? "interleaved schedule with parallel.pp_comm_overlap: t = pp.s / (2 m vp) a transfer; the warm-up's "
+                  "forward and the flush's backward transfers exposed, 2 W t, W = min(m vp, 2 (pp - 1) + (vp - 1) pp) "
+                  "warm-up chunks of rank 0; each of the m vp - W steady-state steps exposes max(0, t - backward) + "
+                  "max(0, t - forward) of one chunk (compute / (m vp), its forward 1 / linear passes of it)"
+                : "point-to-point sends are not overlapped (1F1B, or parallel.pp_comm_overlap off): pp.exposed_s = "
+                  "pp.s",
+            {{"pp_s", c.pp_s},
+             {"pp", static_cast<double>(x.pp)},
+             {"micro_batches", static_cast<double>(m)},
+             {"vp", static_cast<double>(x.vp)},
+             {"warmup_chunks", x.vp > 1 ? interleaved_warmup_chunks(x, m) : 0.0},
+             {"linear_passes", linear_passes(s)},
+             {"compute_s", compute.compute_s}});
     ex->add("comm.dp.bytes", c.dp_bytes, "B",
             "2 (n - 1) / n x gradient bytes this GPU holds over n = dp x cp ranks (ZeRO-3: x 1.5 per micro-batch, "
             "ZeRO paper §7; with pipeline stages x 1 once per step, the gathered weights kept); with EP the routed "

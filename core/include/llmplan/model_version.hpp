@@ -369,9 +369,10 @@ inline constexpr ModelChange kModelChanges[] = {
     {.version = 24, .date = "2026-12-05",
      .change = "Pipeline sends and receives overlapped with computation in the interleaved schedule "
                "(parallel.pp_comm_overlap, link code po; Megatron-LM --overlap-p2p-communication, its default with "
-               "virtual stages, and Megatron-Bridge's and NeMo's whenever pp and vp exceed 1): a steady-state step's "
-               "two transfers run during its forward and backward chunk and only their excess is exposed, the "
-               "warm-up's and the flush's, 2 (pp - 1) + (vp - 1) pp chunks on rank 0, stay exposed "
+               "virtual stages, and Megatron-Bridge's and NeMo 2.0's whenever pp and vp exceed 1): in the steady "
+               "state an activation transfer runs during the backward chunk after it and a gradient transfer "
+               "during the forward chunk after it, each exposing only its excess over that chunk; the warm-up's and "
+               "the flush's, 2 (pp - 1) + (vp - 1) pp chunks on rank 0, stay exposed "
                "(megatron/core/pipeline_parallel/schedules.py). Off, as before, every transfer is exposed, and the "
                "Megatron-LM command carries --no-overlap-p2p-communication.",
      .effect = "Scenario links: none (the field is off unless set); a link that sets it loses most of its pipeline "
