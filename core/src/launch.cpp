@@ -243,7 +243,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   // per-node dispatch through the flex dispatcher.
   if (x.ep > 1 && x.dispatches_per_rank()) {
     arg("--moe-token-dispatcher-type", "flex");
-    arg("--moe-flex-dispatcher-backend", kEpDispatcherNames[static_cast<int>(x.ep_dispatcher)]);
+    arg("--moe-flex-dispatcher-backend", to_string(x.ep_dispatcher));
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
   }
@@ -402,8 +402,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "expert_parallel_degree = " + num(x.ep) + "\n";
   if (x.ep > 1) t += "expert_tensor_parallel_degree = " + num(x.expert_tp()) + "\n";  // torchtitan's default is 1
   if (x.ep > 1 && x.dispatches_per_rank())
-    t += std::string("expert_parallel_comm_backend = \"") + kEpDispatcherNames[static_cast<int>(x.ep_dispatcher)] +
-         "\"\n";
+    t += std::string("expert_parallel_comm_backend = \"") + to_string(x.ep_dispatcher) + "\"\n";
   t += "pipeline_parallel_degree = " + num(x.pp) + "\n";
   if (x.pp > 1) {
     t += std::string("pipeline_parallel_schedule = \"") + (x.vp > 1 ? "Interleaved1F1B" : "1F1B") + "\"\n";

@@ -146,13 +146,17 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
 // the expert-data-parallel group; VP changes the micro-batches in flight (in_flight_micro_batches).
 //-----------------------------------------------------------------------------
 
+int interleaved_warmup_chunks(const Parallel& x, int rank) {
+  const int pp = std::max(1, x.pp), vp = std::max(1, x.vp);
+  return (pp - rank - 1) * 2 + (vp - 1) * pp;
+}
+
 double in_flight_micro_batches(const Scenario& s, int rank) {
   const int pp = std::max(1, s.parallel.pp), vp = std::max(1, s.parallel.vp);
   const int m = std::max(s.grad_accum(), 1);
   if (vp == 1 || pp == 1) return std::min(pp - rank, m);
-  // Megatron-Core's warm-up chunks, and the one in its first 1F1B step; never more than the step's m vp chunks.
-  const int warmup = (pp - rank - 1) * 2 + (vp - 1) * pp;
-  return std::min(warmup + 1, m * vp) / static_cast<double>(vp);
+  // The warm-up chunks and the one in the first 1F1B step; never more than the step's m vp chunks.
+  return std::min(interleaved_warmup_chunks(s.parallel, rank) + 1, m * vp) / static_cast<double>(vp);
 }
 
 double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }

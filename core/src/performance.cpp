@@ -1321,10 +1321,9 @@ double group_allreduce_s(double bytes, const GroupLink& g) {
 }
 
 namespace {
-// Rank 0's warm-up chunks in the interleaved schedule: 2 (pp - 1) + (vp - 1) pp of its m x vp
-// (megatron/core/pipeline_parallel/schedules.py, num_warmup_microbatches).
-double interleaved_warmup_chunks(const Parallel& x, int m) {
-  return std::min(static_cast<double>(m) * x.vp, 2.0 * (x.pp - 1) + (x.vp - 1.0) * x.pp);
+// Rank 0's warm-up chunks in the interleaved schedule, 2 (pp - 1) + (vp - 1) pp, of its m x vp.
+double rank0_warmup_chunks(const Parallel& x, int m) {
+  return std::min(static_cast<double>(m) * x.vp, static_cast<double>(interleaved_warmup_chunks(x, 0)));
 }
 
 // Of the pipeline's sends and receives, the ones on the critical path. Without overlap every one
@@ -1340,7 +1339,7 @@ double pipeline_exposed_s(const Scenario& s, int m, double pp_s, double compute_
   const Parallel& x = s.parallel;
   if (!x.pp_comm_overlap || x.vp <= 1 || x.pp <= 1) return pp_s;
   const double chunks = static_cast<double>(m) * x.vp;
-  const double warmup = interleaved_warmup_chunks(x, m);
+  const double warmup = rank0_warmup_chunks(x, m);
   const double transfer_s = pp_s / (2.0 * chunks);  // one chunk's activation or gradient
   const double forward_s = compute_s / chunks / linear_passes(s);
   const double backward_s = compute_s / chunks - forward_s;
@@ -1486,7 +1485,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"pp", static_cast<double>(x.pp)},
              {"micro_batches", static_cast<double>(m)},
              {"vp", static_cast<double>(x.vp)},
-             {"warmup_chunks", x.vp > 1 ? interleaved_warmup_chunks(x, m) : 0.0},
+             {"warmup_chunks", x.vp > 1 ? rank0_warmup_chunks(x, m) : 0.0},
              {"linear_passes", linear_passes(s)},
              {"compute_s", compute.compute_s}});
     ex->add("comm.dp.bytes", c.dp_bytes, "B",

@@ -647,6 +647,7 @@ const char* to_string(Recompute r) { return kRecomputeNames[static_cast<int>(r)]
 const char* to_string(Offload o) { return kOffloadNames[static_cast<int>(o)]; }
 const char* to_string(PricingMode m) { return kPricingModeNames[static_cast<int>(m)]; }
 const char* to_string(FrameworkKind f) { return kFrameworkNames[static_cast<int>(f)]; }
+const char* to_string(EpDispatcher d) { return kEpDispatcherNames[static_cast<int>(d)]; }
 
 FrameworkKind default_framework(Method m) {
   return m == Method::pretrain || m == Method::continued ? FrameworkKind::megatron : FrameworkKind::hf;

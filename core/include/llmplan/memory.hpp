@@ -94,6 +94,10 @@ struct MemoryResult {
 // chunks of 1 / vp of the stage, which for the first stage is pp (1 + (pp - 1) / (pp vp))
 // (Korthikanti et al. 2022 §4.2.3).
 double in_flight_micro_batches(const Scenario& s, int rank);
+// Megatron-Core's warm-up chunks of pipeline rank `rank` (0 first) in the interleaved schedule
+// (schedules.py, num_warmup_microbatches): (pp - rank - 1) x 2 + (vp - 1) x pp, before the cap at
+// the step's m vp chunks.
+int interleaved_warmup_chunks(const Parallel& x, int rank);
 // DeepSpeed trains bf16 through its BF16_Optimizer when gradients accumulate in fp32: ZeRO-1 with
 // data_types.grad_accum_dtype fp32 (techniques.fp32_grad_reduce; the BLOOM run's set-up). Without
 // ZeRO it is DeepSpeed's default too (engine.get_data_types), and it shards the fp32 master and

@@ -122,8 +122,8 @@ struct Parallel {
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
   int ep = 1;  // expert parallel size: the routed experts split over ep ranks (MoE only)
   int vp = 1;  // virtual pipeline stages per rank: interleaved 1F1B (Narayanan et al. 2021 §2.2)
-  // Pipeline sends and receives of the interleaved schedule's steady state posted before the
-  // chunk's computation and waited after it (Megatron-LM --overlap-p2p-communication, vp > 1 only).
+  // The interleaved schedule's steady-state pipeline transfers each run during the chunk computed
+  // while they are in flight (Megatron-LM --overlap-p2p-communication, vp > 1 only).
   bool pp_comm_overlap = false;
   // Expert tensor parallel size: each routed expert split over etp ranks; 0 follows tp, Megatron-Core's
   // default. The MoE layers fold their ranks as ETP innermost, then EP, then expert DP over the
@@ -360,6 +360,7 @@ const char* to_string(Recompute r);
 const char* to_string(Offload o);
 const char* to_string(PricingMode m);
 const char* to_string(FrameworkKind f);
+const char* to_string(EpDispatcher d);
 // Pretraining runs on Megatron-LM; fine-tuning on Hugging Face Transformers (with PEFT for LoRA).
 FrameworkKind default_framework(Method m);
 
