@@ -986,17 +986,18 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
   fa3.parallel.attention_kernel = AttentionKernel::flash3;
   CHECK(estimate(fa3, default_calibration()).time.attention_s ==
         doctest::Approx(8192 * kernel_per_token / (989e12 * 0.590)));
-  // FP8: the linear GEMMs run at the FP8 peak x the measured FP8 ratio (0.709, MAMF), attention keeps
-  // its 16-bit kernel time.
+  // FP8: the linear GEMMs run at the FP8 peak x the sustained FP8 ratio (0.6842: 1354 / 1979, the
+  // GH100's MSMF), attention keeps its 16-bit kernel time.
   Scenario fp8 = s;
   fp8.precision = Precision::fp8;
   const EstimateResult q = estimate(fp8, default_calibration());
   CHECK(q.time.attention_s == doctest::Approx(r.time.attention_s));
-  // Same GEMM shapes: the efficiency curve scales with the ratio, 0.709 / 0.8033 of the BF16 one.
-  CHECK(q.time.gemm_efficiency == doctest::Approx(r.time.gemm_efficiency * 0.709 / 0.8033));
+  // Same GEMM shapes: the efficiency curve scales with the ratio, 0.6842 / 0.7634 of the BF16 one
+  // (BF16: 755 / 989, the GH100's MSMF).
+  CHECK(q.time.gemm_efficiency == doctest::Approx(r.time.gemm_efficiency * 0.6842 / 0.7634));
   // FlashAttention-1 has no published rate on the H100: it runs at FlashAttention-2's 0.338 there
   // (about half FlashAttention-1's speed by the FlashAttention-2 paper, so never faster), not at
-  // the 0.8033 large-GEMM ratio.
+  // the 0.7634 large-GEMM ratio.
   Scenario fa1 = s;
   fa1.parallel.attention_kernel = AttentionKernel::flash1;
   CHECK(estimate(fa1, default_calibration()).time.attention_efficiency == doctest::Approx(0.338));
@@ -1249,19 +1250,21 @@ TEST_CASE("slow_attention_kernel: a named kernel that another measured kernel ru
 
 TEST_CASE("the GH200 and B300 GEMMs run at their own measured large-GEMM ratios") {
   // e = e_max x d / (d + kGemmHalfSize), d = min(tokens, hidden / tp) = 4,096 here: the same curve
-  // scaled by each part's MAMF ratio (H100 SXM BF16 0.8033, GH200 828.6 / 989 = 0.8378 BF16 and
-  // 1535.0 / 1979 = 0.7756 FP8, B300 1769.0 / 2250 = 0.7862 BF16 and 3353.3 / 4500 = 0.7452 FP8).
+  // scaled by each part's ratio (stas00/ml-engineering's matmul table): the sustained rate (MSMF)
+  // where one is measured, H100 SXM BF16 0.7634 (the GH100's 755 / 989), B300 1519 / 2250 = 0.6751
+  // BF16 and 2969 / 4500 = 0.6598 FP8; the GH200 has the burst only (MAMF), 828.6 / 989 = 0.8378 BF16
+  // and 1535.0 / 1979 = 0.7756 FP8.
   auto gemm = [](const char* accelerator, const char* precision) {
     return estimate(one_sequence_on(accelerator, precision), default_calibration()).time.gemm_efficiency;
   };
   const double h100 = gemm("h100-sxm5-80gb", "bf16");
-  CHECK(gemm("gh200-96gb", "bf16") == doctest::Approx(h100 * 0.8378 / 0.8033));
-  CHECK(gemm("gh200-96gb", "fp8") == doctest::Approx(h100 * 0.7756 / 0.8033));
-  CHECK(gemm("b300-sxm-288gb", "bf16") == doctest::Approx(h100 * 0.7862 / 0.8033));
-  CHECK(gemm("b300-sxm-288gb", "fp8") == doctest::Approx(h100 * 0.7452 / 0.8033));
-  // No MAMF of the GB300 is published: kDefaultGemmEfficiency (0.75) applies.
+  CHECK(gemm("gh200-96gb", "bf16") == doctest::Approx(h100 * 0.8378 / 0.7634));
+  CHECK(gemm("gh200-96gb", "fp8") == doctest::Approx(h100 * 0.7756 / 0.7634));
+  CHECK(gemm("b300-sxm-288gb", "bf16") == doctest::Approx(h100 * 0.6751 / 0.7634));
+  CHECK(gemm("b300-sxm-288gb", "fp8") == doctest::Approx(h100 * 0.6598 / 0.7634));
+  // No matmul rate of the GB300 is published: kDefaultGemmEfficiency (0.75) applies.
   CHECK(gemm("gb300-288gb", "bf16") ==
-        doctest::Approx(h100 * default_calibration().default_gemm_efficiency.value / 0.8033));
+        doctest::Approx(h100 * default_calibration().default_gemm_efficiency.value / 0.7634));
 }
 
 TEST_CASE("interruptions that cost more than the training carry the warning failures_dominate") {
