@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -1310,6 +1311,43 @@ TEST_CASE("an MFU above 1 (the convention's non-causal attention) carries the wa
   const EstimateResult q = estimate(short_seq, default_calibration());
   CHECK(q.time.mfu < 1.0);
   CHECK(warning_of(q, WarningCode::mfu_above_one) == nullptr);
+}
+
+TEST_CASE("ZeRO-1/2 gather the updated weights after the optimizer step, not during the backward") {
+  // A GPT of 48 blocks, hidden 7,168, on 384 H100s, TP 8 x DP 48, 4 micro-batches a step (the
+  // Megatron-Core README's 32B row). Data-parallel time d = dp.s (the same bytes for ZeRO-0's
+  // all-reduce and ZeRO-1's reduce-scatter + all-gather), c = compute of one micro-batch; backward
+  // 2/3 c, forward 1/3 c, kDpOverlap 0.8:
+  //   ZeRO-0: the all-reduce hides behind the last backward:       d - 0.8 x 2/3 c
+  //   Megatron ZeRO-1: reduce-scatter behind that backward, the gather (--overlap-param-gather) behind
+  //   the next step's first forward: (d/2 - 0.8 x 2/3 c) + (d/2 - 0.8 x 1/3 c) = d - 0.8 c
+  //   DeepSpeed ZeRO-1: its gather runs at the end of step(), exposed: (d/2 - 0.8 x 2/3 c) + d/2
+  Scenario s = parse(R"({"model": {"layers": 48, "hidden": 7168, "heads": 56, "ffn": 28672, "vocab": 131072,
+      "gated_mlp": false, "tied_embeddings": false, "norm": "layernorm", "linear_bias": true,
+      "learned_positions": 4096}, "precision": "bf16", "seq_len": 4096, "global_batch": 192,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 384, "gpus_per_node": 8},
+      "parallel": {"tp": 8, "pp": 1, "zero": 1, "sequence_parallel": true, "tp_comm_overlap": true},
+      "framework": "megatron"})");
+  auto exposed = [&s](int zero, FrameworkKind framework) {
+    Scenario t = s;
+    t.parallel.zero = zero;
+    t.framework = framework;
+    const EstimateResult r = estimate(t, default_calibration());
+    const double d = r.time.comm.dp_s, c = r.time.compute_s / 4;
+    // Here every term is positive: d = 0.3218 s against c = 0.2185 s (backward 0.1457, forward 0.0728).
+    REQUIRE(d / 2 > 0.8 * 2.0 / 3.0 * c);
+    return std::array<double, 3>{r.time.comm.dp_exposed_s, d, c};
+  };
+  const auto [megatron, d1, c1] = exposed(1, FrameworkKind::megatron);
+  CHECK(megatron == doctest::Approx(d1 - 0.8 * c1));
+  CHECK(megatron == doctest::Approx(0.147).epsilon(0.01));  // 0.3218 - 0.8 x 0.2185
+  const auto [deepspeed, d2, c2] = exposed(1, FrameworkKind::deepspeed);
+  CHECK(deepspeed == doctest::Approx(d2 / 2 - 0.8 * 2.0 / 3.0 * c2 + d2 / 2));
+  const auto [ddp, d0, c0] = exposed(0, FrameworkKind::megatron);
+  CHECK(ddp == doctest::Approx(d0 - 0.8 * 2.0 / 3.0 * c0));
+  // Before model 25 ZeRO-1 hid both halves behind the backward, d - 0.8 x 2/3 c = 0.2053 s: the gather
+  // of weights the optimizer has not updated yet.
+  CHECK(megatron < ddp);
 }
 
 TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradients once per step") {

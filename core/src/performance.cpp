@@ -1278,6 +1278,28 @@ double Comm::inter_bytes() const {
   return (tp_inter_node ? tp_bytes : 0) + (pp_inter_node ? pp_bytes : 0) + (dp_inter_node ? dp_bytes : 0) +
          (cp_inter_node ? cp_bytes : 0) + ep_inter_node_bytes;
 }
+namespace {
+
+// The exposed part of a once-a-step data-parallel exchange (ZeRO 0-2). Backward is two thirds of a
+// micro-batch's compute (Kaplan et al. 2020: 2N forward, 4N backward), the forward one third.
+// ZeRO-0 all-reduces gradients as their buckets fill during the last micro-batch's backward.
+// ZeRO-1/2 split it into a reduce-scatter of the gradients, which overlaps that backward the same way,
+// and an all-gather of the updated weights, which can only follow the optimizer step: DeepSpeed runs
+// it at the end of step() ("ready for next round forward", runtime/zero/stage_1_and_2.py), exposed;
+// Megatron-Core's distributed optimizer with --overlap-param-gather (which its launch command sets)
+// waits for each bucket's gather in a forward pre-hook of the next step's first micro-batch, and FSDP
+// prefetches the gathers of a forward, so there it hides behind one micro-batch's forward.
+double dp_exposed_s(const Scenario& s, double dp_s, double compute_per_mb_s, double overlap) {
+  const double backward = compute_per_mb_s * 2.0 / 3.0;
+  if (s.parallel.zero == 0) return std::max(0.0, dp_s - overlap * backward);
+  const double half = dp_s / 2.0;  // reduce-scatter and all-gather move the same bytes
+  const double gradients = std::max(0.0, half - overlap * backward);
+  if (s.framework == FrameworkKind::deepspeed) return gradients + half;
+  return gradients + std::max(0.0, half - overlap * (compute_per_mb_s - backward));
+}
+
+}  // namespace
+
 double Comm::exposed_s() const { return tp_exposed_s + pp_exposed_s + dp_exposed_s + cp_exposed_s + ep_exposed_s; }
 
 LinkBandwidth link_bandwidth(const Scenario& s) {
@@ -1436,9 +1458,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     } else {
       c.dp_bytes = 2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes;
       c.dp_s = group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
-      // Backward is two thirds of a micro-batch's compute (Kaplan et al. 2020: 2N forward, 4N backward).
-      const double backward_last_mb = compute_per_mb_s * 2.0 / 3.0;
-      c.dp_exposed_s = std::max(0.0, c.dp_s - dp_overlap.value * backward_last_mb);
+      c.dp_exposed_s = dp_exposed_s(s, c.dp_s, compute_per_mb_s, dp_overlap.value);
     }
   }
   context_parallel_comm(s, l, compute, c, ex);
@@ -1507,8 +1527,12 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"nodes", static_cast<double>(dp_group.nodes)}});
     ex->add(
         "comm.dp.exposed_s", c.dp_exposed_s, "s",
-        "max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-3: max(0, dp.s - kZero3Overlap x compute of the "
-        "micro-batches it gathers for: all of them, or one with pipeline stages)",
+        "ZeRO-0: max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-1/2: the gradients' reduce-scatter, "
+        "dp.s / 2, the same way, plus the weights' all-gather, dp.s / 2, after the optimizer step: exposed with "
+        "DeepSpeed, else max(0, dp.s / 2 - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core "
+        "--overlap-param-gather, FSDP prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; ZeRO-3: "
+        "max(0, dp.s - kZero3Overlap x compute of the micro-batches it gathers for: all of them, or one with pipeline "
+        "stages)",
         {{"dp_s", c.dp_s},
          {dp_overlap.name, dp_overlap.value},
          {zero3_overlap.name, zero3_overlap.value},
