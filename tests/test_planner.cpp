@@ -2,6 +2,7 @@
 // counted search space and the JSON contract.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -103,6 +104,39 @@ TEST_CASE("the question is validated like a scenario, and cluster/layout are ref
       "constraints": {"providers": ["lambda"], "accelerators": ["h100-sxm5-80gb"]}})",
                                        builtin_catalog(), default_calibration());
   CHECK(g.ok);
+}
+
+TEST_CASE("plans within 1 % rank by cluster size in one order, whatever order they arrive in") {
+  // Minimum cost. A $100.0 on 16 GPUs, B $100.6 on 8, C $101.2 on 4, D $103.0 on 2. Pairwise, B
+  // ties A (0.6 % apart: fewer GPUs first), A beats C (1.2 %) and C ties B (0.6 %, fewer GPUs): a
+  // cycle, so a sort by the pairwise rule gives what its algorithm happens to give. Greedy, by hand:
+  // within 1 % of $100.0 are A and B: B (8 GPUs); then A alone (C is 1.2 % above it); then within
+  // 1 % of $101.2 only C; then D. B, A, C, D from each of the 24 arrival orders.
+  Instance in;
+  in.id = "x-8gpu";
+  auto plan_of = [&in](double cost, int gpus) {
+    PlanCandidate c;
+    c.instance = &in;
+    c.cards = gpus;
+    c.cost_usd = cost;
+    c.total_hours = 10;
+    return c;
+  };
+  std::vector<PlanCandidate> plans = {plan_of(100.0, 16), plan_of(100.6, 8), plan_of(101.2, 4), plan_of(103.0, 2)};
+  std::vector<int> order = {0, 1, 2, 3};
+  int seen = 0;
+  do {
+    std::vector<PlanCandidate> arriving;
+    for (int i : order) arriving.push_back(plans[i]);
+    const std::vector<PlanCandidate> ranked = rank_plans(Objective::min_cost, arriving);
+    REQUIRE(ranked.size() == 4);
+    CHECK(ranked[0].cost_usd == 100.6);
+    CHECK(ranked[1].cost_usd == 100.0);
+    CHECK(ranked[2].cost_usd == 101.2);
+    CHECK(ranked[3].cost_usd == 103.0);
+    ++seen;
+  } while (std::next_permutation(order.begin(), order.end()));
+  CHECK(seen == 24);
 }
 
 TEST_CASE("the Pareto front is non-dominated and the best plan says why") {

@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
+#include <tuple>
 
 #include "json_read.hpp"
 #include "llmplan/advice.hpp"
@@ -50,19 +52,58 @@ bool in_currency(const std::string& currency, CurrencyCode c) {
   return currency.empty() || (currency == "cny") == (c == CurrencyCode::cny);
 }
 
+bool by_cost(Objective o) { return o == Objective::min_cost || o == Objective::min_cost_under_deadline; }
+double objective_of(Objective o, const PlanCandidate& c) { return by_cost(o) ? c.cost_usd : c.total_hours; }
+
 // Within 1 % on the objective two plans are a tie: for cost, the smaller cluster wins (fewer
 // GPUs to rent, fail and debug: a 7B QLoRA job stays on one GPU), then the faster; for time,
-// the cheaper. Total and deterministic.
+// the cheaper. For one offering's layouts, which all have its GPUs.
 bool better(Objective o, const PlanCandidate& a, const PlanCandidate& b) {
-  const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
-  const double x = by_cost ? a.cost_usd : a.total_hours, y = by_cost ? b.cost_usd : b.total_hours;
+  const double x = objective_of(o, a), y = objective_of(o, b);
   if (std::fabs(x - y) > 0.01 * std::min(x, y)) return x < y;
-  if (by_cost && a.gpus() != b.gpus()) return a.gpus() < b.gpus();
-  if (by_cost) return a.total_hours < b.total_hours;
+  if (by_cost(o) && a.gpus() != b.gpus()) return a.gpus() < b.gpus();
+  if (by_cost(o)) return a.total_hours < b.total_hours;
   return a.cost_usd < b.cost_usd;
 }
 
+// The same preference as `better`, as a total order: by the tie-breakers first, then the exact
+// objective, then the offering, so that equal plans keep one order on every platform.
+bool preferred(Objective o, const PlanCandidate& a, const PlanCandidate& b) {
+  const auto key = [o](const PlanCandidate& c) {
+    return std::make_tuple(by_cost(o) ? c.gpus() : 0, by_cost(o) ? c.total_hours : c.cost_usd, objective_of(o, c),
+                           c.instance ? std::string_view(c.instance->id) : std::string_view(), c.nodes, c.cards,
+                           static_cast<int>(c.mode));
+  };
+  return key(a) < key(b);
+}
+
 }  // namespace
+
+// `better` ties plans within 1 % of each other, and ties chain (a ~ b ~ c with a and c 2 % apart),
+// so a sort by it is not a strict weak ordering and its result depends on the sort's algorithm
+// (libstdc++ and libc++ differ; the app is WASM): instead, repeatedly take, among the remaining
+// plans within 1 % of the best remaining objective, the preferred one.
+std::vector<PlanCandidate> rank_plans(Objective o, const std::vector<PlanCandidate>& plans) {
+  std::vector<size_t> order(plans.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const double x = objective_of(o, plans[a]), y = objective_of(o, plans[b]);
+    return x != y ? x < y : preferred(o, plans[a], plans[b]);
+  });
+  std::vector<bool> taken(order.size(), false);
+  std::vector<PlanCandidate> ranked;
+  ranked.reserve(order.size());
+  for (size_t first = 0; first < order.size();) {
+    const double limit = objective_of(o, plans[order[first]]) * 1.01;
+    size_t pick = first;
+    for (size_t i = first + 1; i < order.size() && objective_of(o, plans[order[i]]) <= limit; ++i)
+      if (!taken[i] && preferred(o, plans[order[i]], plans[order[pick]])) pick = i;
+    ranked.push_back(plans[order[pick]]);
+    taken[pick] = true;
+    while (first < order.size() && taken[first]) ++first;
+  }
+  return ranked;
+}
 
 bool offering_allowed(const Constraints& c, const Instance& in) {
   return allowed(c.providers, in.provider) && allowed(c.accelerators, in.accelerator) &&
@@ -419,9 +460,7 @@ Money money_of(const Question& q) {
 
 PlanResult Planner::result() const {
   PlanResult out = acc_;
-  std::vector<PlanCandidate> ranked = best_;
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [&](const PlanCandidate& a, const PlanCandidate& b) { return better(q_.objective, a, b); });
+  const std::vector<PlanCandidate> ranked = rank_plans(q_.objective, best_);
   const size_t n = std::min(ranked.size(), static_cast<size_t>(std::max(1, q_.top_n)));
   for (size_t i = 0; i < n; ++i) {
     out.plans.push_back(ranked[i]);

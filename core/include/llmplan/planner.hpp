@@ -153,6 +153,10 @@ class Planner {
 };
 
 // The whole search at once: `llmplan plan` and window.llmplan.plan call this.
+// The plans best first: among the plans within 1 % of the best remaining objective, the smaller
+// cluster (for cost) or the cheaper plan (for time), then the faster, then the exact objective.
+// The order depends on the plans alone, not on the order they come in.
+std::vector<PlanCandidate> rank_plans(Objective o, const std::vector<PlanCandidate>& plans);
 PlanResult plan(const Question& q, const Catalog& catalog, const Calibration& cal);
 
 struct PlanJsonResponse {
