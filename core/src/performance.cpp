@@ -1290,6 +1290,9 @@ namespace {
 // waits for each bucket's gather in a forward pre-hook of the next step's first micro-batch, and FSDP
 // prefetches the gathers of a forward, so there it hides behind one micro-batch's forward.
 double dp_exposed_s(const Scenario& s, double dp_s, double compute_per_mb_s, double overlap) {
+  // DeepSpeed's pipeline engine reduces the gradients after the flush: its TrainSchedule appends
+  // ReduceTiedGrads, ReduceGrads and OptimizerStep after the last backward (runtime/pipe/schedule.py).
+  if (s.framework == FrameworkKind::deepspeed && s.parallel.pp > 1) return dp_s;
   const double backward = compute_per_mb_s * 2.0 / 3.0;
   if (s.parallel.zero == 0) return std::max(0.0, dp_s - overlap * backward);
   const double half = dp_s / 2.0;  // reduce-scatter and all-gather move the same bytes
@@ -1527,7 +1530,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"nodes", static_cast<double>(dp_group.nodes)}});
     ex->add(
         "comm.dp.exposed_s", c.dp_exposed_s, "s",
-        "ZeRO-0: max(0, dp.s - kDpOverlap x last micro-batch backward); ZeRO-1/2: the gradients' reduce-scatter, "
+        "DeepSpeed with pipeline stages: dp.s, reduced after the flush; else ZeRO-0: max(0, dp.s - kDpOverlap x last "
+        "micro-batch backward); ZeRO-1/2: the gradients' reduce-scatter, "
         "dp.s / 2, the same way, plus the weights' all-gather, dp.s / 2, after the optimizer step: exposed with "
         "DeepSpeed, else max(0, dp.s / 2 - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core "
         "--overlap-param-gather, FSDP prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; ZeRO-3: "

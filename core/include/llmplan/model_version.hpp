@@ -384,10 +384,14 @@ inline constexpr ModelChange kModelChanges[] = {
                "bytes, no longer does. DeepSpeed runs it at the end of step() (runtime/zero/stage_1_and_2.py: "
                "'ready for next round forward'), exposed; Megatron-Core's distributed optimizer with "
                "--overlap-param-gather (which the Megatron-LM command sets) and FSDP's prefetch hide it behind "
-               "the next forward, up to kDpOverlap x one micro-batch's forward. ZeRO-0's all-reduce is unchanged.",
+               "the next forward, up to kDpOverlap x one micro-batch's forward. ZeRO-0's all-reduce is unchanged. "
+               "DeepSpeed's pipeline engine reduces the gradients only after the flush (its TrainSchedule appends "
+               "ReduceGrads after the last backward, runtime/pipe/schedule.py): with pipeline stages all of it is "
+               "exposed.",
      .effect = "ZeRO-1/2 steps whose gradient exchange outlasts the last backward get faster, DeepSpeed ZeRO-1/2 "
                "steps slower: the Megatron-Core README's 32B layout (TP 8 x DP 48 on 384 H100s) 1.079 to 1.021 s a "
-               "step; Llama 3.1 8B with DeepSpeed ZeRO-2 on 16 H100s 1.816 to 1.857 s. Golden links: "
+               "step; Llama 3.1 8B with DeepSpeed ZeRO-2 on 16 H100s 1.816 to 1.857 s; BLOOM 176B on 384 A100s (DeepSpeed, "
+               "PP 12) 0.4 % slower. Golden links: "
                "llama-3.1-405b-pretrain-h100 9.670 to 9.601 s, qwen2.5-7b-full-autodl-4-cards 8.900 to 8.724 s, "
                "custom-arch-moe-mla 1.360 to 1.328 s, five more by under 0.5 %."},
 };
