@@ -152,11 +152,12 @@ class Planner {
   std::vector<PlanCandidate> best_;  // best layout per work item that passed
 };
 
-// The whole search at once: `llmplan plan` and window.llmplan.plan call this.
 // The plans best first: among the plans within 1 % of the best remaining objective, the smaller
 // cluster (for cost) or the cheaper plan (for time), then the faster, then the exact objective.
 // The order depends on the plans alone, not on the order they come in.
 std::vector<PlanCandidate> rank_plans(Objective o, const std::vector<PlanCandidate>& plans);
+
+// The whole search at once: `llmplan plan` and window.llmplan.plan call this.
 PlanResult plan(const Question& q, const Catalog& catalog, const Calibration& cal);
 
 struct PlanJsonResponse {
