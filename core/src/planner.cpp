@@ -412,7 +412,9 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
   const double slower = c.total_hours / best.total_hours;
   const double dearer = c.cost_usd - best.cost_usd;
   const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
-  if (by_cost && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() != best.gpus()) {
+  // Within 1 % a larger cluster ranks below the smaller one (rank_plans); a smaller one that ranks
+  // below lost on something else, which the general reason says.
+  if (by_cost && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() > best.gpus()) {
     std::snprintf(buf, sizeof buf,
                   "same cost within 1 %% and %.2fx the time on %d GPUs instead of %d: at equal cost the smaller "
                   "cluster ranks first (fewer machines to rent, fail and debug)",
