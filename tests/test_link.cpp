@@ -401,7 +401,7 @@ TEST_SUITE("links") {
         {22, 2, "2026-12-05", "random router logits"},
         {23, 3, "2026-12-05", "Routing tokens to experts"},
         {24, 1, "2026-12-05", "Pipeline sends and receives overlapped"},
-        {25, 1, "2026-12-05", "ZeRO-1/2 gather the updated weights after the optimizer step"},
+        {25, 1, "2026-12-05", "ZeRO-1/2's data-parallel exchange as the frameworks run it"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

@@ -1315,44 +1315,57 @@ TEST_CASE("an MFU above 1 (the convention's non-causal attention) carries the wa
 
 TEST_CASE("ZeRO-1/2 gather the updated weights after the optimizer step, not during the backward") {
   // A GPT of 48 blocks, hidden 7,168, on 384 H100s, TP 8 x DP 48, 4 micro-batches a step (the
-  // Megatron-Core README's 32B row). Data-parallel time d = dp.s (the same bytes for ZeRO-0's
-  // all-reduce and ZeRO-1's reduce-scatter + all-gather), c = compute of one micro-batch; backward
-  // 2/3 c, forward 1/3 c, kDpOverlap 0.8:
-  //   ZeRO-0: the all-reduce hides behind the last backward:       d - 0.8 x 2/3 c
-  //   Megatron ZeRO-1: reduce-scatter behind that backward, the gather (--overlap-param-gather) behind
-  //   the next step's first forward: (d/2 - 0.8 x 2/3 c) + (d/2 - 0.8 x 1/3 c) = d - 0.8 c
+  // Megatron-Core README's 32B row). d = ZeRO-0's all-reduce of the bf16 gradients (a reduce-scatter
+  // and an all-gather of the same bytes), c = compute of one micro-batch; backward 2/3 c, forward
+  // 1/3 c, kDpOverlap 0.8. Here d = 0.3218 s and c = 0.2185 s (backward 0.1457, forward 0.0728).
+  //   ZeRO-0: the all-reduce hides behind the last backward:           d - 0.8 x 2/3 c
+  //   Megatron ZeRO-1: the reduce-scatter behind that backward, the gather (--overlap-param-gather)
+  //   behind the next step's first forward: (d/2 - 0.8 x 2/3 c) + (d/2 - 0.8 x 1/3 c) = d - 0.8 c
+  //   = 0.3218 - 0.1748 = 0.1470 s
   //   DeepSpeed ZeRO-1: its gather runs at the end of step(), exposed: (d/2 - 0.8 x 2/3 c) + d/2
+  //   DeepSpeed ZeRO-2 (and Hugging Face, which shards with it): a reduce-scatter every micro-batch:
+  //   4 (d/2 - 0.8 x 2/3 c) + d/2 = 4 x 0.0444 + 0.1609 = 0.3385 s
+  //   DeepSpeed with pipeline stages: reduced after the flush, all of it exposed
   Scenario s = parse(R"({"model": {"layers": 48, "hidden": 7168, "heads": 56, "ffn": 28672, "vocab": 131072,
       "gated_mlp": false, "tied_embeddings": false, "norm": "layernorm", "linear_bias": true,
       "learned_positions": 4096}, "precision": "bf16", "seq_len": 4096, "global_batch": 192,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 384, "gpus_per_node": 8},
       "parallel": {"tp": 8, "pp": 1, "zero": 1, "sequence_parallel": true, "tp_comm_overlap": true},
       "framework": "megatron"})");
-  auto exposed = [&s](int zero, FrameworkKind framework) {
+  auto run = [&s](int zero, FrameworkKind framework) {
     Scenario t = s;
     t.parallel.zero = zero;
     t.framework = framework;
-    const EstimateResult r = estimate(t, default_calibration());
-    return std::array<double, 3>{r.time.comm.dp_exposed_s, r.time.comm.dp_s, r.time.compute_s / 4};
+    return estimate(t, default_calibration()).time;
   };
-  const auto [megatron, d1, c1] = exposed(1, FrameworkKind::megatron);
-  // Here every term is positive: d = 0.3218 s against c = 0.2185 s (backward 0.1457, forward 0.0728).
-  REQUIRE(d1 / 2 > 0.8 * 2.0 / 3.0 * c1);
-  CHECK(megatron == doctest::Approx(d1 - 0.8 * c1));
-  CHECK(megatron == doctest::Approx(0.147).epsilon(0.01));  // 0.3218 - 0.8 x 0.2185
-  const auto [deepspeed, d2, c2] = exposed(1, FrameworkKind::deepspeed);
-  CHECK(deepspeed == doctest::Approx(d2 / 2 - 0.8 * 2.0 / 3.0 * c2 + d2 / 2));
-  const auto [ddp, d0, c0] = exposed(0, FrameworkKind::megatron);
-  CHECK(ddp == doctest::Approx(d0 - 0.8 * 2.0 / 3.0 * c0));
-  // DeepSpeed's pipeline engine reduces after the flush (ReduceGrads after the last backward): with
-  // pipeline stages nothing of d hides.
+  const TimeResult ddp = run(0, FrameworkKind::megatron);
+  const double d = ddp.comm.dp_s, c = ddp.compute_s / 4;
+  REQUIRE(d == doctest::Approx(0.3218).epsilon(0.01));
+  REQUIRE(c == doctest::Approx(0.2185).epsilon(0.01));
+  CHECK(ddp.comm.dp_exposed_s == doctest::Approx(d - 0.8 * 2.0 / 3.0 * c));
+  const TimeResult megatron = run(1, FrameworkKind::megatron);
+  CHECK(megatron.comm.dp_s == doctest::Approx(d));  // bf16 gradients and weights: the same bytes
+  CHECK(megatron.comm.dp_exposed_s == doctest::Approx(d - 0.8 * c));
+  CHECK(megatron.comm.dp_exposed_s == doctest::Approx(0.1470).epsilon(0.01));
+  CHECK(run(1, FrameworkKind::deepspeed).comm.dp_exposed_s == doctest::Approx(d / 2 - 0.8 * 2.0 / 3.0 * c + d / 2));
+  for (FrameworkKind f : {FrameworkKind::deepspeed, FrameworkKind::hf}) {
+    const TimeResult zero2 = run(2, f);
+    CHECK(zero2.comm.dp_s == doctest::Approx(4 * d / 2 + d / 2));
+    CHECK(zero2.comm.dp_exposed_s == doctest::Approx(4 * (d / 2 - 0.8 * 2.0 / 3.0 * c) + d / 2));
+    CHECK(zero2.comm.dp_exposed_s == doctest::Approx(0.3385).epsilon(0.01));
+  }
+  // Gradients reduced in fp32 (4 B) and weights gathered in bf16 (2 B): the reduce-scatter is half of
+  // the fp32 all-reduce, the gather half of the bf16 one, (d_fp32 + d_bf16) / 2 in all.
+  s.techniques.fp32_grad_reduce = true;
+  const double d32 = run(0, FrameworkKind::megatron).comm.dp_s;
+  CHECK(d32 > 1.9 * d);
+  CHECK(run(1, FrameworkKind::megatron).comm.dp_s == doctest::Approx((d32 + d) / 2));
+  s.techniques.fp32_grad_reduce = false;
+  // DeepSpeed's pipeline engine reduces after the flush: with pipeline stages nothing hides.
   s.parallel.pp = 2;
-  const auto [piped, d3, c3] = exposed(1, FrameworkKind::deepspeed);
-  CHECK(piped == doctest::Approx(d3));
-  CHECK(d3 > 0);
-  // Before model 25 ZeRO-1 hid both halves behind the backward, d - 0.8 x 2/3 c = 0.2053 s: the gather
-  // of weights the optimizer has not updated yet.
-  CHECK(megatron < ddp);
+  const TimeResult piped = run(1, FrameworkKind::deepspeed);
+  REQUIRE(piped.comm.dp_s > 0);
+  CHECK(piped.comm.dp_exposed_s == doctest::Approx(piped.comm.dp_s));
 }
 
 TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradients once per step") {

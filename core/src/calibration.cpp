@@ -66,9 +66,12 @@ constexpr Calibration kDefault = {
     .dp_overlap = {.value = 0.8,
                    .name = "kDpOverlap",
                    .unit = "1",
-                   .source = "bucketed gradient all-reduce starts during the backward pass (Li et al. 2020, 'PyTorch "
-                             "Distributed', VLDB, §3.2.3; Megatron-LM overlap_grad_reduce), so this share of the last "
-                             "micro-batch's backward can hide it; assumed, uncalibrated"},
+                   .source =
+                       "bucketed gradient all-reduce starts during the backward pass (Li et al. 2020, 'PyTorch "
+                       "Distributed', VLDB, §3.2.3; Megatron-LM overlap_grad_reduce), so this share of the last "
+                       "micro-batch's backward can hide it (ZeRO-1/2: the reduce-scatter; the weights' all-gather "
+                       "behind the same share of the next step's first forward with Megatron-Core "
+                       "--overlap-param-gather and FSDP prefetch); assumed, uncalibrated"},
     .zero3_overlap =
         {.value = 0.3,
          .name = "kZero3Overlap",

@@ -1280,25 +1280,36 @@ double Comm::inter_bytes() const {
 }
 namespace {
 
-// The exposed part of a once-a-step data-parallel exchange (ZeRO 0-2). Backward is two thirds of a
-// micro-batch's compute (Kaplan et al. 2020: 2N forward, 4N backward), the forward one third.
-// ZeRO-0 all-reduces gradients as their buckets fill during the last micro-batch's backward.
-// ZeRO-1/2 split it into a reduce-scatter of the gradients, which overlaps that backward the same way,
-// and an all-gather of the updated weights, which can only follow the optimizer step: DeepSpeed runs
-// it at the end of step() ("ready for next round forward", runtime/zero/stage_1_and_2.py), exposed;
+// ZeRO-1/2 the DeepSpeed way: the framework deepspeed, and Hugging Face, whose Trainer and Accelerate
+// shard below ZeRO-3 with DeepSpeed (launch.cpp, accelerate_yaml and sharding_argument).
+bool deepspeed_zero(const Scenario& s) {
+  return s.framework == FrameworkKind::deepspeed || s.framework == FrameworkKind::hf;
+}
+
+// A once-a-step data-parallel exchange (ZeRO 0-2): `reduce_s` per gradient reduction, `reductions`
+// of them, and the weights' all-gather `gather_s` (0 for ZeRO-0).
+struct DpExchange {
+  double reduce_s = 0, gather_s = 0;
+  int reductions = 1;
+};
+
+// Its exposed part. Backward is two thirds of a micro-batch's compute (Kaplan et al. 2020: 2N
+// forward, 4N backward), the forward one third. A gradient reduction (ZeRO-0's all-reduce, ZeRO-1/2's
+// reduce-scatter) runs as its buckets fill during a backward: the last micro-batch's, or with
+// DeepSpeed's ZeRO-2 each micro-batch's (partition_gradients: runtime/zero/stage_1_and_2.py,
+// reduce_ready_partitions_and_remove_grads). The weights' all-gather can only follow the optimizer
+// step: DeepSpeed runs it at the end of step() ("ready for next round forward"), exposed;
 // Megatron-Core's distributed optimizer with --overlap-param-gather (which its launch command sets)
 // waits for each bucket's gather in a forward pre-hook of the next step's first micro-batch, and FSDP
 // prefetches the gathers of a forward, so there it hides behind one micro-batch's forward.
-double dp_exposed_s(const Scenario& s, double dp_s, double compute_per_mb_s, double overlap) {
-  // DeepSpeed's pipeline engine reduces the gradients after the flush: its TrainSchedule appends
-  // ReduceTiedGrads, ReduceGrads and OptimizerStep after the last backward (runtime/pipe/schedule.py).
-  if (s.framework == FrameworkKind::deepspeed && s.parallel.pp > 1) return dp_s;
+// DeepSpeed's pipeline engine reduces after the flush: its TrainSchedule appends ReduceTiedGrads,
+// ReduceGrads and OptimizerStep after the last backward (runtime/pipe/schedule.py).
+double dp_exposed_s(const Scenario& s, const DpExchange& d, double compute_per_mb_s, double overlap) {
+  if (deepspeed_zero(s) && s.parallel.pp > 1) return d.reductions * d.reduce_s + d.gather_s;
   const double backward = compute_per_mb_s * 2.0 / 3.0;
-  if (s.parallel.zero == 0) return std::max(0.0, dp_s - overlap * backward);
-  const double half = dp_s / 2.0;  // reduce-scatter and all-gather move the same bytes
-  const double gradients = std::max(0.0, half - overlap * backward);
-  if (s.framework == FrameworkKind::deepspeed) return gradients + half;
-  return gradients + std::max(0.0, half - overlap * (compute_per_mb_s - backward));
+  const double reduce = d.reductions * std::max(0.0, d.reduce_s - overlap * backward);
+  if (deepspeed_zero(s)) return reduce + d.gather_s;
+  return reduce + std::max(0.0, d.gather_s - overlap * (compute_per_mb_s - backward));
 }
 
 }  // namespace
@@ -1459,9 +1470,27 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
                rounds * group_allreduce_s(expert_per_mb, edp_group);
       c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * rounds * compute_per_mb_s);
     } else {
-      c.dp_bytes = 2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes;
-      c.dp_s = group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
-      c.dp_exposed_s = dp_exposed_s(s, c.dp_s, compute_per_mb_s, dp_overlap.value);
+      const double reduce_all_s =
+          group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
+      DpExchange d;
+      if (x.zero == 0) {
+        d.reduce_s = reduce_all_s;
+        c.dp_bytes = 2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes;
+      } else {
+        // A reduce-scatter of the gradients and an all-gather of the 16-bit weights, each half of
+        // an all-reduce of its own bytes (gradients in fp32 where the framework reduces so).
+        const double element = element_bytes(s.precision);
+        d.reduce_s = reduce_all_s / 2.0;
+        d.gather_s = (group_allreduce_s(trained_per_gpu * element, dp_group) +
+                      group_allreduce_s(expert_per_gpu * element, edp_group)) /
+                     2.0;
+        d.reductions = x.zero == 2 && deepspeed_zero(s) ? m : 1;
+        const double ring = static_cast<double>(dp_ranks - 1) / dp_ranks;
+        c.dp_bytes = d.reductions * (ring * grad_bytes + expert_ring / 2.0 * expert_grad_bytes) +
+                     ring * trained_per_gpu * element + expert_ring / 2.0 * expert_per_gpu * element;
+      }
+      c.dp_s = d.reductions * d.reduce_s + d.gather_s;
+      c.dp_exposed_s = dp_exposed_s(s, d, compute_per_mb_s, dp_overlap.value);
     }
   }
   context_parallel_comm(s, l, compute, c, ex);
@@ -1521,8 +1550,9 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"zero", static_cast<double>(x.zero)},
              {"trainable_params", mem.trainable_params}});
     ex->add("comm.dp.s", c.dp_s, "s",
-            "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth (ZeRO-3: 1.5x per micro-batch); across nodes "
-            "busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
+            "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth; ZeRO-1/2: a reduce-scatter of the gradients "
+            "(each micro-batch with DeepSpeed's ZeRO-2) plus an all-gather of the 16-bit weights, (n-1)/n x bytes each; "
+            "ZeRO-3: 1.5x per micro-batch; across nodes busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
             {{"ranks", static_cast<double>(dp_ranks)},
              {"bytes", c.dp_bytes},
              {"busbw_GBps", dp_bw},
@@ -1530,13 +1560,13 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"nodes", static_cast<double>(dp_group.nodes)}});
     ex->add(
         "comm.dp.exposed_s", c.dp_exposed_s, "s",
-        "DeepSpeed with pipeline stages: dp.s, reduced after the flush; else ZeRO-0: max(0, dp.s - kDpOverlap x last "
-        "micro-batch backward); ZeRO-1/2: the gradients' reduce-scatter, "
-        "dp.s / 2, the same way, plus the weights' all-gather, dp.s / 2, after the optimizer step: exposed with "
-        "DeepSpeed, else max(0, dp.s / 2 - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core "
-        "--overlap-param-gather, FSDP prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; ZeRO-3: "
-        "max(0, dp.s - kZero3Overlap x compute of the micro-batches it gathers for: all of them, or one with pipeline "
-        "stages)",
+        "each gradient reduction (ZeRO-0's all-reduce; ZeRO-1/2's reduce-scatter, each micro-batch with DeepSpeed's "
+        "ZeRO-2) max(0, its time - kDpOverlap x a micro-batch's backward), plus ZeRO-1/2's all-gather of the weights "
+        "after the optimizer step: all of it with DeepSpeed (and Hugging Face, which shards with it), else max(0, its "
+        "time - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core --overlap-param-gather, FSDP "
+        "prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; DeepSpeed with pipeline stages: all of "
+        "dp.s, reduced after the flush; ZeRO-3: max(0, dp.s - kZero3Overlap x compute of the micro-batches it gathers "
+        "for: all of them, or one with pipeline stages)",
         {{"dp_s", c.dp_s},
          {dp_overlap.name, dp_overlap.value},
          {zero3_overlap.name, zero3_overlap.value},

@@ -27,7 +27,7 @@ struct Calibration {
   Constant softmax_passes;           // passes over the a x s scores without FlashAttention
   Constant mem_bw_efficiency;        // achieved / peak HBM bandwidth of memory-bound kernels
   // Communication hidden behind compute (performance.cpp)
-  Constant dp_overlap;       // share of the last micro-batch's backward that hides DP traffic
+  Constant dp_overlap;       // share of a backward (and of a forward, for ZeRO-1/2's weight gather) that hides DP traffic
   Constant zero3_overlap;    // share of compute that hides ZeRO-3 gathers and reduce-scatters
   Constant tp_comm_overlap;  // share of compute that hides TP collectives with --tp-comm-overlap
   // Expert parallelism (performance.cpp)
