@@ -401,20 +401,18 @@ std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t r
                      const Money& money) {
   char buf[512];
   if (rank == 0) {
-    const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
     std::snprintf(buf, sizeof buf,
                   "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour incl. overhead; %s",
-                  by_cost ? "cheapest" : "fastest", feasible, money(c.cost_usd).c_str(),
+                  by_cost(o) ? "cheapest" : "fastest", feasible, money(c.cost_usd).c_str(),
                   format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu, money(price_per_gpu_hour(c)).c_str(),
                   layout_text(c).c_str());
     return buf;
   }
   const double slower = c.total_hours / best.total_hours;
   const double dearer = c.cost_usd - best.cost_usd;
-  const bool by_cost = o == Objective::min_cost || o == Objective::min_cost_under_deadline;
   // Within 1 % a larger cluster ranks below the smaller one (rank_plans); a smaller one that ranks
   // below lost on something else, which the general reason says.
-  if (by_cost && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() > best.gpus()) {
+  if (by_cost(o) && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() > best.gpus()) {
     std::snprintf(buf, sizeof buf,
                   "same cost within 1 %% and %.2fx the time on %d GPUs instead of %d: at equal cost the smaller "
                   "cluster ranks first (fewer machines to rent, fail and debug)",
