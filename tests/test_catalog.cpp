@@ -23,7 +23,7 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.14");
+    CHECK(c.catalog_version == "2026.12.15");
     CHECK(c.as_of == "2026-12-05");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
@@ -112,6 +112,25 @@ TEST_SUITE("shipped catalog") {
          {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr",
           "roce-100g", "roce-200g", "roce-400g", "ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g"})
       CHECK_MESSAGE(c.find_interconnect(id) != nullptr, id);
+  }
+
+  TEST_CASE("the China SKUs hold the GEMM rate of the part they are cut from") {
+    // The A800 is the A100 SXM and the H800 the H100 SXM5 with NVLink capped at 400 GB/s: same die,
+    // SMs, clocks, peak and power limit (catalog 2026.12.15), so a matmul sustains the same TFLOP/s.
+    const Catalog& c = builtin_catalog();
+    const Accelerator* a100 = c.find_accelerator("a100-sxm4-80gb");
+    const Accelerator* a800 = c.find_accelerator("a800-sxm4-80gb");
+    const Accelerator* h100 = c.find_accelerator("h100-sxm5-80gb");
+    const Accelerator* h800 = c.find_accelerator("h800-sxm5-80gb");
+    REQUIRE((a100 && a800 && h100 && h800));
+    REQUIRE(a800->gemm_bf16_efficiency.has_value());
+    REQUIRE(h800->gemm_bf16_efficiency.has_value());
+    // A100 SXM: stas00's MAMF 271.2 of 312 TFLOP/s.
+    CHECK(*a800->gemm_bf16_efficiency * *a800->bf16_dense_tflops == doctest::Approx(271.2).epsilon(0.001));
+    CHECK(*a800->gemm_bf16_efficiency == *a100->gemm_bf16_efficiency);
+    // GH100 at 700 W: the H200's sustained 755 TFLOP/s (MSMF), which the H100 SXM takes too.
+    CHECK(*h800->gemm_bf16_efficiency * *h800->bf16_dense_tflops == doctest::Approx(755).epsilon(0.001));
+    CHECK(*h100->gemm_bf16_efficiency * *h100->bf16_dense_tflops == doctest::Approx(755).epsilon(0.001));
   }
 
   TEST_CASE("a renamed id still resolves through its alias") {
