@@ -40,6 +40,35 @@ const json* check_of(const json& plan, const std::string& id) {
 }
 }  // namespace
 
+TEST_CASE("Megatron's gradient buffer is what the launched job keeps: bf16 with --grad-reduce-in-bf16, else fp32") {
+  // Megatron-LM (arguments.py) accumulates and reduces bf16 gradients in fp32 unless
+  // --grad-reduce-in-bf16, and Megatron-Core's buffer takes the reduce dtype
+  // (distributed_data_parallel.py: grad_dtype = torch.float if grad_reduce_in_fp32 else param.dtype).
+  // Llama 3.1 8B, ZeRO-1 over 8 GPUs: bf16 weights 2 B, gradients 2 or 4 B, the distributed
+  // optimizer's fp32 master and Adam moments 12 B / 8, the "6 + 12/d" of its docs with fp32 gradients.
+  const char* base = R"({"model": {"preset": "llama-3.1-8b"}, "framework": "megatron", "seq_len": 4096,
+      "global_batch": 64, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"zero": 1, "recompute": "full"}})";
+  const ScenarioParse p = parse_scenario(base, builtin_catalog());
+  REQUIRE(p.scenario);
+  Scenario bf16 = *p.scenario;
+  Scenario fp32 = bf16;
+  fp32.techniques.fp32_grad_reduce = true;
+  const EstimateResult rb = estimate(bf16, default_calibration());
+  const EstimateResult rf = estimate(fp32, default_calibration());
+  const double params = rb.memory.trainable_params;
+  CHECK(rb.memory.per_gpu.gradients == doctest::Approx(2 * params));
+  CHECK(rf.memory.per_gpu.gradients == doctest::Approx(4 * params));
+  CHECK(rf.memory.per_gpu.weights + rf.memory.per_gpu.gradients + rf.memory.per_gpu.optimizer ==
+        doctest::Approx((6 + 12.0 / 8) * params));
+  CHECK(
+      megatron_flags(launch_artifacts(bf16, rb, default_calibration()).megatron_args).count("--grad-reduce-in-bf16") ==
+      1);
+  CHECK(
+      megatron_flags(launch_artifacts(fp32, rf, default_calibration()).megatron_args).count("--grad-reduce-in-bf16") ==
+      0);
+}
+
 TEST_CASE("the DeepSpeed JSON parses and carries the plan's batch, accumulation and ZeRO stage") {
   for (const char* q : {k7bQlora, k70bFull}) {
     const json answer = plan_of(q);  // kept alive: a range-for over a temporary's member dangles

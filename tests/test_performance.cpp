@@ -353,6 +353,25 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
   }
 }
 
+TEST_CASE("a capped scale-up link reaches the share of its rate nccl-tests measured on the full one") {
+  // Catalog interconnects: NVLink 4 reaches 367.61 of 450 GB/s (H100 SXM), NVLink 3 234.89 of 300
+  // (A100 SXM). The H800 and the A800 cap it at 200 GB/s a direction: 0.8169 x 200 = 163.38 and
+  // 0.7830 x 200 = 156.59 GB/s, not the measured figure cut to 200 (100 % of the link).
+  const auto busbw = [](const char* accel, const char* network) {
+    std::string text = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": ")") + accel +
+                       R"(", "gpus": 8}, "network": {)" + network + "}}";
+    return link_bandwidth(parse(text.c_str())).intra_busbw / 1e9;
+  };
+  CHECK(busbw("h100-sxm5-80gb", "") == doctest::Approx(367.61));
+  CHECK(busbw("a100-sxm4-80gb", "") == doctest::Approx(234.89));
+  CHECK(busbw("h800-sxm5-80gb", "") == doctest::Approx(367.61 / 450 * 200));
+  CHECK(busbw("a800-sxm4-80gb", "") == doctest::Approx(234.89 / 300 * 200));
+  // The user's rate for the link: the same share of it, on a part the catalog has a measurement for.
+  CHECK(busbw("h100-sxm5-80gb", R"("intra_node_gb_per_s": 100)") == doctest::Approx(367.61 / 450 * 100));
+  // A link without a measurement: 0.8 of its rate (RTX 4090, PCIe 4 at 31 GB/s).
+  CHECK(busbw("rtx-4090", "") == doctest::Approx(0.8 * 31));
+}
+
 TEST_CASE("collective bandwidth follows the ranks per node: 4 nodes x 8 GPUs, one 400 Gb/s NIC per GPU") {
   // Published: all-reduce busbw 377-382 GB/s at 4-16 GiB on 4 nodes of 8 x B200 with 8 x 400 Gb/s
   // EFA v4 per node, against 740 GB/s inside one node (stas00/ml-engineering, network chapter,

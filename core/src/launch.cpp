@@ -322,12 +322,13 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   arg("--micro-batch-size", num(s.micro_batch));
   arg("--global-batch-size", num(r.global_batch));
   arg("--train-iters", num(train_steps(r)));
-  if (s.precision == Precision::bf16) arg("--bf16");
+  if (s.precision == Precision::bf16 || s.precision == Precision::fp8) arg("--bf16");
+  if (s.precision == Precision::fp8) arg("--fp8-format", "hybrid");
+  // Megatron-LM accumulates and reduces bf16 gradients in fp32 unless told otherwise; the estimate
+  // keeps them in bf16 unless techniques.fp32_grad_reduce says fp32, and so does the job.
+  if ((s.precision == Precision::bf16 || s.precision == Precision::fp8) && !s.techniques.fp32_grad_reduce)
+    arg("--grad-reduce-in-bf16");
   if (s.precision == Precision::fp16) arg("--fp16");
-  if (s.precision == Precision::fp8) {
-    arg("--bf16");
-    arg("--fp8-format", "hybrid");
-  }
   arg("--save-interval", num(save_interval_steps(r)));
   arg("--save", "/checkpoints");
   arg("--load", "/checkpoints");

@@ -226,6 +226,19 @@ double grad_reduce_bytes(const Scenario& s) {
   return fp32 ? 4.0 : 2.0;
 }
 
+// A scenario's bytes per parameter: Megatron-Core keeps its gradient buffer (main_grad) in the
+// reduce dtype (distributed/distributed_data_parallel.py: grad_dtype = torch.float if
+// grad_reduce_in_fp32 else param.dtype), fp32 with techniques.fp32_grad_reduce, which is
+// Megatron-LM's bf16 default (arguments.py: accumulate_allreduce_grads_in_fp32 unless
+// --grad-reduce-in-bf16; its distributed optimizer's "6 + 12/d" bytes a parameter).
+namespace {
+StateBytesPerParam scenario_state_bytes(const Scenario& s) {
+  StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  if (s.framework == FrameworkKind::megatron) b.gradients = std::max(b.gradients, grad_reduce_bytes(s));
+  return b;
+}
+}  // namespace
+
 bool keeps_gathered_weights(const Scenario& s) {
   const Parallel& x = s.parallel;
   return x.zero >= 3 && x.pp > 1 && x.offload == Offload::none && dense_shard_ranks(s) > 1;
@@ -555,7 +568,7 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
 
 // PEFT adapters train in 16-bit with an fp32 master like full mixed precision (16 B with AdamW).
 MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st, const Calibration& cal) {
-  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  const StateBytesPerParam b = scenario_state_bytes(s);
   const StageParams sp = stage_params(s, p, st);
   const ModelStateBytes states = trained_state_bytes(s, sp.trained, sp.trained_expert, b);
   const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? dense_shard_ranks(s) : 1);
@@ -664,7 +677,7 @@ int largest_micro_batch(const Scenario& original, const ParamCount& p, double ca
 // Host-side bytes per node when offloading: the sharded optimizer states (and with ZeRO-3 the
 // weights) of every GPU of the node, measured on the first stage.
 double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
-  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  const StateBytesPerParam b = scenario_state_bytes(s);
   const StageParams sp = stage_params(s, p, first_stage(s, p));
   const ModelStateBytes states = trained_state_bytes(s, sp.trained, sp.trained_expert, b);
   double per_gpu = states.optimizer;
@@ -684,7 +697,7 @@ namespace {
 void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& r, const Calibration& cal,
                     Explainer& ex) {
   const MemoryBreakdown& m = r.per_gpu;
-  const StateBytesPerParam b = state_bytes_per_param(s.precision, s.optimizer, s.pure_bf16);
+  const StateBytesPerParam b = scenario_state_bytes(s);
   const Constant& runtime = cal.runtime_overhead_bytes;
   const Constant& fragmentation = cal.allocator_fragmentation;
   const double gpus_per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
@@ -727,7 +740,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",
          "trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp "
          "/ ep) (0 at the activation peak of a single process); DeepSpeed's BF16_Optimizer adds 4 B of fp32 "
-         "gradient per trained parameter",
+         "gradient per trained parameter; Megatron-Core's gradient buffer is fp32 with techniques.fp32_grad_reduce",
          {{"bytes_per_param", b.gradients}, {"bf16_optimizer", deepspeed_bf16_optimizer(s) ? 1.0 : 0.0}});
   ex.add("memory.off_peak_bytes.gradients", m.off_peak_gradients, "B",
          "one GPU without accumulation (plain PyTorch): .grad is allocated during backward as the activations are "

@@ -1319,7 +1319,8 @@ double Comm::exposed_s() const { return tp_exposed_s + pp_exposed_s + dp_exposed
 LinkBandwidth link_bandwidth(const Scenario& s) {
   const Cluster& c = s.cluster;
   LinkBandwidth l;
-  const double intra = c.intra_busbw_gb_per_s > 0 ? c.intra_busbw_gb_per_s : 0.8 * c.intra_node_gb_per_s;
+  const double intra =
+      c.intra_busbw_gb_per_s > 0 ? c.intra_busbw_gb_per_s : c.intra_busbw_fraction * c.intra_node_gb_per_s;
   const int per_node = std::max(1, std::min(c.gpus, c.gpus_per_node));
   l.intra_busbw = intra * 1e9;
   l.nic_busbw = s.network.node_gb_per_s * s.network.busbw_fraction / per_node * 1e9;
@@ -1549,15 +1550,16 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"ep", static_cast<double>(x.ep)},
              {"zero", static_cast<double>(x.zero)},
              {"trainable_params", mem.trainable_params}});
-    ex->add("comm.dp.s", c.dp_s, "s",
-            "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth; ZeRO-1/2: a reduce-scatter of the gradients "
-            "(each micro-batch with DeepSpeed's ZeRO-2) plus an all-gather of the 16-bit weights, (n-1)/n x bytes each; "
-            "ZeRO-3: 1.5x per micro-batch; across nodes busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
-            {{"ranks", static_cast<double>(dp_ranks)},
-             {"bytes", c.dp_bytes},
-             {"busbw_GBps", dp_bw},
-             {"ranks_per_node", static_cast<double>(dp_group.ranks_per_node)},
-             {"nodes", static_cast<double>(dp_group.nodes)}});
+    ex->add(
+        "comm.dp.s", c.dp_s, "s",
+        "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth; ZeRO-1/2: a reduce-scatter of the gradients "
+        "(each micro-batch with DeepSpeed's ZeRO-2) plus an all-gather of the 16-bit weights, (n-1)/n x bytes each; "
+        "ZeRO-3: 1.5x per micro-batch; across nodes busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
+        {{"ranks", static_cast<double>(dp_ranks)},
+         {"bytes", c.dp_bytes},
+         {"busbw_GBps", dp_bw},
+         {"ranks_per_node", static_cast<double>(dp_group.ranks_per_node)},
+         {"nodes", static_cast<double>(dp_group.nodes)}});
     ex->add(
         "comm.dp.exposed_s", c.dp_exposed_s, "s",
         "each gradient reduction (ZeRO-0's all-reduce; ZeRO-1/2's reduce-scatter, each micro-batch with DeepSpeed's "

@@ -33,6 +33,9 @@ using detail::Reader;
 // socket transport over kernel TCP reaches far less, and half the line rate is the cautious figure.
 const double kDefaultRdmaBusbwFraction = 0.8;
 const double kDefaultTcpBusbwFraction = 0.5;
+// ... and over a scale-up link without one: the catalog's NVLink measurements reach 0.78 (NVLink 3,
+// A100 SXM) and 0.82 (NVLink 4, H100 SXM) of the link's rate.
+const double kDefaultIntraBusbwFraction = 0.8;
 
 namespace {
 
@@ -154,18 +157,26 @@ void apply_instance_network(const Catalog& catalog, const Instance& in, Network&
   if (net.node_gb_per_s <= 0) net.node_gb_per_s = 25.0 / 8.0;
 }
 
-// The measured NCCL bus bandwidth of the accelerator's scale-up link, when the catalog has one.
+// The share of a scale-up link's rate NCCL's all-reduce reaches on it (nccl-tests busbw over the
+// link's rate, measured on the link's reference part), 0.8 where none is published. A part whose
+// link is capped (the H800's and the A800's NVLink at 200 GB/s) reaches that share of its own rate.
+double link_busbw_fraction(const Interconnect* l) {
+  if (!l || !l->nccl_busbw_gb_per_s || l->bandwidth_gb_per_s <= 0) return kDefaultIntraBusbwFraction;
+  return std::min(1.0, *l->nccl_busbw_gb_per_s / l->bandwidth_gb_per_s);
+}
+
 void apply_intra_link(const Catalog& catalog, Cluster& c) {
   const Accelerator* a = catalog.find_accelerator(c.accelerator);
-  const Interconnect* l = a ? catalog.find_interconnect(a->intra_node_link) : nullptr;
-  c.intra_busbw_gb_per_s = l && l->nccl_busbw_gb_per_s ? std::min(*l->nccl_busbw_gb_per_s, c.intra_node_gb_per_s) : 0.0;
+  c.intra_busbw_fraction = link_busbw_fraction(a ? catalog.find_interconnect(a->intra_node_link) : nullptr);
+  c.intra_busbw_gb_per_s = 0;
 }
 
 // A host whose cards are wired differently from the accelerator's usual board (PCIe cards of a
 // chip that also comes as SXM): the host's own link and its measured bus bandwidth.
 void apply_host_link(const Interconnect& l, Cluster& c) {
   c.intra_node_gb_per_s = l.bandwidth_gb_per_s;
-  c.intra_busbw_gb_per_s = l.nccl_busbw_gb_per_s.value_or(0);
+  c.intra_busbw_fraction = link_busbw_fraction(&l);
+  c.intra_busbw_gb_per_s = 0;
 }
 
 // The one place an instance becomes hardware: `nodes` of it, with its accelerator, host and

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 25;
+inline constexpr int kModelVersion = 26;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -394,6 +394,25 @@ inline constexpr ModelChange kModelChanges[] = {
                "1.021 s a step. Golden links: phi-3-mini-techniques (ZeRO-2 on two RTX 4090s) 2.681 to 2.835 s, "
                "qwen2.5-7b-full-autodl-4-cards 8.900 to 9.009 s, custom-arch-moe-mla 1.360 to 1.328 s, "
                "llama-3.1-405b-pretrain-h100 9.670 to 9.601 s, four more by under 0.3 %."},
+    {.version = 26, .date = "2026-12-05",
+     .change = "The scale-up link's all-reduce bus bandwidth is the share of the link's rate nccl-tests measured on "
+               "it (NVLink 3 0.78, NVLink 4 0.82, NVLink 5 0.82, PCIe 5 0.44, else 0.8) times this GPU's own rate, "
+               "where it was the measured figure capped at that rate: the H800's and the A800's NVLink, capped at "
+               "200 GB/s, reach 163.4 and 156.6 GB/s, not 200 (100 % of the link); and network.intra_node_gb_per_s "
+               "now sets the rate of an NVLink or PCIe part the catalog has a measurement for, where it was "
+               "ignored (only the pcie_only_gpus warning read it).",
+     .effect = "Only H800, A800 and scenarios that give network.intra_node_gb_per_s move: Llama 3.1 70B with TP 8 on "
+               "8 H800s 56.3 to 60.5 s a step; golden link deepseek-v3-pretrain-h800 (ZeRO-3 over 2,048 H800s) "
+               "44.13 to 53.15 s. The H100, A100, B200 and every validation figure unchanged."},
+    {.version = 26, .date = "2026-12-05",
+     .change = "Megatron-Core keeps its gradient buffer in the reduce dtype (distributed_data_parallel.py: grad_dtype "
+               "= torch.float if grad_reduce_in_fp32 else param.dtype): with techniques.fp32_grad_reduce, which is "
+               "Megatron-LM's bf16 default, 4 B a parameter, its distributed optimizer's 6 + 12/d, where the "
+               "estimate counted 2. The Megatron-LM command now passes --grad-reduce-in-bf16 when the scenario "
+               "reduces in bf16, so the job keeps the 2 B the estimate counts.",
+     .effect = "Only Megatron scenarios with techniques.fp32_grad_reduce move: Llama 3.1 8B with ZeRO-1 on 8 H100s "
+               "16.06 to 32.12 GB of gradients, 50.4 to 66.5 GB a GPU. Every golden link and validation figure "
+               "unchanged (none sets it)."},
 };
 // clang-format on
 

@@ -85,12 +85,16 @@ struct Cluster {
   std::array<AttentionLengthScale, kAttentionKernels> attention_head_dim_scale{};  // per kernel; empty: flat
   AttentionKernel attention_kernel = AttentionKernel::flash2;
   double intra_node_gb_per_s = 450;  // per GPU, one direction
-  double intra_busbw_gb_per_s = 0;   // measured NCCL all-reduce bus bandwidth; 0: derived from the link
-  double pcie_gb_per_s = 64;         // host link per GPU, one direction (offload traffic): PCIe or NVLink-C2C
-  double sm_count = 0;               // streaming multiprocessors a GPU enables; 0 when unpublished
-  double node_ram_gb = 0;            // host memory per node; 0 when unknown
-  double node_vcpus = 0;             // per node; 0 when unknown
-  double node_nvme_tb = 0;           // local NVMe per node; 0 when none or unknown
+  // NCCL all-reduce bus bandwidth over the scale-up link as a share of its rate, as nccl-tests
+  // measured it on the link's reference part (a part with the link capped, or a rate the user gives,
+  // reaches the same share of its own rate).
+  double intra_busbw_fraction = 0.8;
+  double intra_busbw_gb_per_s = 0;  // measured on this very machine (a trial's nccl-tests); 0: the share above
+  double pcie_gb_per_s = 64;        // host link per GPU, one direction (offload traffic): PCIe or NVLink-C2C
+  double sm_count = 0;              // streaming multiprocessors a GPU enables; 0 when unpublished
+  double node_ram_gb = 0;           // host memory per node; 0 when unknown
+  double node_vcpus = 0;            // per node; 0 when unknown
+  double node_nvme_tb = 0;          // local NVMe per node; 0 when none or unknown
   int nodes() const { return gpus <= gpus_per_node ? 1 : gpus / gpus_per_node; }
 };
 
