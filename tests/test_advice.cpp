@@ -199,7 +199,7 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
     const EstimateResult e = estimate(x, default_calibration());
     for (int i = 0; i < e.warnings.count; ++i)
       if (e.warnings.items[static_cast<size_t>(i)].code == WarningCode::unsupported_layout)
-        return std::string(megatron_refusal_id(e.warnings.items[static_cast<size_t>(i)].rule));
+        return std::string(layout_rule_id(e.warnings.items[static_cast<size_t>(i)].rule));
     return std::string();
   };
   CHECK(

@@ -89,8 +89,7 @@ TEST_CASE("with activation offload the search keeps to layouts Megatron-LM offlo
   Layout pp2 = layout_of(s);
   pp2.pp = 2;
   CHECK(framework_for(pp2, s.model, s.method).framework == Framework::none);
-  CHECK(std::string(megatron_refusal_id(framework_for(pp2, s.model, s.method).reason)) ==
-        "activation_offload_without_pp");
+  CHECK(std::string(layout_rule_id(framework_for(pp2, s.model, s.method).reason)) == "activation_offload_without_pp");
 }
 
 TEST_CASE("context parallelism is searched from 16384 tokens: powers of two whose 2 x cp divides the sequence") {

@@ -14,6 +14,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/layouts.hpp"
 #include "llmplan/performance.hpp"
 #include "llmplan/ranges.hpp"
 
@@ -1570,6 +1571,15 @@ TEST_CASE("estimate warns of a layout no target framework runs, naming the rule,
   // A runnable layout: nothing.
   CHECK(rule_of(R"({"model": {"preset": "llama-3.1-70b"}, "global_batch": 64, "cluster": {"gpus": 64},
       "parallel": {"tp": 8, "pp": 2, "zero": 1}})")
+            .empty());
+  // QLoRA off NVIDIA and AMD: bitsandbytes has no NF4 kernels there, the rule the planner rejects
+  // such offerings by ("software").
+  CHECK(rule_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "tokens": 1e8,
+      "cluster": {"accelerator": "ascend-910b", "gpus": 1}})")
+            .find("NF4 kernels (bitsandbytes) run on NVIDIA and AMD GPUs only") != std::string::npos);
+  CHECK(std::string(layout_rule_id(kQloraVendorRule)) == "qlora_on_nvidia_or_amd");
+  CHECK(rule_of(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "tokens": 1e8,
+      "cluster": {"accelerator": "mi300x", "gpus": 1}})")
             .empty());
 }
 

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "i18n.hpp"
 #include "llmplan/advice.hpp"
@@ -79,8 +80,10 @@ TEST_CASE("the app words every rule that refuses a layout in English as the core
     if (r.warnings.items[static_cast<size_t>(i)].code == WarningCode::unsupported_layout)
       rule = r.warnings.items[static_cast<size_t>(i)].rule;
   REQUIRE(rule != nullptr);
-  CHECK(std::string(megatron_refusal_id(rule)) == "fsdp_without_ep");
-  for (const char* refusal : kMegatronRefusals) {
+  CHECK(std::string(layout_rule_id(rule)) == "fsdp_without_ep");
+  std::vector<const char*> rules(std::begin(kMegatronRefusals), std::end(kMegatronRefusals));
+  rules.push_back(kQloraVendorRule);
+  for (const char* refusal : rules) {
     CAPTURE(refusal);
     web::set_language(web::Lang::en);
     CHECK(std::string(web::layout_rule_text(refusal)) == refusal);

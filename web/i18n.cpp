@@ -790,6 +790,7 @@ constexpr Entry kStrings[] = {
     {S::slow_path_dropless_moe_small_batch, "Megatron's dropless all-to-all MoE dispatch at small micro-batches, which waits on the host once per MoE layer,", "Megatron 的无丢弃 all-to-all MoE 分发（微批次较小，每个 MoE 层都要等待一次主机同步）"},
     {S::slow_path_pytorch_ring_attention, "PyTorch's context parallelism (torchtitan's ring attention)", "PyTorch 的上下文并行（torchtitan 的环形注意力）"},
     {S::slow_path_pytorch_expert_parallel, "PyTorch-native expert parallelism (FSDP2 stacks such as NeMo AutoModel and torchtitan)", "PyTorch 原生的专家并行（NeMo AutoModel、torchtitan 等基于 FSDP2 的框架）"},
+    {S::rule_qlora_vendor, "QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA and AMD GPUs only", "QLoRA 的 NF4 内核（bitsandbytes）只能在 NVIDIA 和 AMD GPU 上运行"},
     {S::rule_peft, "PEFT and freeze-tuning run in Hugging Face PEFT / Trainer, which has no tensor or pipeline parallelism", "PEFT 与冻结微调在 Hugging Face PEFT / Trainer 中运行，它没有张量并行和流水线并行"},
     {S::rule_kv_heads, "Megatron-LM splits the KV heads over TP: TP must divide them", "Megatron-LM 按 TP 切分 KV 头：TP 必须整除 KV 头数"},
     {S::rule_offload, "Megatron-LM has no CPU offload of optimizer states", "Megatron-LM 不支持把优化器状态卸载到 CPU"},
@@ -991,6 +992,7 @@ const char* layout_rule_text(const char* rule) {
                                  S::rule_fsdp_with_ep,
                                  S::rule_activation_offload_pp,
                                  S::rule_activation_offload_recompute};
+  if (std::strcmp(rule, kQloraVendorRule) == 0) return tr(S::rule_qlora_vendor);
   return translated_name(rule, kMegatronRefusals, kWords);
 }
 

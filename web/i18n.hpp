@@ -155,7 +155,7 @@ enum class Lang { en, zh };
   X(label_sep) X(no_tokens_hint) X(price_per_gpu_hour) X(price_src_user) X(price_src_instance_fmt) X(price_src_median_fmt) X(price_src_none) \
   X(w_mfu_above_one) X(w_failures_dominate) X(w_slow_attention_kernel) X(w_known_slow_path) \
   X(slow_path_dropless_moe_small_batch) X(slow_path_pytorch_ring_attention) X(slow_path_pytorch_expert_parallel) \
-  X(rule_peft) X(rule_kv_heads) X(rule_offload) X(rule_per_op_checkpointing) X(rule_zero_stage) X(rule_fsdp_with_ep) \
+  X(rule_qlora_vendor) X(rule_peft) X(rule_kv_heads) X(rule_offload) X(rule_per_op_checkpointing) X(rule_zero_stage) X(rule_fsdp_with_ep) \
   X(rule_activation_offload_pp) X(rule_activation_offload_recompute) \
   /* [estimate strings: add above this line] */
 // clang-format on

@@ -126,7 +126,11 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   // The planner searches only layouts some framework runs (layouts.hpp); say so of one that none
   // does, with its rule, unless torchtitan runs it (its job config covers ZeRO-3 with PP, per-op SAC).
   const FrameworkChoice runs = framework_for(layout_of(s), s.model, s.method);
-  if (runs.framework == Framework::none && !(s.framework == FrameworkKind::torchtitan && torchtitan_runs(s))) {
+  if (s.method == Method::qlora && !runs_qlora(c)) {
+    Warning u{WarningCode::unsupported_layout, 0, 0};
+    u.rule = kQloraVendorRule;
+    w.add(u);
+  } else if (runs.framework == Framework::none && !(s.framework == FrameworkKind::torchtitan && torchtitan_runs(s))) {
     Warning u{WarningCode::unsupported_layout, 0, 0};
     u.rule = runs.reason;
     w.add(u);
@@ -490,7 +494,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
     if (w.code == WarningCode::memory_exceeds) item["one_gpu"] = w.one_gpu;
     if (w.code == WarningCode::unsupported_layout) {
       item["rule"] = w.rule;
-      item["rule_id"] = megatron_refusal_id(w.rule);
+      item["rule_id"] = layout_rule_id(w.rule);
     }
     if (w.code == WarningCode::slow_attention_kernel) item["kernel"] = w.rule;
     if (w.code == WarningCode::known_slow_path) {

@@ -79,11 +79,12 @@ const char* to_string(Framework f) {
   return names[static_cast<int>(f)];
 }
 
-const char* megatron_refusal_id(const char* rule) {
+const char* layout_rule_id(const char* rule) {
   // By text, not by address: a string literal's address differs between translation units when
   // the compiler does not merge them (AddressSanitizer gives each its own redzoned copy).
   for (size_t i = 0; i < std::size(kMegatronRefusals); ++i)
     if (std::strcmp(rule, kMegatronRefusals[i]) == 0) return kMegatronRefusalIds[i];
+  if (std::strcmp(rule, kQloraVendorRule) == 0) return kQloraVendorRuleId;
   return "";
 }
 

@@ -146,15 +146,15 @@ Planner::Planner(const Question& q, const Catalog& catalog, const Calibration& c
       continue;
     }
     const bool no_rdma = provider && provider->rdma_multi_node == false;
-    // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA (and AMD ROCm) GPUs only.
     const Accelerator* a = catalog_.find_accelerator(in.accelerator);
-    if (q_.base.method == Method::qlora && a && a->vendor != "nvidia" && a->vendor != "amd") {
+    Cluster hw;
+    const bool known = a && set_accelerator(catalog_, a->id, hw);
+    if (known && q_.base.method == Method::qlora && !runs_qlora(hw)) {
       ++acc_.rejected[static_cast<int>(RejectReason::software)];
       continue;
     }
     // The question's precision on tensor cores that lack it (bf16 on a V100, fp8 on an A100).
-    Cluster hw;
-    if (a && set_accelerator(catalog_, a->id, hw) && !runs_precision(hw, q_.base.precision)) {
+    if (known && !runs_precision(hw, q_.base.precision)) {
       ++acc_.rejected[static_cast<int>(RejectReason::precision)];
       continue;
     }

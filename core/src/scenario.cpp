@@ -112,6 +112,7 @@ bool check_method(Reader& r, const json& root, const Scenario& s) {
 
 void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.accelerator = a.id;
+  c.vendor = a.vendor;
   c.gpu_memory_gb = a.memory_gb;
   c.memory_bw_gb_per_s = a.memory_bw_gb_per_s;
   c.peak_16bit_tflops = a.half_dense_tflops();
@@ -529,6 +530,8 @@ bool check_virtual_pipeline(Reader& r, const Scenario& s) {
 }
 
 }  // namespace
+
+bool runs_qlora(const Cluster& c) { return c.vendor == "nvidia" || c.vendor == "amd"; }
 
 bool runs_precision(const Cluster& c, Precision p) {
   if (p == Precision::fp8) return c.peak_fp8_tflops > 0;

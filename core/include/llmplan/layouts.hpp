@@ -80,8 +80,12 @@ inline constexpr const char* kMegatronRefusalIds[] = {
     "activation_offload_without_recompute",
 };
 static_assert(std::size(kMegatronRefusalIds) == std::size(kMegatronRefusals));
-// The id of the rule whose text is `rule` (one of kMegatronRefusals); "" for any other text.
-const char* megatron_refusal_id(const char* rule);
+// No framework runs QLoRA where bitsandbytes has no NF4 kernels (runs_qlora): the planner leaves such
+// offerings out ("software") and the estimate warns unsupported_layout with this rule.
+inline constexpr const char* kQloraVendorRule = "QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA and AMD GPUs only";
+inline constexpr const char* kQloraVendorRuleId = "qlora_on_nvidia_or_amd";
+// The id of the rule whose text is `rule` (kMegatronRefusals, kQloraVendorRule); "" for any other text.
+const char* layout_rule_id(const char* rule);
 // Whether torchtitan runs the scenario's layout (its job config can say so): full training without
 // offload (of optimizer states or of activations), expert parallelism over FSDP-sharded data
 // parallelism (launch.cpp writes the config).

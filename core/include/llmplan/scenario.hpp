@@ -67,6 +67,7 @@ struct Lora {
 // id and a node count) and the user's overrides, so estimate() needs no catalog and no lookups.
 struct Cluster {
   std::string accelerator = "h100-sxm5-80gb";  // catalog id
+  std::string vendor = "nvidia";               // the accelerator's vendor (catalog)
   std::string instance;                        // catalog instance id, or empty
   int gpus = 8;                                // total accelerators N
   int gpus_per_node = 8;                       // the NVLink/PCIe domain; TP should stay inside it
@@ -334,6 +335,8 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& inst
 // Whether the cluster's tensor cores run precision `p` (the catalog's FP8 peak and unsupported
 // precisions), and the refusal naming it when they do not.
 bool runs_precision(const Cluster& c, Precision p);
+// QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA GPUs and, through ROCm, AMD ones only.
+bool runs_qlora(const Cluster& c);
 std::string precision_refusal(const Cluster& c, Precision p);
 
 // An offering's list price per GPU-hour in USD in `mode` (CNY prices at `usd_to_cny`), or none
