@@ -402,7 +402,7 @@ TEST_SUITE("links") {
         {23, 3, "2026-12-05", "Routing tokens to experts"},
         {24, 1, "2026-12-05", "Pipeline sends and receives overlapped"},
         {25, 1, "2026-12-05", "ZeRO-1/2's data-parallel exchange as the frameworks run it"},
-        {26, 2, "2026-12-05", "scale-up link's all-reduce bus bandwidth"},
+        {26, 3, "2026-12-05", "scale-up link's all-reduce bus bandwidth"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

@@ -39,6 +39,13 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.ep = l.ep;
   x.vp = l.vp;
   s.micro_batch = l.micro_batch;
+  // A scenario that names no framework is estimated in the one its launch artefacts run where that
+  // is Megatron-LM (launch.cpp: pretrain_gpt.py for TP, PP, CP, EP and virtual stages), else in its
+  // method's default (Hugging Face Trainer for the fine-tunes, whose train.py the others launch).
+  if (s.framework_given) return;
+  s.framework = framework_for(l, s.model, s.method).framework == Framework::megatron ? FrameworkKind::megatron
+                                                                                     : default_framework(s.method);
+  apply_framework_defaults(s);
 }
 
 //-----------------------------------------------------------------------------

@@ -282,6 +282,7 @@ void Planner::evaluate(const Work& w) {
       }
       PlanCandidate c = candidate(w.instance, w.nodes, w.cards, w.mode, l, r);
       c.calibrated = s.calibrated();
+      c.framework = s.framework;
       if (!found || better(q_.objective, c, best)) best = c;
       found = true;
     }
@@ -390,6 +391,9 @@ std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Obj
                       "the pipeline bubble takes %.0f %% of its step (PP %d%s; MFU %.0f %% vs %.0f %%)", 100 * bubble,
                       c.layout.pp, c.layout.vp > 1 ? (", VP " + std::to_string(c.layout.vp)).c_str() : "", 100 * c.mfu,
                       100 * best.mfu);
+      else if (std::lround(100 * c.mfu) == std::lround(100 * best.mfu))  // a tenth shows which is lower
+        std::snprintf(buf, sizeof buf, "MFU %.1f %% on %s vs %.1f %% on %s", 100 * c.mfu,
+                      c.instance->accelerator.c_str(), 100 * best.mfu, best.instance->accelerator.c_str());
       else
         std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu,
                       c.instance->accelerator.c_str(), 100 * best.mfu, best.instance->accelerator.c_str());
@@ -554,6 +558,8 @@ json layout_json(const PlanCandidate& c) {
 // the offering, node count, layout, batch and pricing mode the search chose.
 json plan_scenario(const json& question, const PlanCandidate& c, int global_batch) {
   json sc = question;
+  // The framework the plan was estimated in, where the question left it to the layout.
+  if (!sc.contains("framework") && c.framework == FrameworkKind::megatron) sc["framework"] = to_string(c.framework);
   sc["cluster"] = {{"instance", c.instance->id}, {"nodes", c.nodes}};
   if (c.cards > 0) sc["cluster"]["cards"] = c.cards;
   sc["parallel"] = layout_json(c);

@@ -414,16 +414,11 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   s.pricing.usd_to_cny = catalog.currency.usd_to_cny;
   if (!detail::check_fields(r, root, FieldScope::scenario)) return out;
   apply_stage(root, FieldStage::input, s);
-  if (!has(root, "framework")) s.framework = default_framework(s.method);
-  // PEFT's prepare_model_for_kbit_training casts them; Unsloth's own preparation does not.
-  if (!has(root, "techniques.kbit_fp32_cast"))
-    s.techniques.kbit_fp32_cast = s.method == Method::qlora && s.framework == FrameworkKind::hf;
-  // Megatron-LM runs fused kernels; Hugging Face, torchtune, torchtitan and plain PyTorch loops run the
-  // model's own eager code unless torch.compile or Liger / Unsloth (a fused loss comes with their
-  // RMSNorm, RoPE and SwiGLU kernels) replace it.
-  if (!has(root, "techniques.fused_kernels"))
-    s.techniques.fused_kernels =
-        s.framework == FrameworkKind::megatron || s.techniques.compile || s.techniques.fused_loss != FusedLoss::none;
+  s.framework_given = has(root, "framework");
+  s.fused_kernels_given = has(root, "techniques.fused_kernels");
+  s.kbit_fp32_cast_given = has(root, "techniques.kbit_fp32_cast");
+  if (!s.framework_given) s.framework = default_framework(s.method);
+  apply_framework_defaults(s);
   std::string why;
   const bool ok = read_model(r, root, catalog, s) && check_method(r, root, s) && read_cluster(r, root, catalog, s) &&
                   read_network_link(r, root, catalog, s);
@@ -662,6 +657,18 @@ const char* to_string(Offload o) { return kOffloadNames[static_cast<int>(o)]; }
 const char* to_string(PricingMode m) { return kPricingModeNames[static_cast<int>(m)]; }
 const char* to_string(FrameworkKind f) { return kFrameworkNames[static_cast<int>(f)]; }
 const char* to_string(EpDispatcher d) { return kEpDispatcherNames[static_cast<int>(d)]; }
+
+void apply_framework_defaults(Scenario& s) {
+  // PEFT's prepare_model_for_kbit_training casts them; Unsloth's own preparation does not.
+  if (!s.kbit_fp32_cast_given)
+    s.techniques.kbit_fp32_cast = s.method == Method::qlora && s.framework == FrameworkKind::hf;
+  // Megatron-LM runs fused kernels; Hugging Face, torchtune, torchtitan and plain PyTorch loops run the
+  // model's own eager code unless torch.compile or Liger / Unsloth (a fused loss comes with their
+  // RMSNorm, RoPE and SwiGLU kernels) replace it.
+  if (!s.fused_kernels_given)
+    s.techniques.fused_kernels =
+        s.framework == FrameworkKind::megatron || s.techniques.compile || s.techniques.fused_loss != FusedLoss::none;
+}
 
 FrameworkKind default_framework(Method m) {
   return m == Method::pretrain || m == Method::continued ? FrameworkKind::megatron : FrameworkKind::hf;

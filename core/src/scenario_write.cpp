@@ -74,6 +74,10 @@ std::string write_scenario_input(const Scenario& s, const Catalog& catalog) {
     const FieldSpec& f = fields[i];
     wanted[i] =
         writable(f, s) && f.stage == FieldStage::input && (f.required || member_json(f, s) != member_json(f, defaults));
+    // The framework's default follows the method, and whether the input named it matters (the
+    // planner estimates a layout in the framework that launches it only where none was named).
+    if (f.ref && std::string_view(f.path) == "framework")
+      wanted[i] = writable(f, s) && (s.framework_given || s.framework != default_framework(s.method));
   }
   // Add what the parser would otherwise resolve differently (a default that depends on another
   // field, a figure the user put in place of the catalog's), until the document reproduces `s`.

@@ -413,6 +413,15 @@ inline constexpr ModelChange kModelChanges[] = {
      .effect = "Only Megatron scenarios with techniques.fp32_grad_reduce move: Llama 3.1 8B with ZeRO-1 on 8 H100s "
                "16.06 to 32.12 GB of gradients, 50.4 to 66.5 GB a GPU. Every golden link and validation figure "
                "unchanged (none sets it)."},
+    {.version = 26, .date = "2026-12-05",
+     .change = "The planner estimates a layout that Megatron-LM launches (TP, PP, CP, EP or virtual stages: its "
+               "artefacts run pretrain_gpt.py) in the framework megatron when the question names none, with "
+               "Megatron's defaults (fused kernels), where it kept the method's default (Hugging Face for full "
+               "fine-tuning) while its artefacts launched Megatron-LM; the plan's scenario names the framework, "
+               "so llmplan estimate reproduces it. A question that names a framework is estimated in it.",
+     .effect = "Full fine-tuning and freeze-tuning plans with model parallelism move: the Llama 3.1 70B full "
+               "fine-tune on 8 B200s (TP 4, ZeRO-3) 32.5 to 30.6 h, golden link plan-70b-deadline 28.26 to "
+               "26.35 h. PEFT plans (no model parallelism) and pretraining plans (megatron already) unchanged."},
 };
 // clang-format on
 

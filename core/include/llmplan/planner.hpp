@@ -86,6 +86,7 @@ struct PlanCandidate {
   double speed_low = 1, speed_high = 1;
   int range_cases = 0;
   bool calibrated = false;  // a trial's factors apply: the plan runs on the accelerator it measured
+  FrameworkKind framework = FrameworkKind::megatron;  // the one it was estimated in (apply_layout)
   int gpus_per_node() const;
   int gpus() const;
   int dp() const;  // data-parallel replicas: GPUs / (TP x CP x PP)

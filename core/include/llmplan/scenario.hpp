@@ -238,6 +238,9 @@ struct Scenario {
   Lora lora;
   int trainable_layers = 0;                           // freeze: the top layers that train (0: a quarter of them)
   FrameworkKind framework = FrameworkKind::megatron;  // default_framework(method) unless given
+  // Whether the input named the framework and the fields whose defaults follow it (else the
+  // method's framework and apply_framework_defaults).
+  bool framework_given = false, fused_kernels_given = false, kbit_fp32_cast_given = false;
   Precision precision = Precision::bf16;
   Optimizer optimizer = Optimizer::adamw;
   bool pure_bf16 = false;  // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
@@ -370,5 +373,8 @@ const char* to_string(FrameworkKind f);
 const char* to_string(EpDispatcher d);
 // Pretraining runs on Megatron-LM; fine-tuning on Hugging Face Transformers (with PEFT for LoRA).
 FrameworkKind default_framework(Method m);
+// The defaults that follow the framework, for the fields the input did not name: the parser's, and
+// the planner's when it estimates a layout in the framework that launches it (apply_layout).
+void apply_framework_defaults(Scenario& s);
 
 }  // namespace llmplan
