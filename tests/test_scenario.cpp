@@ -1,6 +1,7 @@
 // Scenario parsing: defaults, and every rejection names its field and the allowed range.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -121,6 +122,26 @@ TEST_CASE("estimate_json: result keys of the CLI contract and the error body") {
   CHECK_FALSE(bad.ok);
   const auto e = nlohmann::json::parse(bad.body);
   CHECK(e["error"]["field"] == "seq_len");
+}
+
+TEST_CASE("a custom model's learned positions are its context: a longer sequence is warned of") {
+  // GPT-style learned position embeddings have one row per position (GPT-2: 1,024): 2,048 rows
+  // cannot take an 8,192-token sequence.
+  const char* gpt = R"({"model": {"layers": 24, "hidden": 2048, "heads": 16, "ffn": 8192, "vocab": 50257,
+      "learned_positions": 2048}, "seq_len": %d})";
+  for (int seq : {2048, 8192}) {
+    char text[512];
+    std::snprintf(text, sizeof text, gpt, seq);
+    const JsonResponse r = estimate_json(text, builtin_catalog(), default_calibration());
+    REQUIRE_MESSAGE(r.ok, r.error.message);
+    const auto j = nlohmann::json::parse(r.body);
+    const nlohmann::json* found = nullptr;
+    for (const auto& w : j["warnings"])
+      if (w["code"] == "seq_exceeds_context") found = &w;
+    CAPTURE(seq);
+    CHECK((found != nullptr) == (seq > 2048));
+    if (found) CHECK((*found)["limit"].get<double>() == 2048.0);
+  }
 }
 
 TEST_CASE("warnings carry their numbers") {

@@ -80,6 +80,8 @@ bool read_model(Reader& r, const json& root, const Catalog& catalog, Scenario& s
   for (const FieldSpec& f : all_fields())
     if (f.required && !has(root, f.path)) return r.fail(f.path, "is required when no preset is given");
   if (!o.contains("kv_heads")) s.model.kv_heads = s.model.heads;  // multi-head attention unless kv_heads says otherwise
+  // A learned position embedding has a row per position it was trained for, and no more.
+  s.max_context = s.model.learned_positions;
   return detail::check_arch(r, s.model, "model");
 }
 
