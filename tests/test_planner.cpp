@@ -176,6 +176,31 @@ TEST_CASE("the searched space is the layouts.hpp enumeration, counted by hand fo
   CHECK(evaluated + r["rejected"]["memory"].get<int>() >= 804);
 }
 
+TEST_CASE("the app's question, written from its parsed scenario, plans as the question itself") {
+  // The app writes its scenario back (question_scenario_json) and asks that: a framework, and the
+  // fused kernels that follow it, which the input did not name must stay unnamed, or the planner
+  // would estimate Megatron-LM's layouts with Hugging Face's eager kernels.
+  const char* scenario = R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
+      "global_batch": 256, "tokens": 2e9})";
+  const ScenarioParse p = parse_scenario(scenario, builtin_catalog());
+  REQUIRE(p.scenario);
+  const std::string written = question_scenario_json(*p.scenario, builtin_catalog());
+  CHECK(written.find("framework") == std::string::npos);
+  CHECK(written.find("fused_kernels") == std::string::npos);
+  Constraints c;
+  c.max_gpus = 64;
+  const json app = plan_of(write_question(written, Objective::min_cost, c, 5));
+  const json brief = plan_of(k70bFull);
+  REQUIRE(app["plans"].size() >= 1);
+  REQUIRE(brief["plans"].size() >= 1);
+  CHECK(app["plans"][0]["cost"]["total_usd"].get<double>() ==
+        doctest::Approx(brief["plans"][0]["cost"]["total_usd"].get<double>()).epsilon(1e-12));
+  // A question that names the framework keeps it.
+  Scenario named = *p.scenario;
+  named.framework_given = true;
+  CHECK(question_scenario_json(named, builtin_catalog()).find("\"framework\":\"hf\"") != std::string::npos);
+}
+
 TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate") {
   for (const char* q : {k7bQlora, k70bFull, k405bPretrain}) {
     const json r = plan_of(q);
