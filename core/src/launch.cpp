@@ -29,6 +29,9 @@ namespace {
 // ZeRO-3 without offload, DeepSpeed otherwise; none for a layout no framework runs.
 FrameworkChoice framework(const Scenario& s) { return framework_for(layout_of(s), s.model, s.method); }
 
+// bf16 weights: bf16 training, and FP8's (Transformer Engine keeps bf16 weights and casts per GEMM).
+bool bf16_weights(const Scenario& s) { return s.precision == Precision::bf16 || s.precision == Precision::fp8; }
+
 int save_interval_steps(const EstimateResult& r) {
   if (r.time.step_s <= 0) return 1;
   return std::max(1, static_cast<int>(std::lround(r.reliability.checkpoint_interval_h * 3600 / r.time.step_s)));
@@ -110,7 +113,7 @@ std::string deepspeed_json(const Scenario& s, const EstimateResult& r, const Cal
              {"train_micro_batch_size_per_gpu", s.micro_batch},
              {"gradient_accumulation_steps", r.grad_accum},
              {"gradient_clipping", 1.0}};
-  if (s.precision == Precision::bf16 || s.precision == Precision::fp8) ds["bf16"] = {{"enabled", true}};
+  if (bf16_weights(s)) ds["bf16"] = {{"enabled", true}};
   // ZeRO-1 with fp32 gradient accumulation runs the BF16_Optimizer, as the estimate does (without ZeRO
   // it is DeepSpeed's default).
   if (s.precision == Precision::bf16 && s.parallel.zero == 1 && s.techniques.fp32_grad_reduce)
@@ -322,12 +325,11 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   arg("--micro-batch-size", num(s.micro_batch));
   arg("--global-batch-size", num(r.global_batch));
   arg("--train-iters", num(train_steps(r)));
-  if (s.precision == Precision::bf16 || s.precision == Precision::fp8) arg("--bf16");
+  if (bf16_weights(s)) arg("--bf16");
   if (s.precision == Precision::fp8) arg("--fp8-format", "hybrid");
   // Megatron-LM accumulates and reduces bf16 gradients in fp32 unless told otherwise; the estimate
   // keeps them in bf16 unless techniques.fp32_grad_reduce says fp32, and so does the job.
-  if ((s.precision == Precision::bf16 || s.precision == Precision::fp8) && !s.techniques.fp32_grad_reduce)
-    arg("--grad-reduce-in-bf16");
+  if (bf16_weights(s) && !s.techniques.fp32_grad_reduce) arg("--grad-reduce-in-bf16");
   if (s.precision == Precision::fp16) arg("--fp16");
   arg("--save-interval", num(save_interval_steps(r)));
   arg("--save", "/checkpoints");
@@ -387,7 +389,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "global_batch_size = " + num(r.global_batch) + "\n";
   t += "seq_len = " + num(s.seq_len) + "\n";
   t += "steps = " + num(train_steps(r)) + "\n";
-  if (s.precision == Precision::bf16 || s.precision == Precision::fp8) t += "mixed_precision_param = \"bfloat16\"\n";
+  if (bf16_weights(s)) t += "mixed_precision_param = \"bfloat16\"\n";
   if (s.precision != Precision::fp32)
     t += "mixed_precision_reduce = \"float32\"  # torchtitan's default, as estimated\n";
   t += "\n[parallelism]\n";
