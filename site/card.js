@@ -102,9 +102,7 @@
     // the English card shows the core's own message. The same wording as the app (web/i18n.cpp).
     var WARNINGS_ZH = {
       memory_exceeds: function (w) {
-        return w.one_gpu
-          ? '需要 ' + gb(w.value) + '，但显卡只有 ' + gb(w.limit) + '：开启激活重计算、减小微批、改用 LoRA/QLoRA 只训练适配器、使用 8-bit 优化器、把优化器卸载到 CPU，或换显存更大的显卡。'
-          : '每卡需要 ' + gb(w.value) + '，但显卡只有 ' + gb(w.limit) + '：提高 ZeRO 阶段、张量/流水线并行或重计算，或减小微批。';
+        return (w.one_gpu ? '需要 ' : '每卡需要 ') + gb(w.value) + '，但显卡只有 ' + gb(w.limit) + '：' + remedyList(w.remedies) + '。';
       },
       tp_crosses_nodes: function (w) { return '张量并行 ' + num(w.value, 0) + ' 跨越了 ' + num(w.limit, 0) + ' 卡的节点：每层的 all-reduce 都要走节点间网络。应让张量并行留在节点内。'; },
       seq_exceeds_context: function (w) { return '序列长度 ' + num(w.value, 0) + ' 超过模型训练时的上下文 ' + num(w.limit, 0) + ' 词元；长上下文训练需要位置缩放（如 RoPE 缩放）。'; },
@@ -126,6 +124,25 @@
       failures_dominate: function (w) { return '中断（整个任务每 ' + seconds(w.limit) + ' 一次）及其重启使时间增加训练时间的 ' + num(w.value, 1) + ' 倍：任务花在恢复上的时间多于训练，这个一阶估计还偏低。应减少 GPU 数、加快重启（pricing.restart_h）或更频繁地保存检查点。'; },
       mfu_above_one: function (w) { return 'MFU 为 ' + num(w.value, 2) + '：Megatron 口径按不含因果掩码的注意力计算 FLOPs，是因果注意力内核实际执行量的两倍，所以长序列下可超过 1。GPU 实际运行在峰值的 ' + num(w.limit * 100, 1) + ' %（time.executed_fraction）。'; }
     };
+    // The remedies of memory_exceeds, by the core's ids (kMemoryRemedyIds, warnings[].remedies); the
+    // same wording as the app (web/i18n.cpp, S::remedy_*).
+    var REMEDIES_ZH = {
+      raise_zero: '提高 ZeRO 阶段（ZeRO-3 还会切分权重）',
+      model_parallel: '提高张量或流水线并行',
+      recompute: '开启激活重计算',
+      lower_micro_batch: '减小微批',
+      chunked_loss: '使用融合或分块的交叉熵（techniques.fused_loss、loss_chunks）',
+      adapters: '改用 LoRA/QLoRA 只训练适配器',
+      qlora: '以 4 比特加载冻结权重（QLoRA）',
+      eight_bit_optimizer: '使用 8-bit 优化器',
+      offload_optimizer: '把优化器卸载到 CPU',
+      bigger_gpu: '换显存更大的显卡'
+    };
+    function remedyList(ids) {
+      var parts = (ids || ['bigger_gpu']).map(function (id) { return REMEDIES_ZH[id] || id; });
+      if (parts.length < 2) return parts.join('');
+      return parts.slice(0, -1).join('、') + '，或' + parts[parts.length - 1];
+    }
     // The rules that refuse a layout, by the warning's rule_id (core kMegatronRefusalIds); the same
     // wording as the app (web/i18n.cpp, S::rule_*).
     var RULES_ZH = {

@@ -408,15 +408,24 @@ TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules wit
 TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and throughput") {
   const json p = plan_of(k70bOnH100)["plans"][0];
   REQUIRE(p["accelerator"] == "h100-sxm5-80gb");
-  // The first check runs the smallest slice that holds the layout: one replica, not one GPU.
+  // The first check runs the smallest slice that holds the layout: one replica, not one GPU, and
+  // with ZeRO over data-parallel ranks as many replicas as it takes to fit (tested on its own below).
   const json* tiny = check_of(p, "tiny_run");
   REQUIRE(tiny != nullptr);
   const json& l = p["layout"];
   const int slice = l["tp"].get<int>() * l["cp"].get<int>() * l["pp"].get<int>();
-  CHECK((*tiny)["title"].get<std::string>() ==
-        (slice == 1 ? std::string("A few steps on one GPU")
-                    : "A few steps on " + std::to_string(slice) + " GPUs (one replica: TP " +
-                          std::to_string(l["tp"].get<int>()) + " x PP " + std::to_string(l["pp"].get<int>()) + ")"));
+  const std::string replica =
+      "TP " + std::to_string(l["tp"].get<int>()) + " x PP " + std::to_string(l["pp"].get<int>());
+  if ((*tiny)["title"].get<std::string>().find("data-parallel ranks") != std::string::npos) {
+    CHECK(l["zero"].get<int>() > 0);
+    CHECK((*tiny)["title"].get<std::string>().find(" data-parallel ranks of " + replica + ": ZeRO-") !=
+          std::string::npos);
+    CHECK((*tiny)["expected"].get<double>() * 1024 * 1024 * 1024 <= p["memory"]["capacity_bytes"].get<double>());
+  } else {
+    CHECK((*tiny)["title"].get<std::string>() ==
+          (slice == 1 ? std::string("A few steps on one GPU")
+                      : "A few steps on " + std::to_string(slice) + " GPUs (one replica: " + replica + ")"));
+  }
   // H100 SXM: NVLink 4 at 450 GB/s per direction / 25 GB/s per link = 18 links, "NV18" in nvidia-smi topo -m.
   const json* topo = check_of(p, "topology");
   REQUIRE(topo != nullptr);
@@ -511,4 +520,69 @@ TEST_CASE("multi-node data advice says when the nodes' NVMe size is unknown inst
   const PlanAdvice a = advise(s, estimate(s, default_calibration()), builtin_catalog(), default_calibration());
   CHECK(a.data_location.find("whose size the offering does not publish") != std::string::npos);
   CHECK(a.data_location.find("does not fit") == std::string::npos);
+}
+
+TEST_CASE("the first checklist run shards ZeRO over enough ranks to fit, and quotes that slice's peak") {
+  auto parse = [](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    return *p.scenario;
+  };
+  // Llama 3.1 70B full fine-tune, TP 4 x DP 2 with ZeRO-3 on 8 B200s (the README's plan). One replica (4 GPUs) shards
+  // nothing: its weights, gradients and Adam state are 70.6 B x 16 B / 4 = 282 GB a GPU, above 180 GB;
+  // the whole node (2 ranks) halves them and fits, so the run takes all 8 GPUs and quotes the plan's peak.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
+      "global_batch": 256, "framework": "megatron", "cluster": {"accelerator": "b200-sxm-180gb", "gpus": 8},
+      "parallel": {"tp": 4, "zero": 3, "recompute": "none", "sequence_parallel": true}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  REQUIRE(r.memory.fits);
+  const Check c = checklist(s, r, builtin_catalog(), default_calibration()).front();
+  CHECK(c.id == "tiny_run");
+  CHECK(c.wording == "tiny_run_sharded");
+  CHECK(c.title == "A few steps on 8 GPUs (2 data-parallel ranks of TP 4 x PP 1: ZeRO-3 shards over them)");
+  CHECK(c.expected == doctest::Approx(r.memory.per_gpu.total() / (1024.0 * 1024 * 1024)));
+  // A full fine-tune of Llama 3.1 8B with ZeRO-1 over 8 single-GPU replicas: one GPU alone holds
+  // 8.03 B x (2 + 2 + 12) B = 128 GB of weights, gradients and Adam state, above an H100's 80 GB;
+  // the Adam state sharded over 8 ranks leaves 8.03 B x (4 + 12/8) = 44 GB: the run takes the node.
+  const Scenario z1 = parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "seq_len": 2048,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1, "recompute": "full"}})");
+  const EstimateResult rz = estimate(z1, default_calibration());
+  REQUIRE(rz.memory.fits);
+  CHECK(checklist(z1, rz, builtin_catalog(), default_calibration()).front().wording == "tiny_run_sharded");
+  // Without ZeRO a replica holds what every GPU holds: one replica, the plan's own peak.
+  const Scenario z0 = parse(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
+      "cluster": {"accelerator": "b200-sxm-180gb", "gpus": 16}, "parallel": {"tp": 8, "pp": 2, "zero": 0}})");
+  const EstimateResult r0 = estimate(z0, default_calibration());
+  const Check c0 = checklist(z0, r0, builtin_catalog(), default_calibration()).front();
+  CHECK(c0.wording == "tiny_run_replica");
+  CHECK(c0.title == "A few steps on 16 GPUs (one replica: TP 8 x PP 2)");
+}
+
+TEST_CASE("a scenario that names torchtitan is launched as torchtitan where torchtitan runs its layout") {
+  auto artifacts = [](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    return launch_artifacts(*p.scenario, estimate(*p.scenario, default_calibration()), default_calibration());
+  };
+  // ZeRO-2 data parallelism: the planner's rule gives DeepSpeed, but the estimate counted torchtitan's
+  // FSDP2 buffers, so the artefacts launch torchtitan and leave the DeepSpeed config out.
+  const LaunchArtifacts t =
+      artifacts(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "framework": "torchtitan",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 2}})");
+  CHECK(t.framework == "torchtitan");
+  CHECK(t.torchrun.find("-m torchtitan.train --job.config_file torchtitan.toml") != std::string::npos);
+  CHECK(t.deepspeed_json.empty());
+  CHECK_FALSE(t.torchtitan_toml.empty());
+  // Unnamed, the same layout keeps the planner's rule.
+  const LaunchArtifacts d = artifacts(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 2}})");
+  CHECK(d.framework == "deepspeed");
+  CHECK_FALSE(d.deepspeed_json.empty());
+  // Named Megatron on a data-parallel layout Megatron-LM runs (ZeRO-1: its distributed optimizer).
+  const LaunchArtifacts m =
+      artifacts(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "framework": "megatron",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1}})");
+  CHECK(m.framework == "megatron");
+  CHECK(m.torchrun.find("pretrain_gpt.py") != std::string::npos);
+  CHECK(m.deepspeed_json.empty());
 }

@@ -1550,6 +1550,46 @@ TEST_CASE("memory_exceeds on one GPU advises what one GPU can do, not ZeRO, TP o
   CHECK(warning_message(many.warnings.items[0]).find("raise the ZeRO stage") != std::string::npos);
 }
 
+TEST_CASE("memory_exceeds advises only what the scenario has left to do") {
+  auto remedies = [](const char* text) {
+    const EstimateResult r = estimate(parse(text), default_calibration());
+    REQUIRE(r.warnings.count > 0);
+    const Warning& w = r.warnings.items[0];
+    REQUIRE(w.code == WarningCode::memory_exceeds);
+    std::vector<std::string> ids;
+    for (int i = 0; i < static_cast<int>(MemoryRemedy::count); ++i)
+      if (w.has(static_cast<MemoryRemedy>(i))) ids.emplace_back(kMemoryRemedyIds[i]);
+    return ids;
+  };
+  using V = std::vector<std::string>;
+  // A LoRA of a 70B model on one 80 GB GPU: its base weights alone are 141 GB in bf16 (70.6 B x 2 B),
+  // so QLoRA is the adapter remedy left; the optimizer holds only the adapters' state, so neither an
+  // 8-bit nor an offloaded optimizer is advised, nor full-weight adapters it already trains.
+  CHECK(remedies(R"({"model": {"preset": "llama-3.1-70b"}, "method": "lora", "seq_len": 4096, "micro_batch": 2,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}})") ==
+        V{"recompute", "lower_micro_batch", "qlora", "bigger_gpu"});
+  // QLoRA with full recomputation at micro-batch 1: only a bigger GPU is left.
+  CHECK(remedies(R"({"model": {"preset": "llama-3.1-70b"}, "method": "qlora", "seq_len": 4096,
+      "cluster": {"accelerator": "rtx-4090", "gpus": 1}, "parallel": {"recompute": "full"}})") == V{"bigger_gpu"});
+  // A full fine-tune on 8 GPUs already at ZeRO-3 with an 8-bit optimizer: not the ZeRO stage or the
+  // optimizer type again; model parallelism, recomputation, adapters and offload remain.
+  CHECK(remedies(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096, "optimizer": "adamw8bit",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 3}})") ==
+        V{"model_parallel", "recompute", "adapters", "offload_optimizer", "bigger_gpu"});
+  // Llama 3.1 8B LoRA at 4 x 8,192 tokens on a 24 GB GPU with full recomputation: Hugging Face's loss keeps
+  // fp32 logits of 4 x 8,192 x 128,256 (16.8 GB for one fp32 copy alone), over a tenth of the peak, so a
+  // fused or chunked cross-entropy is advised.
+  const V lora8b =
+      remedies(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 8192, "micro_batch": 4,
+      "cluster": {"accelerator": "rtx-4090", "gpus": 1}, "parallel": {"recompute": "full"}})");
+  CHECK(lora8b == V{"lower_micro_batch", "chunked_loss", "qlora", "bigger_gpu"});
+  // The message lists them in that order, the last after "or".
+  const EstimateResult r = estimate(parse(R"({"model": {"preset": "llama-3.1-70b"}, "method": "qlora", "seq_len": 4096,
+      "cluster": {"accelerator": "rtx-4090", "gpus": 1}, "parallel": {"recompute": "full"}})"),
+                                    default_calibration());
+  CHECK(warning_message(r.warnings.items[0]).find(": take a GPU with more memory.") != std::string::npos);
+}
+
 TEST_CASE("estimate warns of a layout no target framework runs, naming the rule, and passes torchtitan's own") {
   auto rule_of = [](const char* text) -> std::string {
     const EstimateResult r = estimate(parse(text), default_calibration());

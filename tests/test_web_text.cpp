@@ -97,18 +97,51 @@ TEST_CASE("the app words every rule that refuses a layout in English as the core
   web::set_language(web::Lang::en);
 }
 
+TEST_CASE("the app words every memory remedy in English as the core does, and lists them in Chinese") {
+  for (int i = 0; i < static_cast<int>(MemoryRemedy::count); ++i) {
+    const unsigned one = 1u << i;
+    web::set_language(web::Lang::en);
+    CHECK(web::memory_remedy_list(one) == memory_remedy_words(static_cast<MemoryRemedy>(i)));
+    web::set_language(web::Lang::zh);
+    CHECK(web::memory_remedy_list(one) != memory_remedy_words(static_cast<MemoryRemedy>(i)));
+  }
+  // The core's message is the app's English sentence: a full fine-tune of Llama 3.1 8B on one 40 GB A100.
+  const ScenarioParse p = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
+      "cluster": {"accelerator": "a100-sxm4-40gb", "gpus": 1}})",
+                                         builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario, p.error.message);
+  const Warning w = estimate(*p.scenario, default_calibration()).warnings.items[0];
+  REQUIRE(w.code == WarningCode::memory_exceeds);
+  web::set_language(web::Lang::en);
+  CHECK(warning_message(w) == "Needs " + format_bytes(w.value) + " but the GPU has " + format_bytes(w.limit) + ": " +
+                                  web::memory_remedy_list(w.remedies) + ".");
+  // Chinese: enumeration comma between items, "，或" before the last.
+  web::set_language(web::Lang::zh);
+  const unsigned two =
+      (1u << static_cast<int>(MemoryRemedy::recompute)) | (1u << static_cast<int>(MemoryRemedy::bigger_gpu));
+  CHECK(web::memory_remedy_list(two) == "开启激活重计算，或换显存更大的显卡");
+  const unsigned three = two | (1u << static_cast<int>(MemoryRemedy::lower_micro_batch));
+  CHECK(web::memory_remedy_list(three) == "开启激活重计算、减小微批，或换显存更大的显卡");
+  web::set_language(web::Lang::en);
+  CHECK(web::memory_remedy_list(three) ==
+        "recompute activations, lower the micro-batch, or take a GPU with more memory");
+}
+
 TEST_CASE("the app words the post-provisioning checklist in English as the core does, and in Chinese") {
   // Every wording the core has is worded in Chinese too.
   for (size_t i = 0; i < kCheckWordingCount; ++i) {
     CAPTURE(kCheckWordings[i].key);
     CHECK(web::has_check_wording(kCheckWordings[i].key));
   }
-  // One GPU; 16 H100s in two nodes over InfiniBand, TP 8 (a replica of 8); AWS EFA; TCP; an AMD, a
+  // One GPU; 16 H100s in two nodes over InfiniBand, TP 8 with ZeRO-1 (sharded over both replicas) and
+  // TP 8 x PP 2 (one replica of 16); AWS EFA; TCP; an AMD, a
   // Huawei and a PCIe-only (L40S) node: every check id and wording.
   const char* scenarios[] = {
       R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "cluster": {"accelerator": "rtx-4090", "gpus": 1}})",
       R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
           "parallel": {"tp": 8, "zero": 1}})",
+      R"({"model": {"preset": "llama-3.1-70b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
+          "parallel": {"tp": 8, "pp": 2, "zero": 0}})",
       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
           "network": {"inter_node_link": "aws-efa-v2"}, "parallel": {"zero": 3}})",
       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16},
@@ -123,7 +156,7 @@ TEST_CASE("the app words the post-provisioning checklist in English as the core 
     const ScenarioParse p = parse_scenario(text, builtin_catalog());
     REQUIRE_MESSAGE(p.scenario, p.error.message);
     const EstimateResult r = estimate(*p.scenario, default_calibration());
-    for (const Check& c : checklist(*p.scenario, r, builtin_catalog())) {
+    for (const Check& c : checklist(*p.scenario, r, builtin_catalog(), default_calibration())) {
       CAPTURE(c.id);
       wordings.insert(c.wording);
       web::set_language(web::Lang::en);

@@ -8,9 +8,11 @@
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/scenario.hpp"
@@ -420,7 +422,7 @@ constexpr Entry kStrings[] = {
     {S::export_scenario, "Download scenario JSON", "下载场景 JSON"},
     {S::export_result, "Download result JSON", "下载结果 JSON"},
     {S::exported, "done", "完成"},
-    {S::w_memory_exceeds, "Needs %s per GPU but the GPU has %s: raise the ZeRO stage, tensor/pipeline parallelism or recomputation, or lower the micro-batch.", "每卡需要 %s，但显卡只有 %s：提高 ZeRO 阶段、张量/流水线并行或重计算，或减小微批。"},
+    {S::w_memory_exceeds, "Needs %s per GPU but the GPU has %s: %s.", "每卡需要 %s，但显卡只有 %s：%s。"},
     {S::w_tp_crosses_nodes, "Tensor parallelism of %s spans nodes of %s GPUs: every layer's all-reduce crosses the inter-node network. Keep TP within a node.", "张量并行 %s 跨越了 %s 卡的节点：每层的 all-reduce 都要走节点间网络。应让张量并行留在节点内。"},
     {S::w_seq_exceeds_context, "Sequence length %s exceeds the model's trained context of %s tokens; long-context training needs position scaling (e.g. RoPE scaling).", "序列长度 %s 超过模型训练时的上下文 %s 词元；长上下文训练需要位置缩放（如 RoPE 缩放）。"},
     {S::w_multinode_without_rdma, "Several nodes without RDMA: gradients cross %s Gb/s kernel TCP. Use InfiniBand or RoCE (at least %s Gb/s per node).", "多节点但没有 RDMA：梯度走 %s Gb/s 的内核 TCP。应使用 InfiniBand 或 RoCE（每节点至少 %s Gb/s）。"},
@@ -629,7 +631,7 @@ constexpr Entry kStrings[] = {
     {S::clear_calibration, "Remove the measurements", "移除实测值"},
     {S::not_calibrated, "not calibrated", "未校准"},
     {S::t_not_calibrated, "The trial ran on another accelerator: this plan's figures are the model's alone.", "试跑用的是别的加速卡：该方案的数字仅来自模型。"},
-    {S::w_memory_exceeds_one_gpu, "Needs %s but the GPU has %s: recompute activations, lower the micro-batch, train LoRA/QLoRA adapters instead of every weight, use an 8-bit optimizer, offload the optimizer to CPU, or take a GPU with more memory.", "需要 %s，但显卡只有 %s：开启激活重计算、减小微批、改用 LoRA/QLoRA 只训练适配器、使用 8-bit 优化器、把优化器卸载到 CPU，或换更大显存的显卡。"},
+    {S::w_memory_exceeds_one_gpu, "Needs %s but the GPU has %s: %s.", "需要 %s，但显卡只有 %s：%s。"},
     {S::w_minimum_billing, "The offering bills a minimum block: %s billed for %s used, and the cost counts the whole block.", "该云产品按最低计费周期收费：计费 %s，实际使用 %s，费用按整个周期计算。"},
     {S::w_unsupported_layout, "No framework the planner targets runs this layout: %s. The figures assume it runs; the planner would not propose it.", "规划器支持的训练框架都不能运行此并行方式：%s。这些数字假定它能运行；规划器不会推荐它。"},
     {S::within_fmt, "The best plan takes over a month; the cheapest within %.0f days: %s, %d GPUs, %s, %s", "最佳方案超过一个月；%.0f 天内完成的最便宜方案：%s，%d 张 GPU，%s，%s"},
@@ -799,6 +801,19 @@ constexpr Entry kStrings[] = {
     {S::rule_fsdp_with_ep, "Megatron-LM runs torch FSDP2 (ZeRO-3) without expert parallelism only", "Megatron-LM 只在没有专家并行时运行 torch FSDP2（ZeRO-3）"},
     {S::rule_activation_offload_pp, "Megatron-LM offloads activations (--cpu-offloading) without pipeline parallelism only", "Megatron-LM 只在没有流水线并行时卸载激活（--cpu-offloading）"},
     {S::rule_activation_offload_recompute, "Megatron-LM offloads activations (--cpu-offloading) without activation recompute only", "Megatron-LM 只在不重算激活时卸载激活（--cpu-offloading）"},
+    // The remedies of memory_exceeds, in the core's words (memory_remedy_words) and in Chinese.
+    {S::remedy_raise_zero, "raise the ZeRO stage (3 shards the weights too)", "提高 ZeRO 阶段（ZeRO-3 还会切分权重）"},
+    {S::remedy_model_parallel, "raise tensor or pipeline parallelism", "提高张量或流水线并行"},
+    {S::remedy_recompute, "recompute activations", "开启激活重计算"},
+    {S::remedy_lower_micro_batch, "lower the micro-batch", "减小微批"},
+    {S::remedy_chunked_loss, "use a fused or chunked cross-entropy (techniques.fused_loss, loss_chunks)", "使用融合或分块的交叉熵（techniques.fused_loss、loss_chunks）"},
+    {S::remedy_adapters, "train LoRA/QLoRA adapters instead of every weight", "改用 LoRA/QLoRA 只训练适配器"},
+    {S::remedy_qlora, "load the frozen weights in 4 bits (QLoRA)", "以 4 比特加载冻结权重（QLoRA）"},
+    {S::remedy_eight_bit_optimizer, "use an 8-bit optimizer", "使用 8-bit 优化器"},
+    {S::remedy_offload_optimizer, "offload the optimizer to CPU", "把优化器卸载到 CPU"},
+    {S::remedy_bigger_gpu, "take a GPU with more memory", "换显存更大的显卡"},
+    {S::list_sep, ", ", "、"},
+    {S::list_or, ", or ", "，或"},
     // [estimate strings: add above this line]
 };
 // clang-format on
@@ -920,10 +935,15 @@ struct CheckWordingZh {
 constexpr const char* kTinyRunCommandZh = "以微批 {micro_batch} 跑 10 步，并打印 torch.cuda.max_memory_reserved()";
 constexpr const char* kTinyRunExpectZh =
     "每卡峰值显存约 {peak}，每卡可用 {capacity}；nvidia-smi 显示的约多 0.5-1 GiB（CUDA 上下文）";
+constexpr const char* kTinyRunShardedExpectZh =
+    "每卡峰值显存约 {peak}，每卡可用 {capacity}（副本更少时切分不足，装不下）；nvidia-smi 显示的约多 0.5-1 GiB（CUDA "
+    "上下文）";
 
 constexpr CheckWordingZh kCheckWordingsZh[] = {
     {"tiny_run_one", "在一张 GPU 上跑几步", kTinyRunCommandZh, kTinyRunExpectZh},
     {"tiny_run_replica", "在 {gpus} 张 GPU 上跑几步（一个副本：{replica}）", kTinyRunCommandZh, kTinyRunExpectZh},
+    {"tiny_run_sharded", "在 {gpus} 张 GPU 上跑几步（{replica} 的 {ranks} 个数据并行副本：ZeRO-{zero} 在它们之间切分）",
+     kTinyRunCommandZh, kTinyRunShardedExpectZh},
     {"topology_amd", "GPU 拓扑", nullptr, "{gpus} 张 GPU 两两之间为 XGMI"},
     {"topology_huawei", "NPU 拓扑", nullptr, "{gpus} 张 NPU 两两之间为 HCCS"},
     {"topology_nvlink", "GPU 拓扑", nullptr,
@@ -981,6 +1001,21 @@ const char* pricing_mode_name(const std::string& mode) {
   static constexpr S kWords[] = {S::price_mode_on_demand, S::price_mode_spot, S::price_mode_reserved_1yr,
                                  S::price_mode_reserved_3yr};
   return translated_name(mode.c_str(), kPricingModeNames, kWords);
+}
+
+std::string memory_remedy_list(unsigned remedies) {
+  static constexpr S kWords[] = {
+      S::remedy_raise_zero,        S::remedy_model_parallel, S::remedy_recompute, S::remedy_lower_micro_batch,
+      S::remedy_chunked_loss,      S::remedy_adapters,       S::remedy_qlora,     S::remedy_eight_bit_optimizer,
+      S::remedy_offload_optimizer, S::remedy_bigger_gpu};
+  static_assert(std::size(kWords) == static_cast<size_t>(MemoryRemedy::count));
+  std::vector<const char*> parts;
+  for (size_t i = 0; i < std::size(kWords); ++i)
+    if ((remedies >> i) & 1u) parts.push_back(tr(kWords[i]));
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == parts.size() ? tr(S::list_or) : tr(S::list_sep)) + parts[i];
+  return out;
 }
 
 const char* layout_rule_text(const char* rule) {

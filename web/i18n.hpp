@@ -157,6 +157,9 @@ enum class Lang { en, zh };
   X(slow_path_dropless_moe_small_batch) X(slow_path_pytorch_ring_attention) X(slow_path_pytorch_expert_parallel) \
   X(rule_qlora_vendor) X(rule_peft) X(rule_kv_heads) X(rule_offload) X(rule_per_op_checkpointing) X(rule_zero_stage) X(rule_fsdp_with_ep) \
   X(rule_activation_offload_pp) X(rule_activation_offload_recompute) \
+  X(remedy_raise_zero) X(remedy_model_parallel) X(remedy_recompute) X(remedy_lower_micro_batch) X(remedy_chunked_loss) \
+  X(remedy_adapters) X(remedy_qlora) X(remedy_eight_bit_optimizer) X(remedy_offload_optimizer) X(remedy_bigger_gpu) \
+  X(list_sep) X(list_or) \
   /* [estimate strings: add above this line] */
 // clang-format on
 
@@ -187,6 +190,8 @@ const char* pricing_mode_name(const std::string& mode);
 // A rule by which no framework runs a layout (kMegatronRefusals, the unsupported_layout warning's
 // rule) in the UI language; another rule as the core wrote it.
 const char* layout_rule_text(const char* rule);
+// The remedies a memory_exceeds warning advises (Warning::remedies), as a list in the language.
+std::string memory_remedy_list(unsigned remedies);
 
 // A link notice in the UI language: the core's English message, or in Chinese its code's wording
 // (the reasons the core gives, such as a field's allowed range, stay as the core wrote them).

@@ -456,7 +456,10 @@ void warnings(const EstimateResult& r) {
     const WarningText& t = kWarningTexts[static_cast<size_t>(w.code)];
     const S text = w.one_gpu ? S::w_memory_exceeds_one_gpu : t.text;
     std::string message;
-    if (w.code == WarningCode::unsupported_layout)
+    if (w.code == WarningCode::memory_exceeds)
+      message = fmt(tr(text), format_bytes(w.value).c_str(), format_bytes(w.limit).c_str(),
+                    memory_remedy_list(w.remedies).c_str());
+    else if (w.code == WarningCode::unsupported_layout)
       message = fmt(tr(text), layout_rule_text(w.rule));
     else if (w.code == WarningCode::mfu_above_one)
       message = fmt(tr(text), format_number("%.2f", w.value).c_str(), format_percent(w.limit).c_str());

@@ -233,15 +233,21 @@ void print_table(const std::string& body) {
     std::printf("Billing block     %s billed for %s used (the offering's minimum)\n",
                 llmplan::format_duration(c["billed_hours"].get<double>() * 3600).c_str(),
                 llmplan::format_duration(c["used_hours"].get<double>() * 3600).c_str());
+  // Without a price the cost is unknown, not $0 (the JSON keeps 0 and the no_price warning).
+  const std::string cost =
+      c["usd_per_gpu_hour"].get<double>() <= 0
+          ? "cost unknown (no price)"
+          : llmplan::format_money(c["total_usd"].get<double>(), llmplan::Currency::usd) +
+                range_text(r, "cost.total_usd", usd) + " (" +
+                llmplan::format_money(c["total_cny"].get<double>(), llmplan::Currency::cny) + "), " +
+                llmplan::format_money(c["usd_per_billion_tokens"].get<double>(), llmplan::Currency::usd) +
+                " per 1B tokens";
   if (t["steps"].get<double>() > 0)
-    std::printf("Run               %s%s wall clock, %s%s GPU-hours, %s%s (%s), %s per 1B tokens\n",
+    std::printf("Run               %s%s wall clock, %s%s GPU-hours, %s\n",
                 llmplan::format_duration(t["total_hours"].get<double>() * 3600).c_str(),
                 range_text(r, "time.total_hours", hours).c_str(),
                 llmplan::format_count(r["gpu_hours"].get<double>()).c_str(), range_text(r, "gpu_hours", count).c_str(),
-                llmplan::format_money(c["total_usd"].get<double>(), llmplan::Currency::usd).c_str(),
-                range_text(r, "cost.total_usd", usd).c_str(),
-                llmplan::format_money(c["total_cny"].get<double>(), llmplan::Currency::cny).c_str(),
-                llmplan::format_money(c["usd_per_billion_tokens"].get<double>(), llmplan::Currency::usd).c_str());
+                cost.c_str());
   const auto& sc = r["scaling"];
   if (sc["applies"].get<bool>() && sc["tokens"].get<double>() > 0) {
     const std::string regime = sc["regime"].get<std::string>();

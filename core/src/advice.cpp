@@ -9,9 +9,12 @@
 #include <cstdio>
 #include <iterator>
 #include <string_view>
+#include <vector>
 
 #include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/memory.hpp"
+#include "llmplan/model.hpp"
 #include "llmplan/performance.hpp"
 #include "llmplan/units.hpp"
 
@@ -171,6 +174,11 @@ const CheckWording kCheckWordings[] = {
     {"tiny_run_replica", "A few steps on {gpus} GPUs (one replica: {replica})",
      "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
      "peak memory about {peak} per GPU of {capacity}; nvidia-smi shows about 0.5-1 GiB more (CUDA context)"},
+    {"tiny_run_sharded",
+     "A few steps on {gpus} GPUs ({ranks} data-parallel ranks of {replica}: ZeRO-{zero} shards over them)",
+     "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
+     "peak memory about {peak} per GPU of {capacity} (fewer ranks shard too little to fit); nvidia-smi shows about "
+     "0.5-1 GiB more (CUDA context)"},
     {"topology_amd", "GPU topology", "rocm-smi --showtopo", "XGMI between every pair of the {gpus} GPUs"},
     {"topology_huawei", "NPU topology", "npu-smi info -t topo", "HCCS between every pair of the {gpus} NPUs"},
     {"topology_nvlink", "GPU topology", "nvidia-smi topo -m",
@@ -271,20 +279,47 @@ Check topology_check(const Scenario& s, const Accelerator* a) {
   return make_check("topology", "topology_pcie", {{"gpus", n}});
 }
 
-// The smallest slice that runs the layout: one model replica (TP x CP x PP GPUs), or one GPU.
-Check tiny_run_check(const Scenario& s, const EstimateResult& r) {
+// The peak per GPU of the layout on `gpus` GPUs (fewer data-parallel ranks), the micro-batch kept.
+double peak_on(const Scenario& s, int gpus, const Calibration& cal) {
+  Scenario t = s;
+  t.cluster.gpus = gpus;
+  t.global_batch = 0;  // one micro-batch per rank: the peak does not depend on accumulation
+  return estimate_memory(t, count_params(t.model, t.techniques.mtp_layers), cal).per_gpu.total();
+}
+
+// The smallest slice that runs the layout: one model replica (TP x CP x PP GPUs), or one GPU. With
+// ZeRO over data-parallel ranks a replica alone shards nothing, so its peak is above the plan's: the
+// slice grows to one node, then the whole cluster, until the peak fits, and quotes that slice's peak.
+Check tiny_run_check(const Scenario& s, const EstimateResult& r, const Calibration& cal) {
   const Parallel& x = s.parallel;
-  const int slice = x.tp * x.cp * x.pp;
-  Args args = {{"micro_batch", count(s.micro_batch)},
-               {"peak", format_bytes(r.memory.per_gpu.total(), ByteUnit::binary)},
-               {"capacity", format_bytes(r.memory.capacity_bytes, ByteUnit::binary)}};
-  if (slice > 1) {
-    const std::string replica =
-        "TP " + count(x.tp) + (x.cp > 1 ? " x CP " + count(x.cp) : std::string()) + " x PP " + count(x.pp);
-    args.insert(args.begin(), {{"gpus", count(slice)}, {"replica", replica}});
+  const int replica_gpus = x.tp * x.cp * x.pp;
+  const std::string replica =
+      "TP " + count(x.tp) + (x.cp > 1 ? " x CP " + count(x.cp) : std::string()) + " x PP " + count(x.pp);
+  int slice = replica_gpus;
+  double peak = r.memory.per_gpu.total();
+  if (x.zero > 0 && s.dp() > 1) {
+    const int node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
+    std::vector<int> sizes = {replica_gpus};
+    if (node > replica_gpus && node % replica_gpus == 0) sizes.push_back(node);
+    sizes.push_back(s.cluster.gpus);
+    for (const int g : sizes) {
+      slice = g;
+      peak = g == s.cluster.gpus ? r.memory.per_gpu.total() : peak_on(s, g, cal);
+      if (peak <= r.memory.capacity_bytes) break;
+    }
   }
-  return make_check("tiny_run", slice > 1 ? "tiny_run_replica" : "tiny_run_one", std::move(args),
-                    r.memory.per_gpu.total() / kGiB, "GiB");
+  Args args = {{"micro_batch", count(s.micro_batch)},
+               {"peak", format_bytes(peak, ByteUnit::binary)},
+               {"capacity", format_bytes(r.memory.capacity_bytes, ByteUnit::binary)}};
+  const char* key = slice > replica_gpus ? "tiny_run_sharded" : slice > 1 ? "tiny_run_replica" : "tiny_run_one";
+  if (slice > replica_gpus)
+    args.insert(args.begin(), {{"gpus", count(slice)},
+                               {"ranks", count(slice / replica_gpus)},
+                               {"replica", replica},
+                               {"zero", count(x.zero)}});
+  else if (slice > 1)
+    args.insert(args.begin(), {{"gpus", count(slice)}, {"replica", replica}});
+  return make_check("tiny_run", key, std::move(args), peak / kGiB, "GiB");
 }
 
 // Between nodes: RDMA verbs (InfiniBand, RoCE), AWS EFA (libfabric: nccl-tests measures it, this
@@ -312,7 +347,8 @@ Check network_check(const Scenario& s, const Catalog& catalog) {
 
 }  // namespace
 
-std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
+std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog,
+                             const Calibration& cal) {
   std::vector<Check> out;
   const Cluster& c = s.cluster;
   const Accelerator* a = catalog.find_accelerator(c.accelerator);
@@ -321,7 +357,7 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   const LinkBandwidth bw = link_bandwidth(s);
   const double pass = kCheckPassFraction;
 
-  out.push_back(tiny_run_check(s, r));
+  out.push_back(tiny_run_check(s, r, cal));
   if (per_node > 1) out.push_back(topology_check(s, a));
   if (per_node > 1) {
     const double gbps = bw.intra_busbw / 1e9;

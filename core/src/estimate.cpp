@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
@@ -85,8 +87,11 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   const Cluster& c = s.cluster;
   const int nodes = c.nodes();
   const int per_node = std::min(c.gpus, c.gpus_per_node);
-  if (!r.memory.fits)
-    w.add({WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes, c.gpus == 1});
+  if (!r.memory.fits) {
+    Warning m{WarningCode::memory_exceeds, r.memory.per_gpu.total(), r.memory.capacity_bytes, c.gpus == 1};
+    m.remedies = memory_remedies(s, r.memory);
+    w.add(m);
+  }
   // Early in the list: it says how far every time and cost figure may be off (the card shows three).
   const SlowPath path = slow_path_of(s);
   if (path != SlowPath::none) {
@@ -261,15 +266,67 @@ std::string slow_path_words(std::string_view path) {
 
 }  // namespace
 
+unsigned memory_remedies(const Scenario& s, const MemoryResult& memory) {
+  const Parallel& p = s.parallel;
+  // The weights train (not adapters or frozen layers): their optimizer state is what 8-bit Adam and
+  // ZeRO-Offload shrink, and adapters would drop it.
+  const bool full_weights = s.method == Method::pretrain || s.method == Method::continued || s.method == Method::full;
+  // The logits and the loss's fp32 copies are a tenth of the peak or more (Hugging Face's loss at a
+  // large vocabulary): a fused or chunked cross-entropy removes most of them.
+  const bool big_logits = memory.per_gpu.logits >= 0.1 * memory.per_gpu.total();
+  const bool applies[] = {
+      s.cluster.gpus > 1 && p.zero < 3 && s.dp() > 1,                                             // raise_zero
+      s.cluster.gpus > 1,                                                                         // model_parallel
+      p.recompute != Recompute::full,                                                             // recompute
+      s.micro_batch > 1,                                                                          // lower_micro_batch
+      big_logits && s.techniques.fused_loss == FusedLoss::none && s.techniques.loss_chunks == 1,  // chunked_loss
+      full_weights,                                                                               // adapters
+      s.method == Method::lora,                                                                   // qlora
+      full_weights && s.optimizer == Optimizer::adamw,                                            // eight_bit_optimizer
+      full_weights && p.offload == Offload::none,                                                 // offload_optimizer
+      true,                                                                                       // bigger_gpu
+  };
+  static_assert(std::size(applies) == static_cast<size_t>(MemoryRemedy::count));
+  unsigned bits = 0;
+  for (size_t i = 0; i < std::size(applies); ++i)
+    if (applies[i]) bits |= 1u << i;
+  return bits;
+}
+
+const char* memory_remedy_words(MemoryRemedy m) {
+  static const char* words[] = {"raise the ZeRO stage (3 shards the weights too)",
+                                "raise tensor or pipeline parallelism",
+                                "recompute activations",
+                                "lower the micro-batch",
+                                "use a fused or chunked cross-entropy (techniques.fused_loss, loss_chunks)",
+                                "train LoRA/QLoRA adapters instead of every weight",
+                                "load the frozen weights in 4 bits (QLoRA)",
+                                "use an 8-bit optimizer",
+                                "offload the optimizer to CPU",
+                                "take a GPU with more memory"};
+  static_assert(std::size(words) == static_cast<size_t>(MemoryRemedy::count));
+  return words[static_cast<int>(m)];
+}
+
+namespace {
+
+// "a, b, or c": the remedies a memory_exceeds warning advises, in MemoryRemedy order.
+std::string remedy_list(const Warning& w) {
+  std::vector<std::string> parts;
+  for (int i = 0; i < static_cast<int>(MemoryRemedy::count); ++i)
+    if (w.has(static_cast<MemoryRemedy>(i))) parts.emplace_back(memory_remedy_words(static_cast<MemoryRemedy>(i)));
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? ", or " : ", ") + parts[i];
+  return out;
+}
+
+}  // namespace
+
 std::string warning_message(const Warning& w) {
   switch (w.code) {
     case WarningCode::memory_exceeds:
-      if (w.one_gpu)  // one GPU has nothing to shard over: the advice that applies to it
-        return "Needs " + format_bytes(w.value) + " but the GPU has " + format_bytes(w.limit) +
-               ": recompute activations, lower the micro-batch, train LoRA/QLoRA adapters instead of every weight, "
-               "use an 8-bit optimizer, offload the optimizer to CPU, or take a GPU with more memory.";
-      return "Needs " + format_bytes(w.value) + " per GPU but the GPU has " + format_bytes(w.limit) +
-             ": raise the ZeRO stage, tensor/pipeline parallelism or recomputation, or lower the micro-batch.";
+      return "Needs " + format_bytes(w.value) + (w.one_gpu ? "" : " per GPU") + " but the GPU has " +
+             format_bytes(w.limit) + ": " + remedy_list(w) + ".";
     case WarningCode::tp_crosses_nodes:
       return "Tensor parallelism of " + format_count(w.value) + " spans nodes of " + format_count(w.limit) +
              " GPUs: its per-layer all-reduces then cross the inter-node network (one user measured 3x slower than one "
@@ -491,7 +548,13 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
     json item = {
         {"code", warning_code(w.code)}, {"message", warning_message(w)}, {"value", w.value}, {"limit", w.limit}};
     // What a translation needs beyond the numbers (the embed card words each code in its language).
-    if (w.code == WarningCode::memory_exceeds) item["one_gpu"] = w.one_gpu;
+    if (w.code == WarningCode::memory_exceeds) {
+      item["one_gpu"] = w.one_gpu;
+      json remedies = json::array();
+      for (int k = 0; k < static_cast<int>(MemoryRemedy::count); ++k)
+        if (w.has(static_cast<MemoryRemedy>(k))) remedies.push_back(kMemoryRemedyIds[k]);
+      item["remedies"] = remedies;
+    }
     if (w.code == WarningCode::unsupported_layout) {
       item["rule"] = w.rule;
       item["rule_id"] = layout_rule_id(w.rule);

@@ -29,6 +29,16 @@ namespace {
 // ZeRO-3 without offload, DeepSpeed otherwise; none for a layout no framework runs.
 FrameworkChoice framework(const Scenario& s) { return framework_for(layout_of(s), s.model, s.method); }
 
+// The framework the artefacts launch: the one the scenario names where they can launch it
+// (torchtitan or Megatron-LM running the layout), else the planner's rule. A scenario estimated in
+// torchtitan launched as DeepSpeed would hold other buffers than the estimate counted.
+const char* launched_framework(const Scenario& s) {
+  if (s.framework_given && s.framework == FrameworkKind::torchtitan && torchtitan_runs(s)) return "torchtitan";
+  if (s.framework_given && s.framework == FrameworkKind::megatron && megatron_runs(layout_of(s), s.model, s.method))
+    return to_string(Framework::megatron);
+  return to_string(framework(s).framework);
+}
+
 // bf16 weights: bf16 training, and FP8's (Transformer Engine keeps bf16 weights and casts per GEMM).
 bool bf16_weights(const Scenario& s) { return s.precision == Precision::bf16 || s.precision == Precision::fp8; }
 
@@ -77,7 +87,10 @@ constexpr const char* kTrlDeepspeedOffload =
 std::string torchrun(const Scenario& s) {
   const int per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const int nodes = s.cluster.nodes();
-  const FrameworkChoice fw = framework(s);
+  FrameworkChoice fw = framework(s);
+  const std::string launched = launched_framework(s);
+  if (launched == to_string(Framework::megatron)) fw.framework = Framework::megatron;
+  const bool torchtitan = launched == "torchtitan";
   // xargs reads Megatron-LM's arguments as the shell would, quotes included, without expanding
   // '*' or '[' in values such as --moe-layer-freq ([0]*3+[1]*58); $(cat ...) would pass the quotes
   // on literally and glob the rest.
@@ -90,6 +103,8 @@ std::string torchrun(const Scenario& s) {
            " --node_rank=$NODE_RANK --rdzv_id=llmplan --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500";
   }
   const std::string offload = trl_offload_flag(s);
+  if (torchtitan)
+    return cmd + " \\\n  -m torchtitan.train --job.config_file torchtitan.toml   # torchtitan, as the scenario names";
   switch (fw.framework) {
     case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py   # Megatron-LM; xargs appends megatron_args.txt";
     case Framework::fsdp:
@@ -501,9 +516,10 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
 LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, const Calibration& cal) {
   LaunchArtifacts a;
   const Framework fw = framework(s).framework;
-  a.framework = to_string(fw);
+  a.framework = launched_framework(s);
   a.torchrun = torchrun(s);
-  if (fw == Framework::deepspeed || fw == Framework::fsdp) {
+  // DeepSpeed or FSDP configs only where they launch the job: not beside the framework it names.
+  if (a.framework == to_string(fw) && (fw == Framework::deepspeed || fw == Framework::fsdp)) {
     a.deepspeed_json = deepspeed_json(s, r, cal);
     a.accelerate_yaml = accelerate_yaml(s);
   }

@@ -637,7 +637,7 @@ PlanDetails details_of(const json& sc, const PlanCandidate& c, const Question& q
   d.result = estimate(d.scenario, cal);
   d.advice = advise(d.scenario, d.result, catalog, cal);
   d.artifacts = launch_artifacts(d.scenario, d.result, cal);
-  d.checklist = checklist(d.scenario, d.result, catalog);
+  d.checklist = checklist(d.scenario, d.result, catalog, cal);
   d.payment = plan_payment(c, q, catalog, cal);
   return d;
 }

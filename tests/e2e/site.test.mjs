@@ -279,6 +279,28 @@ test('the embed card has Chinese words for every rule id the core can send', () 
   assert.deepEqual(worded.sort(), ids.sort());
 });
 
+test('the embed card has Chinese words for every memory remedy id the core can send', () => {
+  // The ids are a public contract (core kMemoryRemedyIds, warnings[].remedies of memory_exceeds).
+  const header = readFileSync(join(repoRoot, 'core/include/llmplan/estimate.hpp'), 'utf8');
+  const start = header.indexOf('kMemoryRemedyIds[] = {');
+  const ids = [...header.slice(start, header.indexOf('};', start)).matchAll(/"([a-z_0-9]+)"/g)].map((m) => m[1]);
+  assert.ok(ids.length >= 10, `ids read from estimate.hpp: ${ids}`);
+  const card = readFileSync(join(repoRoot, 'site/card.js'), 'utf8');
+  const at = card.indexOf('var REMEDIES_ZH = {');
+  const worded = [...card.slice(at, card.indexOf('};', at)).matchAll(/^\s*([a-z_0-9]+):/gm)].map((m) => m[1]);
+  assert.deepEqual(worded.sort(), ids.sort());
+});
+
+test('the embed card words the memory warning with the remedies the scenario has left, in Chinese', async () => {
+  // A LoRA of Llama 3.1 70B on one 80 GB H100: 141 GB of bf16 base weights; QLoRA is advised, full-weight
+  // adapters and an 8-bit optimizer are not.
+  const scenario = { model: { preset: 'llama-3.1-70b' }, method: 'lora', seq_len: 4096, micro_batch: 2,
+                     cluster: { accelerator: 'h100-sxm5-80gb', gpus: 1 } };
+  const warning = JSON.parse(cli(['estimate', '-'], scenario)).warnings.find((w) => w.code === 'memory_exceeds');
+  assert.deepEqual(warning.remedies, ['recompute', 'lower_micro_batch', 'qlora', 'bigger_gpu']);
+  await checkCardWarning(scenario, warning, ['开启激活重计算、减小微批、以 4 比特加载冻结权重（QLoRA），或换显存更大的显卡。'], 900);
+});
+
 // Opens the embed card of `scenario` in English and Chinese: the English card shows the core's
 // message of `warning`, the Chinese one its own wording (`zhParts`) and not the English.
 async function checkCardWarning(scenario, warning, zhParts, height) {

@@ -105,11 +105,13 @@ std::string fill_template(std::string text, const std::vector<std::pair<std::str
 // look for a misconfiguration (wrong NIC, PCIe link width, disk type) before training.
 inline constexpr double kCheckPassFraction = 0.8;
 
-std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog);
+std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const Catalog& catalog,
+                             const Calibration& cal);
 
 // Launch artefacts for the plan (text a user copies); empty when they do not apply.
 struct LaunchArtifacts {
-  std::string framework;  // deepspeed | fsdp | megatron: the one that runs this layout (layouts.hpp); none if none does
+  std::string framework;  // deepspeed | fsdp | megatron | torchtitan: the one the scenario names where it runs the
+                          // layout (torchtitan, megatron), else the planner's rule (layouts.hpp); none if none does
   std::string torchrun;   // the command on each node
   std::string deepspeed_json;   // ZeRO stage, offload, precision, micro/global batch, accumulation
   std::string accelerate_yaml;  // accelerate config with FSDP (or DeepSpeed) settings

@@ -3,6 +3,7 @@
 // estimate and serialise.
 #pragma once
 #include <array>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,29 @@ enum class WarningCode {
   count
 };
 
+// What a memory_exceeds warning advises, each where the scenario leaves it to do (memory_remedies):
+// ZeRO-3 and model parallelism on several GPUs; recomputation, a smaller micro-batch, a fused or
+// chunked loss, adapters instead of full weights (QLoRA's 4-bit base for LoRA), an 8-bit or
+// offloaded optimizer where the weights train; a GPU with more memory always.
+enum class MemoryRemedy {
+  raise_zero,
+  model_parallel,
+  recompute,
+  lower_micro_batch,
+  chunked_loss,
+  adapters,
+  qlora,
+  eight_bit_optimizer,
+  offload_optimizer,
+  bigger_gpu,
+  count
+};
+// The ids of the result JSON's warnings[].remedies, in MemoryRemedy order (a contract: never renamed).
+inline constexpr const char* kMemoryRemedyIds[] = {
+    "raise_zero", "model_parallel", "recompute",           "lower_micro_batch", "chunked_loss",
+    "adapters",   "qlora",          "eight_bit_optimizer", "offload_optimizer", "bigger_gpu"};
+static_assert(std::size(kMemoryRemedyIds) == static_cast<size_t>(MemoryRemedy::count));
+
 struct Warning {
   WarningCode code;
   double value = 0;       // the number behind the warning (bytes, GPUs, tokens, MB/s)
@@ -55,6 +79,8 @@ struct Warning {
                           // the faster kernel; known_slow_path: the path (kSlowPathNames)
   int runs = 0;           // known_slow_path: the published runs the value is read from
   double high = 0;        // known_slow_path: the highest of their published / estimated
+  unsigned remedies = 0;  // memory_exceeds: bit i set where MemoryRemedy i applies to the scenario
+  bool has(MemoryRemedy m) const { return (remedies >> static_cast<unsigned>(m)) & 1u; }
 };
 
 struct Warnings {
@@ -102,6 +128,10 @@ EstimateResult estimate(const Scenario& s, const Calibration& cal, Explainer* ex
 
 const char* warning_code(WarningCode code);
 std::string warning_message(const Warning& w);
+// The remedies (MemoryRemedy bits) a scenario whose GPUs lack `memory` has left to use.
+unsigned memory_remedies(const Scenario& s, const MemoryResult& memory);
+// A remedy in the words of the English warning (web/i18n.cpp words it in each language).
+const char* memory_remedy_words(MemoryRemedy m);
 const char* to_string(Tier t);
 
 // The result's "calibration" block when the scenario carries measurements: the factors they pinned
