@@ -259,6 +259,19 @@ TEST_CASE("warnings follow the planning rules of thumb with their numbers") {
   CHECK(r.tier == Tier::l3);
 }
 
+TEST_CASE("a full fine-tune of the 70B class on one node is tier L2, a larger model L3") {
+  // Llama 3.1 70B counts 70.6 B parameters; results.md's L2 is "13-70B full fine-tuning in one 8-GPU node".
+  const EstimateResult r70 = estimate(parse(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 3}})"),
+                                      default_calibration());
+  CHECK(r70.params.total > 70e9);
+  CHECK(r70.tier == Tier::l2);
+  const EstimateResult r405 = estimate(parse(R"({"model": {"preset": "llama-3.1-405b"}, "method": "qlora",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})"),
+                                       default_calibration());
+  CHECK(r405.tier == Tier::l3);
+}
+
 TEST_CASE("explanations cover the headline figures and equal them") {
   const Scenario s = parse(
       R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},

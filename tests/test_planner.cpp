@@ -100,6 +100,12 @@ TEST_CASE("the question is validated like a scenario, and cluster/layout are ref
       builtin_catalog(), default_calibration());
   CHECK(f.error.field == "constraints.accelerators");
   CHECK(f.error.message.find("closest: \"h100-sxm5-80gb\"") != std::string::npos);
+  // A region no offering names would keep only the offerings listed for every region, silently.
+  const PlanJsonResponse h =
+      plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9, "constraints": {"regions": ["us-east1"]}})",
+                builtin_catalog(), default_calibration());
+  CHECK(h.error.field == "constraints.regions");
+  CHECK(h.error.message.find("unknown region \"us-east1\"; closest: \"us-east-1\"") != std::string::npos);
   const PlanJsonResponse g = plan_json(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e9,
       "constraints": {"providers": ["lambda"], "accelerators": ["h100-sxm5-80gb"]}})",
                                        builtin_catalog(), default_calibration());

@@ -57,9 +57,12 @@ void explain_layout(const Scenario& s, const EstimateResult& r, Explainer& ex) {
           {"dp", static_cast<double>(r.dp)}});
 }
 
-// Planning rule of thumb (Tier in estimate.hpp).
+// Planning rule of thumb (Tier in estimate.hpp). "Over 70B" means above the 70B class: Llama 3.1
+// 70B counts 70.6 B parameters and a one-node full fine-tune of it is L2 (docs/results.md).
+constexpr double kTierL3Params = 72e9;
+
 Tier tier_of(const Scenario& s, const ParamCount& p) {
-  if (s.cluster.nodes() > 1 || p.total > 70e9) return Tier::l3;
+  if (s.cluster.nodes() > 1 || p.total > kTierL3Params) return Tier::l3;
   if (s.cluster.gpus <= 2 && p.total <= 13.5e9) return Tier::l1;
   return Tier::l2;
 }

@@ -44,8 +44,9 @@ bool allowed(const std::vector<std::string>& list, const std::string& v) {
 }
 
 // An offering listed for every region ("all", "all OCI regions", "global") is in any region asked for.
+bool every_region(const std::string& region) { return region.rfind("all", 0) == 0 || region == "global"; }
 bool in_regions(const std::vector<std::string>& regions, const std::string& region) {
-  return allowed(regions, region) || region.rfind("all", 0) == 0 || region == "global";
+  return allowed(regions, region) || every_region(region);
 }
 
 bool in_currency(const std::string& currency, CurrencyCode c) {
@@ -825,18 +826,23 @@ bool check_known(Reader& r, const char* path, const char* what, const std::vecto
     if (known.count(name)) continue;
     return r.fail(path, std::string("unknown ") + what + " " + Reader::echo(name) +
                             "; closest: " + detail::closest_ids(name, known) + "; `llmplan catalog list " +
-                            (std::string(what) == "provider" ? "providers" : "accelerators") + "` prints them");
+                            (std::string(what) == "region" ? "instances" : std::string(what) + "s") + "` prints them");
   }
   return true;
 }
 
 bool check_constraint_names(Reader& r, const Constraints& k, const Catalog& catalog) {
-  // Regions are not checked: offerings listed for every region ("all", "global") serve any name.
-  std::set<std::string> providers, accelerators;
-  for (const Instance& in : catalog.instances) providers.insert(in.provider);
+  // A region no offering names would keep only those listed for every region ("all", "global"),
+  // silently: a typo such as "us-east1" is refused with the closest names instead.
+  std::set<std::string> providers, accelerators, regions;
+  for (const Instance& in : catalog.instances) {
+    providers.insert(in.provider);
+    if (!every_region(in.region)) regions.insert(in.region);
+  }
   for (const Accelerator& a : catalog.accelerators) accelerators.insert(a.id);
   return check_known(r, "constraints.providers", "provider", k.providers, providers) &&
-         check_known(r, "constraints.accelerators", "accelerator", k.accelerators, accelerators);
+         check_known(r, "constraints.accelerators", "accelerator", k.accelerators, accelerators) &&
+         check_known(r, "constraints.regions", "region", k.regions, regions);
 }
 
 }  // namespace
