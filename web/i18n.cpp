@@ -1009,13 +1009,9 @@ std::string memory_remedy_list(unsigned remedies) {
       S::remedy_chunked_loss,      S::remedy_adapters,       S::remedy_qlora,     S::remedy_eight_bit_optimizer,
       S::remedy_offload_optimizer, S::remedy_bigger_gpu};
   static_assert(std::size(kWords) == static_cast<size_t>(MemoryRemedy::count));
-  std::vector<const char*> parts;
-  for (size_t i = 0; i < std::size(kWords); ++i)
-    if ((remedies >> i) & 1u) parts.push_back(tr(kWords[i]));
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += std::string(i == 0 ? "" : i + 1 == parts.size() ? tr(S::list_or) : tr(S::list_sep)) + parts[i];
-  return out;
+  std::vector<std::string> parts;
+  for (const MemoryRemedy m : remedies_in(remedies)) parts.emplace_back(tr(kWords[static_cast<int>(m)]));
+  return join_list(parts, tr(S::list_sep), tr(S::list_or));
 }
 
 const char* layout_rule_text(const char* rule) {

@@ -311,16 +311,20 @@ const char* memory_remedy_words(MemoryRemedy m) {
   return words[static_cast<int>(m)];
 }
 
+std::vector<MemoryRemedy> remedies_in(unsigned bits) {
+  std::vector<MemoryRemedy> out;
+  for (unsigned i = 0; i < static_cast<unsigned>(MemoryRemedy::count); ++i)
+    if ((bits >> i) & 1u) out.push_back(static_cast<MemoryRemedy>(i));
+  return out;
+}
+
 namespace {
 
-// "a, b, or c": the remedies a memory_exceeds warning advises, in MemoryRemedy order.
+// "a, b, or c": the remedies a memory_exceeds warning advises.
 std::string remedy_list(const Warning& w) {
   std::vector<std::string> parts;
-  for (int i = 0; i < static_cast<int>(MemoryRemedy::count); ++i)
-    if (w.has(static_cast<MemoryRemedy>(i))) parts.emplace_back(memory_remedy_words(static_cast<MemoryRemedy>(i)));
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? ", or " : ", ") + parts[i];
-  return out;
+  for (const MemoryRemedy m : remedies_in(w.remedies)) parts.emplace_back(memory_remedy_words(m));
+  return join_list(parts, ", ", ", or ");
 }
 
 }  // namespace
@@ -554,8 +558,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
     if (w.code == WarningCode::memory_exceeds) {
       item["one_gpu"] = w.one_gpu;
       json remedies = json::array();
-      for (int k = 0; k < static_cast<int>(MemoryRemedy::count); ++k)
-        if (w.has(static_cast<MemoryRemedy>(k))) remedies.push_back(kMemoryRemedyIds[k]);
+      for (const MemoryRemedy m : remedies_in(w.remedies)) remedies.push_back(kMemoryRemedyIds[static_cast<int>(m)]);
       item["remedies"] = remedies;
     }
     if (w.code == WarningCode::unsupported_layout) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "llmplan/advice.hpp"
 #include "llmplan/layouts.hpp"
@@ -84,11 +85,11 @@ const char* trainer_name(const Scenario& s) {
 constexpr const char* kTrlDeepspeedOffload =
     "; under DeepSpeed it fails in backward (huggingface/trl issue #4280): run it with --fsdp or on one GPU";
 
-std::string torchrun(const Scenario& s) {
+// `launched`: launched_framework(s), decided once by launch_artifacts.
+std::string torchrun(const Scenario& s, std::string_view launched) {
   const int per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const int nodes = s.cluster.nodes();
   FrameworkChoice fw = framework(s);
-  const std::string launched = launched_framework(s);
   if (launched == to_string(Framework::megatron)) fw.framework = Framework::megatron;
   const bool torchtitan = launched == "torchtitan";
   // xargs reads Megatron-LM's arguments as the shell would, quotes included, without expanding
@@ -517,7 +518,7 @@ LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, con
   LaunchArtifacts a;
   const Framework fw = framework(s).framework;
   a.framework = launched_framework(s);
-  a.torchrun = torchrun(s);
+  a.torchrun = torchrun(s, a.framework);
   // DeepSpeed or FSDP configs only where they launch the job: not beside the framework it names.
   if (a.framework == to_string(fw) && (fw == Framework::deepspeed || fw == Framework::fsdp)) {
     a.deepspeed_json = deepspeed_json(s, r, cal);

@@ -107,4 +107,13 @@ std::string format_significant(double v, int digits) {
   return buf;
 }
 
+std::string join_list(const std::vector<std::string>& items, std::string_view sep, std::string_view last) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? last : sep;
+    out += items[i];
+  }
+  return out;
+}
+
 }  // namespace llmplan

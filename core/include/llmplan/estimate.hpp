@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -132,6 +133,8 @@ std::string warning_message(const Warning& w);
 unsigned memory_remedies(const Scenario& s, const MemoryResult& memory);
 // A remedy in the words of the English warning (web/i18n.cpp words it in each language).
 const char* memory_remedy_words(MemoryRemedy m);
+// The remedies whose bits are set, in MemoryRemedy order (the order the warning lists them).
+std::vector<MemoryRemedy> remedies_in(unsigned bits);
 const char* to_string(Tier t);
 
 // The result's "calibration" block when the scenario carries measurements: the factors they pinned

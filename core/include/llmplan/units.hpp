@@ -2,6 +2,8 @@
 // (bytes as GB or GiB, seconds as s/min/h/d, money, counts). The UI and CLI only call these.
 #pragma once
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace llmplan {
 
@@ -21,5 +23,7 @@ std::string format_percent(double fraction);                                // 0
 // ("%.1fx slower", 2.345) -> "2.3x slower"; at most 255 characters.
 std::string format_number(const char* format, double a, double b = 0, double c = 0, double d = 0);
 std::string format_significant(double v, int digits = 3);  // (0.012345, 3) -> "0.0123"
+// "a, b, or c" with the language's separators: `sep` between items, `last` before the last one.
+std::string join_list(const std::vector<std::string>& items, std::string_view sep, std::string_view last);
 
 }  // namespace llmplan
