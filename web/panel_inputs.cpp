@@ -260,14 +260,24 @@ bool unmeasured(const AppState& app, const FieldSpec& f, double v) {
   return v <= 0 && std::string_view(f.section) == "calibration" && !json_at(app.input, f.path);
 }
 
+// A whole number as typed goes into the document as an integer, however large, so the parser names
+// the range with the figure the user typed ("got 5000000000"); anything else (2.5) as the number.
+void set_typed_integer(AppState& app, const char* path, double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9e15)
+    json_set(app.input, path, static_cast<long long>(v));
+  else
+    json_set(app.input, path, v);
+}
+
+// Integers are typed into a double field: ImGui 1.86's InputScalar filters an integer's text to
+// decimal characters (the 'e' of "2e3" dropped: 23) and reads it with sscanf("%d"), which wraps
+// above 2^31 (5000000000 read as 705032704). InputDouble takes scientific notation and any size.
 bool field_int(AppState& app, const FieldSpec& f, const std::string& tip, int effective) {
   Row row(app, f.path, table_string(f.label, f.path));
-  int v = static_cast<int>(doc_number(app, f.path, effective));
+  double v = doc_number(app, f.path, effective);
   bool changed = false;
-  const int step = 1, fast = 8;
-  if (ImGui::InputScalar("##v", ImGuiDataType_S32, &v, &step, &fast, unmeasured(app, f, v) ? "" : "%d",
-                         ImGuiInputTextFlags_AutoSelectAll)) {
-    json_set(app.input, f.path, v);
+  if (ImGui::InputDouble("##v", &v, 1, 8, unmeasured(app, f, v) ? "" : "%.15g", ImGuiInputTextFlags_AutoSelectAll)) {
+    set_typed_integer(app, f.path, v);
     changed = true;
   }
   return row.finish(unit_text(f.unit), tip, !f.required) || changed;
@@ -277,8 +287,8 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
   Row row(app, f.path, table_string(f.label, f.path));
   double v = doc_number(app, f.path, effective);
   bool changed = false;
-  if (ImGui::InputScalar("##v", ImGuiDataType_Double, &v, nullptr, nullptr, unmeasured(app, f, v) ? "" : "%.6g",
-                         ImGuiInputTextFlags_AutoSelectAll)) {
+  // InputDouble, not InputScalar: its filter keeps the 'e' of "2e9" (InputScalar's made it 29).
+  if (ImGui::InputDouble("##v", &v, 0, 0, unmeasured(app, f, v) ? "" : "%.6g", ImGuiInputTextFlags_AutoSelectAll)) {
     json_set(app.input, f.path, v);
     changed = true;
   }

@@ -2,6 +2,7 @@
 #include "widgets.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -278,13 +279,18 @@ bool form_int(const char* label, const char* field, int* value, int lo, int hi, 
   label_cell(label);
   ErrorScope scope(field, error);
   ImGui::PushID(label);
-  bool changed = ImGui::InputInt("##v", value, 1, 8);
+  // Read as a double (panel_inputs.cpp, field_int, says why): 2e3 is 2000 and a huge number is
+  // clamped, not wrapped by sscanf("%d").
+  double typed = *value;
+  const bool changed = ImGui::InputDouble("##v", &typed, 1.0, 8.0, "%.0f");
   record(field ? field : label);
   ImGui::PopID();
   scope.end_frame();
   range_tooltip(lo, hi);
   scope.message(error);
-  if (changed) *value = std::clamp(*value, lo, hi);
+  // Clamped as a double: the int conversion never sees a value out of its range.
+  if (changed)
+    *value = static_cast<int>(std::lround(std::clamp(typed, static_cast<double>(lo), static_cast<double>(hi))));
   return changed;
 }
 
@@ -293,8 +299,8 @@ bool form_double(const char* label, const char* field, double* value, double lo,
   label_cell(label);
   ErrorScope scope(field, error);
   ImGui::PushID(label);
-  const double step = 1.0, step_fast = 8.0;
-  bool changed = ImGui::InputScalar("##v", ImGuiDataType_Double, value, &step, &step_fast, format);
+  // InputDouble accepts scientific notation (InputScalar's decimal filter drops the 'e').
+  bool changed = ImGui::InputDouble("##v", value, 1.0, 8.0, format);
   record(field ? field : label);
   ImGui::PopID();
   scope.end_frame();

@@ -113,6 +113,43 @@ test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns 
   }
 });
 
+test('numbers are typed as people write them: 2e9 tokens, 2e0 GPUs, a GPU count past 2^31 named as typed', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=lora&n=1' });
+  try {
+    await waitReady(page);
+    // Scientific notation in a number field: the 'e' was filtered out and "2e9" read as 29.
+    let n = await updates(page);
+    const tokens = await widget(page, 'tokens');
+    await page.mouse.click(tokens.x + tokens.w * 0.3, tokens.y + tokens.h / 2);
+    await selectAllAndType(page, '2e9');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    assert.equal((await input(page)).tokens, 2e9);
+    assert.equal((await result(page)).scaling.tokens, 2e9);
+    // An integer field takes it too: 2e0 GPUs is 2.
+    n = await updates(page);
+    const gpus = await widget(page, 'cluster.gpus');
+    await page.mouse.click(gpus.x + gpus.w * 0.3, gpus.y + gpus.h / 2);
+    await selectAllAndType(page, '2e0');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    assert.equal((await input(page)).cluster.gpus, 2);
+    // 5,000,000,000 GPUs wrapped to 705032704 through sscanf("%d"); now the core names what was typed.
+    n = await updates(page);
+    await page.mouse.click(gpus.x + gpus.w * 0.3, gpus.y + gpus.h / 2);
+    await selectAllAndType(page, '5000000000');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    assert.equal((await input(page)).cluster.gpus, 5000000000);
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => /cluster\.gpus: must be an integer in 1\.\.1000000; got 5000000000/.test(t.text)),
+      'the message quotes the number typed');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('picking a cloud offering changes the price; the offering\'s price and region are shown', async () => {
   const { context, page } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&t=1e9' });
   try {
