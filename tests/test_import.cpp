@@ -263,6 +263,18 @@ TEST_SUITE("import") {
     CHECK(ac["scenario"]["cluster"]["gpus"] == 16);
     CHECK(ac["scenario"]["cluster"]["gpus_per_node"] == 8);  // 16 processes on 2 machines
     parses(ac);
+    // `accelerate config` writes no sharding key when the user keeps the default, FULL_SHARD
+    // (FullyShardedDataParallelPlugin.sharding_strategy); FSDP2 reshards after forward by default.
+    const json fsdp2 = import_text(
+        "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nnum_processes: 8\n"
+        "fsdp_config:\n  fsdp_version: 2\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n");
+    CHECK(fsdp2["scenario"]["parallel"]["zero"] == 3);
+    CHECK(lists(fsdp2["mapped"], "fsdp_config.fsdp_sharding_strategy"));
+    // A stated strategy wins over the default.
+    const json grad_op = import_text("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n");
+    CHECK(grad_op["scenario"]["parallel"]["zero"] == 2);
+    // Plain data parallelism stays unsharded.
+    CHECK(import_text("distributed_type: MULTI_GPU\nnum_processes: 8\n")["scenario"]["parallel"]["zero"] == 0);
   }
 
   TEST_CASE("torchrun and deepspeed command lines: GPUs, the global batch, the script's flags") {

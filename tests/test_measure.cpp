@@ -89,6 +89,16 @@ Step 4 | loss:1.7011 lr:2e-05 tokens_per_second_per_gpu:2630.0 peak_memory_activ
     s.seq_len = 4096;
     s.cluster.gpus = 8;
     CHECK(block_of(log, &s)["tokens_per_s_per_gpu"].get<double>() == doctest::Approx(16896));
+    // DeepSpeed alone prints only its ThroughputTimer line; CurrSamplesPerSec counts the global batch.
+    const char* timer =
+        R"(epoch=0/micro_step=40/global_step=10, RunningAvgSamplesPerSec=31.2, CurrSamplesPerSec=31.9, MaxMemAllocated=41.3GB
+epoch=0/micro_step=80/global_step=20, RunningAvgSamplesPerSec=31.5, CurrSamplesPerSec=32.0, MaxMemAllocated=41.3GB
+epoch=0/micro_step=120/global_step=30, RunningAvgSamplesPerSec=31.8, CurrSamplesPerSec=34.0, MaxMemAllocated=41.3GB
+)";
+    // median(32.0, 34.0) = 33 samples/s x 4096 / 8 = 16,896 tokens/s per GPU.
+    CHECK(block_of(timer, &s)["tokens_per_s_per_gpu"].get<double>() == doctest::Approx(16896));
+    CHECK(parse_log("epoch=0/micro_step=4/global_step=1, CurrSamplesPerSec=31.9\n").error.find("give the scenario") !=
+          std::string::npos);
   }
 
   TEST_CASE("torchtitan: tps and mfu per step, memory as the reserved peak") {

@@ -1356,6 +1356,12 @@ bool accelerate_config(Importer& im, const ojson& cfg, Knobs& k) {
     }
   }
   if (!im.ok()) return false;
+  // accelerate's FullyShardedDataParallelPlugin defaults to FULL_SHARD (FSDP1) and to resharding
+  // after forward (FSDP2): a config that names neither shards every state.
+  if (im.has("framework") && !im.has("parallel.zero") && cfg.contains("distributed_type") &&
+      cfg["distributed_type"] == "FSDP")
+    im.set("parallel.zero", 3, "fsdp_config.fsdp_sharding_strategy",
+           "absent: accelerate's default is FULL_SHARD (ZeRO-3)");
   if (processes > 0) {
     k.gpus = processes;
     k.gpus_key = processes_key;

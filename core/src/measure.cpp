@@ -222,8 +222,11 @@ void read_max_memory_allocated(Reader& r) {
 }
 
 void read_samples_per_s(Reader& r, const Scenario* context) {
-  // DeepSpeed/Megatron-DeepSpeed "samples/sec: 12.3"; without a scenario no tokens/s per GPU.
-  const auto samples = r.all("samples/sec");
+  // Megatron-DeepSpeed "samples/sec: 12.3", else DeepSpeed's own ThroughputTimer line
+  // ("CurrSamplesPerSec=12.3": train_batch_size, every rank's samples, over the step's time);
+  // without a scenario no tokens/s per GPU.
+  std::vector<double> samples = r.all("samples/sec");
+  if (samples.empty()) samples = r.all("CurrSamplesPerSec");
   const auto trainer = r.all("train_samples_per_second");
   std::vector<double> v = samples.empty() ? trainer : samples;
   if (v.empty() || !context) return;
@@ -237,8 +240,9 @@ void read_samples_per_s(Reader& r, const Scenario* context) {
 
 constexpr const char* kLookedFor =
     "Hugging Face Trainer train_steps_per_second; torchtune tokens_per_second_per_gpu and peak_memory_alloc; "
-    "Megatron-LM 'elapsed time per iteration (ms)' and 'max allocated'; DeepSpeed samples/sec and "
-    "MaxMemAllocated; torchtitan 'tps:', 'mfu:' and 'memory:'; an nccl-tests all_reduce_perf table; fio 'READ: "
+    "Megatron-LM 'elapsed time per iteration (ms)' and 'max allocated'; DeepSpeed samples/sec, "
+    "CurrSamplesPerSec and MaxMemAllocated; torchtitan 'tps:', 'mfu:' and 'memory:'; an nccl-tests all_reduce_perf "
+    "table; fio 'READ: "
     "bw='; a printed torch.cuda.max_memory_allocated()";
 
 // The calibration takes one throughput: tokens/s per GPU, then step time, then MFU.
@@ -274,7 +278,8 @@ LogParse parse_log(std::string_view text, const Scenario* context) {
     return out;
   }
   if (!out.ok) {
-    const bool samples_only = !r.all("samples/sec").empty() || !r.all("train_samples_per_second").empty();
+    const bool samples_only = !r.all("samples/sec").empty() || !r.all("CurrSamplesPerSec").empty() ||
+                              !r.all("train_samples_per_second").empty();
     out.error = samples_only ? "log: samples/s was found but no tokens/s or step time; samples/s becomes tokens/s "
                                "per GPU only with the scenario's sequence length and GPUs (give the scenario)"
                              : std::string("log: no measurement recognised; looked for ") + kLookedFor;
