@@ -117,6 +117,7 @@
       comm_dominates: function (w) { return '未被掩盖的通信占了每步 ' + seconds(w.limit) + ' 中的 ' + seconds(w.value) + '：速度由网络而不是 GPU 决定。'; },
       no_price: function () { return '目录中没有该加速卡在此计费方式下的价格：请填写价格覆盖以查看费用。'; },
       spot_without_rate: function () { return '竞价计费但未填写竞价中断率：中断、丢失的工作量和检查点频率都未计入。'; },
+      reserved_term: function (w) { return '预留实例按整个 ' + duration(w.value / 3600) + ' 期限计费，不论是否使用；本次训练只用其中 ' + duration(w.limit / 3600) + '。费用只计这些小时，即预留实例在其他工作也占满时分摊到本次的部分；若只为本次训练预留，则整个期限都要付费（可与按需或竞价计费对比）。'; },
       minimum_billing: function (w) { return '该云产品按最低计费周期收费：计费 ' + duration(w.value / 3600) + '，实际使用 ' + duration(w.limit / 3600) + '，费用按整个周期计算。'; },
       unsupported_layout: function (w) { return '规划器支持的训练框架都不能运行此并行方式：' + (RULES_ZH[w.rule_id] || w.rule || '') + '。这些数字假定它能运行；规划器不会推荐它。'; },
       slow_attention_kernel: function (w) { return '使用所选注意力内核时，注意力每步耗时 ' + seconds(w.value) + '；目录中 ' + (KERNELS_ZH[w.kernel] || w.kernel || '') + ' 在本 GPU 上的速率是它的两倍以上，约需 ' + seconds(w.limit) + '。若训练框架支持，可在 parallel.attention_kernel 中改选它。'; },

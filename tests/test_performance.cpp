@@ -1544,6 +1544,48 @@ TEST_CASE("cost per billion tokens comes from the step when no training tokens a
   CHECK(r.cost.usd_per_billion_tokens > 0);
 }
 
+TEST_CASE("a reservation priced for a run shorter than its term says the term is billed whole") {
+  // 1e8 tokens of a Llama 3.1 8B LoRA on 8 H100s take well under an hour: a fraction of the
+  // 8,760-hour term of a 1-year reservation (26,280 h for 3 years).
+  const char* run = R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "tokens": 1e8, "seq_len": 4096,
+      "global_batch": 64, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "pricing": {"mode": "%s"}})";
+  char text[512];
+  std::snprintf(text, sizeof text, run, "reserved_1yr");
+  const EstimateResult one = estimate(parse(text), default_calibration());
+  const Warning* w = warning_of(one, WarningCode::reserved_term);
+  REQUIRE(w != nullptr);
+  CHECK(w->value == doctest::Approx(8760 * 3600.0));
+  CHECK(w->limit == doctest::Approx(one.cost.used_hours * 3600));
+  CHECK(warning_message(*w).find("365 d term") != std::string::npos);
+  // The cost is still the hours used, not the term.
+  CHECK(one.cost.billed_hours == doctest::Approx(one.cost.used_hours));
+  std::snprintf(text, sizeof text, run, "reserved_3yr");
+  const EstimateResult three = estimate(parse(text), default_calibration());
+  REQUIRE(warning_of(three, WarningCode::reserved_term) != nullptr);
+  CHECK(warning_of(three, WarningCode::reserved_term)->value == doctest::Approx(3 * 8760 * 3600.0));
+  // Billed by use: nothing to say.
+  std::snprintf(text, sizeof text, run, "on_demand");
+  CHECK(warning_of(estimate(parse(text), default_calibration()), WarningCode::reserved_term) == nullptr);
+}
+
+TEST_CASE("a run shorter than a step pays for the whole step and spreads it over the step's tokens") {
+  // 1,000 tokens on a 64 x 4,096-token batch: one step of 262,144 tokens is trained and paid for,
+  // so the cost per billion tokens is total USD / (262,144 / 1e9), not total USD / (1,000 / 1e9).
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "tokens": 1000,
+      "seq_len": 4096, "global_batch": 64, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})");
+  const EstimateResult r = estimate(s, default_calibration());
+  CHECK(r.time.steps == 1);
+  CHECK(r.time.tokens_per_step == 64 * 4096);
+  CHECK(r.cost.usd_per_billion_tokens == doctest::Approx(r.cost.total_usd / (64 * 4096 / 1e9)));
+  // Whole runs: the same division over the steps' tokens (1e8 tokens = 382 steps of 262,144).
+  const EstimateResult whole =
+      estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "tokens": 1e8, "seq_len": 4096,
+      "global_batch": 64, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})"),
+               default_calibration());
+  CHECK(whole.time.steps == 382);
+  CHECK(whole.cost.usd_per_billion_tokens == doctest::Approx(whole.cost.total_usd / (382 * 262144 / 1e9)));
+}
+
 TEST_CASE("memory_exceeds on one GPU advises what one GPU can do, not ZeRO, TP or PP") {
   const EstimateResult one = estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
       "cluster": {"accelerator": "a100-sxm4-40gb", "gpus": 1}})"),

@@ -42,5 +42,11 @@ TEST_CASE("counts and percentages") {
   CHECK(format_count(405e9) == "405 B");
   CHECK(format_count(15e12) == "15.0 T");
   CHECK(format_count(512) == "512");
+  // GPU-hours of a short run keep three significant digits; from 100 up they read as counts.
+  CHECK(format_amount(0.06566) == "0.0657");
+  CHECK(format_amount(42.54) == "42.5");
+  CHECK(format_amount(0) == "0");
+  CHECK(format_amount(512.4) == "512");
+  CHECK(format_amount(1234) == "1.23 K");
   CHECK(format_percent(0.4234) == "42.3 %");
 }

@@ -181,7 +181,7 @@ void cards(const AppState& app) {
            range_line(app, "memory.per_gpu_bytes.total", bytes),
        "memory.fits");
   char gpu_hours[96];
-  std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_count(r.reliability.gpu_hours).c_str());
+  std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_amount(r.reliability.gpu_hours).c_str());
   char per_hour[96];
   std::snprintf(per_hour, sizeof per_hour, tr(S::per_gpu_hour_fmt),
                 money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
@@ -333,7 +333,7 @@ void cost(const AppState& app) {
   row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
   row(S::price_per_gpu_hour, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
   line(app, tr(S::overhead), {"x" + num(app.scenario.pricing.overhead_factor, "%.2f"), ""}, "cost.overhead_factor");
-  line(app, tr(S::gpu_hours), {run ? format_count(app.result.reliability.gpu_hours) : kDash, ""}, "gpu_hours");
+  line(app, tr(S::gpu_hours), {run ? format_amount(app.result.reliability.gpu_hours) : kDash, ""}, "gpu_hours");
   // A minimum billing block: the hours billed beside the hours used, so the sum can be checked.
   line(app, tr(S::used_hours), {run ? format_duration(c.used_hours * 3600) : kDash, ""}, "cost.used_hours");
   if (run && c.billed_hours > c.used_hours)
@@ -427,6 +427,7 @@ const WarningText kWarningTexts[] = {
     {S::w_failures_dominate, Kind::count},      // formatted below: a duration and a ratio
     {S::w_slow_attention_kernel, Kind::count},  // formatted below: a duration, a kernel and a duration
     {S::w_known_slow_path, Kind::count},        // formatted below: a path, two ratios, a count, a factor
+    {S::w_reserved_term, Kind::duration},
 };
 static_assert(sizeof(kWarningTexts) / sizeof(kWarningTexts[0]) == static_cast<size_t>(WarningCode::count),
               "one text per warning code");

@@ -156,8 +156,22 @@ void print_table(const std::string& body) {
   auto duration = [](double v) { return llmplan::format_duration(v); };
   auto hours = [](double v) { return llmplan::format_duration(v * 3600); };
   auto count = [](double v) { return llmplan::format_count(v); };
+  auto amount = [](double v) { return llmplan::format_amount(v); };
   auto percent = [](double v) { return llmplan::format_percent(v); };
-  auto usd = [](double v) { return llmplan::format_money(v, llmplan::Currency::usd); };
+  // pricing.currency leads; the other currency follows in parentheses, at the catalog's rate.
+  const auto& c = r["cost"];
+  const bool cny = c.value("currency", "usd") == "cny";
+  const double to_cny = c["usd_to_cny"].get<double>();
+  auto money = [cny, to_cny](double usd) {
+    return cny ? llmplan::format_money(usd * to_cny, llmplan::Currency::cny)
+               : llmplan::format_money(usd, llmplan::Currency::usd);
+  };
+  auto other_money = [cny, to_cny](double usd) {
+    return " (" +
+           (cny ? llmplan::format_money(usd, llmplan::Currency::usd)
+                : llmplan::format_money(usd * to_cny, llmplan::Currency::cny)) +
+           ")";
+  };
   const auto& m = r["memory"];
   const auto& b = m["per_gpu_bytes"];
   const auto& l = r["layout"];
@@ -196,7 +210,6 @@ void print_table(const std::string& body) {
                   format_bytes(high).c_str());
   }
   const auto& t = r["time"];
-  const auto& c = r["cost"];
   std::printf("Step              %s%s (compute %s, exposed communication %s, bubble %s)\n",
               llmplan::format_duration(t["step_s"].get<double>()).c_str(),
               range_text(r, "time.step_s", duration).c_str(),
@@ -226,7 +239,7 @@ void print_table(const std::string& body) {
                 c["mode"].get<std::string>().c_str());
   else
     std::printf("Price             %s per GPU-hour (%s, %s), overhead x%.2f\n",
-                llmplan::format_money(c["usd_per_gpu_hour"].get<double>(), llmplan::Currency::usd).c_str(),
+                (money(c["usd_per_gpu_hour"].get<double>()) + other_money(c["usd_per_gpu_hour"].get<double>())).c_str(),
                 c["mode"].get<std::string>().c_str(), c["price_source"].get<std::string>().c_str(),
                 c["overhead_factor"].get<double>());
   if (c["billed_hours"].get<double>() > c["used_hours"].get<double>())
@@ -234,20 +247,17 @@ void print_table(const std::string& body) {
                 llmplan::format_duration(c["billed_hours"].get<double>() * 3600).c_str(),
                 llmplan::format_duration(c["used_hours"].get<double>() * 3600).c_str());
   // Without a price the cost is unknown, not $0 (the JSON keeps 0 and the no_price warning).
-  const std::string cost =
-      c["usd_per_gpu_hour"].get<double>() <= 0
-          ? "cost unknown (no price)"
-          : llmplan::format_money(c["total_usd"].get<double>(), llmplan::Currency::usd) +
-                range_text(r, "cost.total_usd", usd) + " (" +
-                llmplan::format_money(c["total_cny"].get<double>(), llmplan::Currency::cny) + "), " +
-                llmplan::format_money(c["usd_per_billion_tokens"].get<double>(), llmplan::Currency::usd) +
-                " per 1B tokens";
+  const std::string cost = c["usd_per_gpu_hour"].get<double>() <= 0
+                               ? "cost unknown (no price)"
+                               : money(c["total_usd"].get<double>()) + range_text(r, "cost.total_usd", money) +
+                                     other_money(c["total_usd"].get<double>()) + ", " +
+                                     money(c["usd_per_billion_tokens"].get<double>()) + " per 1B tokens";
   if (t["steps"].get<double>() > 0)
     std::printf("Run               %s%s wall clock, %s%s GPU-hours, %s\n",
                 llmplan::format_duration(t["total_hours"].get<double>() * 3600).c_str(),
                 range_text(r, "time.total_hours", hours).c_str(),
-                llmplan::format_count(r["gpu_hours"].get<double>()).c_str(), range_text(r, "gpu_hours", count).c_str(),
-                cost.c_str());
+                llmplan::format_amount(r["gpu_hours"].get<double>()).c_str(),
+                range_text(r, "gpu_hours", amount).c_str(), cost.c_str());
   const auto& sc = r["scaling"];
   if (sc["applies"].get<bool>() && sc["tokens"].get<double>() > 0) {
     const std::string regime = sc["regime"].get<std::string>();

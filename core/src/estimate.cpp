@@ -145,6 +145,10 @@ Warnings warnings_of(const Scenario& s, const EstimateResult& r) {
   }
   if (r.cost.billed_hours > r.cost.used_hours && r.cost.usd_per_gpu_hour > 0)
     w.add({WarningCode::minimum_billing, r.cost.billed_hours * 3600, r.cost.used_hours * 3600});
+  // A reservation bills its whole term whether used or not; the cost counts only the run's hours.
+  if (const double term_h = reservation_term_hours(s.pricing.mode);
+      term_h > 0 && r.cost.used_hours > 0 && r.cost.used_hours < term_h && r.cost.usd_per_gpu_hour > 0)
+    w.add({WarningCode::reserved_term, term_h * 3600, r.cost.used_hours * 3600});
   if (r.time.mfu > 1) w.add({WarningCode::mfu_above_one, r.time.mfu, r.time.executed_fraction});
   if (r.reliability.overhead_fraction > 1)
     w.add({WarningCode::failures_dominate, r.reliability.overhead_fraction, r.reliability.mtbi_h * 3600});
@@ -248,7 +252,8 @@ const char* warning_code(WarningCode code) {
                                 "mfu_above_one",
                                 "failures_dominate",
                                 "slow_attention_kernel",
-                                "known_slow_path"};
+                                "known_slow_path",
+                                "reserved_term"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(WarningCode::count));
   return names[static_cast<int>(code)];
 }
@@ -389,6 +394,11 @@ std::string warning_message(const Warning& w) {
     case WarningCode::minimum_billing:
       return "The offering bills a minimum block: " + format_duration(w.value) + " billed for " +
              format_duration(w.limit) + " used, and the cost counts the whole block.";
+    case WarningCode::reserved_term:
+      return "A reservation bills every hour of its " + format_duration(w.value) +
+             " term, used or not; this run uses " + format_duration(w.limit) +
+             " of it. The cost counts only those hours, a share of a reservation kept busy with other work; reserved "
+             "for this run alone, the whole term is billed (compare pricing.mode on_demand or spot).";
     case WarningCode::unsupported_layout:
       return std::string("No framework the planner targets runs this layout: ") + w.rule +
              ". The figures assume it runs; the planner would not propose it.";
@@ -633,7 +643,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"total_usd", r.cost.total_usd},
             {"usd_per_billion_tokens", r.cost.usd_per_billion_tokens},
             {"total_cny", r.cost.total_cny},
-            {"usd_to_cny", r.cost.usd_to_cny}}},
+            {"usd_to_cny", r.cost.usd_to_cny},
+            {"currency", kCurrencyNames[static_cast<int>(s.pricing.currency)]}}},
           {"scaling",
            {{"params", r.scaling.params},
             {"tokens", r.scaling.tokens},

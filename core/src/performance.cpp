@@ -1894,7 +1894,9 @@ CostResult estimate_cost(const Scenario& s, const TimeResult& t, const Reliabili
   const double months = std::max(s.storage.retention_months, rel.total_hours * pr.overhead_factor / 730.0);
   c.storage_usd = rel.retention_bytes / 1e12 * s.storage.usd_per_tb_month * months;
   c.total_usd = c.compute_usd + c.storage_usd;
-  const double tokens = s.training_tokens();
+  // The run trains whole steps: a run of fewer tokens than a step pays for, and trains, the whole
+  // step, so its cost is spread over the tokens the steps carry.
+  const double tokens = t.steps * t.tokens_per_step;
   // Without a token count, a billion tokens at the step's rate, with the same overheads (no
   // billing block: it belongs to a whole run).
   const double per_billion_h =
@@ -1920,8 +1922,9 @@ CostResult estimate_cost(const Scenario& s, const TimeResult& t, const Reliabili
     ex->add("cost.total_usd", c.total_usd, "USD", "compute USD + storage USD",
             {{"compute_usd", c.compute_usd}, {"storage_usd", c.storage_usd}});
     ex->add("cost.usd_per_billion_tokens", c.usd_per_billion_tokens, "USD",
-            "total USD / (training tokens / 1e9); without training tokens, 1e9 / tokens per second / 3600 x (1 + "
-            "reliability overhead) x overhead factor x GPUs x USD per GPU-hour",
+            "total USD / (steps x tokens per step / 1e9: the tokens the run's whole steps train); without "
+            "training tokens, 1e9 / tokens per second / 3600 x (1 + reliability overhead) x overhead factor x GPUs x "
+            "USD per GPU-hour",
             {{"total_usd", c.total_usd},
              {"tokens", tokens},
              {"tokens_per_s", t.tokens_per_s},

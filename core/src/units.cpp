@@ -89,6 +89,10 @@ std::string format_count(double count) {
   return three_digits(v, names[i]);
 }
 
+std::string format_amount(double amount) {
+  return std::fabs(amount) >= 99.95 || amount == 0 ? format_count(amount) : format_significant(amount, 3);
+}
+
 std::string format_percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %%", fraction * 100.0);

@@ -45,6 +45,7 @@ enum class WarningCode {
   failures_dominate,          // interruptions cost more than the training (value lost / training hours, limit MTBI s)
   slow_attention_kernel,  // a named kernel another runs twice as fast here (value its attention s, limit the other's)
   known_slow_path,        // published runs on this software path ran slower (value median, limit lowest published/est.)
+  reserved_term,          // a 1- or 3-year reservation priced for a shorter run (value the term, limit the used, s)
   count
 };
 

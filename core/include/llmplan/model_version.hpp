@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 26;
+inline constexpr int kModelVersion = 27;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -422,6 +422,13 @@ inline constexpr ModelChange kModelChanges[] = {
      .effect = "Full fine-tuning and freeze-tuning plans with model parallelism move: the Llama 3.1 70B full "
                "fine-tune on 8 B200s (TP 4, ZeRO-3) 32.5 to 30.6 h, golden link plan-70b-deadline 28.26 to "
                "26.35 h. PEFT plans (no model parallelism) and pretraining plans (megatron already) unchanged."},
+    {.version = 27, .date = "2026-12-06",
+     .change = "cost.usd_per_billion_tokens divides the run's cost by the tokens its whole steps train (steps x "
+               "tokens per step), where it divided by the tokens asked for: a run is a whole number of steps, and "
+               "one shorter than a step pays for and trains the whole step.",
+     .effect = "A run of 1,000 tokens of a Llama 3.1 8B LoRA on 8 H100s (one step of 262,144 tokens) $55,952 to "
+               "$213 per 1B tokens; other runs move by at most one step's tokens (under 0.1 % for the golden "
+               "links). Times, GPU-hours and costs unchanged."},
 };
 // clang-format on
 

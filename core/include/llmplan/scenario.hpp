@@ -54,6 +54,11 @@ inline constexpr const char* kRecomputeNames[] = {"none", "selective", "full", "
 inline constexpr const char* kOffloadNames[] = {"none", "cpu", "nvme"};
 inline constexpr const char* kLoraTargetNames[] = {"attention", "all_linear"};
 inline constexpr const char* kPricingModeNames[] = {"on_demand", "spot", "reserved_1yr", "reserved_3yr"};
+// The hours a reservation bills, used or not: 1 or 3 years of 8,760 h (the 365-day year the clouds
+// price reservations in); 0 for the modes billed by use.
+constexpr double reservation_term_hours(PricingMode m) {
+  return m == PricingMode::reserved_1yr ? 8760.0 : m == PricingMode::reserved_3yr ? 3 * 8760.0 : 0.0;
+}
 inline constexpr const char* kFrameworkNames[] = {"hf", "torchtune", "fsdp", "deepspeed", "megatron", "torchtitan"};
 inline constexpr const char* kEpDispatcherNames[] = {"alltoall", "deepep", "hybridep"};
 inline constexpr const char* kMoeRoutingNames[] = {"learned", "fake_balanced", "random"};

@@ -18,7 +18,10 @@ std::string format_bytes(double bytes, ByteUnit unit = ByteUnit::decimal);  // "
 std::string format_duration(double seconds);                                // "42 s", "3.5 min", "5.2 h", "3.1 d"
 std::string format_money(double amount, Currency currency);                 // "$1,234", "¥8,765.40"
 std::string format_count(double count);                                     // "6.74 B", "512 M", "70.6 T"
-std::string format_percent(double fraction);                                // 0.4234 -> "42.3 %"
+// An amount that need not be whole (GPU-hours): as format_count from 100 up, three significant
+// digits below, so a short run's 0.0657 GPU-hours is not shown as 0.
+std::string format_amount(double amount);     // 0.0657 -> "0.0657", 42.54 -> "42.5", 1234 -> "1.23 K"
+std::string format_percent(double fraction);  // 0.4234 -> "42.3 %"
 // A message's numbers at the precision its wording needs: printf of up to four doubles, e.g.
 // ("%.1fx slower", 2.345) -> "2.3x slower"; at most 255 characters.
 std::string format_number(const char* format, double a, double b = 0, double c = 0, double d = 0);
