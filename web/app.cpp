@@ -417,17 +417,17 @@ void app_release_missing(AppState& app, const std::string& version) {
                               {{"version", version}, {"used", used}}});
 }
 
-void app_update(AppState& app) {
+namespace {
+
+// Estimates the input `text` into the app's result, explanations, advice and link; false, with
+// the parser's error, when it does not parse.
+bool estimate_input(AppState& app, const std::string& text, InputError& error) {
   const Catalog& catalog = app_catalog(app);
-  const std::string text = app.input.dump();
-  ++app.updates;
   ScenarioParse parse = parse_scenario(text, catalog);
   if (!parse.scenario) {
-    app.error = std::move(parse.error);
-    app.result_is_stale = app.has_result;
-    return;
+    error = std::move(parse.error);
+    return false;
   }
-  app.error = InputError{};
   app.scenario = std::move(*parse.scenario);
   app.preset_index = -1;
   for (size_t i = 0; i < catalog.models.size(); ++i)
@@ -440,14 +440,42 @@ void app_update(AppState& app) {
   app.advice = advise(app.scenario, app.result, catalog, default_calibration());
   app.trial = trial_report(app.scenario, catalog, default_calibration());
   app.has_result = true;
-  app.result_is_stale = false;
+  app.estimated_input = text;
   const LinkEncode link = encode_link(text, catalog);
   if (link.ok && link.fragment != app.fragment) {
     app.fragment = link.fragment;
     app.copied = false;
     if (!app.tco.active) platform_write_hash(app.fragment);  // the open ownership tab keeps its own link
   }
-  platform_result_changed();
+  return true;
+}
+
+bool typing() { return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput; }
+
+}  // namespace
+
+void app_settle_input(AppState& app) {
+  if (!typing() && app.error.field.empty() && app.has_result) app.settled_input = app.estimated_input;
+}
+
+void app_update(AppState& app) {
+  const std::string text = app.input.dump();
+  ++app.updates;
+  InputError error;
+  if (estimate_input(app, text, error)) {
+    app.error = InputError{};
+    app.result_is_stale = false;
+    app_settle_input(app);
+    platform_result_changed();
+    return;
+  }
+  app.error = std::move(error);
+  // The results (dimmed) and the link go back to the input before the typing began.
+  if (!app.settled_input.empty() && app.settled_input != app.estimated_input) {
+    InputError ignored;
+    if (estimate_input(app, app.settled_input, ignored)) platform_result_changed();
+  }
+  app.result_is_stale = app.has_result;
 }
 
 void app_set_input(AppState& app, const std::string& input_json) {
@@ -508,6 +536,7 @@ bool app_draw(AppState& app) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("llmplan", nullptr, flags);
+  app_settle_input(app);
   bool changed = top_bar();
   if (platform_canvas_size().css_width < kPhoneWidthCss) {
     changed |= phone_body(app);

@@ -60,6 +60,11 @@ struct AppState {
   TrialReport trial;  // what the scenario's measurements pinned down (llmplan/calibrate.hpp)
   bool has_result = false;
   bool result_is_stale = false;  // the inputs are invalid; `result` is from the last valid ones
+  // Typing passes through numbers nobody meant (5, 50, ... on the way to 5000000000): the input
+  // last estimated, and the one it stood at while no field was being typed in. An invalid edit
+  // shows, and links, the settled input, not the last keystroke that happened to parse.
+  std::string estimated_input;
+  std::string settled_input;
   // The link (location.hash): the fragment last written, what opening a link reported, and
   // older catalog releases fetched for links made with them (by catalog_version).
   std::string fragment;
@@ -101,6 +106,9 @@ void app_load_catalog(AppState& app, const std::string& name, const std::string&
 void app_use_builtin_catalog(AppState& app);
 // Re-parses the input document, re-estimates (with explanations and advice), writes the link.
 void app_update(AppState& app);
+// Called every frame: once no field is being typed in and the input is valid, it is the one an
+// invalid edit falls back to.
+void app_settle_input(AppState& app);
 // Replaces the scenario input document (e.g. a plan's scenario) and updates.
 void app_set_input(AppState& app, const std::string& input_json);
 // The explanation of result figure `key` ("time.step_s"), or nullptr.

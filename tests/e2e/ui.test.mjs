@@ -144,6 +144,11 @@ test('numbers are typed as people write them: 2e9 tokens, 2e0 GPUs, a GPU count 
     const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
     assert.ok(texts.some((t) => /cluster\.gpus: must be an integer in 1\.\.1000000; got 5000000000/.test(t.text)),
       'the message quotes the number typed');
+    // Typing passed through 5, 50, ... 500000 GPUs, which parse: the dimmed results and the link
+    // are those of the 2 GPUs before the typing began, not of the last keystroke that parsed.
+    assert.equal((await result(page)).layout.gpus, 2);
+    assert.match(await page.evaluate(() => window.Module.appFragment()), /&n=2(&|$)/);
+    await page.waitForFunction(() => location.hash === '#' + window.Module.appFragment());
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
