@@ -13,6 +13,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
+#include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
 
 using namespace llmplan;
@@ -179,4 +180,50 @@ TEST_CASE("the app words the post-provisioning checklist in English as the core 
   CHECK(wordings.size() == kCheckWordingCount);
   // One pass: a value holding a placeholder's text stays as it is.
   CHECK(fill_template("{a} and {b} {c}", {{"a", "{b}"}, {"b", "x"}}) == "{b} and x {c}");
+}
+
+TEST_CASE("a plan's 'why' reads in English as the core's and carries the same figures in Chinese") {
+  // Every reason, both paces and both money directions, and every note: the app's English is the
+  // core's sentence; the Chinese fills every figure and keeps no English word of the template.
+  const auto tag = [](int i) { return std::string(1, '<').append(std::to_string(i)).append(1, '>'); };
+  for (int r = 0; r < static_cast<int>(WhyReason::count); ++r)
+    for (int n = 0; n < static_cast<int>(WhyNote::count); ++n)
+      for (int faster = 0; faster < 2; ++faster)
+        for (int cheaper = 0; cheaper < 2; ++cheaper) {
+          PlanWhy w;
+          w.reason = static_cast<WhyReason>(r);
+          w.faster = faster;
+          w.cheaper = cheaper;
+          for (int i = 0; i < 8; ++i) w.args.push_back(tag(i));
+          w.layout = "TP 2 x PP 1, ZeRO-1, micro-batch 4, recompute none";
+          w.note = static_cast<WhyNote>(n);
+          w.note_args = {"<d0>", "<d1>", "<d2>"};
+          CAPTURE(r);
+          CAPTURE(n);
+          web::set_language(web::Lang::en);
+          CHECK(web::plan_why_text(w, "unused in English") == why_english(w));
+          web::set_language(web::Lang::zh);
+          const std::string zh = web::plan_why_text(w, "TP 2 x PP 1 x DP 4，ZeRO-1");
+          CHECK(zh.find('{') == std::string::npos);
+          for (const char* english : {" than ", " GPUs ", " of its step", " billed ", " instead of ", "feasible"})
+            CHECK(zh.find(english) == std::string::npos);
+          // The figures the English shows, the Chinese shows too.
+          const std::string en = why_english(w);
+          for (int i = 0; i < 8; ++i) {
+            const std::string arg = tag(i);
+            CHECK((en.find(arg) == std::string::npos) == (zh.find(arg) == std::string::npos));
+          }
+          for (const char* d : {"<d0>", "<d1>", "<d2>"})
+            CHECK((en.find(d) == std::string::npos) == (zh.find(d) == std::string::npos));
+        }
+  web::set_language(web::Lang::en);
+  // A real search: every row's English in the app is the planner's `why`.
+  const QuestionParse q = parse_question(R"({"model": {"preset": "llama-3.1-70b"}, "method": "full", "seq_len": 4096,
+      "global_batch": 256, "tokens": 2e9, "objective": "min_cost", "top_n": 20, "constraints": {"max_gpus": 64}})",
+                                         builtin_catalog());
+  REQUIRE_MESSAGE(q.question, q.error.message);
+  const PlanResult res = plan(*q.question, builtin_catalog(), default_calibration());
+  REQUIRE(res.plans.size() > 5);
+  REQUIRE(res.why_data.size() == res.why.size());
+  for (size_t i = 0; i < res.why.size(); ++i) CHECK(web::plan_why_text(res.why_data[i], "") == res.why[i]);
 }

@@ -15,6 +15,7 @@
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/planner.hpp"
 #include "llmplan/scenario.hpp"
 #include "llmplan/units.hpp"
 
@@ -79,6 +80,31 @@ constexpr Entry kStrings[] = {
     {S::recompute_selective, "selective (attention)", "选择性（注意力）"},
     {S::recompute_full, "full (every layer)", "完全（每一层）"},
     {S::recompute_selective_op, "per op (torchtitan)", "逐算子（torchtitan）"},
+    // The recompute value inside a layout line ("..., recompute full").
+    {S::rc_none, "none", "无"},
+    {S::rc_selective, "selective", "选择性"},
+    {S::rc_full, "full", "完全"},
+    {S::rc_selective_op, "per op", "逐算子"},
+    // A plan's "why" (planner.hpp, WhyReason and kWhyEnglish: the English must read as the core's).
+    {S::why_cheapest, "cheapest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead", "{0} 个可行的云产品与规模中最便宜：{1}，耗时 {2}，MFU {3} %，含开销每卡时 {4}"},
+    {S::why_fastest, "fastest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead", "{0} 个可行的云产品与规模中最快：{1}，耗时 {2}，MFU {3} %，含开销每卡时 {4}"},
+    {S::why_same_cost_larger, "same cost within 1 % and {0}x the time on {1} GPUs instead of {2}: at equal cost the smaller cluster ranks first (fewer machines to rent, fail and debug)", "成本相差不到 1 %，时间为 {0} 倍，用 {1} 张卡而非 {2} 张：成本相同时较小的集群排在前面（要租用、会出故障、要调试的机器更少）"},
+    {S::why_fewer_gpus, "{2} GPUs instead of {3}", "{2} 张卡而非 {3} 张"},
+    {S::why_less_peak, "a GPU with {2}x less peak: {3} TFLOP/s on {4} vs {5} on {6}", "显卡峰值低 {2} 倍：{4} 为 {3} TFLOP/s，{6} 为 {5}"},
+    {S::why_same_gpu_dearer, "the same {2} at {3} instead of {4} per GPU-hour (incl. overhead)", "同为 {2}，含开销每卡时 {3} 而非 {4}"},
+    {S::why_dearer_gpu_hour, "its GPU-hour costs {2}x more ({3} vs {4} incl. overhead)", "每卡时贵 {2} 倍（含开销 {3} 对 {4}）"},
+    {S::why_billing_block, "a minimum billing block: {2} billed for {3} used", "最低计费周期：计费 {2}，实际使用 {3}"},
+    {S::why_exposed_comm, "exposed communication is {2} % of its step (vs {3} %) across {4} nodes over {5} (MFU {6} % vs {7} %)", "未被计算掩盖的通信占每步 {2} %（第 1 名 {3} %），跨 {4} 个节点，经 {5}（MFU {6} % 对 {7} %）"},
+    {S::why_bubble, "the pipeline bubble takes {2} % of its step (PP {3}{4}; MFU {5} % vs {6} %)", "流水线气泡占每步 {2} %（PP {3}{4}；MFU {5} % 对 {6} %）"},
+    {S::why_lower_mfu, "MFU {2} % on {3} vs {4} % on {5}", "{3} 上 MFU {2} %，第 1 名的 {5} 上 {4} %"},
+    {S::why_slower_more, "{0}x the time and {1} more than #1: ", "时间为第 1 名的 {0} 倍，多花 {1}："},
+    {S::why_slower_less, "{0}x the time and {1} less than #1: ", "时间为第 1 名的 {0} 倍，少花 {1}："},
+    {S::why_faster_more, "{0}x faster and {1} more than #1: ", "比第 1 名快 {0} 倍，多花 {1}："},
+    {S::why_faster_less, "{0}x faster and {1} less than #1: ", "比第 1 名快 {0} 倍，少花 {1}："},
+    {S::why_layout_sep, "; ", "；"},
+    {S::why_note_no_shorter, "; it takes {0} days of wall clock, and no plan finishes within {1} days", "；需 {0} 天（墙钟时间），没有方案能在 {1} 天内完成"},
+    {S::why_note_one_shorter, "; it takes {0} days of wall clock: see the cheapest plan within {1} days", "；需 {0} 天（墙钟时间）：另见 {1} 天内完成的最便宜方案"},
+    {S::why_note_two_shorter, "; it takes {0} days of wall clock: see the cheapest plans within {1} and {2} days", "；需 {0} 天（墙钟时间）：另见 {1} 天和 {2} 天内完成的最便宜方案"},
     {S::flash_attention, "FlashAttention", "FlashAttention"},
     {S::section_result, "Memory per GPU", "单卡显存"},
     {S::fits, "Fits", "放得下"},
@@ -105,7 +131,7 @@ constexpr Entry kStrings[] = {
     {S::stage_last, "last stage", "最后阶段"},
     {S::invalid_input, "Check this input", "请检查此输入"},
     {S::warnings, "Warnings", "警告"},
-    {S::unit_note, "GB = 10^9 bytes, GiB = 2^30 bytes", "GB = 10^9 字节，GiB = 2^30 字节"},
+    {S::unit_note, "GB = 10^9 bytes, GiB = 2^30 bytes. ", "GB = 10^9 字节，GiB = 2^30 字节。"},
     {S::sources_note, "Model states: ZeRO (Rajbhandari et al. 2020). Activations: Korthikanti et al. 2022, per tensor.",
      "模型状态：ZeRO（Rajbhandari 等，2020）。激活值：Korthikanti 等，2022，逐张量计算。"},
     {S::catalog, "Catalog", "目录版本"},
@@ -317,6 +343,7 @@ constexpr Entry kStrings[] = {
     {S::instance, "Offering", "实例"},
     {S::t_instance, "A cloud instance type in one region from the catalog, with its GPUs, vCPUs, RAM, NVMe, network and prices.", "目录中某地域的云实例规格，含卡、vCPU、内存、NVMe、网络和价格。"},
     {S::nodes, "Nodes", "节点数"},
+    {S::per_node_fmt, "%s per node", "每节点 %s"},
     {S::t_nodes, "How many instances of the offering.", "实例的台数。"},
     {S::filter, "Filter", "筛选"},
     {S::offering_fmt, "%s, %s: %d x %s, %s vCPUs, %s GB RAM", "%s，%s：%d x %s，%s vCPU，%s GB 内存"},
@@ -719,7 +746,7 @@ constexpr Entry kStrings[] = {
     {S::pay_on_demand, "all on demand", "全部按需"},
     {S::pay_spot, "all spot, restarting automatically", "全部竞价，自动重启"},
     {S::pay_two_phase, "debug on demand on one machine, then the run on spot", "先在一台机器上按需调试，再用竞价跑"},
-    {S::pay_note_fmt, "Two-phase debugging runs on the smallest unit rented, %d GPU(s). Spot ranges: %s to %s of spot capacity reclaimed a month (AWS Spot Instance Advisor bands), each reclaim costing half a checkpoint interval of lost work and the restart time.", "两阶段调试在最小租用单位上进行（%d 张 GPU）。竞价区间：每月回收 %s 到 %s 的竞价容量（AWS Spot Instance Advisor 档位），每次回收损失半个检查点间隔的进度并加上重启时间。"},
+    {S::pay_note_fmt, "Each way includes %s of set-up and debugging (the field \"Debugging hours\"), on the whole cluster except in two phases, which debug on the smallest unit rented, %d GPU(s). Spot ranges: %s to %s of spot capacity reclaimed a month (AWS Spot Instance Advisor bands), each reclaim costing half a checkpoint interval of lost work and the restart time.", "每种方式都包含 %s 的部署与调试（规划器的“调试时长”）：除两阶段方式外都在整个集群上进行，两阶段方式在最小租用单位（%d 张 GPU）上调试。竞价区间：每月回收 %s 到 %s 的竞价容量（AWS Spot Instance Advisor 档位），每次回收损失半个检查点间隔的进度并加上重启时间。"},
     {S::cat_providers, "Providers", "云平台"},
     {S::prov_col_kind, "Kind", "类型"},
     {S::prov_col_gpus, "GPUs listed", "在售 GPU"},
@@ -862,6 +889,35 @@ const char* translated_name(const char* name, const char* const (&names)[N], con
 }
 
 }  // namespace
+
+std::string plan_why_text(const PlanWhy& w, const std::string& layout) {
+  static constexpr S kReasons[] = {S::why_cheapest,        S::why_fastest,       S::why_same_cost_larger,
+                                   S::why_fewer_gpus,      S::why_less_peak,     S::why_same_gpu_dearer,
+                                   S::why_dearer_gpu_hour, S::why_billing_block, S::why_exposed_comm,
+                                   S::why_bubble,          S::why_lower_mfu};
+  static_assert(std::size(kReasons) == static_cast<size_t>(WhyReason::count));
+  static constexpr S kNotes[] = {S::why_layout_sep, S::why_note_no_shorter, S::why_note_one_shorter,
+                                 S::why_note_two_shorter};  // [0] unused: WhyNote::none has no words
+  static_assert(std::size(kNotes) == static_cast<size_t>(WhyNote::count));
+  const std::string reason = fill_positional(tr(kReasons[static_cast<int>(w.reason)]), w.args);
+  std::string out;
+  if (w.reason == WhyReason::cheapest || w.reason == WhyReason::fastest) {
+    out = reason + tr(S::why_layout_sep) + (g_lang == Lang::en ? w.layout : layout);  // English: the core's words
+  } else if (w.reason == WhyReason::same_cost_larger) {
+    out = reason;
+  } else {
+    const S head = w.faster ? (w.cheaper ? S::why_faster_less : S::why_faster_more)
+                            : (w.cheaper ? S::why_slower_less : S::why_slower_more);
+    out = fill_positional(tr(head), w.args) + reason;
+  }
+  if (w.note != WhyNote::none) out += fill_positional(tr(kNotes[static_cast<int>(w.note)]), w.note_args);
+  return out;
+}
+
+const char* recompute_name(Recompute r) {
+  static constexpr S kWords[] = {S::rc_none, S::rc_selective, S::rc_full, S::rc_selective_op};
+  return translated_name(to_string(r), kRecomputeNames, kWords);
+}
 
 const char* provider_kind_name(const std::string& kind) {
   static constexpr S kWords[] = {S::kind_hyperscaler, S::kind_gpu_cloud, S::kind_marketplace, S::kind_compute_centre};

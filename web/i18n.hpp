@@ -10,6 +10,8 @@ struct DataPlacement;
 struct CheckpointPlacement;
 struct RdmaAdvice;
 struct Check;
+enum class Recompute;
+struct PlanWhy;
 }  // namespace llmplan
 
 namespace llmplan::web {
@@ -29,7 +31,7 @@ enum class Lang { en, zh };
   X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
   X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) \
   X(recompute) \
-  X(recompute_none) X(recompute_selective) X(recompute_full) X(recompute_selective_op) X(flash_attention) \
+  X(recompute_none) X(recompute_selective) X(recompute_full) X(recompute_selective_op) X(rc_none) X(rc_selective) X(rc_full) X(rc_selective_op) X(why_cheapest) X(why_fastest) X(why_same_cost_larger) X(why_fewer_gpus) X(why_less_peak) X(why_same_gpu_dearer) X(why_dearer_gpu_hour) X(why_billing_block) X(why_exposed_comm) X(why_bubble) X(why_lower_mfu) X(why_slower_more) X(why_slower_less) X(why_faster_more) X(why_faster_less) X(why_layout_sep) X(why_note_no_shorter) X(why_note_one_shorter) X(why_note_two_shorter) X(flash_attention) \
   X(section_result) X(fits) X(does_not_fit) X(headroom) X(over_by) X(of_capacity) \
   X(weights) X(gradients) X(optimizer_states) X(activations) X(logits) X(buffers) X(runtime) X(total) X(capacity) \
   X(col_component) X(col_share) X(max_micro_batch) X(max_micro_batch_none) X(stage) X(stage_only) \
@@ -78,7 +80,7 @@ enum class Lang { en, zh };
   X(pure_bf16) X(t_pure_bf16) X(t_optimizer) X(t_seq_len) X(t_micro_batch) X(t_global_batch) X(tokens) X(t_tokens) \
   X(dataset_tokens) X(t_dataset_tokens) X(epochs) X(t_epochs) X(bytes_per_token) X(t_bytes_per_token) X(cluster_mode) \
   X(mode_accel) X(mode_instance) X(t_cluster_mode) X(accelerator) X(t_accelerator) X(t_gpus) X(t_gpus_per_node) \
-  X(t_gpu_memory) X(instance) X(t_instance) X(nodes) X(t_nodes) X(filter) X(offering_fmt) X(offering_price) \
+  X(t_gpu_memory) X(instance) X(t_instance) X(nodes) X(per_node_fmt) X(t_nodes) X(filter) X(offering_fmt) X(offering_price) \
   X(na) X(t_tp) X(t_pp) \
   X(t_dp) X(t_zero) X(t_sp) X(t_recompute) X(offload) X(t_offload) X(offload_none) X(offload_cpu) \
   X(offload_nvme) X(t_flash) \
@@ -171,6 +173,12 @@ enum class S {
 };
 
 const char* tr(S s);
+// A plan's "why" in the UI language, from the core's reason and figures (PlanWhy), with `layout`
+// the app's words for the plan's layout (Chinese; English keeps the core's); in English it reads
+// as PlanResult::why.
+std::string plan_why_text(const PlanWhy& w, const std::string& layout);
+// A recompute value in a layout line ("none", "full"; "无", "完全").
+const char* recompute_name(Recompute r);
 // A catalog provider kind (kProviderKinds) in the UI language; another value as it is written.
 const char* provider_kind_name(const std::string& kind);
 // A plan's advice in the UI language, worded from its figures (advice.hpp): where the data and the

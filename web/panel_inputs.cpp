@@ -287,8 +287,11 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
   Row row(app, f.path, table_string(f.label, f.path));
   double v = doc_number(app, f.path, effective);
   bool changed = false;
+  // A price the core resolved (the catalog median) reads as money, to the cent; a typed one as typed.
+  const bool resolved_money = !json_at(app.input, f.path) && std::string_view(f.unit).find("USD") == 0;
+  const char* format = unmeasured(app, f, v) ? "" : resolved_money ? "%.2f" : "%.6g";
   // InputDouble, not InputScalar: its filter keeps the 'e' of "2e9" (InputScalar's made it 29).
-  if (ImGui::InputDouble("##v", &v, 0, 0, unmeasured(app, f, v) ? "" : "%.6g", ImGuiInputTextFlags_AutoSelectAll)) {
+  if (ImGui::InputDouble("##v", &v, 0, 0, format, ImGuiInputTextFlags_AutoSelectAll)) {
     json_set(app.input, f.path, v);
     changed = true;
   }

@@ -156,7 +156,7 @@ void draw_memory(const AppState& app) {
   ImGui::Spacing();
   details(app);
   if (app.result_is_stale) ImGui::PopStyleVar();
-  const std::string note = std::string(tr(S::unit_note)) + ". " + tr(S::sources_note);
+  const std::string note = std::string(tr(S::unit_note)) + tr(S::sources_note);  // the note ends its own sentence
   text_wrapped_disabled(note.c_str());
 }
 

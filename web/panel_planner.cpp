@@ -249,7 +249,7 @@ std::string layout_label(const PlanCandidate& c) {
   std::snprintf(buf, sizeof buf, tr(S::layout_fmt), c.layout.tp, c.layout.pp, c.dp(),
                 layout_extra_text(c.layout).c_str(), c.layout.zero,
                 c.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", c.layout.micro_batch,
-                to_string(c.layout.recompute));
+                recompute_name(c.layout.recompute));
   return buf;
 }
 
@@ -298,8 +298,9 @@ void draw_table(PlannerState& p, const PlanResult& res) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable |
                                 ImGuiTableFlags_SizingFixedFit;
-  const float rows_h =
-      ImGui::GetTextLineHeightWithSpacing() * std::min<float>(9.0f, static_cast<float>(res.plans.size()) + 1.6f);
+  // Eight plans in view, each two lines (the figure and its 80 % range), under the header.
+  const float rows_h = ImGui::GetTextLineHeightWithSpacing() *
+                       (std::min<float>(8.0f, static_cast<float>(res.plans.size())) * 2.0f + 1.6f);
   if (!ImGui::BeginTable("plans", 9, flags, ImVec2(0, rows_h))) return;
   ImGui::TableSetupScrollFreeze(2, 1);
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_DefaultSort);
@@ -358,7 +359,7 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     ImGui::TableSetColumnIndex(7);
     ImGui::TextUnformatted(format_percent(c.mfu).c_str());
     ImGui::TableSetColumnIndex(8);
-    ImGui::TextUnformatted(res.why[static_cast<size_t>(i)].c_str());
+    ImGui::TextUnformatted(plan_why_text(res.why_data[static_cast<size_t>(i)], layout_label(c)).c_str());
   }
   ImGui::EndTable();
   record_widget("planner.table");
@@ -573,8 +574,9 @@ const S kTiers[] = {S::tier_l1, S::tier_l2, S::tier_l3};
 
 const char* known_or(double v, const std::string& text) { return v > 0 ? text.c_str() : tr(S::unknown); }
 
-// The selected plan in one line with "Use this plan" (above the table, so it is always in view).
-void draw_selection(AppState& app, PlannerState& p) {
+// The selected plan in one line with "Use this plan" (above the table, so it is always in view),
+// and why it ranks where it does (the table's last column, often scrolled out of view).
+void draw_selection(AppState& app, PlannerState& p, const PlanResult& res) {
   if (!p.selected || !p.details || !p.details->ok) return;
   const PlanCandidate& c = *p.selected;
   const PlanDetails& d = *p.details;
@@ -594,6 +596,12 @@ void draw_selection(AppState& app, PlannerState& p) {
     ImGui::SameLine();
     ImGui::TextDisabled("- %s", tr(S::plan_in_use));
   }
+  for (size_t i = 0; i < res.plans.size() && i < res.why_data.size(); ++i)
+    if (same_plan(res.plans[i], c)) {
+      const std::string why = "#" + std::to_string(i + 1) + ": " + plan_why_text(res.why_data[i], layout_label(c));
+      text_wrapped(why.c_str());
+      break;
+    }
 }
 
 // Three ways to pay for the selected plan (core plan_payment): cost with its range over the
@@ -631,8 +639,9 @@ void draw_payment(const PaymentOptions& pay, const char* instance) {
     }
     ImGui::EndTable();
   }
-  char line[384];
-  std::snprintf(line, sizeof line, tr(S::pay_note_fmt), pay.debug_gpus,
+  char line[512];
+  const PaymentWay& any = pay.on_demand.available ? pay.on_demand : pay.spot;
+  std::snprintf(line, sizeof line, tr(S::pay_note_fmt), format_duration(any.debug_hours * 3600).c_str(), pay.debug_gpus,
                 format_percent(1 - std::exp(-pay.rates.low * 730)).c_str(),
                 format_percent(1 - std::exp(-pay.rates.high * 730)).c_str());
   text_wrapped_disabled(line);
@@ -861,7 +870,7 @@ bool draw_planner(AppState& app) {
   }
   if (ImGui::SmallButton(tr(S::download_csv))) platform_download("llmplan-plans.csv", "text/csv", plans_csv(res));
   record_widget("planner.csv");
-  draw_selection(app, p);
+  draw_selection(app, p, res);
   draw_table(p, res);
   for (const PlanResult::Within& w : res.within) {  // the best plan takes over a month
     char line[256];

@@ -368,7 +368,8 @@ void needs(const AppState& app) {
        {format_duration(rel.checkpoint_interval_h * 3600), format_percent(rel.overhead_fraction)},
        "checkpoint.interval_h");
   line(app, tr(S::need_inter),
-       {format_bytes(r.time.comm.inter_bytes()), rate(app.scenario.network.node_gb_per_s * 1e9) + " / " + tr(S::nodes)},
+       {format_bytes(r.time.comm.inter_bytes()),
+        fmt(tr(S::per_node_fmt), rate(app.scenario.network.node_gb_per_s * 1e9).c_str())},
        "comm.inter_node_bytes");
   const bool cpu_short = n.vcpus > 0 && n.vcpus < n.vcpus_needed;
   line(app, tr(S::need_vcpus), {num(n.vcpus_needed, "%.0f"), have(n.vcpus, "")}, "io.input_cores_per_node",

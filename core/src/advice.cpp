@@ -236,6 +236,12 @@ std::string fill_template(std::string text, const std::vector<std::pair<std::str
   return out + text.substr(at);
 }
 
+std::string fill_positional(std::string text, const std::vector<std::string>& args) {
+  std::vector<std::pair<std::string, std::string>> named;
+  for (size_t i = 0; i < args.size(); ++i) named.emplace_back(std::to_string(i), args[i]);
+  return fill_template(std::move(text), named);
+}
+
 namespace {
 
 using Args = std::vector<std::pair<std::string, std::string>>;

@@ -303,6 +303,43 @@ void Planner::evaluate(const Work& w) {
 // [SECTION] Ranking, Pareto front and reasons
 //-----------------------------------------------------------------------------
 
+const char* const kWhyEnglish[] = {
+    "cheapest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead",
+    "fastest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead",
+    "same cost within 1 % and {0}x the time on {1} GPUs instead of {2}: at equal cost the smaller cluster ranks "
+    "first (fewer machines to rent, fail and debug)",
+    "{2} GPUs instead of {3}",
+    "a GPU with {2}x less peak: {3} TFLOP/s on {4} vs {5} on {6}",
+    "the same {2} at {3} instead of {4} per GPU-hour (incl. overhead)",
+    "its GPU-hour costs {2}x more ({3} vs {4} incl. overhead)",
+    "a minimum billing block: {2} billed for {3} used",
+    "exposed communication is {2} % of its step (vs {3} %) across {4} nodes over {5} (MFU {6} % vs {7} %)",
+    "the pipeline bubble takes {2} % of its step (PP {3}{4}; MFU {5} % vs {6} %)",
+    "MFU {2} % on {3} vs {4} % on {5}",
+};
+static_assert(std::size(kWhyEnglish) == static_cast<size_t>(WhyReason::count));
+
+const char* const kWhyNoteEnglish[] = {
+    "",
+    "; it takes {0} days of wall clock, and no plan finishes within {1} days",
+    "; it takes {0} days of wall clock: see the cheapest plan within {1} days",
+    "; it takes {0} days of wall clock: see the cheapest plans within {1} and {2} days",
+};
+static_assert(std::size(kWhyNoteEnglish) == static_cast<size_t>(WhyNote::count));
+
+std::string why_english(const PlanWhy& w) {
+  const std::string reason = fill_positional(kWhyEnglish[static_cast<int>(w.reason)], w.args);
+  std::string out;
+  if (w.reason == WhyReason::cheapest || w.reason == WhyReason::fastest)
+    out = reason + "; " + w.layout;
+  else if (w.reason == WhyReason::same_cost_larger)
+    out = reason;
+  else
+    out = fill_positional(w.faster ? "{0}x faster" : "{0}x the time", w.args) + " and " +
+          fill_positional(w.cheaper ? "{1} less" : "{1} more", w.args) + " than #1: " + reason;
+  return out + fill_positional(kWhyNoteEnglish[static_cast<int>(w.note)], w.note_args);
+}
+
 namespace {
 
 std::string layout_text(const PlanCandidate& c) {
@@ -337,8 +374,8 @@ struct Money {
   }
 };
 
-std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Objective o, const Money& money) {
-  char buf[256];
+// The reason `c` loses to `best` and its figures, formatted (PlanWhy::args from index 2).
+void loses_because(const PlanCandidate& c, const PlanCandidate& best, Objective o, const Money& money, PlanWhy& w) {
   const bool by_time = o == Objective::min_time || o == Objective::min_time_under_budget;
   // Per GPU-hour incl. the overhead factor, as if billed by use: cost / (billed hours x GPUs) x
   // (used hours / hours), which is the cost per GPU-hour of the run when no billing block applies.
@@ -349,6 +386,7 @@ std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Obj
   const auto block = [](const PlanCandidate& p) {
     return p.used_hours > 0 ? std::max(1.0, p.billed_hours / p.used_hours) : 1.0;
   };
+  const auto num = [](const char* fmt, double v) { return format_number(fmt, v); };
   enum Factor { kGpus, kPeak, kMfu, kPrice, kBlock, kFactors };
   double hurt[kFactors] = {};  // > 1: how many times worse this factor makes `c`
   hurt[kGpus] = by_time ? static_cast<double>(best.gpus()) / c.gpus() : 0.0;
@@ -361,78 +399,75 @@ std::string loses_because(const PlanCandidate& c, const PlanCandidate& best, Obj
     if (hurt[f] > hurt[worst]) worst = f;
   const double comm = c.exposed_comm_s / c.step_s, bcomm = best.exposed_comm_s / best.step_s;
   const double bubble = c.bubble_s / c.step_s, bbubble = best.bubble_s / best.step_s;
+  auto& a = w.args;
   switch (worst) {
-    case kGpus: std::snprintf(buf, sizeof buf, "%d GPUs instead of %d", c.gpus(), best.gpus()); break;
+    case kGpus:
+      w.reason = WhyReason::fewer_gpus;
+      a.insert(a.end(), {std::to_string(c.gpus()), std::to_string(best.gpus())});
+      break;
     case kPeak:
-      std::snprintf(buf, sizeof buf, "a GPU with %.2fx less peak: %.0f TFLOP/s on %s vs %.0f on %s", hurt[kPeak],
-                    c.peak_tflops, c.instance->accelerator.c_str(), best.peak_tflops,
-                    best.instance->accelerator.c_str());
+      w.reason = WhyReason::less_peak;
+      a.insert(a.end(), {num("%.2f", hurt[kPeak]), num("%.0f", c.peak_tflops), c.instance->accelerator,
+                         num("%.0f", best.peak_tflops), best.instance->accelerator});
       break;
     case kPrice:
-      if (c.instance->accelerator == best.instance->accelerator)
-        std::snprintf(buf, sizeof buf, "the same %s at %s instead of %s per GPU-hour (incl. overhead)",
-                      c.instance->accelerator.c_str(), money(list_price(c)).c_str(), money(list_price(best)).c_str());
-      else
-        std::snprintf(buf, sizeof buf, "its GPU-hour costs %.2fx more (%s vs %s incl. overhead)", hurt[kPrice],
-                      money(list_price(c)).c_str(), money(list_price(best)).c_str());
+      if (c.instance->accelerator == best.instance->accelerator) {
+        w.reason = WhyReason::same_gpu_dearer;
+        a.insert(a.end(), {c.instance->accelerator, money(list_price(c)), money(list_price(best))});
+      } else {
+        w.reason = WhyReason::dearer_gpu_hour;
+        a.insert(a.end(), {num("%.2f", hurt[kPrice]), money(list_price(c)), money(list_price(best))});
+      }
       break;
     case kBlock:
-      std::snprintf(buf, sizeof buf, "a minimum billing block: %s billed for %s used",
-                    format_duration(c.billed_hours * 3600).c_str(), format_duration(c.used_hours * 3600).c_str());
+      w.reason = WhyReason::billing_block;
+      a.insert(a.end(), {format_duration(c.billed_hours * 3600), format_duration(c.used_hours * 3600)});
       break;
     default:
-      if (comm > 0.2 && comm > bcomm + 0.1)
-        std::snprintf(
-            buf, sizeof buf,
-            "exposed communication is %.0f %% of its step (vs %.0f %%) across %d nodes over %s (MFU %.0f %% vs "
-            "%.0f %%)",
-            100 * comm, 100 * bcomm, c.nodes, fabric_name(c).c_str(), 100 * c.mfu, 100 * best.mfu);
-      else if (bubble > 0.15 && bubble > bbubble + 0.1)
-        std::snprintf(buf, sizeof buf,
-                      "the pipeline bubble takes %.0f %% of its step (PP %d%s; MFU %.0f %% vs %.0f %%)", 100 * bubble,
-                      c.layout.pp, c.layout.vp > 1 ? (", VP " + std::to_string(c.layout.vp)).c_str() : "", 100 * c.mfu,
-                      100 * best.mfu);
-      else if (std::lround(100 * c.mfu) == std::lround(100 * best.mfu))  // a tenth shows which is lower
-        std::snprintf(buf, sizeof buf, "MFU %.1f %% on %s vs %.1f %% on %s", 100 * c.mfu,
-                      c.instance->accelerator.c_str(), 100 * best.mfu, best.instance->accelerator.c_str());
-      else
-        std::snprintf(buf, sizeof buf, "MFU %.0f %% on %s vs %.0f %% on %s", 100 * c.mfu,
-                      c.instance->accelerator.c_str(), 100 * best.mfu, best.instance->accelerator.c_str());
+      if (comm > 0.2 && comm > bcomm + 0.1) {
+        w.reason = WhyReason::exposed_comm;
+        a.insert(a.end(), {num("%.0f", 100 * comm), num("%.0f", 100 * bcomm), std::to_string(c.nodes), fabric_name(c),
+                           num("%.0f", 100 * c.mfu), num("%.0f", 100 * best.mfu)});
+      } else if (bubble > 0.15 && bubble > bbubble + 0.1) {
+        w.reason = WhyReason::bubble;
+        a.insert(a.end(), {num("%.0f", 100 * bubble), std::to_string(c.layout.pp),
+                           c.layout.vp > 1 ? ", VP " + std::to_string(c.layout.vp) : "", num("%.0f", 100 * c.mfu),
+                           num("%.0f", 100 * best.mfu)});
+      } else {
+        w.reason = WhyReason::lower_mfu;
+        // Equal to the percent, a tenth shows which is lower.
+        const char* fmt = std::lround(100 * c.mfu) == std::lround(100 * best.mfu) ? "%.1f" : "%.0f";
+        a.insert(a.end(), {num(fmt, 100 * c.mfu), c.instance->accelerator, num(fmt, 100 * best.mfu),
+                           best.instance->accelerator});
+      }
   }
-  return buf;
 }
 
-std::string why_text(const PlanCandidate& c, const PlanCandidate& best, size_t rank, size_t feasible, Objective o,
-                     const Money& money) {
-  char buf[512];
+// Why `c` ranks `rank` (0 = first) of `feasible` plans under the objective, as data (PlanWhy).
+PlanWhy why_of(const PlanCandidate& c, const PlanCandidate& best, size_t rank, size_t feasible, Objective o,
+               const Money& money) {
+  PlanWhy w;
+  w.layout = layout_text(c);
   if (rank == 0) {
-    std::snprintf(buf, sizeof buf,
-                  "%s of %zu feasible offerings and sizes: %s over %s, MFU %.0f %%, %s per GPU-hour incl. overhead; %s",
-                  by_cost(o) ? "cheapest" : "fastest", feasible, money(c.cost_usd).c_str(),
-                  format_duration(c.total_hours * 3600).c_str(), 100 * c.mfu, money(price_per_gpu_hour(c)).c_str(),
-                  layout_text(c).c_str());
-    return buf;
+    w.reason = by_cost(o) ? WhyReason::cheapest : WhyReason::fastest;
+    w.args = {std::to_string(feasible), money(c.cost_usd), format_duration(c.total_hours * 3600),
+              format_number("%.0f", 100 * c.mfu), money(price_per_gpu_hour(c))};
+    return w;
   }
   const double slower = c.total_hours / best.total_hours;
   const double dearer = c.cost_usd - best.cost_usd;
   // Within 1 % a larger cluster ranks below the smaller one (rank_plans); a smaller one that ranks
   // below lost on something else, which the general reason says.
   if (by_cost(o) && std::fabs(dearer) <= 0.01 * best.cost_usd && c.gpus() > best.gpus()) {
-    std::snprintf(buf, sizeof buf,
-                  "same cost within 1 %% and %.2fx the time on %d GPUs instead of %d: at equal cost the smaller "
-                  "cluster ranks first (fewer machines to rent, fail and debug)",
-                  slower, c.gpus(), best.gpus());
-    return buf;
+    w.reason = WhyReason::same_cost_larger;
+    w.args = {format_number("%.2f", slower), std::to_string(c.gpus()), std::to_string(best.gpus())};
+    return w;
   }
-  char pace[48];
-  if (slower >= 0.995)
-    std::snprintf(pace, sizeof pace, "%.2fx the time", slower);
-  else
-    std::snprintf(pace, sizeof pace, "%.2fx faster", 1.0 / slower);
-  std::snprintf(buf, sizeof buf, "%s and %s than #1: %s", pace,
-                (money(std::fabs(dearer)) + (dearer >= 0 ? " more" : " less")).c_str(),
-                loses_because(c, best, o, money).c_str());
-  return buf;
+  w.faster = slower < 0.995;
+  w.cheaper = dearer < 0;
+  w.args = {format_number("%.2f", w.faster ? 1.0 / slower : slower), money(std::fabs(dearer))};
+  loses_because(c, best, o, money, w);
+  return w;
 }
 
 }  // namespace
@@ -470,7 +505,7 @@ PlanResult Planner::result() const {
   for (size_t i = 0; i < n; ++i) {
     out.plans.push_back(ranked[i]);
     set_range(out.plans.back(), q_, catalog_);
-    out.why.push_back(why_text(ranked[i], ranked[0], i, ranked.size(), q_.objective, money_of(q_)));
+    out.why_data.push_back(why_of(ranked[i], ranked[0], i, ranked.size(), q_.objective, money_of(q_)));
   }
   // A best plan over kLongRunDays gets the cheapest plans that finish sooner beside it.
   const auto days = [&](const PlanCandidate& c) { return c.total_hours * q_.base.pricing.overhead_factor / 24.0; };
@@ -481,19 +516,18 @@ PlanResult Planner::result() const {
         if (days(c) <= limit && (!pick || c.cost_usd < pick->cost_usd)) pick = &c;
       if (pick) out.within.push_back({limit, *pick});
     }
-    char note[200];
-    if (out.within.empty())
-      std::snprintf(note, sizeof note, "; it takes %.0f days of wall clock, and no plan finishes within %.0f days",
-                    days(ranked[0]), kShorterRunDays[std::size(kShorterRunDays) - 1]);
-    else if (out.within.size() == 1)
-      std::snprintf(note, sizeof note, "; it takes %.0f days of wall clock: see the cheapest plan within %.0f days",
-                    days(ranked[0]), out.within[0].days);
-    else
-      std::snprintf(note, sizeof note,
-                    "; it takes %.0f days of wall clock: see the cheapest plans within %.0f and %.0f days",
-                    days(ranked[0]), out.within[0].days, out.within[1].days);
-    if (!out.why.empty()) out.why[0] += note;
+    PlanWhy& w = out.why_data.front();
+    const auto whole = [](double d) { return format_number("%.0f", d); };
+    w.note_args = {whole(days(ranked[0]))};
+    if (out.within.empty()) {
+      w.note = WhyNote::no_shorter;
+      w.note_args.push_back(whole(kShorterRunDays[std::size(kShorterRunDays) - 1]));
+    } else {
+      w.note = out.within.size() == 1 ? WhyNote::one_shorter : WhyNote::two_shorter;
+      for (const PlanResult::Within& x : out.within) w.note_args.push_back(whole(x.days));
+    }
   }
+  for (const PlanWhy& w : out.why_data) out.why.push_back(why_english(w));
   // Pareto front over (time, cost): sort by time, keep each plan cheaper than all faster ones.
   std::vector<PlanCandidate> by_time = best_;
   std::stable_sort(by_time.begin(), by_time.end(), [](const PlanCandidate& a, const PlanCandidate& b) {

@@ -92,10 +92,47 @@ struct PlanCandidate {
   int dp() const;  // data-parallel replicas: GPUs / (TP x CP x PP)
 };
 
+// Why a plan ranks where it does, as data a UI words in its own language (why_english is the
+// English of PlanResult::why). #1 is the cheapest or the fastest; a plan below it takes
+// PlanWhy::args[0] times the time (or is that many times faster) for args[1] more (or less) money,
+// for the reason named, whose figures follow from args[2]; same_cost_larger stands alone.
+enum class WhyReason {
+  cheapest,          // {0} plans, {1} cost, {2} time, {3} MFU %, {4} per GPU-hour
+  fastest,           // the same
+  same_cost_larger,  // {0} time ratio, {1} GPUs, {2} GPUs of #1
+  fewer_gpus,        // {2} GPUs, {3} of #1
+  less_peak,         // {2} ratio, {3} TFLOP/s, {4} accelerator, {5} TFLOP/s of #1, {6} its accelerator
+  same_gpu_dearer,   // {2} accelerator, {3} per GPU-hour, {4} of #1
+  dearer_gpu_hour,   // {2} ratio, {3} per GPU-hour, {4} of #1
+  billing_block,     // {2} billed, {3} used
+  exposed_comm,      // {2} % of the step, {3} % of #1's, {4} nodes, {5} fabric, {6} MFU %, {7} of #1
+  bubble,            // {2} % of the step, {3} PP, {4} ", VP n" or "", {5} MFU %, {6} of #1
+  lower_mfu,         // {2} MFU %, {3} accelerator, {4} MFU % of #1, {5} its accelerator
+  count
+};
+// #1's note when it runs past kLongRunDays: {0} its days, then the kShorterRunDays limits
+// within which no plan, the cheapest plan, or the cheapest plans finish.
+enum class WhyNote { none, no_shorter, one_shorter, two_shorter, count };
+struct PlanWhy {
+  WhyReason reason = WhyReason::cheapest;
+  bool faster = false;            // below #1: args[0] is how many times faster, not the time ratio
+  bool cheaper = false;           // below #1: args[1] is how much less, not more
+  std::vector<std::string> args;  // the figures, formatted (money in the question's currency)
+  std::string layout;             // #1: its layout in English ("TP 2 x PP 1, ZeRO-1, ...")
+  WhyNote note = WhyNote::none;
+  std::vector<std::string> note_args;
+};
+// English templates ({n} is args[n]): the reasons, the two paces and two money words of a plan
+// below #1, and the notes.
+extern const char* const kWhyEnglish[static_cast<int>(WhyReason::count)];
+extern const char* const kWhyNoteEnglish[static_cast<int>(WhyNote::count)];
+std::string why_english(const PlanWhy& w);
+
 struct PlanResult {
   std::vector<PlanCandidate> plans;   // ranked, best first, one per (offering, node count, mode)
   std::vector<PlanCandidate> pareto;  // non-dominated in (total hours, cost), fastest first
-  std::vector<std::string> why;       // per plan: why it ranks where it does
+  std::vector<std::string> why;       // per plan: why it ranks where it does (why_english of why_data)
+  std::vector<PlanWhy> why_data;      // the same as data, for the app's languages
   // When the best plan takes longer than kLongRunDays: the cheapest plan finishing within each of
   // kShorterRunDays (days of wall clock incl. the overhead factor, as deadlines count them).
   struct Within {
