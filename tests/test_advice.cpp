@@ -6,9 +6,11 @@
 #include <sstream>
 #include <string>
 
+#include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/import.hpp"
+#include "llmplan/performance.hpp"
 #include "llmplan/planner.hpp"
 #include "plan_questions.hpp"
 
@@ -454,6 +456,39 @@ TEST_CASE("the checklist expects this plan's topology, bus bandwidths, disks and
   const json single = plan_of(k7bQlora)["plans"][0];
   CHECK(check_of(single, "nccl_intra") == nullptr);
   CHECK(check_of(single, "topology") == nullptr);
+}
+
+TEST_CASE("the checklist names the vendor's tools: ROCm on AMD, CANN and HCCL Test's algorithm bandwidth on Ascend") {
+  const auto checks = [](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    const EstimateResult r = estimate(*p.scenario, default_calibration());
+    std::map<std::string, Check> out;
+    for (const Check& c : checklist(*p.scenario, r, builtin_catalog(), default_calibration())) out[c.id] = c;
+    return std::pair{out, link_bandwidth(*p.scenario)};
+  };
+  // MI300X: PyTorch's ROCm build keeps torch.cuda; rocm-smi and rccl-tests, which prints busbw as nccl-tests.
+  const auto [amd, amd_bw] = checks(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "mi300x",
+      "gpus": 8}, "parallel": {"zero": 3}})");
+  CHECK(amd.at("tiny_run").command.find("torch.cuda.max_memory_reserved()") != std::string::npos);
+  CHECK(amd.at("tiny_run").expect.find("rocm-smi shows about 0.5-1 GiB more (HIP context)") != std::string::npos);
+  CHECK(amd.at("nccl_intra").title == "RCCL all-reduce inside a node");
+  CHECK(amd.at("nccl_intra").command.find("# rccl-tests") != std::string::npos);
+  CHECK(amd.at("nccl_intra").expected == doctest::Approx(amd_bw.intra_busbw / 1e9));
+  CHECK(amd.at("first_steps").command.find("rocm-smi --showuse") != std::string::npos);
+  for (const auto& [id, c] : amd) CHECK(c.command.find("nvidia-smi") == std::string::npos);
+  // Ascend 910B on 2 nodes of 8: torch_npu's torch.npu, npu-smi, and HCCL Test, which prints the
+  // algorithm bandwidth: busbw x n / (2 (n - 1)), 8 / 14 of busbw in a node, 16 / 30 across both.
+  const auto [npu, npu_bw] = checks(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "ascend-910b",
+      "gpus": 16}, "parallel": {"zero": 3}})");
+  CHECK(npu.at("tiny_run").command.find("torch.npu.max_memory_reserved()") != std::string::npos);
+  CHECK(npu.at("tiny_run").expect.find("npu-smi info shows") != std::string::npos);
+  CHECK(npu.at("nccl_intra").wording == "hccl_intra");
+  CHECK(npu.at("nccl_intra").command == "mpirun -n 8 ./bin/all_reduce_test -p 8 -b 1G -e 4G -f 2   # HCCL Test (CANN)");
+  CHECK(npu.at("nccl_intra").expected == doctest::Approx(npu_bw.intra_busbw / 1e9 * 8 / 14));
+  CHECK(npu.at("nccl_inter").wording == "hccl_inter");
+  CHECK(npu.at("nccl_inter").expected == doctest::Approx(npu_bw.node_busbw / 1e9 * 16 / 30));
+  for (const auto& [id, c] : npu) CHECK(c.command.find("nvidia-smi") == std::string::npos);
 }
 
 TEST_CASE(

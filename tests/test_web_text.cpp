@@ -150,6 +150,8 @@ TEST_CASE("the app words the post-provisioning checklist in English as the core 
       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "mi300x", "gpus": 8}, "parallel": {"zero": 3}})",
       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "ascend-910b", "gpus": 8},
           "parallel": {"zero": 3}})",
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "ascend-910b", "gpus": 16},
+          "parallel": {"zero": 3}})",
       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "l40s", "gpus": 4}, "parallel": {"zero": 3}})",
   };
   std::set<std::string> wordings;

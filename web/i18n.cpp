@@ -989,11 +989,11 @@ struct CheckWordingZh {
   const char* expect;
 };
 
-constexpr const char* kTinyRunCommandZh = "以微批 {micro_batch} 跑 10 步，并打印 torch.cuda.max_memory_reserved()";
+constexpr const char* kTinyRunCommandZh = "以微批 {micro_batch} 跑 10 步，并打印 {torch}.max_memory_reserved()";
 constexpr const char* kTinyRunExpectZh =
-    "每卡峰值显存约 {peak}，每卡可用 {capacity}；nvidia-smi 显示的约多 0.5-1 GiB（CUDA 上下文）";
+    "每卡峰值显存约 {peak}，每卡可用 {capacity}；{smi} 显示的约多 0.5-1 GiB（{runtime} 上下文）";
 constexpr const char* kTinyRunShardedExpectZh =
-    "每卡峰值显存约 {peak}，每卡可用 {capacity}（副本更少时切分不足，装不下）；nvidia-smi 显示的约多 0.5-1 GiB（CUDA "
+    "每卡峰值显存约 {peak}，每卡可用 {capacity}（副本更少时切分不足，装不下）；{smi} 显示的约多 0.5-1 GiB（{runtime} "
     "上下文）";
 
 constexpr CheckWordingZh kCheckWordingsZh[] = {
@@ -1009,11 +1009,19 @@ constexpr CheckWordingZh kCheckWordingsZh[] = {
     {"topology_pcie", "GPU 拓扑", nullptr,
      "GPU 之间为 PIX、PXB、NODE 或 SYS：只有 PCIe，没有 NVLink（{gpus} 张 GPU）；同一 PCIe 交换机下的 "
      "GPU（PIX）通信最快"},
-    {"nccl_intra", "节点内 NCCL all-reduce", "all_reduce_perf -b 1G -e 4G -f 2 -g {gpus}   # nccl-tests，单进程",
+    {"nccl_intra", "节点内 {ccl} all-reduce", "all_reduce_perf -b 1G -e 4G -f 2 -g {gpus}   # {ccl_tests}，单进程",
      "4 GB 时 busbw 约 {busbw} GB/s；低于 {pass} GB/s（80 %）说明节点内的估算偏乐观"},
-    {"nccl_inter", "跨节点 NCCL all-reduce", nullptr,
+    {"nccl_inter", "跨节点 {ccl} all-reduce", nullptr,
      "4 GB 时 busbw 约 {busbw} GB/s（每个节点的全部网卡，{gbits} Gb/s，受纵向扩展链路限制）；低于 {pass} GB/s（80 %）"
      "时数据并行同步比计划的慢"},
+    {"hccl_intra", "节点内 HCCL all-reduce",
+     "mpirun -n {gpus} ./bin/all_reduce_test -p {gpus} -b 1G -e 4G -f 2   # HCCL Test（CANN）",
+     "4 GB 时 alg_bandwidth 约 {algbw} GB/s（{gpus} 张 NPU 上 busbw {busbw} GB/s）；低于 {pass} GB/s（80 "
+     "%）说明节点内的估算偏乐观"},
+    {"hccl_inter", "跨节点 HCCL all-reduce", nullptr,
+     "4 GB 时 alg_bandwidth 约 {algbw} GB/s（{ranks} 张 NPU 上 busbw {busbw} GB/s：每个节点的全部网卡，{gbits} "
+     "Gb/s，受纵向扩展链路限制）；"
+     "低于 {pass} GB/s（80 %）时数据并行同步比计划的慢"},
     {"ib_write_bw", "两节点间每块网卡的 RDMA 带宽",
      "ib_write_bw -d mlx5_0 --report_gbits   # 在节点 A 上；然后：ib_write_bw -d mlx5_0 --report_gbits NODE_A",
      "每对网卡约 {line} Gb/s（线速）；低于 {pass} Gb/s（80 %）时检查 RoCE 的 PFC/ECN、MTU，以及共用一个 PCIe "
@@ -1028,8 +1036,7 @@ constexpr CheckWordingZh kCheckWordingsZh[] = {
      "每节点约 {write} MB/s；低于 {pass} MB/s（80 %）时检查点耗时比计划的长"},
     {"checkpoint_roundtrip", "保存并重新加载一个检查点", "在第 10 步保存检查点，从它重启，比较第 11 步的损失",
      "写入 {size} 约需 {time}；恢复后的损失与未中断时一致"},
-    {"first_steps", "最初几分钟的吞吐",
-     "在整个集群上训练 50 步；从日志读 tokens/s，用 nvidia-smi dmon -s u 看 GPU 利用率",
+    {"first_steps", "最初几分钟的吞吐", "在整个集群上训练 50 步；从日志读 tokens/s，用 {util} 看 GPU 利用率",
      "每卡约 {per_gpu} tokens/s（共 {all}），每步 {step} s，MFU {mfu} %；低于 80 % 时用 PyTorch profiler "
      "分析数据加载和通信"},
 };

@@ -169,16 +169,16 @@ PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& cat
 // (web/i18n.cpp). {name} is filled from Check::args.
 const CheckWording kCheckWordings[] = {
     {"tiny_run_one", "A few steps on one GPU",
-     "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
-     "peak memory about {peak} per GPU of {capacity}; nvidia-smi shows about 0.5-1 GiB more (CUDA context)"},
+     "run 10 steps at micro-batch {micro_batch} and print {torch}.max_memory_reserved()",
+     "peak memory about {peak} per GPU of {capacity}; {smi} shows about 0.5-1 GiB more ({runtime} context)"},
     {"tiny_run_replica", "A few steps on {gpus} GPUs (one replica: {replica})",
-     "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
-     "peak memory about {peak} per GPU of {capacity}; nvidia-smi shows about 0.5-1 GiB more (CUDA context)"},
+     "run 10 steps at micro-batch {micro_batch} and print {torch}.max_memory_reserved()",
+     "peak memory about {peak} per GPU of {capacity}; {smi} shows about 0.5-1 GiB more ({runtime} context)"},
     {"tiny_run_sharded",
      "A few steps on {gpus} GPUs ({ranks} data-parallel ranks of {replica}: ZeRO-{zero} shards over them)",
-     "run 10 steps at micro-batch {micro_batch} and print torch.cuda.max_memory_reserved()",
-     "peak memory about {peak} per GPU of {capacity} (fewer ranks shard too little to fit); nvidia-smi shows about "
-     "0.5-1 GiB more (CUDA context)"},
+     "run 10 steps at micro-batch {micro_batch} and print {torch}.max_memory_reserved()",
+     "peak memory about {peak} per GPU of {capacity} (fewer ranks shard too little to fit); {smi} shows about "
+     "0.5-1 GiB more ({runtime} context)"},
     {"topology_amd", "GPU topology", "rocm-smi --showtopo", "XGMI between every pair of the {gpus} GPUs"},
     {"topology_huawei", "NPU topology", "npu-smi info -t topo", "HCCS between every pair of the {gpus} NPUs"},
     {"topology_nvlink", "GPU topology", "nvidia-smi topo -m",
@@ -187,12 +187,22 @@ const CheckWording kCheckWordings[] = {
     {"topology_pcie", "GPU topology", "nvidia-smi topo -m",
      "PIX, PXB, NODE or SYS between the GPUs: PCIe only, no NVLink ({gpus} GPUs); GPUs under one PCIe switch (PIX) "
      "talk fastest"},
-    {"nccl_intra", "NCCL all-reduce inside a node",
-     "all_reduce_perf -b 1G -e 4G -f 2 -g {gpus}   # nccl-tests, one process",
+    {"nccl_intra", "{ccl} all-reduce inside a node",
+     "all_reduce_perf -b 1G -e 4G -f 2 -g {gpus}   # {ccl_tests}, one process",
      "busbw at 4 GB about {busbw} GB/s; below {pass} GB/s (80 %) the intra-node estimate is optimistic"},
-    {"nccl_inter", "NCCL all-reduce across nodes", "mpirun -np {ranks} -N {gpus} all_reduce_perf -b 1G -e 4G -f 2 -g 1",
+    {"nccl_inter", "{ccl} all-reduce across nodes",
+     "mpirun -np {ranks} -N {gpus} all_reduce_perf -b 1G -e 4G -f 2 -g 1   # {ccl_tests}",
      "busbw at 4 GB about {busbw} GB/s (all NICs of each node, {gbits} Gb/s, capped by the scale-up link); below "
      "{pass} GB/s (80 %) data-parallel sync takes longer than planned"},
+    // CANN's HCCL Test reports the algorithm bandwidth (data size / time), busbw x n / (2 (n - 1)).
+    {"hccl_intra", "HCCL all-reduce inside a node",
+     "mpirun -n {gpus} ./bin/all_reduce_test -p {gpus} -b 1G -e 4G -f 2   # HCCL Test (CANN)",
+     "alg_bandwidth at 4 GB about {algbw} GB/s (busbw {busbw} GB/s over {gpus} NPUs); below {pass} GB/s (80 %) the "
+     "intra-node estimate is optimistic"},
+    {"hccl_inter", "HCCL all-reduce across nodes",
+     "mpirun -hostfile hostfile -n {ranks} ./bin/all_reduce_test -p {gpus} -b 1G -e 4G -f 2   # HCCL Test (CANN)",
+     "alg_bandwidth at 4 GB about {algbw} GB/s (busbw {busbw} GB/s over {ranks} NPUs: all NICs of each node, {gbits} "
+     "Gb/s, capped by the scale-up link); below {pass} GB/s (80 %) data-parallel sync takes longer than planned"},
     {"ib_write_bw", "RDMA bandwidth between two nodes, per NIC",
      "ib_write_bw -d mlx5_0 --report_gbits   # on node A; then: ib_write_bw -d mlx5_0 --report_gbits NODE_A",
      "about {line} Gb/s on every NIC pair (line rate); under {pass} Gb/s (80 %) check PFC/ECN on RoCE, MTU, and "
@@ -214,7 +224,7 @@ const CheckWording kCheckWordings[] = {
      "save a checkpoint at step 10, restart from it, compare the loss at step 11",
      "{size} written in about {time}; the resumed loss matches the uninterrupted one"},
     {"first_steps", "Throughput of the first minutes",
-     "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from nvidia-smi dmon -s u",
+     "train 50 steps on the whole cluster; read tokens/s from the log and GPU utilisation from {util}",
      "about {per_gpu} tokens/s per GPU ({all} in all), {step} s per step, MFU {mfu} %; under 80 % profile data "
      "loading and communication (PyTorch profiler)"},
 };
@@ -272,6 +282,25 @@ int nvlink_links(const Accelerator& a) {
   return static_cast<int>(std::lround(*a.intra_node_gb_per_s / per_link));
 }
 
+// The vendor's tools the checks name: PyTorch's device module, the management tool, its utilisation
+// view, the runtime, the collective library and its benchmark. ROCm builds of PyTorch keep the
+// torch.cuda API (PyTorch docs, "HIP (ROCm) semantics") and rccl-tests keeps nccl-tests' binaries
+// and flags; Ascend's torch_npu adds torch.npu, and CANN's HCCL Test takes mpirun (hiascend.com,
+// CANN "HCCL Performance Tester": options, and results in alg_bandwidth).
+struct VendorTools {
+  const char *vendor, *torch, *smi, *util, *runtime, *ccl, *ccl_tests;
+};
+constexpr VendorTools kVendorTools[] = {
+    {"nvidia", "torch.cuda", "nvidia-smi", "nvidia-smi dmon -s u", "CUDA", "NCCL", "nccl-tests"},
+    {"amd", "torch.cuda", "rocm-smi", "rocm-smi --showuse", "HIP", "RCCL", "rccl-tests"},
+    {"huawei", "torch.npu", "npu-smi info", "npu-smi info", "CANN", "HCCL", "HCCL Test"},
+};
+const VendorTools& tools_of(const Accelerator* a) {
+  for (const VendorTools& t : kVendorTools)
+    if (a && a->vendor == t.vendor) return t;
+  return kVendorTools[0];
+}
+
 Check topology_check(const Scenario& s, const Accelerator* a) {
   const std::string n = count(gpus_per_node(s));
   const std::string vendor = a ? a->vendor : "nvidia";
@@ -296,7 +325,7 @@ double peak_on(const Scenario& s, int gpus, const Calibration& cal) {
 // The smallest slice that runs the layout: one model replica (TP x CP x PP GPUs), or one GPU. With
 // ZeRO over data-parallel ranks a replica alone shards nothing, so its peak is above the plan's: the
 // slice grows to one node, then the whole cluster, until the peak fits, and quotes that slice's peak.
-Check tiny_run_check(const Scenario& s, const EstimateResult& r, const Calibration& cal) {
+Check tiny_run_check(const Scenario& s, const EstimateResult& r, const Calibration& cal, const VendorTools& tools) {
   const Parallel& x = s.parallel;
   const int replica_gpus = x.tp * x.cp * x.pp;
   const std::string replica =
@@ -316,7 +345,10 @@ Check tiny_run_check(const Scenario& s, const EstimateResult& r, const Calibrati
   }
   Args args = {{"micro_batch", count(s.micro_batch)},
                {"peak", format_bytes(peak, ByteUnit::binary)},
-               {"capacity", format_bytes(r.memory.capacity_bytes, ByteUnit::binary)}};
+               {"capacity", format_bytes(r.memory.capacity_bytes, ByteUnit::binary)},
+               {"torch", tools.torch},
+               {"smi", tools.smi},
+               {"runtime", tools.runtime}};
   const char* key = slice > replica_gpus ? "tiny_run_sharded" : slice > 1 ? "tiny_run_replica" : "tiny_run_one";
   if (slice > replica_gpus)
     args.insert(args.begin(), {{"gpus", count(slice)},
@@ -363,25 +395,39 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   const LinkBandwidth bw = link_bandwidth(s);
   const double pass = kCheckPassFraction;
 
-  out.push_back(tiny_run_check(s, r, cal));
+  const VendorTools& tools = tools_of(a);
+  const bool hccl = std::string_view(tools.ccl) == "HCCL";
+  // HCCL Test prints the algorithm bandwidth of an all-reduce over n ranks: busbw x n / (2 (n - 1)).
+  const auto algbw = [](double busbw, int n) { return n > 1 ? busbw * n / (2.0 * (n - 1)) : busbw; };
+  out.push_back(tiny_run_check(s, r, cal, tools));
   if (per_node > 1) out.push_back(topology_check(s, a));
   if (per_node > 1) {
     const double gbps = bw.intra_busbw / 1e9;
-    out.push_back(make_check("nccl_intra", "nccl_intra",
-                             {{"gpus", count(per_node)}, {"busbw", whole(gbps)}, {"pass", whole(pass * gbps)}}, gbps,
-                             "GB/s"));
+    const double shown = hccl ? algbw(gbps, per_node) : gbps;
+    out.push_back(make_check("nccl_intra", hccl ? "hccl_intra" : "nccl_intra",
+                             {{"gpus", count(per_node)},
+                              {"busbw", whole(gbps)},
+                              {"algbw", whole(shown)},
+                              {"pass", whole(pass * shown)},
+                              {"ccl", tools.ccl},
+                              {"ccl_tests", tools.ccl_tests}},
+                             shown, "GB/s"));
   }
   if (nodes > 1) {
     // Every GPU of every node in one all-reduce: NCCL reduces inside the nodes and drives all their
     // NICs at once, so the figure is the node's NIC aggregate (capped by the scale-up link).
     const double gbps = bw.node_busbw / 1e9;
-    out.push_back(make_check("nccl_inter", "nccl_inter",
+    const double shown = hccl ? algbw(gbps, nodes * per_node) : gbps;
+    out.push_back(make_check("nccl_inter", hccl ? "hccl_inter" : "nccl_inter",
                              {{"ranks", count(nodes * per_node)},
                               {"gpus", count(per_node)},
                               {"busbw", format_number("%.1f", gbps)},
+                              {"algbw", format_number("%.1f", shown)},
                               {"gbits", whole(s.network.node_gb_per_s * 8)},
-                              {"pass", format_number("%.1f", pass * gbps)}},
-                             gbps, "GB/s"));
+                              {"pass", format_number("%.1f", pass * shown)},
+                              {"ccl", tools.ccl},
+                              {"ccl_tests", tools.ccl_tests}},
+                             shown, "GB/s"));
     out.push_back(network_check(s, catalog));
   }
   const double read_mb = s.storage.data_read_mb_per_s / std::max(1, nodes);
@@ -408,7 +454,8 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
                            {{"per_gpu", whole(tps_gpu)},
                             {"all", whole(r.time.tokens_per_s)},
                             {"step", format_number("%.2f", r.time.step_s)},
-                            {"mfu", whole(100 * r.time.mfu)}},
+                            {"mfu", whole(100 * r.time.mfu)},
+                            {"util", tools.util}},
                            tps_gpu, "tokens/s/GPU"));
   return out;
 }
