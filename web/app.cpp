@@ -50,7 +50,9 @@ void catalog_bar(AppState& app) {
   flow_same_line(button_width(tr(S::import_config), true));
   if (small_button(tr(S::import_config), "import_config")) platform_pick_config_file();
   flow_same_line(button_width(tr(S::copy_link), true));
-  const std::string& fragment = app.tco.active ? app.tco.fragment : app.fragment;
+  const std::string& fragment = app.tco.active       ? app.tco.fragment
+                                : app.planner.active ? app.planner.fragment
+                                                     : app.fragment;
   if (small_button(tr(S::copy_link), "copy_link")) {
     platform_copy_link(fragment, false);
     app.copied = true;
@@ -157,8 +159,10 @@ void link_report(AppState& app) {
 bool draw_views(AppState& app) {
   bool changed = false;
   if (!ImGui::BeginTabBar("views")) return false;
-  const bool results = ImGui::BeginTabItem(tr(S::view_results));
+  const bool results =
+      ImGui::BeginTabItem(tr(S::view_results), nullptr, app.select_results ? ImGuiTabItemFlags_SetSelected : 0);
   record_widget("tab_results");
+  app.select_results = false;
   if (results) {
     changed |= draw_results(app);
     ImGui::EndTabItem();
@@ -170,11 +174,24 @@ bool draw_views(AppState& app) {
     ImGui::EndTabItem();
   }
   {
-    const bool open = ImGui::BeginTabItem(tr(S::view_planner));
+    PlannerState& p = app.planner;
+    const bool open = ImGui::BeginTabItem(tr(S::view_planner), nullptr, p.select ? ImGuiTabItemFlags_SetSelected : 0);
     record_widget("tab_planner");
+    p.select = false;
+    const bool was_active = p.active;
+    p.active = open;
     if (open) {
       changed |= draw_planner(app);
       ImGui::EndTabItem();
+    }
+    // The page's link follows the open tab: the planner question's, or the scenario's.
+    if (open && planner_fragment(app) != p.written) {
+      p.written = p.fragment;
+      platform_write_hash(p.written);
+    }
+    if (!open && was_active) {
+      p.written.clear();
+      if (!app.fragment.empty()) platform_write_hash(app.fragment);
     }
   }
   {
@@ -332,15 +349,23 @@ void app_open_link(AppState& app, const std::string& link) {
     app.link_model_changes.clear();
     return;
   }
-  if (opened.link.is_question) {  // the planner panel is not in this app yet: open the scenario part
-    nlohmann::json doc = parse_json_untrusted(input);
-    if (doc.is_object()) {
-      for (const std::string& k : question_keys()) doc.erase(k);
-      input = doc.dump();
+  if (opened.link.is_question) {  // the planner opens on the question and runs it; the scenario is its rest
+    const QuestionParse q = parse_question(input, app_catalog(app));
+    if (q.question) {
+      form_from_question(app.planner, *q.question);
+      app.planner.select = true;
+      app.planner.run_on_open = true;
+      input = q.scenario_json;
+    } else {  // a question the link repair could not mend: its scenario alone
+      nlohmann::json doc = parse_json_untrusted(input);
+      if (doc.is_object()) {
+        for (const std::string& k : question_keys()) doc.erase(k);
+        input = doc.dump();
+      }
+      opened.link.notices.push_back(
+          {"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`",
+           "question_scenario_only"});
     }
-    opened.link.notices.push_back(
-        {"objective", "a planner question: its scenario is shown; the planner itself runs in `llmplan plan`",
-         "question_scenario_only"});
   }
   app.link_notices = std::move(opened.link.notices);
   app.link_changes = std::move(opened.changes);
@@ -445,7 +470,8 @@ bool estimate_input(AppState& app, const std::string& text, InputError& error) {
   if (link.ok && link.fragment != app.fragment) {
     app.fragment = link.fragment;
     app.copied = false;
-    if (!app.tco.active) platform_write_hash(app.fragment);  // the open ownership tab keeps its own link
+    // The open ownership or planner tab keeps its own link.
+    if (!app.tco.active && !app.planner.active) platform_write_hash(app.fragment);
   }
   return true;
 }

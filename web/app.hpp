@@ -84,9 +84,10 @@ struct AppState {
     std::string json;
   };
   std::map<std::string, Release> releases;
-  bool copied = false;         // "copied" feedback next to the buttons
-  std::string export_note;     // feedback of the last export ("copied", "downloaded")
-  std::string measure_status;  // what reading a pasted log found, or why it changed nothing
+  bool copied = false;          // "copied" feedback next to the buttons
+  bool select_results = false;  // open the Results tab next frame ("Use this plan")
+  std::string export_note;      // feedback of the last export ("copied", "downloaded")
+  std::string measure_status;   // what reading a pasted log found, or why it changed nothing
   bool measure_error = false;
   int updates = 0;         // how many times the input was re-parsed (tests, bench)
   PlannerState planner;    // the planner tab (panel_planner.cpp)
@@ -136,7 +137,9 @@ void draw_memory(const AppState& app);
 bool draw_results(AppState& app);
 bool draw_catalog(AppState& app);
 bool draw_planner(AppState& app);  // true while a search runs (frames continue)
-bool draw_design(AppState& app);   // true while the grid is computed
+// The page's link while the planner tab is open: the link of the question it asks (PlannerState).
+const std::string& planner_fragment(AppState& app);
+bool draw_design(AppState& app);  // true while the grid is computed
 bool draw_topology(AppState& app);
 bool draw_tco(AppState& app);
 void tco_update(AppState& app);  // re-computes the ownership answer and its link

@@ -131,6 +131,7 @@ Constraints form_constraints(const PlannerState& p) {
   if (p.limit_start) c.start_within_days = p.start_within_days;
   c.provider_kinds = p.provider_kinds;
   c.debug_hours = p.debug_hours;
+  c.regions = p.regions;
   return c;
 }
 
@@ -177,6 +178,12 @@ void draw_form(AppState& app, PlannerState& p) {
 // [SECTION] Search in slices
 //-----------------------------------------------------------------------------
 
+// The question the form asks of the scenario: what `llmplan plan` takes for the same search.
+std::string form_question(const AppState& app, const PlannerState& p, const Catalog& catalog) {
+  return write_question(question_scenario_json(app.scenario, catalog), static_cast<Objective>(p.objective),
+                        form_constraints(p), kPlannerTopN);
+}
+
 void start_run(AppState& app, PlannerState& p) {
   p.error = {};
   if (!app.error.field.empty()) {
@@ -185,8 +192,7 @@ void start_run(AppState& app, PlannerState& p) {
   }
   auto run = std::make_unique<PlannerRun>();
   run->catalog = std::make_shared<const Catalog>(app_catalog(app));
-  const std::string scenario = question_scenario_json(app.scenario, *run->catalog);
-  run->question_json = write_question(scenario, static_cast<Objective>(p.objective), form_constraints(p), kPlannerTopN);
+  run->question_json = form_question(app, p, *run->catalog);
   run->parse = parse_question(run->question_json, *run->catalog);
   if (!run->parse.question) {
     p.error = run->parse.error;
@@ -584,6 +590,7 @@ void draw_selection(AppState& app, PlannerState& p, const PlanResult& res) {
   if (ImGui::Button(tr(S::use_plan))) {
     app_set_input(app, d.scenario_json);
     p.used_fragment = app.fragment;
+    app.select_results = true;  // its figures, and the page's link becomes the scenario's
   }
   record_widget("planner.use");
   ImGui::SameLine();
@@ -789,8 +796,47 @@ void select_plan(PlannerState& p, const PlanCandidate& c) {
       plan_details(c, p.run->parse.scenario_json, *p.run->parse.question, *p.run->catalog, default_calibration());
 }
 
+void form_from_question(PlannerState& p, const Question& q) {
+  const Constraints& c = q.constraints;
+  p.objective = static_cast<int>(q.objective);
+  p.max_gpus = c.max_gpus;
+  p.deadline_days = c.deadline_days;
+  p.budget_usd = c.budget_usd;
+  p.providers = c.providers;
+  p.accelerators = c.accelerators;
+  p.regions = c.regions;
+  p.spot = c.spot;
+  p.currency = c.currency == "usd" ? 1 : c.currency == "cny" ? 2 : 0;
+  p.limit_start = c.start_within_days.has_value();
+  p.start_within_days = c.start_within_days.value_or(0);
+  p.provider_kinds = c.provider_kinds;
+  p.debug_hours = c.debug_hours;
+  p.error = {};
+  p.run.reset();
+  p.selected.reset();
+  p.details.reset();
+  p.order.clear();
+}
+
+const std::string& planner_fragment(AppState& app) {
+  PlannerState& p = app.planner;
+  if (!app.has_result) return app.fragment;
+  const Catalog& catalog = app_catalog(app);
+  std::string q = form_question(app, p, catalog);
+  if (q != p.question_json) {
+    const LinkEncode link = encode_link(q, catalog);
+    p.fragment = link.ok ? link.fragment : app.fragment;
+    p.question_json = std::move(q);
+  }
+  return p.fragment;
+}
+
 bool draw_planner(AppState& app) {
   PlannerState& p = app.planner;
+  if (p.run_on_open && app.has_result && !p.run) {  // a question link: its search starts on opening
+    p.run_on_open = false;
+    start_run(app, p);
+  }
   g_currency = Currency::usd;
   if (p.run && p.run->parse.question) {
     const Question& q = *p.run->parse.question;

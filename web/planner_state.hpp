@@ -72,7 +72,15 @@ struct PlannerState {
   double start_within_days = 0;             // providers that start a job within this many days
   std::vector<std::string> provider_kinds;  // empty: all
   double debug_hours = 8;                   // constraints.debug_hours (payment.hpp kDefaultDebugHours)
+  std::vector<std::string> regions;         // constraints.regions of a question link (no control)
   InputError error;                         // the last question that did not parse
+  // While the tab is open the page's link is its question (the scenario's question part and the
+  // form), so a link reproduces the search: the question last encoded, its link, and the link last
+  // written. A question link opens the tab and runs it.
+  bool active = false;
+  bool select = false;
+  bool run_on_open = false;
+  std::string question_json, fragment, written;
 
   std::unique_ptr<PlannerRun> run;
   int sort_column = 0;
@@ -104,5 +112,7 @@ struct TopologyState {
 
 // Selects a plan of the current run and computes its details (advice, artefacts, checklist).
 void select_plan(PlannerState& p, const PlanCandidate& c);
+// Sets the form from a question (a question link), clearing the last search.
+void form_from_question(PlannerState& p, const Question& q);
 
 }  // namespace llmplan::web

@@ -241,6 +241,42 @@ test('70B full fine-tune, deadline 7 days: the planner runs in slices, matches `
   }
 });
 
+test('a planner question link opens the planner on its question and runs it; the link stays the question while the tab is open', async () => {
+  // A smaller search than the brief's: 64 GPUs at most, 30 days.
+  const asked = { ...question, constraints: { max_gpus: 64, deadline_days: 30 }, top_n: 30 };
+  const link = execFileSync(cliPath, ['link', 'encode', '-'], { input: JSON.stringify(asked) }).toString().trim();
+  const decode = (l) => JSON.parse(execFileSync(cliPath, ['link', 'decode', l], { stdio: ['ignore', 'pipe', 'pipe'] }).toString());
+  const { context, page, errors } = await openApp(browser, server.origin, { path: '/?lang=en#' + link, width: 1280, height: 720 });
+  try {
+    await waitReady(page);
+    await page.waitForFunction(() => JSON.parse(window.Module.appPlanner()).done, null, { timeout: 90000, polling: 100 });
+    const state = await planner(page);
+    assert.equal(state.form.objective, 'min_cost_under_deadline');
+    assert.equal(state.form.max_gpus, 64);
+    assert.equal(state.form.deadline_days, 30);
+    // The search is `llmplan plan` on the link's question.
+    const opened = decode(link);
+    assert.equal(opened.kind, 'question');
+    assert.deepEqual(JSON.parse(state.question).constraints, opened.input.constraints);
+    const cli = cliJson(['plan', '-'], opened.input);
+    assert.deepEqual(state.plans.map((p) => p.instance), cli.plans.map((p) => p.instance));
+    assert.equal((await page.evaluate(() => JSON.parse(window.Module.appLinkReport()))).notices?.length ?? 0, 0);
+    // The page's link is the question while the planner is open...
+    await page.waitForFunction(() => /(^|&)qo=min_cost_under_deadline(&|$)/.test(location.hash.slice(1)), null, { timeout: 5000 });
+    const held = decode(await page.evaluate(() => location.hash));
+    assert.equal(held.kind, 'question');
+    assert.deepEqual(held.input.constraints, opened.input.constraints);
+    assert.equal(held.input.objective, 'min_cost_under_deadline');
+    // ...and the scenario's once the Results tab is.
+    await click(page, 'tab_results');
+    await page.waitForFunction(() => location.hash === '#' + window.Module.appFragment(), null, { timeout: 5000 });
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /qo=/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the design-space heat map is drawn by its shader; a cell click uses that plan', async () => {
   const { context, page, errors } = await openApp(browser, server.origin, { path: '/?lang=en#' + fragment(), width: 1280, height: 720 });
   try {
