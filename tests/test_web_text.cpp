@@ -48,8 +48,20 @@ TEST_CASE("the app's advice says in English what the core says, and carries the 
       advise_text(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 8192, "tokens": 1e11,
           "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 64}, "parallel": {"tp": 8, "pp": 2},
           "network": {"inter_node_link": "ethernet-25g"}})"),
+      advise_text(R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "seq_len": 8192, "tokens": 1e11,
+          "cluster": {"instance": "aws-p5.48xlarge-us-east-1", "nodes": 8}, "parallel": {"tp": 8, "pp": 2}})"),
   };
   CHECK(cases[0].advice.data.local_nvme);
+  // 8 AWS nodes checkpoint to local NVMe in the figures; the advised FSx for Lustre (scratch 2,
+  // 200 MB/s per TiB, sized 10 TiB by the catalog's rule: 2,000 MB/s for the job) writes one in
+  // bytes / 2e9 s (70.6 B parameters x 14 B, about 988 GB: about 494 s), and the run takes longer.
+  const CheckpointPlacement& fsx = cases[3].advice.checkpoints;
+  CHECK(fsx.parallel_fs == "fsx-lustre-scratch2");
+  CHECK(fsx.fs_write_s == doctest::Approx(fsx.bytes / 2000e6));
+  CHECK(fsx.fs_write_s > 5 * fsx.write_s);  // 8 nodes of local NVMe write about 8x faster
+  CHECK(fsx.fs_total_hours > fsx.total_hours);
+  CHECK(cases[3].advice.checkpoint_location.find(" the run " + format_duration(fsx.fs_total_hours * 3600)) !=
+        std::string::npos);
   CHECK_FALSE(cases[1].advice.data.local_nvme);
   CHECK(cases[2].advice.rdma.needed);
   for (const Advised& a : cases) {
@@ -61,8 +73,10 @@ TEST_CASE("the app's advice says in English what the core says, and carries the 
     const std::string data = web::data_placement_text(a.advice.data);
     CHECK(data != a.advice.data_location);
     CHECK(data.find(format_bytes(a.advice.data.dataset_bytes)) != std::string::npos);
-    CHECK(web::checkpoint_placement_text(a.advice.checkpoints).find(format_bytes(a.advice.checkpoints.bytes)) !=
-          std::string::npos);
+    const std::string ckpt = web::checkpoint_placement_text(a.advice.checkpoints);
+    CHECK(ckpt.find(format_bytes(a.advice.checkpoints.bytes)) != std::string::npos);
+    if (a.advice.checkpoints.fs_write_s > 0)
+      CHECK(ckpt.find(format_duration(a.advice.checkpoints.fs_write_s)) != std::string::npos);
     CHECK(rdma_text(a) != a.advice.rdma_reason);
   }
   web::set_language(web::Lang::en);

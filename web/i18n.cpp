@@ -801,6 +801,9 @@ constexpr Entry kStrings[] = {
     {S::place_fs_examples, "Lustre, GPFS, CPFS", "Lustre、GPFS、CPFS"},
     {S::place_ckpt_local_fmt, "Write checkpoints (%s each, every %s, %s to write) to local NVMe, keep the last %s, and copy each to object storage: a released or failed instance loses its local disk.", "检查点（每个 %s，每 %s 一次，写入需 %s）写到本地 NVMe，保留最近 %s 个，并把每个复制到对象存储：实例释放或故障时本地盘会丢失。"},
     {S::place_ckpt_fs_fmt, "Write checkpoints (%s each, every %s, %s to write) to a shared parallel file system%s: after a failure every node must restart from the same checkpoint, so never only to local disks; archive to object storage.", "检查点（每个 %s，每 %s 一次，写入需 %s）写到共享并行文件系统%s：故障后所有节点必须从同一个检查点重启，所以绝不能只写本地盘；另归档到对象存储。"},
+    {S::place_ckpt_fs_slower_fmt, " The figures write to %s; on %s as the catalog sizes it a checkpoint takes %s (every %s)", "以上数字按写入 %s 计算；若写到按目录默认规格配置的 %s，每个检查点需写 %s（每 %s 一次）"},
+    {S::place_ckpt_fs_run_fmt, " and the run %s instead of %s", "，整个训练需 %s，而不是 %s"},
+    {S::place_ckpt_fs_end, ": size it for throughput, or write locally and copy out in the background.", "：请按吞吐量配置文件系统，或先写本地盘再在后台拷出。"},
     {S::rdma_one_node_fmt, "One node: tensor, pipeline and data-parallel traffic stays on the node's %s GB/s per GPU link; no RDMA network is needed.", "单节点：张量、流水线和数据并行的流量都在节点内每卡 %s GB/s 的链路上；不需要 RDMA 网络。"},
     {S::rdma_needed_fmt, "RDMA is needed: each GPU sends %s across nodes per step; over 25 Gb/s kernel TCP a step would take %s instead of %s (%sx slower).", "需要 RDMA：每卡每步跨节点发送 %s；若走 25 Gb/s 内核 TCP，一步要 %s 而不是 %s（慢 %s 倍）。"},
     {S::rdma_no_fabric, " This offering has no RDMA fabric: prefer one that does.", "该实例没有 RDMA 网络：请优先选择有 RDMA 的实例。"},
@@ -962,7 +965,15 @@ std::string checkpoint_placement_text(const CheckpointPlacement& c) {
   if (c.local_nvme)
     return formatted(S::place_ckpt_local_fmt, {size.c_str(), every.c_str(), write.c_str(), kept.c_str()});
   const std::string fs = c.parallel_fs.empty() ? "" : " (" + c.parallel_fs + ")";
-  return formatted(S::place_ckpt_fs_fmt, {size.c_str(), every.c_str(), write.c_str(), fs.c_str()});
+  std::string out = formatted(S::place_ckpt_fs_fmt, {size.c_str(), every.c_str(), write.c_str(), fs.c_str()});
+  if (c.fs_write_s <= 0) return out;
+  out += formatted(S::place_ckpt_fs_slower_fmt,
+                   {c.tier.c_str(), c.parallel_fs.c_str(), format_duration(c.fs_write_s).c_str(),
+                    format_duration(c.fs_interval_h * 3600).c_str()});
+  if (c.total_hours > 0)
+    out += formatted(S::place_ckpt_fs_run_fmt,
+                     {format_duration(c.fs_total_hours * 3600).c_str(), format_duration(c.total_hours * 3600).c_str()});
+  return out + tr(S::place_ckpt_fs_end);
 }
 
 std::string rdma_reason_text(const RdmaAdvice& a, int nodes, double intra_node_gb_per_s, bool has_rdma) {

@@ -84,7 +84,8 @@ std::string data_location(const DataPlacement& d) {
          ", preloaded from object storage before training; " + "the job reads " + need + ".";
 }
 
-CheckpointPlacement place_checkpoints(const Scenario& s, const EstimateResult& r, const Catalog& catalog) {
+CheckpointPlacement place_checkpoints(const Scenario& s, const EstimateResult& r, const Catalog& catalog,
+                                      const Calibration& cal) {
   const ReliabilityResult& rel = r.reliability;
   CheckpointPlacement c;
   c.local_nvme = s.cluster.nodes() == 1;
@@ -92,8 +93,20 @@ CheckpointPlacement place_checkpoints(const Scenario& s, const EstimateResult& r
   c.interval_h = rel.checkpoint_interval_h;
   c.write_s = rel.checkpoint_write_s;
   c.kept = s.storage.checkpoints_kept;
-  if (!c.local_nvme)
-    if (const StorageTier* fs = provider_parallel_fs(s, catalog)) c.parallel_fs = fs->id;
+  const StorageTier* fs = c.local_nvme ? nullptr : provider_parallel_fs(s, catalog);
+  if (!fs) return c;
+  c.parallel_fs = fs->id;
+  if (s.storage.checkpoint_kind == "parallel_fs" || s.storage.checkpoint_kind == "file") return c;
+  // The figures write to the scenario's tier; the advised file system may write far slower (FSx for
+  // Lustre: 200 MB/s per TiB), which stretches the interval and the run: say by how much.
+  Scenario t = s;
+  set_checkpoint_tier(t, *fs);
+  const EstimateResult e = estimate(t, cal);
+  c.tier = s.storage.checkpoint_tier;
+  c.fs_write_s = e.reliability.checkpoint_write_s;
+  c.fs_interval_h = e.reliability.checkpoint_interval_h;
+  c.fs_total_hours = e.reliability.total_hours;
+  c.total_hours = rel.total_hours;
   return c;
 }
 
@@ -103,10 +116,17 @@ std::string checkpoint_location(const CheckpointPlacement& c) {
   if (c.local_nvme)
     return "Write checkpoints (" + each + ") to local NVMe, keep the last " + std::to_string(c.kept) +
            ", and copy each to object storage: a released or failed instance loses its local disk.";
-  return "Write checkpoints (" + each + ") to a shared parallel file system" +
-         (c.parallel_fs.empty() ? std::string() : " (" + c.parallel_fs + ")") +
-         ": after a failure every node must restart from the same checkpoint, so never only to local disks; archive to "
-         "object storage.";
+  std::string out = "Write checkpoints (" + each + ") to a shared parallel file system" +
+                    (c.parallel_fs.empty() ? std::string() : " (" + c.parallel_fs + ")") +
+                    ": after a failure every node must restart from the same checkpoint, so never only to local "
+                    "disks; archive to object storage.";
+  if (c.fs_write_s <= 0) return out;
+  out += " The figures write to " + c.tier + "; on " + c.parallel_fs + " as the catalog sizes it a checkpoint takes " +
+         format_duration(c.fs_write_s) + " (every " + format_duration(c.fs_interval_h * 3600) + ")";
+  if (c.total_hours > 0)
+    out += " and the run " + format_duration(c.fs_total_hours * 3600) + " instead of " +
+           format_duration(c.total_hours * 3600);
+  return out + ": size it for throughput, or write locally and copy out in the background.";
 }
 
 //-----------------------------------------------------------------------------
@@ -155,7 +175,7 @@ PlanAdvice advise(const Scenario& s, const EstimateResult& r, const Catalog& cat
   a.rdma = rdma_advice(s, r, catalog, cal);
   a.rdma_reason = rdma_reason(s, a.rdma);
   a.data = place_data(s, r, a.node, catalog);
-  a.checkpoints = place_checkpoints(s, r, catalog);
+  a.checkpoints = place_checkpoints(s, r, catalog, cal);
   a.data_location = data_location(a.data);
   a.checkpoint_location = checkpoint_location(a.checkpoints);
   return a;

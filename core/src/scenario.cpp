@@ -298,9 +298,7 @@ bool resolve_storage(Reader& r, const Catalog& catalog, Scenario& s) {
     const double mb = tier_job_mb_per_s(*t, nodes, write);
     if (mb <= 0) return r.fail(field, "\"" + id + "\" publishes no throughput llmplan can use");
     if (write) {
-      st.checkpoint_write_mb_per_s = mb;
-      st.checkpoint_kind = t->kind;
-      st.usd_per_tb_month = t->usd_per_tb_month.value_or(0);
+      set_checkpoint_tier(s, *t);
     } else {
       st.data_read_mb_per_s = mb;
       st.data_kind = t->kind;
@@ -670,6 +668,14 @@ void apply_framework_defaults(Scenario& s) {
   if (!s.fused_kernels_given)
     s.techniques.fused_kernels =
         s.framework == FrameworkKind::megatron || s.techniques.compile || s.techniques.fused_loss != FusedLoss::none;
+}
+
+void set_checkpoint_tier(Scenario& s, const StorageTier& t) {
+  StorageChoice& st = s.storage;
+  st.checkpoint_tier = t.id;
+  st.checkpoint_write_mb_per_s = tier_job_mb_per_s(t, s.cluster.nodes(), true);
+  st.checkpoint_kind = t.kind;
+  st.usd_per_tb_month = t.usd_per_tb_month.value_or(0);
 }
 
 FrameworkKind default_framework(Method m) {

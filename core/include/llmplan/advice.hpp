@@ -55,6 +55,11 @@ struct CheckpointPlacement {
   double write_s = 0;
   int kept = 0;
   std::string parallel_fs;
+  // Where the scenario writes checkpoints to another tier than parallel_fs (local NVMe by default):
+  // that tier, and on parallel_fs as the catalog sizes it the write, the interval and the run's
+  // hours (0: not estimated), beside the run's hours as estimated.
+  std::string tier;
+  double fs_write_s = 0, fs_interval_h = 0, fs_total_hours = 0, total_hours = 0;
 };
 
 struct PlanAdvice {

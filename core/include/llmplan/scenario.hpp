@@ -329,6 +329,7 @@ struct ScenarioParse {
 ScenarioParse parse_scenario(std::string_view json_text, const Catalog& catalog);
 
 struct Instance;
+struct StorageTier;
 struct Interconnect;
 // Puts the scale-out network on `link` with this many ports per node (bandwidth, RDMA, the
 // achieved NCCL fraction and latency from the catalog entry).
@@ -350,6 +351,9 @@ std::string precision_refusal(const Cluster& c, Precision p);
 // An offering's list price per GPU-hour in USD in `mode` (CNY prices at `usd_to_cny`), or none
 // when the catalog has no price in that mode.
 std::optional<double> offering_usd_per_gpu_hour(const Instance& in, PricingMode mode, double usd_to_cny);
+// Points the scenario's checkpoints at catalog tier `t`, at the job-wide write rate its nodes get
+// (what storage.checkpoint_tier resolves to): the advice's "what if" on a shared file system.
+void set_checkpoint_tier(Scenario& s, const StorageTier& t);
 
 // Puts the cluster on catalog accelerator `id` (peaks, memory, links); false when the catalog lacks it.
 bool set_accelerator(const Catalog& catalog, const std::string& id, Cluster& c);
