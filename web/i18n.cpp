@@ -894,27 +894,18 @@ const char* translated_name(const char* name, const char* const (&names)[N], con
 }  // namespace
 
 std::string plan_why_text(const PlanWhy& w, const std::string& layout) {
-  static constexpr S kReasons[] = {S::why_cheapest,        S::why_fastest,       S::why_same_cost_larger,
-                                   S::why_fewer_gpus,      S::why_less_peak,     S::why_same_gpu_dearer,
-                                   S::why_dearer_gpu_hour, S::why_billing_block, S::why_exposed_comm,
-                                   S::why_bubble,          S::why_lower_mfu};
-  static_assert(std::size(kReasons) == static_cast<size_t>(WhyReason::count));
-  static constexpr S kNotes[] = {S::why_layout_sep, S::why_note_no_shorter, S::why_note_one_shorter,
-                                 S::why_note_two_shorter};  // [0] unused: WhyNote::none has no words
-  static_assert(std::size(kNotes) == static_cast<size_t>(WhyNote::count));
-  const std::string reason = fill_positional(tr(kReasons[static_cast<int>(w.reason)]), w.args);
-  std::string out;
-  if (w.reason == WhyReason::cheapest || w.reason == WhyReason::fastest) {
-    out = reason + tr(S::why_layout_sep) + (g_lang == Lang::en ? w.layout : layout);  // English: the core's words
-  } else if (w.reason == WhyReason::same_cost_larger) {
-    out = reason;
-  } else {
-    const S head = w.faster ? (w.cheaper ? S::why_faster_less : S::why_faster_more)
-                            : (w.cheaper ? S::why_slower_less : S::why_slower_more);
-    out = fill_positional(tr(head), w.args) + reason;
-  }
-  if (w.note != WhyNote::none) out += fill_positional(tr(kNotes[static_cast<int>(w.note)]), w.note_args);
-  return out;
+  const WhyWords words = {
+      {tr(S::why_cheapest), tr(S::why_fastest), tr(S::why_same_cost_larger), tr(S::why_fewer_gpus),
+       tr(S::why_less_peak), tr(S::why_same_gpu_dearer), tr(S::why_dearer_gpu_hour), tr(S::why_billing_block),
+       tr(S::why_exposed_comm), tr(S::why_bubble), tr(S::why_lower_mfu)},
+      tr(S::why_slower_more),
+      tr(S::why_slower_less),
+      tr(S::why_faster_more),
+      tr(S::why_faster_less),
+      tr(S::why_layout_sep),
+      {"", tr(S::why_note_no_shorter), tr(S::why_note_one_shorter), tr(S::why_note_two_shorter)},
+  };
+  return why_text(w, words, g_lang == Lang::en ? w.layout : layout);  // English: the core's layout words
 }
 
 const char* recompute_name(Recompute r) {

@@ -303,41 +303,43 @@ void Planner::evaluate(const Work& w) {
 // [SECTION] Ranking, Pareto front and reasons
 //-----------------------------------------------------------------------------
 
-const char* const kWhyEnglish[] = {
-    "cheapest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead",
-    "fastest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead",
-    "same cost within 1 % and {0}x the time on {1} GPUs instead of {2}: at equal cost the smaller cluster ranks "
-    "first (fewer machines to rent, fail and debug)",
-    "{2} GPUs instead of {3}",
-    "a GPU with {2}x less peak: {3} TFLOP/s on {4} vs {5} on {6}",
-    "the same {2} at {3} instead of {4} per GPU-hour (incl. overhead)",
-    "its GPU-hour costs {2}x more ({3} vs {4} incl. overhead)",
-    "a minimum billing block: {2} billed for {3} used",
-    "exposed communication is {2} % of its step (vs {3} %) across {4} nodes over {5} (MFU {6} % vs {7} %)",
-    "the pipeline bubble takes {2} % of its step (PP {3}{4}; MFU {5} % vs {6} %)",
-    "MFU {2} % on {3} vs {4} % on {5}",
+constexpr WhyWords kWhyEnglish = {
+    {"cheapest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead",
+     "fastest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead",
+     "same cost within 1 % and {0}x the time on {1} GPUs instead of {2}: at equal cost the smaller cluster ranks "
+     "first (fewer machines to rent, fail and debug)",
+     "{2} GPUs instead of {3}", "a GPU with {2}x less peak: {3} TFLOP/s on {4} vs {5} on {6}",
+     "the same {2} at {3} instead of {4} per GPU-hour (incl. overhead)",
+     "its GPU-hour costs {2}x more ({3} vs {4} incl. overhead)", "a minimum billing block: {2} billed for {3} used",
+     "exposed communication is {2} % of its step (vs {3} %) across {4} nodes over {5} (MFU {6} % vs {7} %)",
+     "the pipeline bubble takes {2} % of its step (PP {3}{4}; MFU {5} % vs {6} %)", "MFU {2} % on {3} vs {4} % on {5}"},
+    "{0}x the time and {1} more than #1: ",
+    "{0}x the time and {1} less than #1: ",
+    "{0}x faster and {1} more than #1: ",
+    "{0}x faster and {1} less than #1: ",
+    "; ",
+    {"", "; it takes {0} days of wall clock, and no plan finishes within {1} days",
+     "; it takes {0} days of wall clock: see the cheapest plan within {1} days",
+     "; it takes {0} days of wall clock: see the cheapest plans within {1} and {2} days"},
 };
-static_assert(std::size(kWhyEnglish) == static_cast<size_t>(WhyReason::count));
+// Every reason and note has its words (an aggregate leaves missing ones null).
+static_assert(kWhyEnglish.reasons[static_cast<int>(WhyReason::count) - 1] &&
+              kWhyEnglish.notes[static_cast<int>(WhyNote::count) - 1]);
 
-const char* const kWhyNoteEnglish[] = {
-    "",
-    "; it takes {0} days of wall clock, and no plan finishes within {1} days",
-    "; it takes {0} days of wall clock: see the cheapest plan within {1} days",
-    "; it takes {0} days of wall clock: see the cheapest plans within {1} and {2} days",
-};
-static_assert(std::size(kWhyNoteEnglish) == static_cast<size_t>(WhyNote::count));
-
-std::string why_english(const PlanWhy& w) {
-  const std::string reason = fill_positional(kWhyEnglish[static_cast<int>(w.reason)], w.args);
+std::string why_text(const PlanWhy& w, const WhyWords& words, const std::string& layout) {
+  const std::string reason = fill_positional(words.reasons[static_cast<int>(w.reason)], w.args);
   std::string out;
-  if (w.reason == WhyReason::cheapest || w.reason == WhyReason::fastest)
-    out = reason + "; " + w.layout;
-  else if (w.reason == WhyReason::same_cost_larger)
+  if (w.reason == WhyReason::cheapest || w.reason == WhyReason::fastest) {
+    out = reason + words.layout_sep + layout;
+  } else if (w.reason == WhyReason::same_cost_larger) {
     out = reason;
-  else
-    out = fill_positional(w.faster ? "{0}x faster" : "{0}x the time", w.args) + " and " +
-          fill_positional(w.cheaper ? "{1} less" : "{1} more", w.args) + " than #1: " + reason;
-  return out + fill_positional(kWhyNoteEnglish[static_cast<int>(w.note)], w.note_args);
+  } else {
+    const char* head = w.faster ? (w.cheaper ? words.faster_less : words.faster_more)
+                                : (w.cheaper ? words.slower_less : words.slower_more);
+    out = fill_positional(head, w.args) + reason;
+  }
+  if (w.note != WhyNote::none) out += fill_positional(words.notes[static_cast<int>(w.note)], w.note_args);
+  return out;
 }
 
 namespace {

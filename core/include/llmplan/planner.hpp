@@ -122,11 +122,22 @@ struct PlanWhy {
   WhyNote note = WhyNote::none;
   std::vector<std::string> note_args;
 };
-// English templates ({n} is args[n]): the reasons, the two paces and two money words of a plan
-// below #1, and the notes.
-extern const char* const kWhyEnglish[static_cast<int>(WhyReason::count)];
-extern const char* const kWhyNoteEnglish[static_cast<int>(WhyNote::count)];
-std::string why_english(const PlanWhy& w);
+// A language's words for PlanWhy ({n} is args[n], or note_args[n] in a note): each reason, the
+// head of a plan below #1 by pace and money (slower/faster x more/less), the separator before #1's
+// layout, and each note (notes[none] unused).
+struct WhyWords {
+  const char* reasons[static_cast<int>(WhyReason::count)];
+  const char* slower_more;
+  const char* slower_less;
+  const char* faster_more;
+  const char* faster_less;
+  const char* layout_sep;
+  const char* notes[static_cast<int>(WhyNote::count)];
+};
+extern const WhyWords kWhyEnglish;
+// The sentence of `w` in `words`, with `layout` the plan's layout in the same language.
+std::string why_text(const PlanWhy& w, const WhyWords& words, const std::string& layout);
+inline std::string why_english(const PlanWhy& w) { return why_text(w, kWhyEnglish, w.layout); }
 
 struct PlanResult {
   std::vector<PlanCandidate> plans;   // ranked, best first, one per (offering, node count, mode)
