@@ -307,13 +307,15 @@ int nvlink_links(const Accelerator& a) {
 // torch.cuda API (PyTorch docs, "HIP (ROCm) semantics") and rccl-tests keeps nccl-tests' binaries
 // and flags; Ascend's torch_npu adds torch.npu, and CANN's HCCL Test takes mpirun (hiascend.com,
 // CANN "HCCL Performance Tester": options, and results in alg_bandwidth).
+// algbw: the benchmark prints the algorithm bandwidth, not the bus bandwidth (its wordings differ).
 struct VendorTools {
   const char *vendor, *torch, *smi, *util, *runtime, *ccl, *ccl_tests;
+  bool algbw;
 };
 constexpr VendorTools kVendorTools[] = {
-    {"nvidia", "torch.cuda", "nvidia-smi", "nvidia-smi dmon -s u", "CUDA", "NCCL", "nccl-tests"},
-    {"amd", "torch.cuda", "rocm-smi", "rocm-smi --showuse", "HIP", "RCCL", "rccl-tests"},
-    {"huawei", "torch.npu", "npu-smi info", "npu-smi info", "CANN", "HCCL", "HCCL Test"},
+    {"nvidia", "torch.cuda", "nvidia-smi", "nvidia-smi dmon -s u", "CUDA", "NCCL", "nccl-tests", false},
+    {"amd", "torch.cuda", "rocm-smi", "rocm-smi --showuse", "HIP", "RCCL", "rccl-tests", false},
+    {"huawei", "torch.npu", "npu-smi info", "npu-smi info", "CANN", "HCCL", "HCCL Test", true},
 };
 const VendorTools& tools_of(const Accelerator* a) {
   for (const VendorTools& t : kVendorTools)
@@ -416,7 +418,7 @@ std::vector<Check> checklist(const Scenario& s, const EstimateResult& r, const C
   const double pass = kCheckPassFraction;
 
   const VendorTools& tools = tools_of(a);
-  const bool hccl = std::string_view(tools.ccl) == "HCCL";
+  const bool hccl = tools.algbw;  // HCCL Test: its own command and wording
   // HCCL Test prints the algorithm bandwidth of an all-reduce over n ranks: busbw x n / (2 (n - 1)).
   const auto algbw = [](double busbw, int n) { return n > 1 ? busbw * n / (2.0 * (n - 1)) : busbw; };
   out.push_back(tiny_run_check(s, r, cal, tools));
