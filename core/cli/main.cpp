@@ -141,6 +141,12 @@ bool read_input(const std::string& path, std::string& out, std::string& error) {
 }
 
 // " (low–high)" of a ranged figure, each bound written by `fmt`; empty without a range.
+// A USD amount in CNY (at `usd_to_cny`) or in USD.
+std::string money_in(double usd, bool cny, double usd_to_cny) {
+  return cny ? llmplan::format_money(usd * usd_to_cny, llmplan::Currency::cny)
+             : llmplan::format_money(usd, llmplan::Currency::usd);
+}
+
 template <typename Format>
 std::string range_text(const nlohmann::json& r, const char* path, Format fmt) {
   if (!r.contains("ranges") || !r["ranges"].contains(path)) return "";
@@ -162,16 +168,8 @@ void print_table(const std::string& body) {
   const auto& c = r["cost"];
   const bool cny = c.value("currency", "usd") == "cny";
   const double to_cny = c["usd_to_cny"].get<double>();
-  auto money = [cny, to_cny](double usd) {
-    return cny ? llmplan::format_money(usd * to_cny, llmplan::Currency::cny)
-               : llmplan::format_money(usd, llmplan::Currency::usd);
-  };
-  auto other_money = [cny, to_cny](double usd) {
-    return " (" +
-           (cny ? llmplan::format_money(usd, llmplan::Currency::usd)
-                : llmplan::format_money(usd * to_cny, llmplan::Currency::cny)) +
-           ")";
-  };
+  auto money = [cny, to_cny](double usd) { return money_in(usd, cny, to_cny); };
+  auto other_money = [cny, to_cny](double usd) { return " (" + money_in(usd, !cny, to_cny) + ")"; };
   const auto& m = r["memory"];
   const auto& b = m["per_gpu_bytes"];
   const auto& l = r["layout"];
@@ -548,9 +546,7 @@ void print_payment(const nlohmann::json& plan, bool cny) {
   const auto& p = plan["payment"];
   const double rate =
       cny ? plan["cost"]["total_cny"].get<double>() / std::max(plan["cost"]["total_usd"].get<double>(), 1e-300) : 1.0;
-  const auto money = [&](const nlohmann::json& usd) {
-    return llmplan::format_money(usd.get<double>() * rate, cny ? llmplan::Currency::cny : llmplan::Currency::usd);
-  };
+  const auto money = [&](const nlohmann::json& usd) { return money_in(usd.get<double>(), cny, rate); };
   const auto hours = [](const nlohmann::json& h) { return llmplan::format_duration(h.get<double>() * 3600); };
   std::printf("  ways to pay:\n");
   if (!p["on_demand"].is_null())
