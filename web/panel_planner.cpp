@@ -118,6 +118,9 @@ InputError form_error(const InputError& e) {
   return out;
 }
 
+// The form's currency choices (PlannerState::currency) as constraints.currency: any, USD, CNY.
+constexpr const char* kFormCurrencies[] = {"", "usd", "cny"};
+
 Constraints form_constraints(const PlannerState& p) {
   Constraints c;
   c.max_gpus = p.max_gpus;
@@ -126,8 +129,7 @@ Constraints form_constraints(const PlannerState& p) {
   c.providers = p.providers;
   c.accelerators = p.accelerators;
   c.spot = p.spot;
-  static const char* currencies[] = {"", "usd", "cny"};
-  c.currency = currencies[p.currency];
+  c.currency = kFormCurrencies[p.currency];
   if (p.limit_start) c.start_within_days = p.start_within_days;
   c.provider_kinds = p.provider_kinds;
   c.debug_hours = p.debug_hours;
@@ -806,7 +808,9 @@ void form_from_question(PlannerState& p, const Question& q) {
   p.accelerators = c.accelerators;
   p.regions = c.regions;
   p.spot = c.spot;
-  p.currency = c.currency == "usd" ? 1 : c.currency == "cny" ? 2 : 0;
+  p.currency = 0;
+  for (int i = 0; i < static_cast<int>(std::size(kFormCurrencies)); ++i)
+    if (c.currency == kFormCurrencies[i]) p.currency = i;
   p.limit_start = c.start_within_days.has_value();
   p.start_within_days = c.start_within_days.value_or(0);
   p.provider_kinds = c.provider_kinds;
