@@ -491,6 +491,41 @@ TEST_CASE("the checklist names the vendor's tools: ROCm on AMD, CANN and HCCL Te
   for (const auto& [id, c] : npu) CHECK(c.command.find("nvidia-smi") == std::string::npos);
 }
 
+TEST_CASE("launch artefacts on Ascend set up HCCL, import torch_npu and run Megatron-LM through MindSpeed") {
+  const auto artefacts = [](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    return launch_artifacts(*p.scenario, estimate(*p.scenario, default_calibration()), default_calibration());
+  };
+  // LoRA on 2 nodes of 8 Ascend 910B: HCCL's variables (CANN environment variable reference), none
+  // of NCCL's; torch_npu registers the device that transformers' flash_attention_2 runs on.
+  const LaunchArtifacts lora = artefacts(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora",
+      "cluster": {"accelerator": "ascend-910b", "gpus": 16}, "parallel": {"zero": 2}})");
+  CHECK(lora.torchrun.rfind("export HCCL_SOCKET_IFNAME=eth0 HCCL_CONNECT_TIMEOUT=1200", 0) == 0);
+  CHECK(lora.torchrun.find("NCCL_") == std::string::npos);
+  CHECK(lora.peft_python.find("import torch\nimport torch_npu  #") != std::string::npos);
+  CHECK(lora.peft_python.find("attn_implementation=\"flash_attention_2\"") != std::string::npos);
+  // One node: no collective variables at all.
+  CHECK(artefacts(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "cluster": {"accelerator":
+      "ascend-910b", "gpus": 8}})")
+            .torchrun.rfind("torchrun --standalone", 0) == 0);
+  // Pretraining with TP 8 x PP 2 on 32 NPUs: Megatron-LM's arguments, launched through MindSpeed's
+  // adaptor (Ascend/MindSpeed, docs/user-guide/getting_started.md).
+  const LaunchArtifacts pretrain = artefacts(R"({"model": {"preset": "llama-3.1-70b"}, "seq_len": 4096,
+      "global_batch": 64, "cluster": {"accelerator": "ascend-910b", "gpus": 32},
+      "parallel": {"tp": 8, "pp": 2, "zero": 1, "sequence_parallel": true}})");
+  REQUIRE(pretrain.framework == "megatron");
+  CHECK(pretrain.torchrun.find(
+            "pretrain_gpt.py   # Megatron-LM with MindSpeed: add 'import mindspeed.megatron_adaptor'") !=
+        std::string::npos);
+  // The same plans on NVIDIA keep NCCL and plain Megatron-LM.
+  const LaunchArtifacts h100 = artefacts(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "parallel": {"zero": 2},
+      "network": {"inter_node_link": "infiniband-ndr"}})");
+  CHECK(h100.torchrun.rfind("export NCCL_IB_HCA=mlx5", 0) == 0);
+  CHECK(h100.peft_python.find("torch_npu") == std::string::npos);
+}
+
 TEST_CASE(
     "virtual stages with uneven pipelines: the embedding and loss take a block's slot (Llama 3.1 405B, PP 8 x VP 8)") {
   // 126 blocks on 8 stages: 15 + 6 x 16 + 15. With 8 virtual stages a rank, Megatron-LM counts the

@@ -58,8 +58,20 @@ std::string num(long long v) { return std::to_string(v); }
 // [SECTION] torchrun
 //-----------------------------------------------------------------------------
 
-std::string nccl_environment(const Scenario& s) {
+bool ascend(const Scenario& s) { return s.cluster.vendor == "huawei"; }
+
+// Ascend NPUs talk through HCCL, not NCCL, and send between nodes over their own RoCE ports (one a
+// chip, set up with hccn_tool), not the host's NICs: the NCCL variables would do nothing. HCCL
+// takes the host interface that sets up its communicators from HCCL_SOCKET_IFNAME and waits
+// HCCL_CONNECT_TIMEOUT seconds for every rank to join (CANN environment variable reference,
+// hiascend.com).
+constexpr const char* kHcclEnvironment =
+    "export HCCL_SOCKET_IFNAME=eth0 HCCL_CONNECT_TIMEOUT=1200   # HCCL: name the host interface; the NPUs' RoCE "
+    "ports carry the traffic (check them with hccn_tool -i 0 -link -g)\n";
+
+std::string collective_environment(const Scenario& s) {
   if (s.cluster.nodes() == 1) return "";
+  if (ascend(s)) return kHcclEnvironment;
   const std::string& link = s.network.inter_node_link;
   if (link.rfind("aws-efa", 0) == 0) return "export FI_PROVIDER=efa FI_EFA_USE_DEVICE_RDMA=1 NCCL_DEBUG=WARN\n";
   if (s.network.rdma)
@@ -95,8 +107,8 @@ std::string torchrun(const Scenario& s, std::string_view launched) {
   // xargs reads Megatron-LM's arguments as the shell would, quotes included, without expanding
   // '*' or '[' in values such as --moe-layer-freq ([0]*3+[1]*58); $(cat ...) would pass the quotes
   // on literally and glob the rest.
-  std::string cmd =
-      nccl_environment(s) + (fw.framework == Framework::megatron ? "xargs -a megatron_args.txt " : "") + "torchrun";
+  std::string cmd = collective_environment(s) +
+                    (fw.framework == Framework::megatron ? "xargs -a megatron_args.txt " : "") + "torchrun";
   if (nodes == 1) {
     cmd += " --standalone --nproc_per_node=" + num(per_node);
   } else {
@@ -107,7 +119,14 @@ std::string torchrun(const Scenario& s, std::string_view launched) {
   if (torchtitan)
     return cmd + " \\\n  -m torchtitan.train --job.config_file torchtitan.toml   # torchtitan, as the scenario names";
   switch (fw.framework) {
-    case Framework::megatron: return cmd + " \\\n  pretrain_gpt.py   # Megatron-LM; xargs appends megatron_args.txt";
+    case Framework::megatron:
+      // MindSpeed runs Megatron-LM on Ascend with the same arguments once pretrain_gpt.py imports
+      // its adaptor (Ascend/MindSpeed, docs/user-guide/getting_started.md).
+      return cmd + " \\\n  pretrain_gpt.py   # " +
+             (ascend(s) ? "Megatron-LM with MindSpeed: add 'import mindspeed.megatron_adaptor' under 'import torch' "
+                          "in pretrain_gpt.py; "
+                        : "Megatron-LM; ") +
+             "xargs appends megatron_args.txt";
     case Framework::fsdp:
       return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"" + offload + "   # " + trainer_name(s) +
              "; or: accelerate launch --config_file accelerate_fsdp.yaml train.py" + offload;
@@ -468,6 +487,11 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
                    (s.lora.targets == LoraTargets::all_linear ? "every linear layer" : "q, k, v, o") + " of " + name +
                    " (PEFT" + (qlora ? " + bitsandbytes" : "") + ")\n";
   py += "import torch\n";
+  // torch_npu adds the "npu" device to PyTorch; transformers then runs attn_implementation
+  // "flash_attention_2" with torch_npu.npu_fusion_attention, without the flash-attn package
+  // (transformers/integrations/npu_flash_attention.py).
+  if (ascend(s))
+    py += "import torch_npu  # Ascend: the NPU device; flash_attention_2 runs torch_npu's fused attention\n";
   py += std::string("from transformers import AutoModelForCausalLM") +
         (s.techniques.activation_offload ? "" : ", TrainingArguments") + (qlora ? ", BitsAndBytesConfig" : "") + "\n";
   if (s.techniques.activation_offload) py += "from trl import SFTConfig\n";
