@@ -6,6 +6,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "i18n.hpp"
@@ -242,4 +243,46 @@ TEST_CASE("a plan's 'why' reads in English as the core's and carries the same fi
   REQUIRE(res.plans.size() > 5);
   REQUIRE(res.why_data.size() == res.why.size());
   for (size_t i = 0; i < res.why.size(); ++i) CHECK(web::plan_why_text(res.why_data[i], "") == res.why[i]);
+}
+
+TEST_CASE("the app words every input error code in Chinese with the same values, and in English as the core") {
+  const auto placeholders = [](std::string_view text) {
+    std::set<std::string> out;
+    for (size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1))
+      out.insert(std::string(text.substr(open, text.find('}', open) - open + 1)));
+    return out;
+  };
+  const auto has_cjk = [](std::string_view text) {
+    for (const char c : text)
+      if (static_cast<unsigned char>(c) >= 0xE4) return true;  // lead byte of a 3-byte UTF-8 CJK character
+    return false;
+  };
+  for (const InputErrorWording& w : kInputErrorWordings) {
+    CAPTURE(w.code);
+    const char* zh = web::input_error_chinese(w.code);
+    REQUIRE(zh != nullptr);
+    CHECK(placeholders(zh) == placeholders(w.english));
+    CHECK(has_cjk(zh));
+  }
+  // 12 H100 GPUs are neither one node of 8 nor a whole number of nodes: the core's English, and the
+  // same field and values (8 a node, 12 given) in Chinese.
+  const ScenarioParse p = parse_scenario(
+      R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 12}})",
+      builtin_catalog());
+  REQUIRE_FALSE(p.scenario);
+  CHECK(p.error.code == "whole_nodes");
+  CHECK(p.error.args == std::vector<std::string>{"8", "12"});
+  web::set_language(web::Lang::en);
+  CHECK(web::input_error_text(p.error) == p.error.message);
+  CHECK(p.error.message == "cluster.gpus: must be at most one node or a whole number of nodes of 8 GPUs; got 12");
+  web::set_language(web::Lang::zh);
+  CHECK(web::input_error_text(p.error) == "cluster.gpus：须不超过一个节点，或为整数个节点（每节点 8 卡）；输入为 12");
+  // A range error of the field table: the range and the value as typed.
+  const ScenarioParse big =
+      parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 5000000000}})", builtin_catalog());
+  REQUIRE_FALSE(big.scenario);
+  CHECK(web::input_error_text(big.error) == "cluster.gpus：须为 1..1000000 之间的整数；输入为 5000000000");
+  // An error without a code keeps its English in Chinese.
+  CHECK(web::input_error_text(InputError{"model.preset", "model.preset: unknown"}) == "model.preset: unknown");
+  web::set_language(web::Lang::en);
 }

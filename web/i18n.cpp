@@ -1122,7 +1122,79 @@ constexpr NoticeWording kNoticeWordings[] = {
     {"catalog_release_missing", S::ln_catalog_release_missing},
 };
 
+// The core's input errors in Chinese (kInputErrorWordings, wording.hpp): the same codes and the same
+// {0}, {1} ... values; field paths and values stay as the user typed them.
+struct InputErrorChinese {
+  const char* code;
+  const char* zh;
+};
+
+constexpr InputErrorChinese kInputErrorChinese[] = {
+    {"object", "须为 JSON 对象"},
+    {"required", "为必填项"},
+    {"unknown_field", "未知字段；此处可用：{0}"},
+    {"integer_range", "须为 {0} 之间的整数；输入为 {1}"},
+    {"number_range", "须为 {0} 之间的数；输入为 {1}"},
+    {"auto_or_range", "须为 \"auto\" 或 {0} 之间的数；输入为 {1}"},
+    {"positive", "须大于 0；输入为 {0}"},
+    {"positive_or_null", "须大于 0 或为 null；输入为 {0}"},
+    {"boolean", "须为 true 或 false；输入为 {0}"},
+    {"string", "须为字符串；输入为 {0}"},
+    {"one_of", "须为以下之一：{0}；输入为 {1}"},
+    {"kv_heads_heads", "须整除 heads（{0}）且不超过 heads；输入为 {1}"},
+    {"heads_hidden", "未给出 head_dim 时须整除 hidden（{0}）；输入为 {1}"},
+    {"top_k_experts", "MoE 模型须在 1..experts（{0}）之间；输入为 {1}"},
+    {"moe_expert_ffn", "MoE 模型须至少为 1；输入为 {0}"},
+    {"experts_needed", "给出 top_k、shared_experts、expert_ffn 或 dense_layers 时须至少为 1"},
+    {"at_most_layers", "须不超过 layers（{0}）；输入为 {1}"},
+    {"mla_dims", "\"mla\" 需要 kv_lora_rank、qk_nope_head_dim 或 qk_rope_head_dim，以及 v_head_dim 均 >= 1"},
+    {"tp_heads", "须整除模型的注意力头数（{0}）；输入为 {1}"},
+    {"pp_split", "须能把模型的 {0} 层切成每段 ceil(层数 / pp) 层的流水线段（首末段承担余数），且没有空段；输入为 {1}"},
+    {"cp_chunks",
+     "须把 seq_len（{0}）切成 2 x cp 个等长块（Megatron-Core 负载均衡的因果环形注意力给每个 cp 秩分两块），所以 2 x cp "
+     "须整除 seq_len；可用 1..1024，输入为 {1}"},
+    {"gpus_tp_pp", "须为 parallel.tp x parallel.pp（{0}）的整数倍；输入为 {1}"},
+    {"gpus_tp_cp_pp", "须为 parallel.tp x parallel.cp x parallel.pp（{0}）的整数倍；输入为 {1}"},
+    {"etp_tp", "须整除 parallel.tp（{0}）：一个专家只切分在张量并行组的一部分上；可用 1..{0}，输入为 {1}"},
+    {"ep_dense", "只适用于混合专家模型（model.experts > 0）：稠密模型没有可切分的专家；可用 1，输入为 {0}"},
+    {"ep_experts", "须整除模型的路由专家数（{0}）；可用 1..4096，输入为 {1}"},
+    {"ep_stage",
+     "ep x etp（{0} x {1}）须整除一个流水线段的 GPU 数（tp x cp x dp = {2}）：Megatron-Core "
+     "把专家并行折叠进这些秩；可用 "
+     "1..4096，输入为 {0}"},
+    {"whole_nodes", "须不超过一个节点，或为整数个节点（每节点 {0} 卡）；输入为 {1}"},
+    {"global_batch_multiple", "须为 micro_batch x 数据并行规模（{0} x {1} = {2}）的整数倍；输入为 {3}"},
+    {"vp_needs_pp", "需要 parallel.pp > 1（虚拟流水线段在一条流水线中交错）；当前 pp 为 1"},
+    {"vp_layers",
+     "每个虚拟段至少要有一层（比其他段少一层的首段或末段可把嵌入层或损失算作一层）：模型 {1} 层分到 {2} 段，各段 {0} "
+     "层，最多允许 {3}；可用 1..{4}，输入为 {5}"},
+    {"vp_micro_batches",
+     "需要每步的微批数（global_batch / (micro_batch x dp) = {0}）为 parallel.pp（{1}）的整数倍，与 Megatron-LM "
+     "的交错调度一致；当前 vp 为 {2}"},
+    {"fp8_unsupported", "\"fp8\" 需要 FP8 张量核心，{0} 没有；请用 {1}"},
+    {"bf16_unsupported",
+     "\"bf16\" 需要 BF16 张量核心，{0} 没有（目录列出了它不支持的精度）；请用 \"fp16\"（带损失缩放的混合精度）"},
+    {"pure_bf16_precision", "只适用于精度 \"bf16\"；当前精度为 \"{0}\""},
+    {"offload_needs_zero", "需要 parallel.zero >= 1（ZeRO-Offload 卸载的是已分片的优化器状态）；当前 zero 为 0"},
+    {"trainable_layers", "须不超过模型的层数（{0}）；输入为 {1}"},
+    {"mtp_framework",
+     "需要框架 \"megatron\"：Megatron-Core 才训练多 token 预测模块（--mtp-num-layers），框架 \"{0}\" 没有；输入为 {1}"},
+    {"activation_offload_layers",
+     "须不超过最小流水线段的层数（模型 {1} 层分 {2} 段，最小段 {0} 层）；0 表示卸载每一层；输入为 {3}"},
+};
+
 }  // namespace
+
+const char* input_error_chinese(std::string_view code) {
+  for (const InputErrorChinese& w : kInputErrorChinese)
+    if (code == w.code) return w.zh;
+  return nullptr;
+}
+
+std::string input_error_text(const InputError& e) {
+  const char* zh = g_lang == Lang::zh && !e.code.empty() ? input_error_chinese(e.code) : nullptr;
+  return zh ? e.field + "：" + fill_positional(zh, e.args) : e.message;
+}
 
 std::string link_notice_text(const LinkNotice& notice) {
   if (g_lang == Lang::en) return notice.message;
@@ -1150,8 +1222,11 @@ void set_language(Lang lang) { g_lang = lang; }
 const char* all_strings(Lang lang) {
   static std::array<std::string, 2> joined;
   std::string& out = joined[static_cast<size_t>(lang)];
-  if (out.empty())
+  if (out.empty()) {
     for (const Entry& e : kStrings) out += lang == Lang::zh ? e.zh : e.en;
+    if (lang == Lang::zh)
+      for (const InputErrorChinese& w : kInputErrorChinese) out += w.zh;
+  }
   return out.c_str();
 }
 

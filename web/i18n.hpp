@@ -6,6 +6,7 @@
 
 namespace llmplan {
 struct LinkNotice;
+struct InputError;
 struct DataPlacement;
 struct CheckpointPlacement;
 struct RdmaAdvice;
@@ -204,6 +205,11 @@ std::string memory_remedy_list(unsigned remedies);
 // A link notice in the UI language: the core's English message, or in Chinese its code's wording
 // (the reasons the core gives, such as a field's allowed range, stay as the core wrote them).
 std::string link_notice_text(const LinkNotice& notice);
+// An input error in the current language: the core's English message, or in Chinese its code's
+// wording with the same values (English where the code has none).
+std::string input_error_text(const InputError& e);
+// The Chinese wording of an input error code (wording.hpp), or nullptr.
+const char* input_error_chinese(std::string_view code);
 // The string named `name` (an enumerator's name, e.g. "t_tp"); false when there is none.
 bool string_named(std::string_view name, S& out);
 // The string named `name` in the UI language ("t_tp"), or `fallback` when there is none.

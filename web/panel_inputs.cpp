@@ -112,7 +112,7 @@ struct Row {
     if (error) {
       ImGui::PopStyleVar();
       ImGui::PopStyleColor();
-      text_wrapped(app.error.message.c_str(), &palette::kError);
+      text_wrapped(input_error_text(app.error).c_str(), &palette::kError);
     }
     bool changed = false;
     ImGui::TableSetColumnIndex(2);
@@ -687,7 +687,7 @@ bool plain_section(AppState& app, const Section& s) {
 bool draw_inputs(AppState& app) {
   if (!app.error.field.empty()) {
     char line[512];
-    std::snprintf(line, sizeof line, tr(S::input_error), app.error.field.c_str(), app.error.message.c_str());
+    std::snprintf(line, sizeof line, tr(S::input_error), app.error.field.c_str(), input_error_text(app.error).c_str());
     text_wrapped(line, &palette::kError);
   }
   bool changed = model_section(app);

@@ -63,7 +63,7 @@ bool read_measurement(AppState& app, const nlohmann::json* measured_on) {
   const ScenarioParse check = parse_scenario(doc.dump(), app_catalog(app));
   char line[1024];
   if (!check.scenario) {
-    std::snprintf(line, sizeof line, tr(S::log_refused), check.error.message.c_str());
+    std::snprintf(line, sizeof line, tr(S::log_refused), input_error_text(check.error).c_str());
     app.measure_status = line;
     app.measure_error = true;
     return false;

@@ -143,7 +143,7 @@ void details(const AppState& app) {
 void draw_memory(const AppState& app) {
   section_header(tr(S::section_result));
   if (!app.error.field.empty()) {
-    const std::string e = std::string(tr(S::invalid_input)) + tr(S::label_sep) + app.error.message;
+    const std::string e = std::string(tr(S::invalid_input)) + tr(S::label_sep) + input_error_text(app.error);
     text_wrapped(e.c_str(), &palette::kError);
   }
   if (!app.has_result) return;

@@ -171,7 +171,7 @@ void draw_form(AppState& app, PlannerState& p) {
   end_form();
   if (!p.error.field.empty() && error.field == p.error.field) {  // an error of the scenario part
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
-    ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), p.error.field.c_str(), p.error.message.c_str());
+    ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), p.error.field.c_str(), input_error_text(p.error).c_str());
     ImGui::PopStyleColor();
   }
 }

@@ -43,7 +43,7 @@ struct ErrorScope {
   void message(const InputError& e) {
     if (!active) return;
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
-    ImGui::TextWrapped("%s", e.message.c_str());
+    ImGui::TextWrapped("%s", input_error_text(e).c_str());
     ImGui::PopStyleColor();
   }
 };

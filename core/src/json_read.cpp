@@ -1,6 +1,8 @@
 // json_read.cpp: strict, non-throwing JSON field readers shared by the scenario and catalog.
 #include "json_read.hpp"
 
+#include "llmplan/wording.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -160,6 +162,14 @@ bool Reader::fail(const std::string& field, const std::string& message) {
   return false;
 }
 
+bool Reader::fail(const std::string& field, InputErrorCode code, std::initializer_list<std::string_view> args) {
+  if (!ok()) return false;
+  std::vector<std::string> values(args.begin(), args.end());
+  std::string message = field + ": " + fill_positional(input_error_english(code.code), values);
+  err_ = {field, std::move(message), code.code, std::move(values)};
+  return false;
+}
+
 std::string Reader::join(const std::string& path, const std::string& key) const {
   if (style_ == PathStyle::pointer) return path + "/" + key;
   return path.empty() ? key : path + "." + key;
@@ -202,21 +212,21 @@ std::string Reader::num(double v) {
 
 bool Reader::object(const json& v, const std::string& path) {
   if (v.is_object()) return true;
-  return fail(path.empty() ? (style_ == PathStyle::pointer ? "/" : "(scenario)") : path, "must be a JSON object");
+  return fail(path.empty() ? (style_ == PathStyle::pointer ? "/" : "(scenario)") : path, "object", {});
 }
 
 bool Reader::keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed) {
   for (const auto& [k, v] : obj.items()) {
     bool known = false;
     for (const char* a : allowed) known = known || k == a;
-    if (!known) return fail(join(path, k), "unknown field; allowed here: " + list(allowed));
+    if (!known) return fail(join(path, k), "unknown_field", {list(allowed)});
   }
   return true;
 }
 
 bool Reader::required(const json& obj, const std::string& path, std::initializer_list<const char*> names) {
   for (const char* n : names)
-    if (!obj.contains(n)) return fail(join(path, n), "is required");
+    if (!obj.contains(n)) return fail(join(path, n), "required", {});
   return true;
 }
 
@@ -224,12 +234,11 @@ bool Reader::integer(const json& obj, const char* key, const std::string& path, 
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
   const std::string f = join(path, key);
-  const std::string range =
-      "must be an integer in " + num(static_cast<double>(lo)) + ".." + num(static_cast<double>(hi));
-  if (!v.is_number()) return fail(f, range + "; got " + Reader::echo_value(v));
+  const std::string range = num(static_cast<double>(lo)) + ".." + num(static_cast<double>(hi));
+  if (!v.is_number()) return fail(f, "integer_range", {range, Reader::echo_value(v)});
   const double d = v.get<double>();
   if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-    return fail(f, range + "; got " + Reader::echo_value(v));
+    return fail(f, "integer_range", {range, Reader::echo_value(v)});
   out = static_cast<int>(d);
   return true;
 }
@@ -238,10 +247,10 @@ bool Reader::number(const json& obj, const char* key, const std::string& path, d
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
   const std::string f = join(path, key);
-  const std::string range = "must be a number in " + num(lo) + ".." + num(hi);
-  if (!v.is_number()) return fail(f, range + "; got " + Reader::echo_value(v));
+  const std::string range = num(lo) + ".." + num(hi);
+  if (!v.is_number()) return fail(f, "number_range", {range, Reader::echo_value(v)});
   const double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi) return fail(f, range + "; got " + Reader::echo_value(v));
+  if (!std::isfinite(d) || d < lo || d > hi) return fail(f, "number_range", {range, Reader::echo_value(v)});
   out = d;
   return true;
 }
@@ -254,9 +263,9 @@ bool Reader::positive(const json& obj, const char* key, const std::string& path,
     out.reset();
     return true;
   }
-  const std::string expect = nullable ? "must be > 0 or null" : "must be > 0";
   if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0)
-    return fail(join(path, key), expect + ", got " + Reader::echo_value(v));
+    return fail(join(path, key), nullable ? InputErrorCode("positive_or_null") : InputErrorCode("positive"),
+                {Reader::echo_value(v)});
   out = v.get<double>();
   return true;
 }
@@ -264,7 +273,7 @@ bool Reader::positive(const json& obj, const char* key, const std::string& path,
 bool Reader::boolean(const json& obj, const char* key, const std::string& path, bool& out) {
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
-  if (!v.is_boolean()) return fail(join(path, key), "must be true or false; got " + Reader::echo_value(v));
+  if (!v.is_boolean()) return fail(join(path, key), "boolean", {Reader::echo_value(v)});
   out = v.get<bool>();
   return true;
 }
@@ -272,7 +281,7 @@ bool Reader::boolean(const json& obj, const char* key, const std::string& path, 
 bool Reader::string(const json& obj, const char* key, const std::string& path, std::string& out) {
   if (!obj.contains(key)) return ok();
   const json& v = obj[key];
-  if (!v.is_string()) return fail(join(path, key), "must be a string; got " + Reader::echo_value(v));
+  if (!v.is_string()) return fail(join(path, key), "string", {Reader::echo_value(v)});
   out = v.get<std::string>();
   return true;
 }
@@ -284,7 +293,7 @@ bool Reader::keys(const json& obj, const std::string& path, const std::vector<st
     if (known) continue;
     std::string names;
     for (const std::string& a : allowed) names += (names.empty() ? "" : ", ") + std::string("\"") + a + "\"";
-    return fail(join(path, k), "unknown field; allowed here: " + names);
+    return fail(join(path, k), "unknown_field", {names});
   }
   return true;
 }
@@ -329,19 +338,18 @@ bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string
   const std::string range = field_range_text(f);
   switch (f.type) {
     case FieldType::integer:
-      return in_range(v, f, true) || r.fail(shown, "must be an integer in " + range + "; got " + Reader::echo_value(v));
+      return in_range(v, f, true) || r.fail(shown, "integer_range", {range, Reader::echo_value(v)});
     case FieldType::number:
-      return in_range(v, f, false) || r.fail(shown, "must be a number in " + range + "; got " + Reader::echo_value(v));
+      return in_range(v, f, false) || r.fail(shown, "number_range", {range, Reader::echo_value(v)});
     case FieldType::number_or_auto:
       return (v.is_string() && v.get<std::string>() == "auto") || in_range(v, f, false) ||
-             r.fail(shown, "must be \"auto\" or a number in " + range + "; got " + Reader::echo_value(v));
-    case FieldType::boolean:
-      return v.is_boolean() || r.fail(shown, "must be true or false; got " + Reader::echo_value(v));
-    case FieldType::id: return v.is_string() || r.fail(shown, "must be a string; got " + Reader::echo_value(v));
+             r.fail(shown, "auto_or_range", {range, Reader::echo_value(v)});
+    case FieldType::boolean: return v.is_boolean() || r.fail(shown, "boolean", {Reader::echo_value(v)});
+    case FieldType::id: return v.is_string() || r.fail(shown, "string", {Reader::echo_value(v)});
     case FieldType::choice:
-      if (!v.is_string()) return r.fail(shown, "must be a string; got " + Reader::echo_value(v));
+      if (!v.is_string()) return r.fail(shown, "string", {Reader::echo_value(v)});
       return choice_index(f, v.get<std::string>()) >= 0 ||
-             r.fail(shown, "must be one of " + names_text(f.choices) + "; got " + Reader::echo_value(v));
+             r.fail(shown, "one_of", {names_text(f.choices), Reader::echo_value(v)});
     case FieldType::list:
       if (!v.is_array()) return r.fail(shown, "must be an array of catalog ids");
       for (const json& x : v)
@@ -390,29 +398,23 @@ bool read_arch_fields(Reader& r, const json& o, const std::string& p, ModelArch&
 
 bool check_arch(Reader& r, const ModelArch& a, const std::string& p) {
   if (a.kv_heads > a.heads || a.heads % a.kv_heads != 0)
-    return r.fail(r.join(p, "kv_heads"), "must divide heads (" + Reader::num(a.heads) + ") and be at most heads; got " +
-                                             Reader::num(a.kv_heads));
+    return r.fail(r.join(p, "kv_heads"), "kv_heads_heads", {Reader::num(a.heads), Reader::num(a.kv_heads)});
   if (a.head_dim == 0 && a.attention == AttentionKind::mha && a.hidden % a.heads != 0)
-    return r.fail(r.join(p, "heads"), "must divide hidden (" + Reader::num(a.hidden) +
-                                          ") unless head_dim is given; got " + Reader::num(a.heads));
+    return r.fail(r.join(p, "heads"), "heads_hidden", {Reader::num(a.hidden), Reader::num(a.heads)});
   if (a.experts > 0 && (a.top_k < 1 || a.top_k > a.experts))
-    return r.fail(r.join(p, "top_k"), "must be in 1..experts (" + Reader::num(a.experts) + ") for an MoE model; got " +
-                                          Reader::num(a.top_k));
+    return r.fail(r.join(p, "top_k"), "top_k_experts", {Reader::num(a.experts), Reader::num(a.top_k)});
   if (a.experts > 0 && a.expert_ffn < 1)
-    return r.fail(r.join(p, "expert_ffn"), "must be at least 1 for an MoE model; got " + Reader::num(a.expert_ffn));
+    return r.fail(r.join(p, "expert_ffn"), "moe_expert_ffn", {Reader::num(a.expert_ffn)});
   if (a.experts == 0 && (a.top_k > 0 || a.shared_experts > 0 || a.expert_ffn > 0 || a.dense_layers > 0))
-    return r.fail(r.join(p, "experts"),
-                  "must be at least 1 when top_k, shared_experts, expert_ffn or dense_layers is given");
+    return r.fail(r.join(p, "experts"), "experts_needed", {});
   if (a.dense_layers > a.layers)
-    return r.fail(r.join(p, "dense_layers"),
-                  "must be at most layers (" + Reader::num(a.layers) + "); got " + Reader::num(a.dense_layers));
+    return r.fail(r.join(p, "dense_layers"), "at_most_layers", {Reader::num(a.layers), Reader::num(a.dense_layers)});
   if (a.sliding_layers > a.layers)
-    return r.fail(r.join(p, "sliding_layers"),
-                  "must be at most layers (" + Reader::num(a.layers) + "); got " + Reader::num(a.sliding_layers));
+    return r.fail(r.join(p, "sliding_layers"), "at_most_layers",
+                  {Reader::num(a.layers), Reader::num(a.sliding_layers)});
   if (a.attention == AttentionKind::mla &&
       (a.kv_lora_rank < 1 || a.qk_nope_head_dim + a.qk_rope_head_dim < 1 || a.v_head_dim < 1))
-    return r.fail(r.join(p, "attention"),
-                  "\"mla\" needs kv_lora_rank, qk_nope_head_dim or qk_rope_head_dim, and v_head_dim >= 1");
+    return r.fail(r.join(p, "attention"), "mla_dims", {});
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include "llmplan/fields.hpp"
 #include "llmplan/json_path.hpp"
 #include "llmplan/scenario.hpp"
+#include "llmplan/wording.hpp"
 
 namespace llmplan::detail {
 
@@ -56,6 +57,8 @@ class Reader {
   explicit Reader(InputError& err, PathStyle style = PathStyle::dotted) : err_(err), style_(style) {}
   bool ok() const { return err_.field.empty(); }
   bool fail(const std::string& field, const std::string& message);
+  // The same worded by `code` (kInputErrorWordings, wording.hpp) with its values.
+  bool fail(const std::string& field, InputErrorCode code, std::initializer_list<std::string_view> args);
 
   std::string join(const std::string& path, const std::string& key) const;
   std::string index(const std::string& path, size_t i) const;
@@ -88,7 +91,7 @@ class Reader {
       }
       ++i;
     }
-    return fail(join(path, key), "must be one of " + list(names) + "; got " + echo(s));
+    return fail(join(path, key), "one_of", {list(names), echo(s)});
   }
 
   static std::string list(std::initializer_list<const char*> names);

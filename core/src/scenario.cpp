@@ -451,11 +451,7 @@ namespace {
 bool check_context_parallel(Reader& r, const Scenario& s) {
   const int cp = s.parallel.cp;
   if (cp <= 1) return true;
-  if (s.seq_len % (2 * cp) != 0)
-    return r.fail("parallel.cp", "must split seq_len (" + n(s.seq_len) + ") into 2 x cp equal chunks (" +
-                                     "Megatron-Core's load-balanced causal ring attention gives each of the cp "
-                                     "ranks two of them), so 2 x cp must divide seq_len; allowed 1..1024, got " +
-                                     n(cp));
+  if (s.seq_len % (2 * cp) != 0) return r.fail("parallel.cp", "cp_chunks", {n(s.seq_len), n(cp)});
   return true;
 }
 
@@ -466,26 +462,13 @@ bool check_context_parallel(Reader& r, const Scenario& s) {
 bool check_expert_parallel(Reader& r, const Scenario& s) {
   const int ep = s.parallel.ep;
   const int etp = s.parallel.expert_tp();
-  if (s.parallel.tp % etp != 0)
-    return r.fail("parallel.etp", "must divide parallel.tp (" + n(s.parallel.tp) +
-                                      "): an expert splits over part of a tensor-parallel group; allowed 1.." +
-                                      n(s.parallel.tp) + ", got " + n(etp));
+  if (s.parallel.tp % etp != 0) return r.fail("parallel.etp", "etp_tp", {n(s.parallel.tp), n(etp)});
   if (ep <= 1) return true;
   const ModelArch& m = s.model;
-  if (!m.is_moe())
-    return r.fail("parallel.ep",
-                  "applies only to mixture-of-experts models (model.experts > 0): a dense model has no experts to "
-                  "split; allowed 1, got " +
-                      n(ep));
-  if (m.experts % ep != 0)
-    return r.fail("parallel.ep",
-                  "must divide the model's routed experts (" + n(m.experts) + "); allowed 1..4096, got " + n(ep));
+  if (!m.is_moe()) return r.fail("parallel.ep", "ep_dense", {n(ep)});
+  if (m.experts % ep != 0) return r.fail("parallel.ep", "ep_experts", {n(m.experts), n(ep)});
   const int stage_ranks = s.parallel.tp * s.parallel.cp * s.dp();
-  if (stage_ranks % (ep * etp) != 0)
-    return r.fail("parallel.ep",
-                  "ep x etp (" + n(ep) + " x " + n(etp) +
-                      ") must divide the GPUs of a pipeline stage (tp x cp x dp = " + n(stage_ranks) +
-                      "): Megatron-Core folds expert parallelism into those ranks; allowed 1..4096, got " + n(ep));
+  if (stage_ranks % (ep * etp) != 0) return r.fail("parallel.ep", "ep_stage", {n(ep), n(etp), n(stage_ranks)});
   return true;
 }
 
@@ -503,24 +486,18 @@ int fewest_stage_layers(const Scenario& s) {
 bool check_virtual_pipeline(Reader& r, const Scenario& s) {
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1) return true;
-  if (pp <= 1) return r.fail("parallel.vp", "needs parallel.pp > 1 (virtual stages interleave a pipeline); got pp 1");
+  if (pp <= 1) return r.fail("parallel.vp", "vp_needs_pp", {});
   const PipelineSplit split = pipeline_split(s.model.layers, pp);
   const int fewest = std::min(split.first, split.last);  // a middle stage has the most
   // A first or last stage one block short may count the embedding or the loss as its missing block
   // (vp_divides_stages: scenario.hpp).
   const int most = vp_divides_stages(split, pp, fewest + 1) ? fewest + 1 : fewest;
   if (vp > most)
-    return r.fail("parallel.vp",
-                  "needs at least one layer in every virtual stage (the embedding or the loss may stand "
-                  "for one in a first or last stage one layer short): stages of " +
-                      n(split.first) + (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last) +
-                      " of the model's " + n(s.model.layers) + " layers on " + n(pp) + " stages allow at most " +
-                      n(most) + "; allowed 1.." + n(std::min(most, 128)) + ", got " + n(vp));
+    return r.fail("parallel.vp", "vp_layers",
+                  {n(split.first) + (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last),
+                   n(s.model.layers), n(pp), n(most), n(std::min(most, 128)), n(vp)});
   const int m = s.grad_accum();
-  if (m % pp != 0)
-    return r.fail("parallel.vp", "needs the micro-batches per step (global_batch / (micro_batch x dp) = " + n(m) +
-                                     ") to be a multiple of parallel.pp (" + n(pp) +
-                                     "), as Megatron-LM's interleaved schedule does; got vp " + n(vp));
+  if (m % pp != 0) return r.fail("parallel.vp", "vp_micro_batches", {n(m), n(pp), n(vp)});
   return true;
 }
 
@@ -533,15 +510,6 @@ bool runs_precision(const Cluster& c, Precision p) {
   return p != Precision::bf16 || c.bf16;
 }
 
-std::string precision_refusal(const Cluster& c, Precision p) {
-  if (p == Precision::fp8)
-    return "\"fp8\" needs FP8 tensor cores, which " + c.accelerator + " does not have; use " +
-           (c.bf16 ? "\"bf16\"" : "\"fp16\"");
-  return "\"bf16\" needs BF16 tensor cores, which " + c.accelerator +
-         " does not have (the catalog lists its unsupported precisions); use \"fp16\" (mixed precision with loss "
-         "scaling)";
-}
-
 InputError validate_scenario(const Scenario& s) {
   InputError err;
   Reader r(err);
@@ -550,52 +518,39 @@ InputError validate_scenario(const Scenario& s) {
   const Cluster& c = s.cluster;
   if (!detail::check_arch(r, m, "model")) return err;
   if (m.heads % x.tp != 0)
-    r.fail("parallel.tp", "must divide the model's heads (" + n(m.heads) + "); got " + n(x.tp));
+    r.fail("parallel.tp", "tp_heads", {n(m.heads), n(x.tp)});
   else if (!pipeline_split(m.layers, x.pp).ok)
-    r.fail("parallel.pp",
-           "must split the model's " + n(m.layers) +
-               " layers into stages of ceil(layers / pp), the first and last taking the rest, none empty; "
-               "got " +
-               n(x.pp));
+    r.fail("parallel.pp", "pp_split", {n(m.layers), n(x.pp)});
   else if (!check_context_parallel(r, s))
     return err;  // the message names parallel.cp
   else if (c.gpus % (x.tp * x.cp * x.pp) != 0)
-    r.fail("cluster.gpus",
-           x.cp > 1 ? "must be a multiple of parallel.tp x parallel.cp x parallel.pp (" + n(x.tp * x.cp * x.pp) +
-                          "); got " + n(c.gpus)
-                    : "must be a multiple of parallel.tp x parallel.pp (" + n(x.tp * x.pp) + "); got " + n(c.gpus));
+    r.fail("cluster.gpus", x.cp > 1 ? InputErrorCode("gpus_tp_cp_pp") : InputErrorCode("gpus_tp_pp"),
+           {n(x.tp * x.cp * x.pp), n(c.gpus)});
   else if (!check_expert_parallel(r, s))
     return err;  // the message names parallel.ep
   else if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0)
-    r.fail("cluster.gpus",
-           "must be at most one node or a whole number of nodes of " + n(c.gpus_per_node) + " GPUs; got " + n(c.gpus));
+    r.fail("cluster.gpus", "whole_nodes", {n(c.gpus_per_node), n(c.gpus)});
   else if (s.global_batch > 0 && s.global_batch % (s.micro_batch * s.dp()) != 0)
-    r.fail("global_batch", "must be a multiple of micro_batch x data-parallel size (" + n(s.micro_batch) + " x " +
-                               n(s.dp()) + " = " + n(s.micro_batch * s.dp()) + "); got " + n(s.global_batch));
+    r.fail("global_batch", "global_batch_multiple",
+           {n(s.micro_batch), n(s.dp()), n(s.micro_batch * s.dp()), n(s.global_batch)});
   else if (!check_virtual_pipeline(r, s))
     return err;  // the message names parallel.vp
   else if (!runs_precision(c, s.precision))
-    r.fail("precision", precision_refusal(c, s.precision));
+    r.fail("precision",
+           s.precision == Precision::fp8 ? InputErrorCode("fp8_unsupported") : InputErrorCode("bf16_unsupported"),
+           {c.accelerator, c.bf16 ? "\"bf16\"" : "\"fp16\""});
   else if (s.pure_bf16 && s.precision != Precision::bf16)
-    r.fail("pure_bf16",
-           "applies only to precision \"bf16\"; got precision \"" + std::string(to_string(s.precision)) + "\"");
+    r.fail("pure_bf16", "pure_bf16_precision", {to_string(s.precision)});
   else if (x.offload != Offload::none && x.zero < 1)
-    r.fail("parallel.offload",
-           "needs parallel.zero >= 1 (ZeRO-Offload moves the sharded optimizer states); got zero 0");
+    r.fail("parallel.offload", "offload_needs_zero", {});
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)
-    r.fail("trainable_layers",
-           "must be at most the model's layers (" + n(m.layers) + "); got " + n(s.trainable_layers));
+    r.fail("trainable_layers", "trainable_layers", {n(m.layers), n(s.trainable_layers)});
   else if (s.techniques.mtp_layers > 0 && field_applies(field("techniques.mtp_layers"), s) &&
            s.framework != FrameworkKind::megatron)  // where it does not apply, check_fields_apply refuses it
-    r.fail("techniques.mtp_layers",
-           "needs framework \"megatron\": Megatron-Core trains multi-token prediction "
-           "modules (--mtp-num-layers), framework \"" +
-               std::string(to_string(s.framework)) + "\" has none; got " + n(s.techniques.mtp_layers));
+    r.fail("techniques.mtp_layers", "mtp_framework", {to_string(s.framework), n(s.techniques.mtp_layers)});
   else if (s.techniques.activation_offload_layers > fewest_stage_layers(s))
-    r.fail("techniques.activation_offload_layers", "must be at most the layers of the smallest pipeline stage (" +
-                                                       n(fewest_stage_layers(s)) + " of the model's " + n(m.layers) +
-                                                       " on " + n(x.pp) + " stages); 0 offloads every layer; got " +
-                                                       n(s.techniques.activation_offload_layers));
+    r.fail("techniques.activation_offload_layers", "activation_offload_layers",
+           {n(fewest_stage_layers(s)), n(m.layers), n(x.pp), n(s.techniques.activation_offload_layers)});
   return err;
 }
 

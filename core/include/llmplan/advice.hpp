@@ -9,6 +9,7 @@
 
 #include "llmplan/estimate.hpp"
 #include "llmplan/scenario.hpp"
+#include "llmplan/wording.hpp"
 
 namespace llmplan {
 
@@ -102,11 +103,6 @@ struct CheckWording {
 };
 extern const CheckWording kCheckWordings[];
 extern const size_t kCheckWordingCount;
-
-// `text` with every {name} of `args` replaced by its value.
-std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& args);
-// The same with the values named by position: {0} is args[0], {1} args[1].
-std::string fill_positional(std::string text, const std::vector<std::string>& args);
 
 // A planning rule of thumb: a link or disk passes at 80 % of what the plan expects; below that,
 // look for a misconfiguration (wrong NIC, PCIe link width, disk type) before training.

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "llmplan/model.hpp"
 #include "llmplan/units.hpp"
@@ -317,8 +319,15 @@ inline bool vp_divides_stages(const PipelineSplit& split, int pp, int vp) {
 }
 
 struct InputError {
+  InputError() = default;
+  InputError(std::string f, std::string m, std::string c = {}, std::vector<std::string> a = {})
+      : field(std::move(f)), message(std::move(m)), code(std::move(c)), args(std::move(a)) {}
   std::string field;    // JSON path, e.g. "parallel.tp"
   std::string message;  // full sentence naming the field, the allowed range and what was given
+  // The wording of the sentence after the field (kInputErrorWordings, wording.hpp) and its values,
+  // for the app to word in the user's language; empty for an error only worded in English.
+  std::string code;
+  std::vector<std::string> args;
 };
 
 struct ScenarioParse {
@@ -342,11 +351,10 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& inst
                        PricingMode mode, InputError& error);
 
 // Whether the cluster's tensor cores run precision `p` (the catalog's FP8 peak and unsupported
-// precisions), and the refusal naming it when they do not.
+// precisions); validate_scenario refuses it otherwise.
 bool runs_precision(const Cluster& c, Precision p);
 // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA GPUs and, through ROCm, AMD ones only.
 bool runs_qlora(const Cluster& c);
-std::string precision_refusal(const Cluster& c, Precision p);
 
 // An offering's list price per GPU-hour in USD in `mode` (CNY prices at `usd_to_cny`), or none
 // when the catalog has no price in that mode.
