@@ -626,3 +626,25 @@ TEST_CASE("a multi-node plan is refused on a provider without multi-node RDMA, a
   CHECK(kept["plans"][0]["provider_checks"][0]["ok"].is_null());
   CHECK(kept["plans"][0]["provider_checks"][0]["has"].is_null());
 }
+
+TEST_CASE("a question without a global batch plans 64 sequences for fine-tuning and 4M tokens for pretraining") {
+  // parse_question's rule, so that plans compare: 64 sequences for a fine-tune; for pretraining
+  // LLaMA's 4M-token batch, 4,194,304 / 4,096 = 1,024 sequences. The app says it chose the batch.
+  const QuestionParse tune = parse_question(
+      R"({"model": {"preset": "llama-3.1-8b"}, "method": "full", "tokens": 1e8, "seq_len": 4096, "objective": "min_cost"})",
+      builtin_catalog());
+  REQUIRE(tune.question);
+  CHECK(tune.default_global_batch);
+  CHECK(tune.question->base.global_batch == 64);
+  const QuestionParse pre = parse_question(R"({"model": {"preset": "llama-3.1-8b"}, "method": "pretrain",
+      "tokens": 1e9, "seq_len": 4096, "objective": "min_cost"})",
+                                           builtin_catalog());
+  REQUIRE(pre.question);
+  CHECK(pre.question->base.global_batch == 1024);
+  const QuestionParse given = parse_question(R"({"model": {"preset": "llama-3.1-8b"}, "tokens": 1e8,
+      "seq_len": 4096, "global_batch": 32, "objective": "min_cost"})",
+                                             builtin_catalog());
+  REQUIRE(given.question);
+  CHECK_FALSE(given.default_global_batch);
+  CHECK(given.question->base.global_batch == 32);
+}

@@ -265,6 +265,21 @@ bool same_plan(const PlanCandidate& a, const PlanCandidate& b) {
   return a.instance == b.instance && a.nodes == b.nodes && a.mode == b.mode;
 }
 
+// The plans table's columns: the figures a plan is chosen by (time, cost, MFU) come before the long
+// layout and reason, so that a laptop's screen shows them without scrolling the table sideways.
+enum PlanColumn : int {
+  kColNumber,
+  kColInstance,
+  kColProvider,
+  kColGpus,
+  kColTime,
+  kColCost,
+  kColMfu,
+  kColLayout,
+  kColWhy,
+  kPlanColumns
+};
+
 void sort_rows(PlannerState& p, const PlanResult& res) {
   if (p.order.size() != res.plans.size()) {
     p.order.resize(res.plans.size());
@@ -273,20 +288,21 @@ void sort_rows(PlannerState& p, const PlanResult& res) {
   auto key = [&](int i) -> double {
     const PlanCandidate& c = res.plans[static_cast<size_t>(i)];
     switch (p.sort_column) {
-      case 3: return c.gpus();
-      case 5: return c.total_hours;
-      case 6: return c.cost_usd;
-      case 7: return c.mfu;
+      case kColGpus: return c.gpus();
+      case kColTime: return c.total_hours;
+      case kColCost: return c.cost_usd;
+      case kColMfu: return c.mfu;
       default: return i;
     }
   };
   auto text = [&](int i) -> std::string {
     const PlanCandidate& c = res.plans[static_cast<size_t>(i)];
-    return p.sort_column == 1 ? c.instance->id : c.instance->provider;
+    return p.sort_column == kColInstance ? c.instance->id : c.instance->provider;
   };
+  const bool by_text = p.sort_column == kColInstance || p.sort_column == kColProvider;
   std::stable_sort(p.order.begin(), p.order.end(), [&](int a, int b) {
-    const bool less = p.sort_column == 1 || p.sort_column == 2 ? text(a) < text(b) : key(a) < key(b);
-    const bool more = p.sort_column == 1 || p.sort_column == 2 ? text(b) < text(a) : key(b) < key(a);
+    const bool less = by_text ? text(a) < text(b) : key(a) < key(b);
+    const bool more = by_text ? text(b) < text(a) : key(b) < key(a);
     return p.sort_descending ? more : less;
   });
 }
@@ -302,6 +318,19 @@ void uncalibrated_mark(const PlannerState& p, const PlanCandidate& c) {
   item_tooltip(tr(S::t_not_calibrated));
 }
 
+// The global batch every plan trains: one for all, so that plans compare. Where the inputs leave
+// it at 0 (one micro-batch a GPU for an estimate) the planner chose it, and says so.
+void batch_line(const PlannerRun& r) {
+  if (!r.parse.question) return;
+  const Scenario& b = r.parse.question->base;
+  char line[256];
+  std::snprintf(line, sizeof line, tr(S::plan_batch_fmt), b.global_batch,
+                format_count(static_cast<double>(b.global_batch) * b.seq_len).c_str());
+  std::string text = line;
+  if (r.parse.default_global_batch) text += tr(S::plan_batch_default);
+  text_wrapped_disabled(text.c_str());
+}
+
 void draw_table(PlannerState& p, const PlanResult& res) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable |
@@ -309,16 +338,17 @@ void draw_table(PlannerState& p, const PlanResult& res) {
   // Eight plans in view, each two lines (the figure and its 80 % range), under the header.
   const float rows_h = ImGui::GetTextLineHeightWithSpacing() *
                        (std::min<float>(8.0f, static_cast<float>(res.plans.size())) * 2.0f + 1.6f);
-  if (!ImGui::BeginTable("plans", 9, flags, ImVec2(0, rows_h))) return;
+  if (!ImGui::BeginTable("plans", kPlanColumns, flags, ImVec2(0, rows_h))) return;
   ImGui::TableSetupScrollFreeze(2, 1);
+  // In PlanColumn's order.
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_DefaultSort);
   ImGui::TableSetupColumn(tr(S::col_instance));
   ImGui::TableSetupColumn(tr(S::col_provider));
   ImGui::TableSetupColumn(tr(S::col_gpus));
-  ImGui::TableSetupColumn(tr(S::col_layout), ImGuiTableColumnFlags_NoSort);
   ImGui::TableSetupColumn(tr(S::col_time));
   ImGui::TableSetupColumn(tr(S::col_cost));
   ImGui::TableSetupColumn(tr(S::col_mfu));
+  ImGui::TableSetupColumn(tr(S::col_layout), ImGuiTableColumnFlags_NoSort);
   ImGui::TableSetupColumn(tr(S::col_why), ImGuiTableColumnFlags_NoSort);
   ImGui::TableHeadersRow();
   if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
@@ -336,7 +366,7 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     const int i = p.order[row];
     const PlanCandidate& c = res.plans[static_cast<size_t>(i)];
     ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
+    ImGui::TableSetColumnIndex(kColNumber);
     char label[32];
     std::snprintf(label, sizeof label, "%d##plan%d", i + 1, i);
     const bool selected = p.selected && same_plan(*p.selected, c);
@@ -344,29 +374,29 @@ void draw_table(PlannerState& p, const PlanResult& res) {
     char id[32];
     std::snprintf(id, sizeof id, "planner.row.%d", i);
     record_widget(id);
-    ImGui::TableSetColumnIndex(1);
+    ImGui::TableSetColumnIndex(kColInstance);
     ImGui::TextUnformatted(c.instance->id.c_str());
     if (c.mode == PricingMode::spot) ImGui::TextColored(palette::kNotice, "%s", tr(S::price_mode_spot));
     uncalibrated_mark(p, c);
-    ImGui::TableSetColumnIndex(2);
+    ImGui::TableSetColumnIndex(kColProvider);
     ImGui::TextUnformatted(c.instance->provider.c_str());
-    ImGui::TableSetColumnIndex(3);
+    ImGui::TableSetColumnIndex(kColGpus);
     ImGui::Text("%d", c.gpus());
-    ImGui::TableSetColumnIndex(4);
-    ImGui::TextUnformatted(layout_label(c).c_str());
-    ImGui::TableSetColumnIndex(5);
+    ImGui::TableSetColumnIndex(kColTime);
     ImGui::TextUnformatted(format_duration(c.total_hours * 3600).c_str());
     ImGui::TextDisabled("%s", time_range(c).c_str());  // its 80 % range
-    ImGui::TableSetColumnIndex(6);
+    ImGui::TableSetColumnIndex(kColCost);
     ImGui::TextUnformatted(plan_money(c.cost_usd).c_str());
     ImGui::TextDisabled("%s", cost_range(c).c_str());
     if (const std::string billed = billed_text(c); !billed.empty()) {
       ImGui::TextColored(palette::kWarning, "%s", billed.c_str());
       item_tooltip(tr(S::t_billed));
     }
-    ImGui::TableSetColumnIndex(7);
+    ImGui::TableSetColumnIndex(kColMfu);
     ImGui::TextUnformatted(format_percent(c.mfu).c_str());
-    ImGui::TableSetColumnIndex(8);
+    ImGui::TableSetColumnIndex(kColLayout);
+    ImGui::TextUnformatted(layout_label(c).c_str());
+    ImGui::TableSetColumnIndex(kColWhy);
     ImGui::TextUnformatted(plan_why_text(res.why_data[static_cast<size_t>(i)], layout_label(c)).c_str());
   }
   ImGui::EndTable();
@@ -848,7 +878,7 @@ bool draw_planner(AppState& app) {
     g_currency = cny ? Currency::cny : Currency::usd;
     g_usd_to_cny = q.base.pricing.usd_to_cny;
   }
-  ImGui::TextDisabled("%s", tr(S::planner_question));
+  text_wrapped_disabled(tr(S::planner_question));
   draw_form(app, p);
   const bool running = p.run && p.run->planner;
   if (!running) {
@@ -893,6 +923,7 @@ bool draw_planner(AppState& app) {
   ImGui::TextDisabled(tr(S::searched_summary), format_count(static_cast<double>(res.space)).c_str(),
                       format_count(static_cast<double>(res.evaluated)).c_str(), res.offerings,
                       format_duration(r.elapsed_ms / 1000).c_str());
+  batch_line(r);
   if (r.fragment != app.fragment && p.used_fragment != app.fragment) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
     ImGui::TextWrapped("%s", tr(S::stale_question));
@@ -910,7 +941,7 @@ bool draw_planner(AppState& app) {
       line += tr(reasons[i]);
       line += " " + format_count(static_cast<double>(res.rejected[i]));
     }
-    ImGui::TextDisabled("%s", line.c_str());
+    text_wrapped_disabled(line.c_str());
   }
   if (res.plans.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);

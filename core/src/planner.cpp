@@ -918,6 +918,7 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
   // One global batch for every layout, so plans are comparable: the user's, else 4M tokens
   // for pretraining (LLaMA's batch) and 64 sequences for fine-tuning.
   if (q.base.global_batch <= 0) {
+    out.default_global_batch = true;
     const bool pre = q.base.method == Method::pretrain || q.base.method == Method::continued;
     q.base.global_batch = pre ? std::max(1, static_cast<int>(std::lround(4194304.0 / q.base.seq_len))) : 64;
   }

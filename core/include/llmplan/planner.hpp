@@ -217,7 +217,8 @@ struct PlanJsonResponse {
 struct QuestionParse {
   std::optional<Question> question;  // empty when the question is invalid
   InputError error;
-  std::string scenario_json;  // the question without objective/constraints/top_n
+  std::string scenario_json;          // the question without objective/constraints/top_n
+  bool default_global_batch = false;  // the question left global_batch at 0: the planner chose it (below)
 };
 // Parses {"objective", "constraints", "top_n", ...scenario fields without cluster/parallel};
 // the global batch defaults to 4M tokens (pretraining) or 64 sequences (fine-tuning).
