@@ -14,6 +14,7 @@
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
+#include "llmplan/link.hpp"
 #include "llmplan/planner.hpp"
 #include "llmplan/units.hpp"
 
@@ -284,5 +285,22 @@ TEST_CASE("the app words every input error code in Chinese with the same values,
   CHECK(web::input_error_text(big.error) == "cluster.gpus：须为 1..1000000 之间的整数；输入为 5000000000");
   // An error without a code keeps its English in Chinese.
   CHECK(web::input_error_text(InputError{"model.preset", "model.preset: unknown"}) == "model.preset: unknown");
+  web::set_language(web::Lang::en);
+}
+
+TEST_CASE("a link notice whose reason is an input error words that reason in Chinese") {
+  // 12 GPUs of 8 a node: the link falls back to the default count, and says why in the app's language.
+  const LinkDecode d = decode_link("v=1&m=llama-3.1-8b&n=12", builtin_catalog());
+  REQUIRE(d.notices.size() == 1);
+  const LinkNotice& n = d.notices[0];
+  CHECK(n.code == "invalid_default");
+  CHECK(n.reason_code == "whole_nodes");
+  web::set_language(web::Lang::en);
+  CHECK(web::link_notice_text(n) ==
+        "must be at most one node or a whole number of nodes of 8 GPUs; got 12; the default is used");
+  web::set_language(web::Lang::zh);
+  const std::string zh = web::link_notice_text(n);
+  CHECK(zh.find("须不超过一个节点，或为整数个节点（每节点 8 卡）；输入为 12") == 0);
+  CHECK(zh.find("must") == std::string::npos);
   web::set_language(web::Lang::en);
 }

@@ -1205,7 +1205,10 @@ std::string link_notice_text(const LinkNotice& notice) {
   for (const NoticeWording& w : kNoticeWordings) {
     if (notice.code != w.code) continue;
     std::string out = tr(w.text);
-    for (const auto& [name, value] : notice.args) {
+    // A reason that is an input error with a code reads in Chinese too.
+    const char* reason_zh = notice.reason_code.empty() ? nullptr : input_error_chinese(notice.reason_code);
+    for (const auto& [name, given] : notice.args) {
+      const std::string value = name == "reason" && reason_zh ? fill_positional(reason_zh, notice.reason_args) : given;
       const std::string key = "{" + name + "}";
       for (size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
         out.replace(at, key.size(), value);

@@ -435,9 +435,15 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
     }
     std::string why = err.message;  // the notice names the field: drop the message's own prefix
     if (why.rfind(err.field + ": ", 0) == 0) why.erase(0, err.field.size() + 2);
+    // Every notice below gives `err` as its reason: with its code, the app words it in its language.
+    const auto note = [&](LinkNotice n) {
+      n.reason_code = err.code;
+      n.reason_args = err.args;
+      out.notices.push_back(std::move(n));
+    };
     std::string dumped = doc.dump();
     if (std::find(seen.begin(), seen.end(), dumped) != seen.end()) {
-      out.notices.push_back({err.field, why, "invalid", {{"reason", why}}});
+      note({err.field, why, "invalid", {{"reason", why}}});
       return;
     }
     seen.push_back(std::move(dumped));
@@ -457,25 +463,25 @@ void repair(json& doc, const Catalog& catalog, LinkDecode& out) {
     }
     if (drop.empty() && err.field.rfind("model", 0) == 0) {
       doc["model"] = {{"preset", kDefaultLinkModel}};
-      out.notices.push_back(invalid_model(err.field, why));
+      note(invalid_model(err.field, why));
       continue;
     }
     if (drop.empty() || drop == "model") {
       if (json_at(doc, "model") && drop == "model") {
         doc["model"] = {{"preset", kDefaultLinkModel}};
-        out.notices.push_back(invalid_model(err.field, why));
+        note(invalid_model(err.field, why));
         continue;
       }
-      out.notices.push_back({err.field, why, "invalid", {{"reason", why}}});
+      note({err.field, why, "invalid", {{"reason", why}}});
       return;  // nothing left to drop: the document stays invalid
     }
     if (drop == err.field)
-      out.notices.push_back({drop, why + "; the default is used", "invalid_default", {{"reason", why}}});
+      note({drop, why + "; the default is used", "invalid_default", {{"reason", why}}});
     else
-      out.notices.push_back({drop,
-                             why + " (" + drop + " dropped); the default is used",
-                             "invalid_dropped",
-                             {{"reason", why}, {"dropped", drop}}});
+      note({drop,
+            why + " (" + drop + " dropped); the default is used",
+            "invalid_dropped",
+            {{"reason", why}, {"dropped", drop}}});
     json_erase(doc, drop);
   }
 }

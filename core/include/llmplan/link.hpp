@@ -41,6 +41,10 @@ struct LinkNotice {
   std::string message;                                         // what happened to it
   std::string code;                                            // what kind of notice: see kLinkNoticeCodes
   std::vector<std::pair<std::string, std::string>> args = {};  // the values the message names, by name
+  // For a notice whose {reason} is an input error: that error's code and values (InputError), so
+  // that the app can word the reason in its language. Not part of the notices' JSON.
+  std::string reason_code = {};
+  std::vector<std::string> reason_args = {};
 };
 
 // Every notice code decode_link() and open_link() give, with the names of its args.
