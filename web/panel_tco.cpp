@@ -400,13 +400,13 @@ bool draw_tco(AppState& app) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     changed = draw_form(app);
-    if (!t.error.field.empty()) text_wrapped(t.error.message.c_str(), &palette::kError);
+    if (!t.error.field.empty()) text_wrapped(input_error_text(t.error).c_str(), &palette::kError);
     ImGui::TableNextColumn();
     draw_answer(t);
     ImGui::EndTable();
   } else {
     changed = draw_form(app);
-    if (!t.error.field.empty()) text_wrapped(t.error.message.c_str(), &palette::kError);
+    if (!t.error.field.empty()) text_wrapped(input_error_text(t.error).c_str(), &palette::kError);
     draw_answer(t);
   }
   if (changed) tco_update(app);

@@ -170,6 +170,11 @@ bool Reader::fail(const std::string& field, InputErrorCode code, std::initialize
   return false;
 }
 
+bool Reader::fail_inside(const std::string& prefix, const InputError& inner) {
+  if (ok()) err_ = {prefix + inner.field, prefix + inner.message, inner.code, inner.args};
+  return false;
+}
+
 std::string Reader::join(const std::string& path, const std::string& key) const {
   if (style_ == PathStyle::pointer) return path + "/" + key;
   return path.empty() ? key : path + "." + key;

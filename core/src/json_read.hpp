@@ -59,6 +59,8 @@ class Reader {
   bool fail(const std::string& field, const std::string& message);
   // The same worded by `code` (kInputErrorWordings, wording.hpp) with its values.
   bool fail(const std::string& field, InputErrorCode code, std::initializer_list<std::string_view> args);
+  // `inner`, an error of a document read inside this one, named under `prefix` ("workload.scenario.").
+  bool fail_inside(const std::string& prefix, const InputError& inner);
 
   std::string join(const std::string& path, const std::string& key) const;
   std::string index(const std::string& path, size_t i) const;

@@ -848,9 +848,9 @@ bool read_question(Reader& r, const nlohmann::json& root, Question& q) {
     }
   k.debug_hours = number("constraints.debug_hours", k.debug_hours);
   if (q.objective == Objective::min_cost_under_deadline && q.constraints.deadline_days <= 0)
-    return r.fail("constraints.deadline_days", "is required by objective \"min_cost_under_deadline\"");
+    return r.fail("constraints.deadline_days", "required_by_objective", {"min_cost_under_deadline"});
   if (q.objective == Objective::min_time_under_budget && q.constraints.budget_usd <= 0)
-    return r.fail("constraints.budget_usd", "is required by objective \"min_time_under_budget\"");
+    return r.fail("constraints.budget_usd", "required_by_objective", {"min_time_under_budget"});
   return true;
 }
 
@@ -911,8 +911,7 @@ QuestionParse parse_question(std::string_view text, const Catalog& catalog) {
                       "the trial's own must be given"),
                out;
   if (q.base.training_tokens() <= 0) {
-    r.fail("tokens",
-           "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost");
+    r.fail("tokens", "planner_tokens", {});
     return out;
   }
   // One global batch for every layout, so plans are comparable: the user's, else 4M tokens

@@ -210,16 +210,11 @@ bool read_workload(Reader& r, const json& root, const Catalog& c, const Calibrat
     q.workload_from = "gpu_hours_per_month";
   } else {
     const ScenarioParse s = parse_scenario(o["scenario"].dump(), c);
-    if (!s.scenario)
-      return r.fail("workload.scenario." + s.error.field, s.error.message.substr(s.error.field.size() + 2));
+    if (!s.scenario) return r.fail_inside("workload.scenario.", s.error);
     if (s.scenario->cluster.accelerator != q.accelerator)
-      return r.fail("workload.scenario", "runs on " + s.scenario->cluster.accelerator + ", not on the servers' " +
-                                             q.accelerator + ": its GPU-hours would differ");
+      return r.fail("workload.scenario", "tco_other_accelerator", {s.scenario->cluster.accelerator, q.accelerator});
     const EstimateResult e = estimate(*s.scenario, cal);
-    if (!(e.reliability.gpu_hours > 0))
-      return r.fail("workload.scenario.tokens",
-                    "is needed (or storage.dataset_tokens): without tokens the run has no "
-                    "GPU-hours to fill the servers with");
+    if (!(e.reliability.gpu_hours > 0)) return r.fail("workload.scenario.tokens", "tco_tokens", {});
     // The run happens once within the horizon: its GPU-hours spread over the months.
     q.workload_gpu_hours_per_month = e.reliability.gpu_hours / q.horizon_months;
     q.workload_from = "scenario";
@@ -227,10 +222,9 @@ bool read_workload(Reader& r, const json& root, const Catalog& c, const Calibrat
   q.utilisation = q.workload_gpu_hours_per_month / capacity;
   if (q.utilisation > 1) {
     const double servers = std::ceil(q.workload_gpu_hours_per_month / (q.gpus_per_server * kHoursPerMonth));
-    return r.fail("workload", "needs " + Reader::num(std::round(q.workload_gpu_hours_per_month)) +
-                                  " GPU-hours a month, more than the " + std::to_string(q.count * q.gpus_per_server) +
-                                  " GPUs give (" + Reader::num(capacity) + "): set servers.count to at least " +
-                                  Reader::num(servers));
+    return r.fail("workload", "tco_capacity",
+                  {Reader::num(std::round(q.workload_gpu_hours_per_month)), std::to_string(q.count * q.gpus_per_server),
+                   Reader::num(capacity), Reader::num(servers)});
   }
   return true;
 }

@@ -41,6 +41,15 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
     {"experts_needed", "must be at least 1 when top_k, shared_experts, expert_ffn or dense_layers is given"},
     {"at_most_layers", "must be at most layers ({0}); got {1}"},
     {"mla_dims", "\"mla\" needs kv_lora_rank, qk_nope_head_dim or qk_rope_head_dim, and v_head_dim >= 1"},
+    // Planner questions and own-or-rent questions.
+    {"required_by_objective", "is required by objective \"{0}\""},
+    {"planner_tokens",
+     "the planner needs the training tokens (or storage.dataset_tokens x epochs) to compare time and cost"},
+    {"tco_other_accelerator", "runs on {0}, not on the servers' {1}: its GPU-hours would differ"},
+    {"tco_tokens",
+     "is needed (or storage.dataset_tokens): without tokens the run has no GPU-hours to fill the servers with"},
+    {"tco_capacity",
+     "needs {0} GPU-hours a month, more than the {1} GPUs give ({2}): set servers.count to at least {3}"},
     // Fields that must agree with each other (validate_scenario).
     {"tp_heads", "must divide the model's heads ({0}); got {1}"},
     {"pp_split",
