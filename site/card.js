@@ -69,8 +69,8 @@
         ownHour: '自购每使用卡时', utilisation: '利用率 {u}', breakEven: '对比{mode}的回本时间',
         never: '不会回本', months: '{m} 个月', above: '利用率高于 {u} 时自购更划算',
         modes: { on_demand: '按需', reserved_1yr: '预留 1 年', reserved_3yr: '预留 3 年', spot: '竞价' },
-        tcoNotices: { left_out: '{f}：没有有来源的默认值，此项成本未计入',
-                      us_figure_used: '{f}：没有有来源的国内数据，使用美国数据换算' },
+        tcoNotices: { left_out: '{f}：没有带出处的默认值，此项成本未计入',
+                      us_figure_used: '{f}：没有带出处的国内数据，使用美国数据换算' },
         // Link notices by the core's code (kLinkNoticeCodes); English shows the core's message.
         linkNotices: {
           link_too_long: '链接超过 {max} 个字符，超出部分已忽略',
@@ -89,7 +89,7 @@
           invalid_model: '{reason}；已改用模型 {model}',
           invalid: '{reason}',
           missing_model: '缺少模型，已使用 {model}',
-          question_scenario_only: '这是规划器问题：此处显示它的场景，规划器本身用 `llmplan plan` 运行',
+          question_scenario_only: '这是规划器问题：此处显示它的场景，规划器本身用命令 llmplan plan 运行',
           catalog_damaged: '该链接的目录版本已损坏：{reason}',
           catalog_release_missing: '无法加载目录版本 {version}（离线且未缓存？）：数字改用目录 {used}'
         }

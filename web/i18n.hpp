@@ -46,7 +46,7 @@ enum class Lang { en, zh };
   X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(providers) \
   X(accelerators) X(any_all) \
   X(n_selected) X(clear_selection) X(spot_allowed) X(run_planner) X(cancel) X(planner_hint) X(searching) X(cancelled) \
-  X(searched_summary) X(plan_batch_fmt) X(plan_batch_default) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \
+  X(searched_summary) X(no_plan_deadline) X(no_plan_budget) X(no_plan_memory) X(plan_batch_fmt) X(plan_batch_default) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \
   X(rej_deadline) X(rej_budget) X(rej_no_price) X(rej_software) X(rej_network) X(no_plan) X(col_instance) \
   X(col_layout) \
   X(col_time) X(col_cost) X(col_mfu) X(col_why) X(layout_fmt) X(cpu_offload) X(pareto_title) X(axis_time) X(axis_cost) \
@@ -108,7 +108,7 @@ enum class Lang { en, zh };
   X(w_pcie_only_gpus) X(w_checkpoints_on_local_disk) X(w_offload_exceeds_host_ram) X(w_comm_dominates) X(w_no_price) \
   X(w_spot_without_rate) X(cat_accelerators) X(cat_instances) X(cat_models) X(col_id) X(col_name) \
   X(col_vendor) X(col_memory) \
-  X(col_hbm) X(col_bf16) X(col_fp8) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) \
+  X(col_hbm) X(col_bf16) X(fp16_stand_in) X(t_fp16_stand_in) X(col_fp8) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) \
   X(col_on_demand) \
   X(col_spot) X(col_params) X(col_context) X(use) X(override_price) X(apply) X(remove) X(add_gpu) X(based_on) \
   X(gpu_id) X(gpu_name) \

@@ -166,7 +166,10 @@ bool accelerators_view(AppState& app, float height) {
           case 1: cell_text(a.vendor); break;
           case 2: cell_text(opt(a.memory_gb)); break;
           case 3: cell_text(opt(a.memory_bw_gb_per_s)); break;
-          case 4: cell_text(opt(a.half_dense_tflops())); break;
+          case 4:  // the FP16 peak stands in where the BF16 one is not published or not there (V100)
+            cell_text(a.bf16_dense_tflops ? opt(a.bf16_dense_tflops) : opt(a.fp16_dense_tflops) + tr(S::fp16_stand_in));
+            if (!a.bf16_dense_tflops) item_tooltip(tr(S::t_fp16_stand_in));
+            break;
           case 5: cell_text(opt(a.fp8_dense_tflops)); break;
           case 6: cell_text(a.as_of); break;
           case 7: source_cell(a); break;

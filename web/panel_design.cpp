@@ -12,6 +12,7 @@
 #include "gl_heatmap.hpp"
 #include "i18n.hpp"
 #include "imgui.h"
+#include "llmplan/report.hpp"
 #include "llmplan/units.hpp"
 #include "palette.hpp"
 #include "platform.hpp"
@@ -57,8 +58,14 @@ void update_values(DesignState& d) {
   }
 }
 
-std::string metric_text(const DesignState& d, double v) {
-  return d.show_time ? format_duration(v * 3600) : format_money(v, Currency::usd);
+// A cost in the scenario's currency, at the exchange rate its estimate used.
+std::string design_money(const AppState& app, double usd) {
+  const Currency c = app.scenario.pricing.currency;
+  return format_money(usd_in(usd, c, app.result.cost), c);
+}
+
+std::string metric_text(const AppState& app, const DesignState& d, double v) {
+  return d.show_time ? format_duration(v * 3600) : design_money(app, v);
 }
 
 void use_cell(AppState& app, DesignState& d, const PlanCandidate& c) {
@@ -128,15 +135,14 @@ void draw_grid(AppState& app, DesignState& d) {
                 p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch,
                 recompute_name(p.layout.recompute));
     ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(p.total_hours * 3600).c_str(),
-                tr(S::col_cost), format_money(p.cost_usd, Currency::usd).c_str(), tr(S::col_mfu),
-                format_percent(p.mfu).c_str());
+                tr(S::col_cost), design_money(app, p.cost_usd).c_str(), tr(S::col_mfu), format_percent(p.mfu).c_str());
     ImGui::TextDisabled("%s", tr(S::click_to_use));
     if (clicked) use_cell(app, d, p);
   }
   ImGui::EndTooltip();
 }
 
-void draw_legend(DesignState& d) {
+void draw_legend(const AppState& app, DesignState& d) {
   const DesignGrid& g = d.space->grid();
   const double lo = d.show_time ? g.min_hours : g.min_cost_usd, hi = d.show_time ? g.max_hours : g.max_cost_usd;
   if (hi <= 0) return;
@@ -153,7 +159,7 @@ void draw_legend(DesignState& d) {
     const double v = hi > lo * 1.0001 ? lo * std::pow(hi / lo, t) : lo;
     const float x = a.x + static_cast<float>(t) * (b.x - a.x);
     dl->AddLine(ImVec2(x, b.y), ImVec2(x, b.y + 0.3f * em()), label);
-    const std::string s = metric_text(d, v);
+    const std::string s = metric_text(app, d, v);
     const float tw = ImGui::CalcTextSize(s.c_str()).x;
     dl->AddText(ImVec2(std::max(origin.x, x - tw / 2), b.y + 0.35f * em()), label, s.c_str());
   }
@@ -212,7 +218,7 @@ bool draw_design(AppState& app) {
                         format_duration(d.elapsed_ms / 1000).c_str());
   }
   draw_grid(app, d);
-  draw_legend(d);
+  draw_legend(app, d);
   ImGui::TextDisabled("%s", tr(S::design_grey));
   return more;
 }

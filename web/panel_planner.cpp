@@ -318,6 +318,23 @@ void uncalibrated_mark(const PlannerState& p, const PlanCandidate& c) {
   item_tooltip(tr(S::t_not_calibrated));
 }
 
+// Why no plan came out, from what the search rejected: the constraints that rejected layouts, and
+// the offerings' missing multi-node prices (a CNY question's usual cause).
+void no_plan_text(const PlannerRun& r, const PlanResult& res) {
+  const auto rejected = [&res](RejectReason why) { return res.rejected[static_cast<int>(why)] > 0; };
+  std::string text = tr(S::no_plan);
+  if (r.parse.question) {
+    const Constraints& k = r.parse.question->constraints;
+    if (k.deadline_days > 0 && rejected(RejectReason::deadline)) text += tr(S::no_plan_deadline);
+    if (k.budget_usd > 0 && rejected(RejectReason::budget)) text += tr(S::no_plan_budget);
+  }
+  if (rejected(RejectReason::memory)) text += tr(S::no_plan_memory);
+  ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
+  ImGui::TextWrapped("%s", text.c_str());
+  if (res.one_machine_only) ImGui::TextWrapped("%s", tr(S::n_one_machine_only));
+  ImGui::PopStyleColor();
+}
+
 // The global batch every plan trains: one for all, so that plans compare. Where the inputs leave
 // it at 0 (one micro-batch a GPU for an estimate) the planner chose it, and says so.
 void batch_line(const PlannerRun& r) {
@@ -944,9 +961,7 @@ bool draw_planner(AppState& app) {
     text_wrapped_disabled(line.c_str());
   }
   if (res.plans.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
-    ImGui::TextWrapped("%s", tr(S::no_plan));
-    ImGui::PopStyleColor();
+    no_plan_text(r, res);
     return more;
   }
   if (ImGui::SmallButton(tr(S::download_csv))) platform_download("llmplan-plans.csv", "text/csv", plans_csv(res));
