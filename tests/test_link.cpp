@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 27);
+    CHECK(kModelVersion == 28);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -404,6 +404,7 @@ TEST_SUITE("links") {
         {25, 1, "2026-12-05", "ZeRO-1/2's data-parallel exchange as the frameworks run it"},
         {26, 3, "2026-12-05", "scale-up link's all-reduce bus bandwidth"},
         {27, 1, "2026-12-06", "usd_per_billion_tokens divides"},
+        {28, 1, "2026-12-06", "QLoRA with framework hf recomputes"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

@@ -10,6 +10,7 @@
 #include "llmplan/scenario.hpp"
 
 using namespace llmplan;
+using nlohmann::json;
 
 namespace {
 ScenarioParse parse(const std::string& text) { return parse_scenario(text, builtin_catalog()); }
@@ -366,4 +367,34 @@ TEST_CASE("multi-token prediction modules: Megatron only, for full training, 0..
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "techniques": {"mtp_layers": 1}})",
                 "techniques.mtp_layers", "applies only");
   check_rejects("{" + m + R"(, "techniques": {"mtp_layers": 9}})", "techniques.mtp_layers", "0..8");
+}
+
+TEST_CASE("QLoRA with Hugging Face recomputes every block unless the scenario says otherwise") {
+  // PEFT's prepare_model_for_kbit_training(model, use_gradient_checkpointing=True) turns gradient
+  // checkpointing on by default (peft/utils/other.py); torchtune, LoRA and an explicit choice do not
+  // follow it.
+  const auto recompute = [](const char* text) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario, p.error.message);
+    return p.scenario->parallel.recompute;
+  };
+  CHECK(recompute(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora"})") == Recompute::full);
+  CHECK(recompute(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "parallel": {"recompute": "none"}})") ==
+        Recompute::none);
+  CHECK(recompute(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "framework": "torchtune"})") ==
+        Recompute::none);
+  CHECK(recompute(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora"})") == Recompute::none);
+  // Written back, an explicit "none" stays (else the default would turn it into full), and the
+  // default is left out.
+  const ScenarioParse none =
+      parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora", "parallel": {"recompute": "none"}})",
+                     builtin_catalog());
+  REQUIRE(none.scenario);
+  const json written = json::parse(write_scenario_input(*none.scenario, builtin_catalog()));
+  CHECK(written["parallel"]["recompute"] == "none");
+  const ScenarioParse dflt =
+      parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "qlora"})", builtin_catalog());
+  REQUIRE(dflt.scenario);
+  const json plain = json::parse(write_scenario_input(*dflt.scenario, builtin_catalog()));
+  CHECK_FALSE(plain.contains("parallel"));
 }

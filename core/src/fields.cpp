@@ -242,7 +242,7 @@ const FieldSpec kFields[] = {
      .stage = kInput, .ref = REF(parallel.sequence_parallel)},
     {.path = "parallel.recompute", .type = T::choice, .code = "rc", .label = "recompute", .help = "t_recompute",
      .meaning = "Activation recomputation: none, selective (the attention core, Megatron-LM), full (every block) or selective_op (torchtitan's per-operator policy: every second matmul and all elementwise ops).", .choices = kRecomputeNames,
-     .section = "layout", .stage = kInput, .ref = ENUM_REF(parallel.recompute)},
+     .section = "layout", .default_text = "full for method qlora with framework hf (PEFT's prepare_model_for_kbit_training turns gradient checkpointing on), else none", .stage = kInput, .ref = ENUM_REF(parallel.recompute)},
     {.path = "parallel.offload", .type = T::choice, .code = "of", .label = "offload", .help = "t_offload",
      .meaning = "ZeRO-Offload of optimizer states (and, with ZeRO-3, weights) to CPU memory or NVMe; needs zero >= 1.",
      .choices = kOffloadNames, .section = "layout", .stage = kInput, .ref = ENUM_REF(parallel.offload)},

@@ -34,6 +34,7 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.zero = l.zero;
   x.offload = l.offload;
   x.recompute = l.recompute;
+  s.recompute_given = true;  // the layout's, whatever the framework's default
   x.sequence_parallel = l.tp > 1;
   x.cp = l.cp;
   x.ep = l.ep;

@@ -417,6 +417,7 @@ ScenarioParse parse_scenario(std::string_view text, const Catalog& catalog) {
   s.framework_given = has(root, "framework");
   s.fused_kernels_given = has(root, "techniques.fused_kernels");
   s.kbit_fp32_cast_given = has(root, "techniques.kbit_fp32_cast");
+  s.recompute_given = has(root, "parallel.recompute");
   if (!s.framework_given) s.framework = default_framework(s.method);
   apply_framework_defaults(s);
   std::string why;
@@ -617,6 +618,10 @@ void apply_framework_defaults(Scenario& s) {
   // PEFT's prepare_model_for_kbit_training casts them; Unsloth's own preparation does not.
   if (!s.kbit_fp32_cast_given)
     s.techniques.kbit_fp32_cast = s.method == Method::qlora && s.framework == FrameworkKind::hf;
+  // ... and turns gradient checkpointing on unless told not to (use_gradient_checkpointing=True, its
+  // default: peft/utils/other.py), which Hugging Face runs as full recomputation of every block.
+  if (!s.recompute_given && s.method == Method::qlora && s.framework == FrameworkKind::hf)
+    s.parallel.recompute = Recompute::full;
   // Megatron-LM runs fused kernels; Hugging Face, torchtune, torchtitan and plain PyTorch loops run the
   // model's own eager code unless torch.compile or Liger / Unsloth (a fused loss comes with their
   // RMSNorm, RoPE and SwiGLU kernels) replace it.

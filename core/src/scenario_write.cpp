@@ -69,24 +69,27 @@ ojson build(const Scenario& s, const std::vector<bool>& wanted) {
 std::string write_scenario_input(const Scenario& s, const Catalog& catalog) {
   const auto fields = all_fields();
   const Scenario defaults;
-  // The framework's default follows the method, and those of fused_kernels and kbit_fp32_cast
-  // follow the framework; whether the input named them matters (the planner estimates a layout in
+  // The framework's default follows the method, and those of fused_kernels, kbit_fp32_cast and
+  // (for QLoRA) recompute follow the framework; whether the input named them matters (the planner estimates a layout in
   // the framework that launches it, with its defaults, where the input named none): each is written
   // when named or when it differs from its derived default.
   Scenario derived = s;
-  derived.fused_kernels_given = derived.kbit_fp32_cast_given = false;
+  derived.fused_kernels_given = derived.kbit_fp32_cast_given = derived.recompute_given = false;
+  derived.parallel.recompute = defaults.parallel.recompute;  // the framework may set it (QLoRA with PEFT)
   apply_framework_defaults(derived);
   const auto named_or_not_derived = [&](std::string_view path) {
     if (path == "framework") return s.framework_given || s.framework != default_framework(s.method);
     if (path == "techniques.fused_kernels")
       return s.fused_kernels_given || s.techniques.fused_kernels != derived.techniques.fused_kernels;
+    if (path == "parallel.recompute") return s.recompute_given || s.parallel.recompute != derived.parallel.recompute;
     return s.kbit_fp32_cast_given || s.techniques.kbit_fp32_cast != derived.techniques.kbit_fp32_cast;
   };
   std::vector<bool> wanted(fields.size(), false);
   for (size_t i = 0; i < fields.size(); ++i) {
     const FieldSpec& f = fields[i];
     const std::string_view path = f.path;
-    if (path == "framework" || path == "techniques.fused_kernels" || path == "techniques.kbit_fp32_cast")
+    if (path == "framework" || path == "techniques.fused_kernels" || path == "techniques.kbit_fp32_cast" ||
+        path == "parallel.recompute")
       wanted[i] = writable(f, s) && named_or_not_derived(path);
     else
       wanted[i] = writable(f, s) && f.stage == FieldStage::input &&

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 27;
+inline constexpr int kModelVersion = 28;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -429,6 +429,15 @@ inline constexpr ModelChange kModelChanges[] = {
      .effect = "A run of 1,000 tokens of a Llama 3.1 8B LoRA on 8 H100s (one step of 262,144 tokens) $55,952 to "
                "$213 per 1B tokens; other runs move by at most one step's tokens (under 0.1 % for the golden "
                "links). Times, GPU-hours and costs unchanged."},
+    {.version = 28, .date = "2026-12-06",
+     .change = "QLoRA with framework hf recomputes every block unless parallel.recompute is given: PEFT's "
+               "prepare_model_for_kbit_training turns gradient checkpointing on by default "
+               "(use_gradient_checkpointing=True, peft/utils/other.py), and the QLoRA scripts that call it train "
+               "with it. The default was no recomputation, which no such script runs.",
+     .effect = "QLoRA scenarios without parallel.recompute and with the default framework need less memory and "
+               "take longer: golden link llama-3.1-8b-qlora-4090 (2,048 tokens on an RTX 4090) 25.5 GB, does not "
+               "fit, to 14.3 GB, fits; step 28.1 s to 40.0 s. Scenarios that give recompute, other methods and "
+               "frameworks, and plans (the planner chooses recompute) unchanged."},
 };
 // clang-format on
 

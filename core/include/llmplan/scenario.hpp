@@ -247,7 +247,7 @@ struct Scenario {
   FrameworkKind framework = FrameworkKind::megatron;  // default_framework(method) unless given
   // Whether the input named the framework and the fields whose defaults follow it (else the
   // method's framework and apply_framework_defaults).
-  bool framework_given = false, fused_kernels_given = false, kbit_fp32_cast_given = false;
+  bool framework_given = false, fused_kernels_given = false, kbit_fp32_cast_given = false, recompute_given = false;
   Precision precision = Precision::bf16;
   Optimizer optimizer = Optimizer::adamw;
   bool pure_bf16 = false;  // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
