@@ -342,6 +342,7 @@ void app_open_link(AppState& app, const std::string& link) {
   std::string input = opened.link.input_json;
   if (opened.link.is_tco) {  // the ownership question opens its tab; the scenario stays as it is
     app.tco.question = parse_json_untrusted(input);
+    app.tco.edited = true;
     app.tco.dirty = true;
     app.tco.select = true;
     app.link_notices = std::move(opened.link.notices);

@@ -33,6 +33,9 @@ struct TcoState {
   bool dirty = true;     // re-compute before drawing
   bool active = false;   // the tab is open: the page's link is the question's
   bool select = false;   // open the tab on the next frame (a link to it was opened)
+  // The user edited the question, or a link opened it: until then it follows the scenario's
+  // accelerator and currency.
+  bool edited = false;
 };
 
 struct AppState {

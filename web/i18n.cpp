@@ -162,6 +162,7 @@ constexpr Entry kStrings[] = {
     {S::max_gpus, "Max GPUs", "最多 GPU 数"},
     {S::deadline_days, "Deadline (days, 0 = none)", "截止期限（天，0 = 不限）"},
     {S::budget_usd, "Budget (USD, 0 = none)", "预算（美元，0 = 不限）"},
+    {S::budget_cny, "Budget (CNY, 0 = none)", "预算（人民币，0 = 不限）"},
     {S::providers, "Providers", "云厂商"},
     {S::accelerators, "Accelerators", "加速卡"},
     {S::any_all, "all", "全部"},

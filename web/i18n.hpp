@@ -43,7 +43,7 @@ enum class Lang { en, zh };
   X(link_model_changes_tip) X(dismiss) \
   X(view_results) \
   X(view_planner) X(view_design) X(view_topology) X(planner_question) X(objective) X(obj_min_cost) X(obj_min_time) \
-  X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(providers) \
+  X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(budget_cny) X(providers) \
   X(accelerators) X(any_all) \
   X(n_selected) X(clear_selection) X(spot_allowed) X(run_planner) X(cancel) X(planner_hint) X(searching) X(cancelled) \
   X(searched_summary) X(no_plan_deadline) X(no_plan_budget) X(no_plan_memory) X(plan_batch_fmt) X(plan_batch_default) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \

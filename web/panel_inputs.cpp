@@ -342,7 +342,9 @@ bool field_catalog_id(AppState& app, const FieldSpec& f, const std::string& tip,
     if (ids[i] == current) preview = names[i];
   if (!has(app, path) && allow_default) preview += std::string(" ") + tr(S::from_catalog);
   bool changed = false;
-  if (ImGui::BeginCombo("##v", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+  const bool open = ImGui::BeginCombo("##v", preview.c_str(), ImGuiComboFlags_HeightLarge);
+  if (!open) clipped_preview_tooltip(preview.c_str());
+  if (open) {
     static ImGuiTextFilter filter;
     if (ids.size() > 12) {
       if (ImGui::IsWindowAppearing()) {
@@ -436,7 +438,9 @@ bool preset_field(AppState& app, const FieldSpec& f, const std::string& tip) {
   const std::string preview = custom                  ? std::string(tr(S::custom_arch))
                               : app.preset_index >= 0 ? catalog.models[static_cast<size_t>(app.preset_index)].name
                                                       : doc_string(app, "model.preset", "");
-  if (ImGui::BeginCombo("##v", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+  const bool open = ImGui::BeginCombo("##v", preview.c_str(), ImGuiComboFlags_HeightLarge);
+  if (!open) clipped_preview_tooltip(preview.c_str());
+  if (open) {
     for (const ModelPreset& m : catalog.models) {
       if (ImGui::Selectable(m.name.c_str(), !custom && m.id == app.scenario.model_preset)) {
         app.input["model"] = {{"preset", m.id}};

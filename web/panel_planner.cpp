@@ -137,6 +137,22 @@ Constraints form_constraints(const PlannerState& p) {
   return c;
 }
 
+// The budget in the money the planner reads its costs in (yuan where the offerings or the scenario
+// are priced in yuan), kept in USD as constraints.budget_usd at the scenario's exchange rate.
+void budget_row(const AppState& app, PlannerState& p, const InputError& error) {
+  const double rate = app.scenario.pricing.usd_to_cny;
+  const bool cny =
+      (std::string_view(kFormCurrencies[p.currency]) == "cny" || app.scenario.pricing.currency == Currency::cny) &&
+      rate > 0;
+  if (!cny) {
+    form_double(tr(S::budget_usd), "planner.budget_usd", &p.budget_usd, 0, 1e12, "%.0f", error);
+    return;
+  }
+  double yuan = p.budget_usd * rate;
+  if (form_double(tr(S::budget_cny), "planner.budget_usd", &yuan, 0, 1e12 * rate, "%.0f", error))
+    p.budget_usd = yuan / rate;
+}
+
 void draw_form(AppState& app, PlannerState& p) {
   const Catalog& catalog = app_catalog(app);
   const InputError error = form_error(p.error);
@@ -144,7 +160,7 @@ void draw_form(AppState& app, PlannerState& p) {
   objective_row(p);
   form_int(tr(S::max_gpus), "planner.max_gpus", &p.max_gpus, 1, 100000, error);
   form_double(tr(S::deadline_days), "planner.deadline_days", &p.deadline_days, 0, 100000, "%.1f", error);
-  form_double(tr(S::budget_usd), "planner.budget_usd", &p.budget_usd, 0, 1e12, "%.0f", error);
+  budget_row(app, p, error);
   std::vector<std::pair<std::string, std::string>> providers, accelerators;
   for (const Provider& pr : catalog.providers) providers.push_back({pr.id, pr.name});
   for (const Accelerator& a : catalog.accelerators) {

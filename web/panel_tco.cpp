@@ -385,10 +385,25 @@ void draw_answer(const TcoState& t) {
   }
   draw_assumptions(t);
 }
+
+// Until the user edits the question, it asks about the scenario's accelerator in the scenario's
+// currency (a yuan Ascend 910B scenario opens on Atlas 800T A2 servers priced in yuan).
+void follow_scenario(AppState& app) {
+  TcoState& t = app.tco;
+  if (t.edited || !app.has_result) return;
+  const std::string& accelerator = app.scenario.cluster.accelerator;
+  const char* currency = app.scenario.pricing.currency == Currency::cny ? "cny" : "usd";
+  if (t.question["servers"].value("accelerator", "") == accelerator && t.question.value("currency", "usd") == currency)
+    return;
+  t.question["servers"]["accelerator"] = accelerator;
+  t.question["currency"] = currency;
+  t.dirty = true;
+}
 }  // namespace
 
 bool draw_tco(AppState& app) {
   TcoState& t = app.tco;
+  follow_scenario(app);
   if (t.dirty) tco_update(app);
   text_wrapped_disabled(tr(S::tco_intro));
   bool changed = false;
@@ -409,7 +424,10 @@ bool draw_tco(AppState& app) {
     if (!t.error.field.empty()) text_wrapped(input_error_text(t.error).c_str(), &palette::kError);
     draw_answer(t);
   }
-  if (changed) tco_update(app);
+  if (changed) {
+    t.edited = true;
+    tco_update(app);
+  }
   return changed;
 }
 

@@ -256,6 +256,11 @@ void why_marker(const AppState& app, const std::string& key) {
   ImGui::EndTooltip();
 }
 
+void clipped_preview_tooltip(const char* preview) {
+  const float room = ImGui::GetItemRectSize().x - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::CalcTextSize(preview).x > room) item_tooltip(preview);
+}
+
 void item_tooltip(const char* text) {
   if (!ImGui::IsItemHovered()) return;
   ImGui::BeginTooltip();

@@ -56,6 +56,9 @@ float button_width(const char* label, bool small = false);
 void why_marker(const AppState& app, const std::string& key);
 // A tooltip with wrapped text for the last item, when hovered.
 void item_tooltip(const char* text);
+// After a closed combo: its whole preview as a tooltip when the box cuts it ("NVIDIA H800 80GB SXM5
+// (China ..." on a narrow form).
+void clipped_preview_tooltip(const char* preview);
 
 // A two-column form (label | widget); rows go between begin_form() and end_form().
 bool begin_form(const char* id);

@@ -502,6 +502,30 @@ test('own or rent: the scenario\'s GPU-hours become the workload, in the questio
   }
 });
 
+// Until it is edited, the own-or-rent question asks about the scenario's accelerator in its currency:
+// a yuan Ascend 910B scenario opens on the catalog's Atlas 800T A2 servers priced in yuan.
+test('own or rent follows the scenario\'s accelerator and currency until the question is edited', async () => {
+  const scenario = { model: { preset: 'qwen2.5-7b' }, method: 'full', tokens: 1e9,
+                     cluster: { accelerator: 'ascend-910b', gpus: 8 }, parallel: { zero: 3, recompute: 'full' },
+                     pricing: { currency: 'cny' } };
+  const fragment = execFileSync(cliPath, ['link', 'encode', '-'], { input: JSON.stringify(scenario) }).toString().trim();
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/?lang=zh#' + fragment });
+  try {
+    await waitReady(page);
+    await click(page, 'tab_tco');
+    await page.waitForFunction(() => JSON.parse(window.Module.appTco()).question.servers.accelerator === 'ascend-910b',
+                               null, { timeout: 10000 });
+    const tco = await page.evaluate(() => JSON.parse(window.Module.appTco()));
+    assert.equal(tco.question.currency, 'cny');
+    const cli = JSON.parse(execFileSync(cliPath, ['tco', '-'], { input: JSON.stringify(tco.question) }).toString());
+    assert.deepEqual(tco.answer, cli);
+    assert.equal(tco.answer.question.currency, 'cny');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 // The catalog's provider scorecard: kind, GPUs listed, multi-node RDMA, parallel file system,
 // images and platform, billing and lead time, in both languages.
 for (const lang of ['en', 'zh']) {
