@@ -220,7 +220,8 @@
     }
     var error = form.error;
     // The core's message names the field (and its range); prefixed with it where it does not.
-    var said = !error ? '' : error.message.indexOf(error.field + ':') === 0 ? error.message : error.field + ': ' + error.message;
+    var named = !!error && (error.message.indexOf(error.field + ':') === 0 || error.message.indexOf(error.field + '\uff1a') === 0);
+    var said = !error ? '' : named ? error.message : error.field + ': ' + error.message;
     var shown = false;
     form.fields.forEach(function (f) {
       formFields[f.path] = f;

@@ -247,6 +247,18 @@ TEST_SUITE("import") {
     parses(r);
   }
 
+  TEST_CASE("an axolotl QLoRA YAML without gradient_checkpointing does not recompute") {
+    // axolotl passes gradient_checkpointing (false by default) to PEFT's prepare_model_for_kbit_training;
+    // the scenario's QLoRA default is PEFT's own (true), so the import says none.
+    const json r = import_text("base_model: meta-llama/Llama-3.1-8B\nadapter: qlora\nload_in_4bit: true\n");
+    CHECK(r["scenario"]["method"] == "qlora");
+    CHECK(r["scenario"]["parallel"]["recompute"] == "none");
+    CHECK(parses(r).parallel.recompute == Recompute::none);
+    // LoRA keeps the scenario's own default: nothing is written.
+    const json lora = import_text("base_model: meta-llama/Llama-3.1-8B\nadapter: lora\n");
+    CHECK_FALSE(lora["scenario"].contains("parallel"));
+  }
+
   TEST_CASE("DeepSpeed JSON and accelerate YAML: ZeRO stage, offload, GPUs and nodes") {
     const json ds = imported("deepspeed-zero3-offload.json");
     CHECK(ds["format"] == "deepspeed");

@@ -283,6 +283,11 @@ TEST_CASE("the app words every input error code in Chinese with the same values,
       parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 5000000000}})", builtin_catalog());
   REQUIRE_FALSE(big.scenario);
   CHECK(web::input_error_text(big.error) == "cluster.gpus：须为 1..1000000 之间的整数；输入为 5000000000");
+  // The planner form points the error at its widget's id; the words name the field the core read.
+  const InputError widget("planner.budget_usd",
+                          "constraints.budget_usd: is required by objective \"min_time_under_budget\"",
+                          "required_by_objective", {"min_time_under_budget"});
+  CHECK(web::input_error_text(widget) == "constraints.budget_usd：目标 \"min_time_under_budget\" 需要此项");
   // An error without a code keeps its English in Chinese.
   CHECK(web::input_error_text(InputError{"model.preset", "model.preset: unknown"}) == "model.preset: unknown");
   web::set_language(web::Lang::en);

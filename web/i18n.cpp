@@ -175,6 +175,7 @@ constexpr Entry kStrings[] = {
     {S::searching, "%.0f %%: %s layouts estimated", "%.0f %%：已估算 %s 个布局"},
     {S::cancelled, "Search cancelled.", "搜索已取消。"},
     {S::searched_summary, "%s layouts, %s estimated, %d offerings, in %s", "共 %s 个布局，估算 %s 个，%d 个云实例，用时 %s"},
+    {S::no_offering, "No offering matches the providers, accelerators, currency and provider kinds chosen: widen them.", "没有云产品符合所选的云厂商、加速卡、报价币种与平台类型：请放宽这些条件。"},
     {S::no_plan_deadline, " Layouts that miss the deadline: a later deadline, or more GPUs (max GPUs), may let one through.", "有布局超出截止期限：放宽截止期限或增加最多 GPU 数，可能会有方案。"},
     {S::no_plan_budget, " Layouts over the budget: a larger budget may let one through.", "有布局超出预算：提高预算可能会有方案。"},
     {S::no_plan_memory, " Layouts that run out of memory may fit on more GPUs (ZeRO-3 shards the model over them), with recompute, or with LoRA/QLoRA.", "有布局显存不足：更多 GPU（ZeRO-3 把模型分片到这些卡上）、激活重计算或 LoRA/QLoRA 可能放得下。"},
@@ -362,7 +363,7 @@ constexpr Entry kStrings[] = {
     {S::t_dp, "GPUs / (TP x CP x PP): replicas that each see different data.", "卡数 / (TP x CP x PP)：各自处理不同数据的副本数。"},
     {S::t_zero, "ZeRO stage over the data-parallel group: 1 shards optimizer states, 2 also gradients, 3 also weights (FSDP full-shard).", "在数据并行组内的 ZeRO 阶段：1 切分优化器状态，2 再切分梯度，3 再切分权重（FSDP 全切分）。"},
     {S::t_sp, "Megatron sequence parallelism: norms and dropout split along the sequence (needs TP > 1).", "Megatron 序列并行：归一化与 dropout 沿序列切分（需 TP > 1）。"},
-    {S::t_recompute, "Recompute activations in backward instead of storing them: selective = attention only (Korthikanti 2022), full = every layer, per operator = torchtitan's selective_ac_option op (every second matmul and all elementwise ops).", "反向时重算激活而不保存：选择性 = 只重算注意力（Korthikanti 2022），完全 = 每一层，逐算子 = torchtitan 的 selective_ac_option op（每隔一个矩阵乘及全部逐元素算子）。"},
+    {S::t_recompute, "Recompute activations in backward instead of storing them: selective = attention only (Korthikanti 2022), full = every layer, per operator = torchtitan's selective_ac_option op (every second matmul and all elementwise ops).\nDefault: none; full for QLoRA with Hugging Face (PEFT's prepare_model_for_kbit_training checkpoints by default).", "反向时重算激活而不保存：选择性 = 只重算注意力（Korthikanti 2022），完全 = 每一层，逐算子 = torchtitan 的 selective_ac_option op（每隔一个矩阵乘及全部逐元素算子）。\n默认：不重计算；Hugging Face 上的 QLoRA 默认完全重计算（PEFT 的 prepare_model_for_kbit_training 默认开启梯度检查点）。"},
     {S::offload, "Offload", "卸载"},
     {S::t_offload, "ZeRO-Offload moves optimizer states (ZeRO-3: also weights) to CPU RAM, ZeRO-Infinity to NVMe; needs ZeRO >= 1.", "ZeRO-Offload 把优化器状态（ZeRO-3 时含权重）移到 CPU 内存，ZeRO-Infinity 移到 NVMe；需 ZeRO >= 1。"},
     {S::offload_none, "none", "不卸载"},
@@ -1208,7 +1209,12 @@ const char* input_error_chinese(std::string_view code) {
 
 std::string input_error_text(const InputError& e) {
   const char* zh = g_lang == Lang::zh && !e.code.empty() ? input_error_chinese(e.code) : nullptr;
-  return zh ? e.field + "：" + fill_positional(zh, e.args) : e.message;
+  if (!zh) return e.message;
+  // The field as the core named it in the message: the app may have pointed e.field at a widget's
+  // id (the planner form's "planner.budget_usd" for constraints.budget_usd).
+  const size_t colon = e.message.find(": ");
+  const std::string field = colon == std::string::npos ? e.field : e.message.substr(0, colon);
+  return field + "：" + fill_positional(zh, e.args);
 }
 
 std::string link_notice_text(const LinkNotice& notice) {

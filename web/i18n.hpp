@@ -46,7 +46,7 @@ enum class Lang { en, zh };
   X(obj_cost_deadline) X(obj_time_budget) X(max_gpus) X(deadline_days) X(budget_usd) X(budget_cny) X(providers) \
   X(accelerators) X(any_all) \
   X(n_selected) X(clear_selection) X(spot_allowed) X(run_planner) X(cancel) X(planner_hint) X(searching) X(cancelled) \
-  X(searched_summary) X(no_plan_deadline) X(no_plan_budget) X(no_plan_memory) X(plan_batch_fmt) X(plan_batch_default) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \
+  X(searched_summary) X(no_offering) X(no_plan_deadline) X(no_plan_budget) X(no_plan_memory) X(plan_batch_fmt) X(plan_batch_default) X(planner_error) X(stale_question) X(rejected) X(rej_memory) X(rej_divisibility) X(rej_batch) \
   X(rej_deadline) X(rej_budget) X(rej_no_price) X(rej_software) X(rej_network) X(no_plan) X(col_instance) \
   X(col_layout) \
   X(col_time) X(col_cost) X(col_mfu) X(col_why) X(layout_fmt) X(cpu_offload) X(pareto_title) X(axis_time) X(axis_cost) \

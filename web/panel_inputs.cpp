@@ -754,7 +754,7 @@ std::string page_form_json(const AppState& app) {
                       {"options", options}});
   }
   json error = nullptr;
-  if (!app.error.field.empty()) error = {{"field", app.error.field}, {"message", app.error.message}};
+  if (!app.error.field.empty()) error = {{"field", app.error.field}, {"message", input_error_text(app.error)}};
   return json{{"title", tr(S::page_form_title)}, {"custom", tr(S::custom_arch)}, {"fields", fields}, {"error", error}}
       .dump();
 }

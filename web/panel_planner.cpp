@@ -338,7 +338,10 @@ void uncalibrated_mark(const PlannerState& p, const PlanCandidate& c) {
 // the offerings' missing multi-node prices (a CNY question's usual cause).
 void no_plan_text(const PlannerRun& r, const PlanResult& res) {
   const auto rejected = [&res](RejectReason why) { return res.rejected[static_cast<int>(why)] > 0; };
-  std::string text = tr(S::no_plan);
+  bool any = false;
+  for (int i = 0; i < static_cast<int>(RejectReason::count); ++i) any = any || res.rejected[i] > 0;
+  // No layout was even tried: the providers, accelerators, currency or kinds chosen leave no offering.
+  std::string text = tr(any ? S::no_plan : S::no_offering);
   if (r.parse.question) {
     const Constraints& k = r.parse.question->constraints;
     if (k.deadline_days > 0 && rejected(RejectReason::deadline)) text += tr(S::no_plan_deadline);

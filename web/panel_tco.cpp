@@ -386,12 +386,15 @@ void draw_answer(const TcoState& t) {
   draw_assumptions(t);
 }
 
-// Until the user edits the question, it asks about the scenario's accelerator in the scenario's
-// currency (a yuan Ascend 910B scenario opens on Atlas 800T A2 servers priced in yuan).
+// Until the user edits the question, it asks in the scenario's currency and, where the catalog
+// prices a server of them, about the scenario's accelerator (a yuan Ascend 910B scenario opens on
+// Atlas 800T A2 servers priced in yuan; an L40S one stays on the default GPU, which has a price).
 void follow_scenario(AppState& app) {
   TcoState& t = app.tco;
   if (t.edited || !app.has_result) return;
-  const std::string& accelerator = app.scenario.cluster.accelerator;
+  const std::string& scenario_gpu = app.scenario.cluster.accelerator;
+  const std::string accelerator =
+      catalog_server(app_catalog(app), scenario_gpu, 0) ? scenario_gpu : t.question["servers"].value("accelerator", "");
   const char* currency = app.scenario.pricing.currency == Currency::cny ? "cny" : "usd";
   if (t.question["servers"].value("accelerator", "") == accelerator && t.question.value("currency", "usd") == currency)
     return;

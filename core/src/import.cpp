@@ -246,6 +246,10 @@ class Importer {
     return true;
   }
   bool has(const std::string& path) { return at(scenario, path, false) != nullptr; }
+  bool is(const std::string& path, const char* value) {
+    const ojson* v = at(scenario, path, false);
+    return v && *v == value;
+  }
   void ignore(const std::string& key, const std::string& reason) {
     ignored.push_back({{"key", key}, {"reason", reason}});
   }
@@ -332,6 +336,7 @@ struct Knobs {
   long long micro = 0, accum = 0, gpus = 0, nodes = 0, per_node = 0, max_steps = 0;
   std::string micro_key, accum_key, gpus_key, max_steps_key;
   bool llamafactory_recompute_default = false;
+  bool axolotl = false;  // an axolotl YAML: its gradient_checkpointing defaults to false
   bool command = false;  // a command line: no method said means not known
   std::string offload_optimizer, offload_param, offload_optimizer_key, offload_param_key;
 };
@@ -697,6 +702,11 @@ void finish(Importer& im, Knobs& k) {
   if (k.llamafactory_recompute_default && !im.has("parallel.recompute"))
     im.set("parallel.recompute", "full", "disable_gradient_checkpointing",
            "absent: LLaMA-Factory checkpoints gradients unless disable_gradient_checkpointing is true");
+  // axolotl passes its gradient_checkpointing (false by default) to PEFT's
+  // prepare_model_for_kbit_training, where the scenario's QLoRA default is PEFT's own (true).
+  if (k.axolotl && im.is("method", "qlora") && !im.has("parallel.recompute"))
+    im.set("parallel.recompute", "none", "gradient_checkpointing",
+           "absent: axolotl's default is false, which it passes to prepare_model_for_kbit_training");
   if (k.micro > 0) im.set("micro_batch", k.micro, k.micro_key);
   if (k.gpus > 0) {
     std::string key = k.gpus_key;
@@ -1384,6 +1394,7 @@ bool accelerate_config(Importer& im, const ojson& cfg, Knobs& k) {
 
 bool training_yaml(Importer& im, const ojson& cfg, Knobs& k, bool llamafactory) {
   if (llamafactory) k.llamafactory_recompute_default = true;
+  k.axolotl = !llamafactory;
   // What each tool does when the key is absent: LLaMA-Factory's finetuning_type defaults to lora,
   // axolotl without an adapter trains every weight.
   if (llamafactory && !cfg.contains("finetuning_type")) {

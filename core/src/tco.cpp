@@ -12,6 +12,12 @@
 
 namespace llmplan {
 
+const Server* catalog_server(const Catalog& c, const std::string& accelerator, int gpus) {
+  for (const Server& s : c.servers)
+    if (s.accelerator == accelerator && (gpus <= 0 || s.gpus == gpus)) return &s;
+  return nullptr;
+}
+
 using detail::json;
 using detail::Reader;
 
@@ -87,12 +93,6 @@ class Defaults {
   const Catalog& c_;
   TcoQuestion& q_;
 };
-
-const Server* catalog_server(const Catalog& c, const std::string& accelerator, int gpus) {
-  for (const Server& s : c.servers)
-    if (s.accelerator == accelerator && (gpus <= 0 || s.gpus == gpus)) return &s;
-  return nullptr;
-}
 
 bool read_servers(Reader& r, const json& root, const Catalog& c, Defaults& d, TcoQuestion& q) {
   const std::string p = "servers";

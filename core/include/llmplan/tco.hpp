@@ -15,6 +15,7 @@ namespace llmplan {
 
 struct Catalog;
 struct Calibration;
+struct Server;
 
 // The defaults of the calculation, each an entry of catalog/ownership.json with this id (the
 // input field it stands for, with hyphens: catalog ids have no underscores) and the range the catalog and the input are
@@ -133,5 +134,8 @@ struct TcoJsonResponse {
 
 // `llmplan tco` and window.llmplan.tco both call exactly this.
 TcoJsonResponse tco_json(std::string_view question_json, const Catalog& catalog, const Calibration& cal);
+
+// The catalog's server of `gpus` accelerators of this kind (any count when gpus <= 0), or nullptr.
+const Server* catalog_server(const Catalog& c, const std::string& accelerator, int gpus);
 
 }  // namespace llmplan
