@@ -356,8 +356,8 @@ test('the own-or-rent embed card shows the CLI answer, in Chinese with Chinese n
     assert.match(text, /自购还是租用/);
     // The answer's notices (no sourced storage share; the US colocation price) read in Chinese.
     assert.equal(answer.notices.length, 2);
-    assert.match(text, /没有有来源的默认值，此项成本未计入/);
-    assert.match(text, /没有有来源的国内数据/);
+    assert.match(text, /没有带出处的默认值，此项成本未计入/);
+    assert.match(text, /没有带出处的国内数据/);
     assert.doesNotMatch(text, /the catalog has no sourced/);
     writeFileSync(join(artifactsDir, 'embed-tco-360-zh.png'), await page.screenshot({ fullPage: true }));
     assert.deepEqual(problems, []);
