@@ -12,6 +12,8 @@
 #include "llmplan/fields.hpp"
 #include "llmplan/import.hpp"
 #include "llmplan/link.hpp"
+#include "llmplan/report.hpp"
+#include "llmplan/units.hpp"
 #include "palette.hpp"
 #include "platform.hpp"
 #include "widgets.hpp"
@@ -510,6 +512,10 @@ void app_set_input(AppState& app, const std::string& input_json) {
   if (!doc.is_object()) return;
   app.input = std::move(doc);
   app_update(app);
+}
+
+std::string app_money(const AppState& app, double usd, Currency c) {
+  return format_money(usd_in(usd, c, app.result.cost), c);
 }
 
 std::string app_range_text(const AppState& app, std::string_view path,

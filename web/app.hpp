@@ -117,6 +117,8 @@ void app_settle_input(AppState& app);
 void app_set_input(AppState& app, const std::string& input_json);
 // The explanation of result figure `key` ("time.step_s"), or nullptr.
 const Explanation* app_explain(const AppState& app, const std::string& key);
+// A cost in USD as money in `c`, at the exchange rate the scenario's estimate used.
+std::string app_money(const AppState& app, double usd, Currency c);
 // " (low–high)" of ranged figure `path`, each bound written by `format`; empty without a range.
 std::string app_range_text(const AppState& app, std::string_view path,
                            const std::function<std::string(double)>& format);

@@ -12,7 +12,6 @@
 #include "gl_heatmap.hpp"
 #include "i18n.hpp"
 #include "imgui.h"
-#include "llmplan/report.hpp"
 #include "llmplan/units.hpp"
 #include "palette.hpp"
 #include "platform.hpp"
@@ -58,14 +57,8 @@ void update_values(DesignState& d) {
   }
 }
 
-// A cost in the scenario's currency, at the exchange rate its estimate used.
-std::string design_money(const AppState& app, double usd) {
-  const Currency c = app.scenario.pricing.currency;
-  return format_money(usd_in(usd, c, app.result.cost), c);
-}
-
 std::string metric_text(const AppState& app, const DesignState& d, double v) {
-  return d.show_time ? format_duration(v * 3600) : design_money(app, v);
+  return d.show_time ? format_duration(v * 3600) : app_money(app, v, app.scenario.pricing.currency);
 }
 
 void use_cell(AppState& app, DesignState& d, const PlanCandidate& c) {
@@ -135,7 +128,8 @@ void draw_grid(AppState& app, DesignState& d) {
                 p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch,
                 recompute_name(p.layout.recompute));
     ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(p.total_hours * 3600).c_str(),
-                tr(S::col_cost), design_money(app, p.cost_usd).c_str(), tr(S::col_mfu), format_percent(p.mfu).c_str());
+                tr(S::col_cost), app_money(app, p.cost_usd, app.scenario.pricing.currency).c_str(), tr(S::col_mfu),
+                format_percent(p.mfu).c_str());
     ImGui::TextDisabled("%s", tr(S::click_to_use));
     if (clicked) use_cell(app, d, p);
   }

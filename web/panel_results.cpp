@@ -55,9 +55,6 @@ std::string rate(double bytes_per_s) { return format_bytes(bytes_per_s) + "/s"; 
 
 Currency primary(const AppState& app) { return app.scenario.pricing.currency; }
 Currency secondary(const AppState& app) { return primary(app) == Currency::usd ? Currency::cny : Currency::usd; }
-std::string money(const AppState& app, double usd, Currency c) {
-  return format_money(usd_in(usd, c, app.result.cost), c);
-}
 
 // A table with a label column, value columns and a final narrow "why" column.
 bool begin_lines(const char* id, int value_columns, const S* headers = nullptr) {
@@ -175,7 +172,7 @@ void cards(const AppState& app) {
   // Each ranged figure shows its 80 % range under the value (llmplan/ranges.hpp).
   const auto bytes = [](double v) { return format_bytes(v); };
   const auto hours = [](double v) { return format_duration(v * 3600); };
-  const auto cash = [&app](double v) { return money(app, v, primary(app)); };
+  const auto cash = [&app](double v) { return app_money(app, v, primary(app)); };
   card(app, tr(S::card_fits), m.fits ? tr(S::fits) : tr(S::does_not_fit), m.fits ? &palette::kOk : &palette::kError,
        format_bytes(m.per_gpu.total()) + " / " + format_bytes(m.capacity_bytes) + "\n" +
            range_line(app, "memory.per_gpu_bytes.total", bytes),
@@ -184,13 +181,13 @@ void cards(const AppState& app) {
   std::snprintf(gpu_hours, sizeof gpu_hours, tr(S::gpu_hours_fmt), format_amount(r.reliability.gpu_hours).c_str());
   char per_hour[96];
   std::snprintf(per_hour, sizeof per_hour, tr(S::per_gpu_hour_fmt),
-                money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
+                app_money(app, r.cost.usd_per_gpu_hour, primary(app)).c_str());
   if (sized_run(r)) {
     card(app, tr(S::card_time), format_duration(r.reliability.total_hours * 3600), nullptr,
          range_line(app, "time.total_hours", hours) + gpu_hours, "time.total_days");
     if (r.cost.usd_per_gpu_hour > 0)
-      card(app, tr(S::card_cost), money(app, r.cost.total_usd, primary(app)), nullptr,
-           range_line(app, "cost.total_usd", cash) + money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
+      card(app, tr(S::card_cost), app_money(app, r.cost.total_usd, primary(app)), nullptr,
+           range_line(app, "cost.total_usd", cash) + app_money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
            "cost.total_usd");
     else  // no offering priced and no override: a zero would read as free
       card(app, tr(S::card_cost), kDash, nullptr, tr(S::price_src_none), "cost.total_usd");
@@ -314,7 +311,7 @@ void cost(const AppState& app) {
   ImGui::TableSetColumnIndex(2);
   text("CNY");
   auto row = [&](S label, double usd, const char* key) {
-    line(app, tr(label), {money(app, usd, Currency::usd), money(app, usd, Currency::cny)}, key);
+    line(app, tr(label), {app_money(app, usd, Currency::usd), app_money(app, usd, Currency::cny)}, key);
   };
   const bool run = sized_run(app.result);
   auto run_row = [&](S label, double usd, const char* key) {
@@ -327,8 +324,8 @@ void cost(const AppState& app) {
   const FigureRange* f = run ? find_range(app.ranges, "cost.total_usd") : nullptr;
   if (f)
     line(app, tr(S::range_80),
-         {money(app, f->low, Currency::usd) + " " + tr(S::range_to) + " " + money(app, f->high, Currency::usd),
-          money(app, f->low, Currency::cny) + " " + tr(S::range_to) + " " + money(app, f->high, Currency::cny)},
+         {app_money(app, f->low, Currency::usd) + " " + tr(S::range_to) + " " + app_money(app, f->high, Currency::usd),
+          app_money(app, f->low, Currency::cny) + " " + tr(S::range_to) + " " + app_money(app, f->high, Currency::cny)},
          "ranges.cost.total_usd.low");
   row(S::cost_per_btok, c.usd_per_billion_tokens, "cost.usd_per_billion_tokens");
   row(S::price_per_gpu_hour, c.usd_per_gpu_hour, "cost.usd_per_gpu_hour");
