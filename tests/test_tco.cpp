@@ -142,6 +142,47 @@ TEST_CASE("own: every default comes from the catalog with its source, and costs 
   CHECK(a["series"].size() == 61);
 }
 
+TEST_CASE("own: colocation and staff given in yuan convert at the catalog's rate") {
+  // 1,200 CNY per kW-month and 9,000 CNY a month at 6.733 CNY per USD: 178.22 and 1,336.70 USD.
+  const nlohmann::json a = answer(
+      R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "currency": "cny", "colocation_cny_per_kw_month": 1200, "staff_cny_per_month": 9000})");
+  CHECK(a["question"]["colocation_usd_per_kw_month"].get<double>() == doctest::Approx(1200 / 6.733));
+  CHECK(a["question"]["staff_usd_per_month"].get<double>() == doctest::Approx(9000 / 6.733));
+  // DGX H100: 10.2 kW x 1,200 = 12,240 CNY a month of colocation, printed back in yuan.
+  CHECK(a["own"]["monthly_breakdown"]["colocation_cny"].get<double>() == doctest::Approx(12240));
+  CHECK(a["own"]["monthly_breakdown"]["staff_cny"].get<double>() == doctest::Approx(9000));
+  // Given, they are no longer defaults: no assumption and no "US figure used" notice for them.
+  for (const auto& x : a["assumptions"]) {
+    CHECK(x["field"] != "colocation_usd_per_kw_month");
+    CHECK(x["field"] != "staff_usd_per_month");
+  }
+  for (const auto& n : a["notices"]) CHECK(n["code"] != "us_figure_used");
+  // One figure in two currencies is refused, naming the yuan field; so is a yuan figure out of range.
+  InputError e = refusal(
+      R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "colocation_usd_per_kw_month": 180, "colocation_cny_per_kw_month": 1200})");
+  CHECK(e.field == "colocation_cny_per_kw_month");
+  CHECK(e.message.find("not both") != std::string::npos);
+  e = refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "staff_usd_per_month": 1, "staff_cny_per_month": 7})");
+  CHECK(e.field == "staff_cny_per_month");
+  e = refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "colocation_cny_per_kw_month": 40000})");
+  CHECK(e.field == "colocation_cny_per_kw_month");
+  CHECK(e.message.find("0..35000") != std::string::npos);
+  CHECK(refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "staff_cny_per_month": -1})").field ==
+        "staff_cny_per_month");
+  // The yuan figures travel in a link under codes of their own (wcc, wsc) and come back exact.
+  const LinkEncode link = encode_link(
+      R"({"servers": {"accelerator": "h100-sxm5-80gb"}, "currency": "cny", "colocation_cny_per_kw_month": 1200, "staff_cny_per_month": 9000})",
+      builtin_catalog());
+  REQUIRE(link.ok);
+  CHECK(link.fragment.find("wcc=1.2e3") != std::string::npos);
+  CHECK(link.fragment.find("wsc=9e3") != std::string::npos);
+  const LinkDecode back = decode_link(link.fragment, builtin_catalog());
+  REQUIRE(back.is_tco);
+  const nlohmann::json input = nlohmann::json::parse(back.input_json);
+  CHECK(input["colocation_cny_per_kw_month"] == 1200);
+  CHECK(input["staff_cny_per_month"] == 9000);
+}
+
 TEST_CASE("own: the workload of a scenario sets the utilisation") {
   // Llama 3.1 8B full on 8 H100s for 2e9 tokens: its GPU-hours spread over 12 months.
   const std::string scenario =

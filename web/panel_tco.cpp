@@ -130,12 +130,15 @@ bool currency_row(TcoState& t) {
       json_set(t.question, to, x);
     }
   };
-  if (index == 1) {
-    move("servers.price_usd", "servers.price_cny", rate);
-    move("power.usd_per_kwh", "power.cny_per_kwh", rate);
-  } else {
-    move("servers.price_cny", "servers.price_usd", 1 / rate);
-    move("power.cny_per_kwh", "power.usd_per_kwh", 1 / rate);
+  static const struct {
+    const char *usd, *cny;
+  } kMoney[] = {{"servers.price_usd", "servers.price_cny"},
+                {"power.usd_per_kwh", "power.cny_per_kwh"},
+                {"colocation_usd_per_kw_month", "colocation_cny_per_kw_month"},
+                {"staff_usd_per_month", "staff_cny_per_month"}};
+  for (const auto& m : kMoney) {
+    if (index == 1) move(m.usd, m.cny, rate);
+    if (index == 0) move(m.cny, m.usd, 1 / rate);
   }
   return true;
 }
@@ -208,9 +211,16 @@ bool draw_form(AppState& app) {
     changed |= number_row(t, S::tco_kwh_usd, "power.usd_per_kwh", "power.usd_per_kwh", 0, 10, "%.4f");
   }
   changed |= number_row(t, S::tco_pue, "power.pue", "power.pue", 1, 3, "%.2f");
-  changed |=
-      number_row(t, S::tco_colocation, "colocation_usd_per_kw_month", "colocation_usd_per_kw_month", 0, 5000, "%.2f");
-  changed |= number_row(t, S::tco_staff, "staff_usd_per_month", "staff_usd_per_month", 0, 1e8, "%.0f");
+  if (c) {  // the core's yuan ranges (0-35,000 and 0-1e9 CNY), shown in yuan
+    changed |= number_row(t, S::tco_colocation_cny, "colocation_cny_per_kw_month", "colocation_usd_per_kw_month", 0,
+                          35000 / rate, "%.0f", 1, rate);
+    changed |=
+        number_row(t, S::tco_staff_cny, "staff_cny_per_month", "staff_usd_per_month", 0, 1e9 / rate, "%.0f", 1, rate);
+  } else {
+    changed |=
+        number_row(t, S::tco_colocation, "colocation_usd_per_kw_month", "colocation_usd_per_kw_month", 0, 5000, "%.2f");
+    changed |= number_row(t, S::tco_staff, "staff_usd_per_month", "staff_usd_per_month", 0, 1e8, "%.0f");
+  }
   changed |= number_row(t, S::tco_lead_time, "lead_time_days", "lead_time_days", 0, 730, "%.0f");
   ImGui::EndTable();
   changed |= workload_lines(app);

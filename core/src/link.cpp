@@ -66,6 +66,8 @@ const LinkField kTcoLinkFields[] = {
     {"wpe", "power.pue", LinkType::number},
     {"wco", "colocation_usd_per_kw_month", LinkType::number},
     {"wst", "staff_usd_per_month", LinkType::number},
+    {"wcc", "colocation_cny_per_kw_month", LinkType::number},
+    {"wsc", "staff_cny_per_month", LinkType::number},
     {"wl", "lead_time_days", LinkType::number},
     {"wu", "utilisation", LinkType::number},
     {"ww", "workload.gpu_hours_per_month", LinkType::number},

@@ -245,21 +245,31 @@ bool read_question(Reader& r, const json& root, const Catalog& c, const Calibrat
   if (!r.object(root, "") ||
       !r.keys(root, "",
               {"servers", "depreciation_years", "residual_fraction", "power", "colocation_usd_per_kw_month",
-               "staff_usd_per_month", "lead_time_days", "utilisation", "workload", "horizon_months", "currency",
-               "rent_usd_per_gpu_hour"}))
+               "colocation_cny_per_kw_month", "staff_usd_per_month", "staff_cny_per_month", "lead_time_days",
+               "utilisation", "workload", "horizon_months", "currency", "rent_usd_per_gpu_hour"}))
     return false;
   if (c.ownership.empty())
     return r.fail("(catalog)", "catalog " + c.catalog_version + " has no ownership defaults (from 2026.12.4 on)");
   q.usd_to_cny = c.currency.usd_to_cny;
   if (!r.choice(root, "currency", "", {"usd", "cny"}, q.currency)) return false;
   Defaults d(c, q);
-  std::optional<double> years, residual, colo, lead, staff;
+  std::optional<double> years, residual, colo, colo_cny, lead, staff, staff_cny;
   if (!read_servers(r, root, c, d, q) || !read_in(r, root, "depreciation_years", "", "depreciation-years", years) ||
       !read_in(r, root, "residual_fraction", "", "residual-fraction", residual) || !read_power(r, root, d, q) ||
       !read_in(r, root, "colocation_usd_per_kw_month", "", "colocation-usd-per-kw-month", colo) ||
+      !read_in(r, root, "colocation_cny_per_kw_month", "", "colocation-cny-per-kw-month", colo_cny) ||
       !read_amount(r, root, "staff_usd_per_month", 1e8, staff) ||
+      !read_amount(r, root, "staff_cny_per_month", 1e9, staff_cny) ||
       !read_in(r, root, "lead_time_days", "", "lead-time-days", lead))
     return false;
+  if (colo && colo_cny)
+    return r.fail("colocation_cny_per_kw_month",
+                  "give colocation_usd_per_kw_month or colocation_cny_per_kw_month, not both");
+  if (staff && staff_cny)
+    return r.fail("staff_cny_per_month", "give staff_usd_per_month or staff_cny_per_month, not both");
+  // A yuan figure converts at the catalog's dated rate, as servers.price_cny and power.cny_per_kwh do.
+  if (colo_cny) colo = *colo_cny / q.usd_to_cny;
+  if (staff_cny) staff = *staff_cny / q.usd_to_cny;
   q.depreciation_years = d.value(years, "depreciation-years", "depreciation_years");
   q.residual_fraction = d.value(residual, "residual-fraction", "residual_fraction");
   q.colocation_usd_per_kw_month =

@@ -520,6 +520,24 @@ test('own or rent follows the scenario\'s accelerator and currency until the que
     const cli = JSON.parse(execFileSync(cliPath, ['tco', '-'], { input: JSON.stringify(tco.question) }).toString());
     assert.deepEqual(tco.answer, cli);
     assert.equal(tco.answer.question.currency, 'cny');
+    // A yuan question asks colocation and staff in yuan too: typed, they travel in the question and
+    // its link as colocation_cny_per_kw_month / staff_cny_per_month (wcc, wsc), as the CLI reads them.
+    for (const [id, text] of [['tco.colocation_cny_per_kw_month', '1200'], ['tco.staff_cny_per_month', '9000']]) {
+      const r = await widget(page, id);
+      await page.mouse.click(r.x + r.w * 0.3, r.y + r.h / 2);
+      await selectAllAndType(page, text);
+      await page.keyboard.press('Enter');
+    }
+    await page.waitForFunction(() => {
+      const q = JSON.parse(window.Module.appTco()).question;
+      return q.colocation_cny_per_kw_month === 1200 && q.staff_cny_per_month === 9000;
+    }, null, { timeout: 10000 });
+    await page.waitForFunction(() => /wcc=1\.2e3/.test(location.hash) && /wsc=9e3/.test(location.hash), null,
+                               { timeout: 10000 });
+    const edited = await page.evaluate(() => JSON.parse(window.Module.appTco()));
+    const answer = JSON.parse(execFileSync(cliPath, ['tco', '-'], { input: JSON.stringify(edited.question) }).toString());
+    assert.deepEqual(edited.answer, answer);
+    assert.equal(edited.answer.own.monthly_breakdown.staff_cny, 9000);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
