@@ -648,3 +648,12 @@ TEST_CASE("a question without a global batch plans 64 sequences for fine-tuning 
   CHECK_FALSE(given.default_global_batch);
   CHECK(given.question->base.global_batch == 32);
 }
+
+TEST_CASE("a question's money reads in yuan when it asks for yuan offerings or its scenario is priced in yuan") {
+  // One rule for the plan JSON's "currency", the why-lines and the app's budget field.
+  CHECK(question_currency("cny", Currency::usd) == Currency::cny);
+  CHECK(question_currency("", Currency::cny) == Currency::cny);
+  CHECK(question_currency("usd", Currency::cny) == Currency::cny);
+  CHECK(question_currency("usd", Currency::usd) == Currency::usd);
+  CHECK(question_currency("", Currency::usd) == Currency::usd);
+}

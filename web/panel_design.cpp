@@ -184,8 +184,7 @@ bool draw_design(AppState& app) {
   if (!d.parse.question) {
     if (!d.parse.error.field.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
-      ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), d.parse.error.field.c_str(),
-                         input_error_text(d.parse.error).c_str());
+      ImGui::TextWrapped("%s %s", tr(S::planner_error), input_error_text(d.parse.error).c_str());
       ImGui::PopStyleColor();
     }
     return false;

@@ -691,7 +691,8 @@ bool plain_section(AppState& app, const Section& s) {
 bool draw_inputs(AppState& app) {
   if (!app.error.field.empty()) {
     char line[512];
-    std::snprintf(line, sizeof line, tr(S::input_error), app.error.field.c_str(), input_error_text(app.error).c_str());
+    // The error text names its field first (cluster.gpus: ...), so the line does not repeat it.
+    std::snprintf(line, sizeof line, tr(S::input_error), input_error_text(app.error).c_str());
     text_wrapped(line, &palette::kError);
   }
   bool changed = model_section(app);

@@ -142,8 +142,7 @@ Constraints form_constraints(const PlannerState& p) {
 void budget_row(const AppState& app, PlannerState& p, const InputError& error) {
   const double rate = app.scenario.pricing.usd_to_cny;
   const bool cny =
-      (std::string_view(kFormCurrencies[p.currency]) == "cny" || app.scenario.pricing.currency == Currency::cny) &&
-      rate > 0;
+      question_currency(kFormCurrencies[p.currency], app.scenario.pricing.currency) == Currency::cny && rate > 0;
   if (!cny) {
     form_double(tr(S::budget_usd), "planner.budget_usd", &p.budget_usd, 0, 1e12, "%.0f", error);
     return;
@@ -187,7 +186,7 @@ void draw_form(AppState& app, PlannerState& p) {
   end_form();
   if (!p.error.field.empty() && error.field == p.error.field) {  // an error of the scenario part
     ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
-    ImGui::TextWrapped("%s %s: %s", tr(S::planner_error), p.error.field.c_str(), input_error_text(p.error).c_str());
+    ImGui::TextWrapped("%s %s", tr(S::planner_error), input_error_text(p.error).c_str());  // the text names the field
     ImGui::PopStyleColor();
   }
 }
@@ -910,8 +909,7 @@ bool draw_planner(AppState& app) {
   g_currency = Currency::usd;
   if (p.run && p.run->parse.question) {
     const Question& q = *p.run->parse.question;
-    const bool cny = q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny;
-    g_currency = cny ? Currency::cny : Currency::usd;
+    g_currency = question_currency(q);
     g_usd_to_cny = q.base.pricing.usd_to_cny;
   }
   text_wrapped_disabled(tr(S::planner_question));

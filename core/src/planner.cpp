@@ -494,11 +494,12 @@ void set_range(PlanCandidate& c, const Question& q, const Catalog& catalog) {
 }  // namespace
 
 namespace {
-Money money_of(const Question& q) {
-  const bool cny = q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny;
-  return {cny ? Currency::cny : Currency::usd, q.base.pricing.usd_to_cny};
-}
+Money money_of(const Question& q) { return {question_currency(q), q.base.pricing.usd_to_cny}; }
 }  // namespace
+
+Currency question_currency(std::string_view constraints_currency, Currency scenario_currency) {
+  return constraints_currency == "cny" || scenario_currency == Currency::cny ? Currency::cny : Currency::usd;
+}
 
 PlanResult Planner::result() const {
   PlanResult out = acc_;
@@ -1104,34 +1105,33 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
   json rejected = json::object();
   for (int i = 0; i < static_cast<int>(RejectReason::count); ++i)
     rejected[to_string(static_cast<RejectReason>(i))] = res.rejected[i];
-  json body = {
-      {"llmplan_version", LLMPLAN_VERSION},
-      {"catalog_version", catalog.catalog_version},
-      {"objective", to_string(q.objective)},
-      // The currency the question reads its costs in: CNY when it asks for CNY offerings or shows CNY.
-      {"currency", q.constraints.currency == "cny" || q.base.pricing.currency == Currency::cny ? "cny" : "usd"},
-      {"plans", plans},
-      {"pareto", pareto},
-      {"within", within},
-      {"notices", notices},
-      {"searched",
-       {{"offerings", res.offerings},
-        {"node_counts", res.node_counts},
-        {"tp", "divisors of heads up to the GPUs of one node"},
-        {"pp", "divisors of layers"},
-        {"cp",
-         "1, and powers of two whose 2 x cp divides seq_len from 16384 tokens or when nothing fits "
-         "without"},
-        {"ep", "divisors of the experts that divide DP (MoE models)"},
-        {"vp", "divisors of the layers per stage (PP > 1)"},
-        {"zero", zero_stages()},
-        {"offload", names_of(kOffloads)},
-        {"recompute", names_of(kRecomputes)},
-        {"micro_batch", kMicroBatches},
-        {"global_batch", q.base.global_batch},
-        {"layouts", res.space},
-        {"evaluated", res.evaluated}}},
-      {"rejected", rejected}};
+  json body = {{"llmplan_version", LLMPLAN_VERSION},
+               {"catalog_version", catalog.catalog_version},
+               {"objective", to_string(q.objective)},
+               // The currency the question reads its costs in: CNY when it asks for CNY offerings or shows CNY.
+               {"currency", kCurrencyNames[static_cast<int>(question_currency(q))]},
+               {"plans", plans},
+               {"pareto", pareto},
+               {"within", within},
+               {"notices", notices},
+               {"searched",
+                {{"offerings", res.offerings},
+                 {"node_counts", res.node_counts},
+                 {"tp", "divisors of heads up to the GPUs of one node"},
+                 {"pp", "divisors of layers"},
+                 {"cp",
+                  "1, and powers of two whose 2 x cp divides seq_len from 16384 tokens or when nothing fits "
+                  "without"},
+                 {"ep", "divisors of the experts that divide DP (MoE models)"},
+                 {"vp", "divisors of the layers per stage (PP > 1)"},
+                 {"zero", zero_stages()},
+                 {"offload", names_of(kOffloads)},
+                 {"recompute", names_of(kRecomputes)},
+                 {"micro_batch", kMicroBatches},
+                 {"global_batch", q.base.global_batch},
+                 {"layouts", res.space},
+                 {"evaluated", res.evaluated}}},
+               {"rejected", rejected}};
   if (res.plans.empty())
     body["message"] =
         "no offering satisfies the constraints: see \"rejected\" for why, and relax max_gpus, the deadline or the "

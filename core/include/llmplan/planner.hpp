@@ -224,6 +224,14 @@ struct QuestionParse {
 // the global batch defaults to 4M tokens (pretraining) or 64 sequences (fine-tuning).
 QuestionParse parse_question(std::string_view question_json, const Catalog& catalog);
 
+// The currency a question's money reads in (costs, the budget): yuan where it asks only for
+// offerings priced in yuan (constraints.currency "cny") or its scenario is priced in yuan; dollars
+// otherwise. The search itself compares in USD.
+Currency question_currency(std::string_view constraints_currency, Currency scenario_currency);
+inline Currency question_currency(const Question& q) {
+  return question_currency(q.constraints.currency, q.base.pricing.currency);
+}
+
 // The ranked plans as CSV (header + one row per plan: rank, offering, layout, time, cost, MFU,
 // why), for spreadsheets: `llmplan plan --format csv` and the app's planner download.
 std::string plans_csv(const PlanResult& result);
