@@ -13,24 +13,17 @@
 #include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "source_files.hpp"
 
 using namespace llmplan;
 using json = nlohmann::json;
 
 namespace {
 
-// The validation cases of this source tree (LLMPLAN_SOURCE_DIR: tests/CMakeLists.txt), whatever
-// folder ctest or Node runs the tests from.
+// The validation cases of this source tree.
 json validation_cases() {
-  for (const std::string& path :
-       {std::string(LLMPLAN_SOURCE_DIR) + "/tests/validation/cases.json", std::string("tests/validation/cases.json")}) {
-    std::ifstream in(path);
-    if (!in) continue;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return json::parse(ss.str());
-  }
-  return json();
+  const std::string text = test::read_source_file("tests/validation/cases.json");
+  return text.empty() ? json() : json::parse(text);
 }
 
 std::set<std::string> words(const char* text) {

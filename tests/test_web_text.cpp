@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <iterator>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -16,7 +18,9 @@
 #include "llmplan/layouts.hpp"
 #include "llmplan/link.hpp"
 #include "llmplan/planner.hpp"
+#include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
+#include "source_files.hpp"
 
 using namespace llmplan;
 
@@ -307,5 +311,74 @@ TEST_CASE("a link notice whose reason is an input error words that reason in Chi
   const std::string zh = web::link_notice_text(n);
   CHECK(zh.find("须不超过一个节点，或为整数个节点（每节点 8 卡）；输入为 12") == 0);
   CHECK(zh.find("must") == std::string::npos);
+  web::set_language(web::Lang::en);
+}
+
+TEST_CASE(
+    "every formula behind a figure reads in Chinese: the validation scenarios and the pricing and calibration paths") {
+  // The scenarios of tests/validation/cases.json (every method, framework, layout and accelerator the
+  // estimator is checked on) and the paths they do not take: a priced instance, an accelerator no
+  // offering prices, freeze-tuning, a measured run and a run calibrated on another GPU count.
+  std::vector<std::string> scenarios;
+  const nlohmann::json cases = nlohmann::json::parse(test::read_source_file("tests/validation/cases.json"));
+  for (const nlohmann::json& c : cases["cases"])
+    if (c.contains("scenario")) scenarios.push_back(c["scenario"].dump());
+  REQUIRE(scenarios.size() > 300);
+  for (
+      const char* extra :
+      {R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"instance": "aws-p5.48xlarge-us-east-1", "nodes": 2}})",
+       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"accelerator": "gb200-186gb", "gpus": 8}})",
+       R"({"model": {"preset": "llama-3.1-8b"}, "method": "freeze", "cluster": {"gpus": 8}})",
+       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "calibration": {"tokens_per_s_per_gpu": 9000}})",
+       R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 16},
+               "calibration": {"tokens_per_s_per_gpu": 9000, "measured_on": {"gpus": 8}}})"})
+    scenarios.push_back(extra);
+  std::set<std::string> english, untranslated;
+  for (const std::string& text : scenarios) {
+    const ScenarioParse p = parse_scenario(text, builtin_catalog());
+    if (!p.scenario) continue;
+    Explainer ex;
+    const EstimateResult r = estimate(*p.scenario, default_calibration(), &ex);
+    figure_ranges(*p.scenario, r, builtin_residuals(), &ex);
+    for (const Explanation& e : ex.items()) english.insert(e.formula);
+  }
+  // Worded: a Chinese that differs, or an entry whose Chinese is the same symbols ("tp x cp x pp x dp").
+  std::set<std::string> same;
+  for (const web::FormulaWording& w : web::formula_wordings())
+    if (std::string_view(w.en) == w.zh) same.insert(w.en);
+  web::set_language(web::Lang::zh);
+  for (const std::string& f : english)
+    if (web::formula_text(f) == f && !same.count(f)) untranslated.insert(f);
+  web::set_language(web::Lang::en);
+  CHECK(english.size() > 150);
+  for (const std::string& f : untranslated) CHECK_MESSAGE(false, "no Chinese for the formula: " << f);
+  // English reads as the core wrote it.
+  for (const std::string& f : english) CHECK(web::formula_text(f) == f);
+}
+
+TEST_CASE("the Chinese formulas keep the English's symbols, field paths, constants, numbers and placeholders") {
+  // Dotted paths (memory.per_gpu_bytes), calibration constants (kGemmHalfSize), numbers, {0} ...
+  const std::regex kept(R"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+|\bk[A-Z][A-Za-z0-9]+\b|\d+(?:\.\d+)?|\{\d\})");
+  const std::vector<web::FormulaWording> table = web::formula_wordings();
+  REQUIRE(table.size() > 130);
+  for (const web::FormulaWording& w : table) {
+    const std::string en = w.en, zh = w.zh;
+    for (auto it = std::sregex_iterator(en.begin(), en.end(), kept); it != std::sregex_iterator(); ++it)
+      CHECK_MESSAGE(zh.find(it->str()) != std::string::npos, it->str() << " missing from the Chinese of: " << en);
+  }
+  web::set_language(web::Lang::zh);
+  // A formula the core assembles around counts and names: the pieces move into the Chinese sentence.
+  CHECK(web::formula_text("median on_demand price per GPU of the 18 catalog instances with h100-sxm5-80gb") ==
+        "目录中 18 个 h100-sxm5-80gb 实例的 on_demand 单卡价格中位数");
+  const std::string range = web::formula_text(
+      "80 % interval: the 10th and 90th percentiles of published / estimated over 16 published runs of 3 families "
+      "(megatron-bridge-perf, mlperf-training, nemo-long-seq) sharing: framework, accelerator class; families weigh "
+      "equally (validation residuals of tests/validation/cases.json)");
+  CHECK(range ==
+        "80 % 区间：16 个已发表运行（3 个来源系列：megatron-bridge-perf, mlperf-training, nemo-long-seq）的“发表值 / "
+        "估计值”的第 10 与第 90 百分位，这些运行共有：训练框架、加速卡档次；各来源系列权重相同（tests/validation/"
+        "cases.json 的验证残差）");
+  // A formula the app has no wording for stays in English.
+  CHECK(web::formula_text("a formula of a later core") == "a formula of a later core");
   web::set_language(web::Lang::en);
 }

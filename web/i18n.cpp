@@ -2,6 +2,7 @@
 // web/CMakeLists.txt), so every UI string must live here.
 #include "i18n.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -1201,7 +1202,361 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
      "须不超过最小流水线段的层数（模型 {1} 层分 {2} 段，最小段 {0} 层）；0 表示卸载每一层；输入为 {3}"},
 };
 
+// The core's explanation formulas (Explainer, "why this number") in Chinese, keyed by the core's
+// English: symbols, field paths, names and sources stay as the core writes them.
+// clang-format off
+constexpr FormulaWording kFormulaChinese[] = {
+    {"measured: the scenario is the trial run's own configuration, so the calibrated estimate is the measurement (calibration block)",
+     "实测值：场景即试运行本身的配置，因此校准后的估计就是实测值（calibration 块）"},
+    {"(1 + 2 t, 1 + 3 t with full recompute; t the trained share of the blocks, 1 but for freeze-tuning) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) (k + v) / tp x bytes: ring attention passes each key/value chunk on cp - 1 times forward and keys, values and their gradients backward (Liu et al. 2023; Megatron-Core context parallelism); 0 without CP",
+     "(1 + 2 t，完全重计算为 1 + 3 t；t 为受训层占比，除冻结微调外为 1) x 最忙阶段层数 x 微批数 x (cp - 1) x b (s / cp) (k + v) / tp x 字节数：ring attention 前向将每个 key/value 分块传递 cp - 1 次，反向传递 key、value 及其梯度（Liu et al. 2023；Megatron-Core 上下文并行）；无 CP 时为 0"},
+    {"(1 - share) (2 P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward only)",
+     "(1 - share) (2 P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits（冻结层只做前向）"},
+    {"(C/6)^(alpha/(alpha+beta)) / G for this run's compute C",
+     "(C/6)^(alpha/(alpha+beta)) / G，C 为本次训练的计算量"},
+    {"(kept checkpoints + dataset) TB x USD per TB-month x months",
+     "(保留的检查点 + 数据集) TB x 每 TB 月 USD x 月数"},
+    {"(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / (16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s); + the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run calibrates the scenario",
+     "(每卡每步线性层 FLOPs / (稠密峰值 x GEMM 效率) + 融合注意力 kernel FLOPs / (16 位峰值 x 注意力效率) + 访存受限时间 + QLoRA 反量化) x 阶段负载不均系数；访存受限时间 = 词元数 x 层数 x 遍数 x (kElementwisePasses x (h + f) x 字节数 + 未开启 techniques.fused_kernels 时 eager 算子的额外字节：RMSNorm 2 (2 e + 28) h，RoPE 16 (q + k)，SwiGLU 2 e f) (+ 无 FlashAttention 时 kSoftmaxPasses x 头数 x seq_len) / (HBM 带宽 x kMemBwEfficiency) + MoE 词元拷贝（time.moe_permute_s）；+ 框架的拷贝（time.framework_copy_s）；试运行校准场景时再 / 实测计算系数"},
+    {"(load factor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the rank with the busiest experts computes the load factor x the mean; routed FLOPs = (6, 4 for PEFT, + 2 with full recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor by parallel.moe_routing: learned kMoeCapacityFactor (Fedus et al. 2021 §2.1); fake_balanced 1 (every expert gets the same tokens); random 1 + sqrt(2 ln ep) sigma / mean of the hypergeometric tokens a rank receives from the tokens x ep the group dispatches",
+     "(负载系数 - 1) x 每卡每步路由专家 GEMM FLOPs / (峰值 x GEMM 效率)：专家最忙的 rank 计算量为均值的负载系数倍；路由 FLOPs = (6，PEFT 为 4，完全重计算再 + 2) x top_k 个专家的参数量 x MoE 层数 x 词元数 / GPU 数；无 EP 时为 0。负载系数按 parallel.moe_routing 取：learned 为 kMoeCapacityFactor（Fedus et al. 2021 §2.1）；fake_balanced 为 1（每个专家分到相同的词元）；random 为 1 + sqrt(2 ln ep) sigma / mean，针对一个 rank 从组内分发的 词元数 x ep 个词元中收到的词元数（超几何分布）"},
+    {"(p - 1) / (v m) x (compute + exposed TP, CP and EP time): 1F1B (v = 1) or interleaved 1F1B with v virtual stages per rank (Narayanan et al. 2021 §2.2.2); with chunks of unequal length v = L / ceil(L / vp), L the largest stage's blocks: the bubble follows the longest chunk",
+     "(p - 1) / (v m) x (计算 + 未被掩盖的 TP、CP 和 EP 时间)：1F1B (v = 1) 或每个 rank 有 v 个虚拟阶段的交错式 1F1B（Narayanan et al. 2021 §2.2.2）；分块长度不等时 v = L / ceil(L / vp)，L 为最大阶段的层数：流水线气泡由最长的分块决定"},
+    {". Megatron-Core (Transformer Engine userbuffers, default methods): forward QKV and FC1 and the data gradients of the output projection and FC2 by tp (ring exchange), forward output projection and FC2 by 4 (pipeline); PyTorch async TP: the forward's four by tp",
+     "。Megatron-Core（Transformer Engine userbuffers，默认方法）：前向 QKV 与 FC1，以及输出投影与 FC2 的数据梯度，切成 tp 块（ring exchange）；前向输出投影与 FC2 切成 4 块（pipeline）；PyTorch async TP：前向这四个均切成 tp 块"},
+    {"0 unless method qlora. QLoRA dequantises every NF4 block linear to a copy in the compute dtype before each GEMM that reads it: micro-batches x passes (forward, backward, + the recomputed forward) x block-linear parameters per GPU x (NF4 bytes + the copy's) / (HBM bandwidth x kMemBwEfficiency) (bitsandbytes dequantize_4bit, torchao NF4Tensor; Dettmers et al. 2023 §3)",
+     "method 不为 qlora 时为 0。QLoRA 在每次读取 NF4 层内线性层的 GEMM 之前，都会将其反量化为计算 dtype 的副本：微批数 x 遍数（前向、反向，+ 重计算的前向） x 每卡层内线性层参数量 x (NF4 字节数 + 副本字节数) / (HBM 带宽 x kMemBwEfficiency)（bitsandbytes dequantize_4bit，torchao NF4Tensor；Dettmers et al. 2023 §3）"},
+    {"1 for pretraining from scratch (method pretrain), which the laws are about; continued pretraining and fine-tuning: 0",
+     "从头预训练（method pretrain）为 1，即这些定律所针对的情形；继续预训练和微调：0"},
+    {"2 (n - 1) / n x gradient bytes this GPU holds over n = dp x cp ranks (ZeRO-3: x 1.5 per micro-batch, ZeRO paper §7; with pipeline stages x 1 once per step, the gathered weights kept); with EP the routed experts' 1 / ep over dp x cp / ep ranks",
+     "2 (n - 1) / n x 本卡持有的梯度字节数，在 n = dp x cp 个 rank 间通信（ZeRO-3：每个微批 x 1.5，ZeRO paper §7；有流水线阶段时每步一次 x 1，保留 gather 后的权重）；使用 EP 时，路由专家的 1 / ep 在 dp x cp / ep 个 rank 间通信"},
+    {"2 x micro-batches x b (s / cp) h bytes / tp x vp (activations forward, gradients back; the interleaved schedule crosses vp stage boundaries per rank, Narayanan et al. 2021 §2.2.2)",
+     "2 x 微批数 x b (s / cp) h 字节 / tp x vp（前向传激活值，反向传梯度；交错调度下每个 rank 跨越 vp 个阶段边界，Narayanan et al. 2021 §2.2.2）"},
+    {"20 x params: compute-optimal tokens by Hoffmann et al. 2022 Table 3 (about 20 tokens per parameter)",
+     "20 x 参数量：按 Hoffmann et al. 2022 Table 3 的计算最优词元数（每个参数约 20 个词元）"},
+    {"4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)",
+     "4 P + 6 P_adapters + 3 A（LoRA：冻结模型无权重梯度）"},
+    {"6 P + 3 A: P matmul parameters (active blocks + logit layer), A attention score FLOPs 2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1); a sliding-window block counts min(window, s) keys instead of s",
+     "6 P + 3 A：P 为矩阵乘参数量（各层激活部分 + logit 层），A 为每词元前向的注意力分数 FLOPs 2 s (q + o) L，计入所有 query 头，不做因果减半（Narayanan et al. 2021 §5.1）；滑动窗口层按 min(window, s) 个 key 计算，而非 s"},
+    {"6 x params x tokens (Kaplan et al. 2020)",
+     "6 x 参数量 x 词元数（Kaplan et al. 2020）"},
+    {"D such that N_opt(6 N D) = N, N_opt(C) = G (C/6)^(beta/(alpha+beta)), G = (alpha A / (beta B))^(1/(alpha+beta)); Besiroglu et al. 2024 refit of Hoffmann et al. 2022 approach 3",
+     "使 N_opt(6 N D) = N 成立的 D，N_opt(C) = G (C/6)^(beta/(alpha+beta))，G = (alpha A / (beta B))^(1/(alpha+beta))；Besiroglu et al. 2024 对 Hoffmann et al. 2022 方法 3 的重新拟合"},
+    {"DDP 2 x 25 MiB buckets; DeepSpeed ZeRO-1/2 5e8-element buckets (none with its BF16_Optimizer, which reduces after the backward); Megatron-LM none (its buckets are views of the gradient buffer); ZeRO-3 two layers gathered, with PyTorch FSDP (frameworks hf, fsdp, torchtune, torchtitan) at least one layer and the root unit (embedding, final norm, head), which FSDP keeps gathered from forward to backward",
+     "DDP 为 2 x 25 MiB 的桶；DeepSpeed ZeRO-1/2 为 5e8 个元素的桶（使用其 BF16_Optimizer 时没有，因为它在反向结束后才归约）；Megatron-LM 没有（其桶是梯度缓冲区的视图）；ZeRO-3 为已 gather 的两层，PyTorch FSDP（框架 hf、fsdp、torchtune、torchtitan）下至少为一层加根单元（词嵌入、最后的归一化层、输出层），FSDP 从前向到反向始终保持根单元处于 gather 状态"},
+    {"FLOPs the kernels execute per GPU per step (GEMMs with recompute, the fused attention kernel's own causal count) / (step_s x dense peak): at most the GEMM and attention kernels' measured rates; MFU counts attention without causal masking (Megatron, llm-foundry) and so can exceed it at long sequences",
+     "每卡每步 kernel 实际执行的 FLOPs（GEMM 含重计算，融合注意力 kernel 按其自身的因果计数） / (step_s x 稠密峰值)：不超过 GEMM 与注意力 kernel 的实测速率；MFU 计算注意力时不考虑因果掩码（Megatron、llm-foundry），因此在长序列下可能超过该值"},
+    {"G (C/6)^(beta/(alpha+beta)) for this run's compute C",
+     "G (C/6)^(beta/(alpha+beta))，C 为本次训练的计算量"},
+    {"GPUs x total hours",
+     "GPU 数 x 总小时数"},
+    {"Young (1974): sqrt(2 x write time x mean time between interruptions)",
+     "Young (1974)：sqrt(2 x 写入时间 x 平均中断间隔时间)"},
+    {"ZeRO-Offload: trained params per GPU x GPUs per node / kCpuAdamParamsPerS + 4 B/param over the host link (+ NVMe swaps 2 x offloaded bytes / kNvmeOffloadGbPerS), + activation_offload_s",
+     "ZeRO-Offload：每卡可训练参数量 x 每节点 GPU 数 / kCpuAdamParamsPerS + 经主机链路传输的 4 B/param（+ NVMe 换入换出 2 x 卸载字节数 / kNvmeOffloadGbPerS），+ activation_offload_s"},
+    {"all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor (1 with parallel.moe_routing fake_balanced, the chance excess with random: load_factor); 4 per MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full recompute; 2 for a frozen block of freeze-tuning), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: top_k (ep - 1) / ep copies, one per routed expert on another rank",
+     "all-to-all 次数 x (每词元的节点内互联副本数 + 网络副本数) x b (s / cp) h 字节 x kMoeCapacityFactor（parallel.moe_routing 为 fake_balanced 时取 1，为 random 时取随机超出量：load_factor）；最忙阶段每个 MoE 层每个微批 4 次（dispatch 与 combine，前向与反向；完全重计算为 6 次；冻结微调中被冻结的层为 2 次），Megatron-Core MoE；无 EP 时为 0。dispatcher alltoall：top_k (ep - 1) / ep 份副本，其他 rank 上的每个路由专家一份"},
+    {"all-to-alls x max(intra-node share / scale-up busbw, inter-node share / one NIC's busbw) + latency: of the ep - 1 peers, ranks_per_node - 1 share the node (dispatcher alltoall: a copy per routed expert); dispatcher deepep: a token crosses the network once per destination node, (n - 1) (1 - C(E - E/n, k) / C(E, k)) copies for n nodes, E experts, top-k, and the scale-up link once per destination rank other than the one of its own in-node index, ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / ranks_per_node) (DeepSeek-V3 report §3.2.2; DeepEP's dispatch layout counts tokens per rank, not per expert); with parallel.moe_routing fake_balanced a token's experts are k consecutive ones (NeMo AutoModel FakeBalancedGate), and the nodes and ranks it reaches are counted over their starting points",
+     "all-to-all 次数 x max(节点内份额 / 节点内互联 busbw, 节点间份额 / 单个网卡 busbw) + 延迟：ep - 1 个对端中有 ranks_per_node - 1 个位于同一节点（dispatcher alltoall：每个路由专家一份副本）；dispatcher deepep：一个词元对每个目标节点跨网络一次，n 个节点、E 个专家、top-k 时为 (n - 1) (1 - C(E - E/n, k) / C(E, k)) 份副本，并对每个目标 rank（节点内序号与自身相同者除外）经节点内互联一次，即 ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / ranks_per_node)（DeepSeek-V3 report §3.2.2；DeepEP 的 dispatch 布局按 rank 而非按专家统计词元）；parallel.moe_routing 为 fake_balanced 时，一个词元的专家为 k 个连续专家（NeMo AutoModel FakeBalancedGate），其到达的节点和 rank 按所有起始位置统计"},
+    {"attention h (q + k + v) + o h + MLP (3 h f gated, 2 h f GeLU; x experts for MoE, + router) + 2 norms (+ biases)",
+     "注意力 h (q + k + v) + o h + MLP（门控 3 h f，GeLU 2 h f；MoE 再 x 专家数，+ 路由器） + 2 个归一化层（+ 偏置）"},
+    {"capacity - total (negative: does not fit)",
+     "容量 - 合计（为负：放不下）"},
+    {"ceil(tokens / tokens per step)",
+     "ceil(词元数 / 每步词元数)"},
+    {"ceil(tokens / tokens per step) x step_s / 3600",
+     "ceil(词元数 / 每步词元数) x step_s / 3600"},
+    {"checkpoints kept x checkpoint size + dataset bytes",
+     "保留检查点数 x 检查点大小 + 数据集字节数"},
+    {"cluster tokens/s x bytes per token on disk",
+     "集群每秒词元数 x 每词元磁盘字节数"},
+    {"collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (6 with full recompute), 2 for a frozen block of freeze-tuning (its forward), Megatron",
+     "集合通信次数 x 2 (tp - 1) / tp x b (s / cp) h 字节；每层每个微批 4 次（完全重计算为 6 次），冻结微调中被冻结的层为 2 次（其前向），Megatron"},
+    {"collectives x ring all-reduce of b (s / cp) h bytes over tp ranks (nccl-tests bus bandwidth)",
+     "集合通信次数 x 在 tp 个 rank 上对 b (s / cp) h 字节做环形 all-reduce（nccl-tests 总线带宽）"},
+    {"communication not hidden behind compute: tp, pp, dp, cp and ep exposed_s",
+     "未被计算掩盖的通信：tp、pp、dp、cp 和 ep 的 exposed_s"},
+    {"compute + exposed TP + exposed PP + exposed DP + exposed CP + exposed EP + bubble + offload + IO stall",
+     "计算 + 未掩盖的 TP + 未掩盖的 PP + 未掩盖的 DP + 未掩盖的 CP + 未掩盖的 EP + 流水线气泡 + 卸载 + IO 等待"},
+    {"compute USD + storage USD",
+     "算力 USD + 存储 USD"},
+    {"cp.bytes / point-to-point bandwidth (each GPU's NIC across nodes, the scale-up link inside one) + one latency per ring step",
+     "cp.bytes / 点对点带宽（跨节点时为每卡的网卡，节点内为节点内互联链路） + 环上每一步一次延迟"},
+    {"data bytes/s needed / data tier bytes/s",
+     "所需数据 bytes/s / 数据存储 bytes/s"},
+    {"dataset bytes / min(object-store parallel clients x nodes, data tier write rate)",
+     "数据集字节数 / min(对象存储并行客户端数 x 节点数, 数据存储写入速率)"},
+    {"dataset tokens x bytes per token (dataset tokens = tokens / epochs unless given)",
+     "数据集词元数 x 每词元字节数（未给出时，数据集词元数 = 词元数 / 训练轮数）"},
+    {"dated exchange rate from the catalog (currency section)",
+     "目录中注明日期的汇率（currency 部分）"},
+    {"e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp); e_max is the accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the BF16 ratio) or kDefaultGemmEfficiency",
+     "e_max x d / (d + kGemmHalfSize)，d = min(micro_batch x seq_len / cp, hidden / tp)；e_max 为该加速卡在计算精度下实测的大 GEMM 效率（取自目录；FP8 回退为 BF16 的比值）或 kDefaultGemmEfficiency"},
+    {"each gradient reduction (ZeRO-0's all-reduce; ZeRO-1/2's reduce-scatter, each micro-batch with DeepSpeed's ZeRO-2) max(0, its time - kDpOverlap x a micro-batch's backward), plus ZeRO-1/2's all-gather of the weights after the optimizer step: all of it with DeepSpeed (and Hugging Face, which shards with it), else max(0, its time - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core --overlap-param-gather, FSDP prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; DeepSpeed with pipeline stages: all of dp.s, reduced after the flush; ZeRO-3: max(0, dp.s - kZero3Overlap x compute of the micro-batches it gathers for: all of them, or one with pipeline stages)",
+     "每次梯度归约（ZeRO-0 的 all-reduce；ZeRO-1/2 的 reduce-scatter，DeepSpeed ZeRO-2 下每个微批一次）计 max(0, 其耗时 - kDpOverlap x 一个微批的反向)，再加 ZeRO-1/2 在优化器更新后对权重的 all-gather：DeepSpeed（以及借助它切分的 Hugging Face）下全部计入，否则计 max(0, 其耗时 - kDpOverlap x 下一步第一个微批的前向)（Megatron-Core --overlap-param-gather、FSDP 预取）；反向占一个微批计算的 2/3，前向占 1/3；DeepSpeed 带流水线阶段时：dp.s 全部计入，在流水线排空后归约；ZeRO-3：max(0, dp.s - kZero3Overlap x 其 gather 所服务微批的计算：全部微批，带流水线阶段时为一个)"},
+    {"ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined 1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, kDeepEpSms, DeepEP's 20 SMs (DeepSeek-V3 report §3.2.2; Megatron-Core moe_deepep_num_sms), / the accelerator's sm_count), the figure for every DeepEP-style dispatcher (HybridEP's own default is 16 to 24 by version); 0 for NCCL's all-to-all (not published) and for a part without an sm_count",
+     "ep.s：专家等待各自的词元；开启 parallel.ep_comm_overlap 时为 max(ep.s - compute, f x ep.s)：一个微批的 all-to-all 与另一个微批的计算同时进行（DualPipe、Megatron-Core combined 1F1B），后者在此期间使用 all-to-all 空出的 SM；f：all-to-all 占用的 SM 份额，min(1, kDeepEpSms，即 DeepEP 的 20 个 SM（DeepSeek-V3 report §3.2.2；Megatron-Core moe_deepep_num_sms），/ 该加速卡的 sm_count)，所有 DeepEP 类 dispatcher 均取此值（HybridEP 自身默认值随版本为 16 到 24）；NCCL 的 all-to-all（未公开）以及没有 sm_count 的硬件取 0"},
+    {"expected interruptions x (interval / 2 + restart)",
+     "预期中断次数 x (间隔 / 2 + 重启时间)"},
+    {"failures per GPU-hour x GPUs + spot interruptions per node-hour x nodes (Llama 3 §3.3.4 default rate)",
+     "每卡时故障次数 x GPU 数 + 每节点小时竞价中断次数 x 节点数（Llama 3 §3.3.4 默认故障率）"},
+    {"full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top trainable layers",
+     "全参数微调/预训练：全部参数；LoRA/QLoRA：每个适配矩阵为 层数 x r x (d_in + d_out)；冻结微调：顶部的可训练层"},
+    {"fused attention kernel FLOPs per GPU per step / (16-bit dense peak x attention efficiency); kernel FLOPs = forward A / 2 (causal blocks skipped) x (1 + t x 2.5 backward with score recompute, + t with full recompute), t the trained share of the blocks (1 but for freeze-tuning) (FlashAttention-2, Dao 2023)",
+     "每卡每步融合注意力 kernel FLOPs / (16 位稠密峰值 x 注意力效率)；kernel FLOPs = 前向 A / 2（跳过因果掩码块）x (1 + t x 2.5 反向（含注意力分数重计算），完全重计算再 + t)，t 为受训层占比（除冻结微调外为 1）（FlashAttention-2, Dao 2023）"},
+    {"global_batch / (micro_batch x dp)",
+     "global_batch / (micro_batch x dp)"},
+    {"global_batch x seq_len",
+     "global_batch x seq_len"},
+    {"global_batch x seq_len / step_s (whole cluster)",
+     "global_batch x seq_len / step_s（整个集群）"},
+    {"gpus / (tp x cp x pp)",
+     "gpus / (tp x cp x pp)"},
+    {"gpus / gpus_per_node (1 when gpus <= gpus_per_node)",
+     "gpus / gpus_per_node（gpus <= gpus_per_node 时为 1）"},
+    {"hardware FLOPs per GPU per step (recompute included) / (step_s x dense peak)",
+     "每卡每步硬件 FLOPs（含重计算） / (step_s x 稠密峰值)"},
+    {"hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
+     "每卡每步硬件 FLOPs（含重计算） / compute_s：计算期间的速率"},
+    {"headroom >= 0",
+     "余量 >= 0"},
+    {"hidden (RMSNorm) or 2 x hidden (LayerNorm)",
+     "hidden（RMSNorm）或 2 x hidden（LayerNorm）"},
+    {"interleaved schedule with parallel.pp_comm_overlap: t = pp.s / (2 m vp) a transfer; the warm-up's forward and the flush's backward transfers exposed, 2 W t, W = min(m vp, 2 (pp - 1) + (vp - 1) pp) warm-up chunks of rank 0; each of the m vp - W steady-state steps exposes max(0, t - backward) + max(0, t - forward) of one chunk (compute / (m vp), its forward 1 / linear passes of it)",
+     "交错调度且开启 parallel.pp_comm_overlap：每次传输 t = pp.s / (2 m vp)；预热阶段的前向传输和排空阶段的反向传输未被掩盖，共 2 W t，W = min(m vp, 2 (pp - 1) + (vp - 1) pp) 为 rank 0 的预热块数；其余 m vp - W 个稳态步每步未被掩盖 max(0, t - backward) + max(0, t - forward)，backward、forward 为单个块的反向、前向时间（compute / (m vp)，前向占其 1 / linear passes）"},
+    {"kInputCoresPerGpu x GPUs per node (planning rule of thumb: PyTorch DataLoader workers per GPU)",
+     "kInputCoresPerGpu x 每节点 GPU 数（规划经验值：每卡 PyTorch DataLoader worker 数）"},
+    {"kRuntimeOverheadBytes + kAllocatorFragmentation x dynamic tensors",
+     "kRuntimeOverheadBytes + kAllocatorFragmentation x 动态张量"},
+    {"largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)",
+     "在全局批大小不变时满足 total(b) <= capacity 的最大 b（二分查找；显存随 b 增长）"},
+    {"layers of the busiest stage x micro-batches x ((1 + t, 1 + 2 t when attention's forward runs again) x (cp - 1) x b (s / cp) (k + v) x heads / kv_heads / tp x bytes + t x cp x b (s / cp) (k + v) x heads / kv_heads / tp x 4), t the trained share of the blocks (1 but for freeze-tuning, whose frozen blocks run forward only): PyTorch's ring (torchtitan) all-gathers the keys and values, expanded to every query head, in each forward and backward pass, and passes their fp32 gradients cp times around the ring; 0 without CP",
+     "负载最重阶段的层数 x 微批数 x ((1 + t，注意力前向再次运行时为 1 + 2 t) x (cp - 1) x b (s / cp) (k + v) x heads / kv_heads / tp x bytes + t x cp x b (s / cp) (k + v) x heads / kv_heads / tp x 4)，t 为参与训练的层占比（除冻结微调外均为 1，冻结微调中被冻结的层只跑前向）：PyTorch 的环（torchtitan）在每次前向和反向中对扩展到每个查询头的键和值做 all-gather，并将其 fp32 梯度沿环传递 cp 次；无 CP 时为 0"},
+    {"layers x (attention + MLP + 2 norms) + embedding + untied head + final norm (+ the multi-token prediction modules, model.params.mtp)",
+     "层数 x (注意力 + MLP + 2 个归一化层) + 词嵌入 + 非共享输出层 + 最终归一化层（+ 多词元预测模块，model.params.mtp）"},
+    {"layers x in-flight micro-batches x per-layer bytes of micro_batch x seq_len / cp tokens (Korthikanti et al. 2022 Table 2, per tensor, less the MLP's GEMM inputs under LoRA on attention only, whose frozen MLP keeps none; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which the loss has freed by then: max(0, pytorch_ring_bytes - logits), pytorch_ring_bytes = b (s / cp) (k + v) x heads / kv_heads / tp x ((cp + 2) e + 3 x 4) + b (s / cp) q / tp x (4 + e) (the gathered keys and values, the chunk sent, three fp32 key/value gradient chunks and the 16-bit copy returned, an fp32 query gradient and its copy; torch.distributed.tensor.experimental _templated_ring_attention_backward)",
+     "层数 x 在途微批数 x 每层在 micro_batch x seq_len / cp 个词元上的字节数（Korthikanti et al. 2022 Table 2，逐张量计算；LoRA 仅作用于注意力时扣除 MLP 的 GEMM 输入，因其冻结的 MLP 不保存任何激活值；上下文并行切分序列，Liu et al. 2023 'Ring Attention'）；在途微批数：1F1B 为 min(pp - rank, m)，交错式 1F1B 为 min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / vp，第一阶段为 pp (1 + (pp - 1) / (pp vp))（Korthikanti et al. 2022 §4.2.3）；使用 PyTorch 的上下文并行环（torchtitan，cp > 1）时，再加上其注意力反向在 logits 之外占用的显存（此时损失计算已释放 logits）：max(0, pytorch_ring_bytes - logits)，pytorch_ring_bytes = b (s / cp) (k + v) x heads / kv_heads / tp x ((cp + 2) e + 3 x 4) + b (s / cp) q / tp x (4 + e)（依次为：收集到的键和值、发送的分块、三个 fp32 键/值梯度分块及回传的 16 位副本、一个 fp32 查询梯度及其副本；torch.distributed.tensor.experimental _templated_ring_attention_backward）"},
+    {"logits + buffers + runtime: what is neither model state nor layer activations",
+     "logits + 缓冲区 + 运行时：既非模型状态也非层激活值的部分"},
+    {"max(0, cp.s - (cp - 1) / cp x this GPU's attention time): each transfer overlaps the attention of the chunk before it",
+     "max(0, cp.s - (cp - 1) / cp x 本卡注意力时间)：每次传输与前一分块的注意力计算重叠"},
+    {"max(0, step tokens x bytes per token / data tier read rate - step time): prefetching hides reads shorter than a step",
+     "max(0, 每步词元数 x 每词元字节数 / 数据存储读取速率 - 单步时间)：预取可掩盖短于一步的读取"},
+    {"max(total hours x overhead factor, minimum billing hours) x GPUs x USD per GPU-hour",
+     "max(总小时数 x 额外开销系数, 最低计费小时数) x GPU 数 x 每卡时 USD"},
+    {"max(used hours, the offering's minimum billing block): a rent sold by the month bills the whole month",
+     "max(已用小时数, 该实例的最低计费周期)：按月出租的实例按整月计费"},
+    {"micro-batches x offloaded layers x (max(0, copy - layer forward) + max(0, copy - layer backward)), copy = saved bytes of a layer / host link: each layer's copy runs beside the next layer's compute (Megatron-LM cpu_offload.py double buffer); layer time = stage compute / (micro-batches x stage layers), forward a third of its model FLOPs",
+     "微批数 x 卸载层数 x (max(0, copy - 层前向) + max(0, copy - 层反向))，copy = 单层保存的字节数 / 主机链路带宽：每层的拷贝与下一层的计算并行（Megatron-LM cpu_offload.py 双缓冲）；层时间 = 阶段计算时间 / (微批数 x 阶段层数)，前向占其模型 FLOPs 的三分之一"},
+    {"micro_batch x seq_len / cp x (2 e h + loss bytes per logit x V / tp): norm and head inputs (1 e h with PEFT or freeze-tuning and no fused loss: a frozen head keeps no input) and what the framework's loss holds at its peak (PyTorch cross-entropy on fp32 logits: Hugging Face, torchtitan, torchtune: 4 + 8 / loss_chunks; FSDP and DeepSpeed loops also keep the fp32 logits: + 4; torchtitan with TP > 1 runs PyTorch's unfused loss parallelism: 4 + 12 / loss_chunks; Megatron or torch.compile: e + 4 / loss_chunks); fused linear cross-entropy: one chunk of next_power_of_2(tokens / ceil(V / h)) tokens x (e + 4) V (Liger); Cut Cross-Entropy: none",
+     "micro_batch x seq_len / cp x (2 e h + 每个 logit 的损失字节数 x V / tp)：归一化层与输出层的输入（PEFT 或冻结微调且未用融合损失时为 1 e h：冻结的输出层不保存输入），以及框架的损失计算在峰值时占用的显存（PyTorch 在 fp32 logits 上算交叉熵：Hugging Face、torchtitan、torchtune 为 4 + 8 / loss_chunks；FSDP 和 DeepSpeed 的训练循环还会保留 fp32 logits：+ 4；torchtitan 在 TP > 1 时使用 PyTorch 未融合的 loss parallelism：4 + 12 / loss_chunks；Megatron 或 torch.compile：e + 4 / loss_chunks）；融合线性层交叉熵：一个分块 next_power_of_2(tokens / ceil(V / h)) 个词元 x (e + 4) V（Liger）；Cut Cross-Entropy：无"},
+    {"model FLOPs per step / (step_s x GPUs x dense peak); model FLOPs exclude recompute",
+     "每步模型 FLOPs / (step_s x GPU 数 x 稠密峰值)；模型 FLOPs 不含重计算"},
+    {"model FLOPs per step / step_s / GPUs",
+     "每步模型 FLOPs / step_s / GPU 数"},
+    {"model FLOPs per token x global_batch x seq_len (whole cluster)",
+     "每词元模型 FLOPs x global_batch x seq_len（整个集群）"},
+    {"mtp_layers x (one block of the model's last kind + a 2h x h projection + 3 norms): multi-token prediction modules (DeepSeek-V3 report §2.2), sharing the embedding and the output head; in model.params.total, not in active",
+     "mtp_layers x (一个与模型最后一类层相同的层 + 一个 2h x h 投影 + 3 个归一化层)：多词元预测模块（DeepSeek-V3 report §2.2），共享词嵌入和输出层；计入 model.params.total，不计入 active"},
+    {"no fused attention: the score GEMMs run as batched GEMMs at the GEMM efficiency",
+     "无融合注意力：注意力分数 GEMM 以批量 GEMM 形式按 GEMM 效率运行"},
+    {"no price in the catalog; give pricing.usd_per_gpu_hour",
+     "目录中无价格；请设置 pricing.usd_per_gpu_hour"},
+    {"no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
+     "该加速卡上没有任何注意力内核的公开速率：使用其大 GEMM 效率比值"},
+    {"no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at this length, is used (older kernels are slower, vendor fused kernels of its class)",
+     "该加速卡上没有此内核的公开速率：使用 FlashAttention-2 在此卡、此长度下的实测速率（更早的内核更慢，厂商融合内核与其同档）"},
+    {"offload cpu: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Offload)",
+     "卸载到 cpu：节点上每张卡切分后的优化器状态（+ ZeRO-3 权重）（ZeRO-Offload）"},
+    {"offload nvme: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Infinity)",
+     "offload nvme：节点内每张 GPU 切分后的优化器状态（+ ZeRO-3 权重）（ZeRO-Infinity）"},
+    {"one GPU without accumulation (plain PyTorch): .grad is allocated during backward as the activations are freed, so its peak holds the activations or the gradients, not both; these gradients come after the activation peak and are not in the total (0 when the gradients are at the peak, or persist)",
+     "单卡且无梯度累积（原生 PyTorch）：.grad 在反向过程中随激活值释放而分配，因此峰值时只有激活值或梯度之一，不会同时存在；这些梯度出现在激活值峰值之后，不计入合计（梯度处于峰值时或常驻时为 0）"},
+    {"one GPU without accumulation: the activations and logits, freed before the gradients' peak, not in the total (0 when they are at the peak)",
+     "单卡且无梯度累积：激活值与 logits 在梯度峰值之前释放，不计入合计（它们处于峰值时为 0）"},
+    {"parameters a token uses (all of a dense model's, an MoE's active ones)",
+     "每个词元用到的参数（稠密模型为全部参数，MoE 为激活参数）"},
+    {"parameters on this GPU (routed experts / ep) x bytes per weight / (dp x cp) when ZeRO-3, the routed experts' / (dp x cp / ep) (ZeRO paper §3; Megatron-Core expert-data-parallel group)",
+     "本卡上的参数量（路由专家 / ep） x 每个权重的字节数，ZeRO-3 时 / (dp x cp)，路由专家部分 / (dp x cp / ep)（ZeRO paper §3；Megatron-Core 专家数据并行组）"},
+    {"parameters one token passes through: MoE counts top_k routed + shared experts only (dense: = total)",
+     "单个词元经过的参数量：MoE 只计 top_k 个路由专家 + 共享专家（稠密模型：= 总参数量）"},
+    {"per layer and micro-batch: each gather less 1/cp of its pass's attention (the first ring step runs while it arrives), each gradient hop less 1/cp of the backward attention, and the last hop in full, the backward's terms in the trained blocks only (torch.distributed.tensor.experimental context parallelism)",
+     "每层每个微批：每次 gather 减去该遍注意力的 1/cp（环的第一步在数据到达期间运行），每次梯度传递减去反向注意力的 1/cp，最后一次传递全额计入；反向相关项只计参与训练的层（torch.distributed.tensor.experimental 上下文并行）"},
+    {"point-to-point sends are not overlapped (1F1B, or parallel.pp_comm_overlap off): pp.exposed_s = pp.s",
+     "点对点发送不与计算重叠（1F1B，或 parallel.pp_comm_overlap 关闭）：pp.exposed_s = pp.s"},
+    {"pp.bytes / link bandwidth of the stage boundary",
+     "pp.bytes / 阶段边界处的链路带宽"},
+    {"pricing.overhead_factor: debugging and reruns on top of training (planning rule of thumb: 1.3-1.5)",
+     "pricing.overhead_factor：训练之外的调试与重跑（规划经验值：1.3-1.5）"},
+    {"pricing.usd_per_gpu_hour",
+     "pricing.usd_per_gpu_hour"},
+    {"read throughput of the data tier (catalog storage)",
+     "数据存储的读取吞吐（目录中的存储项）"},
+    {"ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth; ZeRO-1/2: a reduce-scatter of the gradients (each micro-batch with DeepSpeed's ZeRO-2) plus an all-gather of the 16-bit weights, (n-1)/n x bytes each; ZeRO-3: 1.5x per micro-batch; across nodes busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
+     "环形 all-reduce 2 (n-1)/n x 梯度字节数 / 总线带宽；ZeRO-1/2：梯度的 reduce-scatter（DeepSpeed ZeRO-2 下每个微批一次）加 16 位权重的 all-gather，各为 (n-1)/n x 字节数；ZeRO-3：每个微批 1.5x；跨节点时 busbw = min(节点内互联 busbw, 每节点 rank 数 x 单个网卡 busbw)"},
+    {"scenario cluster.gpus (or instance GPUs x nodes)",
+     "场景的 cluster.gpus（或实例 GPU 数 x 节点数）"},
+    {"scenario cluster.gpus_per_node (or the instance's), min(8, gpus) by default",
+     "场景的 cluster.gpus_per_node（或实例的该值），默认 min(8, gpus)"},
+    {"scenario global_batch, or micro_batch x dp when 0",
+     "场景中的 global_batch；为 0 时取 micro_batch x dp"},
+    {"scenario micro_batch: sequences per GPU per micro-batch",
+     "场景 micro_batch：每卡每个微批的序列数"},
+    {"scenario parallel.cp (context parallel: each sequence split over cp GPUs)",
+     "场景中的 parallel.cp（上下文并行：每条序列切分到 cp 张 GPU 上）"},
+    {"scenario parallel.ep (expert parallel: the routed experts split over ep of the data-parallel GPUs)",
+     "场景的 parallel.ep（专家并行：路由专家分布在 ep 张数据并行 GPU 上）"},
+    {"scenario parallel.pp (pipeline stages, 1F1B)",
+     "场景 parallel.pp（流水线阶段数，1F1B）"},
+    {"scenario parallel.tp (tensor parallel, Megatron)",
+     "场景 parallel.tp（张量并行，Megatron）"},
+    {"scenario parallel.vp (virtual pipeline stages per rank, interleaved 1F1B)",
+     "场景中的 parallel.vp（每个 rank 的虚拟流水线阶段数，交错式 1F1B）"},
+    {"scenario parallel.zero: 1 shards optimizer states, 2 + gradients, 3 + weights (ZeRO paper)",
+     "场景的 parallel.zero：1 切分优化器状态，2 再切分梯度，3 再切分权重（ZeRO 论文）"},
+    {"size / write throughput of the checkpoint tier for the whole job",
+     "大小 / 检查点存储面向整个作业的写入吞吐"},
+    {"sum of tp, pp, dp and cp bytes whose group spans nodes, and the all-to-alls' inter-node share",
+     "通信组跨节点的 tp、pp、dp 和 cp 字节数之和，加上 all-to-all 的节点间部分"},
+    {"sum of tp, pp, dp and cp bytes whose group stays inside a node, and the all-to-alls' intra-node share",
+     "通信组位于单个节点内的 tp、pp、dp 和 cp 字节数之和，加上 all-to-all 的节点内份额"},
+    {"sum over the layers of their parameters (dense and MoE layers)",
+     "各层参数量之和（稠密层与 MoE 层）"},
+    {"the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its measured change at the kernel's length, seq_len / cp (catalog attention_length_scale, interpolated in log2 length; 1 where none is published), x its measured change at the model's head dimension (catalog attention_head_dim_scale, the same way)",
+     "该加速卡上此融合注意力内核实测的前向 + 反向速率 / 16 位稠密峰值，按内核自身的 FLOP 计数（目录 attention_efficiency），x 在内核长度 seq_len / cp 下实测的变化（目录 attention_length_scale，按 log2 长度插值；未公开时为 1），x 在模型头维度下实测的变化（目录 attention_head_dim_scale，方法相同）"},
+    {"the framework's copies of weights and gradients on the compute stream / (HBM bandwidth x kMemBwEfficiency): FSDP2 (torch/distributed/fsdp/_fully_shard) copies each gathered 16-bit weight out of the all-gather buffer (read + write) at every gather, forward and backward per micro-batch or once per step with pipeline stages, and the gradients into the reduce-scatter buffer in the reduce dtype at every reduction; DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones, 18 B per trained parameter (deepspeed/runtime/bf16_optimizer.py, update_hp_grads)",
+     "框架在计算流上对权重和梯度的拷贝 / (HBM 带宽 x kMemBwEfficiency)：FSDP2（torch/distributed/fsdp/_fully_shard）每次 gather 时都会把 gather 得到的 16 位权重从 all-gather 缓冲区拷出（读 + 写），每个微批前向和反向各一次，有流水线阶段时则每步一次；每次归约时把梯度以归约 dtype 拷入 reduce-scatter 缓冲区；DeepSpeed 的 BF16_Optimizer 将每个微批的 bf16 梯度累加到 fp32 梯度中，每个可训练参数 18 B（deepspeed/runtime/bf16_optimizer.py，update_hp_grads）"},
+    {"the gathers / the CP group's bandwidth (each GPU's NIC across nodes, the scale-up link inside one) + cp - 1 latencies each, and cp gradient hops + one latency each in every trained block's backward",
+     "各次 gather / CP 组带宽（跨节点为每卡网卡，节点内为节点内互联）+ 每次 cp - 1 个延迟，以及每个受训层反向中的 cp 次梯度传递，每次 + 一个延迟"},
+    {"the routed experts' GEMMs run on the rows that reach an expert, at e_max x d_r / (d_r + kGemmHalfSize), d_r = min(tokens an expert-parallel rank draws from (x etp with sequence parallelism) x top_k x ep / experts, expert_ffn / etp, hidden); the other linear layers at their own figure (e_max x d / (d + kGemmHalfSize), d = min(micro_batch x seq_len / cp, hidden / tp), or its mix with the GEMMs tensor-parallel overlap splits); combined by FLOPs: 1 / (1 / e_rest - r / e_whole + r / e_routed), r the routed share of the linear-layer FLOPs; e_max is the accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the BF16 ratio) or kDefaultGemmEfficiency",
+     "路由专家的 GEMM 只在到达该专家的行上运行，效率为 e_max x d_r / (d_r + kGemmHalfSize)，d_r = min(一个专家并行 rank 取词元的来源词元数（开启序列并行时 x etp） x top_k x ep / experts, expert_ffn / etp, hidden)；其余线性层按各自的效率（e_max x d / (d + kGemmHalfSize)，d = min(micro_batch x seq_len / cp, hidden / tp)，或其与张量并行通信重叠所切分 GEMM 的混合值）；按 FLOPs 加权合并：1 / (1 / e_rest - r / e_whole + r / e_routed)，r 为路由专家在线性层 FLOPs 中的占比；e_max 为该加速卡在计算精度下实测的大 GEMM 效率（取自目录；FP8 回退为 BF16 的比值）或 kDefaultGemmEfficiency"},
+    {"tokens / params",
+     "词元数 / 参数量"},
+    {"tokens x MoE blocks per stage x passes (forward, backward, + a forward rerun by full or selective_op recompute) x hidden-wide rows copied per token x h (/ tp with sequence parallelism) x bytes / (HBM bandwidth x kMemBwEfficiency); rows: permute k copies in and out, unpermute k in and 1 out, 3 k + 1; without EP x expert TP with sequence parallelism (the allgather dispatcher permutes the gathered tokens); the all-to-all dispatcher with several experts a rank + 4 k (x expert TP with sequence parallelism) for its sort by local expert and back; DeepEP 3 k + R, R the ranks a token reaches; HybridEP 0, its kernels placing the rows in expert order (Megatron-Core token_dispatcher.py, moe_utils.permute, unpermute, sort_chunks_by_idxs); part of memory_bound_s",
+     "词元数 x 每阶段 MoE 层数 x 遍数（前向、反向，full 或 selective_op 重计算再 + 一次前向重算）x 每词元复制的 hidden 宽度行数 x h（启用序列并行时 / tp）x 字节数 / (HBM 带宽 x kMemBwEfficiency)；行数：permute 读入和写出各 k 份，unpermute 读入 k 份、写出 1 份，共 3 k + 1；不用 EP 时，启用序列并行则 x 专家 TP（allgather dispatcher 对收集到的词元做 permute）；每个 rank 有多个专家时，all-to-all dispatcher 还要按本地专家排序再还原，+ 4 k（启用序列并行时 x 专家 TP）；DeepEP 为 3 k + R，R 为一个词元到达的 rank 数；HybridEP 为 0，其内核直接按专家顺序放置各行（Megatron-Core token_dispatcher.py、moe_utils.permute、unpermute、sort_chunks_by_idxs）；属于 memory_bound_s 的一部分"},
+    {"total USD / (steps x tokens per step / 1e9: the tokens the run's whole steps train); without training tokens, 1e9 / tokens per second / 3600 x (1 + reliability overhead) x overhead factor x GPUs x USD per GPU-hour",
+     "总 USD / (步数 x 每步词元数 / 1e9：本次训练全部整步所训练的词元数)；未给出训练词元数时，1e9 / 每秒词元数 / 3600 x (1 + 可靠性开销) x 额外开销系数 x GPU 数 x 每卡时 USD"},
+    {"total USD x USD->CNY rate (catalog currency)",
+     "总 USD x USD->CNY 汇率（目录币种）"},
+    {"total hours / 24",
+     "总小时数 / 24"},
+    {"total hours x interruptions per hour",
+     "总小时数 x 每小时中断次数"},
+    {"total hours x overhead factor: the wall-clock hours paid for",
+     "总小时数 x 额外开销系数：需付费的实际小时数"},
+    {"tp x cp x pp x dp",
+     "tp x cp x pp x dp"},
+    {"tp.s on the critical path; with parallel.tp_comm_overlap tp.s - min(tp.s x overlapped / collectives, kTpCommOverlap x compute): Megatron-LM's userbuffers overlap every collective, PyTorch's async TP the forward's 2 per layer",
+     "tp.s 位于关键路径上；开启 parallel.tp_comm_overlap 时为 tp.s - min(tp.s x overlapped / collectives, kTpCommOverlap x compute)：Megatron-LM 的 userbuffers 重叠所有集合通信，PyTorch async TP 只重叠每层前向的 2 个"},
+    {"trained parameters on this GPU x (fp32 master + optimizer state bytes) / (dp x cp) when ZeRO >= 1, the routed experts' / (dp x cp / ep)",
+     "本卡上的可训练参数量 x (fp32 主权重 + 优化器状态字节数)，ZeRO >= 1 时 / (dp x cp)，路由专家部分 / (dp x cp / ep)"},
+    {"trained parameters on this GPU x gradient bytes / (dp x cp) when ZeRO >= 2, the routed experts' / (dp x cp / ep) (0 at the activation peak of a single process); DeepSpeed's BF16_Optimizer adds 4 B of fp32 gradient per trained parameter; Megatron-Core's gradient buffer is fp32 with techniques.fp32_grad_reduce",
+     "本卡上的可训练参数量 x 梯度字节数，ZeRO >= 2 时 / (dp x cp)，路由专家部分 / (dp x cp / ep)（单进程在激活值峰值时为 0）；DeepSpeed 的 BF16_Optimizer 每个可训练参数额外增加 4 B fp32 梯度；开启 techniques.fp32_grad_reduce 时，Megatron-Core 的梯度缓冲区为 fp32"},
+    {"trained parameters x (16-bit weights + fp32 master + optimizer states) bytes",
+     "可训练参数量 x (16 位权重 + fp32 主权重 + 优化器状态) 字节数"},
+    {"training hours x (1 + write/interval + (interval/2 + restart) / MTBI)",
+     "训练小时数 x (1 + 写入时间/间隔 + (间隔/2 + 重启时间) / MTBI)"},
+    {"training tokens",
+     "训练词元数"},
+    {"usable GPU memory: cluster.gpu_memory_gb x 1e9 (catalog or override)",
+     "每卡可用显存：cluster.gpu_memory_gb x 1e9（取自目录或手动覆盖）"},
+    {"vocab x hidden (+ learned positions x hidden)",
+     "vocab x hidden（+ 可学习位置数 x hidden）"},
+    {"vocab x hidden for an untied output head, 0 when tied to the embedding",
+     "输出层不与词嵌入共享时为 vocab x hidden，与词嵌入共享时为 0"},
+    {"weights + gradients + optimizer + activations + logits + buffers + runtime",
+     "权重 + 梯度 + 优化器 + 激活值 + logits + 缓冲区 + 运行时"},
+    {"with parallel.tp_comm_overlap the overlapped GEMMs run on a part of the micro-batch's tokens each, at the GEMM efficiency of that size: 1 / (whole share / e(tokens) + split_by_tp / e(tokens / tp) + split_by_4 / e(tokens / 4)), e(t) = e_max x d / (d + kGemmHalfSize), d = min(t, hidden / tp), tokens = micro_batch x seq_len / cp; e_max is the accelerator's measured large-GEMM efficiency in the compute precision (catalog; FP8 falls back to the BF16 ratio) or kDefaultGemmEfficiency. Megatron-Core (Transformer Engine userbuffers, default methods): forward QKV and FC1 and the data gradients of the output projection and FC2 by tp (ring exchange), forward output projection and FC2 by 4 (pipeline); PyTorch async TP: the forward's four by tp",
+     "开启 parallel.tp_comm_overlap 时，被重叠的 GEMM 每次只处理微批的一部分词元，按该尺寸下的 GEMM 效率计算：1 / (whole share / e(tokens) + split_by_tp / e(tokens / tp) + split_by_4 / e(tokens / 4))，e(t) = e_max x d / (d + kGemmHalfSize)，d = min(t, hidden / tp)，tokens = micro_batch x seq_len / cp；e_max 为该加速卡在计算精度下实测的大 GEMM 效率（目录；FP8 回退为 BF16 的比值），或 kDefaultGemmEfficiency。Megatron-Core（Transformer Engine userbuffers，默认方法）：前向的 QKV 与 FC1，以及输出投影与 FC2 的数据梯度按 tp 切分（ring exchange），前向的输出投影与 FC2 按 4 切分（pipeline）；PyTorch async TP：前向的这四个按 tp 切分"},
+    {"work of the busiest pipeline stage / the average stage's, in blocks (the last stage also runs the logit layer, V h / (block matmul parameters + attention FLOPs / 2) blocks, and the multi-token prediction modules): the pipeline moves at the pace of its busiest stage (compute_s includes it)",
+     "最忙流水线阶段的工作量 / 平均阶段的工作量，以层计（最后阶段还要运行 logit 层，折合 V h / (每层矩阵乘参数量 + 注意力 FLOPs / 2) 层，以及多词元预测模块）：流水线按最忙阶段的节奏推进（compute_s 已包含该项）"},
+    {"write / interval + (interval / 2 + restart) / MTBI (Young 1974 / Daly 2006)",
+     "写入时间 / 间隔 + (间隔 / 2 + 重启时间) / MTBI（Young 1974 / Daly 2006）"},
+};
+
+// Formulas the core assembles around a count, an id or a list: {0}, {1} ... stand for any text,
+// in the English order, and the Chinese may place them elsewhere.
+constexpr FormulaWording kFormulaPatternsChinese[] = {
+    {"80 % interval: the 10th and 90th percentiles of published / estimated over {0} published runs estimated after calibrating on another row of their table of {1} families ({2}) sharing: {3}; families weigh equally (validation residuals of tests/validation/cases.json)",
+     "80 % 区间：{0} 个已发表运行（各按其表中另一行校准后再估计；{1} 个来源系列：{2}）的“发表值 / 估计值”的第 10 与第 90 百分位，这些运行共有：{3}；各来源系列权重相同（tests/validation/cases.json 的验证残差）"},
+    {"80 % interval: the 10th and 90th percentiles of published / estimated over {0} published runs of {1} families ({2}) sharing: {3}; families weigh equally (validation residuals of tests/validation/cases.json)",
+     "80 % 区间：{0} 个已发表运行（{1} 个来源系列：{2}）的“发表值 / 估计值”的第 10 与第 90 百分位，这些运行共有：{3}；各来源系列权重相同（tests/validation/cases.json 的验证残差）"},
+    {"median {0} price per GPU of the {1} catalog instances with {2}", "目录中 {1} 个 {2} 实例的 {0} 单卡价格中位数"},
+    {"catalog instance {0} ({1}, {2}, as of {3})", "目录实例 {0}（{1}，{2}，数据截至 {3}）"},
+};
+// clang-format on
+
+// The regime features a range's runs share (ranges.cpp kFeatureWords), as the pattern above fills them.
+constexpr FormulaWording kRangeFeaturesChinese[] = {
+    {"framework", "训练框架"},
+    {"sequence-length band", "序列长度区间"},
+    {"accelerator class", "加速卡档次"},
+    {"PEFT or full training", "参数高效微调或全量训练"},
+    {"single- or multi-node", "单节点或多节点"},
+    {"none (every run of the group)", "无（该组的全部运行）"},
+};
+
+// A list of feature words in Chinese, joined by 、; the list as it is when a word is unknown.
+std::string features_chinese(const std::string& list) {
+  std::string out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t comma = std::min(list.find(", ", at), list.size());
+    const std::string_view word = std::string_view(list).substr(at, comma - at);
+    const FormulaWording* hit = nullptr;
+    for (const FormulaWording& f : kRangeFeaturesChinese)
+      if (word == f.en) hit = &f;
+    if (!hit) return list;
+    out += (out.empty() ? "" : "、") + std::string(hit->zh);
+    at = comma + 2;
+  }
+  return out;
+}
+
+// Whether `text` is `pattern` with text in place of its {0}, {1} ... (each followed by a literal
+// that ends it, or by the end); the pieces go to `args` in order.
+bool match_formula(std::string_view pattern, std::string_view text, std::vector<std::string>& args) {
+  args.clear();
+  size_t p = 0, t = 0;
+  while (p < pattern.size()) {
+    const size_t open = pattern.find('{', p);
+    const std::string_view literal = pattern.substr(p, (open == std::string_view::npos ? pattern.size() : open) - p);
+    if (text.substr(t, literal.size()) != literal) return false;
+    t += literal.size();
+    if (open == std::string_view::npos) return t == text.size();
+    p = pattern.find('}', open) + 1;
+    const size_t next = pattern.find('{', p);
+    const std::string_view after = pattern.substr(p, (next == std::string_view::npos ? pattern.size() : next) - p);
+    // The last literal ends the text; a middle one is its first occurrence.
+    const size_t end =
+        next == std::string_view::npos ? text.size() - std::min(after.size(), text.size() - t) : text.find(after, t);
+    if (end == std::string_view::npos || end < t) return false;
+    args.emplace_back(text.substr(t, end - t));
+    t = end;
+  }
+  return t == text.size();
+}
+
 }  // namespace
+
+std::string formula_text(const std::string& english) {
+  if (g_lang == Lang::en) return english;
+  for (const FormulaWording& f : kFormulaChinese)
+    if (english == f.en) return f.zh;
+  std::vector<std::string> args;
+  for (const FormulaWording& f : kFormulaPatternsChinese) {
+    if (!match_formula(f.en, english, args)) continue;
+    for (std::string& a : args) a = features_chinese(a);
+    return fill_positional(f.zh, args);
+  }
+  return english;
+}
+
+std::vector<FormulaWording> formula_wordings() {
+  std::vector<FormulaWording> out(std::begin(kFormulaChinese), std::end(kFormulaChinese));
+  out.insert(out.end(), std::begin(kFormulaPatternsChinese), std::end(kFormulaPatternsChinese));
+  return out;
+}
 
 const char* input_error_chinese(std::string_view code) {
   for (const InputErrorChinese& w : kInputErrorChinese)
@@ -1250,8 +1605,12 @@ const char* all_strings(Lang lang) {
   std::string& out = joined[static_cast<size_t>(lang)];
   if (out.empty()) {
     for (const Entry& e : kStrings) out += lang == Lang::zh ? e.zh : e.en;
-    if (lang == Lang::zh)
+    if (lang == Lang::zh) {
       for (const InputErrorChinese& w : kInputErrorChinese) out += w.zh;
+      for (const FormulaWording& f : kFormulaChinese) out += f.zh;
+      for (const FormulaWording& f : kFormulaPatternsChinese) out += f.zh;
+      for (const FormulaWording& f : kRangeFeaturesChinese) out += f.zh;
+    }
   }
   return out.c_str();
 }

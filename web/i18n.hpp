@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace llmplan {
 struct LinkNotice;
@@ -208,6 +209,16 @@ std::string link_notice_text(const LinkNotice& notice);
 // An input error in the current language: the core's English message, or in Chinese its code's
 // wording with the same values (English where the code has none).
 std::string input_error_text(const InputError& e);
+// An explanation's formula (Explanation::formula) in the UI language: the core's English, or its
+// Chinese wording where the app has one (English otherwise).
+std::string formula_text(const std::string& english);
+// The formulas the app words in Chinese: the core's English (with {0}, {1} ... where the core puts a
+// count, an id or a list) and the Chinese.
+struct FormulaWording {
+  const char* en;
+  const char* zh;
+};
+std::vector<FormulaWording> formula_wordings();
 // The Chinese wording of an input error code (wording.hpp), or nullptr.
 const char* input_error_chinese(std::string_view code);
 // The string named `name` (an enumerator's name, e.g. "t_tp"); false when there is none.

@@ -243,7 +243,7 @@ void why_marker(const AppState& app, const std::string& key) {
     ImGui::Text("= %.6g %s", e->value, e->unit.c_str());
     ImGui::Separator();
     ImGui::TextDisabled("%s", tr(S::why_formula));
-    ImGui::TextUnformatted(e->formula.c_str());
+    ImGui::TextUnformatted(formula_text(e->formula).c_str());
     if (!e->inputs.empty()) {
       ImGui::Spacing();
       ImGui::TextDisabled("%s", tr(S::why_inputs));
