@@ -235,6 +235,8 @@ constexpr Entry kStrings[] = {
     {S::design_cell_none, "%s x %d: no offering runs this scenario at this GPU count", "%s x %d：没有实例能以此 GPU 数运行该场景"},
     {S::click_to_use, "click to use this plan", "点击采用此方案"},
     {S::design_grey, "Log colour scale (viridis); grey: does not fit or no offering at that size.", "对数色标（viridis）；灰色：放不下或没有该规模的实例。"},
+    {S::design_empty_rows, "No plan at any size on %s: the job fits on none of the machines or clusters the catalog prices for them (where the catalog prices only single machines, as for most Chinese clouds, whose multi-node RDMA clusters are quoted in their purchase consoles, no plan spans nodes). The planner tab names the causes; a quoted cluster can be estimated with cluster.accelerator, cluster.gpus and pricing.usd_per_gpu_hour.",
+     "%s 在任何规模都没有方案：目录中为这些卡标价的机器或集群都放不下此任务（目录只有单机标价时，方案不会跨节点；多数国内云的多节点 RDMA 集群只在购买控制台报价）。规划器会列出原因；拿到集群报价后可用 cluster.accelerator、cluster.gpus 与 pricing.usd_per_gpu_hour 估算。"},
     {S::shader_failed, "The heat map shader did not compile: %s", "热力图着色器编译失败：%s"},
     {S::topo_no_result, "Enter a valid scenario to see its cluster.", "请输入有效场景以显示其集群。"},
     {S::topo_summary, "Nodes: %d, GPUs per node: %d (%s); TP %d x PP %d x DP %d", "节点数：%d，每节点 GPU：%d（%s）；TP %d x PP %d x DP %d"},
@@ -290,6 +292,8 @@ constexpr Entry kStrings[] = {
     {S::u_per_node_hour, "per node-hour", "次/节点小时"},
     {S::u_per_gpu_hour, "per GPU-hour", "次/卡时"},
     {S::u_usd_gpu_h, "USD/GPU-h", "美元/卡时"},
+    {S::u_cny_gpu_h, "CNY/GPU-h", "元/卡时"},
+    {S::price_cny_note, "Typed in yuan, kept as pricing.usd_per_gpu_hour at the catalog's rate (%s CNY per USD).", "按人民币填写，以目录汇率（1 美元 = %s 元）换算后存为 pricing.usd_per_gpu_hour。"},
     {S::u_x, "x", "倍"},
     {S::u_bytes_token, "bytes/token", "字节/词元"},
     {S::u_checkpoints, "checkpoints", "个"},
@@ -417,6 +421,7 @@ constexpr Entry kStrings[] = {
     {S::tier_l3, "L3: multi-node", "L3：多节点"},
     {S::gpu_hours_fmt, "%s GPU-hours", "%s 卡时"},
     {S::per_gpu_hour_fmt, "at %s per GPU-hour", "每卡时 %s"},
+    {S::in_other_currency, "= %s, ", "折合 %s，"},
     {S::sec_step, "Step time", "单步时间"},
     {S::part_compute, "Compute", "计算"},
     {S::part_comm, "Exposed communication", "未被掩盖的通信"},
@@ -454,6 +459,7 @@ constexpr Entry kStrings[] = {
     {S::why_title, "Why this number", "这个数怎么来的"},
     {S::why_formula, "Formula", "公式"},
     {S::why_inputs, "Values plugged in", "代入的数值"},
+    {S::why_in_yuan, "= %s (at %s CNY per USD)", "= %s（按 1 美元 = %s 元）"},
     {S::stale, "The inputs are invalid: these results are from the last valid inputs.", "输入有误：以下结果来自上一次有效输入。"},
     {S::export_md, "Copy Markdown summary", "复制 Markdown 摘要"},
     {S::export_scenario, "Download scenario JSON", "下载场景 JSON"},
@@ -531,7 +537,7 @@ constexpr Entry kStrings[] = {
     {S::shared_expert_ffn, "Shared expert FFN", "共享专家 FFN"},
     {S::t_shared_expert_ffn, "Inner width of one shared expert; 0 means the routed experts' width.", "单个共享专家的内部宽度；0 表示与路由专家相同。"},
     {S::sliding_window, "Sliding window", "滑动窗口"},
-    {S::t_sliding_window, "Windowed layers attend only the last this many tokens; 0 for full attention (Mistral 7B v0.1: 4096; Gemma 2: 4096 and GPT-OSS: 128, every second layer).", "窗口层只关注最近这么多个 token；0 表示完整注意力（Mistral 7B v0.1：4096；Gemma 2：4096、GPT-OSS：128，每隔一层）。"},
+    {S::t_sliding_window, "Windowed layers attend only the last this many tokens; 0 for full attention (Mistral 7B v0.1: 4096; Gemma 2: 4096 and GPT-OSS: 128, every second layer).", "窗口层只关注最近这么多个词元；0 表示完整注意力（Mistral 7B v0.1：4096；Gemma 2：4096、GPT-OSS：128，每隔一层）。"},
     {S::sliding_layers, "Sliding-window layers", "滑动窗口层数"},
     {S::t_sliding_layers, "How many layers use the sliding window; 0 means every layer.", "使用滑动窗口的层数；0 表示所有层。"},
     {S::attention, "Attention", "注意力"},
@@ -692,7 +698,7 @@ constexpr Entry kStrings[] = {
     {S::note_data_read, "every node reads the training data at the measured rate", "每个节点按实测速率读取训练数据"},
     {S::note_other_accelerator, "measured on %s, while the scenario runs on %s: its figures are not calibrated", "实测在 %s 上，而场景运行在 %s 上：其数字未经校准"},
     {S::note_other_layout, "the scenario is not the trial's configuration: its figures carry the uncertainty of scaling a calibrated estimate to another layout (ranges)", "场景与试跑配置不同：其数字带有把校准后的估算推广到另一种并行方式的不确定性（见区间）"},
-    {S::compute_optimal_fmt, "%s tokens per parameter: %s. Compute-optimal for this size: %s tokens (20 per parameter, Hoffmann et al. 2022); %s by the refit law (Besiroglu et al. 2024).", "每个参数 %s 个 token：%s。该规模的算力最优 token 数：%s（每参数 20 个，Hoffmann 等 2022）；按重新拟合的规律为 %s（Besiroglu 等 2024）。"},
+    {S::compute_optimal_fmt, "%s tokens per parameter: %s. Compute-optimal for this size: %s tokens (20 per parameter, Hoffmann et al. 2022); %s by the refit law (Besiroglu et al. 2024).", "每个参数 %s 个词元：%s。该规模的算力最优词元数：%s（每参数 20 个，Hoffmann 等 2022）；按重新拟合的规律为 %s（Besiroglu 等 2024）。"},
     {S::regime_under, "under-trained for its size", "相对规模训练不足"},
     {S::regime_near, "near compute-optimal", "接近算力最优"},
     {S::regime_over, "over-trained, as models meant for deployment often are by choice (cheaper to serve)", "过度训练，面向部署的模型常有意如此（推理更省）"},
@@ -709,6 +715,7 @@ constexpr Entry kStrings[] = {
     {S::tco_depreciation, "Depreciation (years)", "折旧年限（年）"},
     {S::tco_residual, "Resale value", "残值比例"},
     {S::tco_network, "Network (of server price)", "网络（占整机价）"},
+    {S::tco_storage, "Storage (of server price)", "存储（占整机价）"},
     {S::tco_kwh_usd, "Electricity (USD/kWh)", "电价（美元/千瓦时）"},
     {S::tco_kwh_cny, "Electricity (CNY/kWh)", "电价（元/千瓦时）"},
     {S::tco_pue, "PUE", "PUE"},
@@ -732,6 +739,7 @@ constexpr Entry kStrings[] = {
     {S::tco_never, "never", "不会回本"},
     {S::tco_months_fmt, "%.1f months", "%.1f 个月"},
     {S::tco_committed_note, "* Reserved capacity is paid for every hour of the same GPU count, used or not, so it has no break-even utilisation.", "* 预留实例按同样卡数的每个小时计费，无论是否使用，所以没有回本利用率。"},
+    {S::tco_cheapest_note, "Each row is the catalog's cheapest offering of those GPUs in that billing mode, whatever the provider, so the rows may come from different providers.", "每行是目录中这种 GPU 在该计费方式下最便宜的产品，不限云厂商，所以各行可能来自不同云厂商。"},
     {S::tco_chart_title, "Cumulative cost by month (circles: where owning breaks even)", "按月累计成本（圆圈：自购回本点）"},
     {S::tco_axis_months, "months", "月"},
     {S::tco_own_line, "Own", "自购"},
@@ -739,7 +747,7 @@ constexpr Entry kStrings[] = {
     {S::tco_assumptions, "Defaults taken from the catalog, with their sources", "取自目录的默认值及来源"},
     {S::tco_left_out_fmt, "%s: the catalog has no sourced default, so this cost is left out; give it to count it.", "%s：目录中没有带出处的默认值，此项成本未计入；填写后即可计入。"},
     {S::tco_us_figure_fmt, "%s: the catalog has no sourced Chinese figure, so the US one is used, converted.", "%s：目录中没有带出处的国内数据，使用换算后的美国数据。"},
-    {S::budget_optimal_fmt, "This run's budget (%s GPU-hours, %s; 6ND = %s FLOPs) would train a compute-optimal model of %s parameters on %s tokens (the refit law).", "本次训练的预算（%s 卡时，%s；6ND = %s FLOPs）按重新拟合的规律可训练的算力最优模型为 %s 参数、%s token。"},
+    {S::budget_optimal_fmt, "This run's budget (%s GPU-hours, %s; 6ND = %s FLOPs) would train a compute-optimal model of %s parameters on %s tokens (the refit law).", "本次训练的预算（%s 卡时，%s；6ND = %s FLOPs）按重新拟合的规律可训练的算力最优模型为 %s 参数、%s 词元。"},
     {S::tco_use_scenario, "Use this scenario's GPU-hours", "使用当前场景的卡时"},
     {S::tco_use_scenario_fmt, "The scenario on the left takes %s GPU-hours on %s: spread over the horizon, %s a month.", "左侧场景需要 %s 卡时（%s）：摊到测算周期内，每月 %s。"},
     {S::tco_workload_fmt, "Workload: %s GPU-hours a month (utilisation %.0f %%).", "工作量：每月 %s 卡时（利用率 %.0f %%）。"},
@@ -1538,6 +1546,16 @@ bool match_formula(std::string_view pattern, std::string_view text, std::vector<
 }
 
 }  // namespace
+
+const char* vendor_name(const std::string& id) {
+  // The catalog's vendor ids as the makers write their names.
+  static const struct {
+    const char *id, *en, *zh;
+  } kVendors[] = {{"nvidia", "NVIDIA", "NVIDIA"}, {"amd", "AMD", "AMD"}, {"huawei", "Huawei", "华为"}};
+  for (const auto& v : kVendors)
+    if (id == v.id) return g_lang == Lang::zh ? v.zh : v.en;
+  return id.c_str();
+}
 
 std::string formula_text(const std::string& english) {
   if (g_lang == Lang::en) return english;

@@ -57,7 +57,7 @@ enum class Lang { en, zh };
   X(local_nvme) X(launch) \
   X(copy) X(checklist) X(expect) X(design_title) X(design_metric) X(design_computing) X(design_done) \
   X(design_cell_none) \
-  X(click_to_use) X(design_grey) X(shader_failed) X(topo_no_result) X(topo_summary) X(topo_color_by) X(topo_by_tp) \
+  X(click_to_use) X(design_grey) X(design_empty_rows) X(shader_failed) X(topo_no_result) X(topo_summary) X(topo_color_by) X(topo_by_tp) \
   X(topo_by_pp) X(topo_by_dp) X(topo_more_nodes) X(topo_node) X(topo_nvswitch) X(topo_nvlink) X(topo_xgmi) \
   X(topo_hccs) \
   X(topo_pcie) X(topo_nic) X(topo_gpu_tip) X(topo_fabric) X(topo_rdma) X(topo_tcp) X(topo_single_node) \
@@ -70,7 +70,7 @@ enum class Lang { en, zh };
   X(sec_network) \
   X(sec_storage) X(sec_pricing) X(reset_tip) X(range_fmt) X(input_error) X(default_word) X(auto_word) \
   X(u_tokens) X(u_sequences) \
-  X(u_gpus) X(u_nodes) X(u_layers) X(u_h) X(u_months) X(u_per_node_hour) X(u_per_gpu_hour) X(u_usd_gpu_h) \
+  X(u_gpus) X(u_nodes) X(u_layers) X(u_h) X(u_months) X(u_per_node_hour) X(u_per_gpu_hour) X(u_usd_gpu_h) X(u_cny_gpu_h) X(price_cny_note) \
   X(u_x) X(u_bytes_token) X(u_checkpoints) \
   X(t_preset) X(t_layers) X(t_hidden) X(t_heads) X(t_kv_heads) X(t_ffn) X(t_vocab) X(t_head_dim) X(t_gated) \
   X(t_tied) X(experts) \
@@ -96,13 +96,13 @@ enum class Lang { en, zh };
   X(t_failure_rate) \
   X(card_fits) X(card_time) X(card_cost) X(card_mfu) X(card_tier) X(yes) X(no) X(tier_l1) X(tier_l2) \
   X(tier_l3) X(gpu_hours_fmt) \
-  X(per_gpu_hour_fmt) X(sec_step) X(part_compute) X(part_comm) X(part_bubble) X(part_offload) X(part_io) X(step_total) \
+  X(per_gpu_hour_fmt) X(in_other_currency) X(sec_step) X(part_compute) X(part_comm) X(part_bubble) X(part_offload) X(part_io) X(step_total) \
   X(tokens_per_s) X(u_tok_s) X(steps) X(sec_cost) X(cost_compute) X(cost_storage) X(cost_total) \
   X(cost_per_btok) X(col_item) \
   X(col_value) X(col_provided) X(col_needed) X(price_source) X(sec_needs) X(need_data_rate) X(need_ckpt) \
   X(need_ckpt_interval) X(need_inter) X(need_vcpus) X(need_ram) X(need_nvme) X(need_rdma) X(rdma_needed) \
   X(rdma_not_needed) \
-  X(unknown) X(where_data) X(where_ckpt) X(why_title) X(why_formula) X(why_inputs) X(stale) X(export_md) \
+  X(unknown) X(where_data) X(where_ckpt) X(why_title) X(why_formula) X(why_inputs) X(why_in_yuan) X(stale) X(export_md) \
   X(export_scenario) \
   X(export_result) X(exported) X(w_memory_exceeds) X(w_tp_crosses_nodes) X(w_seq_exceeds_context) \
   X(w_multinode_without_rdma) X(w_data_on_block_disk) X(w_io_bound) X(w_host_ram_below_2x_gpu) X(w_few_vcpus) \
@@ -145,7 +145,7 @@ enum class Lang { en, zh };
   X(cards) X(t_cards) X(per_card_fmt) X(n_one_machine_only) X(rej_precision) X(executed_fmt) X(off_peak_gradients) X(off_peak_activations) \
   X(note_compute) X(note_memory) X(note_network) X(note_data_read) X(note_other_accelerator) X(note_other_layout) \
   X(compute_optimal_fmt) X(regime_under) X(regime_near) X(regime_over) \
-  X(view_tco) X(tco_intro) X(tco_accelerator) X(tco_count) X(tco_gpus_per_server) X(tco_currency) X(tco_price_usd) X(tco_price_cny) X(tco_utilisation) X(tco_horizon) X(tco_depreciation) X(tco_residual) X(tco_network) X(tco_kwh_usd) X(tco_kwh_cny) X(tco_pue) X(tco_colocation) X(tco_colocation_cny) X(tco_staff) X(tco_staff_cny) X(tco_lead_time) X(tco_own_title) X(tco_own_fmt) X(tco_breakdown_fmt) X(tco_rent_title) X(tco_no_rent) X(tco_col_mode) X(tco_col_offering) X(tco_col_per_hour) X(tco_col_month) X(tco_col_be_u) X(tco_col_be_m) X(tco_your_quote) X(tco_never) X(tco_months_fmt) X(tco_committed_note) X(tco_chart_title) X(tco_axis_months) X(tco_own_line) X(tco_chart_note) X(tco_assumptions) X(tco_left_out_fmt) X(tco_us_figure_fmt) \
+  X(view_tco) X(tco_intro) X(tco_accelerator) X(tco_count) X(tco_gpus_per_server) X(tco_currency) X(tco_price_usd) X(tco_price_cny) X(tco_utilisation) X(tco_horizon) X(tco_depreciation) X(tco_residual) X(tco_network) X(tco_storage) X(tco_kwh_usd) X(tco_kwh_cny) X(tco_pue) X(tco_colocation) X(tco_colocation_cny) X(tco_staff) X(tco_staff_cny) X(tco_lead_time) X(tco_own_title) X(tco_own_fmt) X(tco_breakdown_fmt) X(tco_rent_title) X(tco_no_rent) X(tco_col_mode) X(tco_col_offering) X(tco_col_per_hour) X(tco_col_month) X(tco_col_be_u) X(tco_col_be_m) X(tco_your_quote) X(tco_never) X(tco_months_fmt) X(tco_committed_note) X(tco_cheapest_note) X(tco_chart_title) X(tco_axis_months) X(tco_own_line) X(tco_chart_note) X(tco_assumptions) X(tco_left_out_fmt) X(tco_us_figure_fmt) \
   X(budget_optimal_fmt) X(tco_use_scenario) X(tco_use_scenario_fmt) X(tco_workload_fmt) X(tco_from_workload) \
   X(rej_provider_kind) X(rej_lead_time) X(rej_no_rdma) \
   X(provider_kinds) X(kind_hyperscaler) X(kind_gpu_cloud) X(kind_marketplace) X(kind_compute_centre) X(limit_start) X(start_within_days) X(debug_hours) X(ways_to_pay) X(col_way) X(pay_on_demand) X(pay_spot) X(pay_two_phase) X(pay_note_fmt) X(cat_providers) X(prov_col_kind) X(prov_col_gpus) X(prov_col_rdma) X(prov_col_storage) X(prov_col_platform) X(prov_col_billing) X(prov_col_lead) X(plan_with) X(pay_no_spot_fmt) X(pay_no_on_demand_fmt) \
@@ -212,6 +212,8 @@ std::string input_error_text(const InputError& e);
 // An explanation's formula (Explanation::formula) in the UI language: the core's English, or its
 // Chinese wording where the app has one (English otherwise).
 std::string formula_text(const std::string& english);
+// An accelerator vendor id of the catalog ("nvidia") as the maker writes its name; others as they are.
+const char* vendor_name(const std::string& id);
 // The formulas the app words in Chinese: the core's English (with {0}, {1} ... where the core puts a
 // count, an id or a list) and the Chinese.
 struct FormulaWording {

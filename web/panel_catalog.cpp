@@ -163,7 +163,7 @@ bool accelerators_view(AppState& app, float height) {
             cell_text(a.name);
             item_tooltip(a.id.c_str());
             break;
-          case 1: cell_text(a.vendor); break;
+          case 1: cell_text(vendor_name(a.vendor)); break;
           case 2: cell_text(opt(a.memory_gb)); break;
           case 3: cell_text(opt(a.memory_bw_gb_per_s)); break;
           case 4:  // the FP16 peak stands in where the BF16 one is not published or not there (V100)

@@ -136,6 +136,21 @@ void draw_grid(AppState& app, DesignState& d) {
   ImGui::EndTooltip();
 }
 
+// The accelerators with no plan at any size, named: a grey row says nothing of why (too little
+// memory on the one machine an offering has, or no priced multi-node network for it).
+void empty_rows_line(const DesignGrid& g) {
+  std::string names;
+  for (size_t row = 0; row < g.accelerators.size(); ++row) {
+    bool any = false;
+    for (size_t col = 0; col < g.gpu_counts.size(); ++col) any = any || g.at(row, col).feasible;
+    if (!any) names += (names.empty() ? "" : ", ") + g.accelerators[row];
+  }
+  if (names.empty()) return;
+  char line[1024];
+  std::snprintf(line, sizeof line, tr(S::design_empty_rows), names.c_str());
+  text_wrapped_disabled(line);
+}
+
 void draw_legend(const AppState& app, DesignState& d) {
   const DesignGrid& g = d.space->grid();
   const double lo = d.show_time ? g.min_hours : g.min_cost_usd, hi = d.show_time ? g.max_hours : g.max_cost_usd;
@@ -148,15 +163,34 @@ void draw_legend(const AppState& app, DesignState& d) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   heatmap_draw_legend(dl, a, b);
   const ImU32 label = palette::kHeatmapLabel;
+  // Five ticks; a label that would touch a shown one is left out (the two ends always show):
+  // wide figures such as yuan totals do not fit five across.
+  struct Tick {
+    float left, right;
+    std::string text;
+  };
+  std::array<Tick, 5> ticks;
   for (int i = 0; i <= 4; ++i) {
     const double t = i / 4.0;
     const double v = hi > lo * 1.0001 ? lo * std::pow(hi / lo, t) : lo;
     const float x = a.x + static_cast<float>(t) * (b.x - a.x);
     dl->AddLine(ImVec2(x, b.y), ImVec2(x, b.y + 0.3f * em()), label);
-    const std::string s = metric_text(app, d, v);
-    const float tw = ImGui::CalcTextSize(s.c_str()).x;
-    dl->AddText(ImVec2(std::max(origin.x, x - tw / 2), b.y + 0.35f * em()), label, s.c_str());
+    Tick& k = ticks[static_cast<size_t>(i)];
+    k.text = metric_text(app, d, v);
+    const float tw = ImGui::CalcTextSize(k.text.c_str()).x;
+    k.left = std::clamp(x - tw / 2, origin.x, std::max(origin.x, b.x + 2.5f * em() - tw));
+    k.right = k.left + tw;
   }
+  std::array<bool, 5> shown = {true, false, false, false, true};
+  const float gap = 0.6f * em();
+  for (size_t i : {2u, 1u, 3u}) {
+    bool clear = true;
+    for (size_t j = 0; j < ticks.size(); ++j)
+      if (shown[j] && ticks[i].left < ticks[j].right + gap && ticks[j].left < ticks[i].right + gap) clear = false;
+    shown[i] = clear;
+  }
+  for (size_t i = 0; i < ticks.size(); ++i)
+    if (shown[i]) dl->AddText(ImVec2(ticks[i].left, b.y + 0.35f * em()), label, ticks[i].text.c_str());
   const float gx = b.x + 0.8f * em();
   dl->AddRectFilled(ImVec2(gx, a.y), ImVec2(gx + 0.9f * em(), b.y), palette::kHeatmapNoPlan);
 }
@@ -213,6 +247,7 @@ bool draw_design(AppState& app) {
   draw_grid(app, d);
   draw_legend(app, d);
   ImGui::TextDisabled("%s", tr(S::design_grey));
+  if (d.done) empty_rows_line(d.space->grid());
   return more;
 }
 

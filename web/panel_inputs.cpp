@@ -298,6 +298,22 @@ bool field_number(AppState& app, const FieldSpec& f, const std::string& tip, dou
   return row.finish(unit_text(f.unit), tip, !f.required) || changed;
 }
 
+// The price override of a yuan scenario, typed in yuan (a Chinese cloud's quote) and kept as
+// pricing.usd_per_gpu_hour, the field the core reads, at the catalog's dated rate.
+bool field_price_in_yuan(AppState& app, const FieldSpec& f, const std::string& tip, double effective_usd) {
+  const double rate = app.scenario.pricing.usd_to_cny;
+  Row row(app, f.path, table_string(f.label, f.path));
+  double yuan = doc_number(app, f.path, effective_usd) * rate;
+  bool changed = false;
+  if (ImGui::InputDouble("##v", &yuan, 0, 0, "%.2f", ImGuiInputTextFlags_AutoSelectAll)) {
+    json_set(app.input, f.path, yuan / rate);
+    changed = true;
+  }
+  char note[256];
+  std::snprintf(note, sizeof note, tr(S::price_cny_note), format_number("%.4g", rate).c_str());
+  return row.finish(tr(S::u_cny_gpu_h), tip + "\n" + note, !f.required) || changed;
+}
+
 bool field_bool(AppState& app, const FieldSpec& f, const std::string& tip, bool effective) {
   Row row(app, f.path, table_string(f.label, f.path));
   const json* j = json_at(app.input, f.path);
@@ -522,6 +538,9 @@ bool draw_field(AppState& app, const FieldSpec& f) {
   if (path == "model.preset") return preset_field(app, f, tip);
   if (path == "parallel.zero") return zero_field(app, f, tip);
   const std::string resolved = resolved_text(f, app.scenario);
+  if (path == "pricing.usd_per_gpu_hour" && app.scenario.pricing.currency == Currency::cny &&
+      app.scenario.pricing.usd_to_cny > 0)
+    return field_price_in_yuan(app, f, tip, std::strtod(resolved.c_str(), nullptr));
   switch (f.type) {
     case FieldType::integer: return field_int(app, f, tip, std::atoi(resolved.c_str()));
     case FieldType::number: return field_number(app, f, tip, std::strtod(resolved.c_str(), nullptr));

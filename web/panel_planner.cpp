@@ -169,7 +169,7 @@ void draw_form(AppState& app, PlannerState& p) {
   }
   multi_select(tr(S::providers), "planner.providers", providers, p.providers);
   multi_select(tr(S::accelerators), "planner.accelerators", accelerators, p.accelerators);
-  const char* currencies[] = {tr(S::currency_any), "USD", "CNY"};
+  const char* currencies[] = {tr(S::currency_any), tr(S::currency_usd), tr(S::currency_cny)};
   form_combo(tr(S::priced_in), "planner.currency", &p.currency, currencies, 3, error);
   label_row(tr(S::spot_allowed));
   ImGui::Checkbox("##spot", &p.spot);

@@ -187,7 +187,8 @@ void cards(const AppState& app) {
          range_line(app, "time.total_hours", hours) + gpu_hours, "time.total_days");
     if (r.cost.usd_per_gpu_hour > 0)
       card(app, tr(S::card_cost), app_money(app, r.cost.total_usd, primary(app)), nullptr,
-           range_line(app, "cost.total_usd", cash) + app_money(app, r.cost.total_usd, secondary(app)) + ", " + per_hour,
+           range_line(app, "cost.total_usd", cash) +
+               fmt(tr(S::in_other_currency), app_money(app, r.cost.total_usd, secondary(app)).c_str()) + per_hour,
            "cost.total_usd");
     else  // no offering priced and no override: a zero would read as free
       card(app, tr(S::card_cost), kDash, nullptr, tr(S::price_src_none), "cost.total_usd");
@@ -473,9 +474,9 @@ void warnings(const EstimateResult& r) {
                     format_number("%.1f", 1 / w.value).c_str());
     else
       message = fmt(tr(text), warning_value(w.value, t.kind).c_str(), warning_value(w.limit, t.kind).c_str());
-    const std::string code = std::string("[") + warning_code(w.code) + "]";
-    text_colored(palette::kWarning, code.c_str());
-    text_wrapped(message.c_str());
+    // The sentence first; its code (what the docs and the result JSON call it) after, quietly.
+    text_wrapped(message.c_str(), &palette::kWarning);
+    ImGui::TextDisabled("%s", warning_code(w.code));
   }
 }
 

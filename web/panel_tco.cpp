@@ -117,7 +117,7 @@ bool accelerator_row(AppState& app) {
 }
 
 bool currency_row(TcoState& t) {
-  static const char* items[] = {"USD", "CNY"};
+  const char* items[] = {tr(S::currency_usd), tr(S::currency_cny)};
   int index = cny(t) ? 1 : 0;
   if (!form_combo(tr(S::tco_currency), "tco.currency", &index, items, 2, t.error)) return false;
   t.question["currency"] = index == 1 ? "cny" : "usd";
@@ -205,6 +205,8 @@ bool draw_form(AppState& app) {
   changed |= number_row(t, S::tco_depreciation, "depreciation_years", "depreciation_years", 1, 15, "%.1f");
   changed |= number_row(t, S::tco_residual, "residual_fraction", "residual_fraction", 0, 0.95, "%.0f %%", 100);
   changed |= number_row(t, S::tco_network, "servers.network_share", "servers.network_share", 0, 2, "%.1f %%", 100);
+  // No sourced default: 0 % until given (the answer's notice says storage is left out).
+  changed |= number_row(t, S::tco_storage, "servers.storage_share", "servers.storage_share", 0, 2, "%.1f %%", 100);
   if (c) {
     changed |= number_row(t, S::tco_kwh_cny, "power.cny_per_kwh", "power.usd_per_kwh", 0, 70, "%.3f", 1, rate);
   } else {
@@ -287,6 +289,7 @@ void draw_rent_table(const TcoState& t) {
   }
   ImGui::EndTable();
   text_wrapped_disabled(tr(S::tco_committed_note));
+  text_wrapped_disabled(tr(S::tco_cheapest_note));
 }
 
 // Cumulative cost by month: owning (capex at the order, the lead time bridged on demand) and each
@@ -380,6 +383,20 @@ void draw_assumptions(const TcoState& t) {
 }  // namespace
 
 namespace {
+// A notice's field as the form labels its row (in the currency shown); the field name otherwise.
+const char* notice_field(const TcoState& t, const std::string& field) {
+  static const struct {
+    const char* field;
+    S usd, cny;
+  } kRows[] = {{"servers.storage_share", S::tco_storage, S::tco_storage},
+               {"servers.network_share", S::tco_network, S::tco_network},
+               {"colocation_usd_per_kw_month", S::tco_colocation, S::tco_colocation_cny},
+               {"staff_usd_per_month", S::tco_staff, S::tco_staff_cny}};
+  for (const auto& r : kRows)
+    if (field == r.field) return tr(cny(t) ? r.cny : r.usd);
+  return field.c_str();
+}
+
 void draw_answer(const TcoState& t) {
   if (!t.answer.is_object() || !t.answer.contains("own")) return;
   section_header(tr(S::tco_own_title));
@@ -390,7 +407,7 @@ void draw_answer(const TcoState& t) {
   for (const json& n : t.answer["notices"]) {
     char line[256];
     std::snprintf(line, sizeof line, tr(n["code"] == "left_out" ? S::tco_left_out_fmt : S::tco_us_figure_fmt),
-                  n["field"].get<std::string>().c_str());
+                  notice_field(t, n["field"].get<std::string>()));
     text_wrapped(line, &palette::kNotice);
   }
   draw_assumptions(t);

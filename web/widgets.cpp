@@ -240,7 +240,15 @@ void why_marker(const AppState& app, const std::string& key) {
   ImGui::PushTextWrapPos(em() * 34);
   ImGui::TextDisabled("%s%s%s", tr(S::why_title), tr(S::label_sep), key.c_str());
   if (e) {
-    ImGui::Text("= %.6g %s", e->value, e->unit.c_str());
+    // "1" is the unit of a ratio (MFU, an efficiency): nothing to print.
+    ImGui::Text("= %.6g %s", e->value, e->unit == "1" ? "" : e->unit.c_str());
+    // A dollar figure of a yuan scenario: the yuan it shows, and the rate between them.
+    if (e->unit == "USD" && app.scenario.pricing.currency == Currency::cny) {
+      char line[160];
+      std::snprintf(line, sizeof line, tr(S::why_in_yuan), app_money(app, e->value, Currency::cny).c_str(),
+                    format_number("%.4g", app.scenario.pricing.usd_to_cny).c_str());
+      ImGui::TextUnformatted(line);
+    }
     ImGui::Separator();
     ImGui::TextDisabled("%s", tr(S::why_formula));
     ImGui::TextUnformatted(formula_text(e->formula).c_str());

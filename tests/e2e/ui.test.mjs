@@ -182,6 +182,31 @@ test('picking a cloud offering changes the price; the offering\'s price and regi
   }
 });
 
+// A Chinese cloud quotes in yuan: with the costs in yuan, the price override is typed in yuan and
+// kept as pricing.usd_per_gpu_hour at the catalog's dated rate, the field the core and links read.
+test('a yuan scenario takes its price override in yuan and keeps it in USD at the catalog rate', async () => {
+  const { context, page, errors } = await openApp(browser, server.origin,
+    { ...tall, path: '/?lang=zh#v=1&m=llama-3.1-8b&me=full&n=8&t=1e9&cu=cny' });
+  try {
+    await waitReady(page);
+    const rate = (await result(page)).cost.usd_to_cny;
+    const r = await widget(page, 'pricing.usd_per_gpu_hour');
+    await page.mouse.click(r.x + r.w * 0.3, r.y + r.h / 2);
+    await selectAllAndType(page, '20');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => JSON.parse(window.Module.appInput()).pricing?.usd_per_gpu_hour !== undefined,
+                               null, { timeout: 10000 });
+    assert.ok(Math.abs((await input(page)).pricing.usd_per_gpu_hour - 20 / rate) < 1e-9);
+    await page.waitForFunction((p) => Math.abs(JSON.parse(window.Module.appResult()).cost.usd_per_gpu_hour - p) < 1e-9,
+                               20 / rate, { timeout: 10000 });
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => t.text === '元/卡时'), 'the unit reads in yuan');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('keyboard navigation: Tab moves focus between fields and arrows/Enter edit them', async () => {
   const { context, page } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=full&n=8&s=4096' });
   try {
