@@ -280,6 +280,7 @@ constexpr Entry kStrings[] = {
     {S::reset_tip, "Back to the default", "恢复默认值"},
     {S::range_fmt, "Range: %s to %s", "范围：%s 至 %s"},
     {S::input_error, "Input error: %s", "输入有误：%s"},
+    {S::input_error_in, "Input error in %s: %s", "输入有误（%s）：%s"},
     {S::default_word, "default", "默认"},
     {S::auto_word, "auto", "自动"},
     {S::u_tokens, "tokens", "词元"},

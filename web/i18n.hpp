@@ -68,7 +68,7 @@ enum class Lang { en, zh };
   /* [planner strings: add above this line] */ \
   X(catalog_with_edits) X(view_catalog) X(sec_model) X(sec_method) X(sec_data) X(sec_cluster) X(sec_layout) \
   X(sec_network) \
-  X(sec_storage) X(sec_pricing) X(reset_tip) X(range_fmt) X(input_error) X(default_word) X(auto_word) \
+  X(sec_storage) X(sec_pricing) X(reset_tip) X(range_fmt) X(input_error) X(input_error_in) X(default_word) X(auto_word) \
   X(u_tokens) X(u_sequences) \
   X(u_gpus) X(u_nodes) X(u_layers) X(u_h) X(u_months) X(u_per_node_hour) X(u_per_gpu_hour) X(u_usd_gpu_h) X(u_cny_gpu_h) X(price_cny_note) \
   X(u_x) X(u_bytes_token) X(u_checkpoints) \

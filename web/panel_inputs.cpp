@@ -709,9 +709,15 @@ bool plain_section(AppState& app, const Section& s) {
 
 bool draw_inputs(AppState& app) {
   if (!app.error.field.empty()) {
-    char line[512];
-    // The error text names its field first (cluster.gpus: ...), so the line does not repeat it.
-    std::snprintf(line, sizeof line, tr(S::input_error), input_error_text(app.error).c_str());
+    char line[640];
+    // The error text names its field by path (cluster.gpus: ...); the line adds the label the form
+    // shows for it, where it has one.
+    const FieldSpec* f = find_field(app.error.field);
+    S label = S::count;
+    if (f && *f->label && string_named(f->label, label))
+      std::snprintf(line, sizeof line, tr(S::input_error_in), tr(label), input_error_text(app.error).c_str());
+    else
+      std::snprintf(line, sizeof line, tr(S::input_error), input_error_text(app.error).c_str());
     text_wrapped(line, &palette::kError);
   }
   bool changed = model_section(app);
