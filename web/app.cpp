@@ -135,7 +135,7 @@ void link_report(AppState& app) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kNotice);
   ImGui::PushTextWrapPos(0.0f);
   for (const LinkNotice& n : app.link_notices)
-    ImGui::Text("%s %s: %s", tr(S::link_notice), n.field.c_str(), link_notice_text(n).c_str());
+    ImGui::Text("%s %s%s%s", tr(S::link_notice), n.field.c_str(), tr(S::label_sep), link_notice_text(n).c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
   if (!app.link_changes.empty()) {
