@@ -4,9 +4,11 @@
 // time-boxed slices while the tab is open and cached until the scenario's question changes.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <string>
 
 #include "app.hpp"
 #include "gl_heatmap.hpp"
