@@ -713,9 +713,8 @@ bool draw_inputs(AppState& app) {
     // The error text names its field by path (cluster.gpus: ...); the line adds the label the form
     // shows for it, where it has one.
     const FieldSpec* f = find_field(app.error.field);
-    S label = S::count;
-    if (f && *f->label && string_named(f->label, label))
-      std::snprintf(line, sizeof line, tr(S::input_error_in), tr(label), input_error_text(app.error).c_str());
+    if (const char* label = f ? table_string(f->label, nullptr) : nullptr)
+      std::snprintf(line, sizeof line, tr(S::input_error_in), label, input_error_text(app.error).c_str());
     else
       std::snprintf(line, sizeof line, tr(S::input_error), input_error_text(app.error).c_str());
     text_wrapped(line, &palette::kError);

@@ -491,8 +491,7 @@ bool calibration(AppState& app) {
                app.scenario.calibrated() ? tr(S::calibration_title) : tr(S::not_calibrated));
   for (const Reproduced& x : app.trial.reproduced) {
     const FieldSpec* f = find_field(x.path);
-    S label = S::count;
-    const char* name = f && string_named(f->label, label) ? tr(label) : x.path.c_str();
+    const char* name = f ? table_string(f->label, x.path.c_str()) : x.path.c_str();
     char measured[32], estimated[32], line[256];
     std::snprintf(measured, sizeof measured, "%.4g", x.measured);
     std::snprintf(estimated, sizeof estimated, "%.4g", x.estimated);

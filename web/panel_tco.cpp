@@ -38,6 +38,17 @@ namespace {
 
 bool cny(const TcoState& t) { return t.question.value("currency", "usd") == "cny"; }
 
+// The question's money figures, each a field in either currency (docs/tco.md) and the form's row
+// label for each.
+constexpr struct {
+  const char *usd, *cny;
+  S usd_label, cny_label;
+} kMoneyFields[] = {
+    {"servers.price_usd", "servers.price_cny", S::tco_price_usd, S::tco_price_cny},
+    {"power.usd_per_kwh", "power.cny_per_kwh", S::tco_kwh_usd, S::tco_kwh_cny},
+    {"colocation_usd_per_kw_month", "colocation_cny_per_kw_month", S::tco_colocation, S::tco_colocation_cny},
+    {"staff_usd_per_month", "staff_cny_per_month", S::tco_staff, S::tco_staff_cny}};
+
 std::string money(const TcoState& t, const json& obj, const std::string& key) {
   const char* suffix = cny(t) ? "_cny" : "_usd";
   const json* v = json_at(obj, key + suffix);
@@ -130,13 +141,7 @@ bool currency_row(TcoState& t) {
       json_set(t.question, to, x);
     }
   };
-  static const struct {
-    const char *usd, *cny;
-  } kMoney[] = {{"servers.price_usd", "servers.price_cny"},
-                {"power.usd_per_kwh", "power.cny_per_kwh"},
-                {"colocation_usd_per_kw_month", "colocation_cny_per_kw_month"},
-                {"staff_usd_per_month", "staff_cny_per_month"}};
-  for (const auto& m : kMoney) {
+  for (const auto& m : kMoneyFields) {
     if (index == 1) move(m.usd, m.cny, rate);
     if (index == 0) move(m.cny, m.usd, 1 / rate);
   }
@@ -385,15 +390,10 @@ void draw_assumptions(const TcoState& t) {
 namespace {
 // A notice's field as the form labels its row (in the currency shown); the field name otherwise.
 const char* notice_field(const TcoState& t, const std::string& field) {
-  static const struct {
-    const char* field;
-    S usd, cny;
-  } kRows[] = {{"servers.storage_share", S::tco_storage, S::tco_storage},
-               {"servers.network_share", S::tco_network, S::tco_network},
-               {"colocation_usd_per_kw_month", S::tco_colocation, S::tco_colocation_cny},
-               {"staff_usd_per_month", S::tco_staff, S::tco_staff_cny}};
-  for (const auto& r : kRows)
-    if (field == r.field) return tr(cny(t) ? r.cny : r.usd);
+  for (const auto& m : kMoneyFields)
+    if (field == m.usd || field == m.cny) return tr(cny(t) ? m.cny_label : m.usd_label);
+  if (field == "servers.storage_share") return tr(S::tco_storage);
+  if (field == "servers.network_share") return tr(S::tco_network);
   return field.c_str();
 }
 
