@@ -230,7 +230,7 @@ class Importer {
     if (!f) return fail(key, "maps to " + path + ", which is no scenario field (a defect of import)");
     InputError err;
     detail::Reader r(err);
-    if (!detail::check_field(r, *f, json::parse(v.dump()), key))
+    if (!detail::check_field(r, *f, detail::parse_text(v.dump()), key))
       return fail(key, err.message.substr(key.size() + 2) + " (for " + path + ")");
     if (const ojson* old = at(scenario, path, false)) {
       if (*old != v)
@@ -268,7 +268,7 @@ class Importer {
       if (out >= lo && out <= hi) return true;
     }
     const std::string got =
-        typed.empty() ? detail::Reader::echo_value(json::parse(v.dump())) : detail::Reader::echo(typed);
+        typed.empty() ? detail::Reader::echo_value(detail::parse_text(v.dump())) : detail::Reader::echo(typed);
     return fail(key, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + "; got " + got);
   }
   bool boolean(const ojson& v, const std::string& key, bool& out) {
@@ -276,18 +276,18 @@ class Importer {
       out = v.get<bool>();
       return true;
     }
-    return fail(key, "must be true or false; got " + detail::Reader::echo_value(json::parse(v.dump())));
+    return fail(key, "must be true or false; got " + detail::Reader::echo_value(detail::parse_text(v.dump())));
   }
   bool string(const ojson& v, const std::string& key, std::string& out) {
     if (v.is_string()) {
       out = v.get<std::string>();
       return true;
     }
-    return fail(key, "must be a string; got " + detail::Reader::echo_value(json::parse(v.dump())));
+    return fail(key, "must be a string; got " + detail::Reader::echo_value(detail::parse_text(v.dump())));
   }
   bool object(const ojson& v, const std::string& key) {
     return v.is_object() ||
-           fail(key, "must be a map of keys; got " + detail::Reader::echo_value(json::parse(v.dump())));
+           fail(key, "must be a map of keys; got " + detail::Reader::echo_value(detail::parse_text(v.dump())));
   }
 };
 
@@ -1091,7 +1091,7 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
   InputError err;
   detail::Reader r(err);
   ModelArch arch;
-  const json model = json::parse(im.scenario["model"].dump());
+  const json model = detail::parse_text(im.scenario["model"].dump());
   if (!detail::read_arch_fields(r, model, "model", arch) || !detail::check_arch(r, arch, "model")) {
     const auto src = im.source_of.find(err.field);
     return im.fail(src != im.source_of.end() ? src->second : err.field, err.message);

@@ -31,6 +31,14 @@ inline constexpr int kMaxJsonDepth = 64;
 // strings aside), or npos.
 size_t too_deep_at(std::string_view text);
 
+// J::parse through one input type, std::string_view: a std::string argument would compile each
+// json type's parser a second time for its iterators (about 7 KB each in the embed card's module,
+// which has a 1 MB budget). For text the core wrote itself, or with allow_exceptions false.
+template <class J = json>
+J parse_text(std::string_view text, bool allow_exceptions = true) {
+  return J::parse(text.begin(), text.end(), nullptr, allow_exceptions);
+}
+
 // json::parse of untrusted text that never throws: a discarded value on any error. With
 // allow_exceptions = false nlohmann 3.11.2 reports syntax errors and out-of-range numbers (1E978)
 // as discarded; the catch keeps that promise for whatever else a json exception may report.

@@ -660,7 +660,7 @@ OpenedLink open_link(std::string_view link, const Catalog& current, std::string_
 std::string opened_link_json(const OpenedLink& o) {
   json notices = json::array();
   for (const LinkNotice& n : o.link.notices) notices.push_back(link_notice_json(n));
-  json input = json::parse(o.link.input_json, nullptr, false);
+  json input = detail::parse_text(o.link.input_json, false);
   return json{{"kind", o.link.is_tco        ? "tco"
                        : o.link.is_question ? "question"
                                             : "scenario"},

@@ -982,7 +982,7 @@ PlanDetails plan_details(const PlanCandidate& c, std::string_view question_scena
 }
 
 std::string question_scenario_json(const Scenario& s, const Catalog& catalog) {
-  json doc = json::parse(write_scenario_input(s, catalog));
+  json doc = detail::parse_text<json>(write_scenario_input(s, catalog));
   for (const char* k : {"cluster", "network", "parallel", "micro_batch"}) doc.erase(k);
   if (doc.contains("pricing")) {
     json& p = doc["pricing"];
@@ -1061,7 +1061,7 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
   }
   const Question& q = *parsed.question;
   const PlanResult res = plan(q, catalog, cal);
-  const json question = json::parse(parsed.scenario_json);
+  const json question = detail::parse_text<json>(parsed.scenario_json);
   json plans = json::array();
   for (size_t i = 0; i < res.plans.size(); ++i) {
     json p = {{"rank", i + 1}, {"why", res.why[i]}};
