@@ -15,6 +15,7 @@
 #include "llmplan/embedded.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/performance.hpp"
+#include "source_files.hpp"
 
 using namespace llmplan;
 using nlohmann::json;
@@ -23,8 +24,8 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.15");
-    CHECK(c.as_of == "2026-12-05");
+    CHECK(c.catalog_version == "2026.12.16");
+    CHECK(c.as_of == "2026-12-06");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
     CHECK(c.models.size() >= 30);
@@ -112,6 +113,29 @@ TEST_SUITE("shipped catalog") {
          {"nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr",
           "roce-100g", "roce-200g", "roce-400g", "ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g"})
       CHECK_MESSAGE(c.find_interconnect(id) != nullptr, id);
+  }
+
+  TEST_CASE("every offering fits in its accelerator's scale-up domain, and every bound is sourced") {
+    // cluster.gpus_per_node is refused above max_gpus_per_node; an offering's own node must never be.
+    const Catalog& c = builtin_catalog();
+    const json section = json::parse(test::read_source_file("catalog/accelerators.json"));
+    int bounded = 0;
+    for (const json& a : section["accelerators"]) {
+      if (a.value("max_gpus_per_node", json()).is_null()) continue;
+      ++bounded;
+      CHECK_MESSAGE(a["sources"].contains("max_gpus_per_node"), a["id"]);
+    }
+    CHECK(bounded == 17);  // every SXM, OAM and superchip part but the MI250X; no PCIe card
+    for (const Instance& in : c.instances) {
+      const Accelerator* a = c.find_accelerator(in.accelerator);
+      REQUIRE(a);
+      if (a->max_gpus_per_node > 0)
+        CHECK_MESSAGE(std::max(in.gpus, in.gpus_per_host_max) <= a->max_gpus_per_node, in.id);
+    }
+    CHECK(c.find_accelerator("h100-sxm5-80gb")->max_gpus_per_node == 8);   // HGX H100: 4 or 8 GPUs
+    CHECK(c.find_accelerator("a100-sxm4-80gb")->max_gpus_per_node == 16);  // two HGX A100 boards
+    CHECK(c.find_accelerator("gb200-186gb")->max_gpus_per_node == 72);     // NVL72
+    CHECK(c.find_accelerator("rtx-4090")->max_gpus_per_node == 0);         // PCIe: the chassis decides
   }
 
   TEST_CASE("the China SKUs hold the GEMM rate of the part they are cut from") {
@@ -309,6 +333,8 @@ TEST_SUITE("malformed catalogs") {
         {set("/accelerators/0/host_link_gb_per_s", 0),
          "/accelerators/0/host_link_gb_per_s: must be > 0 or null, got 0"},
         {set("/accelerators/0/sm_count", 131.5), "/accelerators/0/sm_count: must be an integer in 1..1024; got 131.5"},
+        {set("/accelerators/0/max_gpus_per_node", 0),
+         "/accelerators/0/max_gpus_per_node: must be an integer in 1..1024; got 0"},
         {set("/accelerators/0/unsupported_precisions", json::array({"fp8"})),
          "/accelerators/0/unsupported_precisions/0: must be \"bf16\" or \"fp16\" (FP8 support is fp8_dense_tflops); "
          "got "

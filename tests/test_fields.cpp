@@ -69,6 +69,10 @@ void give_context(json& doc, const FieldSpec& f) {
 }
 
 void meet_rules(json& doc) {
+  // More than 8 GPUs a node need a part sold in a larger scale-up domain (the catalog's
+  // max_gpus_per_node): the GB200 in its NVL72 rack.
+  if (const json* gpn = json_at(doc, "cluster.gpus_per_node"); gpn && gpn->get<int>() > 8)
+    json_set(doc, "cluster.accelerator", "gb200-186gb");
   const json* offload = json_at(doc, "parallel.offload");
   if (offload && *offload != "none") json_set(doc, "parallel.zero", 1);
   // Virtual stages need a pipeline whose stages' layers they divide, and whole rounds of PP

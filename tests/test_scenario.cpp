@@ -398,3 +398,32 @@ TEST_CASE("QLoRA with Hugging Face recomputes every block unless the scenario sa
   const json plain = json::parse(write_scenario_input(*dflt.scenario, builtin_catalog()));
   CHECK_FALSE(plain.contains("parallel"));
 }
+
+TEST_CASE("a node larger than any system the accelerator is sold in is refused, naming the catalog's bound") {
+  // HGX H100 boards join at most 8 GPUs by NVLink (NVIDIA H100 datasheet: HGX systems with 4 or 8
+  // GPUs): 16 H100s "a node" would spread NVLink bandwidth over ranks no NVSwitch joins.
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16,
+    "gpus_per_node": 16}})",
+                "cluster.gpus_per_node", "must be 1..8 for h100-sxm5-80gb");
+  const ScenarioParse h100 = parse(R"({"model": {"preset": "llama-2-7b"},
+    "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16, "gpus_per_node": 16}})");
+  CHECK(h100.error.code == "gpus_per_node_domain");
+  CHECK(h100.error.args == std::vector<std::string>{"8", "h100-sxm5-80gb", "16"});
+  // Two HGX A100 boards back to back through NVSwitch join 16 (NVIDIA, "Introducing NVIDIA HGX A100").
+  for (const char* ok : {R"("a100-sxm4-80gb", "gpus": 16, "gpus_per_node": 16)",
+                         R"("gb200-186gb", "gpus": 72, "gpus_per_node": 72)",  // one NVL72 rack
+                         R"("l40s", "gpus": 10, "gpus_per_node": 10)"}) {      // PCIe: the chassis decides
+    const ScenarioParse p = parse(std::string(R"({"model": {"preset": "llama-2-7b"}, "parallel": {"zero": 3},
+      "cluster": {"accelerator": )") +
+                                  ok + "}}");
+    CHECK_MESSAGE(p.scenario.has_value(), ok << ": " << p.error.message);
+  }
+  check_rejects(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 17,
+    "gpus_per_node": 17}})",
+                "cluster.gpus_per_node", "must be 1..16 for a100-sxm4-80gb");
+  // The default node, min(gpus, 8), always fits.
+  const ScenarioParse many = parse(R"({"model": {"preset": "llama-2-7b"}, "cluster": {"accelerator": "mi300x",
+    "gpus": 64}, "parallel": {"zero": 3}})");
+  REQUIRE_MESSAGE(many.scenario.has_value(), many.error.message);
+  CHECK(many.scenario->cluster.gpus_per_node == 8);
+}

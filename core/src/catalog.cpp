@@ -362,6 +362,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
                    "pcie_gen",
                    "host_link_gb_per_s",
                    "sm_count",
+                   "max_gpus_per_node",
                    "tdp_w",
                    "gemm_bf16_efficiency",
                    "gemm_fp8_efficiency",
@@ -392,6 +393,9 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
     if (!r.integer(o, "sm_count", p, 1, 1024, sms)) return false;
     a.sm_count = sms;
   }
+  if (o.contains("max_gpus_per_node") && !o["max_gpus_per_node"].is_null() &&
+      !r.integer(o, "max_gpus_per_node", p, 1, 1024, a.max_gpus_per_node))
+    return false;
   if (!read_unsupported_precisions(r, o, p, a)) return false;
   // The time model needs a 16-bit tensor peak; Volta and Turing have FP16 but no BF16.
   if (!a.bf16_dense_tflops && !a.fp16_dense_tflops)

@@ -184,7 +184,8 @@ const FieldSpec kFields[] = {
      .applies = "!cluster.instance", .default_text = "8", .ref = REF(cluster.gpus)},
     {.path = "cluster.gpus_per_node", .type = T::integer, .lo = 1, .hi = 72, .code = "gn", .unit = "GPUs",
      .label = "gpus_per_node", .help = "t_gpus_per_node",
-     .meaning = "GPUs that share one scale-up domain (NVLink/PCIe); tensor parallelism stays inside it.",
+     .meaning = "GPUs that share one scale-up domain (NVLink/PCIe); tensor parallelism stays inside it. At most the "
+                "accelerator's largest (catalog max_gpus_per_node: 8 on HGX boards, 72 in an NVL72 rack).",
      .section = "cluster", .applies = "!cluster.instance", .default_text = "min(gpus, 8)", .ref = REF(cluster.gpus_per_node)},
     {.path = "cluster.gpu_memory_gb", .type = T::number, .lo = 1, .hi = 1000, .code = "gmem", .unit = "GB",
      .label = "gpu_memory", .help = "t_gpu_memory", .meaning = "Usable memory per GPU in decimal GB.",

@@ -132,6 +132,7 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
   c.pcie_gb_per_s = a.host_link_gb_per_s.value_or(a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16);
   c.sm_count = a.sm_count.value_or(0);
+  c.max_gpus_per_node = a.max_gpus_per_node;
 }
 
 void apply_link(const Interconnect& l, double ports, Network& net) {
@@ -529,6 +530,9 @@ InputError validate_scenario(const Scenario& s) {
            {n(x.tp * x.cp * x.pp), n(c.gpus)});
   else if (!check_expert_parallel(r, s))
     return err;  // the message names parallel.ep
+  else if (c.max_gpus_per_node > 0 && c.gpus_per_node > c.max_gpus_per_node)
+    r.fail("cluster.gpus_per_node", "gpus_per_node_domain",
+           {n(c.max_gpus_per_node), c.accelerator, n(c.gpus_per_node)});
   else if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0)
     r.fail("cluster.gpus", "whole_nodes", {n(c.gpus_per_node), n(c.gpus)});
   else if (s.global_batch > 0 && s.global_batch % (s.micro_batch * s.dp()) != 0)

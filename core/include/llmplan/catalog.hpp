@@ -41,6 +41,9 @@ struct Accelerator : EntryInfo {
   // Streaming multiprocessors the part enables: a communication kernel that holds some of them
   // (DeepEP) slows the computation it overlaps by their share. Null when not published.
   Opt sm_count;
+  // The most GPUs one node's scale-up link joins in any system the part is sold in (8 on an HGX
+  // board, 72 in an NVL72 rack); 0: not bounded by the catalog (PCIe cards: the chassis decides).
+  int max_gpus_per_node = 0;
   Opt tdp_w;
   Opt gemm_bf16_efficiency;  // measured large-GEMM / peak
   Opt gemm_fp8_efficiency;   // measured large FP8 GEMM / FP8 dense peak

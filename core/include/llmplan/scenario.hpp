@@ -78,6 +78,7 @@ struct Cluster {
   std::string instance;                        // catalog instance id, or empty
   int gpus = 8;                                // total accelerators N
   int gpus_per_node = 8;                       // the NVLink/PCIe domain; TP should stay inside it
+  int max_gpus_per_node = 0;                   // the accelerator's largest scale-up domain (catalog); 0: unbounded
   int cards = 0;                     // cards rented per host of an instance sold by the card; 0: the instance's shape
   double gpu_memory_gb = 80.0;       // usable memory per GPU, decimal GB (1e9 B)
   double peak_16bit_tflops = 989.4;  // dense BF16 (FP16 where BF16 is absent)

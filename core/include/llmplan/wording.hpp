@@ -69,6 +69,9 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
     {"ep_stage",
      "ep x etp ({0} x {1}) must divide the GPUs of a pipeline stage (tp x cp x dp = {2}): Megatron-Core folds expert "
      "parallelism into those ranks; allowed 1..4096, got {0}"},
+    {"gpus_per_node_domain",
+     "must be 1..{0} for {1}: no system it is sold in joins more GPUs by its scale-up link (catalog "
+     "max_gpus_per_node); got {2}"},
     {"whole_nodes", "must be at most one node or a whole number of nodes of {0} GPUs; got {1}"},
     {"global_batch_multiple", "must be a multiple of micro_batch x data-parallel size ({0} x {1} = {2}); got {3}"},
     {"vp_needs_pp", "needs parallel.pp > 1 (virtual stages interleave a pipeline); got pp 1"},
