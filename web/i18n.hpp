@@ -109,7 +109,7 @@ enum class Lang { en, zh };
   X(w_pcie_only_gpus) X(w_checkpoints_on_local_disk) X(w_offload_exceeds_host_ram) X(w_comm_dominates) X(w_no_price) \
   X(w_spot_without_rate) X(cat_accelerators) X(cat_instances) X(cat_models) X(col_id) X(col_name) \
   X(col_vendor) X(col_memory) \
-  X(col_hbm) X(col_bf16) X(fp16_stand_in) X(t_fp16_stand_in) X(col_fp8) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) \
+  X(col_hbm) X(col_bf16) X(fp16_stand_in) X(t_fp16_stand_in) X(col_fp8) X(col_max_node) X(t_col_max_node) X(col_source) X(col_as_of) X(col_provider) X(col_gpus) X(col_region) \
   X(col_on_demand) \
   X(col_spot) X(col_params) X(col_context) X(use) X(override_price) X(apply) X(remove) X(add_gpu) X(based_on) \
   X(gpu_id) X(gpu_name) \

@@ -135,9 +135,9 @@ bool accelerators_view(AppState& app, float height) {
   static TableView view;
   const Catalog& c = app_catalog(app);
   bool changed = false;
-  const std::vector<const char*> headers = {tr(S::col_name),  tr(S::col_vendor), tr(S::col_memory),
-                                            tr(S::col_hbm),   tr(S::col_bf16),   tr(S::col_fp8),
-                                            tr(S::col_as_of), tr(S::col_source), ""};
+  const std::vector<const char*> headers = {
+      tr(S::col_name), tr(S::col_vendor),   tr(S::col_memory), tr(S::col_hbm),    tr(S::col_bf16),
+      tr(S::col_fp8),  tr(S::col_max_node), tr(S::col_as_of),  tr(S::col_source), ""};
   sortable_table(
       "accelerators", view, static_cast<int>(c.accelerators.size()), headers,
       [&](int i) {
@@ -151,8 +151,9 @@ bool accelerators_view(AppState& app, float height) {
           case 3: return x.memory_bw_gb_per_s < y.memory_bw_gb_per_s;
           case 4: return x.half_dense_tflops() < y.half_dense_tflops();
           case 5: return key(x.fp8_dense_tflops) < key(y.fp8_dense_tflops);
-          case 6: return x.as_of < y.as_of;
-          case 7: return x.source < y.source;
+          case 6: return x.max_gpus_per_node < y.max_gpus_per_node;
+          case 7: return x.as_of < y.as_of;
+          case 8: return x.source < y.source;
           default: return x.name < y.name;
         }
       },
@@ -171,8 +172,12 @@ bool accelerators_view(AppState& app, float height) {
             if (!a.bf16_dense_tflops) item_tooltip(tr(S::t_fp16_stand_in));
             break;
           case 5: cell_text(opt(a.fp8_dense_tflops)); break;
-          case 6: cell_text(a.as_of); break;
-          case 7: source_cell(a); break;
+          case 6:
+            cell_text(a.max_gpus_per_node > 0 ? std::to_string(a.max_gpus_per_node) : "-");
+            item_tooltip(tr(S::t_col_max_node));
+            break;
+          case 7: cell_text(a.as_of); break;
+          case 8: source_cell(a); break;
           default:
             ImGui::PushID(i);
             if (ImGui::SmallButton(tr(S::use))) {
