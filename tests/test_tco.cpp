@@ -313,3 +313,15 @@ TEST_CASE("own: a link carries the question, and opens it with its figures") {
   CHECK_FALSE(w.ok);
   CHECK(w.error.field == "workload.scenario");
 }
+
+TEST_CASE("own: a server holding more GPUs than any system the part is sold in is refused") {
+  // HGX H100 boards join at most 8 GPUs (catalog max_gpus_per_node, NVIDIA H100 datasheet); a 16 x
+  // H100 server does not exist to be priced. The RTX 4090 (PCIe) has no bound in the catalog.
+  const InputError e = refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb", "gpus_per_server": 16}})");
+  CHECK(e.field == "servers.gpus_per_server");
+  CHECK(e.message.find("must be 1..8 for h100-sxm5-80gb") != std::string::npos);
+  CHECK(e.message.find("got 16") != std::string::npos);
+  const nlohmann::json ok = answer(R"({"servers": {"accelerator": "rtx-4090", "gpus_per_server": 10, "price_usd": 30000,
+    "power_kw": 4.5}})");
+  CHECK(ok["own"]["gpus"] == 10);
+}

@@ -382,3 +382,21 @@ TEST_CASE("the Chinese formulas keep the English's symbols, field paths, constan
   CHECK(web::formula_text("a formula of a later core") == "a formula of a later core");
   web::set_language(web::Lang::en);
 }
+
+TEST_CASE("a link with a node larger than its accelerator is sold in falls back to the default node, and says why") {
+  // 16 H100s a node: HGX boards join at most 8 (catalog 2026.12.16, max_gpus_per_node). The link
+  // keeps its 16 GPUs on the default node, min(16, 8) = 8.
+  const LinkDecode d = decode_link("v=1&c=2026.12.16&m=llama-3.1-8b&g=h100-sxm5-80gb&n=16&gn=16", builtin_catalog());
+  REQUIRE(d.notices.size() == 1);
+  const LinkNotice& n = d.notices[0];
+  CHECK(n.field == "cluster.gpus_per_node");
+  CHECK(n.code == "invalid_default");
+  CHECK(n.reason_code == "gpus_per_node_domain");
+  const ScenarioParse p = parse_scenario(d.input_json, builtin_catalog());
+  REQUIRE(p.scenario);
+  CHECK(p.scenario->cluster.gpus == 16);
+  CHECK(p.scenario->cluster.gpus_per_node == 8);
+  web::set_language(web::Lang::zh);
+  CHECK(web::link_notice_text(n).find("用 h100-sxm5-80gb 时须为 1..8") == 0);
+  web::set_language(web::Lang::en);
+}

@@ -492,8 +492,8 @@ constexpr Entry kStrings[] = {
     {S::fp16_stand_in, " (FP16)", "（FP16）"},
     {S::t_fp16_stand_in, "The catalog has no BF16 peak for this accelerator (none on Volta; unpublished on others): its FP16 peak is shown, and the time model uses it.", "目录中没有此加速卡的 BF16 峰值（Volta 不支持；其他卡未公布）：这里显示 FP16 峰值，时间模型也用它。"},
     {S::col_fp8, "FP8 TFLOPS", "FP8 TFLOPS"},
-    {S::col_max_node, "GPUs/node max", "每节点上限"},
-    {S::t_col_max_node, "The most GPUs one node's scale-up link (NVLink, Infinity Fabric, HCCS) joins in any system the part is sold in (catalog max_gpus_per_node, with its source): cluster.gpus_per_node may not exceed it. -: no bound in the catalog (PCIe cards: the server chassis decides).", "在该加速卡所在的任何系统中，节点内互连（NVLink、Infinity Fabric、HCCS）最多连接的卡数（目录 max_gpus_per_node，附来源）：cluster.gpus_per_node 不能超过它。-：目录中没有上限（PCIe 卡：由服务器机箱决定）。"},
+    {S::col_max_node, "GPUs/node max", "每节点卡数上限"},
+    {S::t_col_max_node, "The most GPUs one node's scale-up link (NVLink, Infinity Fabric, HCCS) joins in any system the part is sold in (catalog max_gpus_per_node, with its source): cluster.gpus_per_node may not exceed it. -: no bound in the catalog (PCIe cards: the server chassis decides).", "在该加速卡在售的任何整机系统中，节点内互连（NVLink、Infinity Fabric、HCCS）最多连接的卡数（目录 max_gpus_per_node，附来源）：cluster.gpus_per_node 不能超过它。-：目录中没有上限（PCIe 卡：由服务器机箱决定）。"},
     {S::col_source, "Source", "来源"},
     {S::col_as_of, "As of", "截至"},
     {S::col_provider, "Provider", "云厂商"},
@@ -1192,7 +1192,7 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
      "ep x etp（{0} x {1}）须整除一个流水线段的 GPU 数（tp x cp x dp = {2}）：Megatron-Core "
      "把专家并行折叠进这些秩；可用 "
      "1..4096，输入为 {0}"},
-    {"gpus_per_node_domain", "用 {1} 时须为 1..{0}：它所在的任何系统中，节点内互连最多连接 {0} 卡（目录 max_gpus_per_node）；输入为 {2}"},
+    {"gpus_per_node_domain", "用 {1} 时须为 1..{0}：在售的任何整机系统中，它的节点内（scale-up）互连最多连接 {0} 张卡（目录 max_gpus_per_node）；输入为 {2}"},
     {"whole_nodes", "须不超过一个节点，或为整数个节点（每节点 {0} 卡）；输入为 {1}"},
     {"global_batch_multiple", "须为 micro_batch x 数据并行规模（{0} x {1} = {2}）的整数倍；输入为 {3}"},
     {"vp_needs_pp", "需要 parallel.pp > 1（虚拟流水线段在一条流水线中交错）；当前 pp 为 1"},

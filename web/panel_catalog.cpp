@@ -181,9 +181,10 @@ bool accelerators_view(AppState& app, float height) {
           default:
             ImGui::PushID(i);
             if (ImGui::SmallButton(tr(S::use))) {
-              app.input["cluster"] = {{"accelerator", a.id},
-                                      {"gpus", app.scenario.cluster.gpus},
-                                      {"gpus_per_node", app.scenario.cluster.gpus_per_node}};
+              app.input["cluster"] = {{"accelerator", a.id}, {"gpus", app.scenario.cluster.gpus}};
+              // A node larger than this part is ever sold in falls back to the default, min(gpus, 8).
+              const int gpn = app.scenario.cluster.gpus_per_node;
+              if (a.max_gpus_per_node == 0 || gpn <= a.max_gpus_per_node) app.input["cluster"]["gpus_per_node"] = gpn;
               changed = true;
             }
             ImGui::PopID();
