@@ -650,13 +650,17 @@ Peak peak_stage(const Scenario& s, const ParamCount& p, const Calibration& cal) 
 
 // Memory grows with the micro-batch (fewer micro-batches in flight never outweigh bigger ones),
 // so a bisection finds the largest one that fits while the global batch stays the same.
-int largest_micro_batch(const Scenario& original, const ParamCount& p, double capacity, const Calibration& cal) {
+// `own_fits`: whether the scenario's own micro-batch fits, which the caller has just computed: the
+// search does not compute that peak again (one of its four or five in a typical search).
+int largest_micro_batch(const Scenario& original, const ParamCount& p, double capacity, const Calibration& cal,
+                        bool own_fits) {
   // A per-thread scratch copy: assigning into it reuses its strings' storage, so the planner's
   // hot path does not allocate.
   static thread_local Scenario s;
   s = original;
   const int global = s.effective_global_batch();
   auto fits = [&](int b) {
+    if (b == original.micro_batch) return own_fits;
     s.micro_batch = b;
     s.global_batch = std::max(global, b * s.dp());
     return peak_stage(s, p, cal).mem.total() <= capacity;
@@ -823,7 +827,7 @@ MemoryResult estimate_memory(const Scenario& s, const ParamCount& p, const Calib
   r.capacity_bytes = s.cluster.gpu_memory_gb * 1e9;
   r.headroom_bytes = r.capacity_bytes - r.per_gpu.total();
   r.fits = r.headroom_bytes >= 0;
-  r.max_micro_batch = largest_micro_batch(s, p, r.capacity_bytes, cal);
+  r.max_micro_batch = largest_micro_batch(s, p, r.capacity_bytes, cal, r.fits);
   if (ex) explain_memory(s, p, r, cal, *ex);
   return r;
 }
