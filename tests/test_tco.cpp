@@ -319,6 +319,7 @@ TEST_CASE("own: a server holding more GPUs than any system the part is sold in i
   // H100 server does not exist to be priced. The RTX 4090 (PCIe) has no bound in the catalog.
   const InputError e = refusal(R"({"servers": {"accelerator": "h100-sxm5-80gb", "gpus_per_server": 16}})");
   CHECK(e.field == "servers.gpus_per_server");
+  CHECK(e.code == "gpus_per_node_domain");  // the scenario's wording, so the app words it in Chinese too
   CHECK(e.message.find("must be 1..8 for h100-sxm5-80gb") != std::string::npos);
   CHECK(e.message.find("got 16") != std::string::npos);
   const nlohmann::json ok = answer(R"({"servers": {"accelerator": "rtx-4090", "gpus_per_server": 10, "price_usd": 30000,

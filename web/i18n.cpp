@@ -353,7 +353,7 @@ constexpr Entry kStrings[] = {
     {S::accelerator, "Accelerator", "加速卡"},
     {S::t_accelerator, "Memory, peak FLOPS, HBM and scale-up link from the catalog. Default H100 SXM5 80GB.", "显存、峰值算力、HBM 带宽和机内互联取自目录。默认 H100 SXM5 80GB。"},
     {S::t_gpus, "Total accelerators N; a multiple of TP x PP.", "加速卡总数 N；须为 TP x PP 的整数倍。"},
-    {S::t_gpus_per_node, "GPUs in one node (its NVLink/PCIe domain); TP should stay within it. At most the largest node the accelerator is sold in (8 on HGX boards, 72 in an NVL72 rack). Default min(8, GPUs).", "每个节点的卡数（NVLink/PCIe 域）；张量并行应在节点内。不超过该加速卡所在系统的最大节点（HGX 板 8 卡，NVL72 机柜 72 卡）。默认 min(8, 卡数)。"},
+    {S::t_gpus_per_node, "GPUs in one node (its NVLink/PCIe domain); TP should stay within it. At most the largest node the accelerator is sold in (8 on HGX boards, 72 in an NVL72 rack). Default min(8, GPUs).", "每个节点的卡数（NVLink/PCIe 域）；张量并行应在节点内。不超过该加速卡在售的最大节点（HGX 板 8 张卡，NVL72 机柜 72 张卡）。默认 min(8, 卡数)。"},
     {S::t_gpu_memory, "Usable memory per GPU in GB (1e9 bytes). Default: the accelerator's.", "每卡可用显存，单位 GB（10^9 字节）。默认取加速卡的显存。"},
     {S::instance, "Offering", "实例"},
     {S::t_instance, "A cloud instance type in one region from the catalog, with its GPUs, vCPUs, RAM, NVMe, network and prices.", "目录中某地域的云实例规格，含卡、vCPU、内存、NVMe、网络和价格。"},

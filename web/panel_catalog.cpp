@@ -184,7 +184,7 @@ bool accelerators_view(AppState& app, float height) {
               app.input["cluster"] = {{"accelerator", a.id}, {"gpus", app.scenario.cluster.gpus}};
               // A node larger than this part is ever sold in falls back to the default, min(gpus, 8).
               const int gpn = app.scenario.cluster.gpus_per_node;
-              if (a.max_gpus_per_node == 0 || gpn <= a.max_gpus_per_node) app.input["cluster"]["gpus_per_node"] = gpn;
+              if (within_node_bound(a.max_gpus_per_node, gpn)) app.input["cluster"]["gpus_per_node"] = gpn;
               changed = true;
             }
             ImGui::PopID();

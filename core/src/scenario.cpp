@@ -530,7 +530,7 @@ InputError validate_scenario(const Scenario& s) {
            {n(x.tp * x.cp * x.pp), n(c.gpus)});
   else if (!check_expert_parallel(r, s))
     return err;  // the message names parallel.ep
-  else if (c.max_gpus_per_node > 0 && c.gpus_per_node > c.max_gpus_per_node)
+  else if (!within_node_bound(c.max_gpus_per_node, c.gpus_per_node))
     r.fail("cluster.gpus_per_node", "gpus_per_node_domain",
            {n(c.max_gpus_per_node), c.accelerator, n(c.gpus_per_node)});
   else if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0)

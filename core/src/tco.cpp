@@ -120,11 +120,9 @@ bool read_servers(Reader& r, const json& root, const Catalog& c, Defaults& d, Tc
       !read_price(r, o, "power_kw", p, 200, power) || !read_in(r, o, "network_share", p, "network-share", ns) ||
       !read_in(r, o, "storage_share", p, "storage-share", ss))
     return false;
-  if (a->max_gpus_per_node > 0 && q.gpus_per_server > a->max_gpus_per_node)
-    return r.fail("servers.gpus_per_server", "must be 1.." + std::to_string(a->max_gpus_per_node) + " for " + a->id +
-                                                 ": no server it is sold in joins more by its scale-up link (catalog "
-                                                 "max_gpus_per_node); got " +
-                                                 std::to_string(q.gpus_per_server));
+  if (!within_node_bound(a->max_gpus_per_node, q.gpus_per_server))
+    return r.fail("servers.gpus_per_server", "gpus_per_node_domain",
+                  {std::to_string(a->max_gpus_per_node), a->id, std::to_string(q.gpus_per_server)});
   if (usd && cny) return r.fail("servers.price_cny", "give price_usd or price_cny, not both");
   const Server* server = catalog_server(c, a->id, q.gpus_per_server);
   if (usd || cny) {

@@ -61,6 +61,10 @@ struct Accelerator : EntryInfo {
   double half_dense_tflops() const { return bf16_dense_tflops ? *bf16_dense_tflops : *fp16_dense_tflops; }
 };
 
+// Whether `gpus` GPUs fit in one node of a part whose largest scale-up domain is `bound`
+// (Accelerator::max_gpus_per_node; 0: no bound).
+inline bool within_node_bound(int bound, int gpus) { return bound == 0 || gpus <= bound; }
+
 enum class LinkScope { intra_node, inter_node };
 
 struct Interconnect : EntryInfo {
