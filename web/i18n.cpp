@@ -1192,7 +1192,9 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
      "ep x etp（{0} x {1}）须整除一个流水线段的 GPU 数（tp x cp x dp = {2}）：Megatron-Core "
      "把专家并行折叠进这些秩；可用 "
      "1..4096，输入为 {0}"},
-    {"gpus_per_node_domain", "用 {1} 时须为 1..{0}：在售的任何整机系统中，它的节点内（scale-up）互连最多连接 {0} 张卡（目录 max_gpus_per_node）；输入为 {2}"},
+    {"gpus_per_node_domain",
+     "用 {1} 时须为 1..{0}：在售的任何整机系统中，它的节点内（scale-up）互连最多连接 {0} 张卡（目录 "
+     "max_gpus_per_node）；输入为 {2}"},
     {"whole_nodes", "须不超过一个节点，或为整数个节点（每节点 {0} 卡）；输入为 {1}"},
     {"global_batch_multiple", "须为 micro_batch x 数据并行规模（{0} x {1} = {2}）的整数倍；输入为 {3}"},
     {"vp_needs_pp", "需要 parallel.pp > 1（虚拟流水线段在一条流水线中交错）；当前 pp 为 1"},
@@ -1228,8 +1230,8 @@ constexpr FormulaWording kFormulaChinese[] = {
      "(C/6)^(alpha/(alpha+beta)) / G，C 为本次训练的计算量"},
     {"(kept checkpoints + dataset) TB x USD per TB-month x months",
      "(保留的检查点 + 数据集) TB x 每 TB 月 USD x 月数"},
-    {"(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / (16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s); + the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run calibrates the scenario",
-     "(每卡每步线性层 FLOPs / (稠密峰值 x GEMM 效率) + 融合注意力 kernel FLOPs / (16 位峰值 x 注意力效率) + 访存受限时间 + QLoRA 反量化) x 阶段负载不均系数；访存受限时间 = 词元数 x 层数 x 遍数 x (kElementwisePasses x (h + f) x 字节数 + 未开启 techniques.fused_kernels 时 eager 算子的额外字节：RMSNorm 2 (2 e + 28) h，RoPE 16 (q + k)，SwiGLU 2 e f) (+ 无 FlashAttention 时 kSoftmaxPasses x 头数 x seq_len) / (HBM 带宽 x kMemBwEfficiency) + MoE 词元拷贝（time.moe_permute_s）；+ 框架的拷贝（time.framework_copy_s）；试运行校准场景时再 / 实测计算系数"},
+    {"(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / (16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f, h + 2 f with a gated MLP) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s); + the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run calibrates the scenario",
+     "(每卡每步线性层 FLOPs / (稠密峰值 x GEMM 效率) + 融合注意力 kernel FLOPs / (16 位峰值 x 注意力效率) + 访存受限时间 + QLoRA 反量化) x 阶段负载不均系数；访存受限时间 = 词元数 x 层数 x 遍数 x (kElementwisePasses x (h + f，门控 MLP 为 h + 2 f) x 字节数 + 未开启 techniques.fused_kernels 时 eager 算子的额外字节：RMSNorm 2 (2 e + 28) h，RoPE 16 (q + k)，SwiGLU 2 e f) (+ 无 FlashAttention 时 kSoftmaxPasses x 头数 x seq_len) / (HBM 带宽 x kMemBwEfficiency) + MoE 词元拷贝（time.moe_permute_s）；+ 框架的拷贝（time.framework_copy_s）；试运行校准场景时再 / 实测计算系数"},
     {"(load factor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the rank with the busiest experts computes the load factor x the mean; routed FLOPs = (6, 4 for PEFT, + 2 with full recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor by parallel.moe_routing: learned kMoeCapacityFactor (Fedus et al. 2021 §2.1); fake_balanced 1 (every expert gets the same tokens); random 1 + sqrt(2 ln ep) sigma / mean of the hypergeometric tokens a rank receives from the tokens x ep the group dispatches",
      "(负载系数 - 1) x 每卡每步路由专家 GEMM FLOPs / (峰值 x GEMM 效率)：专家最忙的 rank 计算量为均值的负载系数倍；路由 FLOPs = (6，PEFT 为 4，完全重计算再 + 2) x top_k 个专家的参数量 x MoE 层数 x 词元数 / GPU 数；无 EP 时为 0。负载系数按 parallel.moe_routing 取：learned 为 kMoeCapacityFactor（Fedus et al. 2021 §2.1）；fake_balanced 为 1（每个专家分到相同的词元）；random 为 1 + sqrt(2 ln ep) sigma / mean，针对一个 rank 从组内分发的 词元数 x ep 个词元中收到的词元数（超几何分布）"},
     {"(p - 1) / (v m) x (compute + exposed TP, CP and EP time): 1F1B (v = 1) or interleaved 1F1B with v virtual stages per rank (Narayanan et al. 2021 §2.2.2); with chunks of unequal length v = L / ceil(L / vp), L the largest stage's blocks: the bubble follows the longest chunk",
@@ -1376,8 +1378,8 @@ constexpr FormulaWording kFormulaChinese[] = {
      "目录中无价格；请设置 pricing.usd_per_gpu_hour"},
     {"no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
      "该加速卡上没有任何注意力内核的公开速率：使用其大 GEMM 效率比值"},
-    {"no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at this length, is used (older kernels are slower, vendor fused kernels of its class)",
-     "该加速卡上没有此内核的公开速率：使用 FlashAttention-2 在此卡、此长度下的实测速率（更早的内核更慢，厂商融合内核与其同档）"},
+    {"no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at this length, x kOlderAttentionRatio for a kernel older than FlashAttention-2 (FlashAttention-1, Triton), x 1 for a newer or a vendor's kernel (a floor of its class)",
+     "该加速卡上没有此内核的公开速率：取 FlashAttention-2 在此卡、此长度下的实测速率，早于 FlashAttention-2 的内核（FlashAttention-1、Triton）再乘 kOlderAttentionRatio，更新的内核或厂商内核乘 1（其同档的下限）"},
     {"offload cpu: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Offload)",
      "卸载到 cpu：节点上每张卡切分后的优化器状态（+ ZeRO-3 权重）（ZeRO-Offload）"},
     {"offload nvme: sharded optimizer states (+ ZeRO-3 weights) of every GPU of the node (ZeRO-Infinity)",

@@ -832,6 +832,11 @@ double scale_at(const AttentionLengthScale& points, double x) {
 // narrow head gives each tile's matmuls a short inner dimension against the same softmax work per
 // score: the measured rate at the kernel's length and head dimension (catalog
 // attention_length_scale and attention_head_dim_scale, where measured).
+namespace {
+// The kernels FlashAttention-2 superseded: slower than it wherever both are measured.
+bool older_than_flash2(AttentionKernel k) { return k == AttentionKernel::flash1 || k == AttentionKernel::flash_triton; }
+}  // namespace
+
 double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
   const int k = static_cast<int>(kernel);
   return s.cluster.attention_efficiency[k] * scale_at(s.cluster.attention_length_scale[k], attention_kernel_length(s)) *
@@ -841,14 +846,15 @@ double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const AttentionKernel kernel = attention_kernel(s);
   const double measured = measured_attention_rate(s, kernel);
-  // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate:
-  // the older kernels are slower (FlashAttention-2 paper, Dao 2023: about 2x FlashAttention-1)
-  // and a vendor's fused kernel is of its class; never at the GEMM rate, which no attention kernel
-  // reaches (FlashAttention-3 paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
-  // FlashAttention-2's rate at this length, as the kernel's own would be.
+  // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate, an
+  // older kernel (FlashAttention-1, Triton) at kOlderAttentionRatio of it (FlashAttention-2 paper,
+  // Dao 2023: about 2x FlashAttention-1) and a vendor's or a newer kernel at FlashAttention-2's, a
+  // floor of its class; never at the GEMM rate, which no attention kernel reaches (FlashAttention-3
+  // paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
   const double flash2 = measured_attention_rate(s, AttentionKernel::flash2);
   const double gemm = large_gemm_ratio(s, cal);
-  const double e = measured > 0 ? measured : flash2 > 0 ? flash2 : gemm;
+  const double older = older_than_flash2(kernel) ? cal.older_attention_ratio.value : 1.0;
+  const double e = measured > 0 ? measured : flash2 > 0 ? older * flash2 : gemm;
   if (ex) {
     // The length, the head dimension and their ratios, for the explanation only
     // (measured_attention_rate applied them).
@@ -864,7 +870,8 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
                            "model's head dimension (catalog attention_head_dim_scale, the same way)"
             : flash2 > 0
                 ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at "
-                  "this length, is used (older kernels are slower, vendor fused kernels of its class)"
+                  "this length, x kOlderAttentionRatio for a kernel older than FlashAttention-2 (FlashAttention-1, "
+                  "Triton), x 1 for a newer or a vendor's kernel (a floor of its class)"
                 : "no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
             {{"measured", measured},
              {"kernel_length", length},
@@ -872,6 +879,7 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
              {"head_dim", head_dim},
              {"head_dim_scale", head_scale},
              {"flash2_measured", flash2},
+             {cal.older_attention_ratio.name, older},
              {"gemm_ratio", gemm},
              {"kernel", static_cast<double>(kernel)}});
   }
@@ -939,7 +947,10 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const double e = element_bytes(s.precision);
   const double h_share = hidden_share(s);
   const double eager = s.techniques.fused_kernels ? 0.0 : eager_bytes_per_token_layer(m, e, h_share, x.tp);
-  const double per_token_layer = cal.elementwise_passes.value * (h_share + m.active_mlp_width() / x.tp) * e + eager;
+  // A gated MLP (SwiGLU, GeGLU) carries two f-wide intermediates, gate and up, where a plain one has one.
+  const double mlp_tensors = m.gated_mlp ? 2.0 : 1.0;
+  const double per_token_layer =
+      cal.elementwise_passes.value * (h_share + mlp_tensors * m.active_mlp_width() / x.tp) * e + eager;
   const double scores =
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
   const double passes = 3.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
@@ -1231,7 +1242,9 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
     ex->add("time.compute_s", c.compute_s, "s",
             "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / "
             "(16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; "
-            "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f) x bytes + the eager ops' "
+            "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f, h + 2 f with a gated MLP) x "
+            "bytes + "
+            "the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
             "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) "
             "+ MoE token copies (time.moe_permute_s); "

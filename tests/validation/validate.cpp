@@ -27,6 +27,8 @@
 //   validate CASES.json OUT_DIR [--published DIR]   run, print, write OUT_DIR/validation.{md,json}, gate
 //   validate --fit CASES.json [--published DIR]     grid search of the fitted constants on the fit
 //                                                   families' throughput figures
+//   validate --fit-attention CASES.json             search kOlderAttentionRatio on its fit family's
+//                                                   rows longer than 4,096 tokens
 //   validate --table-md CASES.json                  print the per-family block of README.md and
 //                                                   docs/validation.md
 //   validate --check-md CASES.json FILE...          exit 1 when a FILE's block is not that output
@@ -722,6 +724,31 @@ void fit(const CaseFile& f) {
         }
 }
 
+// [SECTION] --fit-attention: kOlderAttentionRatio alone, on the throughput figures of the family it
+// names (its fitted_on) whose sequences are longer than 4,096 tokens, where the attention kernel
+// is a seventh of the step or more and its rate, not the GEMMs', sets the error; the other
+// constants stay at their defaults. Prints the median |error| at each value and the best.
+void fit_attention(const CaseFile& f) {
+  const std::string families = std::string(" ") + llmplan::default_calibration().older_attention_ratio.fitted_on + " ";
+  double best = 1e9, best_ratio = 0;
+  for (int step = 30; step <= 100; ++step) {
+    llmplan::Calibration cal = llmplan::default_calibration();
+    cal.older_attention_ratio.value = step / 100.0;
+    std::vector<Invalid> invalid;
+    std::vector<double> errs;
+    for (const Row& r : run_cases(f, cal, invalid, true))
+      if (r.group == "throughput" && !r.excluded && r.regime.seq_band >= 1 &&
+          families.find(" " + r.family + " ") != std::string::npos)
+        errs.push_back(std::fabs(r.error));
+    const double m = errs.empty() ? 1e9 : median(errs);
+    std::printf("%s %.2f: median |error| %.2f %% over %zu figures\n", cal.older_attention_ratio.name, step / 100.0,
+                100 * m, errs.size());
+    if (m < best) best = m, best_ratio = step / 100.0;
+  }
+  std::printf("best: %s %.2f (median |error| %.2f %%)\n", llmplan::default_calibration().older_attention_ratio.name,
+              best_ratio, 100 * best);
+}
+
 // [SECTION] ratchet: while a held-out target is missed, no held-out family may get worse than
 // tests/validation/ratchet.json records (its median and worst |error|, its wrong fits). The file
 // only tightens: --update-ratchet keeps the smaller of the recorded and the current figure and adds
@@ -1072,6 +1099,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: validate CASES.json OUT_DIR [--published DIR]\n"
                "       validate --fit CASES.json [--published DIR]\n"
+               "       validate --fit-attention CASES.json [--published DIR]\n"
                "       validate --update-ratchet CASES.json [--published DIR]\n"
                "       validate --table-md CASES.json\n"
                "       validate --check-md|--update-md CASES.json FILE...\n"
@@ -1167,8 +1195,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (mode) {
-    if (args[0] != "--fit" || args.size() != 2) return usage();
-    fit(*f);
+    if ((args[0] != "--fit" && args[0] != "--fit-attention") || args.size() != 2) return usage();
+    if (args[0] == "--fit-attention")
+      fit_attention(*f);
+    else
+      fit(*f);
     return 0;
   }
   if (args.size() != 2) return usage();

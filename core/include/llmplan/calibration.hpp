@@ -25,10 +25,11 @@ struct Calibration {
   Constant gemm_half_size;           // GEMM dimension at which efficiency halves (size curve)
   Constant elementwise_passes;       // memory-bound passes over (h + f) per token, layer and pass
   Constant softmax_passes;           // passes over the a x s scores without FlashAttention
+  Constant older_attention_ratio;    // FlashAttention-1 / Triton rate / FlashAttention-2's where unmeasured
   Constant mem_bw_efficiency;        // achieved / peak HBM bandwidth of memory-bound kernels
   // Communication hidden behind compute (performance.cpp)
-  Constant dp_overlap;       // share of a backward (and of a forward, for ZeRO-1/2's weight gather) that hides DP traffic
-  Constant zero3_overlap;    // share of compute that hides ZeRO-3 gathers and reduce-scatters
+  Constant dp_overlap;     // share of a backward (and of a forward, for ZeRO-1/2's weight gather) that hides DP traffic
+  Constant zero3_overlap;  // share of compute that hides ZeRO-3 gathers and reduce-scatters
   Constant tp_comm_overlap;  // share of compute that hides TP collectives with --tp-comm-overlap
   // Expert parallelism (performance.cpp)
   Constant moe_capacity_factor;  // the busiest expert-parallel rank's tokens / the mean (load imbalance)
@@ -43,7 +44,7 @@ struct Calibration {
   Constant ddp_bucket_bytes;           // PyTorch DDP gradient bucket
   Constant deepspeed_bucket_elements;  // DeepSpeed ZeRO-1/2 reduce and all-gather buckets
 
-  static constexpr int kCount = 17;
+  static constexpr int kCount = 18;
   std::array<const Constant*, kCount> all() const;  // every constant, in declaration order
 };
 
