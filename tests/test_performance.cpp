@@ -190,6 +190,37 @@ TEST_CASE("eager PyTorch norms, RoPE and SwiGLU move more bytes than fused kerne
   CHECK(estimate(gpt, cal).time.compute_s == doctest::Approx(gpt_eager));
 }
 
+TEST_CASE("a gated MLP moves gate and up through the memory-bound passes: h + 2 f vectors where GeLU moves h + f") {
+  // Two blocks, hidden 1,024, ffn 4,096, bf16 (e = 2), fused kernels (no eager extra), no recompute
+  // (3 passes: forward, backward 2x), one H100 SXM (3,350 GB/s at kMemBwEfficiency 0.9), 8 sequences
+  // of 2,048 = 16,384 tokens a step. kElementwisePasses 12 (docs/calibration.md):
+  //   GeLU:   16,384 x 2 x 3 x 12 x (1,024 + 4,096) x 2 B = 12,079,595,520 B -> 4.0065 ms
+  //   SwiGLU: 16,384 x 2 x 3 x 12 x (1,024 + 2 x 4,096) x 2 B = 21,743,271,936 B -> 7.2117 ms
+  const char* text = R"({"model": {"layers": 2, "hidden": 1024, "heads": 8, "ffn": 4096, "vocab": 32000,
+      "gated_mlp": GATED, "norm": "rmsnorm"}, "precision": "bf16", "seq_len": 2048, "micro_batch": 8,
+      "global_batch": 8, "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1},
+      "parallel": {"recompute": "none"}})";
+  auto memory_bound_s = [&](bool gated) {
+    std::string json = text;
+    json.replace(json.find("GATED"), 5, gated ? "true" : "false");
+    const Scenario sc = parse(json.c_str());
+    REQUIRE(sc.techniques.fused_kernels);
+    Explainer ex;
+    estimate(sc, default_calibration(), &ex);
+    for (const Explanation& e : ex.items())
+      if (e.key == "time.compute_s")
+        for (const auto& [name, value] : e.inputs)
+          if (name == "memory_bound_s") return value;
+    return -1.0;
+  };
+  REQUIRE(default_calibration().elementwise_passes.value == 12.0);
+  const double bw = 3350e9 * default_calibration().mem_bw_efficiency.value;
+  CHECK(16384.0 * 2 * 3 * 12 * (1024 + 4096) * 2 == 12079595520.0);
+  CHECK(memory_bound_s(false) == doctest::Approx(12079595520.0 / bw));
+  CHECK(memory_bound_s(true) == doctest::Approx(21743271936.0 / bw));
+  CHECK(memory_bound_s(true) / memory_bound_s(false) == doctest::Approx((1024.0 + 8192) / (1024 + 4096)));
+}
+
 TEST_CASE("LoRA FLOPs: 4 P + 6 P_adapter + attention, a third less than full training") {
   const Scenario full = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "full", "cluster": {"gpus": 1}})");
   const Scenario lora =
