@@ -74,7 +74,7 @@ constexpr Calibration kDefault = {
              "dim 64, 16k tokens, 97 and 67 against 171 TFLOP/s). Fitted (llmplan_validate --fit-attention) on the "
              "llm-foundry H100 BF16 and FP8 "
              "rows longer than 4,096 tokens (21 rows, 42 figures; attention 15-75 % of their step), with the "
-             "other fitted constants at their values here: median |error| 2.3 % at 0.51, against 47 % at 1 "
+             "other fitted constants at their values here: median |error| 2.5 % at 0.51, against 46 % at 1 "
              "(FlashAttention-2's own rate); they ran MPT's Triton kernel on the H100, which no kernel benchmark "
              "publishes. The A100's measured ratios bracket it: FlashAttention-1 0.57, Triton 0.39",
          .fitted_on = kOlderAttentionFitCases},

@@ -309,7 +309,7 @@ const FieldSpec kFields[] = {
      .label = "fp32_norm_inputs", .help = "t_fp32_norm_inputs", .meaning = "Unfused RMSNorm/LayerNorm (PyTorch eager, Hugging Face, torchtune) saves fp32 inputs.",
      .section = "techniques", .stage = kInput, .ref = REF(techniques.fp32_norm_inputs)},
     {.path = "techniques.fused_loss", .type = T::choice, .code = "fl", .label = "fused_loss", .help = "t_fused_loss",
-     .meaning = "A fused linear cross-entropy: Liger's (the logits a small chunk at a time) or Cut Cross-Entropy (Unsloth: no logits in GPU memory).",
+     .meaning = "A fused linear cross-entropy: Liger's (the logits a small chunk at a time) or Cut Cross-Entropy (Unsloth: no logits in GPU memory); or fused_ce, a fused cross-entropy kernel on the whole 16-bit logits (flash-attn's, llm-foundry's MPT default).",
      .choices = kFusedLossNames, .section = "techniques", .stage = kInput, .ref = ENUM_REF(techniques.fused_loss)},
     {.path = "techniques.compile", .type = T::boolean, .code = "tc", .label = "torch_compile", .help = "t_torch_compile",
      .meaning = "torch.compile: the loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer, not the log-softmax and its gradients.",
@@ -331,7 +331,7 @@ const FieldSpec kFields[] = {
     {.path = "techniques.fused_kernels", .type = T::boolean, .code = "fk", .label = "fused_kernels",
      .help = "t_fused_kernels",
      .meaning = "The blocks' RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth); off, each is a chain of eager PyTorch ops that read and write their tensors, the norm and RoPE in fp32.",
-     .section = "techniques", .default_text = "true with framework megatron, techniques.compile or a fused_loss, else false",
+     .section = "techniques", .default_text = "true with framework megatron, techniques.compile or a fused_loss liger or cce, else false",
      .stage = kInput, .ref = REF(techniques.fused_kernels)},
 
     // Storage.

@@ -483,6 +483,9 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
 //   saves its output, not its input. 4 + 8 / loss_chunks (12 unchunked).
 // - Megatron-LM (vocab-parallel cross-entropy, fused): the 16-bit logits and one fp32 tensor it
 //   overwrites with exp(logits) in place, e + 4 / loss_chunks.
+// - A fused cross-entropy kernel on the whole logits (techniques.fused_loss fused_ce: flash-attn's
+//   CrossEntropyLoss, flash_attn/losses/cross_entropy.py) saves the 16-bit logits and their
+//   log-sum-exp, and its backward writes a 16-bit gradient beside them: 2 e.
 // - torch.compile (techniques.compile) fuses log-softmax and nll_loss into one kernel, which saves
 //   the logits and their log-sum-exp and recomputes the softmax in backward: e + 4 / loss_chunks
 //   like Megatron (torchtune README, 'Optimization flags': compile alone takes Llama 3.2 3B at
@@ -497,6 +500,7 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
 //   exp of the log-softmax and their sum, 16 bytes, 4 + 12 / loss_chunks.
 double loss_bytes_per_logit(const Scenario& s) {
   const double c = s.techniques.loss_chunks;
+  if (s.techniques.fused_loss == FusedLoss::fused_ce) return 2.0 * residual_bytes(s);
   if (s.framework == FrameworkKind::megatron || s.techniques.compile) return residual_bytes(s) + 4.0 / c;
   if (s.framework == FrameworkKind::torchtitan && s.parallel.tp > 1) return 4.0 + 12.0 / c;
   const bool keeps_output = s.framework == FrameworkKind::fsdp || s.framework == FrameworkKind::deepspeed;
@@ -516,7 +520,7 @@ double logits_bytes(const Scenario& s) {
   // The head's input is kept for its gradient only, and PEFT and freeze-tuning freeze the head; a
   // fused loss keeps it anyway (Cut Cross-Entropy saves it to recompute the logits, Liger its
   // gradient, computed in the forward).
-  const bool frozen_head = (s.is_peft() || s.method == Method::freeze) && s.techniques.fused_loss == FusedLoss::none;
+  const bool frozen_head = (s.is_peft() || s.method == Method::freeze) && !fuses_output_layer(s.techniques.fused_loss);
   const double inputs = tokens * (frozen_head ? 1.0 : 2.0) * e * s.model.hidden / rep_div;
   // Cut Cross-Entropy (Wijmans et al. 2024, arXiv:2411.09009) computes the logits in on-chip memory
   // block by block and writes none of them, forward or backward.

@@ -967,6 +967,39 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   return hbm_s(s, cal, tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts));
 }
 
+// Bytes the cross-entropy moves through HBM per token and entry of the GPU's vocabulary share, forward
+// and backward, counted op by op:
+// - Megatron-Core's vocab-parallel cross-entropy (tensor_parallel/cross_entropy.py, unfused, the
+//   Megatron-LM default): .float() 2 + 4, max 4, subtract in place 8, exp in place 8, sum 4, divide
+//   in place 8; backward: scale in place 8, the cast back to 16 bits 4 + 2. 52.
+// - PyTorch's cross_entropy on upcast logits (Hugging Face, plain loops, torchtune, torchtitan):
+//   .float() 6, log_softmax 12 (a max-and-sum pass and an output pass over fp32, one write), nll;
+//   backward: nll's dense zero gradient 4, log_softmax's backward 12, the cast back 6. 40.
+// - One fused kernel on the 16-bit logits (fused_ce, flash-attn's CrossEntropyLoss; torch.compile's
+//   fused log-softmax and nll): forward reads them twice (max, then sum of exponentials), backward
+//   reads them and writes the gradient. 8.
+// - Liger: its kernel reads a chunk's 16-bit logits twice and writes their gradient in place. 6.
+// - Cut Cross-Entropy computes the logits block by block on chip and writes none. 0.
+double loss_bytes_per_vocab_entry(const Scenario& s) {
+  switch (s.techniques.fused_loss) {
+    case FusedLoss::cce: return 0.0;
+    case FusedLoss::liger: return 6.0;
+    case FusedLoss::fused_ce: return 8.0;
+    case FusedLoss::none: break;
+  }
+  if (s.techniques.compile) return 8.0;
+  return s.framework == FrameworkKind::megatron ? 52.0 : 40.0;
+}
+
+// Memory-bound time per GPU per step of the loss over the vocabulary: the last stage's tokens
+// (each multi-token prediction module adds a loss of its own), averaged over the pipeline stages
+// like the blocks' work (the stage imbalance puts the logit layer on the last one).
+double loss_s(const Scenario& s, const ParamCount& p, const Calibration& cal) {
+  const double vocab_share = static_cast<double>(s.model.vocab) / s.parallel.tp;
+  const double bytes = stage_tokens_per_gpu(s) * (1.0 + p.mtp_layers) * vocab_share * loss_bytes_per_vocab_entry(s);
+  return hbm_s(s, cal, bytes / s.parallel.pp);
+}
+
 // Memory-bound time per GPU per step of routing tokens to experts and back: copies of hidden-wide
 // rows the GEMMs do not count, per token and MoE block in the forward pass, by Megatron-Core's token
 // dispatcher (megatron/core/transformer/moe/token_dispatcher.py, moe_utils.py):
@@ -1194,7 +1227,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.expert_imbalance_s = expert_imbalance_s(s, p, cal, peak * routed_gemm_efficiency, ex);  // 0 without EP
   c.gemm_s += c.expert_imbalance_s;
   c.moe_permute_s = moe_permute_s(s, p, cal, ex);
-  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s;
+  c.loss_s = loss_s(s, p, cal);
+  c.memory_bound_s = elementwise_s(s, cal) + c.loss_s + c.moe_permute_s;
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
@@ -1247,6 +1281,9 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
             "the eager ops' "
             "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
             "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) "
+            "+ the loss: last-stage tokens x vocab / tp x bytes a vocabulary entry (Megatron 52, PyTorch's "
+            "cross_entropy 40, a fused kernel or torch.compile 8, Liger 6, Cut Cross-Entropy 0) / pp at the same "
+            "bandwidth (loss_s); "
             "+ MoE token copies (time.moe_permute_s); "
             "+ the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run "
             "calibrates the "
@@ -1258,6 +1295,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"attention_s", c.attention_s},
              {"attention_kernel_flops_per_token", c.flops.attention_kernel_per_token},
              {"memory_bound_s", c.memory_bound_s},
+             {"loss_s", c.loss_s},
              {"moe_permute_s", c.moe_permute_s},
              {"framework_copy_s", c.framework_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},

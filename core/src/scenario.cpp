@@ -627,11 +627,11 @@ void apply_framework_defaults(Scenario& s) {
   if (!s.recompute_given && s.method == Method::qlora && s.framework == FrameworkKind::hf)
     s.parallel.recompute = Recompute::full;
   // Megatron-LM runs fused kernels; Hugging Face, torchtune, torchtitan and plain PyTorch loops run the
-  // model's own eager code unless torch.compile or Liger / Unsloth (a fused loss comes with their
-  // RMSNorm, RoPE and SwiGLU kernels) replace it.
+  // model's own eager code unless torch.compile or Liger / Unsloth (a fused linear loss comes with
+  // their RMSNorm, RoPE and SwiGLU kernels) replace it.
   if (!s.fused_kernels_given)
     s.techniques.fused_kernels =
-        s.framework == FrameworkKind::megatron || s.techniques.compile || s.techniques.fused_loss != FusedLoss::none;
+        s.framework == FrameworkKind::megatron || s.techniques.compile || fuses_output_layer(s.techniques.fused_loss);
 }
 
 void set_checkpoint_tier(Scenario& s, const StorageTier& t) {

@@ -39,6 +39,7 @@ struct Compute {
   double attention_s = 0;           // fused attention kernels per GPU per step
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
   double moe_permute_s = 0;         // of it, MoE token permutations (moe_permute_s)
+  double loss_s = 0;                // of it, the cross-entropy's passes over the vocabulary
   double framework_copy_s = 0;      // FSDP2's gather and reduce buffers, DeepSpeed BF16_Optimizer's fp32 accumulation
   double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
   double dequant_s = 0;             // QLoRA: NF4 weights copied out in the compute dtype before each GEMM

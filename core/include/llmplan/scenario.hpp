@@ -27,10 +27,13 @@ enum class Recompute { none, selective, full, selective_op };
 enum class Offload { none, cpu, nvme };
 enum class LoraTargets { attention, all_linear };
 enum class PricingMode { on_demand, spot, reserved_1yr, reserved_3yr };
-// A fused loss kernel: Liger's fused linear cross-entropy (logits a chunk at a time) or Cut
-// Cross-Entropy (Unsloth; logits never written to GPU memory).
-enum class FusedLoss { none, liger, cce };
-inline constexpr const char* kFusedLossNames[] = {"none", "liger", "cce"};
+// A fused loss kernel: Liger's fused linear cross-entropy (logits a chunk at a time), Cut
+// Cross-Entropy (Unsloth; logits never written to GPU memory), or a fused cross-entropy kernel on
+// the whole 16-bit logits (fused_ce: flash-attn's xentropy, llm-foundry's MPT default).
+enum class FusedLoss { none, liger, cce, fused_ce };
+inline constexpr const char* kFusedLossNames[] = {"none", "liger", "cce", "fused_ce"};
+// Liger and Cut Cross-Entropy fuse the output layer's GEMM with the loss: no whole logits tensor.
+constexpr bool fuses_output_layer(FusedLoss f) { return f == FusedLoss::liger || f == FusedLoss::cce; }
 // The software that runs the job: it decides what the loss and the framework's buffers hold.
 enum class FrameworkKind { hf, torchtune, fsdp, deepspeed, megatron, torchtitan };
 // How MoE tokens reach their experts: one NCCL all-to-all copy per routed expert (Megatron-Core's
@@ -152,7 +155,7 @@ struct Techniques {
   int activation_offload_layers = 0;       // ... of the first N layers of each stage; 0: every layer
   bool optimizer_in_backward = false;      // optimizer step fused into backward: gradients freed at once
   bool fp32_norm_inputs = false;           // unfused RMSNorm/LayerNorm (PyTorch eager, HF, torchtune) saves fp32 inputs
-  FusedLoss fused_loss = FusedLoss::none;  // fused linear + cross-entropy: no full logits tensor
+  FusedLoss fused_loss = FusedLoss::none;  // fused (linear +) cross-entropy kernel
   bool kbit_fp32_cast = false;             // QLoRA: non-4-bit parameters cast to fp32 (PEFT); default: hf + qlora
   bool compile = false;                    // torch.compile: the cross-entropy runs as one fused kernel
   bool fp32_grad_reduce = false;           // gradients reduced in fp32 (Composer/FSDP mixed precision DEFAULT)
