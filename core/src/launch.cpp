@@ -365,6 +365,12 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   // Megatron-LM accumulates and reduces bf16 gradients in fp32 unless told otherwise; the estimate
   // keeps them in bf16 unless techniques.fp32_grad_reduce says fp32, and so does the job.
   if (bf16_weights(s) && !s.techniques.fp32_grad_reduce) arg("--grad-reduce-in-bf16");
+  // One fused kernel on the logits, as the estimate times it (8 bytes a vocabulary entry): Transformer
+  // Engine's fused cross-entropy; without it Megatron-Core runs its vocab-parallel one op by op.
+  if (s.techniques.fused_loss == FusedLoss::fused_ce) {
+    arg("--cross-entropy-loss-fusion");
+    arg("--cross-entropy-fusion-impl", "te");
+  }
   if (s.precision == Precision::fp16) arg("--fp16");
   arg("--save-interval", num(save_interval_steps(r)));
   arg("--save", "/checkpoints");
