@@ -14,7 +14,7 @@ namespace {
 // below together, minimising the mean over these families of each family's median |error|.
 constexpr const char* kThroughputFitCases = "foundry-a100 foundry-h100 korthikanti-2022 narayanan-2021";
 // The fit rows that ran an attention kernel with no published rate on their accelerator.
-constexpr const char* kOlderAttentionFitCases = "foundry-h100";
+constexpr const char* kTritonAttentionFitCases = "foundry-h100";
 
 constexpr Calibration kDefault = {
     //-------------------------------------------------------------------------
@@ -50,7 +50,7 @@ constexpr Calibration kDefault = {
              "and pass it moves this many (h + f) vectors through HBM, (h + 2 f) with a gated MLP, whose gate and "
              "up projections both write an f-wide tensor that SiLU and the product read (Shazeer 2020, 'GLU "
              "Variants Improve Transformer'); fitted with kGemmHalfSize (2026-12-06, once the fit's H100 rows "
-             "ran their own attention kernel, kOlderAttentionRatio: 20 passes before)",
+             "ran their own attention kernel, kTritonAttentionRatio: 20 passes before)",
          .fitted_on = kThroughputFitCases},
     .softmax_passes =
         {.value = 6.0,
@@ -60,24 +60,21 @@ constexpr Calibration kDefault = {
                    "mask, softmax, dropout and their backward), the traffic FlashAttention removes (Dao et al. 2022, "
                    "'FlashAttention', §2.2); fitted with kGemmHalfSize (4 before 2026-12-06)",
          .fitted_on = kThroughputFitCases},
-    .older_attention_ratio =
+    .triton_attention_ratio =
         {.value = 0.51,
-         .name = "kOlderAttentionRatio",
+         .name = "kTritonAttentionRatio",
          .unit = "1",
          .source =
-             "rate of an attention kernel older than FlashAttention-2 (FlashAttention-1, the Triton FlashAttention "
-             "of MPT and flash-attn's flash_attn_triton.py) / FlashAttention-2's rate, on an accelerator where the "
-             "older kernel has no published rate: FlashAttention-2 reorganised the same tiled algorithm for "
-             "occupancy and fewer non-matmul FLOPs, 'about 2x faster than FlashAttention' (Dao 2023, "
-             "'FlashAttention-2', arXiv:2307.08691, abstract and Fig. 4; on the A100, where all three are "
-             "measured, FlashAttention-1 runs at 0.57 and the Triton kernel at 0.39 of FlashAttention-2 at head "
-             "dim 64, 16k tokens, 97 and 67 against 171 TFLOP/s). Fitted (llmplan_validate --fit-attention) on the "
-             "llm-foundry H100 BF16 and FP8 "
-             "rows longer than 4,096 tokens (21 rows, 42 figures; attention 15-75 % of their step), with the "
-             "other fitted constants at their values here: median |error| 2.5 % at 0.51, against 46 % at 1 "
-             "(FlashAttention-2's own rate); they ran MPT's Triton kernel on the H100, which no kernel benchmark "
-             "publishes. The A100's measured ratios bracket it: FlashAttention-1 0.57, Triton 0.39",
-         .fitted_on = kOlderAttentionFitCases},
+             "rate of the Triton FlashAttention (MPT's, from flash-attn's flash_attn_triton.py) / FlashAttention-2's "
+             "rate, on an accelerator where the Triton kernel has no published rate. Fitted (llmplan_validate "
+             "--fit-attention) on the llm-foundry H100 BF16 and FP8 rows longer than 4,096 tokens (21 rows, 42 "
+             "figures; attention 15-75 % of their step), which ran that kernel on the H100 (no kernel benchmark "
+             "publishes its rate there), with the other fitted constants at their values here: median |error| 2.5 % "
+             "at 0.51, against 46 % at 1 (FlashAttention-2's own rate). On the A100, where both are measured, it "
+             "runs at 0.39 of FlashAttention-2 (Dao 2023, 'FlashAttention-2', arXiv:2307.08691, Fig. 4: 67 against "
+             "171 TFLOP/s at head dim 64, 16k tokens), FlashAttention-2 being about 2x faster than the kernels it "
+             "replaced. Other kernels with no published rate keep FlashAttention-2's",
+         .fitted_on = kTritonAttentionFitCases},
     .mem_bw_efficiency =
         {.value = 0.9,
          .name = "kMemBwEfficiency",
@@ -197,7 +194,7 @@ std::array<const Constant*, Calibration::kCount> Calibration::all() const {
           &gemm_half_size,
           &elementwise_passes,
           &softmax_passes,
-          &older_attention_ratio,
+          &triton_attention_ratio,
           &mem_bw_efficiency,
           &dp_overlap,
           &zero3_overlap,

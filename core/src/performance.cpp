@@ -832,10 +832,6 @@ double scale_at(const AttentionLengthScale& points, double x) {
 // narrow head gives each tile's matmuls a short inner dimension against the same softmax work per
 // score: the measured rate at the kernel's length and head dimension (catalog
 // attention_length_scale and attention_head_dim_scale, where measured).
-namespace {
-// The kernels FlashAttention-2 superseded: slower than it wherever both are measured.
-bool older_than_flash2(AttentionKernel k) { return k == AttentionKernel::flash1 || k == AttentionKernel::flash_triton; }
-}  // namespace
 
 double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
   const int k = static_cast<int>(kernel);
@@ -846,14 +842,14 @@ double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
 double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer* ex) {
   const AttentionKernel kernel = attention_kernel(s);
   const double measured = measured_attention_rate(s, kernel);
-  // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate, an
-  // older kernel (FlashAttention-1, Triton) at kOlderAttentionRatio of it (FlashAttention-2 paper,
-  // Dao 2023: about 2x FlashAttention-1) and a vendor's or a newer kernel at FlashAttention-2's, a
-  // floor of its class; never at the GEMM rate, which no attention kernel reaches (FlashAttention-3
-  // paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
+  // A kernel without a published rate here runs at FlashAttention-2's where that one has a rate, the
+  // Triton FlashAttention at kTritonAttentionRatio of it (fitted where it ran) and any other kernel at
+  // FlashAttention-2's, a floor of its class (the older FlashAttention-1 is slower: FlashAttention-2
+  // paper, Dao 2023, about 2x); never at the GEMM rate, which no attention kernel reaches
+  // (FlashAttention-3 paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
   const double flash2 = measured_attention_rate(s, AttentionKernel::flash2);
   const double gemm = large_gemm_ratio(s, cal);
-  const double older = older_than_flash2(kernel) ? cal.older_attention_ratio.value : 1.0;
+  const double older = kernel == AttentionKernel::flash_triton ? cal.triton_attention_ratio.value : 1.0;
   const double e = measured > 0 ? measured : flash2 > 0 ? older * flash2 : gemm;
   if (ex) {
     // The length, the head dimension and their ratios, for the explanation only
@@ -870,8 +866,8 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
                            "model's head dimension (catalog attention_head_dim_scale, the same way)"
             : flash2 > 0
                 ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at "
-                  "this length, x kOlderAttentionRatio for a kernel older than FlashAttention-2 (FlashAttention-1, "
-                  "Triton), x 1 for a newer or a vendor's kernel (a floor of its class)"
+                  "this length, x kTritonAttentionRatio for the Triton FlashAttention, x 1 for any other kernel (a "
+                  "floor of its class)"
                 : "no published rate of any attention kernel on this accelerator: its large-GEMM ratio is used",
             {{"measured", measured},
              {"kernel_length", length},
@@ -879,7 +875,7 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
              {"head_dim", head_dim},
              {"head_dim_scale", head_scale},
              {"flash2_measured", flash2},
-             {cal.older_attention_ratio.name, older},
+             {cal.triton_attention_ratio.name, older},
              {"gemm_ratio", gemm},
              {"kernel", static_cast<double>(kernel)}});
   }
@@ -973,8 +969,10 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 //   Megatron-LM default): .float() 2 + 4, max 4, subtract in place 8, exp in place 8, sum 4, divide
 //   in place 8; backward: scale in place 8, the cast back to 16 bits 4 + 2. 52.
 // - PyTorch's cross_entropy on upcast logits (Hugging Face, plain loops, torchtune, torchtitan):
-//   .float() 6, log_softmax 12 (a max-and-sum pass and an output pass over fp32, one write), nll;
-//   backward: nll's dense zero gradient 4, log_softmax's backward 12, the cast back 6. 40.
+//   .float() 6, log_softmax 16 (rows this long are read three times, for the max, the sum and the
+//   output, which is written once), nll; backward: nll's dense zero gradient 4, log_softmax's backward
+//   16 (the incoming gradient read for its sum, then again with the output, one write), the cast
+//   back 6. 48.
 // - One fused kernel on the 16-bit logits (fused_ce, flash-attn's CrossEntropyLoss; torch.compile's
 //   fused log-softmax and nll): forward reads them twice (max, then sum of exponentials), backward
 //   reads them and writes the gradient. 8.
@@ -988,16 +986,14 @@ double loss_bytes_per_vocab_entry(const Scenario& s) {
     case FusedLoss::none: break;
   }
   if (s.techniques.compile) return 8.0;
-  return s.framework == FrameworkKind::megatron ? 52.0 : 40.0;
+  return s.framework == FrameworkKind::megatron ? 52.0 : 48.0;
 }
 
-// Memory-bound time per GPU per step of the loss over the vocabulary: the last stage's tokens
-// (each multi-token prediction module adds a loss of its own), averaged over the pipeline stages
-// like the blocks' work (the stage imbalance puts the logit layer on the last one).
+// Memory-bound time per step of the loss over the vocabulary on a GPU of the last pipeline stage,
+// which alone runs it (each multi-token prediction module adds a loss of its own).
 double loss_s(const Scenario& s, const ParamCount& p, const Calibration& cal) {
   const double vocab_share = static_cast<double>(s.model.vocab) / s.parallel.tp;
-  const double bytes = stage_tokens_per_gpu(s) * (1.0 + p.mtp_layers) * vocab_share * loss_bytes_per_vocab_entry(s);
-  return hbm_s(s, cal, bytes / s.parallel.pp);
+  return hbm_s(s, cal, stage_tokens_per_gpu(s) * (1.0 + p.mtp_layers) * vocab_share * loss_bytes_per_vocab_entry(s));
 }
 
 // Memory-bound time per GPU per step of routing tokens to experts and back: copies of hidden-wide
@@ -1191,6 +1187,15 @@ double stage_imbalance(const Scenario& s, const ParamCount& p) {
   return busiest * s.parallel.pp / (s.model.layers + last_extra);
 }
 
+// The last stage's work / the average stage's, in the same blocks as stage_imbalance: what it runs
+// besides the loss.
+double last_stage_share(const Scenario& s, const ParamCount& p) {
+  if (s.parallel.pp <= 1) return 1.0;
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  const double last_extra = logit_layer_equivalents(s, p) + mtp_layer_equivalents(s, p);
+  return (split.last + last_extra) * s.parallel.pp / (s.model.layers + last_extra);
+}
+
 Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal,
                          Explainer* ex) {
   Compute c;
@@ -1228,15 +1233,16 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.gemm_s += c.expert_imbalance_s;
   c.moe_permute_s = moe_permute_s(s, p, cal, ex);
   c.loss_s = loss_s(s, p, cal);
-  c.memory_bound_s = elementwise_s(s, cal) + c.loss_s + c.moe_permute_s;
+  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s;
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
   const double imbalance = stage_imbalance(s, p);
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
-  c.compute_s =
-      (c.gemm_s + c.attention_s + c.memory_bound_s + c.framework_copy_s + c.dequant_s) * imbalance / s.compute_factor();
+  // The loss runs on the last stage alone, which is the pace when it is the busiest with it.
+  const double stage_work = c.gemm_s + c.attention_s + c.memory_bound_s + c.framework_copy_s + c.dequant_s;
+  c.compute_s = std::max(stage_work * imbalance, stage_work * last_stage_share(s, p) + c.loss_s) / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.executed_flops = c.flops.hardware_per_gpu_step - attention_hw +
                      (fused ? c.flops.attention_kernel_per_token * tokens_per_gpu : 0.0);
@@ -1274,20 +1280,17 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
                {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
                {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
     ex->add("time.compute_s", c.compute_s, "s",
-            "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel FLOPs / "
-            "(16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage imbalance; "
-            "memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f, h + 2 f with a gated MLP) x "
-            "bytes + "
-            "the eager ops' "
-            "extra bytes without techniques.fused_kernels: RMSNorm 2 (2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) "
-            "(+ kSoftmaxPasses x heads x seq_len without FlashAttention) / (HBM bandwidth x kMemBwEfficiency) "
-            "+ the loss: last-stage tokens x vocab / tp x bytes a vocabulary entry (Megatron 52, PyTorch's "
-            "cross_entropy 40, a fused kernel or torch.compile 8, Liger 6, Cut Cross-Entropy 0) / pp at the same "
-            "bandwidth (loss_s); "
-            "+ MoE token copies (time.moe_permute_s); "
-            "+ the framework's copies (time.framework_copy_s); / the measured compute factor when a trial run "
-            "calibrates the "
-            "scenario",
+            "(linear-layer FLOPs per GPU per step / (dense peak x GEMM efficiency) + fused attention kernel "
+            "FLOPs / (16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage "
+            "imbalance; memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f, h + 2 f "
+            "with a gated MLP) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 "
+            "(2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without "
+            "FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s); + the "
+            "framework's copies (time.framework_copy_s); the loss (loss_s) runs on the last pipeline stage: "
+            "tokens x vocab / tp x bytes a vocabulary entry (Megatron 52, PyTorch's cross_entropy 48, a fused "
+            "kernel or torch.compile 8, Liger 6, Cut Cross-Entropy 0) at the same bandwidth, and the step "
+            "computes at the pace of the busiest stage or of the last one with its loss, whichever is slower; / "
+            "the measured compute factor when a trial run calibrates the scenario",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step},
              {"peak_TFLOPS", peak / 1e12},
              {"gemm_efficiency", c.gemm_efficiency},

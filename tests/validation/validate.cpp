@@ -27,7 +27,7 @@
 //   validate CASES.json OUT_DIR [--published DIR]   run, print, write OUT_DIR/validation.{md,json}, gate
 //   validate --fit CASES.json [--published DIR]     grid search of the fitted constants on the fit
 //                                                   families' throughput figures
-//   validate --fit-attention CASES.json             search kOlderAttentionRatio on its fit family's
+//   validate --fit-attention CASES.json             search kTritonAttentionRatio on its fit family's
 //                                                   rows longer than 4,096 tokens
 //   validate --table-md CASES.json                  print the per-family block of README.md and
 //                                                   docs/validation.md
@@ -724,16 +724,16 @@ void fit(const CaseFile& f) {
         }
 }
 
-// [SECTION] --fit-attention: kOlderAttentionRatio alone, on the throughput figures of the family it
+// [SECTION] --fit-attention: kTritonAttentionRatio alone, on the throughput figures of the family it
 // names (its fitted_on) whose sequences are longer than 4,096 tokens, where the attention kernel
 // is a seventh of the step or more and its rate, not the GEMMs', sets the error; the other
 // constants stay at their defaults. Prints the median |error| at each value and the best.
 void fit_attention(const CaseFile& f) {
-  const std::string families = std::string(" ") + llmplan::default_calibration().older_attention_ratio.fitted_on + " ";
+  const std::string families = std::string(" ") + llmplan::default_calibration().triton_attention_ratio.fitted_on + " ";
   double best = 1e9, best_ratio = 0;
   for (int step = 30; step <= 100; ++step) {
     llmplan::Calibration cal = llmplan::default_calibration();
-    cal.older_attention_ratio.value = step / 100.0;
+    cal.triton_attention_ratio.value = step / 100.0;
     std::vector<Invalid> invalid;
     std::vector<double> errs;
     for (const Row& r : run_cases(f, cal, invalid, true))
@@ -741,11 +741,11 @@ void fit_attention(const CaseFile& f) {
           families.find(" " + r.family + " ") != std::string::npos)
         errs.push_back(std::fabs(r.error));
     const double m = errs.empty() ? 1e9 : median(errs);
-    std::printf("%s %.2f: median |error| %.2f %% over %zu figures\n", cal.older_attention_ratio.name, step / 100.0,
+    std::printf("%s %.2f: median |error| %.2f %% over %zu figures\n", cal.triton_attention_ratio.name, step / 100.0,
                 100 * m, errs.size());
     if (m < best) best = m, best_ratio = step / 100.0;
   }
-  std::printf("best: %s %.2f (median |error| %.2f %%)\n", llmplan::default_calibration().older_attention_ratio.name,
+  std::printf("best: %s %.2f (median |error| %.2f %%)\n", llmplan::default_calibration().triton_attention_ratio.name,
               best_ratio, 100 * best);
 }
 

@@ -25,7 +25,7 @@ struct Calibration {
   Constant gemm_half_size;           // GEMM dimension at which efficiency halves (size curve)
   Constant elementwise_passes;       // memory-bound passes over (h + f) per token, layer and pass
   Constant softmax_passes;           // passes over the a x s scores without FlashAttention
-  Constant older_attention_ratio;    // FlashAttention-1 / Triton rate / FlashAttention-2's where unmeasured
+  Constant triton_attention_ratio;   // Triton FlashAttention rate / FlashAttention-2's where unmeasured
   Constant mem_bw_efficiency;        // achieved / peak HBM bandwidth of memory-bound kernels
   // Communication hidden behind compute (performance.cpp)
   Constant dp_overlap;     // share of a backward (and of a forward, for ZeRO-1/2's weight gather) that hides DP traffic

@@ -440,29 +440,30 @@ inline constexpr ModelChange kModelChanges[] = {
                "frameworks, and plans (the planner chooses recompute) unchanged."},
     {.version = 29, .date = "2026-12-06",
      .change = "A gated MLP (SwiGLU, GeGLU) moves two f-wide intermediates, gate and up, through the memory-bound "
-               "elementwise passes where a plain MLP moves one: (h + 2 f) vectors per pass, (h + f) before. An "
-               "attention kernel older than FlashAttention-2 (flash1, flash_triton) without a published rate on the "
-               "accelerator runs at kOlderAttentionRatio = 0.51 of FlashAttention-2's rate there (fitted on the "
-               "llm-foundry H100 rows, which ran MPT's Triton kernel), where it ran at FlashAttention-2's. With both, "
-               "the grid fit on the fit families chooses kElementwisePasses 12 (20 before) and kSoftmaxPasses 6 (4): "
-               "the fit families' median error falls from 11.6 % to 3.5 %, the held-out median rises from 6.3 % to "
-               "7.2 % (docs/validation.md).",
+               "elementwise passes where a plain MLP moves one: (h + 2 f) vectors per pass, (h + f) before. The "
+               "Triton FlashAttention (flash_triton) without a published rate on the accelerator runs at "
+               "kTritonAttentionRatio = 0.51 of FlashAttention-2's rate there (fitted on the llm-foundry H100 rows, "
+               "which ran MPT's Triton kernel), where it ran at FlashAttention-2's. With both, the grid fit on the "
+               "fit families chooses kElementwisePasses 12 (20 before) and kSoftmaxPasses 6 (4): the fit families' "
+               "median error falls from 11.6 % to 3.5 %, the held-out median rises from 6.3 % to 7.2 % "
+               "(docs/validation.md).",
      .effect = "Gated-MLP models (Llama, Qwen, Mistral, Mixtral, Gemma) take a little longer: Llama 3.1 8B LoRA on "
-               "8 H100s 1.336 to 1.362 s a step, Qwen 2.5 7B full fine-tune on H800s 69.4 to 71.2 s. Plain-MLP models "
-               "are faster: GPT-3 175B on 1,024 A100s 18.82 to 18.31 s. Memory unchanged."},
+               "one H100 1.336 to 1.362 s a step, Qwen 2.5 7B full fine-tune on one H800 69.4 to 71.2 s. Plain-MLP "
+               "models are faster: GPT-3 175B on 1,024 A100s 18.82 to 18.31 s. Memory unchanged."},
     {.version = 30, .date = "2026-12-06",
-     .change = "The loss's passes over the vocabulary are timed: the logits go through HBM as the code that runs the "
-               "loss moves them, per token and entry of a GPU's vocabulary share, forward and backward: Megatron-Core's "
-               "vocab-parallel cross-entropy 52 bytes (tensor_parallel/cross_entropy.py, op by op), PyTorch's "
-               "cross_entropy on upcast logits 40 (Hugging Face, plain loops, torchtune, torchtitan), one fused "
-               "kernel 8 (torch.compile; the new techniques.fused_loss value fused_ce, flash-attn's CrossEntropyLoss, "
-               "which llm-foundry's MPT runs), Liger 6, Cut Cross-Entropy 0. The llm-foundry cases name fused_ce; the "
-               "fitted constants stay (kOlderAttentionRatio 0.51, kElementwisePasses 12, kSoftmaxPasses 6). "
-               "Held-out throughput median 7.2 % to 6.8 %.",
-     .effect = "Runs with large vocabularies against their model size take longer: Llama 3.1 8B LoRA on 8 H100s "
-               "(Hugging Face, 128,256 entries) 1.362 to 1.390 s a step, Qwen 2.5 7B full fine-tune on H800s 71.2 to "
-               "72.3 s; Llama 3.1 70B and larger move by under 1 %. "
-               "Memory unchanged, but for scenarios that set fused_ce."},
+     .change = "The loss's passes over the vocabulary are timed, on the last pipeline stage, which alone runs it: the "
+               "logits go through HBM as the code that runs the loss moves them, per token and entry of a GPU's "
+               "vocabulary share, forward and backward: Megatron-Core's vocab-parallel cross-entropy 52 bytes "
+               "(tensor_parallel/cross_entropy.py, op by op), PyTorch's cross_entropy on upcast logits 48 (Hugging "
+               "Face, plain loops, torchtune, torchtitan), one fused kernel 8 (torch.compile; the new "
+               "techniques.fused_loss value fused_ce: flash-attn's CrossEntropyLoss, which llm-foundry's MPT runs, "
+               "or Transformer Engine's, which the Megatron-LM command then selects), Liger 6, Cut Cross-Entropy 0. "
+               "The llm-foundry cases name fused_ce; the fitted constants stay (kTritonAttentionRatio 0.51, "
+               "kElementwisePasses 12, kSoftmaxPasses 6).",
+     .effect = "Runs with large vocabularies against their model size take longer: Llama 3.1 8B LoRA on one H100 "
+               "(Hugging Face, 128,256 entries) 1.362 to 1.396 s a step, Qwen 2.5 7B full fine-tune on one H800 "
+               "71.2 to 72.5 s; Llama 3.1 70B and larger move by under 1 %. Memory unchanged, but for scenarios "
+               "that set fused_ce."},
 };
 // clang-format on
 
