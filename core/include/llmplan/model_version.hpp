@@ -458,8 +458,8 @@ inline constexpr ModelChange kModelChanges[] = {
                "Face, plain loops, torchtune, torchtitan), one fused kernel 8 (torch.compile; the new "
                "techniques.fused_loss value fused_ce: flash-attn's CrossEntropyLoss, which llm-foundry's MPT runs, "
                "or Transformer Engine's, which the Megatron-LM command then selects), Liger 6, Cut Cross-Entropy 0. "
-               "The llm-foundry cases name fused_ce; the fitted constants stay (kTritonAttentionRatio 0.51, "
-               "kElementwisePasses 12, kSoftmaxPasses 6).",
+               "The llm-foundry and Megatron-Bridge performance cases name fused_ce (their code's defaults); the "
+               "fitted constants stay (kTritonAttentionRatio 0.51, kElementwisePasses 12, kSoftmaxPasses 6).",
      .effect = "Runs with large vocabularies against their model size take longer: Llama 3.1 8B LoRA on one H100 "
                "(Hugging Face, 128,256 entries) 1.362 to 1.396 s a step, Qwen 2.5 7B full fine-tune on one H800 "
                "71.2 to 72.5 s; Llama 3.1 70B and larger move by under 1 %. Memory unchanged, but for scenarios "
