@@ -410,6 +410,18 @@ TEST_CASE("activation offload reaches the Hugging Face artefacts through TRL's S
   CHECK(py_plain.find("args = TrainingArguments(") != std::string::npos);
   CHECK(py_plain.find("SFTConfig") == std::string::npos);
   CHECK(py_plain.find("activation_offloading") == std::string::npos);
+  CHECK(py_plain.find("use_liger_kernel") == std::string::npos);
+  // The loss and kernels the estimate counts reach the Trainer where it has a switch for them.
+  std::string liger = without;
+  liger.replace(liger.find("\"techniques\": {"), 15, "\"techniques\": {\"fused_loss\": \"liger\", \"compile\": true, ");
+  const std::string py_liger = artefacts(liger.c_str()).peft_python;
+  CHECK(py_liger.find("use_liger_kernel=True,\n") != std::string::npos);
+  CHECK(py_liger.find("torch_compile=True,\n") != std::string::npos);
+  std::string fused = without;
+  fused.replace(fused.find("\"techniques\": {"), 15, "\"techniques\": {\"fused_loss\": \"fused_ce\", ");
+  const std::string py_fused = artefacts(fused.c_str()).peft_python;
+  CHECK(py_fused.find("# the estimate assumes a fused cross-entropy kernel") != std::string::npos);
+  CHECK(py_fused.find("use_liger_kernel") == std::string::npos);
 }
 
 TEST_CASE("advice: node sizing, RDMA and placement follow the planning rules with the plan's numbers") {

@@ -485,6 +485,22 @@ std::string sharding_argument(const Scenario& s) {
   return "";
 }
 
+// The Trainer's switches for the loss and kernels the estimate counts: Liger's kernels
+// (use_liger_kernel, transformers 4.45+) and torch.compile (torch_compile). Cut Cross-Entropy and
+// a fused cross-entropy kernel have no Trainer switch: a comment says what the estimate assumed.
+std::string loss_arguments(const Scenario& s, const std::string& indent) {
+  std::string out;
+  if (s.techniques.fused_loss == FusedLoss::liger) out += indent + "use_liger_kernel=True,\n";
+  if (s.techniques.compile) out += indent + "torch_compile=True,\n";
+  if (s.techniques.fused_loss == FusedLoss::cce)
+    out +=
+        indent + "# the estimate assumes Cut Cross-Entropy (Unsloth's trainer), which the plain Trainer does not run\n";
+  if (s.techniques.fused_loss == FusedLoss::fused_ce && !s.techniques.compile)  // compiled, the loss fuses too
+    out += indent + "# the estimate assumes a fused cross-entropy kernel (e.g. flash-attn's CrossEntropyLoss as the\n" +
+           indent + "# model's loss); the plain Trainer runs PyTorch's, which moves about 6x the bytes\n";
+  return out;
+}
+
 std::string peft_python(const Scenario& s, const EstimateResult& r) {
   const bool qlora = s.method == Method::qlora;
   const std::string name = s.model_preset.empty() ? "your model" : s.model_preset;
@@ -538,6 +554,7 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
   py += indent + "bf16=True, gradient_checkpointing=" + (ckpt ? "True" : "False") +
         ", max_steps=" + num(train_steps(r)) + ", save_steps=" + num(save_interval_steps(r)) + ",\n";
   if (offload) py += indent + "max_length=" + num(s.seq_len) + ", activation_offloading=True,\n";
+  py += loss_arguments(s, indent);
   py += indent + "save_total_limit=" + num(s.storage.checkpoints_kept) + sharding_argument(s) + ")\n";
   return py;
 }
