@@ -412,14 +412,15 @@ TEST_CASE("activation offload reaches the Hugging Face artefacts through TRL's S
   CHECK(py_plain.find("activation_offloading") == std::string::npos);
   CHECK(py_plain.find("use_liger_kernel") == std::string::npos);
   // The loss and kernels the estimate counts reach the Trainer where it has a switch for them.
-  std::string liger = without;
-  liger.replace(liger.find("\"techniques\": {"), 15, "\"techniques\": {\"fused_loss\": \"liger\", \"compile\": true, ");
-  const std::string py_liger = artefacts(liger.c_str()).peft_python;
+  auto peft_with = [&without, &artefacts](const std::string& techniques) {
+    std::string text = without;
+    text.replace(text.find("\"techniques\": {"), 15, "\"techniques\": {" + techniques + ", ");
+    return artefacts(text.c_str()).peft_python;
+  };
+  const std::string py_liger = peft_with("\"fused_loss\": \"liger\", \"compile\": true");
   CHECK(py_liger.find("use_liger_kernel=True,\n") != std::string::npos);
   CHECK(py_liger.find("torch_compile=True,\n") != std::string::npos);
-  std::string fused = without;
-  fused.replace(fused.find("\"techniques\": {"), 15, "\"techniques\": {\"fused_loss\": \"fused_ce\", ");
-  const std::string py_fused = artefacts(fused.c_str()).peft_python;
+  const std::string py_fused = peft_with("\"fused_loss\": \"fused_ce\"");
   CHECK(py_fused.find("# the estimate assumes a fused cross-entropy kernel") != std::string::npos);
   CHECK(py_fused.find("use_liger_kernel") == std::string::npos);
 }

@@ -282,14 +282,16 @@ unsigned memory_remedies(const Scenario& s, const MemoryResult& memory) {
   // The logits and the loss's fp32 copies are a tenth of the peak or more (Hugging Face's loss at a
   // large vocabulary): a fused or chunked cross-entropy removes most of them.
   const bool big_logits = memory.per_gpu.logits >= 0.1 * memory.per_gpu.total();
+  const bool loss_unchunked =
+      !fuses_output_layer(s.techniques.fused_loss) && s.techniques.loss_chunks == 1;  // whole logits at once
   const bool applies[] = {
-      s.cluster.gpus > 1 && p.zero < 3 && s.dp() > 1,                                               // raise_zero
-      s.cluster.gpus > 1,                                                                           // model_parallel
-      p.recompute != Recompute::full,                                                               // recompute
-      s.micro_batch > 1,                                                                            // lower_micro_batch
-      big_logits && !fuses_output_layer(s.techniques.fused_loss) && s.techniques.loss_chunks == 1,  // chunked_loss
-      full_weights,                                                                                 // adapters
-      s.method == Method::lora,                                                                     // qlora
+      s.cluster.gpus > 1 && p.zero < 3 && s.dp() > 1,   // raise_zero
+      s.cluster.gpus > 1,                               // model_parallel
+      p.recompute != Recompute::full,                   // recompute
+      s.micro_batch > 1,                                // lower_micro_batch
+      big_logits && loss_unchunked,                     // chunked_loss
+      full_weights,                                     // adapters
+      s.method == Method::lora,                         // qlora
       full_weights && s.optimizer == Optimizer::adamw,  // eight_bit_optimizer
       full_weights && p.offload == Offload::none,       // offload_optimizer
       true,                                             // bigger_gpu

@@ -518,7 +518,7 @@ double logits_bytes(const Scenario& s) {
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
   // The head's input is kept for its gradient only, and PEFT and freeze-tuning freeze the head; a
-  // fused loss keeps it anyway (Cut Cross-Entropy saves it to recompute the logits, Liger its
+  // fused linear loss keeps it anyway (Cut Cross-Entropy saves it to recompute the logits, Liger its
   // gradient, computed in the forward).
   const bool frozen_head = (s.is_peft() || s.method == Method::freeze) && !fuses_output_layer(s.techniques.fused_loss);
   const double inputs = tokens * (frozen_head ? 1.0 : 2.0) * e * s.model.hidden / rep_div;

@@ -832,7 +832,6 @@ double scale_at(const AttentionLengthScale& points, double x) {
 // narrow head gives each tile's matmuls a short inner dimension against the same softmax work per
 // score: the measured rate at the kernel's length and head dimension (catalog
 // attention_length_scale and attention_head_dim_scale, where measured).
-
 double measured_attention_rate(const Scenario& s, AttentionKernel kernel) {
   const int k = static_cast<int>(kernel);
   return s.cluster.attention_efficiency[k] * scale_at(s.cluster.attention_length_scale[k], attention_kernel_length(s)) *
@@ -849,8 +848,8 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   // (FlashAttention-3 paper, Shah et al. 2024: FlashAttention-2 at 35 % of H100 peak).
   const double flash2 = measured_attention_rate(s, AttentionKernel::flash2);
   const double gemm = large_gemm_ratio(s, cal);
-  const double older = kernel == AttentionKernel::flash_triton ? cal.triton_attention_ratio.value : 1.0;
-  const double e = measured > 0 ? measured : flash2 > 0 ? older * flash2 : gemm;
+  const double triton_ratio = kernel == AttentionKernel::flash_triton ? cal.triton_attention_ratio.value : 1.0;
+  const double e = measured > 0 ? measured : flash2 > 0 ? triton_ratio * flash2 : gemm;
   if (ex) {
     // The length, the head dimension and their ratios, for the explanation only
     // (measured_attention_rate applied them).
@@ -875,7 +874,7 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
              {"head_dim", head_dim},
              {"head_dim_scale", head_scale},
              {"flash2_measured", flash2},
-             {cal.triton_attention_ratio.name, older},
+             {cal.triton_attention_ratio.name, triton_ratio},
              {"gemm_ratio", gemm},
              {"kernel", static_cast<double>(kernel)}});
   }
@@ -1178,23 +1177,25 @@ double mtp_layer_equivalents(const Scenario& s, const ParamCount& p) {
   return per_block > 0 ? mtp / per_block : 0.0;
 }
 
-double stage_imbalance(const Scenario& s, const ParamCount& p) {
-  if (s.parallel.pp <= 1) return 1.0;
+namespace {
+// The busiest and the last pipeline stage's work / the average stage's, in blocks: the last stage
+// also runs the logit layer and the multi-token prediction modules (the loss aside).
+struct StageShares {
+  double busiest = 1, last = 1;
+};
+
+StageShares stage_shares(const Scenario& s, const ParamCount& p) {
+  if (s.parallel.pp <= 1) return {};
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
   const double last_extra = logit_layer_equivalents(s, p) + mtp_layer_equivalents(s, p);
   const double last = split.last + last_extra;
   const double busiest = std::max({static_cast<double>(split.first), static_cast<double>(split.middle), last});
-  return busiest * s.parallel.pp / (s.model.layers + last_extra);
+  const double average = (s.model.layers + last_extra) / s.parallel.pp;
+  return {busiest / average, last / average};
 }
+}  // namespace
 
-// The last stage's work / the average stage's, in the same blocks as stage_imbalance: what it runs
-// besides the loss.
-double last_stage_share(const Scenario& s, const ParamCount& p) {
-  if (s.parallel.pp <= 1) return 1.0;
-  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
-  const double last_extra = logit_layer_equivalents(s, p) + mtp_layer_equivalents(s, p);
-  return (split.last + last_extra) * s.parallel.pp / (s.model.layers + last_extra);
-}
+double stage_imbalance(const Scenario& s, const ParamCount& p) { return stage_shares(s, p).busiest; }
 
 Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal,
                          Explainer* ex) {
@@ -1238,11 +1239,12 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
   // the most work: blocks, and on the last stage the logit layer too.
-  const double imbalance = stage_imbalance(s, p);
+  const StageShares shares = stage_shares(s, p);
+  const double imbalance = shares.busiest;
   // A trial's measured throughput scales every compute rate (calibrate.hpp); 1 otherwise.
   // The loss runs on the last stage alone, which is the pace when it is the busiest with it.
   const double stage_work = c.gemm_s + c.attention_s + c.memory_bound_s + c.framework_copy_s + c.dequant_s;
-  c.compute_s = std::max(stage_work * imbalance, stage_work * last_stage_share(s, p) + c.loss_s) / s.compute_factor();
+  c.compute_s = std::max(stage_work * imbalance, stage_work * shares.last + c.loss_s) / s.compute_factor();
   c.achieved_tflops = c.flops.hardware_per_gpu_step / c.compute_s / 1e12;
   c.executed_flops = c.flops.hardware_per_gpu_step - attention_hw +
                      (fused ? c.flops.attention_kernel_per_token * tokens_per_gpu : 0.0);
