@@ -307,6 +307,20 @@ TEST_CASE("per-operator checkpointing is torchtitan's selective_ac_option op, wh
   compiled.techniques.fused_kernels = true;
   CHECK(launch_artifacts(compiled, estimate(compiled, default_calibration()), default_calibration())
             .torchtitan_toml.find("[compile]\nenable = true\ncomponents = [\"model\"]\n") != std::string::npos);
+  // One fused kernel on the logits (techniques.fused_loss fused_ce) is torchtitan's compiled loss, alone
+  // or beside the compiled blocks; Liger and Cut Cross-Entropy have no torchtitan switch: said so.
+  auto toml = [](Scenario x) {
+    return launch_artifacts(x, estimate(x, default_calibration()), default_calibration()).torchtitan_toml;
+  };
+  Scenario fused = s;
+  fused.techniques.fused_loss = FusedLoss::fused_ce;
+  CHECK(toml(fused).find("[compile]\nenable = true\ncomponents = [\"loss\"]\n") != std::string::npos);
+  fused.techniques.fused_kernels = true;
+  CHECK(toml(fused).find("components = [\"model\", \"loss\"]\n") != std::string::npos);
+  Scenario liger = s;
+  liger.techniques.fused_loss = FusedLoss::liger;
+  CHECK(toml(liger).find("# techniques.fused_loss liger: torchtitan has no switch for it") != std::string::npos);
+  CHECK(toml(liger).find("[compile]") == std::string::npos);
   CHECK(a.megatron_args.empty());
   CHECK(std::string(framework_for(layout_of(s), s.model, s.method).reason).find("per-operator") != std::string::npos);
   // Megatron's selective recompute (the attention core) is none in torchtitan when the kernel is fused.

@@ -464,10 +464,20 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "\n[activation_checkpoint]\n";
   t += torchtitan_checkpoint_mode(x);
   // torchtitan/config/job_config.py [compile]: the blocks (fused norms, RoPE, SwiGLU) and the loss.
-  if (s.techniques.fused_kernels || s.techniques.compile) {
+  // A compiled loss is one fused kernel over the logits, what techniques.fused_loss fused_ce times.
+  const bool blocks = s.techniques.fused_kernels || s.techniques.compile;
+  const bool loss = s.techniques.compile || s.techniques.fused_loss == FusedLoss::fused_ce;
+  if (blocks || loss) {
     t += "\n[compile]\nenable = true\n";
-    t += std::string("components = ") + (s.techniques.compile ? "[\"model\", \"loss\"]" : "[\"model\"]") + "\n";
+    t += std::string("components = ") +
+         (blocks && loss ? "[\"model\", \"loss\"]"
+          : blocks       ? "[\"model\"]"
+                         : "[\"loss\"]") +
+         "\n";
   }
+  if (fuses_output_layer(s.techniques.fused_loss))
+    t += std::string("# techniques.fused_loss ") + kFusedLossNames[static_cast<int>(s.techniques.fused_loss)] +
+         ": torchtitan has no switch for it; without a patched loss the run holds and moves the whole logits\n";
   t += "\n[checkpoint]\n";
   t += "enable_checkpoint = true\n";
   t += "interval = " + num(save_interval_steps(r)) + "\n";
