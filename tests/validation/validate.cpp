@@ -914,7 +914,7 @@ std::string coverage_line(const std::vector<Row>& rows) {
   std::string out;
   for (const auto& [group, c] : per_group) {
     char text[160];
-    std::snprintf(text, sizeof text, "%s%s %d of %d (%.0f %%)", out.empty() ? "" : ", ", group.c_str(), c.first,
+    std::snprintf(text, sizeof text, "%s%s %d of %d (%.1f %%)", out.empty() ? "" : ", ", group.c_str(), c.first,
                   c.second, 100.0 * c.first / std::max(1, c.second));
     out += text;
   }
