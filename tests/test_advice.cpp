@@ -307,20 +307,27 @@ TEST_CASE("per-operator checkpointing is torchtitan's selective_ac_option op, wh
   compiled.techniques.fused_kernels = true;
   CHECK(launch_artifacts(compiled, estimate(compiled, default_calibration()), default_calibration())
             .torchtitan_toml.find("[compile]\nenable = true\ncomponents = [\"model\"]\n") != std::string::npos);
-  // One fused kernel on the logits (techniques.fused_loss fused_ce) is torchtitan's compiled loss, alone
-  // or beside the compiled blocks; Liger and Cut Cross-Entropy have no torchtitan switch: said so.
-  auto toml = [](Scenario x) {
+  // torchtitan has no switch for the loss kernels techniques.fused_loss names: the config says so, and
+  // the nearest, a compiled loss, is techniques.compile (estimated apart). Liger read from a scenario
+  // turns on the fused blocks too (scenario.cpp), so its config compiles the model and not the loss.
+  auto toml = [](const Scenario& x) {
     return launch_artifacts(x, estimate(x, default_calibration()), default_calibration()).torchtitan_toml;
   };
   Scenario fused = s;
   fused.techniques.fused_loss = FusedLoss::fused_ce;
-  CHECK(toml(fused).find("[compile]\nenable = true\ncomponents = [\"loss\"]\n") != std::string::npos);
-  fused.techniques.fused_kernels = true;
-  CHECK(toml(fused).find("components = [\"model\", \"loss\"]\n") != std::string::npos);
-  Scenario liger = s;
-  liger.techniques.fused_loss = FusedLoss::liger;
-  CHECK(toml(liger).find("# techniques.fused_loss liger: torchtitan has no switch for it") != std::string::npos);
-  CHECK(toml(liger).find("[compile]") == std::string::npos);
+  CHECK(toml(fused).find("# techniques.fused_loss fused_ce: torchtitan has no switch for this loss kernel") !=
+        std::string::npos);
+  CHECK(toml(fused).find("[compile]") == std::string::npos);
+  const ScenarioParse liger = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "pretrain",
+      "global_batch": 64, "tokens": 1e9, "cluster": {"gpus": 16}, "framework": "torchtitan",
+      "parallel": {"tp": 2, "zero": 1}, "techniques": {"fused_loss": "liger"}})",
+                                             builtin_catalog());
+  REQUIRE(liger.scenario);
+  CHECK(toml(*liger.scenario).find("# techniques.fused_loss liger: torchtitan has no switch") != std::string::npos);
+  Scenario compiled_loss = fused;
+  compiled_loss.techniques.compile = true;
+  CHECK(toml(compiled_loss).find("techniques.fused_loss") == std::string::npos);
+  CHECK(toml(compiled_loss).find("components = [\"model\", \"loss\"]\n") != std::string::npos);
   CHECK(a.megatron_args.empty());
   CHECK(std::string(framework_for(layout_of(s), s.model, s.method).reason).find("per-operator") != std::string::npos);
   // Megatron's selective recompute (the attention core) is none in torchtitan when the kernel is fused.
@@ -342,7 +349,7 @@ TEST_CASE("TP communication overlap reaches Megatron-LM's --tp-comm-overlap and 
   Scenario s = *parse.scenario;
   const LaunchArtifacts a = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());
   CHECK(megatron_flags(a.megatron_args).count("--tp-comm-overlap") == 1);
-  CHECK(a.torchtitan_toml.find("enable_async_tensor_parallel = true   # needs [compile] enable = true\n") !=
+  CHECK(a.torchtitan_toml.find("enable_async_tensor_parallel = true   # needs \"model\" in [compile] components\n") !=
         std::string::npos);
   s.techniques.fused_kernels = true;
   const LaunchArtifacts compiled = launch_artifacts(s, estimate(s, default_calibration()), default_calibration());

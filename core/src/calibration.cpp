@@ -66,8 +66,9 @@ constexpr Calibration kDefault = {
          .unit = "1",
          .source =
              "rate of the Triton FlashAttention of flash-attn's flash_attn_triton.py (Dao's kernel, which MPT "
-             "and llm-foundry run as attn_impl triton) / FlashAttention-2's rate; no kernel benchmark publishes its "
-             "rate on any accelerator. Fitted (llmplan_validate --fit-attention) on the llm-foundry A100 and H100 "
+             "and llm-foundry run as attn_impl triton) / FlashAttention-2's rate; no published benchmark of its rate "
+             "was found for any accelerator. Fitted (llmplan_validate --fit-attention) on the llm-foundry A100 and "
+             "H100 "
              "rows longer than 4,096 tokens (89 figures), which ran that kernel "
              "(the benchmark launcher's and the MPT yamls' default attn_impl), with the other fitted constants at "
              "their values here: median |error| 4.3 % at 0.56, against 37 % at 1 (FlashAttention-2's own rate); "

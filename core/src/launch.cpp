@@ -430,6 +430,11 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "global_batch_size = " + num(r.global_batch) + "\n";
   t += "seq_len = " + num(s.seq_len) + "\n";
   t += "steps = " + num(train_steps(r)) + "\n";
+  // torchtitan runs PyTorch's cross_entropy (loss parallelism under TP), compiled with [compile]
+  // components "loss" (techniques.compile); it has no switch for the kernels fused_loss names.
+  if (s.techniques.fused_loss != FusedLoss::none && !s.techniques.compile)
+    t += std::string("# techniques.fused_loss ") + kFusedLossNames[static_cast<int>(s.techniques.fused_loss)] +
+         ": torchtitan has no switch for this loss kernel; the nearest, a compiled loss, is techniques.compile\n";
   if (bf16_weights(s)) t += "mixed_precision_param = \"bfloat16\"\n";
   if (s.precision != Precision::fp32)
     t += "mixed_precision_reduce = \"float32\"  # torchtitan's default, as estimated\n";
@@ -441,7 +446,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   // Async TP (the inductor micro-pipeline TP pass) runs only in compiled blocks.
   if (x.tp > 1 && x.tp_comm_overlap)
     t += std::string("enable_async_tensor_parallel = true") +
-         (s.techniques.fused_kernels || s.techniques.compile ? "\n" : "   # needs [compile] enable = true\n");
+         (s.techniques.fused_kernels || s.techniques.compile ? "\n" : "   # needs \"model\" in [compile] components\n");
   t += "context_parallel_degree = " + num(x.cp) + "\n";
   t += "expert_parallel_degree = " + num(x.ep) + "\n";
   if (x.ep > 1) t += "expert_tensor_parallel_degree = " + num(x.expert_tp()) + "\n";  // torchtitan's default is 1
@@ -464,20 +469,10 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "\n[activation_checkpoint]\n";
   t += torchtitan_checkpoint_mode(x);
   // torchtitan/config/job_config.py [compile]: the blocks (fused norms, RoPE, SwiGLU) and the loss.
-  // A compiled loss is one fused kernel over the logits, what techniques.fused_loss fused_ce times.
-  const bool blocks = s.techniques.fused_kernels || s.techniques.compile;
-  const bool loss = s.techniques.compile || s.techniques.fused_loss == FusedLoss::fused_ce;
-  if (blocks || loss) {
+  if (s.techniques.fused_kernels || s.techniques.compile) {
     t += "\n[compile]\nenable = true\n";
-    t += std::string("components = ") +
-         (blocks && loss ? "[\"model\", \"loss\"]"
-          : blocks       ? "[\"model\"]"
-                         : "[\"loss\"]") +
-         "\n";
+    t += std::string("components = ") + (s.techniques.compile ? "[\"model\", \"loss\"]" : "[\"model\"]") + "\n";
   }
-  if (fuses_output_layer(s.techniques.fused_loss))
-    t += std::string("# techniques.fused_loss ") + kFusedLossNames[static_cast<int>(s.techniques.fused_loss)] +
-         ": torchtitan has no switch for it; without a patched loss the run holds and moves the whole logits\n";
   t += "\n[checkpoint]\n";
   t += "enable_checkpoint = true\n";
   t += "interval = " + num(save_interval_steps(r)) + "\n";

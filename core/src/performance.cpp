@@ -859,10 +859,11 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
     const double head_scale = scale_at(s.cluster.attention_head_dim_scale[static_cast<int>(kernel)], head_dim);
     ex->add("time.attention_efficiency", e, "1",
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
-                           "dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its measured "
+                           "dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its published "
                            "change at the kernel's length, seq_len / cp (catalog attention_length_scale, "
-                           "interpolated in log2 length; 1 where none is published), x its measured change at the "
-                           "model's head dimension (catalog attention_head_dim_scale, the same way)"
+                           "interpolated in log2 length; 1 where none is published; the catalog source says where "
+                           "a part takes its architecture's), x its published change at the model's head dimension "
+                           "(catalog attention_head_dim_scale, the same way)"
             : flash2 > 0
                 ? "no published rate of this kernel on this accelerator: FlashAttention-2's measured rate here, at "
                   "this length, x kTritonAttentionRatio for the Triton FlashAttention, x 1 for any other kernel (a "

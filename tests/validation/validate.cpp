@@ -27,7 +27,7 @@
 //   validate CASES.json OUT_DIR [--published DIR]   run, print, write OUT_DIR/validation.{md,json}, gate
 //   validate --fit CASES.json [--published DIR]     grid search of the fitted constants on the fit
 //                                                   families' throughput figures
-//   validate --fit-attention CASES.json             search kTritonAttentionRatio on its fit family's
+//   validate --fit-attention CASES.json             search kTritonAttentionRatio on its fit families'
 //                                                   rows longer than 4,096 tokens
 //   validate --table-md CASES.json                  print the per-family block of README.md and
 //                                                   docs/validation.md
@@ -724,7 +724,7 @@ void fit(const CaseFile& f) {
         }
 }
 
-// [SECTION] --fit-attention: kTritonAttentionRatio alone, on the throughput figures of the family it
+// [SECTION] --fit-attention: kTritonAttentionRatio alone, on the throughput figures of the families it
 // names (its fitted_on) whose sequences are longer than 4,096 tokens, where the attention kernel
 // is a seventh of the step or more and its rate, not the GEMMs', sets the error; the other
 // constants stay at their defaults. Prints the median |error| at each value and the best.
