@@ -867,6 +867,22 @@ double explained_input(const Explanation& e, const char* name) {
 }
 }  // namespace
 
+TEST_CASE("a kernel without a rate of its own explains the FlashAttention-2 ratios it runs at") {
+  // The Triton FlashAttention on an H100 at 8,192 tokens: kTritonAttentionRatio x FlashAttention-2's
+  // 0.338 x 0.9908 (its length ratio there, catalog 2026.12.17); the explanation shows that 0.9908,
+  // not the 1 of the Triton kernel's own (absent) sweep.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 8,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"zero": 3, "recompute": "full", "attention_kernel": "flash_triton"}})");
+  Explainer ex;
+  const EstimateResult r = estimate(s, default_calibration(), &ex);
+  const Explanation* e = explained(ex, "time.attention_efficiency");
+  REQUIRE(e != nullptr);
+  CHECK(explained_input(*e, "length_scale") == doctest::Approx(0.9908));
+  CHECK(explained_input(*e, "measured") == 0.0);
+  CHECK(r.time.attention_efficiency == doctest::Approx(0.56 * 0.338 * 0.9908));
+}
+
 TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
   // Qwen3-30B-A3B (hidden 2048, 128 experts of width 768, top 8) with EP 8, 1 x 4,096 tokens a
   // micro-batch: an expert receives 4,096 x 8 x 8 / 128 = 2,048 rows, so its GEMMs' smallest

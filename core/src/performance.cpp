@@ -853,10 +853,12 @@ double attention_efficiency(const Scenario& s, const Calibration& cal, Explainer
   if (ex) {
     // The length, the head dimension and their ratios, for the explanation only
     // (measured_attention_rate applied them).
+    // A kernel without a rate here runs at FlashAttention-2's: show the ratios that rate took.
+    const int shown = static_cast<int>(measured > 0 ? kernel : AttentionKernel::flash2);
     const double length = attention_kernel_length(s);
-    const double scale = scale_at(s.cluster.attention_length_scale[static_cast<int>(kernel)], length);
+    const double scale = scale_at(s.cluster.attention_length_scale[shown], length);
     const double head_dim = attention_kernel_head_dim(s.model);
-    const double head_scale = scale_at(s.cluster.attention_head_dim_scale[static_cast<int>(kernel)], head_dim);
+    const double head_scale = scale_at(s.cluster.attention_head_dim_scale[shown], head_dim);
     ex->add("time.attention_efficiency", e, "1",
             measured > 0 ? "the accelerator's measured forward + backward rate of this fused attention kernel / 16-bit "
                            "dense peak, in the kernel's own FLOP count (catalog attention_efficiency), x its published "
