@@ -1224,6 +1224,12 @@ TEST_CASE("Blackwell parts run cuDNN and FlashAttention-2 at their measured rate
         doctest::Approx(0.561));
 }
 
+namespace {
+// A fused attention kernel's forward and backward rates as one: the backward does 2.5x the
+// forward's FLOPs, so total FLOPs / total time = 3.5 / (1/fwd + 2.5/bwd).
+double combined(double fwd, double bwd) { return 3.5 / (1 / fwd + 2.5 / bwd); }
+}  // namespace
+
 TEST_CASE("fused attention's rate follows the kernel's length where the catalog has a measured sweep") {
   // Catalog 2026.12.8, GB200 cuDNN (cudnn-frontend SDPA training benchmark, cudnn_fe): 3.5 / (1/fwd +
   // 2.5/bwd) over the 16,384-token figure, 1,391 TFLOP/s: 512 348 (0.25), 4K 1,131 (0.814), 8K 1,299
@@ -1258,7 +1264,6 @@ TEST_CASE("fused attention's rate follows the kernel's length where the catalog 
   // from (Shah et al. 2024, Figs. 5b/6b: head dim 128, no causal mask, TFLOP/s forward / backward),
   // combined as 3.5 / (1/fwd + 2.5/bwd) over the 16K figure: cuDNN 2K 617 / 465 -> 500.2 over
   // 595 / 516 -> 536.3 = 0.9326; FlashAttention-2 512 309 / 214 -> 234.6 over 370 / 322 -> 334.4 = 0.7016.
-  auto combined = [](double fwd, double bwd) { return 3.5 / (1 / fwd + 2.5 / bwd); };
   CHECK(combined(617, 465) / combined(595, 516) == doctest::Approx(0.9326).epsilon(1e-4));
   CHECK(combined(309, 214) / combined(370, 322) == doctest::Approx(0.7016).epsilon(1e-4));
   CHECK(rate("h100-sxm5-80gb", 2048, 1) == doctest::Approx(0.542 * 0.9326));
@@ -1287,7 +1292,6 @@ TEST_CASE("fused attention's rate follows the model's head dimension where the c
   // Forward and backward combined as 3.5 / (1/fwd + 2.5/bwd) (the backward does 2.5x the forward's
   // FLOPs): FlashAttention-2 299.7 over 334.4 = 0.8963, cuDNN 427.1 / 536.3 = 0.7963, FlashAttention-3
   // 480.4 / 583.4 = 0.8234 (catalog 2026.12.12, attention_head_dim_scale).
-  auto combined = [](double fwd, double bwd) { return 3.5 / (1 / fwd + 2.5 / bwd); };
   const double flash2_64 = combined(324, 291) / combined(370, 322);
   const double cudnn_64 = combined(413, 433) / combined(595, 516);
   const double flash3_64 = combined(497, 474) / combined(648, 561);
