@@ -600,7 +600,7 @@ constexpr Entry kStrings[] = {
     {S::framework_megatron, "Megatron-LM", "Megatron-LM"},
     {S::framework_torchtitan, "torchtitan", "torchtitan"},
     {S::attention_kernel, "Attention kernel", "注意力内核"},
-    {S::t_attention_kernel, "Which fused attention kernel runs; each has its own measured rate per accelerator (catalog). Auto: the one frameworks use on this accelerator. Triton: flash-attn's Triton kernel (MPT, llm-foundry), which no benchmark measures: a fitted share of FlashAttention-2's rate.", "使用哪个融合注意力内核；每个内核在每种加速卡上有各自的实测速率（见目录）。自动：框架在该加速卡上默认使用的内核。Triton：flash-attn 的 Triton 内核（MPT、llm-foundry 使用），没有基准测过其速率，按 FlashAttention-2 速率的一个拟合比例计。"},
+    {S::t_attention_kernel, "Which fused attention kernel runs; each has its own measured rate per accelerator (catalog). Auto: the one frameworks use on this accelerator. Triton: flash-attn's Triton kernel (MPT, llm-foundry), for which no published benchmark was found: a fitted share of FlashAttention-2's rate.", "使用哪个融合注意力内核；每个内核在每种加速卡上有各自的实测速率（见目录）。自动：框架在该加速卡上默认使用的内核。Triton：flash-attn 的 Triton 内核（MPT、llm-foundry 使用），未找到其公开基准，按 FlashAttention-2 速率的一个拟合比例计。"},
     {S::attention_kernel_auto, "Auto", "自动"},
     {S::attention_kernel_flash1, "FlashAttention 1", "FlashAttention 1"},
     {S::attention_kernel_flash_triton, "FlashAttention (Triton)", "FlashAttention（Triton）"},

@@ -466,8 +466,8 @@ inline constexpr ModelChange kModelChanges[] = {
                "that set fused_ce."},
     {.version = 31, .date = "2026-12-06",
      .change = "parallel.attention_kernel flash_triton is flash-attn's Triton FlashAttention (flash_attn_triton.py, "
-               "which MPT and llm-foundry run as attn_impl triton) on every accelerator: no benchmark publishes its "
-               "rate, so it runs at kTritonAttentionRatio of FlashAttention-2's, refitted to 0.56 (from 0.51) on the "
+               "which MPT and llm-foundry run as attn_impl triton) on every accelerator: no published benchmark of its "
+               "rate was found, so it runs at kTritonAttentionRatio of FlashAttention-2's, refitted to 0.56 (from 0.51) on the "
                "llm-foundry A100 and H100 rows, whose launcher and MPT yamls defaulted to it (the A100 rows were "
                "taken as FlashAttention 1 before). The A100's and A800's former flash_triton rate, 0.215, is the "
                "FlashAttention-2 paper's Triton bar, which times OpenAI Triton's triton.ops.flash_attention, another "
