@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 31);
+    CHECK(kModelVersion == 32);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -408,6 +408,7 @@ TEST_SUITE("links") {
         {29, 1, "2026-12-06", "A gated MLP (SwiGLU, GeGLU) moves two f-wide"},
         {30, 1, "2026-12-06", "The loss's passes over the vocabulary are timed"},
         {31, 1, "2026-12-06", "parallel.attention_kernel flash_triton is flash-attn's Triton"},
+        {32, 1, "2026-12-06", "LoRA and QLoRA count what their unmerged adapters move"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

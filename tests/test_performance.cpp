@@ -404,15 +404,15 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     doc.erase("explain");
     std::vector<std::string> leaves;
     numeric_leaves(doc, "", leaves);
-    // The result JSON has the same 144 figures for every scenario (counted from its sections):
+    // The result JSON has the same 146 figures for every scenario (counted from its sections):
     // "ranges" holds low, high, level and cases of 7 figures.
     std::map<std::string, int> per_section;
     for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
     const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 11}, {"memory", 18},
-                                                 {"time", 26},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
+                                                 {"time", 28},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
                                                  {"checkpoint", 8}, {"cost", 10},     {"ranges", 28}, {"scaling", 9}};
     CHECK(per_section == expected);
-    CHECK(leaves.size() == 144);
+    CHECK(leaves.size() == 146);
     for (const std::string& path : leaves) {
       CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
       if (!explain.contains(path)) continue;
@@ -914,6 +914,64 @@ TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
   CHECK(explained_input(*me, "d_routed") == 1024.0);
 }
 
+TEST_CASE("Unmerged LoRA adapters add their rows to the memory-bound time") {
+  // Llama 3.1 8B (h 4,096, Q 4,096, K and V 1,024 each, SwiGLU 14,336, 32 blocks), LoRA rank 16 on
+  // every linear layer, one sequence of 4,096 tokens on one H100, eager Hugging Face, no recompute.
+  // Inputs a token passes through the adapted layers of a block: Q, K, V, gate and up read h, the
+  // output projection 4,096, down 14,336: 3 x 4,096 + 4,096 + 2 x 4,096 + 14,336 = 38,912; outputs
+  // 4,096 + 2 x 1,024 + 4,096 + 2 x 14,336 + 4,096 = 43,008.
+  // Adapter GEMM rows (forward 1 in + 1 out, backward 2 in + 2 out): 3 x 81,920 = 245,760 a token
+  // and block, 4,096 x 32 x 245,760 x 2 B = 6.4424509e10 B; their FLOPs, 2 x 16 a row, are in
+  // gemm_s, so only the rows' time beyond them counts. Eager pointwise rows: forward 5 x 43,008,
+  // backward 3 x 38,912 + 2 x 43,008 = 417,792, 1.0952257e11 B.
+  const Calibration cal = default_calibration();
+  const double bw = 3350e9 * cal.mem_bw_efficiency.value;
+  const Scenario eager = parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora",
+      "lora": {"rank": 16, "targets": "all_linear"}, "seq_len": 4096, "global_batch": 1, "micro_batch": 1,
+      "framework": "hf", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1},
+      "parallel": {"recompute": "none"}})");
+  Explainer ex;
+  const EstimateResult r = estimate(eager, cal, &ex);
+  const Explanation* e = explained(ex, "time.lora_adapter_s");
+  REQUIRE(e != nullptr);
+  CHECK(explained_input(*e, "inputs_per_token_layer") == 38912.0);
+  CHECK(explained_input(*e, "outputs_per_token_layer") == 43008.0);
+  CHECK(explained_input(*e, "gemm_rows") == 245760.0);
+  CHECK(explained_input(*e, "pointwise_rows") == 417792.0);
+  const double gemm_rate = 989.4e12 * r.time.gemm_efficiency;
+  const double excess = 6.4424509e10 / bw - 4096.0 * 32 * 2 * 16 * 245760 / gemm_rate;
+  CHECK(excess > 0);  // rank 16: 16 FLOPs a byte, far below the H100's ridge point
+  CHECK(e->value == doctest::Approx(excess + 1.0952257e11 / bw).epsilon(1e-6));
+  const Explanation* c = explained(ex, "time.compute_s");
+  REQUIRE(c != nullptr);
+  CHECK(explained_input(*c, "lora_adapter_s") == e->value);
+  // torch.compile fuses the scale and the adds: 43,008 + 38,912 = 81,920 pointwise rows; a full
+  // recompute runs the forward again: GEMM rows 4 x 81,920, pointwise 2 x 43,008 + 38,912.
+  Scenario compiled = eager;
+  compiled.techniques.compile = true;
+  compiled.parallel.recompute = Recompute::full;
+  Explainer cx;
+  estimate(compiled, cal, &cx);
+  const Explanation* ce = explained(cx, "time.lora_adapter_s");
+  REQUIRE(ce != nullptr);
+  CHECK(explained_input(*ce, "gemm_rows") == 327680.0);
+  CHECK(explained_input(*ce, "pointwise_rows") == 124928.0);
+  // At rank 512 the adapter GEMMs do 512 FLOPs a byte, above the ridge point: their FLOPs pace them.
+  Scenario wide = eager;
+  wide.lora.rank = 512;
+  Explainer wx;
+  estimate(wide, cal, &wx);
+  const Explanation* we = explained(wx, "time.lora_adapter_s");
+  REQUIRE(we != nullptr);
+  CHECK(explained_input(*we, "gemm_rows_excess_s") == 0.0);
+  CHECK(we->value == doctest::Approx(1.0952257e11 / bw).epsilon(1e-6));
+  // Full training has no adapters.
+  Explainer fx;
+  estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}})"), cal, &fx);
+  REQUIRE(explained(fx, "time.lora_adapter_s") != nullptr);
+  CHECK(explained(fx, "time.lora_adapter_s")->value == 0.0);
+}
+
 TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HBM") {
   // Qwen3-30B-A3B (48 MoE blocks, hidden 2048, 128 experts, top 8) with EP 8 on 16 H100s, BF16, no
   // recompute, 512 x 4,096 tokens over DP 16: 131,072 tokens a GPU. Megatron-Core's all-to-all
@@ -970,7 +1028,8 @@ TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HB
   // A dense model has none.
   Explainer lx;
   estimate(parse(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}})"), cal, &lx);
-  CHECK(explained(lx, "time.moe_permute_s") == nullptr);
+  REQUIRE(explained(lx, "time.moe_permute_s") != nullptr);
+  CHECK(explained(lx, "time.moe_permute_s")->value == 0.0);
 }
 
 TEST_CASE("An MoE model whose blocks are all dense runs no routed GEMMs and waits for no busier rank") {

@@ -1030,7 +1030,10 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
   const double blocks = routed_blocks(s, p) / x.pp;
-  if (!m.is_moe() || blocks == 0) return 0;
+  if (!m.is_moe() || blocks == 0) {
+    if (ex) ex->add("time.moe_permute_s", 0.0, "s", "0: no MoE blocks, no tokens routed to experts", {});
+    return 0;
+  }
   const double k = m.top_k;
   const double rows = moe_permute_rows(s);
   const double passes = 2.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
@@ -1053,6 +1056,81 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
              {"passes", passes},
              {"tokens_per_gpu", tokens},
              {"moe_blocks_per_stage", blocks},
+             {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
+  return t;
+}
+
+// The inputs and outputs of the linear layers one token passes through in a block that LoRA adapts,
+// per GPU: column-parallel layers (Q, K, V; the MLP's up and gate) take the whole row and write
+// their 1 / tp share, row-parallel ones (the output projection, the MLP's down) the reverse; an MoE
+// token passes through top_k + shared experts. The mean over a model's dense and MoE blocks.
+struct AdapterWidths {
+  double in = 0, out = 0;
+};
+AdapterWidths lora_adapter_widths(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const double h = m.hidden, tp = s.parallel.tp;
+  AdapterWidths w{3.0 * h + m.attn_out_width() / tp, (m.q_width() + m.k_width() + m.v_width()) / tp + h};
+  if (s.lora.targets != LoraTargets::all_linear) return w;
+  const double up = m.gated_mlp ? 2.0 : 1.0;
+  auto mlp = [&](double paths, double f, double split) {
+    return AdapterWidths{up * paths * h + f / split, up * f / split + paths * h};
+  };
+  const AdapterWidths dense = mlp(1.0, m.ffn, tp);
+  const double moe_share = m.is_moe() ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
+  const AdapterWidths moe =
+      m.is_moe() ? mlp(m.top_k + m.shared_experts, m.active_mlp_width(), s.parallel.expert_tp()) : dense;
+  w.in += (1 - moe_share) * dense.in + moe_share * moe.in;
+  w.out += (1 - moe_share) * dense.out + moe_share * moe.out;
+  return w;
+}
+
+// Unmerged LoRA adapters run beside their frozen layers: result + lora_B(lora_A(x)) x scale
+// (PEFT tuners/lora/layer.py Linear.forward, torchtune LoRALinear, NeMo AutoModel LinearLoRA).
+// Per token and adapted layer, in rows of the layer's input (in) and output (out) widths:
+// - the adapter GEMMs read x and write lora_B's output forward (1 in + 1 out), and backward read
+//   the output gradient twice and x once and write an input gradient (2 in + 2 out). Their
+//   2 r (in + out) FLOPs a pass are in gemm_s; at rank r they do 2 r / e FLOPs a byte, below the
+//   accelerator's ridge point up to ranks of about a hundred, so the GEMMs take the longer of
+//   their FLOPs and their rows (only the rows' excess is added here);
+// - eager, the scale reads and writes lora_B's output and the add reads both outputs and writes
+//   the sum (5 out); backward the scale's gradient reads and writes (2 out) and autograd adds the
+//   adapter's input gradient to the frozen layer's (3 in);
+// - torch.compile fuses the scale and the adds into neighbouring kernels, which read lora_B's
+//   output (1 out) and the input gradient (1 in) once more.
+// A forward rerun by recompute repeats the forward. No LoRA dropout (PEFT's and torchtune's
+// default 0): a dropout copies x once more.
+double lora_adapter_s(const Scenario& s, const Calibration& cal, double gemm_flops_per_s, Explainer* ex) {
+  if (!s.is_peft()) {
+    if (ex) ex->add("time.lora_adapter_s", 0.0, "s", "0: no LoRA adapters (method is not lora or qlora)", {});
+    return 0;
+  }
+  const bool compiled = s.techniques.compile;
+  const double forwards = reruns_forward(s.parallel.recompute) ? 2.0 : 1.0;
+  const AdapterWidths w = lora_adapter_widths(s);
+  const double e = element_bytes(s.precision);
+  const double tokens = stage_tokens_per_gpu(s) * s.model.layers / s.parallel.pp;  // token-layers per stage
+  const double gemm_rows = (forwards + 2.0) * (w.in + w.out);
+  const double gemm_excess =
+      std::max(0.0, hbm_s(s, cal, tokens * gemm_rows * e) - tokens * 2.0 * s.lora.rank * gemm_rows / gemm_flops_per_s);
+  const double pointwise_rows = compiled ? forwards * w.out + w.in : forwards * 5.0 * w.out + 3.0 * w.in + 2.0 * w.out;
+  const double t = gemm_excess + hbm_s(s, cal, tokens * pointwise_rows * e);
+  if (ex)
+    ex->add("time.lora_adapter_s", t, "s",
+            "unmerged adapters, result + lora_B(lora_A(x)) x scale, per token and adapted layer in rows of its "
+            "inputs (in) and outputs (out): the adapter GEMMs' rows, (forwards + 2) (in + out), x bytes / (HBM "
+            "bandwidth x kMemBwEfficiency), less their 2 rank FLOPs a row at the GEMM rate (in gemm_s); + the "
+            "pointwise rows, eager 5 out a forward + 3 in + 2 out backward, torch.compile 1 out a forward + 1 in; "
+            "forwards 2 with recompute; x token-layers per stage; part of memory_bound_s",
+            {{"inputs_per_token_layer", w.in},
+             {"outputs_per_token_layer", w.out},
+             {"rank", static_cast<double>(s.lora.rank)},
+             {"forwards", forwards},
+             {"gemm_rows", gemm_rows},
+             {"gemm_rows_excess_s", gemm_excess},
+             {"pointwise_rows", pointwise_rows},
+             {"token_layers_per_stage", tokens},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
   return t;
@@ -1237,7 +1315,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.gemm_s += c.expert_imbalance_s;
   c.moe_permute_s = moe_permute_s(s, p, cal, ex);
   c.loss_s = loss_s(s, p, cal);
-  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s;
+  c.lora_adapter_s = lora_adapter_s(s, cal, peak * c.gemm_efficiency, ex);
+  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s + c.lora_adapter_s;
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
@@ -1290,8 +1369,9 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
             "imbalance; memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f, h + 2 f "
             "with a gated MLP) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 "
             "(2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without "
-            "FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s); + the "
-            "framework's copies (time.framework_copy_s); the loss (loss_s) runs on the last pipeline stage: "
+            "FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s) + LoRA "
+            "adapters' rows (time.lora_adapter_s); + the framework's copies (time.framework_copy_s); the loss (loss_s) "
+            "runs on the last pipeline stage: "
             "tokens x vocab / tp x bytes a vocabulary entry (Megatron 52, PyTorch's cross_entropy 48, a fused "
             "kernel or torch.compile 8, Liger 6, Cut Cross-Entropy 0) at the same bandwidth, and the step "
             "computes at the pace of the busiest stage or of the last one with its loss, whichever is slower; / "
@@ -1305,6 +1385,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"memory_bound_s", c.memory_bound_s},
              {"loss_s", c.loss_s},
              {"moe_permute_s", c.moe_permute_s},
+             {"lora_adapter_s", c.lora_adapter_s},
              {"framework_copy_s", c.framework_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
@@ -1706,6 +1787,8 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.attention_efficiency = compute.attention_efficiency;
   t.attention_s = compute.attention_s;
   t.qlora_dequant_s = compute.dequant_s;
+  t.moe_permute_s = compute.moe_permute_s;
+  t.lora_adapter_s = compute.lora_adapter_s;
   t.stage_imbalance = compute.stage_imbalance;
   t.achieved_tflops = compute.achieved_tflops;
   t.compute_s = compute.compute_s;

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 31;
+inline constexpr int kModelVersion = 32;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -476,6 +476,17 @@ inline constexpr ModelChange kModelChanges[] = {
                "a GPU on eight A100s with ZeRO-3 and full recompute, 3.55 to 3.20 s a step) and on other accelerators "
                "by up to a tenth of their attention time (the same on eight H100s 1.440 to 1.398 s). Every other "
                "kernel unchanged."},
+    {.version = 32, .date = "2026-12-06",
+     .change = "LoRA and QLoRA count what their unmerged adapters move through memory (time.lora_adapter_s): "
+               "result + lora_B(lora_A(x)) x scale (PEFT's LoRA Linear, torchtune's LoRALinear, NeMo AutoModel's "
+               "LinearLoRA) reads each adapted layer's input and writes a row as wide as its output, and eager "
+               "PyTorch scales and adds that row in kernels of their own, forward and backward; torch.compile "
+               "fuses the scale and the adds. The rank-wide GEMMs take the longer of their FLOPs and their rows.",
+     .effect = "LoRA and QLoRA steps are slower, most in eager PyTorch and at small ranks (Llama 3.1 8B, LoRA rank 16 "
+               "on every linear layer with Hugging Face on one H100, 8 sequences of 4,096: 3.08 to 3.53 s a step; "
+               "QLoRA on an RTX 4090, 8 sequences of 2,048: 10.22 to 11.28 s); golden links llama-3.1-8b-qlora-4090 40.89 "
+               "to 45.13 s a step, llama-3.1-8b-lora-h100 1.396 to 1.458 s, qwen2.5-72b-lora-8xh100 28.18 to 31.45 s. "
+               "Full training unchanged."},
 };
 // clang-format on
 

@@ -39,6 +39,7 @@ struct Compute {
   double attention_s = 0;           // fused attention kernels per GPU per step
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
   double moe_permute_s = 0;         // of it, MoE token permutations (moe_permute_s)
+  double lora_adapter_s = 0;        // of it, unmerged LoRA adapters' reads and writes (lora_adapter_s)
   double loss_s = 0;                // of it, the cross-entropy's passes over the vocabulary
   double framework_copy_s = 0;      // FSDP2's gather and reduce buffers, DeepSpeed BF16_Optimizer's fp32 accumulation
   double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
@@ -80,6 +81,8 @@ struct TimeResult {
   double attention_efficiency = 0;  // fused attention kernel / 16-bit peak (0 without fused attention)
   double attention_s = 0;           // fused attention kernels per GPU per step (part of compute_s)
   double qlora_dequant_s = 0;       // QLoRA's NF4 -> compute-dtype weight copies per GPU per step (in compute_s)
+  double moe_permute_s = 0;         // MoE token permutations per GPU per step (in compute_s)
+  double lora_adapter_s = 0;        // unmerged LoRA adapters' reads and writes per GPU per step (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
   double compute_s = 0;             // per step, all micro-batches
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (part of compute_s)
