@@ -123,6 +123,20 @@ double tp_collectives_per_layer(Recompute r) {
   }
 }
 
+namespace {
+// The adapter parameters a token runs through: every block's, of an MoE block's experts the top_k +
+// shared experts'; 0 but for LoRA and QLoRA.
+double adapter_params_run(const Scenario& s) {
+  return s.is_peft() ? s.model.layers * lora_active_params_per_layer(s.model, s.lora) : 0.0;
+}
+
+// The adapter FLOPs of training_flops' hardware count per token: forward 2, backward 4 (input and
+// weight gradients), a full recompute's forward 2, per parameter.
+double adapter_flops_per_token(const Scenario& s) {
+  return (6.0 + (s.parallel.recompute == Recompute::full ? 2.0 : 0.0)) * adapter_params_run(s);
+}
+}  // namespace
+
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const ModelArch& m = s.model;
   const double P = matmul_params(p, m);
@@ -130,12 +144,12 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const double logits = (1.0 + p.mtp_layers) * m.vocab * m.hidden;  // the head, again for each MTP module
   const double blocks = P - logits;
   const double trained_share = s.trained_share();
+  const double adapters = adapter_params_run(s);
   // Training FLOPs per token for attention score work `a` (the model's count, or what runs).
   auto per_token = [&](double a) {
     if (s.is_peft()) {
       // Forward 2P, backward through frozen weights for activation gradients 2P (no weight
       // gradients), adapters 6 each; attention backward is twice its forward.
-      const double adapters = m.layers * lora_params_per_layer(m, s.lora);
       return 4.0 * P + 6.0 * adapters + 3.0 * a;
     }
     // Freeze-tuning: the frozen bottom blocks run forward only (2 P + A); the top blocks and the head train.
@@ -154,8 +168,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   // bottom blocks run outside autograd (their input needs no gradient): they save nothing and
   // are never recomputed, so every recompute term counts the trained share of the blocks.
   double recompute = 0;
-  if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn;  // one more forward of every block
-  if (s.parallel.recompute == Recompute::selective) recompute = attn;            // the attention core again
+  // One more forward of every block, its adapters' too.
+  if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn + 2.0 * adapters;
+  if (s.parallel.recompute == Recompute::selective) recompute = attn;  // the attention core again
   // Per-operator checkpointing saves the fused attention kernel's output; unfused attention
   // (bmm and softmax, not on its save list) runs again.
   const bool op_keeps_attention = s.parallel.flash_attention;
@@ -1061,76 +1076,80 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
   return t;
 }
 
-// The inputs and outputs of the linear layers one token passes through in a block that LoRA adapts,
-// per GPU: column-parallel layers (Q, K, V; the MLP's up and gate) take the whole row and write
-// their 1 / tp share, row-parallel ones (the output projection, the MLP's down) the reverse; an MoE
-// token passes through top_k + shared experts. The mean over a model's dense and MoE blocks.
-struct AdapterWidths {
-  double in = 0, out = 0;
-};
-AdapterWidths lora_adapter_widths(const Scenario& s) {
-  const ModelArch& m = s.model;
-  const double h = m.hidden, tp = s.parallel.tp;
-  AdapterWidths w{3.0 * h + m.attn_out_width() / tp, (m.q_width() + m.k_width() + m.v_width()) / tp + h};
-  if (s.lora.targets != LoraTargets::all_linear) return w;
-  const double up = m.gated_mlp ? 2.0 : 1.0;
-  auto mlp = [&](double paths, double f, double split) {
-    return AdapterWidths{up * paths * h + f / split, up * f / split + paths * h};
-  };
-  const AdapterWidths dense = mlp(1.0, m.ffn, tp);
-  const double moe_share = m.is_moe() ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
-  const AdapterWidths moe =
-      m.is_moe() ? mlp(m.top_k + m.shared_experts, m.active_mlp_width(), s.parallel.expert_tp()) : dense;
-  w.in += (1 - moe_share) * dense.in + moe_share * moe.in;
-  w.out += (1 - moe_share) * dense.out + moe_share * moe.out;
-  return w;
-}
-
 // Unmerged LoRA adapters run beside their frozen layers: result + lora_B(lora_A(x)) x scale
 // (PEFT tuners/lora/layer.py Linear.forward, torchtune LoRALinear, NeMo AutoModel LinearLoRA).
-// Per token and adapted layer, in rows of the layer's input (in) and output (out) widths:
-// - the adapter GEMMs read x and write lora_B's output forward (1 in + 1 out), and backward read
-//   the output gradient twice and x once and write an input gradient (2 in + 2 out). Their
-//   2 r (in + out) FLOPs a pass are in gemm_s; at rank r they do 2 r / e FLOPs a byte, below the
-//   accelerator's ridge point up to ranks of about a hundred, so the GEMMs take the longer of
-//   their FLOPs and their rows (only the rows' excess is added here);
-// - eager, the scale reads and writes lora_B's output and the add reads both outputs and writes
-//   the sum (5 out); backward the scale's gradient reads and writes (2 out) and autograd adds the
+// Per token and adapted layer, in rows of the layer's input (in) and output (out) widths
+// (lora_adapter_widths):
+// - the rank-wide GEMMs read x and write lora_B's output forward (1 in + 1 out), and backward read
+//   the output gradient twice and x once and write an input gradient (2 in + 2 out). At rank r they
+//   do 2 r / e FLOPs a byte, below an accelerator's ridge point (peak x GEMM ratio / bandwidth) up to
+//   ranks of about 130 on an A100, 220 on an H100 and 30 on an H20, so they take the longer of their
+//   FLOPs and their rows; gemm_s holds the adapter FLOPs of training_flops, and the rest is added;
+// - eager, the scale reads and writes lora_B's output and the add reads both outputs and writes the
+//   sum (5 out); backward the scale's gradient reads and writes (2 out) and autograd adds the
 //   adapter's input gradient to the frozen layer's (3 in);
-// - torch.compile fuses the scale and the adds into neighbouring kernels, which read lora_B's
-//   output (1 out) and the input gradient (1 in) once more.
-// A forward rerun by recompute repeats the forward. No LoRA dropout (PEFT's and torchtune's
-// default 0): a dropout copies x once more.
+// - torch.compile fuses the scale and the adds into neighbouring kernels, which read lora_B's output
+//   (1 out) and the input gradient (1 in) once more; backward the scaled gradient both of lora_B's
+//   GEMMs read is written once (1 out);
+// - PEFT (framework hf) keeps the adapters in fp32 (get_peft_model's autocast_adapter_dtype) and casts
+//   x to their dtype, which autocast casts back for the GEMM: 2 + 4 bytes each way, 6 rows of a
+//   16-bit model's in a forward and 6 in backward; PEFT's 4-bit layer clones the frozen output
+//   (bnb.py Linear4bit.forward, 2 out a forward).
+// A forward rerun by full or selective_op recompute repeats the forward. No LoRA dropout (PEFT's and
+// torchtune's default 0): a dropout copies x once more.
+struct AdapterRows {
+  double gemm = 0, pointwise = 0;  // rows a token and adapted block moves, in the compute dtype's bytes
+};
+AdapterRows lora_adapter_rows(const Scenario& s, const AdapterWidths& w, double forwards) {
+  const double in = w.in, out = w.out;
+  AdapterRows r;
+  r.gemm = (forwards + 2.0) * (in + out);
+  r.pointwise = s.techniques.compile ? forwards * out + in + out : forwards * 5.0 * out + 3.0 * in + 2.0 * out;
+  const bool sixteen_bit = s.precision == Precision::bf16 || s.precision == Precision::fp16;
+  if (s.framework == FrameworkKind::hf && sixteen_bit) r.pointwise += forwards * 6.0 * in + 6.0 * in;
+  if (s.framework == FrameworkKind::hf && s.method == Method::qlora) r.pointwise += forwards * 2.0 * out;
+  return r;
+}
+
 double lora_adapter_s(const Scenario& s, const Calibration& cal, double gemm_flops_per_s, Explainer* ex) {
   if (!s.is_peft()) {
     if (ex) ex->add("time.lora_adapter_s", 0.0, "s", "0: no LoRA adapters (method is not lora or qlora)", {});
     return 0;
   }
-  const bool compiled = s.techniques.compile;
-  const double forwards = reruns_forward(s.parallel.recompute) ? 2.0 : 1.0;
-  const AdapterWidths w = lora_adapter_widths(s);
+  const Parallel& x = s.parallel;
+  const double forwards = reruns_forward(x.recompute) ? 2.0 : 1.0;
+  const AdapterWidths w = lora_adapter_widths(s.model, s.lora.targets, x.tp, x.expert_tp(), hidden_share(s));
+  const AdapterRows rows = lora_adapter_rows(s, w, forwards);
   const double e = element_bytes(s.precision);
-  const double tokens = stage_tokens_per_gpu(s) * s.model.layers / s.parallel.pp;  // token-layers per stage
-  const double gemm_rows = (forwards + 2.0) * (w.in + w.out);
-  const double gemm_excess =
-      std::max(0.0, hbm_s(s, cal, tokens * gemm_rows * e) - tokens * 2.0 * s.lora.rank * gemm_rows / gemm_flops_per_s);
-  const double pointwise_rows = compiled ? forwards * w.out + w.in : forwards * 5.0 * w.out + 3.0 * w.in + 2.0 * w.out;
-  const double t = gemm_excess + hbm_s(s, cal, tokens * pointwise_rows * e);
+  const double token_layers = stage_tokens_per_gpu(s) * s.model.layers / x.pp;
+  // The adapter GEMMs at the longer of their FLOPs and their rows, less the FLOPs gemm_s holds (a
+  // GPU's 1 / (tp x pp) share of training_flops' adapter terms).
+  const double adapter_flops =
+      adapter_flops_per_token(s) * static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
+  const double rows_s = hbm_s(s, cal, token_layers * rows.gemm * e);
+  const double own_flops_s = token_layers * 2.0 * s.lora.rank * rows.gemm / gemm_flops_per_s;
+  const double gemm_extra = std::max(0.0, std::max(rows_s, own_flops_s) - adapter_flops / gemm_flops_per_s);
+  const double t = gemm_extra + hbm_s(s, cal, token_layers * rows.pointwise * e);
   if (ex)
     ex->add("time.lora_adapter_s", t, "s",
-            "unmerged adapters, result + lora_B(lora_A(x)) x scale, per token and adapted layer in rows of its "
-            "inputs (in) and outputs (out): the adapter GEMMs' rows, (forwards + 2) (in + out), x bytes / (HBM "
-            "bandwidth x kMemBwEfficiency), less their 2 rank FLOPs a row at the GEMM rate (in gemm_s); + the "
-            "pointwise rows, eager 5 out a forward + 3 in + 2 out backward, torch.compile 1 out a forward + 1 in; "
-            "forwards 2 with recompute; x token-layers per stage; part of memory_bound_s",
+            "result + lora_B(lora_A(x)) x scale, in rows of the adapted layers' inputs (in) and outputs (out) a token "
+            "and block: max(GEMM rows (forwards + 2) (in + out) x bytes / (HBM bandwidth x kMemBwEfficiency), 2 rank "
+            "FLOPs a GEMM row / GEMM rate) - adapter FLOPs in gemm_s, at least 0; + pointwise rows x bytes / the same "
+            "bandwidth: eager 5 out x forwards + 3 in + 2 out, torch.compile out x forwards + in + out, PEFT's fp32 "
+            "adapters (hf) + 6 in x (forwards + 1), its 4-bit clone + 2 out x forwards; forwards 2 with full or "
+            "selective_op recompute; x token-blocks per stage",
             {{"inputs_per_token_layer", w.in},
              {"outputs_per_token_layer", w.out},
              {"rank", static_cast<double>(s.lora.rank)},
              {"forwards", forwards},
-             {"gemm_rows", gemm_rows},
-             {"gemm_rows_excess_s", gemm_excess},
-             {"pointwise_rows", pointwise_rows},
-             {"token_layers_per_stage", tokens},
+             {"gemm_rows", rows.gemm},
+             {"gemm_rows_s", rows_s},
+             {"gemm_flops_s", own_flops_s},
+             {"adapter_flops_in_gemm_s", adapter_flops / gemm_flops_per_s},
+             {"pointwise_rows", rows.pointwise},
+             {"token_layers_per_stage", token_layers},
+             {"bytes_per_element", e},
+             {"gemm_TFLOPS", gemm_flops_per_s / 1e12},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
   return t;

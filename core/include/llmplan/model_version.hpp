@@ -481,11 +481,14 @@ inline constexpr ModelChange kModelChanges[] = {
                "result + lora_B(lora_A(x)) x scale (PEFT's LoRA Linear, torchtune's LoRALinear, NeMo AutoModel's "
                "LinearLoRA) reads each adapted layer's input and writes a row as wide as its output, and eager "
                "PyTorch scales and adds that row in kernels of their own, forward and backward; torch.compile "
-               "fuses the scale and the adds. The rank-wide GEMMs take the longer of their FLOPs and their rows.",
-     .effect = "LoRA and QLoRA steps are slower, most in eager PyTorch and at small ranks (Llama 3.1 8B, LoRA rank 16 "
-               "on every linear layer with Hugging Face on one H100, 8 sequences of 4,096: 3.08 to 3.53 s a step; "
-               "QLoRA on an RTX 4090, 8 sequences of 2,048: 10.22 to 11.28 s); golden links llama-3.1-8b-qlora-4090 40.89 "
-               "to 45.13 s a step, llama-3.1-8b-lora-h100 1.396 to 1.458 s, qwen2.5-72b-lora-8xh100 28.18 to 31.45 s. "
+               "fuses the scale and the adds; Hugging Face PEFT keeps the adapters in fp32 and casts x to fp32 and "
+               "back, and its 4-bit layers clone the frozen output. The rank-wide GEMMs take the longer of their "
+               "FLOPs and their rows. The adapters' FLOPs count the experts a token runs through (top_k + shared, "
+               "where they counted every expert) and a full recompute's forward.",
+     .effect = "LoRA and QLoRA steps are slower, most with Hugging Face PEFT and at small ranks (Llama 3.1 8B, LoRA "
+               "rank 16 on every linear layer on one H100, 8 sequences of 4,096: 3.08 to 3.86 s a step; QLoRA on "
+               "an RTX 4090, 8 sequences of 2,048: 10.22 to 12.30 s); golden links llama-3.1-8b-qlora-4090 40.89 to "
+               "49.22 s a step, llama-3.1-8b-lora-h100 1.396 to 1.527 s, qwen2.5-72b-lora-8xh100 28.18 to 33.93 s. "
                "Full training unchanged."},
 };
 // clang-format on
