@@ -592,7 +592,7 @@ constexpr Entry kStrings[] = {
     {S::range_80, "80 %:", "80% 区间："},
     {S::range_to, "to", "至"},
     {S::framework, "Framework", "训练框架"},
-    {S::t_framework, "The software that runs the job: it decides what the loss and the buffers hold. Default: Megatron-LM for pretraining, Hugging Face for fine-tuning.", "运行训练的软件，决定损失函数和缓冲区占用的显存。默认：预训练用 Megatron-LM，微调用 Hugging Face。"},
+    {S::t_framework, "The software that runs the job: it decides what the loss and the buffers hold, and which kernels run (eager or fused; PEFT's fp32 LoRA adapters). Default: Megatron-LM for pretraining, Hugging Face for fine-tuning.", "运行训练的软件，决定损失函数和缓冲区占用的显存，以及运行哪些内核（eager 或融合；PEFT 的 fp32 LoRA 适配器）。默认：预训练用 Megatron-LM，微调用 Hugging Face。"},
     {S::framework_hf, "Hugging Face", "Hugging Face"},
     {S::framework_torchtune, "torchtune", "torchtune"},
     {S::framework_fsdp, "PyTorch FSDP", "PyTorch FSDP"},

@@ -140,7 +140,8 @@ const FieldSpec kFields[] = {
      .meaning = "Freeze: the top layers that train, at most the model's layers; 0 means a quarter of them.",
      .section = "method", .applies = "method=freeze", .stage = kInput, .ref = REF(trainable_layers)},
     {.path = "framework", .type = T::choice, .code = "fw", .label = "framework", .help = "t_framework",
-     .meaning = "The software that runs the job, which sets what the loss and the framework's buffers hold in memory.",
+     .meaning = "The software that runs the job: what the loss and the framework's buffers hold in memory, and which "
+                "kernels run (eager or fused; Hugging Face PEFT's fp32 LoRA adapters).",
      .choices = kFrameworkNames, .section = "method",
      .default_text = "megatron for pretrain and continued, hf for full, lora, qlora and freeze", .stage = kInput,
      .ref = ENUM_REF(framework)},

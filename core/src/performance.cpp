@@ -123,20 +123,6 @@ double tp_collectives_per_layer(Recompute r) {
   }
 }
 
-namespace {
-// The adapter parameters a token runs through: every block's, of an MoE block's experts the top_k +
-// shared experts'; 0 but for LoRA and QLoRA.
-double adapter_params_run(const Scenario& s) {
-  return s.is_peft() ? s.model.layers * lora_active_params_per_layer(s.model, s.lora) : 0.0;
-}
-
-// The adapter FLOPs of training_flops' hardware count per token: forward 2, backward 4 (input and
-// weight gradients), a full recompute's forward 2, per parameter.
-double adapter_flops_per_token(const Scenario& s) {
-  return (6.0 + (s.parallel.recompute == Recompute::full ? 2.0 : 0.0)) * adapter_params_run(s);
-}
-}  // namespace
-
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const ModelArch& m = s.model;
   const double P = matmul_params(p, m);
@@ -144,7 +130,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const double logits = (1.0 + p.mtp_layers) * m.vocab * m.hidden;  // the head, again for each MTP module
   const double blocks = P - logits;
   const double trained_share = s.trained_share();
-  const double adapters = adapter_params_run(s);
+  // The adapter parameters a token runs through: every block's, of an MoE block's experts the top_k +
+  // shared experts' (forward 2, backward 4 FLOPs each: input and weight gradients).
+  const double adapters = s.is_peft() ? m.layers * lora_active_params_per_layer(m, s.lora) : 0.0;
   // Training FLOPs per token for attention score work `a` (the model's count, or what runs).
   auto per_token = [&](double a) {
     if (s.is_peft()) {
@@ -178,6 +166,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn);
   recompute *= trained_share;
   f.hardware_per_token = per_token(attn) + recompute;
+  f.adapter_per_token = (6.0 + (s.parallel.recompute == Recompute::full ? 2.0 : 0.0)) * adapters;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
   const bool attention_again =
@@ -1111,7 +1100,8 @@ AdapterRows lora_adapter_rows(const Scenario& s, const AdapterWidths& w, double 
   return r;
 }
 
-double lora_adapter_s(const Scenario& s, const Calibration& cal, double gemm_flops_per_s, Explainer* ex) {
+double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f, double gemm_flops_per_s,
+                      Explainer* ex) {
   if (!s.is_peft()) {
     if (ex) ex->add("time.lora_adapter_s", 0.0, "s", "0: no LoRA adapters (method is not lora or qlora)", {});
     return 0;
@@ -1121,15 +1111,16 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, double gemm_flo
   const AdapterWidths w = lora_adapter_widths(s.model, s.lora.targets, x.tp, x.expert_tp(), hidden_share(s));
   const AdapterRows rows = lora_adapter_rows(s, w, forwards);
   const double e = element_bytes(s.precision);
-  const double token_layers = stage_tokens_per_gpu(s) * s.model.layers / x.pp;
+  const double stage_tokens = stage_tokens_per_gpu(s);
+  const double token_layers = stage_tokens * s.model.layers / x.pp;
   // The adapter GEMMs at the longer of their FLOPs and their rows, less the FLOPs gemm_s holds (a
   // GPU's 1 / (tp x pp) share of training_flops' adapter terms).
-  const double adapter_flops =
-      adapter_flops_per_token(s) * static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
-  const double rows_s = hbm_s(s, cal, token_layers * rows.gemm * e);
+  const double adapter_flops = f.adapter_per_token * stage_tokens / (x.tp * x.pp);
+  const double row_s = hbm_s(s, cal, token_layers * e);
+  const double rows_s = row_s * rows.gemm;
   const double own_flops_s = token_layers * 2.0 * s.lora.rank * rows.gemm / gemm_flops_per_s;
   const double gemm_extra = std::max(0.0, std::max(rows_s, own_flops_s) - adapter_flops / gemm_flops_per_s);
-  const double t = gemm_extra + hbm_s(s, cal, token_layers * rows.pointwise * e);
+  const double t = gemm_extra + row_s * rows.pointwise;
   if (ex)
     ex->add("time.lora_adapter_s", t, "s",
             "result + lora_B(lora_A(x)) x scale, in rows of the adapted layers' inputs (in) and outputs (out) a token "
@@ -1334,7 +1325,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.gemm_s += c.expert_imbalance_s;
   c.moe_permute_s = moe_permute_s(s, p, cal, ex);
   c.loss_s = loss_s(s, p, cal);
-  c.lora_adapter_s = lora_adapter_s(s, cal, peak * c.gemm_efficiency, ex);
+  c.lora_adapter_s = lora_adapter_s(s, cal, c.flops, peak * c.gemm_efficiency, ex);
   c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s + c.lora_adapter_s;
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);

@@ -22,6 +22,8 @@ struct Flops {
   // then run as ordinary batched GEMMs.
   double attention_per_token = 0;
   double attention_kernel_per_token = 0;
+  // LoRA and QLoRA: the adapters' share of hardware_per_token (their GEMMs; 0 for other methods).
+  double adapter_per_token = 0;
   // One forward pass's share of that attention work (fused: of the kernel FLOPs, else of the
   // Megatron count), and the forward passes a step runs, averaged over the blocks (1 + t when
   // attention's forward runs again under recompute, t = Scenario::trained_share(): freeze-tuning's
