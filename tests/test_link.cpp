@@ -408,7 +408,7 @@ TEST_SUITE("links") {
         {29, 1, "2026-12-06", "A gated MLP (SwiGLU, GeGLU) moves two f-wide"},
         {30, 1, "2026-12-06", "The loss's passes over the vocabulary are timed"},
         {31, 1, "2026-12-06", "parallel.attention_kernel flash_triton is flash-attn's Triton"},
-        {32, 1, "2026-12-06", "LoRA and QLoRA count what their unmerged adapters move"},
+        {32, 1, "2026-12-06", "LoRA and QLoRA count what unmerged adapters move"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

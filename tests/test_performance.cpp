@@ -981,7 +981,7 @@ TEST_CASE("Unmerged LoRA adapters add their rows to the memory-bound time") {
   CHECK(explained_input(*explained(tx, "time.lora_adapter_s"), "inputs_per_token_layer") == 29696.0);
   CHECK(explained_input(*explained(tx, "time.lora_adapter_s"), "outputs_per_token_layer") == 21504.0);
   // At rank 512 the adapter GEMMs do 512 FLOPs a byte, above the ridge point: their FLOPs pace them,
-  // and those are in gemm_s already.
+  // and at TP 1 those are exactly the adapter FLOPs gemm_s holds.
   Scenario wide = eager;
   wide.lora.rank = 512;
   Explainer wx;
@@ -1006,6 +1006,50 @@ TEST_CASE("LoRA on an MoE model: every expert holds adapters, a token runs throu
       "lora": {"rank": 16, "targets": "all_linear"}})");
   CHECK(lora_params_per_layer(s.model, s.lora) == 7503872.0);
   CHECK(lora_active_params_per_layer(s.model, s.lora) == 2195456.0);
+}
+
+TEST_CASE("LoRA adapters under expert tensor parallelism, selective_op recompute, and dense and MoE blocks") {
+  const Calibration cal = default_calibration();
+  // Mixtral 8x7B (h 4,096, Q 4,096, K and V 1,024, 8 experts of SwiGLU 14,336, top 2) with TP 2 and
+  // sequence parallelism. Attention: inputs 3 x 4,096 + 4,096 / 2 = 14,336, outputs 6,144 / 2 +
+  // 4,096 / 2 = 5,120. ETP 2: the experts see every token of the shard pair, inputs 2 x 2 x 4,096 +
+  // 28,672 / 2 = 30,720, outputs 2 x 28,672 / 2 + 2 x 4,096 / 2 = 32,768. ETP 1: each GPU runs the
+  // experts at full width on its own sequence shard, half the tokens: inputs (16,384 + 28,672) / 2 =
+  // 22,528, outputs (57,344 + 8,192) / 2 = 32,768.
+  auto widths = [&](int etp) {
+    Scenario s = parse(R"({"model": {"preset": "mixtral-8x7b"}, "method": "lora", "framework": "torchtune",
+        "lora": {"rank": 16, "targets": "all_linear"}, "seq_len": 4096, "global_batch": 1,
+        "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 2}, "parallel": {"tp": 2, "sequence_parallel": true}})");
+    s.parallel.etp = etp;
+    Explainer ex;
+    estimate(s, cal, &ex);
+    const Explanation* e = explained(ex, "time.lora_adapter_s");
+    REQUIRE(e != nullptr);
+    return std::pair{explained_input(*e, "inputs_per_token_layer"), explained_input(*e, "outputs_per_token_layer")};
+  };
+  CHECK(widths(2) == std::pair{14336.0 + 30720.0, 5120.0 + 32768.0});
+  CHECK(widths(1) == std::pair{14336.0 + 22528.0, 5120.0 + 32768.0});
+  // selective_op reruns the adapters' forward: their rows (4 x 81,920 GEMM rows for Llama 3.1 8B) and
+  // their FLOPs in gemm_s (8 a parameter), which at TP 1 are exactly the GEMMs' own.
+  const Scenario op = parse(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "framework": "torchtune",
+      "lora": {"rank": 16, "targets": "all_linear"}, "seq_len": 4096, "global_batch": 1,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "parallel": {"recompute": "selective_op"}})");
+  Explainer ox;
+  estimate(op, cal, &ox);
+  const Explanation* oe = explained(ox, "time.lora_adapter_s");
+  REQUIRE(oe != nullptr);
+  CHECK(explained_input(*oe, "gemm_rows") == 327680.0);
+  CHECK(explained_input(*oe, "adapter_flops_in_gemm_s") ==
+        doctest::Approx(explained_input(*oe, "gemm_flops_s")).epsilon(1e-12).scale(0));
+  // One dense block and three MoE blocks (h 64, ffn 256; 4 experts of 32 and one shared expert of 64,
+  // SwiGLU), rank 2 on every linear layer: attention 2 x 4 x (64 + 64) = 1,024 a block, x 4 = 4,096;
+  // the dense MLP 3 x 2 x (64 + 256) = 1,920; an MoE block 3 x 2 x (4 x (64 + 32) + (64 + 64)) = 3,072,
+  // x 3 = 9,216: 15,232 trained parameters.
+  const Scenario mixed = parse(R"({"model": {"layers": 4, "hidden": 64, "heads": 4, "ffn": 256, "vocab": 1000,
+      "experts": 4, "top_k": 2, "shared_experts": 1, "expert_ffn": 32, "shared_expert_ffn": 64, "dense_layers": 1},
+      "method": "lora", "lora": {"rank": 2, "targets": "all_linear"}, "cluster": {"gpus": 1}})");
+  CHECK(lora_params_total(mixed.model, mixed.lora) == 15232.0);
+  CHECK(estimate(mixed, cal).memory.trainable_params == 15232.0);
 }
 
 TEST_CASE("Routing tokens to experts and back copies hidden-wide rows through HBM") {

@@ -140,8 +140,8 @@ const FieldSpec kFields[] = {
      .meaning = "Freeze: the top layers that train, at most the model's layers; 0 means a quarter of them.",
      .section = "method", .applies = "method=freeze", .stage = kInput, .ref = REF(trainable_layers)},
     {.path = "framework", .type = T::choice, .code = "fw", .label = "framework", .help = "t_framework",
-     .meaning = "The software that runs the job: what the loss and the framework's buffers hold in memory, and which "
-                "kernels run (eager or fused; Hugging Face PEFT's fp32 LoRA adapters).",
+     .meaning = "The software that runs the job: what the loss and the framework's buffers hold in memory, whether "
+                "norms and activations run eager by default, and Hugging Face PEFT's fp32 LoRA adapters.",
      .choices = kFrameworkNames, .section = "method",
      .default_text = "megatron for pretrain and continued, hf for full, lora, qlora and freeze", .stage = kInput,
      .ref = ENUM_REF(framework)},
@@ -313,7 +313,7 @@ const FieldSpec kFields[] = {
      .meaning = "A fused linear cross-entropy: Liger's (the logits a small chunk at a time) or Cut Cross-Entropy (Unsloth: no logits in GPU memory); or fused_ce, a fused cross-entropy kernel on the whole 16-bit logits (flash-attn's, llm-foundry's MPT default).",
      .choices = kFusedLossNames, .section = "techniques", .stage = kInput, .ref = ENUM_REF(techniques.fused_loss)},
     {.path = "techniques.compile", .type = T::boolean, .code = "tc", .label = "torch_compile", .help = "t_torch_compile",
-     .meaning = "torch.compile: the loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer, not the log-softmax and its gradients.",
+     .meaning = "torch.compile: the loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer, not the log-softmax and its gradients; LoRA's scale and adds fuse into neighbouring kernels.",
      .section = "techniques", .stage = kInput, .ref = REF(techniques.compile)},
     {.path = "techniques.kbit_fp32_cast", .type = T::boolean, .code = "kc", .label = "kbit_fp32_cast",
      .help = "t_kbit_fp32_cast",

@@ -47,40 +47,45 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
 // LoRA (Hu et al. 2021): r x (d_in + d_out) per adapted matrix; "attention" adapts Q, K, V, O,
 // "all_linear" adds every MLP matrix: the dense MLP in dense blocks, every routed and shared expert's
 // in MoE blocks (MLA's projections are counted as multi-head attention of its widths).
-double lora_params_per_layer(const ModelArch& m, const Lora& lora) {
+double lora_params_total(const ModelArch& m, const Lora& lora) {
   const double r = lora.rank, h = m.hidden;
-  double p = r * ((h + m.q_width()) + (h + m.k_width()) + (h + m.v_width()) + (m.attn_out_width() + h));
+  const double attention = r * ((h + m.q_width()) + (h + m.k_width()) + (h + m.v_width()) + (m.attn_out_width() + h));
+  double p = attention * m.layers;
   if (lora.targets == LoraTargets::all_linear) {
     const double mats = m.gated_mlp ? 3.0 : 2.0;
     const double dense = mats * r * (h + m.ffn);
-    const double moe = m.is_moe() ? mats * r *
-                                        (m.experts * (h + m.expert_ffn) +
-                                         m.shared_experts * (h + static_cast<double>(m.effective_shared_ffn())))
-                                  : dense;
-    const double moe_share = m.is_moe() ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
-    p += (1 - moe_share) * dense + moe_share * moe;
+    if (!m.is_moe()) return p + dense * m.layers;
+    const double moe =
+        mats * r *
+        (m.experts * (h + m.expert_ffn) + m.shared_experts * (h + static_cast<double>(m.effective_shared_ffn())));
+    p += dense * (m.layers - m.moe_layers()) + moe * m.moe_layers();
   }
   return p;
 }
 
-AdapterWidths lora_adapter_widths(const ModelArch& m, LoraTargets targets, double tp, double etp, double row_out) {
-  const double h = m.hidden;
-  AdapterWidths w{3.0 * h + m.attn_out_width() / tp, (m.q_width() + m.k_width() + m.v_width()) / tp + row_out};
+double lora_params_per_layer(const ModelArch& m, const Lora& lora) { return lora_params_total(m, lora) / m.layers; }
+
+AdapterWidths lora_adapter_widths(const ModelArch& m, LoraTargets targets, const AdapterLayout& l) {
+  const double h = m.hidden, tp = l.tp;
+  AdapterWidths w{3.0 * h + m.attn_out_width() / tp, (m.q_width() + m.k_width() + m.v_width()) / tp + l.row_out};
   if (targets != LoraTargets::all_linear) return w;
   const double up = m.gated_mlp ? 2.0 : 1.0;
-  auto mlp = [&](double paths, double f, double split) {
-    return AdapterWidths{up * paths * h + f / split, up * f / split + paths * row_out};
+  auto mlp = [&](double paths, double f, double split, double row_out, double tokens) {
+    return AdapterWidths{tokens * (up * paths * h + f / split), tokens * (up * f / split + paths * row_out)};
   };
-  const AdapterWidths dense = mlp(1.0, m.ffn, tp);
+  const AdapterWidths dense = mlp(1.0, m.ffn, tp, l.row_out, 1.0);
   const double moe_share = m.is_moe() ? static_cast<double>(m.moe_layers()) / m.layers : 0.0;
-  const AdapterWidths moe = m.is_moe() ? mlp(m.top_k + m.shared_experts, m.active_mlp_width(), etp) : dense;
+  const AdapterWidths moe =
+      m.is_moe() ? mlp(m.top_k + m.shared_experts, m.active_mlp_width(), l.etp, l.expert_row_out, l.expert_tokens)
+                 : dense;
   w.in += (1 - moe_share) * dense.in + moe_share * moe.in;
   w.out += (1 - moe_share) * dense.out + moe_share * moe.out;
   return w;
 }
 
 double lora_active_params_per_layer(const ModelArch& m, const Lora& lora) {
-  const AdapterWidths w = lora_adapter_widths(m, lora.targets, 1.0, 1.0, m.hidden);
+  const double h = m.hidden;
+  const AdapterWidths w = lora_adapter_widths(m, lora.targets, {.row_out = h, .expert_row_out = h});
   return lora.rank * (w.in + w.out);
 }
 
@@ -845,7 +850,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
 MemoryResult estimate_memory(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   MemoryResult r;
   if (s.is_peft()) {
-    r.trainable_params = s.model.layers * lora_params_per_layer(s.model, s.lora);
+    r.trainable_params = lora_params_total(s.model, s.lora);
   } else {
     r.trainable_params = s.method == Method::freeze ? s.trained_layers() * (p.layers_total / s.model.layers) : p.total;
   }

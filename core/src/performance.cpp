@@ -163,10 +163,11 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   // (bmm and softmax, not on its save list) runs again.
   const bool op_keeps_attention = s.parallel.flash_attention;
   if (s.parallel.recompute == Recompute::selective_op)
-    recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn);
+    // The adapters' forward is counted again whole, as lora_adapter_s counts their rows.
+    recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn) + 2.0 * adapters;
   recompute *= trained_share;
   f.hardware_per_token = per_token(attn) + recompute;
-  f.adapter_per_token = (6.0 + (s.parallel.recompute == Recompute::full ? 2.0 : 0.0)) * adapters;
+  f.adapter_per_token = (6.0 + (reruns_forward(s.parallel.recompute) ? 2.0 : 0.0)) * adapters;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
   const bool attention_again =
@@ -192,7 +193,9 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   if (ex) {
     ex->add(
         "time.model_flops_per_token", f.model_per_token, "FLOP",
-        s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model)"
+        s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model; P_adapters the "
+                      "adapters a token "
+                      "runs through, an MoE block's top_k + shared experts')"
         : s.method == Method::freeze
             ? "(1 - share) (2 P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
               "only)"
@@ -200,6 +203,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
               "2 s (q + o) L per token forward over every query head, no causal halving (Narayanan et al. 2021 §5.1); "
               "a sliding-window block counts min(window, s) keys instead of s",
         {{"P", P},
+         {"P_adapters", adapters},
          {"A", attn_model},
          {"windowed_layers", static_cast<double>(m.windowed_layers())},
          {"seq_len", static_cast<double>(s.seq_len)},
@@ -1108,7 +1112,14 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
   }
   const Parallel& x = s.parallel;
   const double forwards = reruns_forward(x.recompute) ? 2.0 : 1.0;
-  const AdapterWidths w = lora_adapter_widths(s.model, s.lora.targets, x.tp, x.expert_tp(), hidden_share(s));
+  const bool sharded = sequence_sharded(x);
+  const double etp = x.expert_tp();
+  const AdapterWidths w = lora_adapter_widths(s.model, s.lora.targets,
+                                              {.tp = static_cast<double>(x.tp),
+                                               .etp = etp,
+                                               .row_out = hidden_share(s),
+                                               .expert_tokens = sharded ? etp / x.tp : 1.0,
+                                               .expert_row_out = sharded ? s.model.hidden / etp : s.model.hidden});
   const AdapterRows rows = lora_adapter_rows(s, w, forwards);
   const double e = element_bytes(s.precision);
   const double stage_tokens = stage_tokens_per_gpu(s);
@@ -1127,8 +1138,8 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
             "and block: max(GEMM rows (forwards + 2) (in + out) x bytes / (HBM bandwidth x kMemBwEfficiency), 2 rank "
             "FLOPs a GEMM row / GEMM rate) - adapter FLOPs in gemm_s, at least 0; + pointwise rows x bytes / the same "
             "bandwidth: eager 5 out x forwards + 3 in + 2 out, torch.compile out x forwards + in + out, PEFT's fp32 "
-            "adapters (hf) + 6 in x (forwards + 1), its 4-bit clone + 2 out x forwards; forwards 2 with full or "
-            "selective_op recompute; x token-blocks per stage",
+            "adapters (hf, 16-bit) + 6 in x (forwards + 1), its 4-bit clone + 2 out x forwards; forwards 2 with full "
+            "or selective_op recompute; x token-blocks per stage",
             {{"inputs_per_token_layer", w.in},
              {"outputs_per_token_layer", w.out},
              {"rank", static_cast<double>(s.lora.rank)},

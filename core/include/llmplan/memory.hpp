@@ -18,17 +18,23 @@ struct StateBytesPerParam {
 };
 StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, bool pure_bf16 = false);
 double optimizer_state_bytes(Optimizer optimizer);
-// LoRA adapter parameters per block, the mean over a model's dense and MoE blocks.
+// LoRA adapter parameters of the whole model, and per block (their mean over dense and MoE blocks).
+double lora_params_total(const ModelArch& arch, const Lora& lora);
 double lora_params_per_layer(const ModelArch& arch, const Lora& lora);
 // The inputs and outputs of the adapted linear layers one token passes through in a block (the mean
 // over dense and MoE blocks): column-parallel layers (Q, K, V; the MLP's up and gate) read the whole
 // row and write their 1 / tp share, row-parallel ones (the output projection, the MLP's down) read
 // their 1 / tp share and write `row_out` (h, or h / tp reduce-scattered with sequence parallelism);
-// an MoE token passes through top_k + shared experts, whose MLPs split over `etp`.
+// an MoE token passes through top_k + shared experts, whose MLPs split over `etp` and see
+// `expert_tokens` of the block's tokens (etp / tp with sequence parallelism: a GPU's expert-TP group
+// gathers etp of the tp sequence shards), writing `expert_row_out` (h, or h / etp reduce-scattered).
 struct AdapterWidths {
   double in = 0, out = 0;
 };
-AdapterWidths lora_adapter_widths(const ModelArch& arch, LoraTargets targets, double tp, double etp, double row_out);
+struct AdapterLayout {
+  double tp = 1, etp = 1, row_out = 0, expert_tokens = 1, expert_row_out = 0;
+};
+AdapterWidths lora_adapter_widths(const ModelArch& arch, LoraTargets targets, const AdapterLayout& layout);
 // The adapter parameters one token runs through per block (the mean over dense and MoE blocks):
 // rank x (inputs + outputs) of the unsharded layers. Their FLOPs are 2 a pass per parameter.
 double lora_active_params_per_layer(const ModelArch& arch, const Lora& lora);

@@ -477,19 +477,17 @@ inline constexpr ModelChange kModelChanges[] = {
                "by up to a tenth of their attention time (the same on eight H100s 1.440 to 1.398 s). Every other "
                "kernel unchanged."},
     {.version = 32, .date = "2026-12-06",
-     .change = "LoRA and QLoRA count what their unmerged adapters move through memory (time.lora_adapter_s): "
-               "result + lora_B(lora_A(x)) x scale (PEFT's LoRA Linear, torchtune's LoRALinear, NeMo AutoModel's "
-               "LinearLoRA) reads each adapted layer's input and writes a row as wide as its output, and eager "
-               "PyTorch scales and adds that row in kernels of their own, forward and backward; torch.compile "
-               "fuses the scale and the adds; Hugging Face PEFT keeps the adapters in fp32 and casts x to fp32 and "
-               "back, and its 4-bit layers clone the frozen output. The rank-wide GEMMs take the longer of their "
-               "FLOPs and their rows. The adapters' FLOPs count the experts a token runs through (top_k + shared, "
-               "where they counted every expert) and a full recompute's forward.",
-     .effect = "LoRA and QLoRA steps are slower, most with Hugging Face PEFT and at small ranks (Llama 3.1 8B, LoRA "
-               "rank 16 on every linear layer on one H100, 8 sequences of 4,096: 3.08 to 3.86 s a step; QLoRA on "
-               "an RTX 4090, 8 sequences of 2,048: 10.22 to 12.30 s); golden links llama-3.1-8b-qlora-4090 40.89 to "
-               "49.22 s a step, llama-3.1-8b-lora-h100 1.396 to 1.527 s, qwen2.5-72b-lora-8xh100 28.18 to 33.93 s. "
-               "Full training unchanged."},
+     .change = "LoRA and QLoRA count what unmerged adapters move through memory (time.lora_adapter_s): result + "
+               "lora_B(lora_A(x)) x scale reads each adapted layer's input and writes a row as wide as its output; eager "
+               "PyTorch scales and adds it in kernels of their own (torch.compile fuses them); Hugging Face PEFT keeps "
+               "fp32 adapters and casts x to fp32 and back, and its 4-bit layers clone the frozen output. Adapter FLOPs "
+               "count the experts a token runs through; adapter parameters, dense blocks' MLPs and shared experts at "
+               "their own widths.",
+     .effect = "LoRA and QLoRA steps slower, most with PEFT at small ranks (Llama 3.1 8B, rank 16 on every linear "
+               "layer, one H100, 8 x 4,096 tokens: 3.08 to 3.86 s; QLoRA on an RTX 4090, 8 x 2,048: 10.22 to 12.30 s; "
+               "golden links llama-3.1-8b-qlora-4090 40.89 to 49.22 s, llama-3.1-8b-lora-h100 1.396 to 1.527 s, "
+               "qwen2.5-72b-lora-8xh100 28.18 to 33.93 s). MoE LoRA: DeepSeek-V3's adapters 7.04 to 6.71 billion, its "
+               "model FLOPs a token 2.50e11 to 2.10e11. Full training unchanged."},
 };
 // clang-format on
 
