@@ -194,8 +194,7 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     ex->add(
         "time.model_flops_per_token", f.model_per_token, "FLOP",
         s.is_peft() ? "4 P + 6 P_adapters + 3 A (LoRA: no weight gradients of the frozen model; P_adapters the "
-                      "adapters a token "
-                      "runs through, an MoE block's top_k + shared experts')"
+                      "adapters a token runs through, an MoE block's top_k + shared experts')"
         : s.method == Method::freeze
             ? "(1 - share) (2 P_blocks + A) + 6 share P_blocks + 3 share A + 6 P_logits (frozen blocks run forward "
               "only)"
@@ -1112,14 +1111,14 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
   }
   const Parallel& x = s.parallel;
   const double forwards = reruns_forward(x.recompute) ? 2.0 : 1.0;
-  const bool sharded = sequence_sharded(x);
-  const double etp = x.expert_tp();
+  // With sequence parallelism the expert layers run on the shards their expert-TP group gathers.
+  const double gathered = expert_tp_gather(x);
   const AdapterWidths w = lora_adapter_widths(s.model, s.lora.targets,
                                               {.tp = static_cast<double>(x.tp),
-                                               .etp = etp,
+                                               .etp = static_cast<double>(x.expert_tp()),
                                                .row_out = hidden_share(s),
-                                               .expert_tokens = sharded ? etp / x.tp : 1.0,
-                                               .expert_row_out = sharded ? s.model.hidden / etp : s.model.hidden});
+                                               .expert_tokens = gathered / (sequence_sharded(x) ? x.tp : 1.0),
+                                               .expert_row_out = s.model.hidden / gathered});
   const AdapterRows rows = lora_adapter_rows(s, w, forwards);
   const double e = element_bytes(s.precision);
   const double stage_tokens = stage_tokens_per_gpu(s);
