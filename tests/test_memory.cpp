@@ -79,6 +79,34 @@ TEST_SUITE("Korthikanti activations") {
     a.dropout = false;
     CHECK(activation_bytes_per_layer(builtin_catalog().find_model("llama-2-70b")->arch, a) == 169869312.0);
   }
+  TEST_CASE("a fused gated activation keeps its input, not its output: Llama-2-70B, s=4096, t=8 with SP") {
+    // Megatron-Core's SwiGLUFunction (megatron/core/fusions/fused_bias_swiglu.py) and Liger's
+    // LigerSiLUMulFunction (src/liger_kernel/ops/swiglu.py) save_for_backward their input, gate and
+    // up, and recompute SiLU in backward; the down projection keeps its GEMM input. Eager PyTorch's
+    // silu keeps its input and mul both factors: gate, SiLU(gate), up and the product, 4 x 2f.
+    // Fused: sharded per token 266,240 - 2 x 28,672 = 208,896 B, /8 = 26,112; + 8,192 replicated
+    // = 34,304 B x 4096 tokens = 140,509,184 B (the unfused 169,869,312 B above less 2f x 4096 / 8).
+    ActivationShape a = shape(8, true, Recompute::none);
+    a.seq_len = 4096;
+    a.flash_attention = true;
+    a.dropout = false;
+    a.fused_gated_activation = true;
+    const ModelArch m = builtin_catalog().find_model("llama-2-70b")->arch;
+    CHECK(activation_bytes_per_layer(m, a) == 140509184.0);
+    // A plain GeLU MLP keeps the GeLU input and output either way (GPT-3 175B as above).
+    ActivationShape g = shape(8, true, Recompute::none);
+    g.fused_gated_activation = true;
+    CHECK(activation_bytes_per_layer(gpt3(), g) == 358612992.0);
+    // The scenario field: framework megatron fuses by default, Hugging Face does not.
+    const ScenarioParse fused =
+        parse_scenario(R"({"model": {"preset": "llama-2-70b"}, "framework": "megatron"})", builtin_catalog());
+    const ScenarioParse eager =
+        parse_scenario(R"({"model": {"preset": "llama-2-70b"}, "framework": "hf"})", builtin_catalog());
+    REQUIRE(fused.scenario);
+    REQUIRE(eager.scenario);
+    CHECK(activation_shape(*fused.scenario).fused_gated_activation);
+    CHECK_FALSE(activation_shape(*eager.scenario).fused_gated_activation);
+  }
   TEST_CASE("torchtitan per-operator checkpointing keeps every other matmul output: Llama 3.1 8B, 2 x 8192 tokens") {
     // torchtitan parallelize_llama.py, selective_ac_option "op": _save_list = {aten.mm, the SDPA kernels,
     // reduce_scatter}, "except every second mm". Matmuls in call order: wq (1, kept), wk (2), wv (3, kept),
@@ -116,10 +144,11 @@ TEST_SUITE("whole GPU") {
     s.seq_len = 4096;
     return s;
   }
-  // Llama-2-7B per layer at s=4096, b=1, t=1, FlashAttention, no dropout:
-  // replicated 2·2h + 2h + 2h = 32,768 B/token; sharded 2h + 4h + 2h + 8f = 120,832 B/token
-  // -> 153,600 B/token · 4096 = 629,145,600 B per layer.
-  const double kLayerAct = 629145600.0;
+  // Llama-2-7B per layer at s=4096, b=1, t=1, FlashAttention, no dropout, fused kernels (the
+  // default framework's): replicated 2·2h + 2h + 2h = 32,768 B/token; sharded 2h + 4h + 2h + 6f
+  // (gate, up and the down projection's input) = 98,816 B/token -> 131,584 B/token · 4096 =
+  // 538,968,064 B per layer.
+  const double kLayerAct = 538968064.0;
   // logits: 4096 · (2·2h + (2+4)·32000) = 4096 · 208,384 = 853,540,864 B
   const double kLogits = 853540864.0;
 
@@ -149,17 +178,19 @@ TEST_SUITE("whole GPU") {
     CHECK(m.stage == Stage::first);
     CHECK(m.per_gpu.activations == doctest::Approx(acts));
     CHECK(m.per_gpu.logits == 0.0);
-    CHECK(m.per_gpu.total() == doctest::Approx(states + acts + 1e9 + 0.05 * acts));  // 76.05 GB
+    CHECK(m.per_gpu.total() == doctest::Approx(states + acts + 1e9 + 0.05 * acts));  // 73.02 GB
     CHECK(m.fits);
   }
 
-  TEST_CASE("largest micro-batch: 16Ψ + 1 GB fixed, 1.05 · 20.99 GB per sequence, 200 GB GPU -> 4") {
-    // fixed 107,814,649,856 + 1e9; per sequence (32 · 629,145,600 + 853,540,864) · 1.05
-    // = 22,035,510,067 B; (200e9 - 108,814,649,856) / 22,035,510,067 = 4.14 -> 4
+  TEST_CASE("largest micro-batch: 14Ψ + 1 GB fixed, 1.05 · 18.10 GB per sequence, 200 GB GPU -> 5") {
+    // One GPU without accumulation: its gradients come after the activation peak (off peak), so the
+    // fixed part is 2Ψ weights + 12Ψ optimizer = 94,337,818,624 + 1e9; per sequence
+    // (32 · 538,968,064 + 853,540,864) · 1.05 = 19,005,544,858 B;
+    // (200e9 - 95,337,818,624) / 19,005,544,858 = 5.51 -> 5
     Scenario s = llama7b();
     s.cluster = cluster(1, 1, 200.0);
     const MemoryResult m = estimate_memory(s, count_params(s.model), default_calibration());
-    CHECK(m.max_micro_batch == 4);
+    CHECK(m.max_micro_batch == 5);
     s.cluster.gpu_memory_gb = 80.0;  // 16 B/param alone is 107.8 GB
     const MemoryResult small = estimate_memory(s, count_params(s.model), default_calibration());
     CHECK_FALSE(small.fits);
@@ -341,7 +372,9 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     a.cp = 16;
     CHECK(activation_bytes_per_layer(m, a) == 641728512.0);
     // The Table 4 layout (TP 8, CP 16, PP 16, DP 8, 16 micro-batches): the second stage (8 blocks)
-    // keeps min(pp - 1, m) = 15 micro-batches: 8 x 15 x 641,728,512 = 77,007,421,440 B.
+    // keeps min(pp - 1, m) = 15 micro-batches. Megatron's fused SwiGLU keeps gate and up, not its
+    // output: 2 x 53248 B less a token, 65,024 B, x 8192 tokens = 532,676,608 B a layer;
+    // 8 x 15 x 532,676,608 = 63,921,192,960 B.
     const ScenarioParse p = parse_scenario(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 131072,
         "global_batch": 128, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16384},
         "parallel": {"tp": 8, "cp": 16, "pp": 16, "zero": 1, "sequence_parallel": true}})",
@@ -349,7 +382,7 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     REQUIRE(p.scenario);
     const MemoryResult r = estimate_memory(*p.scenario, count_params(m), default_calibration());
     CHECK(r.stage == Stage::middle);
-    CHECK(r.per_gpu.activations == 77007421440.0);
+    CHECK(r.per_gpu.activations == 63921192960.0);
   }
 
   TEST_CASE("PyTorch's ring holds the gathered keys and values in attention's backward: torchtitan's Table 6") {

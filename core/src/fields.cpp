@@ -331,7 +331,7 @@ const FieldSpec kFields[] = {
      .ref = REF(techniques.mtp_layers)},
     {.path = "techniques.fused_kernels", .type = T::boolean, .code = "fk", .label = "fused_kernels",
      .help = "t_fused_kernels",
-     .meaning = "The blocks' RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth); off, each is a chain of eager PyTorch ops that read and write their tensors, the norm and RoPE in fp32.",
+     .meaning = "The blocks' RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth); off, each is a chain of eager PyTorch ops that read and write their tensors, the norm and RoPE in fp32, and the activation keeps its output for backward too.",
      .section = "techniques", .default_text = "true with framework megatron, techniques.compile or a fused_loss liger or cce, else false",
      .stage = kInput, .ref = REF(techniques.fused_kernels)},
 

@@ -129,8 +129,11 @@ LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double 
               + g * m.attn_out_width();                      // input of the output projection
   // Classic MLP keeps the GeLU input and output (2 x f); a gated MLP keeps gate, up,
   // activation output and the product fed to the down projection (4 x f). The last one of
-  // each is a GEMM input.
-  t.sharded += ((m.gated_mlp ? 3.0 : 1.0) * e + mlp_g) * f;
+  // each is a GEMM input. A fused gated activation saves only its input, gate and up, and
+  // recomputes the activation in backward (Megatron-Core fusions/fused_bias_swiglu.py and Liger's
+  // ops/swiglu.py: save_for_backward of the kernel's input): 3 x f with the product.
+  const double gated = a.fused_gated_activation ? 2.0 : 3.0;
+  t.sharded += ((m.gated_mlp ? gated : 1.0) * e + mlp_g) * f;
   t.scores = e + (a.dropout ? 1.0 + e : 0.0);  // softmax output (+ dropout mask and output)
   return t;
 }
@@ -469,6 +472,7 @@ ActivationShape activation_shape(const Scenario& s) {
   // LoRA on the attention projections leaves the MLP frozen and unadapted; on every linear layer
   // each adapter keeps the input its frozen layer would.
   a.frozen_mlp = s.is_peft() && s.lora.targets == LoraTargets::attention;
+  a.fused_gated_activation = s.techniques.fused_kernels;
   return a;
 }
 
@@ -758,8 +762,9 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"expert_shard_ranks", static_cast<double>(expert_shard_ranks(s))}});
   ex.add("memory.per_gpu_bytes.activations", m.activations, "B",
          "layers x in-flight micro-batches x per-layer bytes of micro_batch x seq_len / cp tokens (Korthikanti et al. "
-         "2022 Table 2, per tensor, less the MLP's GEMM inputs under LoRA on attention only, whose frozen MLP keeps "
-         "none; context parallelism splits the sequence, Liu et al. 2023 'Ring Attention'); "
+         "2022 Table 2, per tensor; a fused gated activation keeps gate and up only; less the MLP's GEMM "
+         "inputs under LoRA on attention only, whose frozen MLP keeps none; context parallelism splits the sequence, "
+         "Liu et al. 2023 'Ring Attention'); "
          "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's "
          "context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which "
@@ -774,6 +779,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"cp", static_cast<double>(x.cp)},
           {"vp", static_cast<double>(x.vp)},
           {"frozen_mlp", activation_shape(s).frozen_mlp ? 1.0 : 0.0},
+          {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
           {"pytorch_ring_bytes", pytorch_ring_bytes(s)},
           {"in_flight_micro_batches", in_flight_micro_batches(s, peak_rank)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",

@@ -67,6 +67,7 @@ struct ActivationShape {
   double norm_input_bytes = 0;  // inputs saved by the norms; 0 means element_bytes (fused kernels)
   double residual_bytes = 0;    // the residual stream (a block's input, kept under full recompute); 0: element_bytes
   bool frozen_mlp = false;      // the MLP's weights are frozen and unadapted: autograd keeps none of its GEMM inputs
+  bool fused_gated_activation = false;  // a fused SwiGLU/GeGLU kernel (techniques.fused_kernels) keeps only its input
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
 ActivationShape activation_shape(const Scenario& s);

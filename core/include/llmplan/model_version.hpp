@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 32;
+inline constexpr int kModelVersion = 33;
 
 struct ModelChange {
   int version;         // the model version that brought the change
@@ -440,38 +440,28 @@ inline constexpr ModelChange kModelChanges[] = {
                "frameworks, and plans (the planner chooses recompute) unchanged."},
     {.version = 29, .date = "2026-12-06",
      .change = "A gated MLP (SwiGLU, GeGLU) moves two f-wide intermediates, gate and up, through the memory-bound "
-               "elementwise passes where a plain MLP moves one: (h + 2 f) vectors per pass, (h + f) before. The "
-               "Triton FlashAttention (flash_triton) without a published rate on the accelerator runs at "
-               "kTritonAttentionRatio = 0.51 of FlashAttention-2's rate there (fitted on the llm-foundry H100 rows, "
-               "which ran MPT's Triton kernel), where it ran at FlashAttention-2's. With both, the grid fit on the "
-               "fit families chooses kElementwisePasses 12 (20 before) and kSoftmaxPasses 6 (4): the fit families' "
-               "median error falls from 11.6 % to 3.5 %, the held-out median rises from 6.3 % to 7.2 % "
-               "(docs/validation.md).",
+               "elementwise passes where a plain MLP moves one: (h + 2 f) vectors per pass, (h + f) before. Triton "
+               "FlashAttention (flash_triton) runs at kTritonAttentionRatio = 0.51 of FlashAttention-2's rate (fitted "
+               "on the llm-foundry H100 rows, which ran it). The grid fit then chooses kElementwisePasses 12 (20) and "
+               "kSoftmaxPasses 6 (4): fit families' median 11.6 to 3.5 %, held-out 6.3 to 7.2 %.",
      .effect = "Gated-MLP models (Llama, Qwen, Mistral, Mixtral, Gemma) take a little longer: Llama 3.1 8B LoRA on "
                "one H100 1.336 to 1.362 s a step, Qwen 2.5 7B full fine-tune on one H800 69.4 to 71.2 s. Plain-MLP "
                "models are faster: GPT-3 175B on 1,024 A100s 18.82 to 18.31 s. Memory unchanged."},
     {.version = 30, .date = "2026-12-06",
-     .change = "The loss's passes over the vocabulary are timed, on the last pipeline stage, which alone runs it: the "
-               "logits go through HBM as the code that runs the loss moves them, per token and entry of a GPU's "
-               "vocabulary share, forward and backward: Megatron-Core's vocab-parallel cross-entropy 52 bytes "
-               "(tensor_parallel/cross_entropy.py, op by op), PyTorch's cross_entropy on upcast logits 48 (Hugging "
-               "Face, plain loops, torchtune, torchtitan), one fused kernel 8 (torch.compile; the new "
-               "techniques.fused_loss value fused_ce: flash-attn's CrossEntropyLoss, which llm-foundry's MPT runs, "
-               "or Transformer Engine's, which the Megatron-LM command then selects), Liger 6, Cut Cross-Entropy 0. "
-               "The llm-foundry and Megatron-Bridge performance cases name fused_ce (their code's defaults); the "
-               "fitted constants stay (kTritonAttentionRatio 0.51, kElementwisePasses 12, kSoftmaxPasses 6).",
+     .change = "The loss's passes over the vocabulary are timed, on the last pipeline stage, per token and entry of a "
+               "GPU's vocabulary share, forward and backward: Megatron-Core's vocab-parallel cross-entropy 52 bytes, "
+               "PyTorch's cross_entropy on upcast logits 48 (Hugging Face, torchtune, torchtitan, plain loops), one "
+               "fused kernel 8 (torch.compile; techniques.fused_loss fused_ce: flash-attn's or Transformer Engine's), "
+               "Liger 6, Cut Cross-Entropy 0. The fitted constants stay.",
      .effect = "Runs with large vocabularies against their model size take longer: Llama 3.1 8B LoRA on one H100 "
                "(Hugging Face, 128,256 entries) 1.362 to 1.396 s a step, Qwen 2.5 7B full fine-tune on one H800 "
                "71.2 to 72.5 s; Llama 3.1 70B and larger move by under 1 %. Memory unchanged, but for scenarios "
                "that set fused_ce."},
     {.version = 31, .date = "2026-12-06",
-     .change = "parallel.attention_kernel flash_triton is flash-attn's Triton FlashAttention (flash_attn_triton.py, "
-               "which MPT and llm-foundry run as attn_impl triton) on every accelerator: no published benchmark of its "
-               "rate was found, so it runs at kTritonAttentionRatio of FlashAttention-2's, refitted to 0.56 (from 0.51) on the "
-               "llm-foundry A100 and H100 rows, whose launcher and MPT yamls defaulted to it (the A100 rows were "
-               "taken as FlashAttention 1 before). The A100's and A800's former flash_triton rate, 0.215, is the "
-               "FlashAttention-2 paper's Triton bar, which times OpenAI Triton's triton.ops.flash_attention, another "
-               "kernel (catalog 2026.12.17).",
+     .change = "parallel.attention_kernel flash_triton is flash-attn's Triton FlashAttention (flash_attn_triton.py; "
+               "MPT's attn_impl triton) on every accelerator, at kTritonAttentionRatio of FlashAttention-2's rate (no "
+               "benchmark of it is published), refitted to 0.56 (from 0.51) on the llm-foundry A100 and H100 rows, "
+               "which ran it. The A100's former flash_triton rate, 0.215, timed OpenAI Triton's kernel, another one.",
      .effect = "Scenarios that name flash_triton: faster on the A100 and A800 (Llama 3.1 8B, one 8,192-token sequence "
                "a GPU on eight A100s with ZeRO-3 and full recompute, 3.55 to 3.20 s a step) and on other accelerators "
                "by up to a tenth of their attention time (the same on eight H100s 1.440 to 1.398 s). Every other "
@@ -483,11 +473,15 @@ inline constexpr ModelChange kModelChanges[] = {
                "fp32 adapters and casts x to fp32 and back, and its 4-bit layers clone the frozen output. Adapter FLOPs "
                "count the experts a token runs through; adapter parameters, dense blocks' MLPs and shared experts at "
                "their own widths.",
-     .effect = "LoRA and QLoRA steps slower, most with PEFT at small ranks (Llama 3.1 8B, rank 16 on every linear "
-               "layer, one H100, 8 x 4,096 tokens: 3.08 to 3.86 s; QLoRA on an RTX 4090, 8 x 2,048: 10.22 to 12.30 s; "
-               "golden links llama-3.1-8b-qlora-4090 40.89 to 49.22 s, llama-3.1-8b-lora-h100 1.396 to 1.527 s, "
-               "qwen2.5-72b-lora-8xh100 28.18 to 33.93 s). MoE LoRA: DeepSeek-V3's adapters 7.04 to 6.71 billion, its "
-               "model FLOPs a token 2.50e11 to 2.10e11. Full training unchanged."},
+     .effect = "LoRA and QLoRA steps slower, most with PEFT at small ranks (golden links llama-3.1-8b-qlora-4090 "
+               "40.89 to 49.22 s, llama-3.1-8b-lora-h100 1.396 to 1.527 s, qwen2.5-72b-lora-8xh100 28.18 to 33.93 s); "
+               "DeepSeek-V3's rank-16 adapters 7.04 to 6.71 billion. Full training unchanged."},
+    {.version = 33, .date = "2026-12-06",
+     .change = "A fused gated activation (techniques.fused_kernels) saves its input, gate and up, and recomputes "
+               "SiLU in backward (Megatron-Core fused_bias_swiglu.py, Liger swiglu.py): a gated MLP keeps 3 f-wide "
+               "tensors a token, not 4.",
+     .effect = "Less activation memory for gated-MLP models on fused kernels without full recompute (golden link "
+               "llama-3.1-405b-pretrain-h100 101.6 to 87.2 GB a GPU); times move only where memory sets them."},
 };
 // clang-format on
 
