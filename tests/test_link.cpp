@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 33);
+    CHECK(kModelVersion == 34);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -410,13 +410,14 @@ TEST_SUITE("links") {
         {31, 1, "2026-12-06", "parallel.attention_kernel flash_triton is flash-attn's Triton"},
         {32, 1, "2026-12-06", "LoRA and QLoRA count what unmerged adapters move"},
         {33, 1, "2026-12-06", "A fused gated activation (techniques.fused_kernels"},
+        {34, 1, "2026-12-06", "Ring attention's merges are timed"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;
     for (const Expected& e : expected) {
       CAPTURE(e.version);
       int n = 0;
-      for (const ModelChange& c : kModelChanges) n += c.version == e.version;
+      for (const ModelChange& c : model_changes()) n += c.version == e.version;
       CHECK(n == e.changes);
       total += static_cast<size_t>(e.changes);
     }
@@ -486,9 +487,27 @@ TEST_SUITE("links") {
     CHECK(j["model_changes"] == json(old.model_changes));
   }
 
+  TEST_CASE("the model change log runs from version 1 to kModelVersion, oldest first, every entry filled in") {
+    // core/data/model_changes.json, embedded packed: read back whole, in order, nothing empty.
+    const std::vector<ModelChange>& log = model_changes();
+    REQUIRE_FALSE(log.empty());
+    CHECK(log.front().version == 1);
+    CHECK(log.back().version == kModelVersion);
+    int last = 1;
+    for (const ModelChange& c : log) {
+      CAPTURE(c.version);
+      CHECK(c.version >= last);
+      CHECK(c.version <= kModelVersion);
+      last = c.version;
+      CHECK(c.date.size() == 10);
+      CHECK_FALSE(c.change.empty());
+      CHECK_FALSE(c.effect.empty());
+    }
+  }
+
   TEST_CASE(
-      "docs/links.md lists the model changes of kModelChanges (`llmplan link model-changes --update-md "
-      "docs/links.md`)") {
+      "docs/links.md lists the model changes of core/data/model_changes.json (`llmplan link model-changes "
+      "--update-md docs/links.md`)") {
     std::ifstream in(std::string(LLMPLAN_SOURCE_DIR) + "/docs/links.md");
     if (!in) in.open("docs/links.md");
     REQUIRE(in);
@@ -498,7 +517,7 @@ TEST_SUITE("links") {
     REQUIRE_MESSAGE(generated.has_value(), "docs/links.md has no model-changes markers");
     CHECK(*generated == text.str());
     // Every entry is in the table, one row each.
-    for (const ModelChange& c : kModelChanges) CHECK(text.str().find(c.effect) != std::string::npos);
+    for (const ModelChange& c : model_changes()) CHECK(text.str().find(c.effect) != std::string::npos);
   }
 
   TEST_CASE("golden links decode, with the release they name, to the same numbers forever") {

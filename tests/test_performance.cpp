@@ -404,15 +404,15 @@ TEST_CASE("explanations: every numeric figure of the result JSON has one, under 
     doc.erase("explain");
     std::vector<std::string> leaves;
     numeric_leaves(doc, "", leaves);
-    // The result JSON has the same 146 figures for every scenario (counted from its sections):
+    // The result JSON has the same 147 figures for every scenario (counted from its sections):
     // "ranges" holds low, high, level and cases of 7 figures.
     std::map<std::string, int> per_section;
     for (const std::string& path : leaves) ++per_section[path.substr(0, path.find('.'))];
     const std::map<std::string, int> expected = {{"model", 7},      {"cluster", 3},   {"layout", 11}, {"memory", 18},
-                                                 {"time", 28},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
+                                                 {"time", 29},      {"gpu_hours", 1}, {"comm", 17},   {"io", 6},
                                                  {"checkpoint", 8}, {"cost", 10},     {"ranges", 28}, {"scaling", 9}};
     CHECK(per_section == expected);
-    CHECK(leaves.size() == 146);
+    CHECK(leaves.size() == 147);
     for (const std::string& path : leaves) {
       CHECK_MESSAGE(explain.contains(path), "no explanation for " << path << " in " << std::string(text));
       if (!explain.contains(path)) continue;
@@ -912,6 +912,43 @@ TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
   const Explanation* me = explained(mx, "time.gemm_efficiency");
   REQUIRE(me != nullptr);
   CHECK(explained_input(*me, "d_routed") == 1024.0);
+}
+
+TEST_CASE("Ring attention's merges of partial outputs and gradients: Transformer Engine and PyTorch") {
+  // Llama 3.1 8B (Q 4,096 wide, K and V 1,024 each, 32 heads over 8 key/value heads, 32 blocks), one
+  // 262,144-token sequence on 8 H100s (3,350 GB/s), CP 8, ZeRO-3, full recompute (two forward passes).
+  // A GPU holds 32,768 tokens. Counted for the last CP rank, every step whole, per token and block:
+  // - Transformer Engine (AttnFuncWithCPAndKVP2P, bf16 e = 2): output corrected after the loop, a copy
+  //   then 7 read-add-writes, (2 + 3 x 7) x 2 = 46 B a query element; backward dq.add_, dkv.add_ the
+  //   same on q + k + v = 6,144: forward 46 x 4,096 = 188,416, backward 46 x 6,144 = 282,624;
+  //   2 x 188,416 + 282,624 = 659,456 B.
+  // - PyTorch (_SDPAMerger, fp32; torchtitan expands K and V to 32 heads: 8,192 a token): forward
+  //   (8 + 4 + 7 x 38) x 4,096 + 2 x 2 x 8 x 8,192 = 1,138,688 + 262,144 = 1,400,832 B; backward
+  //   (6 + 8 x 10) x 4,096 + (6 + 8 x 22) x 8,192 = 352,256 + 1,490,944 = 1,843,200 B;
+  //   2 x 1,400,832 + 1,843,200 = 4,644,864 B.
+  // Time = bytes x 32,768 tokens x 32 blocks / (3,350 GB/s x kMemBwEfficiency).
+  const Calibration cal = default_calibration();
+  const double bw = 3350e9 * cal.mem_bw_efficiency.value;
+  const char* layout = R"(, "seq_len": 262144, "global_batch": 1, "micro_batch": 1, "precision": "bf16",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"cp": 8, "zero": 3, "recompute": "full", "flash_attention": true}})";
+  const std::string te_text = std::string(R"({"model": {"preset": "llama-3.1-8b"}, "framework": "megatron")") + layout;
+  const std::string pt_text =
+      std::string(R"({"model": {"preset": "llama-3.1-8b"}, "framework": "torchtitan")") + layout;
+  const Scenario te = parse(te_text.c_str());
+  const Scenario pt = parse(pt_text.c_str());
+  Explainer tex, pex;
+  const EstimateResult rt = estimate(te, cal, &tex);
+  const EstimateResult rp = estimate(pt, cal, &pex);
+  CHECK(rt.time.cp_merge_s == doctest::Approx(659456.0 * 32768 * 32 / bw).epsilon(1e-12));
+  CHECK(rp.time.cp_merge_s == doctest::Approx(4644864.0 * 32768 * 32 / bw).epsilon(1e-12));
+  REQUIRE(explained(tex, "time.cp_merge_s") != nullptr);
+  CHECK(explained_input(*explained(pex, "time.cp_merge_s"), "fwd_bytes_per_token_layer") == 1400832.0);
+  CHECK(explained_input(*explained(pex, "time.cp_merge_s"), "bwd_bytes_per_token_layer") == 1843200.0);
+  // Without context parallelism there is nothing to merge.
+  const Scenario one = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})");
+  CHECK(estimate(one, cal, nullptr).time.cp_merge_s == 0.0);
 }
 
 TEST_CASE("Unmerged LoRA adapters add their rows to the memory-bound time") {

@@ -812,7 +812,7 @@ llmplan::OpenedLink open_cli_link(const std::string& link) {
 int link_model_changes(const std::vector<std::string>& args) {
   if (args.size() == 3 && args[1] == "--format" && args[2] == "json") {
     nlohmann::ordered_json changes = nlohmann::ordered_json::array();
-    for (const llmplan::ModelChange& c : llmplan::kModelChanges)
+    for (const llmplan::ModelChange& c : llmplan::model_changes())
       changes.push_back({{"version", c.version}, {"date", c.date}, {"change", c.change}, {"effect", c.effect}});
     std::printf(
         "%s\n",

@@ -494,6 +494,7 @@ json time_json(const TimeResult& t, const ReliabilityResult& rel) {
           {"qlora_dequant_s", t.qlora_dequant_s},
           {"moe_permute_s", t.moe_permute_s},
           {"lora_adapter_s", t.lora_adapter_s},
+          {"cp_merge_s", t.cp_merge_s},
           {"stage_imbalance", t.stage_imbalance},
           {"model_flops_per_token", t.flops.model_per_token},
           {"model_flops_per_step", t.flops.model_per_step},

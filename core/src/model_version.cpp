@@ -2,6 +2,15 @@
 // "Model changes" table of docs/links.md (model_version.hpp).
 #include "llmplan/model_version.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "llmplan/embedded.hpp"
+
+extern const unsigned char llmplan_model_changes[];
+extern const unsigned long llmplan_model_changes_size;
+
 namespace llmplan {
 
 namespace {
@@ -24,9 +33,35 @@ std::string cell(std::string_view text) {
 
 }  // namespace
 
+const std::vector<ModelChange>& model_changes() {
+  static const std::vector<ModelChange> log = [] {
+    std::vector<ModelChange> out;
+    const nlohmann::json doc = nlohmann::json::parse(
+        detail::unpack_embedded(llmplan_model_changes, llmplan_model_changes_size), nullptr, false);
+    if (doc.is_discarded() || !doc.contains("changes") || !doc["changes"].is_array()) {
+      // The shipped file is read by the test suite; reaching this is a build defect.
+      std::fputs("llmplan: the built-in model change log is invalid\n", stderr);
+      std::abort();
+    }
+    for (const nlohmann::json& c : doc["changes"]) {
+      const bool whole =
+          c.is_object() && c.contains("version") && c.contains("date") && c.contains("change") && c.contains("effect");
+      if (!whole) std::abort();  // the shipped file is read whole by the test suite: a build defect
+      ModelChange m;
+      m.version = c["version"].get<int>();
+      m.date = c["date"].get<std::string>();
+      m.change = c["change"].get<std::string>();
+      m.effect = c["effect"].get<std::string>();
+      out.push_back(std::move(m));
+    }
+    return out;
+  }();
+  return log;
+}
+
 std::vector<std::string> model_changes_since(int version) {
   std::vector<std::string> out;
-  for (const ModelChange& c : kModelChanges) {
+  for (const ModelChange& c : model_changes()) {
     if (c.version <= version) continue;
     std::string line = "model " + std::to_string(c.version) + " (" + c.date + "): ";
     line += c.change;
@@ -39,11 +74,11 @@ std::vector<std::string> model_changes_since(int version) {
 
 std::string model_changes_markdown() {
   std::string out(kBegin);
-  out += ": generated from kModelChanges (core/include/llmplan/model_version.hpp) by `";
+  out += ": generated from core/data/model_changes.json by `";
   out += kRegenerate;
   out += "`; a test fails while it is stale -->\n";
   out += "| model | date | change | effect on the figures of older links |\n|---|---|---|---|\n";
-  for (const ModelChange& c : kModelChanges) {
+  for (const ModelChange& c : model_changes()) {
     out += "| " + std::to_string(c.version) + " | " + c.date + " | " + cell(c.change) + " | " + cell(c.effect) + " |\n";
   }
   out += kEnd;

@@ -972,6 +972,52 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   return hbm_s(s, cal, tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts));
 }
 
+// Ring attention merges each step's partial output into the running one (log-sum-exp rescaling) and
+// adds each step's partial gradients: passes over this GPU's query chunk (q / tp a token) and its
+// key/value chunk (cp_kv_width / tp) that the attention kernels do not make, counted for the last CP
+// rank, whose every step covers whole chunks (the others' later steps cover half):
+// - Transformer Engine's P2P ring (AttnFuncWithCPAndKVP2P) corrects its 16-bit output once after
+//   the loop, a copy for the first step and a read-add-write for each later one
+//   (flash_attn_fwd_out_correction): (2 + 3 (cp - 1)) e a query element; backward adds dq and dKV
+//   the same way (dq.add_, dkv.add_);
+// - PyTorch's (_SDPAMerger with convert_to_f32, torchtitan) merges in fp32 at every step: e + 4 to
+//   convert the first, e + 36 for a later one (out - sigmoid(lse' - lse) (out - block_out)), 4 + e
+//   to cast back, and packs keys and values for the ring each step (2 e); backward adds into fp32 dq
+//   (8 + e a step), dK and dV (8 + e, 8 to pack them for the ring, 2 e for the packed keys and
+//   values), and casts each back (4 + e).
+double cp_merge_s(const Scenario& s, const Flops& f, const Calibration& cal, Explainer* ex) {
+  const Parallel& x = s.parallel;
+  if (x.cp <= 1 || !x.flash_attention) {
+    if (ex) ex->add("time.cp_merge_s", 0.0, "s", "0: no context parallelism", {});
+    return 0;
+  }
+  const double e = element_bytes(s.precision), cp = x.cp;
+  const double q = s.model.q_width() / x.tp, kv = cp_kv_width(s) / x.tp;
+  const double forwards = f.attention_forward_passes, trained = s.trained_share();
+  const bool pytorch = cp_runs_pytorch_ring(s);
+  const double fwd = pytorch ? (8 + 2 * e + (cp - 1) * (36 + e)) * q + cp * 2 * e * kv : (2 + 3 * (cp - 1)) * e * q;
+  const double bwd =
+      pytorch ? (4 + e + cp * (8 + e)) * q + (4 + e + cp * (16 + 3 * e)) * kv : (2 + 3 * (cp - 1)) * e * (q + kv);
+  const double layers = static_cast<double>(s.model.layers) / x.pp;
+  const double tokens = stage_tokens_per_gpu(s);
+  const double t = hbm_s(s, cal, tokens * layers * (forwards * fwd + trained * bwd));
+  if (ex)
+    ex->add("time.cp_merge_s", t, "s",
+            "tokens x layers per stage x (forward passes x fwd + trained share x bwd) bytes / (HBM bandwidth x "
+            "kMemBwEfficiency): ring attention's merges of each step's partial output and gradients, per query "
+            "(q / tp) and key/value (kv / tp) element of a token. Transformer Engine (16-bit, AttnFuncWithCPAndKVP2P): "
+            "fwd (2 + 3 (cp - 1)) e q, bwd (2 + 3 (cp - 1)) e (q + kv); PyTorch (_SDPAMerger, fp32): fwd (8 + 2 e + "
+            "(cp - 1) (36 + e)) q + 2 e cp kv, bwd (4 + e + (8 + e) cp) q + (4 + e + (16 + 3 e) cp) kv; part of "
+            "memory_bound_s",
+            {{"cp", cp},
+             {"pytorch_ring", pytorch ? 1.0 : 0.0},
+             {"fwd_bytes_per_token_layer", fwd},
+             {"bwd_bytes_per_token_layer", bwd},
+             {"forward_passes", forwards},
+             {"tokens_per_gpu", tokens}});
+  return t;
+}
+
 // Bytes the cross-entropy moves through HBM per token and entry of the GPU's vocabulary share, forward
 // and backward, counted op by op:
 // - Megatron-Core's vocab-parallel cross-entropy (tensor_parallel/cross_entropy.py, unfused, the
@@ -1336,7 +1382,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   c.moe_permute_s = moe_permute_s(s, p, cal, ex);
   c.loss_s = loss_s(s, p, cal);
   c.lora_adapter_s = lora_adapter_s(s, cal, c.flops, peak * c.gemm_efficiency, ex);
-  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s + c.lora_adapter_s;
+  c.cp_merge_s = cp_merge_s(s, c.flops, cal, ex);
+  c.memory_bound_s = elementwise_s(s, cal) + c.moe_permute_s + c.lora_adapter_s + c.cp_merge_s;
   c.framework_copy_s = framework_copy_s(s, p, mem, cal);
   c.dequant_s = qlora_dequant_s(s, p, cal, ex);
   // Per-GPU FLOPs are the average over the stages; the pipeline moves at the pace of the stage with
@@ -1390,7 +1437,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
             "with a gated MLP) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 "
             "(2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without "
             "FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s) + LoRA "
-            "adapters' rows (time.lora_adapter_s); + the framework's copies (time.framework_copy_s); the loss (loss_s) "
+            "adapters' rows (time.lora_adapter_s) + ring attention's merges (time.cp_merge_s); + the framework's "
+            "copies (time.framework_copy_s); the loss (loss_s) "
             "runs on the last pipeline stage: "
             "tokens x vocab / tp x bytes a vocabulary entry (Megatron 52, PyTorch's cross_entropy 48, a fused "
             "kernel or torch.compile 8, Liger 6, Cut Cross-Entropy 0) at the same bandwidth, and the step "
@@ -1809,6 +1857,7 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.qlora_dequant_s = compute.dequant_s;
   t.moe_permute_s = compute.moe_permute_s;
   t.lora_adapter_s = compute.lora_adapter_s;
+  t.cp_merge_s = compute.cp_merge_s;
   t.stage_imbalance = compute.stage_imbalance;
   t.achieved_tflops = compute.achieved_tflops;
   t.compute_s = compute.compute_s;

@@ -42,6 +42,7 @@ struct Compute {
   double memory_bound_s = 0;        // elementwise (and unfused softmax) traffic per GPU per step
   double moe_permute_s = 0;         // of it, MoE token permutations (moe_permute_s)
   double lora_adapter_s = 0;        // of it, unmerged LoRA adapters' reads and writes (lora_adapter_s)
+  double cp_merge_s = 0;            // of it, ring attention's output and gradient merges (cp_merge_s)
   double loss_s = 0;                // of it, the cross-entropy's passes over the vocabulary
   double framework_copy_s = 0;      // FSDP2's gather and reduce buffers, DeepSpeed BF16_Optimizer's fp32 accumulation
   double expert_imbalance_s = 0;    // EP > 1: the busiest rank's extra routed-expert GEMM time (in gemm_s)
@@ -85,6 +86,7 @@ struct TimeResult {
   double qlora_dequant_s = 0;       // QLoRA's NF4 -> compute-dtype weight copies per GPU per step (in compute_s)
   double moe_permute_s = 0;         // MoE token permutations per GPU per step (in compute_s)
   double lora_adapter_s = 0;        // unmerged LoRA adapters' reads and writes per GPU per step (in compute_s)
+  double cp_merge_s = 0;            // ring attention's merges of partial outputs and gradients (in compute_s)
   double achieved_tflops = 0;       // per GPU while computing
   double compute_s = 0;             // per step, all micro-batches
   double stage_imbalance = 1;       // busiest pipeline stage's work / the average stage's (part of compute_s)
