@@ -915,17 +915,17 @@ TEST_CASE("A routed expert's GEMMs run on the rows that reach it") {
 }
 
 TEST_CASE("Ring attention's merges of partial outputs and gradients: Transformer Engine and PyTorch") {
-  // Llama 3.1 8B (Q 4,096 wide, K and V 1,024 each, 32 heads over 8 key/value heads, 32 blocks), one
-  // 262,144-token sequence on 8 H100s (3,350 GB/s), CP 8, ZeRO-3, full recompute (two forward passes).
-  // A GPU holds 32,768 tokens. Counted for the last CP rank, every step whole, per token and block:
-  // - Transformer Engine (AttnFuncWithCPAndKVP2P, bf16 e = 2): output corrected after the loop, a copy
-  //   then 7 read-add-writes, (2 + 3 x 7) x 2 = 46 B a query element; backward dq.add_, dkv.add_ the
-  //   same on q + k + v = 6,144: forward 46 x 4,096 = 188,416, backward 46 x 6,144 = 282,624;
-  //   2 x 188,416 + 282,624 = 659,456 B.
+  // Llama 3.1 8B (output and Q 4,096 wide, K and V 1,024 each, 32 heads over 8 key/value heads, 32
+  // blocks), one 262,144-token sequence on 8 H100s (3,350 GB/s), CP 8, ZeRO-3, full recompute (two
+  // forward passes). A GPU holds 32,768 tokens. Counted for the last CP rank, per token and block, bf16:
+  // - Transformer Engine (AttnFuncWithCPAndKVP2P): output corrected after the loop, a copy then 7
+  //   read-add-writes, (2 + 3 x 7) x 2 = 46 B an output element: forward 46 x 4,096 = 188,416;
+  //   backward dq the same, 188,416, and dKV half width after the first step, (2 + 1.5 x 7) x 2 = 25 B
+  //   on 2,048: 51,200; 2 x 188,416 + 188,416 + 51,200 = 616,448 B.
   // - PyTorch (_SDPAMerger, fp32; torchtitan expands K and V to 32 heads: 8,192 a token): forward
-  //   (8 + 4 + 7 x 38) x 4,096 + 2 x 2 x 8 x 8,192 = 1,138,688 + 262,144 = 1,400,832 B; backward
-  //   (6 + 8 x 10) x 4,096 + (6 + 8 x 22) x 8,192 = 352,256 + 1,490,944 = 1,843,200 B;
-  //   2 x 1,400,832 + 1,843,200 = 4,644,864 B.
+  //   (8 + 4 + 7 x 38) x 4,096 + 2 x 2 x 7 x 8,192 = 1,138,688 + 229,376 = 1,368,064 B; backward
+  //   (8 + 2 + 10 x 8) x 4,096 + (16 + 4 + 7 x 25) x 8,192 = 368,640 + 1,597,440 = 1,966,080 B;
+  //   2 x 1,368,064 + 1,966,080 = 4,702,208 B.
   // Time = bytes x 32,768 tokens x 32 blocks / (3,350 GB/s x kMemBwEfficiency).
   const Calibration cal = default_calibration();
   const double bw = 3350e9 * cal.mem_bw_efficiency.value;
@@ -940,11 +940,11 @@ TEST_CASE("Ring attention's merges of partial outputs and gradients: Transformer
   Explainer tex, pex;
   const EstimateResult rt = estimate(te, cal, &tex);
   const EstimateResult rp = estimate(pt, cal, &pex);
-  CHECK(rt.time.cp_merge_s == doctest::Approx(659456.0 * 32768 * 32 / bw).epsilon(1e-12));
-  CHECK(rp.time.cp_merge_s == doctest::Approx(4644864.0 * 32768 * 32 / bw).epsilon(1e-12));
+  CHECK(rt.time.cp_merge_s == doctest::Approx(616448.0 * 32768 * 32 / bw).epsilon(1e-12));
+  CHECK(rp.time.cp_merge_s == doctest::Approx(4702208.0 * 32768 * 32 / bw).epsilon(1e-12));
   REQUIRE(explained(tex, "time.cp_merge_s") != nullptr);
-  CHECK(explained_input(*explained(pex, "time.cp_merge_s"), "fwd_bytes_per_token_layer") == 1400832.0);
-  CHECK(explained_input(*explained(pex, "time.cp_merge_s"), "bwd_bytes_per_token_layer") == 1843200.0);
+  CHECK(explained_input(*explained(pex, "time.cp_merge_s"), "fwd_bytes_per_token_layer") == 1368064.0);
+  CHECK(explained_input(*explained(pex, "time.cp_merge_s"), "bwd_bytes_per_token_layer") == 1966080.0);
   // Without context parallelism there is nothing to merge.
   const Scenario one = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})");

@@ -102,7 +102,8 @@ ModelStateBytes model_state_bytes(double params, StateBytesPerParam b, int dp, i
 // [SECTION] Activations (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
 // Transformer Models", §4.1, Table 2), per layer and micro-batch. The paper's GPT block stores
 // 34·sbh + 5·a·s²·b bytes; we keep its tensor-by-tensor accounting so GQA (K, V shrink by k/a),
-// gated MLPs (four f-wide tensors instead of two), no dropout and FlashAttention fall out of it.
+// gated MLPs (four f-wide tensors instead of two, three with a fused activation), no dropout and
+// FlashAttention fall out of it.
 //-----------------------------------------------------------------------------
 
 namespace {

@@ -33,26 +33,36 @@ std::string cell(std::string_view text) {
 
 }  // namespace
 
+namespace {
+// One entry of the log, or false when it is not an object with an integer version and three strings.
+bool read_change(const nlohmann::json& c, ModelChange& m) {
+  if (!c.is_object()) return false;
+  const auto v = c.find("version"), d = c.find("date"), ch = c.find("change"), ef = c.find("effect");
+  if (v == c.end() || d == c.end() || ch == c.end() || ef == c.end() || !v->is_number_integer() || !d->is_string() ||
+      !ch->is_string() || !ef->is_string())
+    return false;
+  m = {v->get<int>(), d->get<std::string>(), ch->get<std::string>(), ef->get<std::string>()};
+  return true;
+}
+}  // namespace
+
 const std::vector<ModelChange>& model_changes() {
   static const std::vector<ModelChange> log = [] {
     std::vector<ModelChange> out;
     const nlohmann::json doc = nlohmann::json::parse(
         detail::unpack_embedded(llmplan_model_changes, llmplan_model_changes_size), nullptr, false);
-    if (doc.is_discarded() || !doc.contains("changes") || !doc["changes"].is_array()) {
-      // The shipped file is read by the test suite; reaching this is a build defect.
+    bool ok = !doc.is_discarded() && doc.contains("changes") && doc["changes"].is_array();
+    if (ok) {
+      for (const nlohmann::json& c : doc["changes"]) {
+        ModelChange m;
+        ok = ok && read_change(c, m);
+        out.push_back(std::move(m));
+      }
+    }
+    if (!ok) {
+      // The shipped file is read whole by the test suite; reaching this is a build defect.
       std::fputs("llmplan: the built-in model change log is invalid\n", stderr);
       std::abort();
-    }
-    for (const nlohmann::json& c : doc["changes"]) {
-      const bool whole =
-          c.is_object() && c.contains("version") && c.contains("date") && c.contains("change") && c.contains("effect");
-      if (!whole) std::abort();  // the shipped file is read whole by the test suite: a build defect
-      ModelChange m;
-      m.version = c["version"].get<int>();
-      m.date = c["date"].get<std::string>();
-      m.change = c["change"].get<std::string>();
-      m.effect = c["effect"].get<std::string>();
-      out.push_back(std::move(m));
     }
     return out;
   }();

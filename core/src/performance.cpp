@@ -973,48 +973,54 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
 }
 
 // Ring attention merges each step's partial output into the running one (log-sum-exp rescaling) and
-// adds each step's partial gradients: passes over this GPU's query chunk (q / tp a token) and its
-// key/value chunk (cp_kv_width / tp) that the attention kernels do not make, counted for the last CP
-// rank, whose every step covers whole chunks (the others' later steps cover half):
+// adds each step's partial gradients: passes over this GPU's output chunk (o = attn_out_width / tp a
+// token), query chunk (q / tp) and key/value chunk (kv = the ring's width / tp) that the attention
+// kernels do not make. Counted for the last CP rank, which merges the most: with the load-balanced
+// causal split its later steps use its whole query and half of the keys and values.
 // - Transformer Engine's P2P ring (AttnFuncWithCPAndKVP2P) corrects its 16-bit output once after
 //   the loop, a copy for the first step and a read-add-write for each later one
-//   (flash_attn_fwd_out_correction): (2 + 3 (cp - 1)) e a query element; backward adds dq and dKV
-//   the same way (dq.add_, dkv.add_);
-// - PyTorch's (_SDPAMerger with convert_to_f32, torchtitan) merges in fp32 at every step: e + 4 to
-//   convert the first, e + 36 for a later one (out - sigmoid(lse' - lse) (out - block_out)), 4 + e
-//   to cast back, and packs keys and values for the ring each step (2 e); backward adds into fp32 dq
-//   (8 + e a step), dK and dV (8 + e, 8 to pack them for the ring, 2 e for the packed keys and
-//   values), and casts each back (4 + e).
+//   (flash_attn_fwd_out_correction): (2 + 3 (cp - 1)) e an output element; backward adds dq the same
+//   way (dq.add_) and dKV at half width after the first step (dkv[:, :, 0].add_).
+// - PyTorch's (_SDPAMerger with convert_to_f32, torchtitan), about, op by op: forward, e + 4 to
+//   convert the first output, e + 36 to merge each later one in fp32 (out - sigmoid(lse' - lse)
+//   (out - block_out)), 4 + e to cast back, and keys and values packed to send at each of cp - 1
+//   steps (2 e); backward, fp32 accumulators zeroed (4), dq added each step (8 + e) and cast back
+//   (4 + e); dK and dV added whole at the first step (8 + e), then half-width adds each concatenated
+//   whole (4 + e / 2 + 8), packed to send in fp32 (8) with the keys and values (2 e), and cast back.
 double cp_merge_s(const Scenario& s, const Flops& f, const Calibration& cal, Explainer* ex) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1 || !x.flash_attention) {
-    if (ex) ex->add("time.cp_merge_s", 0.0, "s", "0: no context parallelism", {});
+    if (ex) ex->add("time.cp_merge_s", 0.0, "s", "0: no context parallelism or no fused attention kernel", {});
     return 0;
   }
-  const double e = element_bytes(s.precision), cp = x.cp;
-  const double q = s.model.q_width() / x.tp, kv = cp_kv_width(s) / x.tp;
+  const double e = element_bytes(s.precision), cp = x.cp, later = cp - 1;
+  const double o = s.model.attn_out_width() / x.tp, q = s.model.q_width() / x.tp, kv = cp_kv_width(s) / x.tp;
   const double forwards = f.attention_forward_passes, trained = s.trained_share();
   const bool pytorch = cp_runs_pytorch_ring(s);
-  const double fwd = pytorch ? (8 + 2 * e + (cp - 1) * (36 + e)) * q + cp * 2 * e * kv : (2 + 3 * (cp - 1)) * e * q;
-  const double bwd =
-      pytorch ? (4 + e + cp * (8 + e)) * q + (4 + e + cp * (16 + 3 * e)) * kv : (2 + 3 * (cp - 1)) * e * (q + kv);
+  const double fwd = pytorch ? (8 + 2 * e + later * (36 + e)) * o + 2 * e * later * kv : (2 + 3 * later) * e * o;
+  const double bwd = pytorch ? (8 + e + (8 + e) * cp) * q + (16 + 2 * e + later * (20 + 2.5 * e)) * kv
+                             : (2 + 3 * later) * e * q + (2 + 1.5 * later) * e * kv;
   const double layers = static_cast<double>(s.model.layers) / x.pp;
   const double tokens = stage_tokens_per_gpu(s);
   const double t = hbm_s(s, cal, tokens * layers * (forwards * fwd + trained * bwd));
   if (ex)
     ex->add("time.cp_merge_s", t, "s",
             "tokens x layers per stage x (forward passes x fwd + trained share x bwd) bytes / (HBM bandwidth x "
-            "kMemBwEfficiency): ring attention's merges of each step's partial output and gradients, per query "
-            "(q / tp) and key/value (kv / tp) element of a token. Transformer Engine (16-bit, AttnFuncWithCPAndKVP2P): "
-            "fwd (2 + 3 (cp - 1)) e q, bwd (2 + 3 (cp - 1)) e (q + kv); PyTorch (_SDPAMerger, fp32): fwd (8 + 2 e + "
-            "(cp - 1) (36 + e)) q + 2 e cp kv, bwd (4 + e + (8 + e) cp) q + (4 + e + (16 + 3 e) cp) kv; part of "
-            "memory_bound_s",
+            "kMemBwEfficiency): ring attention's merges of each step's partial output and gradients, for the last "
+            "CP rank, per output (o / tp), query (q / tp) and key/value (kv / tp) element of a token. Transformer "
+            "Engine (16-bit, AttnFuncWithCPAndKVP2P): fwd (2 + 3 (cp - 1)) e o, bwd (2 + 3 (cp - 1)) e q + (2 + 1.5 "
+            "(cp - 1)) e kv; PyTorch (_SDPAMerger, fp32): fwd (8 + 2 e + (cp - 1) (36 + e)) o + 2 e (cp - 1) kv, bwd "
+            "(8 + e + (8 + e) cp) q + (16 + 2 e + (cp - 1) (20 + 2.5 e)) kv; part of memory_bound_s",
             {{"cp", cp},
              {"pytorch_ring", pytorch ? 1.0 : 0.0},
              {"fwd_bytes_per_token_layer", fwd},
              {"bwd_bytes_per_token_layer", bwd},
              {"forward_passes", forwards},
-             {"tokens_per_gpu", tokens}});
+             {"trained_share", trained},
+             {"layers_per_stage", layers},
+             {"tokens_per_gpu", tokens},
+             {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
   return t;
 }
 
@@ -1454,6 +1460,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"loss_s", c.loss_s},
              {"moe_permute_s", c.moe_permute_s},
              {"lora_adapter_s", c.lora_adapter_s},
+             {"cp_merge_s", c.cp_merge_s},
              {"framework_copy_s", c.framework_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},

@@ -25,8 +25,9 @@ struct ModelChange {
 };
 
 // The change log, oldest first, read once from core/data/model_changes.json (embedded packed at build
-// time: as text in the code it was a thirtieth of the embed card's 1 MB module). Empty only if the
-// embedded file is damaged; a test checks that its versions run from 1 to kModelVersion.
+// time: as text in the code it was a thirtieth of the embed card's 1 MB module). A damaged embedded
+// file is a build defect and aborts with a message; a test checks that the versions run from 1 to
+// kModelVersion.
 const std::vector<ModelChange>& model_changes();
 
 // "model N (DATE): CHANGE — EFFECT" for every change after model `version`, oldest first; none
