@@ -31,9 +31,6 @@ std::string cell(std::string_view text) {
   return out;
 }
 
-}  // namespace
-
-namespace {
 // One entry of the log, or false when it is not an object with an integer version and three strings.
 bool read_change(const nlohmann::json& c, ModelChange& m) {
   if (!c.is_object()) return false;
@@ -52,12 +49,10 @@ const std::vector<ModelChange>& model_changes() {
     const nlohmann::json doc = nlohmann::json::parse(
         detail::unpack_embedded(llmplan_model_changes, llmplan_model_changes_size), nullptr, false);
     bool ok = !doc.is_discarded() && doc.contains("changes") && doc["changes"].is_array();
-    if (ok) {
-      for (const nlohmann::json& c : doc["changes"]) {
-        ModelChange m;
-        ok = ok && read_change(c, m);
-        out.push_back(std::move(m));
-      }
+    for (size_t i = 0; ok && i < doc["changes"].size(); ++i) {
+      ModelChange m;
+      ok = read_change(doc["changes"][i], m);
+      out.push_back(std::move(m));
     }
     if (!ok) {
       // The shipped file is read whole by the test suite; reaching this is a build defect.

@@ -944,6 +944,10 @@ double stage_tokens_per_gpu(const Scenario& s) {
   return static_cast<double>(s.effective_global_batch()) * s.seq_len / (s.dp() * s.parallel.cp);
 }
 
+// Blocks of the average pipeline stage, layers / pp: the memory-bound terms count one stage's blocks
+// and compute_s scales them by the stage imbalance.
+double stage_layers(const Scenario& s) { return static_cast<double>(s.model.layers) / s.parallel.pp; }
+
 // Memory-bound time per GPU per step: elementwise passes over (h + f) and, without
 // FlashAttention, over the a x s score matrix; forward, backward (2x) and recomputed forward.
 double elementwise_s(const Scenario& s, const Calibration& cal) {
@@ -961,7 +965,7 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const double passes = 3.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
   const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
   const double tokens = stage_tokens_per_gpu(s);
-  const double layers = static_cast<double>(m.layers) / x.pp;
+  const double layers = stage_layers(s);
   // FP8 (Transformer Engine) casts every linear layer's 16-bit input to FP8 before its GEMM, in the
   // forward pass (the inputs of QKV, the output projection, FC1 and FC2: 3 x h + f per token) and
   // again for the gradients in backward: read 2 bytes, write 1, each time (Transformer Engine,
@@ -1000,7 +1004,7 @@ double cp_merge_s(const Scenario& s, const Flops& f, const Calibration& cal, Exp
   const double fwd = pytorch ? (8 + 2 * e + later * (36 + e)) * o + 2 * e * later * kv : (2 + 3 * later) * e * o;
   const double bwd = pytorch ? (8 + e + (8 + e) * cp) * q + (16 + 2 * e + later * (20 + 2.5 * e)) * kv
                              : (2 + 3 * later) * e * q + (2 + 1.5 * later) * e * kv;
-  const double layers = static_cast<double>(s.model.layers) / x.pp;
+  const double layers = stage_layers(s);
   const double tokens = stage_tokens_per_gpu(s);
   const double t = hbm_s(s, cal, tokens * layers * (forwards * fwd + trained * bwd));
   if (ex)
@@ -1174,7 +1178,7 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
   const AdapterRows rows = lora_adapter_rows(s, w, forwards);
   const double e = element_bytes(s.precision);
   const double stage_tokens = stage_tokens_per_gpu(s);
-  const double token_layers = stage_tokens * s.model.layers / x.pp;
+  const double token_layers = stage_tokens * stage_layers(s);
   // The adapter GEMMs at the longer of their FLOPs and their rows, less the FLOPs gemm_s holds (a
   // GPU's 1 / (tp x pp) share of training_flops' adapter terms).
   const double adapter_flops = f.adapter_per_token * stage_tokens / (x.tp * x.pp);
