@@ -49,10 +49,13 @@ void give_context(json& doc, const FieldSpec& f) {
   if (applies.find("method=lora") != std::string::npos) doc["method"] = "lora";
   if (applies.find("method=freeze") != std::string::npos) doc["method"] = "freeze";
   if (applies == "method=qlora") doc["method"] = "qlora";
-  if (applies == "parallel.ep>1") {
+  if (applies.rfind("parallel.ep>1", 0) == 0) {
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
     json_set(doc, "parallel.ep", 2);
   }
+  if (applies.find("parallel.ep_dispatcher=deepep") != std::string::npos)
+    json_set(doc, "parallel.ep_dispatcher", "deepep");
+  if (applies.find("&parallel.ep_comm_overlap") != std::string::npos) json_set(doc, "parallel.ep_comm_overlap", true);
   if (applies == "parallel.vp>1") json_set(doc, "parallel.vp", 2);  // meet_rules gives it its pipeline
   if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
   if (path == "cluster.cards") doc["cluster"] = {{"instance", per_card_offering().id}};
@@ -154,10 +157,13 @@ bool is_measurement(const FieldSpec& f) {
 std::vector<json> accepted_in(const FieldSpec& f, const json& doc) {
   // Cards run from 1 to what the offering's host gives (the table's 64 bounds every host).
   if (std::string_view(f.path) == "cluster.cards") return {1, per_card_offering().gpus_per_host_max};
-  if (!is_measurement(f)) return accepted(f);
+  const bool sms = std::string_view(f.path) == "parallel.ep_comm_sms";
+  if (!is_measurement(f) && !sms) return accepted(f);
   const ScenarioParse p = parse_scenario(doc.dump(), builtin_catalog());
   REQUIRE_MESSAGE(p.scenario, p.error.message);
   const Scenario& s = *p.scenario;
+  // A dispatcher holds from none (the default's 0) to every SM of the accelerator.
+  if (sms) return {0, s.cluster.sm_count};
   const EstimateResult r = estimate(s, default_calibration());
   const std::string path = f.path;
   const LinkBandwidth l = link_bandwidth(s);

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
 #include "llmplan/layouts.hpp"
@@ -2174,6 +2175,33 @@ TEST_CASE("DeepEP's all-to-alls hold 20 SMs: the computation they overlap runs o
   // The catalog has no SM count for the B300 (public figures disagree): no share is counted there.
   const EstimateResult u = estimate(parse(b300), default_calibration());
   CHECK(u.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, u.time.comm.ep_s - u.time.compute_s)));
+}
+
+TEST_CASE("parallel.ep_comm_sms sets the SMs the dispatcher holds: HybridEP at 32 of an H100's 132") {
+  // Qwen3-30B-A3B on 16 H100s, EP 16 with HybridEP overlapped, as Megatron-Bridge's performance
+  // recipes run it: _benchmark_common sets moe_hybridep_num_sms = 32 (perf_recipes/_common.py), and
+  // the model verification card says "HybridEP permute fusion uses 32 SMs". The computation then runs
+  // on 100 SMs while the all-to-alls run: exposed max(ep_s - C, 32/132 ep_s). Unset, the 20 of
+  // kDeepEpSms: max(ep_s - C, 20/132 ep_s). The transfers are the same either way.
+  const std::string base = R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 1024,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "network": {"inter_node_link": "infiniband-ndr"},
+      "framework": "megatron", "parallel": {"ep": 16, "zero": 1, "ep_dispatcher": "hybridep", "ep_comm_overlap": true,
+      "moe_routing": "random")";
+  const EstimateResult d = estimate(parse((base + "}}").c_str()), default_calibration());
+  const EstimateResult h = estimate(parse((base + R"(, "ep_comm_sms": 32}})").c_str()), default_calibration());
+  const double ep = h.time.comm.ep_s, c = h.time.compute_s;
+  REQUIRE(ep > 0);
+  CHECK(d.time.comm.ep_s == doctest::Approx(ep));
+  CHECK(32.0 / 132.0 * ep > ep - c);  // the SMs, not the transfers, set what shows
+  CHECK(h.time.comm.ep_exposed_s == doctest::Approx(32.0 / 132.0 * ep));
+  CHECK(d.time.comm.ep_exposed_s == doctest::Approx(20.0 / 132.0 * ep));
+  CHECK(h.time.step_s - d.time.step_s == doctest::Approx(12.0 / 132.0 * ep));
+  // The Megatron-LM command carries it; unset, Megatron-Core's own default stays.
+  const Scenario hs = parse((base + R"(, "ep_comm_sms": 32}})").c_str()), ds = parse((base + "}}").c_str());
+  CHECK(launch_artifacts(hs, h, default_calibration()).megatron_args.find("--moe-flex-dispatcher-num-sms 32") !=
+        std::string::npos);
+  CHECK(launch_artifacts(ds, d, default_calibration()).megatron_args.find("--moe-flex-dispatcher-num-sms") ==
+        std::string::npos);
 }
 
 TEST_CASE("freeze-tuning's frozen blocks run their forward collectives only: TP pairs and MoE all-to-alls") {

@@ -92,6 +92,12 @@ TEST_CASE("a field set where it does not apply is refused with its condition, at
                 "applies only when parallel.ep > 1");
   check_rejects("{" + m + R"(, "parallel": {"pp": 2, "pp_comm_overlap": true}})", "parallel.pp_comm_overlap",
                 "applies only when parallel.vp > 1");
+  // The dispatcher's SMs matter only while its all-to-alls overlap computation.
+  const std::string moe = R"("model": {"preset": "qwen3-30b-a3b"}, "cluster": {"gpus": 16})";
+  check_rejects("{" + moe + R"(, "parallel": {"ep": 16, "ep_dispatcher": "hybridep", "ep_comm_sms": 32}})",
+                "parallel.ep_comm_sms", "applies only when parallel.ep > 1 and when parallel.ep_dispatcher is");
+  check_rejects("{" + moe + R"(, "parallel": {"ep": 16, "ep_comm_overlap": true, "ep_comm_sms": 32}})",
+                "parallel.ep_comm_sms", "applies only when parallel.ep > 1 and when parallel.ep_dispatcher is");
   const std::string mha = R"("model": {"layers": 2, "hidden": 256, "heads": 4, "ffn": 512, "vocab": 1000)";
   check_rejects("{" + mha + R"(, "kv_lora_rank": 64}})", "model.kv_lora_rank",
                 "applies only without model.preset and when model.attention is \"mla\"");
@@ -190,6 +196,15 @@ TEST_CASE("context, expert and virtual pipeline parallelism: invalid combination
       "parallel": {"tp": 4, "ep": 8, "etp": 1, "sequence_parallel": true}})")
             .scenario.has_value());
   check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"ep": 5000}})", "parallel.ep", "1..4096");
+  // The dispatcher cannot hold more SMs than the GPU has: 132 on an H100 SXM (NVIDIA H100 whitepaper).
+  const char* sms = R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"ep": 8, "ep_dispatcher": "deepep", "ep_comm_overlap": true, "ep_comm_sms": %d}})";
+  char over[512], all[512];
+  std::snprintf(over, sizeof over, sms, 133);
+  std::snprintf(all, sizeof all, sms, 132);
+  check_rejects(over, "parallel.ep_comm_sms", "must be at most the 132 SMs of h100-sxm5-80gb");
+  check_rejects(over, "parallel.ep_comm_sms", "allowed 0..132, got 133");
+  CHECK(parse(all).scenario.has_value());
   // VP: needs PP, at least one layer in every virtual stage, and whole rounds of PP micro-batches.
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"vp": 2}})", "parallel.vp",
                 "needs parallel.pp > 1");

@@ -583,6 +583,8 @@ constexpr Entry kStrings[] = {
     {S::t_kbit_fp32_cast, "QLoRA: the parameters not quantised to 4 bits (embedding, norms, head) are cast to fp32, and with them the residual stream and the logits (PEFT prepare_model_for_kbit_training). Default: on with Hugging Face.", "QLoRA：未量化为 4 bit 的参数（嵌入、归一化、输出头）转为 fp32，残差流和 logits 随之为 fp32（PEFT prepare_model_for_kbit_training）。默认：Hugging Face 时开启。"},
     {S::ep_overlap, "EP all-to-all overlap", "专家并行通信重叠"},
     {S::t_ep_overlap, "Expert-parallel all-to-alls run during another micro-batch's computation (DeepSeek-V3 DualPipe; Megatron-Core --overlap-moe-expert-parallel-comm).", "专家并行的 all-to-all 与另一个微批的计算重叠（DeepSeek-V3 DualPipe；Megatron-Core --overlap-moe-expert-parallel-comm）。"},
+    {S::ep_comm_sms, "EP dispatcher SMs", "专家并行分发占用的 SM"},
+    {S::t_ep_comm_sms, "SMs the DeepEP or HybridEP kernels hold while the all-to-alls overlap computation, which meanwhile runs on the SMs left (Megatron-Core --moe-flex-dispatcher-num-sms). 0 takes DeepEP's default of 20, which HybridEP also takes when unset.", "DeepEP 或 HybridEP 内核在 all-to-all 与计算重叠期间占用的 SM 数，计算在此期间只能使用剩下的 SM（Megatron-Core --moe-flex-dispatcher-num-sms）。0 表示取 DeepEP 的默认值 20，HybridEP 未设置时也取此值。"},
     {S::pp_overlap, "PP send/receive overlap", "流水线收发重叠"},
     {S::t_pp_overlap, "In the interleaved schedule's steady state, each pipeline transfer runs during the next chunk's computation (Megatron-LM --overlap-p2p-communication, on by default with virtual stages); warm-up and flush stay exposed.", "交错调度的稳定阶段中，每次流水线传输与下一个分块的计算重叠（Megatron-LM --overlap-p2p-communication，使用虚拟阶段时默认开启）；预热与排空阶段仍暴露。"},
     {S::torch_compile, "torch.compile", "torch.compile"},
@@ -624,6 +626,7 @@ constexpr Entry kStrings[] = {
     {S::u_chunks, "chunks", "块"},
     {S::u_modules, "modules", "个模块"},
     {S::u_positions, "positions", "个位置"},
+    {S::u_sms, "SMs", "个 SM"},
     {S::latency_us, "Inter-node latency", "节点间延迟"},
     {S::t_latency_us, "One-way latency between nodes; every step of a collective pays it. Default: the link's.", "节点间单向延迟；集合通信的每一步都要付出。默认取网络类型的值。"},
     {S::u_us, "\xC2\xB5s", "\xC2\xB5s"},
@@ -1215,6 +1218,8 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
      "需要框架 \"megatron\"：Megatron-Core 才训练多 token 预测模块（--mtp-num-layers），框架 \"{0}\" 没有；输入为 {1}"},
     {"activation_offload_layers",
      "须不超过最小流水线段的层数（模型 {1} 层分 {2} 段，最小段 {0} 层）；0 表示卸载每一层；输入为 {3}"},
+    {"ep_comm_sms",
+     "须不超过 {1} 的 {0} 个 SM；0 表示取 kDeepEpSms；可用 0..{0}，输入为 {2}"},
 };
 
 // The core's explanation formulas (Explainer, "why this number") in Chinese, keyed by the core's
@@ -1309,8 +1314,8 @@ constexpr FormulaWording kFormulaChinese[] = {
      "e_max x d / (d + kGemmHalfSize)，d = min(micro_batch x seq_len / cp, hidden / tp)；e_max 为该加速卡在计算精度下实测的大 GEMM 效率（取自目录；FP8 回退为 BF16 的比值）或 kDefaultGemmEfficiency"},
     {"each gradient reduction (ZeRO-0's all-reduce; ZeRO-1/2's reduce-scatter, each micro-batch with DeepSpeed's ZeRO-2) max(0, its time - kDpOverlap x a micro-batch's backward), plus ZeRO-1/2's all-gather of the weights after the optimizer step: all of it with DeepSpeed (and Hugging Face, which shards with it), else max(0, its time - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core --overlap-param-gather, FSDP prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; DeepSpeed with pipeline stages: all of dp.s, reduced after the flush; ZeRO-3: max(0, dp.s - kZero3Overlap x compute of the micro-batches it gathers for: all of them, or one with pipeline stages)",
      "每次梯度归约（ZeRO-0 的 all-reduce；ZeRO-1/2 的 reduce-scatter，DeepSpeed ZeRO-2 下每个微批一次）计 max(0, 其耗时 - kDpOverlap x 一个微批的反向)，再加 ZeRO-1/2 在优化器更新后对权重的 all-gather：DeepSpeed（以及借助它切分的 Hugging Face）下全部计入，否则计 max(0, 其耗时 - kDpOverlap x 下一步第一个微批的前向)（Megatron-Core --overlap-param-gather、FSDP 预取）；反向占一个微批计算的 2/3，前向占 1/3；DeepSpeed 带流水线阶段时：dp.s 全部计入，在流水线排空后归约；ZeRO-3：max(0, dp.s - kZero3Overlap x 其 gather 所服务微批的计算：全部微批，带流水线阶段时为一个)"},
-    {"ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined 1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, kDeepEpSms, DeepEP's 20 SMs (DeepSeek-V3 report §3.2.2; Megatron-Core moe_deepep_num_sms), / the accelerator's sm_count), the figure for every DeepEP-style dispatcher (HybridEP's own default is 16 to 24 by version); 0 for NCCL's all-to-all (not published) and for a part without an sm_count",
-     "ep.s：专家等待各自的词元；开启 parallel.ep_comm_overlap 时为 max(ep.s - compute, f x ep.s)：一个微批的 all-to-all 与另一个微批的计算同时进行（DualPipe、Megatron-Core combined 1F1B），后者在此期间使用 all-to-all 空出的 SM；f：all-to-all 占用的 SM 份额，min(1, kDeepEpSms，即 DeepEP 的 20 个 SM（DeepSeek-V3 report §3.2.2；Megatron-Core moe_deepep_num_sms），/ 该加速卡的 sm_count)，所有 DeepEP 类 dispatcher 均取此值（HybridEP 自身默认值随版本为 16 到 24）；NCCL 的 all-to-all（未公开）以及没有 sm_count 的硬件取 0"},
+    {"ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined 1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, parallel.ep_comm_sms or kDeepEpSms, DeepEP's and HybridEP's 20 SMs (DeepSeek-V3 report §3.2.2), / the accelerator's sm_count); 0 for NCCL's all-to-all (not published) and for a part without an sm_count",
+     "ep.s：专家等待各自的词元；开启 parallel.ep_comm_overlap 时为 max(ep.s - compute, f x ep.s)：一个微批的 all-to-all 与另一个微批的计算同时进行（DualPipe、Megatron-Core combined 1F1B），后者在此期间使用 all-to-all 空出的 SM；f：all-to-all 占用的 SM 份额，min(1, parallel.ep_comm_sms 或 kDeepEpSms，即 DeepEP 和 HybridEP 的 20 个 SM（DeepSeek-V3 report §3.2.2），/ 该加速卡的 sm_count)；NCCL 的 all-to-all（未公开）以及没有 sm_count 的硬件取 0"},
     {"expected interruptions x (interval / 2 + restart)",
      "预期中断次数 x (间隔 / 2 + 重启时间)"},
     {"failures per GPU-hour x GPUs + spot interruptions per node-hour x nodes (Llama 3 §3.3.4 default rate)",

@@ -282,6 +282,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (x.ep > 1 && x.dispatches_per_rank()) {
     arg("--moe-token-dispatcher-type", "flex");
     arg("--moe-flex-dispatcher-backend", to_string(x.ep_dispatcher));
+    if (x.ep_comm_sms > 0) arg("--moe-flex-dispatcher-num-sms", num(x.ep_comm_sms));
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
   }

@@ -553,12 +553,19 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
 }
 
 namespace {
-// The share of a GPU's SMs an overlapped all-to-all holds while it runs: DeepEP's kDeepEpSms over
+// SMs a DeepEP-style dispatcher holds: the scenario's parallel.ep_comm_sms, or kDeepEpSms, the
+// default of DeepEP and of HybridEP (Megatron-Core transformer_config.py: moe_hybridep_num_sms
+// "None uses the default from DeepEP").
+double ep_comm_sms(const Scenario& s, const Calibration& cal) {
+  return s.parallel.ep_comm_sms > 0 ? s.parallel.ep_comm_sms : cal.deepep_sms.value;
+}
+
+// The share of a GPU's SMs an overlapped all-to-all holds while it runs: the dispatcher's SMs over
 // the part's SM count; 0 for NCCL's all-to-all, whose SM use no source states, and where the
 // catalog has no SM count (both optimistic).
 double ep_comm_sm_share(const Scenario& s, const Calibration& cal) {
   if (!s.parallel.dispatches_per_rank() || s.cluster.sm_count <= 0) return 0;
-  return std::min(1.0, cal.deepep_sms.value / s.cluster.sm_count);
+  return std::min(1.0, ep_comm_sms(s, cal) / s.cluster.sm_count);
 }
 }  // namespace
 
@@ -636,14 +643,14 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
             "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): "
             "the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined "
-            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, kDeepEpSms, DeepEP's 20 "
-            "SMs (DeepSeek-V3 report §3.2.2; Megatron-Core moe_deepep_num_sms), / the accelerator's sm_count), the "
-            "figure for every DeepEP-style dispatcher (HybridEP's own default is 16 to 24 by version); 0 for NCCL's "
-            "all-to-all (not published) and for a part without an sm_count",
+            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, parallel.ep_comm_sms or "
+            "kDeepEpSms, DeepEP's and HybridEP's 20 SMs (DeepSeek-V3 report §3.2.2), / the accelerator's sm_count); 0 "
+            "for NCCL's all-to-all (not published) and for a part without an sm_count",
             {{"ep_s", c.ep_s},
              {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
              {"compute_s", compute.compute_s},
              {"comm_sm_share", f},
+             {"ep_comm_sms", static_cast<double>(x.ep_comm_sms)},
              {cal.deepep_sms.name, cal.deepep_sms.value},
              {"sm_count", s.cluster.sm_count}});
   }

@@ -134,6 +134,9 @@ struct Parallel {
   // DeepEP and HybridEP send a token once per destination node and rank, not once per routed expert.
   bool dispatches_per_rank() const { return ep_dispatcher != EpDispatcher::alltoall; }
   MoeRouting moe_routing = MoeRouting::learned;  // a trained router, or a benchmark's fake balanced gate
+  // SMs a DeepEP-style dispatcher's kernels hold while they overlap computation; 0 takes kDeepEpSms
+  // (Megatron-Core --moe-flex-dispatcher-num-sms, whose unset value is DeepEP's default).
+  int ep_comm_sms = 0;
   // Rank order TP innermost, then CP, then DP, then PP (Megatron-LM).
   int cp = 1;  // context parallel size: the sequence split over cp GPUs, ring attention (divides seq_len)
   int ep = 1;  // expert parallel size: the routed experts split over ep ranks (MoE only)

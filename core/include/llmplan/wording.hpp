@@ -95,6 +95,7 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
     {"activation_offload_layers",
      "must be at most the layers of the smallest pipeline stage ({0} of the model's {1} on {2} stages); 0 offloads "
      "every layer; got {3}"},
+    {"ep_comm_sms", "must be at most the {0} SMs of {1}; 0 takes kDeepEpSms; allowed 0..{0}, got {2}"},
 };
 
 // The English template of `code`, or nullptr for an unknown code.
