@@ -2196,11 +2196,26 @@ TEST_CASE("parallel.ep_comm_sms sets the SMs the dispatcher holds: HybridEP at 3
   CHECK(h.time.comm.ep_exposed_s == doctest::Approx(32.0 / 132.0 * ep));
   CHECK(d.time.comm.ep_exposed_s == doctest::Approx(20.0 / 132.0 * ep));
   CHECK(h.time.step_s - d.time.step_s == doctest::Approx(12.0 / 132.0 * ep));
+  // Below the 20 SMs that fill IB and NVLink (DeepSeek-V3 report §3.2.2: 10 channels on 20 SMs) the
+  // transfers take 20 / SMs of their time: at 10 SMs twice as long, the per-all-to-all latency as it
+  // was. All-to-alls: dispatch and combine forward and backward, 4 x 48 MoE blocks x 64 micro-batches
+  // (global batch 1,024 over DP 16) = 12,288, each paying the inter-node latency (EP 16 spans 2 nodes).
+  const Scenario ten = parse((base + R"(, "ep_comm_sms": 10}})").c_str());
+  const double latency = 12288 * link_bandwidth(ten).inter_latency_s;
+  const EstimateResult t10 = estimate(ten, default_calibration());
+  CHECK(d.time.comm.ep_s > latency);
+  CHECK(t10.time.comm.ep_s - d.time.comm.ep_s == doctest::Approx(d.time.comm.ep_s - latency));
   // The Megatron-LM command carries it; unset, Megatron-Core's own default stays.
   const Scenario hs = parse((base + R"(, "ep_comm_sms": 32}})").c_str()), ds = parse((base + "}}").c_str());
   CHECK(launch_artifacts(hs, h, default_calibration()).megatron_args.find("--moe-flex-dispatcher-num-sms 32") !=
         std::string::npos);
   CHECK(launch_artifacts(ds, d, default_calibration()).megatron_args.find("--moe-flex-dispatcher-num-sms") ==
+        std::string::npos);
+  std::string deepep = base + R"(, "ep_comm_sms": 24}})";
+  deepep.replace(deepep.find("hybridep"), 8, "deepep");
+  const Scenario de = parse(deepep.c_str());
+  CHECK(launch_artifacts(de, estimate(de, default_calibration()), default_calibration())
+            .megatron_args.find("--moe-flex-dispatcher-backend deepep\n--moe-flex-dispatcher-num-sms 24\n") !=
         std::string::npos);
 }
 

@@ -205,6 +205,10 @@ TEST_CASE("context, expert and virtual pipeline parallelism: invalid combination
   check_rejects(over, "parallel.ep_comm_sms", "must be at most the 132 SMs of h100-sxm5-80gb");
   check_rejects(over, "parallel.ep_comm_sms", "allowed 0..132, got 133");
   CHECK(parse(all).scenario.has_value());
+  // Without the overlap the field does not apply, and that is what the refusal says, whatever the value.
+  check_rejects(R"({"model": {"preset": "mixtral-8x7b"}, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"ep": 8, "ep_dispatcher": "deepep", "ep_comm_sms": 200}})",
+                "parallel.ep_comm_sms", "applies only when");
   // VP: needs PP, at least one layer in every virtual stage, and whole rounds of PP micro-batches.
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "parallel": {"vp": 2}})", "parallel.vp",
                 "needs parallel.pp > 1");

@@ -275,7 +275,7 @@ const FieldSpec kFields[] = {
      .ref = ENUM_REF(parallel.ep_dispatcher)},
     {.path = "parallel.ep_comm_sms", .type = T::integer, .lo = 0, .hi = 1024, .code = "xs", .unit = "SMs",
      .label = "ep_comm_sms", .help = "t_ep_comm_sms",
-     .meaning = DOC("SMs the DeepEP or HybridEP kernels hold while their all-to-alls overlap computation, which runs on the rest (Megatron-Core --moe-flex-dispatcher-num-sms); 0 takes kDeepEpSms, 20, the default of both; at most the accelerator's SMs."),
+     .meaning = DOC("SMs the DeepEP or HybridEP kernels hold while their all-to-alls overlap computation, which runs on the rest (Megatron-Core --moe-flex-dispatcher-num-sms); 0 takes kDeepEpSms, 20, the default of both, which fill IB and NVLink: fewer slow the transfers by 20 / SMs; at most the accelerator's SMs."),
      .section = "layout", .applies = "parallel.ep>1&parallel.ep_dispatcher=deepep|hybridep&parallel.ep_comm_overlap",
      .default_text = "0: kDeepEpSms (20)", .stage = kInput, .ref = REF(parallel.ep_comm_sms)},
     {.path = "parallel.moe_routing", .type = T::choice, .code = "mr", .label = "moe_routing",
@@ -521,6 +521,7 @@ const FieldSpec kFields[] = {
 
 #undef REF
 #undef ENUM_REF
+#undef DOC
 
 // Whole numbers in full ("1000000"), others in the shortest text that reads back as exactly
 // `v` ("0.8", "1e+16"), as the parser's messages write them.

@@ -560,6 +560,16 @@ double ep_comm_sms(const Scenario& s, const Calibration& cal) {
   return s.parallel.ep_comm_sms > 0 ? s.parallel.ep_comm_sms : cal.deepep_sms.value;
 }
 
+// Below kDeepEpSms a DeepEP-style dispatcher drives fewer channels than it takes to fill the links:
+// the DeepSeek-V3 report (§3.2.2) runs 10 channels on 20 SMs, "sufficient to fully utilize the
+// bandwidths of both IB and NVLink", so with fewer SMs the transfers take kDeepEpSms / SMs of
+// their time (an assumption of one channel's rate per 2 SMs); 1 at or above kDeepEpSms.
+double ep_sm_slowdown(const Scenario& s, const Calibration& cal) {
+  const int sms = s.parallel.ep_comm_sms;
+  if (!s.parallel.dispatches_per_rank() || sms <= 0 || sms >= cal.deepep_sms.value) return 1.0;
+  return cal.deepep_sms.value / sms;
+}
+
 // The share of a GPU's SMs an overlapped all-to-all holds while it runs: the dispatcher's SMs over
 // the part's SM count; 0 for NCCL's all-to-all, whose SM use no source states, and where the
 // catalog has no SM count (both optimistic).
@@ -597,7 +607,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
   const double f = ep_comm_sm_share(s, cal);
   if (count > 0) {
-    const double a2a_s = std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
+    const double a2a_s = ep_sm_slowdown(s, cal) * std::max(intra / l.intra_busbw, inter / l.nic_busbw) +
                          (ep_group.inter_node ? l.inter_latency_s : l.intra_latency_s);
     c.ep_inter_node = ep_group.inter_node;
     c.ep_bytes = count * (intra + inter);
@@ -630,7 +640,9 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
             "than the one of its own in-node index, ep (1 - C(E - E/ep, k) / C(E, k)) (1 - 1 / ranks_per_node) "
             "(DeepSeek-V3 report §3.2.2; DeepEP's dispatch layout counts tokens per rank, not per expert); with "
             "parallel.moe_routing fake_balanced a token's experts are k consecutive ones (NeMo AutoModel "
-            "FakeBalancedGate), and the nodes and ranks it reaches are counted over their starting points",
+            "FakeBalancedGate), and the nodes and ranks it reaches are counted over their starting points; the "
+            "transfers x kDeepEpSms / parallel.ep_comm_sms where that gives a DeepEP-style dispatcher fewer than "
+            "kDeepEpSms SMs (the report's 20 SMs, 10 channels, fill IB and NVLink; fewer drive fewer channels)",
             {{"ranks_per_node", r},
              {"nodes", static_cast<double>(ep_group.nodes)},
              {"deepep", x.dispatches_per_rank() ? 1.0 : 0.0},
@@ -639,13 +651,14 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
              {"scale_up_copies_per_token", scale_up},
              {"intra_bytes_per_alltoall", intra},
              {"inter_bytes_per_alltoall", inter},
-             {"nic_busbw_GBps", l.nic_busbw / 1e9}});
+             {"nic_busbw_GBps", l.nic_busbw / 1e9},
+             {"sm_slowdown", ep_sm_slowdown(s, cal)}});
     ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
             "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): "
             "the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined "
-            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, parallel.ep_comm_sms or "
-            "kDeepEpSms, DeepEP's and HybridEP's 20 SMs (DeepSeek-V3 report §3.2.2), / the accelerator's sm_count); 0 "
-            "for NCCL's all-to-all (not published) and for a part without an sm_count",
+            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, SMs / the accelerator's "
+            "sm_count), SMs parallel.ep_comm_sms, else kDeepEpSms (20, the default of DeepEP and HybridEP; DeepSeek-V3 "
+            "report §3.2.2); 0 for NCCL's all-to-all (not published) and for a part without an sm_count",
             {{"ep_s", c.ep_s},
              {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
              {"compute_s", compute.compute_s},

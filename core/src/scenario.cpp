@@ -553,7 +553,8 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.techniques.mtp_layers > 0 && field_applies(field("techniques.mtp_layers"), s) &&
            s.framework != FrameworkKind::megatron)  // where it does not apply, check_fields_apply refuses it
     r.fail("techniques.mtp_layers", "mtp_framework", {to_string(s.framework), n(s.techniques.mtp_layers)});
-  else if (c.sm_count > 0 && x.ep_comm_sms > c.sm_count)
+  else if (c.sm_count > 0 && x.ep_comm_sms > c.sm_count &&
+           field_applies(field("parallel.ep_comm_sms"), s))  // where it does not apply, check_fields_apply refuses it
     r.fail("parallel.ep_comm_sms", "ep_comm_sms", {n(c.sm_count), c.accelerator, n(x.ep_comm_sms)});
   else if (s.techniques.activation_offload_layers > fewest_stage_layers(s))
     r.fail("techniques.activation_offload_layers", "activation_offload_layers",
