@@ -441,6 +441,11 @@ TEST_CASE("activation offload reaches the Hugging Face artefacts through TRL's S
   const std::string py_liger = peft_with("\"fused_loss\": \"liger\", \"compile\": true");
   CHECK(py_liger.find("use_liger_kernel=True,\n") != std::string::npos);
   CHECK(py_liger.find("torch_compile=True,\n") != std::string::npos);
+  CHECK(py_liger.find("liger_kernel_config") == std::string::npos);
+  // Liger without its SwiGLU kernel (techniques.eager_activation): transformers passes the dict to Liger.
+  const std::string py_no_swiglu = peft_with("\"fused_loss\": \"liger\", \"eager_activation\": true");
+  CHECK(py_no_swiglu.find("use_liger_kernel=True,\n") != std::string::npos);
+  CHECK(py_no_swiglu.find("liger_kernel_config={\"swiglu\": False},\n") != std::string::npos);
   const std::string py_fused = peft_with("\"fused_loss\": \"fused_ce\"");
   CHECK(py_fused.find("# the estimate assumes a fused cross-entropy kernel") != std::string::npos);
   CHECK(py_fused.find("use_liger_kernel") == std::string::npos);

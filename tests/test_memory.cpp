@@ -106,6 +106,13 @@ TEST_SUITE("Korthikanti activations") {
     REQUIRE(eager.scenario);
     CHECK(activation_shape(*fused.scenario).fused_gated_activation);
     CHECK_FALSE(activation_shape(*eager.scenario).fused_gated_activation);
+    // With the other kernels fused, an eager activation (nanotron's GLUActivation: self.act(gate) * up)
+    // keeps what eager PyTorch keeps.
+    const ScenarioParse nanotron = parse_scenario(
+        R"({"model": {"preset": "llama-2-70b"}, "framework": "megatron", "techniques": {"eager_activation": true}})",
+        builtin_catalog());
+    REQUIRE(nanotron.scenario);
+    CHECK_FALSE(activation_shape(*nanotron.scenario).fused_gated_activation);
   }
   TEST_CASE("torchtitan per-operator checkpointing keeps every other matmul output: Llama 3.1 8B, 2 x 8192 tokens") {
     // torchtitan parallelize_llama.py, selective_ac_option "op": _save_list = {aten.mm, the SDPA kernels,

@@ -347,6 +347,11 @@ const FieldSpec kFields[] = {
      .meaning = DOC("The blocks' RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth); off, each is a chain of eager PyTorch ops that read and write their tensors, the norm and RoPE in fp32, and the activation keeps its output for backward too."),
      .section = "techniques", .default_text = "true with framework megatron, techniques.compile or a fused_loss liger or cce, else false",
      .stage = kInput, .ref = REF(techniques.fused_kernels)},
+    {.path = "techniques.eager_activation", .type = T::boolean, .code = "ea", .label = "eager_activation",
+     .help = "t_eager_activation",
+     .meaning = DOC("With the other kernels fused, the gated activation act(gate) x up still runs as eager PyTorch ops, which move its f-wide intermediates and keep its output for backward (nanotron's MLP; Liger with liger_kernel_config {\"swiglu\": false})."),
+     .section = "techniques", .applies = "techniques.fused_kernels&model.gated_mlp", .stage = kInput,
+     .ref = REF(techniques.eager_activation)},
 
     // Storage.
     {.path = "storage.data_tier", .type = T::id, .code = "dt", .label = "data_tier", .help = "t_data_tier",

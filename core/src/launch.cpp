@@ -497,6 +497,9 @@ std::string sharding_argument(const Scenario& s) {
 std::string loss_arguments(const Scenario& s, const std::string& indent) {
   std::string out;
   if (s.techniques.fused_loss == FusedLoss::liger) out += indent + "use_liger_kernel=True,\n";
+  // Liger's SwiGLU kernel left out (transformers 4.52+ passes liger_kernel_config to Liger).
+  if (s.techniques.fused_loss == FusedLoss::liger && s.techniques.eager_activation)
+    out += indent + "liger_kernel_config={\"swiglu\": False},\n";
   if (s.techniques.compile) out += indent + "torch_compile=True,\n";
   if (s.techniques.fused_loss == FusedLoss::cce)
     out +=

@@ -473,7 +473,7 @@ ActivationShape activation_shape(const Scenario& s) {
   // LoRA on the attention projections leaves the MLP frozen and unadapted; on every linear layer
   // each adapter keeps the input its frozen layer would.
   a.frozen_mlp = s.is_peft() && s.lora.targets == LoraTargets::attention;
-  a.fused_gated_activation = s.techniques.fused_kernels;
+  a.fused_gated_activation = s.techniques.fused_activation();
   return a;
 }
 
@@ -781,6 +781,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"vp", static_cast<double>(x.vp)},
           {"frozen_mlp", activation_shape(s).frozen_mlp ? 1.0 : 0.0},
           {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
+          {"eager_activation", s.techniques.eager_activation ? 1.0 : 0.0},
           {"pytorch_ring_bytes", pytorch_ring_bytes(s)},
           {"in_flight_micro_batches", in_flight_micro_batches(s, peak_rank)}});
   ex.add("memory.per_gpu_bytes.gradients", m.gradients, "B",

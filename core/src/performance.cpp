@@ -935,6 +935,11 @@ namespace {
 // - SwiGLU, silu(w1 x) * (w3 x): silu reads and writes f, the product reads 2 f and writes f:
 //   5 e f where a fused kernel takes 3 e f.
 // LayerNorm (one ATen kernel), GeLU and learned or ALiBi positions add nothing.
+// The gated activation's part alone: 2 e f, all that remains eager with techniques.eager_activation.
+double eager_activation_bytes(const ModelArch& m, double e, int tp) {
+  return m.gated_mlp ? 2.0 * e * m.active_mlp_width() / tp : 0.0;
+}
+
 double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share, int tp) {
   double bytes = 0;
   if (m.norm == NormKind::rmsnorm) bytes += 2.0 * (2.0 * e + 28.0) * h_share;
@@ -944,8 +949,7 @@ double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share,
     const double k = mla ? m.qk_rope_head_dim : m.k_width();
     bytes += 16.0 * (q + k) / tp;
   }
-  if (m.gated_mlp) bytes += 2.0 * e * m.active_mlp_width() / tp;
-  return bytes;
+  return bytes + eager_activation_bytes(m, e, tp);
 }
 
 // Seconds that memory-bound kernels take to move `bytes` through HBM, at the share of its datasheet
@@ -975,7 +979,9 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
   const double e = element_bytes(s.precision);
   const double h_share = hidden_share(s);
-  const double eager = s.techniques.fused_kernels ? 0.0 : eager_bytes_per_token_layer(m, e, h_share, x.tp);
+  const double eager = !s.techniques.fused_kernels     ? eager_bytes_per_token_layer(m, e, h_share, x.tp)
+                       : s.techniques.eager_activation ? eager_activation_bytes(m, e, x.tp)
+                                                       : 0.0;
   // A gated MLP (SwiGLU, GeGLU) carries two f-wide intermediates, gate and up, where a plain one has one.
   const double mlp_tensors = m.gated_mlp ? 2.0 : 1.0;
   const double per_token_layer =
@@ -1465,7 +1471,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
             "FLOPs / (16-bit peak x attention efficiency) + memory-bound time + QLoRA's dequantisation) x stage "
             "imbalance; memory-bound time = tokens x layers x passes x (kElementwisePasses x (h + f, h + 2 f "
             "with a gated MLP) x bytes + the eager ops' extra bytes without techniques.fused_kernels: RMSNorm 2 "
-            "(2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f) (+ kSoftmaxPasses x heads x seq_len without "
+            "(2 e + 28) h, RoPE 16 (q + k), SwiGLU 2 e f; the SwiGLU part alone with techniques.eager_activation) (+ "
+            "kSoftmaxPasses x heads x seq_len without "
             "FlashAttention) / (HBM bandwidth x kMemBwEfficiency) + MoE token copies (time.moe_permute_s) + LoRA "
             "adapters' rows (time.lora_adapter_s) + ring attention's merges (time.cp_merge_s); + the framework's "
             "copies (time.framework_copy_s); the loss (loss_s) "
@@ -1487,6 +1494,7 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"cp_merge_s", c.cp_merge_s},
              {"framework_copy_s", c.framework_copy_s},
              {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
+             {"eager_activation", s.techniques.eager_activation ? 1.0 : 0.0},
              {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
              {cal.elementwise_passes.name, cal.elementwise_passes.value},
              {cal.softmax_passes.name, cal.softmax_passes.value},

@@ -166,6 +166,11 @@ struct Techniques {
   // The block's RMSNorm, rotary embedding and gated activation run as fused kernels (Megatron-LM /
   // Transformer Engine, torch.compile, Liger, Unsloth), not as separate eager PyTorch ops.
   bool fused_kernels = true;  // default: megatron, compile or a fused loss
+  // ... but the gated activation, act(gate) x up, as eager ops (nanotron's MLP; Liger without its
+  // SwiGLU kernel, liger_kernel_config {"swiglu": false}).
+  bool eager_activation = false;
+  // The gated activation runs fused: keeps gate and up for backward, moves no eager intermediates.
+  bool fused_activation() const { return fused_kernels && !eager_activation; }
 };
 
 // The data tier when a scenario names none (one consumer Gen4 NVMe drive per node).
