@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
@@ -255,6 +256,37 @@ TEST_SUITE("field table") {
                       std::string(f.path) << " = " << value.dump() << " gave: " << err);
       }
     }
+  }
+
+  TEST_CASE("derived_default: the defaults that follow other fields, as the parser derives them") {
+    // An input document read field by field (the app's view before it parses): unset fields read "".
+    auto reader = [](std::map<std::string, std::string> doc) {
+      return [doc](std::string_view path) {
+        const auto it = doc.find(std::string(path));
+        return it == doc.end() ? std::string() : it->second;
+      };
+    };
+    // Pretraining runs Megatron-LM, whose kernels are fused; full fine-tuning Hugging Face's eager code.
+    CHECK(derived_default("framework", reader({{"method", "pretrain"}})) == "megatron");
+    CHECK(derived_default("framework", reader({{"method", "full"}})) == "hf");
+    CHECK(derived_default("techniques.fused_kernels", reader({{"method", "pretrain"}})) == "true");
+    CHECK(derived_default("techniques.fused_kernels", reader({{"method", "full"}})) == "");
+    CHECK(derived_default("techniques.fused_kernels",
+                          reader({{"method", "full"}, {"techniques.fused_loss", "liger"}})) == "true");
+    CHECK(derived_default("techniques.fused_kernels", reader({{"method", "full"}, {"techniques.compile", "true"}})) ==
+          "true");
+    // A reader may give an unset boolean as "false" (the app reads the default scenario's value).
+    CHECK(derived_default("techniques.fused_kernels", reader({{"method", "full"}, {"techniques.compile", "false"}})) ==
+          "");
+    // PEFT's QLoRA preparation under Hugging Face: fp32 casts and full recomputation.
+    CHECK(derived_default("parallel.recompute", reader({{"method", "qlora"}})) == "full");
+    CHECK(derived_default("techniques.kbit_fp32_cast", reader({{"method", "qlora"}, {"framework", "megatron"}})) == "");
+    CHECK_FALSE(derived_default("seq_len", reader({})).has_value());
+    // The same answer as the parser for the documents it accepts.
+    const ScenarioParse p =
+        parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full"})", builtin_catalog());
+    REQUIRE(p.scenario);
+    CHECK_FALSE(p.scenario->techniques.fused_kernels);
   }
 
   TEST_CASE("range errors state the table's range") {

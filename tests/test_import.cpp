@@ -259,6 +259,19 @@ TEST_SUITE("import") {
     CHECK_FALSE(lora["scenario"].contains("parallel"));
   }
 
+  TEST_CASE("axolotl's Liger switches: its SwiGLU kernel off beside the others is an eager activation") {
+    // axolotl's Liger plugin applies liger_rms_norm, liger_rope and liger_glu_activation one by one.
+    const json part = import_text(
+        "base_model: meta-llama/Llama-3.1-8B\nadapter: lora\nliger_rms_norm: true\nliger_glu_activation: false\n");
+    CHECK(part["scenario"]["techniques"]["fused_kernels"] == true);
+    CHECK(part["scenario"]["techniques"]["eager_activation"] == true);
+    CHECK(parses(part).techniques.eager_activation);
+    // Alone it says nothing the scenario can hold: listed as ignored.
+    const json alone = import_text("base_model: meta-llama/Llama-3.1-8B\nadapter: lora\nliger_glu_activation: false\n");
+    CHECK_FALSE(alone["scenario"].contains("techniques"));
+    CHECK(lists(alone["ignored"], "liger_glu_activation"));
+  }
+
   TEST_CASE("DeepSpeed JSON and accelerate YAML: ZeRO stage, offload, GPUs and nodes") {
     const json ds = imported("deepspeed-zero3-offload.json");
     CHECK(ds["format"] == "deepspeed");

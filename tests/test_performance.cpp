@@ -2245,6 +2245,16 @@ TEST_CASE("techniques.eager_activation moves the gated activation's intermediate
       builtin_catalog());
   CHECK_FALSE(hf.scenario.has_value());
   CHECK(hf.error.message.find("applies only when techniques.fused_kernels is true") != std::string::npos);
+  // torch.compile fuses the activation with the rest.
+  const ScenarioParse compiled = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "framework": "hf",
+      "techniques": {"compile": true, "eager_activation": true}})",
+                                                builtin_catalog());
+  CHECK(compiled.error.field == "techniques.eager_activation");
+  // The Megatron-LM command leaves the activation unfused as counted.
+  const Scenario nano = parse((base + R"(, "eager_activation": true}})").c_str());
+  CHECK(launch_artifacts(nano, eager, cal).megatron_args.find("--no-bias-swiglu-fusion\n") != std::string::npos);
+  CHECK(launch_artifacts(parse((base + "}}").c_str()), fused, cal).megatron_args.find("--no-bias-swiglu-fusion") ==
+        std::string::npos);
 }
 
 TEST_CASE("freeze-tuning's frozen blocks run their forward collectives only: TP pairs and MoE all-to-alls") {

@@ -591,7 +591,7 @@ constexpr Entry kStrings[] = {
     {S::t_torch_compile, "The loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer instead of the log-softmax and its gradients; LoRA's scale and adds fuse into neighbouring kernels.", "损失函数编译为一个融合内核，只保留 16 位 logits 和一个 fp32 缓冲，而不是 log-softmax 及其梯度；LoRA 的缩放与相加融合进相邻内核。"},
     {S::fused_kernels, "Fused kernels", "融合内核"},
     {S::t_fused_kernels, "The blocks' RMSNorm, rotary embedding and SwiGLU run as fused kernels (Megatron-LM, torch.compile, Liger, Unsloth). Off: eager PyTorch runs each as several ops that read and write the whole tensor, the norm and RoPE in fp32, and SwiGLU keeps one more tensor for backward. Default: on with Megatron-LM, torch.compile or a fused loss.", "各层的 RMSNorm、旋转位置编码和 SwiGLU 以融合内核运行（Megatron-LM、torch.compile、Liger、Unsloth）。关闭：eager PyTorch 把每个拆成多个算子，每个都读写整个张量，归一化和 RoPE 用 fp32，SwiGLU 还要为反向多保存一个张量。默认：Megatron-LM、torch.compile 或融合损失时开启。"},
-    {S::eager_activation, "Eager SwiGLU", "SwiGLU 未融合"},
+    {S::eager_activation, "Eager gated activation", "门控激活未融合"},
     {S::t_eager_activation, "With the other kernels fused, the gated activation act(gate) x up still runs as separate PyTorch ops: they read and write its f-wide intermediates, and its output is kept for backward (nanotron's MLP; Liger with liger_kernel_config {\"swiglu\": false}).", "其他内核已融合，但门控激活 act(gate) x up 仍以单独的 PyTorch 算子运行：读写 f 宽的中间张量，并为反向保留其输出（nanotron 的 MLP；Liger 设置 liger_kernel_config {\"swiglu\": false}）。"},
     {S::range_80, "80 %:", "80% 区间："},
     {S::range_to, "to", "至"},

@@ -201,6 +201,10 @@ std::string doc_condition_value(const AppState& app, std::string_view path) {
   }
   const FieldSpec* f = find_field(path);
   if (!f || f->stage == FieldStage::resolved) return "";
+  // Defaults that follow other fields (fused kernels with the framework) as the parser derives them.
+  if (std::optional<std::string> d =
+          derived_default(path, [&app](std::string_view other) { return doc_condition_value(app, other); }))
+    return *d;
   // With a preset, the architecture fields come from the catalog (parallel.ep applies to MoE presets).
   const json* preset = json_at(app.input, "model.preset");
   if (p.rfind("model.", 0) == 0 && preset && preset->is_string())

@@ -350,7 +350,7 @@ const FieldSpec kFields[] = {
     {.path = "techniques.eager_activation", .type = T::boolean, .code = "ea", .label = "eager_activation",
      .help = "t_eager_activation",
      .meaning = DOC("With the other kernels fused, the gated activation act(gate) x up still runs as eager PyTorch ops, which move its f-wide intermediates and keep its output for backward (nanotron's MLP; Liger with liger_kernel_config {\"swiglu\": false})."),
-     .section = "techniques", .applies = "techniques.fused_kernels&model.gated_mlp", .stage = kInput,
+     .section = "techniques", .applies = "techniques.fused_kernels&model.gated_mlp&!techniques.compile", .stage = kInput,
      .ref = REF(techniques.eager_activation)},
 
     // Storage.
@@ -672,6 +672,37 @@ bool field_applies(const FieldSpec& f, const std::function<std::string(std::stri
 
 bool field_applies(const FieldSpec& f, const Scenario& s) {
   return field_applies(f, [&s](std::string_view path) { return condition_value(path, s); });
+}
+
+namespace {
+
+// The index of `name` in a choice's names, else 0 (the enum's first value).
+template <size_t N>
+int name_index(const char* const (&names)[N], const std::string& name) {
+  for (size_t i = 0; i < N; ++i)
+    if (name == names[i]) return static_cast<int>(i);
+  return 0;
+}
+
+}  // namespace
+
+std::optional<std::string> derived_default(std::string_view path,
+                                           const std::function<std::string(std::string_view)>& value_of) {
+  if (path != "framework" && path != "techniques.fused_kernels" && path != "techniques.kbit_fp32_cast" &&
+      path != "parallel.recompute")
+    return std::nullopt;
+  Scenario s;
+  s.method = static_cast<Method>(name_index(kMethodNames, value_of("method")));
+  const std::string framework = path == "framework" ? std::string() : value_of("framework");
+  s.framework = framework.empty() ? default_framework(s.method)
+                                  : static_cast<FrameworkKind>(name_index(kFrameworkNames, framework));
+  const std::string compile = value_of("techniques.compile");  // "", "false" or "0" when off
+  s.techniques.compile = !compile.empty() && compile != "false" && compile != "0";
+  s.techniques.fused_loss = static_cast<FusedLoss>(name_index(kFusedLossNames, value_of("techniques.fused_loss")));
+  apply_framework_defaults(s);
+  std::string v = field_value_json(field(path), s);
+  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+  return v == "false" ? std::string() : v;
 }
 
 std::string field_default_text(const FieldSpec& f) {

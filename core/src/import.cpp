@@ -339,6 +339,7 @@ struct Knobs {
   bool axolotl = false;  // an axolotl YAML: its gradient_checkpointing defaults to false
   bool command = false;  // a command line: no method said means not known
   std::string offload_optimizer, offload_param, offload_optimizer_key, offload_param_key;
+  std::string liger_glu_off_key;  // axolotl's liger_glu_activation: false (SwiGLU left to PyTorch)
 };
 
 // The non-empty words of `text` between any of `separators`. By hand, not with a string stream:
@@ -630,7 +631,10 @@ bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& 
   if (name == "liger_rms_norm" || name == "liger_glu_activation" || name == "liger_rope") {
     bool on = false;
     if (im.boolean(v, key, on) && on) im.set("techniques.fused_kernels", true, key);
-    if (!on && im.ok()) im.ignore(key, "false");
+    if (!on && im.ok() && name == "liger_glu_activation")
+      k.liger_glu_off_key = key;  // settled in finish(): it matters only beside fused kernels
+    else if (!on && im.ok())
+      im.ignore(key, "false");
     return true;
   }
   if (name == "use_unsloth" || name == "cut_cross_entropy") {
@@ -707,6 +711,15 @@ void finish(Importer& im, Knobs& k) {
   if (k.axolotl && im.is("method", "qlora") && !im.has("parallel.recompute"))
     im.set("parallel.recompute", "none", "gradient_checkpointing",
            "absent: axolotl's default is false, which it passes to prepare_model_for_kbit_training");
+  // Liger's SwiGLU kernel off while its RMSNorm or RoPE kernel runs: the activation stays eager.
+  if (!k.liger_glu_off_key.empty()) {
+    const ojson* fused = Importer::at(im.scenario, "techniques.fused_kernels", false);
+    if (fused && *fused == true)
+      im.set("techniques.eager_activation", true, k.liger_glu_off_key,
+             "Liger's other kernels run, its SwiGLU kernel does not");
+    else
+      im.ignore(k.liger_glu_off_key, "false");
+  }
   if (k.micro > 0) im.set("micro_batch", k.micro, k.micro_key);
   if (k.gpus > 0) {
     std::string key = k.gpus_key;

@@ -346,6 +346,8 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   // --mtp-loss-scaling-factor (0.1 by default, the report's first 10T tokens).
   if (s.techniques.mtp_layers > 0) arg("--mtp-num-layers", num(s.techniques.mtp_layers));
   if (m.gated_mlp) arg("--swiglu");
+  // The activation left unfused as the estimate counts it (Megatron-LM fuses bias and SwiGLU by default).
+  if (m.gated_mlp && s.techniques.eager_activation) arg("--no-bias-swiglu-fusion");
   arg("--normalization", m.norm == NormKind::rmsnorm ? "RMSNorm" : "LayerNorm");
   if (m.learned_positions > 0) {
     arg("--position-embedding-type", "learned_absolute");
@@ -473,6 +475,9 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   if (s.techniques.fused_kernels || s.techniques.compile) {
     t += "\n[compile]\nenable = true\n";
     t += std::string("components = ") + (s.techniques.compile ? "[\"model\", \"loss\"]" : "[\"model\"]") + "\n";
+    if (s.techniques.eager_activation)
+      t += "# the estimate counts the gated activation unfused (techniques.eager_activation); compiling the\n"
+           "# blocks fuses it too, so this job runs a little faster than estimated\n";
   }
   t += "\n[checkpoint]\n";
   t += "enable_checkpoint = true\n";
@@ -492,7 +497,8 @@ std::string sharding_argument(const Scenario& s) {
 }
 
 // The Trainer's switches for the loss and kernels the estimate counts: Liger's kernels
-// (use_liger_kernel, transformers 4.45+) and torch.compile (torch_compile). Cut Cross-Entropy and
+// (use_liger_kernel, transformers 4.45+; liger_kernel_config without its SwiGLU kernel, 4.52+) and
+// torch.compile (torch_compile). Cut Cross-Entropy and
 // a fused cross-entropy kernel have no Trainer switch: a comment says what the estimate assumed.
 std::string loss_arguments(const Scenario& s, const std::string& indent) {
   std::string out;

@@ -285,6 +285,24 @@ test('the main inputs as page controls: Tab reaches them, a keyboard edit update
   }
 });
 
+test('a field whose condition rests on a derived default leaves with it: eager activation, pretraining to full fine-tuning', async () => {
+  // Pretraining defaults to Megatron-LM, whose kernels are fused, so techniques.eager_activation
+  // applies; full fine-tuning defaults to Hugging Face, which runs the model's eager code, so it
+  // no longer does: the app drops it and the scenario still parses (the parser would refuse it).
+  const { context, page } = await openApp(browser, server.origin, { path: '/#v=1&m=llama-3.1-8b&me=pretrain&n=8&ea=1' });
+  try {
+    await waitReady(page);
+    assert.equal((await page.evaluate(() => JSON.parse(window.Module.appInput()))).techniques?.eager_activation, true);
+    const form = await page.evaluate(() => JSON.parse(window.Module.appSetField('method', '"full"')));
+    assert.equal(form.error?.field ?? '', '', JSON.stringify(form.error));
+    const input = await page.evaluate(() => JSON.parse(window.Module.appInput()));
+    assert.equal(input.method, 'full');
+    assert.equal(input.techniques?.eager_activation, undefined);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a browser without WebGL2 gets a clear message instead of a blank page', async () => {
   const init = () => {
     const original = HTMLCanvasElement.prototype.getContext;

@@ -7,6 +7,7 @@
 // fills, and the code that uses the value. CONTRIBUTING.md shows a real example.
 #pragma once
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -95,6 +96,12 @@ bool field_applies(const FieldSpec& f, const Scenario& s);
 // The same against any source of values: `value_of(path)` gives a field's value as text ("" when
 // unset, false or 0), e.g. read from an input document that may not parse yet (the app).
 bool field_applies(const FieldSpec& f, const std::function<std::string(std::string_view)>& value_of);
+// For a field left out of a document, the value the parser gives it when its default follows other
+// fields (framework from the method; techniques.fused_kernels, techniques.kbit_fp32_cast and
+// parallel.recompute from the method, framework, compile and fused loss: apply_framework_defaults),
+// as text like `value_of`'s, reading those fields through `value_of`; nullopt for any other field.
+std::optional<std::string> derived_default(std::string_view path,
+                                           const std::function<std::string(std::string_view)>& value_of);
 
 // The field's `applies` condition as prose: "when method is \"lora\" or \"qlora\"", "without
 // model.preset"; "" for a field that always applies.
