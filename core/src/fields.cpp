@@ -674,14 +674,18 @@ bool field_applies(const FieldSpec& f, const Scenario& s) {
   return field_applies(f, [&s](std::string_view path) { return condition_value(path, s); });
 }
 
+int field_choice_index(const FieldSpec& f, std::string_view name) {
+  for (size_t i = 0; i < f.choices.size(); ++i)
+    if (name == f.choices[i]) return static_cast<int>(i);
+  return -1;
+}
+
 namespace {
 
-// The index of `name` in a choice's names, else 0 (the enum's first value).
-template <size_t N>
-int name_index(const char* const (&names)[N], const std::string& name) {
-  for (size_t i = 0; i < N; ++i)
-    if (name == names[i]) return static_cast<int>(i);
-  return 0;
+// The enum value a choice field's name stands for; the enum's first for an unknown name.
+template <typename Enum>
+Enum choice_value(std::string_view path, const std::string& name) {
+  return static_cast<Enum>(std::max(0, field_choice_index(field(path), name)));
 }
 
 }  // namespace
@@ -692,16 +696,14 @@ std::optional<std::string> derived_default(std::string_view path,
       path != "parallel.recompute")
     return std::nullopt;
   Scenario s;
-  s.method = static_cast<Method>(name_index(kMethodNames, value_of("method")));
+  s.method = choice_value<Method>("method", value_of("method"));
   const std::string framework = path == "framework" ? std::string() : value_of("framework");
-  s.framework = framework.empty() ? default_framework(s.method)
-                                  : static_cast<FrameworkKind>(name_index(kFrameworkNames, framework));
+  s.framework = framework.empty() ? default_framework(s.method) : choice_value<FrameworkKind>("framework", framework);
   const std::string compile = value_of("techniques.compile");  // "", "false" or "0" when off
   s.techniques.compile = !compile.empty() && compile != "false" && compile != "0";
-  s.techniques.fused_loss = static_cast<FusedLoss>(name_index(kFusedLossNames, value_of("techniques.fused_loss")));
+  s.techniques.fused_loss = choice_value<FusedLoss>("techniques.fused_loss", value_of("techniques.fused_loss"));
   apply_framework_defaults(s);
-  std::string v = field_value_json(field(path), s);
-  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+  const std::string v = condition_value(path, s);
   return v == "false" ? std::string() : v;
 }
 

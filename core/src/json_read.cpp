@@ -311,12 +311,6 @@ std::string names_text(std::span<const char* const> names) {
   return s;
 }
 
-int choice_index(const FieldSpec& f, const std::string& name) {
-  for (size_t i = 0; i < f.choices.size(); ++i)
-    if (name == f.choices[i]) return static_cast<int>(i);
-  return -1;
-}
-
 bool in_range(const json& v, const FieldSpec& f, bool integral) {
   if (!v.is_number()) return false;
   const double d = v.get<double>();
@@ -353,7 +347,7 @@ bool check_field(Reader& r, const FieldSpec& f, const json& v, const std::string
     case FieldType::id: return v.is_string() || r.fail(shown, "string", {Reader::echo_value(v)});
     case FieldType::choice:
       if (!v.is_string()) return r.fail(shown, "string", {Reader::echo_value(v)});
-      return choice_index(f, v.get<std::string>()) >= 0 ||
+      return field_choice_index(f, v.get<std::string>()) >= 0 ||
              r.fail(shown, "one_of", {names_text(f.choices), Reader::echo_value(v)});
     case FieldType::list:
       if (!v.is_array()) return r.fail(shown, "must be an array of catalog ids");
@@ -376,7 +370,7 @@ void apply_field(const FieldSpec& f, const json& v, Scenario& s) {
   else if (std::string* const* str = std::get_if<std::string*>(&ref))
     **str = v.get<std::string>();
   else if (const EnumRef* e = std::get_if<EnumRef>(&ref))
-    e->set(e->p, choice_index(f, v.get<std::string>()));
+    e->set(e->p, field_choice_index(f, v.get<std::string>()));
 }
 
 bool check_fields(Reader& r, const json& root, FieldScope scope) { return check_object(r, root, "", scope); }

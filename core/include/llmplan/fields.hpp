@@ -85,6 +85,8 @@ const std::vector<std::string>& question_keys();
 
 // "1..1024", or "" for fields without a numeric range.
 std::string field_range_text(const FieldSpec& f);
+// The index of `name` among a choice field's names, or -1.
+int field_choice_index(const FieldSpec& f, std::string_view name);
 // The default as the reference shows it: the default Scenario's value, or default_text.
 std::string field_default_text(const FieldSpec& f);
 // The value of an input or override field in `s` as JSON text ("4096", "\"bf16\"", "true");
