@@ -520,6 +520,8 @@ test('own or rent: the scenario\'s GPU-hours become the workload, in the questio
     assert.ok(Math.abs(tco.question.workload.gpu_hours_per_month - gpuHours / 60) < 1e-6 * gpuHours);
     assert.equal(tco.question.utilisation, undefined);
     assert.ok(Math.abs(tco.answer.own.gpu_hours_per_month - gpuHours / 60) < 1e-6 * gpuHours);
+    // The address bar follows the app's fragment 300 ms after an edit: wait for it, not for a time.
+    await page.waitForFunction(() => /&ww=/.test(location.hash), null, { timeout: 10000 }).catch(() => {});
     assert.match(await page.evaluate(() => location.hash), /&ww=/);
     assert.deepEqual(errors, []);
   } finally {
