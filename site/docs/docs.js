@@ -119,7 +119,7 @@
           el('td', { class: 'num' }, [f.figures]), el('td', { class: 'num' }, [f.excluded]),
           el('td', { class: 'num' }, [counted ? pct(f.median_abs_error) : '–']),
           el('td', { class: 'num' }, [counted ? pct(f.worst_error, true) : '–']),
-          el('td', {}, [f.worst_case]), el('td', { class: 'num ' + (f.beyond_limit ? 'out' : 'in') }, [f.beyond_limit]),
+          el('td', { class: 'case' }, [f.worst_case]), el('td', { class: 'num ' + (f.beyond_limit ? 'out' : 'in') }, [f.beyond_limit]),
           el('td', { class: 'source' }, [f.source || ''])]));
       });
       byId('families').hidden = false;
