@@ -114,6 +114,36 @@ TEST_SUITE("Korthikanti activations") {
     REQUIRE(nanotron.scenario);
     CHECK_FALSE(activation_shape(*nanotron.scenario).fused_gated_activation);
   }
+  TEST_CASE(
+      "PyTorch tensor parallelism keeps the gathered QKV and MLP inputs whole: Llama-2-70B, s=4096, t=8 with SP") {
+    // Megatron (Korthikanti et al. 2022 §4.2.2) keeps each input's sequence shard, 2h / 8 a token,
+    // and gathers it again in backward: 169,869,312 B above. torchtitan's plan all-gathers the
+    // input to Replicate() before wq/wk/wv and before w1/w3, and autograd keeps the whole tensor:
+    // + 2 x 2h x (1 - 1/8) = 2 x 16,384 x 7/8 = 28,672 B a token, x 4096 = 117,440,512 B more.
+    ActivationShape a = shape(8, true, Recompute::none);
+    a.seq_len = 4096;
+    a.flash_attention = true;
+    a.dropout = false;
+    a.gathered_gemm_inputs = true;
+    const ModelArch m = builtin_catalog().find_model("llama-2-70b")->arch;
+    CHECK(activation_bytes_per_layer(m, a) == 169869312.0 + 117440512.0);
+    // Without sequence parallelism the inputs are whole either way (Korthikanti's 10 sbh term).
+    ActivationShape no_sp = shape(8, false, Recompute::none);
+    no_sp.gathered_gemm_inputs = true;
+    CHECK(activation_bytes_per_layer(gpt3(), no_sp) == 578813952.0);
+    // The scenario: torchtitan keeps them gathered under TP with SP, Megatron does not, and
+    // without TP nothing is gathered.
+    auto gathered = [](const char* json) {
+      const ScenarioParse p = parse_scenario(json, builtin_catalog());
+      REQUIRE(p.scenario);
+      return activation_shape(*p.scenario).gathered_gemm_inputs;
+    };
+    CHECK(gathered(R"({"model": {"preset": "llama-2-70b"}, "framework": "torchtitan", "cluster": {"gpus": 8},
+                       "parallel": {"tp": 8, "sequence_parallel": true}})"));
+    CHECK_FALSE(gathered(R"({"model": {"preset": "llama-2-70b"}, "framework": "megatron", "cluster": {"gpus": 8},
+                             "parallel": {"tp": 8, "sequence_parallel": true}})"));
+    CHECK_FALSE(gathered(R"({"model": {"preset": "llama-2-70b"}, "framework": "torchtitan", "cluster": {"gpus": 8}})"));
+  }
   TEST_CASE("torchtitan per-operator checkpointing keeps every other matmul output: Llama 3.1 8B, 2 x 8192 tokens") {
     // torchtitan parallelize_llama.py, selective_ac_option "op": _save_list = {aten.mm, the SDPA kernels,
     // reduce_scatter}, "except every second mm". Matmuls in call order: wq (1, kept), wk (2), wv (3, kept),

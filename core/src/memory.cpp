@@ -109,9 +109,10 @@ ModelStateBytes model_state_bytes(double params, StateBytesPerParam b, int dp, i
 namespace {
 
 struct LayerTensors {
-  double replicated = 0;  // bytes per token held whole on every TP rank unless sequence-parallel
-  double sharded = 0;     // bytes per token split across TP ranks
-  double scores = 0;      // bytes per (token x key position x head): the s x s attention maps
+  double replicated = 0;   // bytes per token held whole on every TP rank unless sequence-parallel
+  double gemm_inputs = 0;  // the part of `replicated` that is the QKV projection's and the MLP's input
+  double sharded = 0;      // bytes per token split across TP ranks
+  double scores = 0;       // bytes per (token x key position x head): the s x s attention maps
 };
 
 LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double norm_in) {
@@ -122,9 +123,10 @@ LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double 
   // bitsandbytes' MatMul4Bit keeps no input either), so frozen, unadapted MLP weights keep none.
   const double mlp_g = a.frozen_mlp ? 0.0 : g;
   LayerTensors t;
-  t.replicated = 2 * norm_in * h                             // inputs of the two norms
-                 + g * h                                     // input of the QKV projection
-                 + mlp_g * h;                                // input of the MLP
+  t.replicated = 2 * norm_in * h  // inputs of the two norms
+                 + g * h          // input of the QKV projection
+                 + mlp_g * h;     // input of the MLP
+  t.gemm_inputs = g * h + mlp_g * h;
   if (a.dropout) t.replicated += 2 * h;                      // 1-byte masks after attention and after the MLP
   t.sharded = e * (m.q_width() + m.k_width() + m.v_width())  // Q, K and V for the attention products
               + g * m.attn_out_width();                      // input of the output projection
@@ -168,7 +170,13 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
     return tokens * (a.residual_bytes > 0 ? a.residual_bytes : a.element_bytes) * m.hidden / rep_div;
   }
   if (a.recompute == Recompute::selective_op) return tokens * op_checkpoint_bytes(m, a, tp, rep_div);
-  double bytes = tokens * (t.replicated / rep_div + t.sharded / tp);
+  // Megatron's column-parallel layers keep their sequence-parallel input shard and all-gather it
+  // again in backward (Korthikanti et al. 2022 §4.2.2; megatron/core/tensor_parallel/layers.py,
+  // LinearWithGradAccumulationAndAsyncCommunication); PyTorch's DTensor plans all-gather the
+  // input before the layers (torchtitan: PrepareModuleInput to Replicate() ahead of wq/wk/wv and
+  // w1/w3), and autograd keeps that whole tensor for the weight gradients.
+  const double gemm_div = a.gathered_gemm_inputs ? 1.0 : rep_div;
+  double bytes = tokens * ((t.replicated - t.gemm_inputs) / rep_div + t.gemm_inputs / gemm_div + t.sharded / tp);
   const bool keep_scores = a.recompute == Recompute::none && !a.flash_attention;
   // With context parallelism a GPU's queries (tokens) still score against every key (seq_len).
   if (keep_scores) bytes += tokens * static_cast<double>(a.seq_len) * m.heads * t.scores / tp;
@@ -200,6 +208,10 @@ double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 // (torchtitan/models/llama/model.py: keys = repeat_kv(xk, self.n_rep)), so PyTorch's ring moves
 // that width; Transformer Engine's ring moves the key/value heads themselves.
 bool cp_runs_pytorch_ring(const Scenario& s) { return s.framework == FrameworkKind::torchtitan; }
+
+bool tp_keeps_gathered_inputs(const Scenario& s) {
+  return s.framework != FrameworkKind::megatron && s.framework != FrameworkKind::deepspeed;
+}
 
 double cp_kv_width(const Scenario& s) {
   const ModelArch& m = s.model;
@@ -474,6 +486,7 @@ ActivationShape activation_shape(const Scenario& s) {
   // each adapter keeps the input its frozen layer would.
   a.frozen_mlp = s.is_peft() && s.lora.targets == LoraTargets::attention;
   a.fused_gated_activation = s.techniques.fused_activation();
+  a.gathered_gemm_inputs = a.sequence_parallel && tp_keeps_gathered_inputs(s);
   return a;
 }
 
@@ -765,7 +778,9 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "layers x in-flight micro-batches x per-layer bytes of micro_batch x seq_len / cp tokens (Korthikanti et al. "
          "2022 Table 2, per tensor; a fused gated activation keeps gate and up only; less the MLP's GEMM "
          "inputs under LoRA on attention only, whose frozen MLP keeps none; context parallelism splits the sequence, "
-         "Liu et al. 2023 'Ring Attention'); "
+         "Liu et al. 2023 'Ring Attention'; with sequence parallelism Megatron keeps the QKV and MLP inputs "
+         "sharded and gathers them again in backward, PyTorch's tensor parallelism (every framework but megatron "
+         "and deepspeed) keeps them gathered, whole); "
          "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's "
          "context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which "
@@ -780,6 +795,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"cp", static_cast<double>(x.cp)},
           {"vp", static_cast<double>(x.vp)},
           {"frozen_mlp", activation_shape(s).frozen_mlp ? 1.0 : 0.0},
+          {"gathered_gemm_inputs", activation_shape(s).gathered_gemm_inputs ? 1.0 : 0.0},
           {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},
           {"eager_activation", s.techniques.eager_activation ? 1.0 : 0.0},
           {"pytorch_ring_bytes", pytorch_ring_bytes(s)},

@@ -68,6 +68,9 @@ struct ActivationShape {
   double residual_bytes = 0;    // the residual stream (a block's input, kept under full recompute); 0: element_bytes
   bool frozen_mlp = false;      // the MLP's weights are frozen and unadapted: autograd keeps none of its GEMM inputs
   bool fused_gated_activation = false;  // a fused SwiGLU/GeGLU kernel (techniques.fused_kernels) keeps only its input
+  // PyTorch's tensor parallelism (DTensor) keeps the all-gathered inputs of its column-parallel
+  // layers whole under sequence parallelism; Megatron keeps them sharded (tp_keeps_gathered_inputs).
+  bool gathered_gemm_inputs = false;
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
 ActivationShape activation_shape(const Scenario& s);
@@ -131,6 +134,10 @@ double element_bytes(Precision p);
 // Whether the ring is PyTorch's context parallelism (torch.distributed.tensor.experimental, run by
 // torchtitan) rather than Transformer Engine's P2P ring (Megatron-Core).
 bool cp_runs_pytorch_ring(const Scenario& s);
+// Whether tensor parallelism with sequence parallelism keeps the all-gathered input of the QKV
+// projection and of the MLP whole for backward: PyTorch's DTensor plans (every framework but
+// Megatron and DeepSpeed's Megatron layers), as opposed to Megatron's sharded copy.
+bool tp_keeps_gathered_inputs(const Scenario& s);
 // The key + value width the ring moves per token, before TP: k + v, or with PyTorch's ring under
 // grouped-query attention (k + v) x heads / kv_heads (torchtitan repeats them before SDPA).
 double cp_kv_width(const Scenario& s);
