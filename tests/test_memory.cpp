@@ -115,11 +115,12 @@ TEST_SUITE("Korthikanti activations") {
     CHECK_FALSE(activation_shape(*nanotron.scenario).fused_gated_activation);
   }
   TEST_CASE(
-      "PyTorch tensor parallelism keeps the gathered QKV and MLP inputs whole: Llama-2-70B, s=4096, t=8 with SP") {
+      "torchtitan's tensor parallelism keeps the gathered QKV and MLP inputs whole: Llama-2-70B, s=4096, t=8, SP") {
     // Megatron (Korthikanti et al. 2022 §4.2.2) keeps each input's sequence shard, 2h / 8 a token,
-    // and gathers it again in backward: 169,869,312 B above. torchtitan's plan all-gathers the
-    // input to Replicate() before wq/wk/wv and before w1/w3, and autograd keeps the whole tensor:
-    // + 2 x 2h x (1 - 1/8) = 2 x 16,384 x 7/8 = 28,672 B a token, x 4096 = 117,440,512 B more.
+    // and gathers it again in backward: 169,869,312 B above. torchtitan's and torchtune's plans
+    // all-gather the input to Replicate() before the QKV projections and before w1/w3, and
+    // autograd keeps the whole tensor: + 2 x 2h x (1 - 1/8) = 2 x 16,384 x 7/8 = 28,672 B a token,
+    // x 4096 = 117,440,512 B more.
     ActivationShape a = shape(8, true, Recompute::none);
     a.seq_len = 4096;
     a.flash_attention = true;
@@ -127,22 +128,42 @@ TEST_SUITE("Korthikanti activations") {
     a.gathered_gemm_inputs = true;
     const ModelArch m = builtin_catalog().find_model("llama-2-70b")->arch;
     CHECK(activation_bytes_per_layer(m, a) == 169869312.0 + 117440512.0);
-    // Without sequence parallelism the inputs are whole either way (Korthikanti's 10 sbh term).
-    ActivationShape no_sp = shape(8, false, Recompute::none);
-    no_sp.gathered_gemm_inputs = true;
-    CHECK(activation_bytes_per_layer(gpt3(), no_sp) == 578813952.0);
-    // The scenario: torchtitan keeps them gathered under TP with SP, Megatron does not, and
-    // without TP nothing is gathered.
-    auto gathered = [](const char* json) {
+    // The scenario: torchtitan and torchtune keep them gathered under TP with SP; Megatron, DeepSpeed's
+    // Megatron layers and Hugging Face (whose TP plans have no sequence parallelism to shard them
+    // with) do not, and without sequence parallelism nothing is sharded to begin with.
+    auto gathered = [](const std::string& framework, bool sp) {
+      const std::string json = R"({"model": {"preset": "llama-2-70b"}, "cluster": {"gpus": 8}, "framework": ")" +
+                               framework + R"(", "parallel": {"tp": 8, "sequence_parallel": )" +
+                               (sp ? "true" : "false") + "}}";
       const ScenarioParse p = parse_scenario(json, builtin_catalog());
       REQUIRE(p.scenario);
       return activation_shape(*p.scenario).gathered_gemm_inputs;
     };
-    CHECK(gathered(R"({"model": {"preset": "llama-2-70b"}, "framework": "torchtitan", "cluster": {"gpus": 8},
-                       "parallel": {"tp": 8, "sequence_parallel": true}})"));
-    CHECK_FALSE(gathered(R"({"model": {"preset": "llama-2-70b"}, "framework": "megatron", "cluster": {"gpus": 8},
-                             "parallel": {"tp": 8, "sequence_parallel": true}})"));
-    CHECK_FALSE(gathered(R"({"model": {"preset": "llama-2-70b"}, "framework": "torchtitan", "cluster": {"gpus": 8}})"));
+    CHECK(gathered("torchtitan", true));
+    CHECK(gathered("torchtune", true));
+    CHECK_FALSE(gathered("torchtitan", false));
+    CHECK_FALSE(gathered("megatron", true));
+    CHECK_FALSE(gathered("deepspeed", true));
+    CHECK_FALSE(gathered("hf", true));
+  }
+  TEST_CASE("with full recompute the gathered inputs live in the recomputed layer: torchtitan's Llama 3.1 70B, TP 8") {
+    // torchtitan's Table 4 layout (FSDP 32 x TP 8, Float8, full activation checkpointing, 16 x 8,192
+    // tokens a micro-batch): the layer being recomputed holds the two gathered inputs whole in FP8,
+    // 131,072 tokens x 2 x 8,192 x 1 B x (1 - 1/8) = 1,879,048,192 B more than Megatron's shards;
+    // the layers' kept inputs (the block input, sequence-sharded) are the same in both.
+    auto activations = [](const std::string& framework) {
+      const std::string json = R"({"model": {"preset": "llama-3.1-70b"}, "method": "pretrain", "precision": "fp8",
+          "seq_len": 8192, "micro_batch": 16, "global_batch": 512, "dropout": false,
+          "cluster": {"accelerator": "h100-sxm5-96gb-500w", "gpus": 256, "gpus_per_node": 8},
+          "parallel": {"tp": 8, "pp": 1, "zero": 3, "recompute": "full", "flash_attention": true,
+                       "sequence_parallel": true},
+          "techniques": {"fp32_norm_inputs": true, "fused_kernels": true}, "framework": ")" +
+                               framework + "\"}";
+      const ScenarioParse p = parse_scenario(json, builtin_catalog());
+      REQUIRE(p.scenario);
+      return estimate_memory(*p.scenario, count_params(p.scenario->model), default_calibration()).per_gpu.activations;
+    };
+    CHECK(activations("torchtitan") - activations("megatron") == doctest::Approx(1879048192.0));
   }
   TEST_CASE("torchtitan per-operator checkpointing keeps every other matmul output: Llama 3.1 8B, 2 x 8192 tokens") {
     // torchtitan parallelize_llama.py, selective_ac_option "op": _save_list = {aten.mm, the SDPA kernels,

@@ -172,9 +172,9 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
   if (a.recompute == Recompute::selective_op) return tokens * op_checkpoint_bytes(m, a, tp, rep_div);
   // Megatron's column-parallel layers keep their sequence-parallel input shard and all-gather it
   // again in backward (Korthikanti et al. 2022 §4.2.2; megatron/core/tensor_parallel/layers.py,
-  // LinearWithGradAccumulationAndAsyncCommunication); PyTorch's DTensor plans all-gather the
-  // input before the layers (torchtitan: PrepareModuleInput to Replicate() ahead of wq/wk/wv and
-  // w1/w3), and autograd keeps that whole tensor for the weight gradients.
+  // LinearWithGradAccumulationAndAsyncCommunication); torchtitan's and torchtune's DTensor plans
+  // all-gather the input before the layers (PrepareModuleInput to Replicate() ahead of the QKV
+  // projections and of w1/w3), and autograd keeps that whole tensor for the weight gradients.
   const double gemm_div = a.gathered_gemm_inputs ? 1.0 : rep_div;
   double bytes = tokens * ((t.replicated - t.gemm_inputs) / rep_div + t.gemm_inputs / gemm_div + t.sharded / tp);
   const bool keep_scores = a.recompute == Recompute::none && !a.flash_attention;
@@ -210,7 +210,7 @@ double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
 bool cp_runs_pytorch_ring(const Scenario& s) { return s.framework == FrameworkKind::torchtitan; }
 
 bool tp_keeps_gathered_inputs(const Scenario& s) {
-  return s.framework != FrameworkKind::megatron && s.framework != FrameworkKind::deepspeed;
+  return s.framework == FrameworkKind::torchtitan || s.framework == FrameworkKind::torchtune;
 }
 
 double cp_kv_width(const Scenario& s) {
@@ -779,8 +779,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "2022 Table 2, per tensor; a fused gated activation keeps gate and up only; less the MLP's GEMM "
          "inputs under LoRA on attention only, whose frozen MLP keeps none; context parallelism splits the sequence, "
          "Liu et al. 2023 'Ring Attention'; with sequence parallelism Megatron keeps the QKV and MLP inputs "
-         "sharded and gathers them again in backward, PyTorch's tensor parallelism (every framework but megatron "
-         "and deepspeed) keeps them gathered, whole); "
+         "sharded and gathers them again in backward, the DTensor plans of torchtitan and torchtune keep them "
+         "gathered, whole); "
          "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's "
          "context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which "

@@ -68,8 +68,8 @@ struct ActivationShape {
   double residual_bytes = 0;    // the residual stream (a block's input, kept under full recompute); 0: element_bytes
   bool frozen_mlp = false;      // the MLP's weights are frozen and unadapted: autograd keeps none of its GEMM inputs
   bool fused_gated_activation = false;  // a fused SwiGLU/GeGLU kernel (techniques.fused_kernels) keeps only its input
-  // PyTorch's tensor parallelism (DTensor) keeps the all-gathered inputs of its column-parallel
-  // layers whole under sequence parallelism; Megatron keeps them sharded (tp_keeps_gathered_inputs).
+  // torchtitan's and torchtune's tensor parallelism (DTensor) keeps the all-gathered inputs of its
+  // column-parallel layers whole under sequence parallelism; Megatron keeps them sharded.
   bool gathered_gemm_inputs = false;
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
@@ -135,8 +135,8 @@ double element_bytes(Precision p);
 // torchtitan) rather than Transformer Engine's P2P ring (Megatron-Core).
 bool cp_runs_pytorch_ring(const Scenario& s);
 // Whether tensor parallelism with sequence parallelism keeps the all-gathered input of the QKV
-// projection and of the MLP whole for backward: PyTorch's DTensor plans (every framework but
-// Megatron and DeepSpeed's Megatron layers), as opposed to Megatron's sharded copy.
+// projection and of the MLP whole for backward: the DTensor plans of torchtitan and torchtune
+// (SequenceParallel norms, PrepareModuleInput to Replicate()), as opposed to Megatron's sharded copy.
 bool tp_keeps_gathered_inputs(const Scenario& s);
 // The key + value width the ring moves per token, before TP: k + v, or with PyTorch's ring under
 // grouped-query attention (k + v) x heads / kv_heads (torchtitan repeats them before SDPA).
