@@ -483,6 +483,16 @@ test('the documentation pages render the core\'s validation table, catalog and l
     assert.ok(await page.locator('#families tr[data-family="all holdout"]').count() > 0);
     assert.equal(await page.locator('#summary-lines li').count(), validation.targets.length + validation.invalid.length);
     writeFileSync(join(artifactsDir, 'docs-validation.png'), await page.screenshot());
+    // In a laptop-wide window the tables need no sideways scrolling: case ids wrap and the sources
+    // keep a readable width instead of being squeezed into a column a word wide.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const id of ['families', 'fits', 'cases']) {
+      const [width, room] = await page.evaluate((id) => {
+        const table = document.getElementById(id);
+        return [table.scrollWidth, table.parentElement.clientWidth];
+      }, id);
+      assert.ok(width <= room + 1, `#${id} is ${width} px wide in ${room} px`);
+    }
 
     await page.goto(server.origin + '/docs/catalog.html');
     await page.waitForFunction(() => window.llmplanReady === true, null, { timeout: 20000 });
