@@ -69,15 +69,21 @@ TEST_SUITE("Korthikanti activations") {
     CHECK(activation_bytes_per_layer(gpt3(), shape(1, false, Recompute::full)) == 50331648.0);
     CHECK(activation_bytes_per_layer(gpt3(), shape(8, true, Recompute::full)) == 6291456.0);
   }
-  TEST_CASE("GQA, gated MLP, FlashAttention, no dropout: Llama-2-70B, s=4096, t=8 with SP") {
-    // replicated per token 2·2h + 2h + 2h = 8h = 65,536 B, /8 = 8,192
-    // sharded per token 2q + 2·2kv + 2q + 4·2f = 16,384 + 4,096 + 16,384 + 229,376 = 266,240 B, /8 = 33,280
-    // (8,192 + 33,280) · 4096 tokens = 169,869,312 B
+  // Llama-2-70B's layer at s = 4096 on TP 8 with SP, FlashAttention and no dropout.
+  ModelArch llama70b() { return builtin_catalog().find_model("llama-2-70b")->arch; }
+  ActivationShape llama70b_tp8_sp() {
     ActivationShape a = shape(8, true, Recompute::none);
     a.seq_len = 4096;
     a.flash_attention = true;
     a.dropout = false;
-    CHECK(activation_bytes_per_layer(builtin_catalog().find_model("llama-2-70b")->arch, a) == 169869312.0);
+    return a;
+  }
+
+  TEST_CASE("GQA, gated MLP, FlashAttention, no dropout: Llama-2-70B, s=4096, t=8 with SP") {
+    // replicated per token 2·2h + 2h + 2h = 8h = 65,536 B, /8 = 8,192
+    // sharded per token 2q + 2·2kv + 2q + 4·2f = 16,384 + 4,096 + 16,384 + 229,376 = 266,240 B, /8 = 33,280
+    // (8,192 + 33,280) · 4096 tokens = 169,869,312 B
+    CHECK(activation_bytes_per_layer(llama70b(), llama70b_tp8_sp()) == 169869312.0);
   }
   TEST_CASE("a fused gated activation keeps its input, not its output: Llama-2-70B, s=4096, t=8 with SP") {
     // Megatron-Core's SwiGLUFunction (megatron/core/fusions/fused_bias_swiglu.py) and Liger's
@@ -86,13 +92,9 @@ TEST_SUITE("Korthikanti activations") {
     // silu keeps its input and mul both factors: gate, SiLU(gate), up and the product, 4 x 2f.
     // Fused: sharded per token 266,240 - 2 x 28,672 = 208,896 B, /8 = 26,112; + 8,192 replicated
     // = 34,304 B x 4096 tokens = 140,509,184 B (the unfused 169,869,312 B above less 2f x 4096 / 8).
-    ActivationShape a = shape(8, true, Recompute::none);
-    a.seq_len = 4096;
-    a.flash_attention = true;
-    a.dropout = false;
+    ActivationShape a = llama70b_tp8_sp();
     a.fused_gated_activation = true;
-    const ModelArch m = builtin_catalog().find_model("llama-2-70b")->arch;
-    CHECK(activation_bytes_per_layer(m, a) == 140509184.0);
+    CHECK(activation_bytes_per_layer(llama70b(), a) == 140509184.0);
     // A plain GeLU MLP keeps the GeLU input and output either way (GPT-3 175B as above).
     ActivationShape g = shape(8, true, Recompute::none);
     g.fused_gated_activation = true;
@@ -121,13 +123,9 @@ TEST_SUITE("Korthikanti activations") {
     // all-gather the input to Replicate() before the QKV projections and before w1/w3, and
     // autograd keeps the whole tensor: + 2 x 2h x (1 - 1/8) = 2 x 16,384 x 7/8 = 28,672 B a token,
     // x 4096 = 117,440,512 B more.
-    ActivationShape a = shape(8, true, Recompute::none);
-    a.seq_len = 4096;
-    a.flash_attention = true;
-    a.dropout = false;
+    ActivationShape a = llama70b_tp8_sp();
     a.gathered_gemm_inputs = true;
-    const ModelArch m = builtin_catalog().find_model("llama-2-70b")->arch;
-    CHECK(activation_bytes_per_layer(m, a) == 169869312.0 + 117440512.0);
+    CHECK(activation_bytes_per_layer(llama70b(), a) == 169869312.0 + 117440512.0);
     // The scenario: torchtitan and torchtune keep them gathered under TP with SP; Megatron, DeepSpeed's
     // Megatron layers and Hugging Face (whose TP plans have no sequence parallelism to shard them
     // with) do not, and without sequence parallelism nothing is sharded to begin with.
