@@ -50,6 +50,11 @@ void give_context(json& doc, const FieldSpec& f) {
   if (applies.find("method=lora") != std::string::npos) doc["method"] = "lora";
   if (applies.find("method=freeze") != std::string::npos) doc["method"] = "freeze";
   if (applies == "method=qlora") doc["method"] = "qlora";
+  if (applies == "precision=fp8") {  // FP8 weights: FP8 tensor cores and a framework that shards them
+    doc.update({{"precision", "fp8"}, {"framework", "megatron"}});
+    json_set(doc, "cluster.accelerator", "h100-sxm5-80gb");
+    json_set(doc, "parallel.zero", 1);
+  }
   if (applies.rfind("parallel.ep>1", 0) == 0) {
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
     json_set(doc, "parallel.ep", 2);

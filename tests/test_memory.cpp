@@ -772,3 +772,71 @@ TEST_CASE("multi-token prediction: the last stage holds DeepSeek-V3's module, it
   // head's 2-byte inputs, 4 x 7,168 = 28,672 B): 804,352 B x 4,096 tokens = 3,294,625,792 B, twice.
   CHECK(m.per_gpu.logits == doctest::Approx(2.0 * 3294625792.0));
 }
+
+TEST_CASE("fp8_params holds the block linears' weights in FP8: MLPerf's Llama 2 70B LoRA on 8 B200s") {
+  // Llama 2 70B's block linears: Q and O 8192 x 8192 each, K and V 8192 x 1024 each, the SwiGLU MLP
+  // 3 x 8192 x 28672: 150,994,944 + 704,643,072 = 855,638,016 a block, 68,451,041,280 in 80 blocks.
+  // FP8 weights (NeMo's fp8_params, Transformer Engine fp8_model_init) hold 1 B of each instead of 2;
+  // the embedding, the norms and the untied head stay 16-bit. MLPerf Training v4.1's B200 LoRA run
+  // (TP 1, CP 2, FP8 params) completed on 180 GB GPUs; with 16-bit weights the estimate would not fit.
+  const char* text =
+      R"({"model": {"preset": "llama-2-70b"}, "method": "lora", "lora": {"rank": 16, "targets": "attention"},
+      "precision": "fp8", %s "seq_len": 8192, "micro_batch": 1, "global_batch": 8, "framework": "megatron",
+      "cluster": {"accelerator": "b200-sxm-180gb", "gpus": 8}, "parallel": {"cp": 2, "zero": 1, "recompute": "none"}})";
+  char buf[1024];
+  auto run = [&](const char* fp8) {
+    std::snprintf(buf, sizeof buf, text, fp8);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration());
+  };
+  const MemoryResult sixteen = run(""), fp8 = run(R"("fp8_params": true,)");
+  CHECK(sixteen.per_gpu.weights - fp8.per_gpu.weights == doctest::Approx(68451041280.0));
+  CHECK(fp8.per_gpu.activations == doctest::Approx(sixteen.per_gpu.activations));
+  CHECK_FALSE(sixteen.fits);
+  CHECK(fp8.fits);
+}
+
+TEST_CASE("fp8_params under Megatron's distributed optimizer: 1 B a trained block weight, the fp32 master kept") {
+  // Llama 2 7B, full training, TP 1, ZeRO-1 over 8 GPUs: 32 blocks of 4 x 4096^2 + 3 x 4096 x 11008 =
+  // 67,108,864 + 135,266,304 = 202,375,168 block-linear weights, 6,476,005,376 in all: the 16-bit copy
+  // shrinks by 1 B each; gradients and the optimizer's fp32 master and moments do not change.
+  const char* text =
+      R"({"model": {"preset": "llama-2-7b"}, "precision": "fp8", %s "seq_len": 4096, "framework": "megatron",
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": %d}})";
+  char buf[1024];
+  auto run = [&](const char* fp8, int zero) {
+    std::snprintf(buf, sizeof buf, text, fp8, zero);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration());
+  };
+  const MemoryResult sixteen = run("", 1), fp8 = run(R"("fp8_params": true,)", 1);
+  CHECK(sixteen.per_gpu.weights - fp8.per_gpu.weights == doctest::Approx(6476005376.0));
+  CHECK(fp8.per_gpu.gradients == doctest::Approx(sixteen.per_gpu.gradients));
+  CHECK(fp8.per_gpu.optimizer == doctest::Approx(sixteen.per_gpu.optimizer));
+  // ZeRO-3 (Megatron's FSDP): the shards shrink by 1/8 of that, and the two gathered blocks of the
+  // buffer by 1 B a weight: 2 x 202,375,168.
+  const MemoryResult sixteen3 = run("", 3), fp83 = run(R"("fp8_params": true,)", 3);
+  CHECK(sixteen3.per_gpu.weights - fp83.per_gpu.weights == doctest::Approx(6476005376.0 / 8));
+  CHECK(sixteen3.per_gpu.buffers - fp83.per_gpu.buffers == doctest::Approx(2.0 * 202375168.0));
+}
+
+TEST_CASE("fp8_params is refused where no framework keeps FP8 weights, naming the field") {
+  const char* text = R"({"model": {"preset": "llama-2-7b"}, "method": "%s", "precision": "%s", "fp8_params": true,
+      "framework": "%s", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": %d}})";
+  char buf[1024];
+  auto error = [&](const char* method, const char* precision, const char* framework, int zero) {
+    std::snprintf(buf, sizeof buf, text, method, precision, framework, zero);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    return s.scenario ? std::string() : s.error.field + ": " + s.error.message;
+  };
+  CHECK(error("full", "fp8", "megatron", 1).empty());
+  CHECK(error("lora", "fp8", "megatron", 0).empty());  // NeMo's frozen FP8 base needs no sharding
+  CHECK(error("full", "fp8", "torchtitan", 3).empty());
+  CHECK(error("full", "bf16", "megatron", 1).rfind("fp8_params: ", 0) == 0);
+  CHECK(error("full", "fp8", "hf", 1).find("keeps 16-bit weights") != std::string::npos);
+  CHECK(error("qlora", "fp8", "megatron", 1).find("NF4") != std::string::npos);
+  CHECK(error("full", "fp8", "megatron", 0).find("parallel.zero >= 1") != std::string::npos);
+  CHECK(error("full", "fp8", "torchtitan", 0).find("parallel.zero >= 1") != std::string::npos);
+}

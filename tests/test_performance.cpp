@@ -2282,3 +2282,30 @@ TEST_CASE("freeze-tuning's frozen blocks run their forward collectives only: TP 
   REQUIRE(all > 0);
   CHECK(estimate(parse(frozen), default_calibration()).time.comm.ep_bytes == doctest::Approx(all * 5.0 / 8.0));
 }
+
+TEST_CASE("fp8_params gathers FP8 weights: the distributed optimizer's all-gather and the launch flags") {
+  // Llama 2 7B, full training on 8 H100s, ZeRO-1 (Megatron-LM's distributed optimizer): its
+  // all-gather moves every GPU's 16-bit weights, ring (d - 1) / d; with --fp8-param-gather the
+  // 6,476,005,376 block-linear weights (32 x (4 x 4096^2 + 3 x 4096 x 11008)) move 1 B instead of 2:
+  // 7 / 8 x 6,476,005,376 = 5,666,504,704 B fewer. The gradients' reduce-scatter does not change.
+  const char* text = R"({"model": {"preset": "llama-2-7b"}, "precision": "fp8", %s "seq_len": 4096,
+      "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1}})";
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, text, "");
+  const Scenario sixteen = parse(buf);
+  std::snprintf(buf, sizeof buf, text, R"("fp8_params": true,)");
+  const Scenario fp8 = parse(buf);
+  const EstimateResult a = estimate(sixteen, default_calibration()), b = estimate(fp8, default_calibration());
+  CHECK(a.time.comm.dp_bytes - b.time.comm.dp_bytes == doctest::Approx(5666504704.0));
+  // The launch artefacts carry it: Megatron-LM's --fp8-param-gather, torchtitan's float8 all-gather.
+  const LaunchArtifacts l = launch_artifacts(fp8, b, default_calibration());
+  CHECK(l.megatron_args.find("--fp8-param-gather\n") != std::string::npos);
+  CHECK(l.torchtitan_toml.find("[float8]\nenable_fsdp_float8_all_gather = true\n") != std::string::npos);
+  CHECK(launch_artifacts(sixteen, a, default_calibration()).megatron_args.find("--fp8-param-gather") ==
+        std::string::npos);
+  // LoRA launches PEFT, which has no FP8 weights: its script says what the estimate assumed.
+  const Scenario lora = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "lora", "precision": "fp8",
+      "fp8_params": true, "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})");
+  CHECK(launch_artifacts(lora, estimate(lora, default_calibration()), default_calibration())
+            .peft_python.find("# the estimate holds the frozen block linears in FP8") != std::string::npos);
+}

@@ -79,7 +79,7 @@ enum class Lang { en, zh };
   X(t_lora_rank) \
   X(lora_targets) X(t_lora_targets) X(lora_targets_attention) X(lora_targets_all_linear) X(trainable_layers) \
   X(t_trainable) X(t_precision) \
-  X(pure_bf16) X(t_pure_bf16) X(t_optimizer) X(t_seq_len) X(t_micro_batch) X(t_global_batch) X(tokens) X(t_tokens) \
+  X(pure_bf16) X(t_pure_bf16) X(fp8_params) X(t_fp8_params) X(t_optimizer) X(t_seq_len) X(t_micro_batch) X(t_global_batch) X(tokens) X(t_tokens) \
   X(dataset_tokens) X(t_dataset_tokens) X(epochs) X(t_epochs) X(bytes_per_token) X(t_bytes_per_token) X(cluster_mode) \
   X(mode_accel) X(mode_instance) X(t_cluster_mode) X(accelerator) X(t_accelerator) X(t_gpus) X(t_gpus_per_node) \
   X(t_gpu_memory) X(instance) X(t_instance) X(nodes) X(per_node_fmt) X(t_nodes) X(filter) X(offering_fmt) X(offering_price) \

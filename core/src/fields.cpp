@@ -162,6 +162,12 @@ const FieldSpec kFields[] = {
     {.path = "pure_bf16", .type = T::boolean, .code = "pb", .label = "pure_bf16", .help = "t_pure_bf16",
      .meaning = DOC("bf16 weights, gradients and optimizer states with no fp32 master copy (torchtune)."),
      .section = "method", .applies = "precision=bf16", .stage = kInput, .ref = REF(pure_bf16)},
+    {.path = "fp8_params", .type = T::boolean, .code = "f8", .label = "fp8_params", .help = "t_fp8_params",
+     .meaning = DOC("The block linear layers' weights are held and gathered in FP8, 1 byte each instead of 2: "
+                "Transformer Engine's fp8_model_init, as NeMo's fp8_params and Megatron-LM's --fp8-param-gather run "
+                "it, or torchao's float8 all-gather under FSDP2 (torchtitan's enable_fsdp_float8_all_gather). "
+                "Embeddings, norms and the output layer stay 16-bit; trained weights keep their fp32 master."),
+     .section = "method", .applies = "precision=fp8", .stage = kInput, .ref = REF(fp8_params)},
 
     // Data and batch.
     {.path = "seq_len", .type = T::integer, .lo = 1, .hi = 1048576, .code = "s", .unit = "tokens", .label = "seq_len",

@@ -365,6 +365,8 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   arg("--train-iters", num(train_steps(r)));
   if (bf16_weights(s)) arg("--bf16");
   if (s.precision == Precision::fp8) arg("--fp8-format", "hybrid");
+  // FP8 weights gathered by the distributed optimizer (the scenario's zero >= 1, which fp8_params needs).
+  if (s.fp8_params) arg("--fp8-param-gather");
   // Megatron-LM accumulates and reduces bf16 gradients in fp32 unless told otherwise; the estimate
   // keeps them in bf16 unless techniques.fp32_grad_reduce says fp32, and so does the job.
   if (bf16_weights(s) && !s.techniques.fp32_grad_reduce) arg("--grad-reduce-in-bf16");
@@ -426,6 +428,9 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   t += "name = \"MODEL\"     # a torchtitan model (llama3, llama4, deepseek_v3, qwen3) with this architecture\n";
   t += "flavor = \"FLAVOR\"  # its size, e.g. \"8B\"\n";
   if (s.precision == Precision::fp8) t += "converters = [\"float8\"]\n";
+  // torchao's float8 all-gather under FSDP2 (the scenario's fp8_params, which needs zero >= 1).
+  if (s.fp8_params)
+    t += "\n[float8]\nenable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n";
   t += "\n[training]\n";
   // With PP, the local batch is split into micro-batches of pipeline_parallel_microbatch_size.
   const int local = x.pp > 1 ? s.micro_batch * r.grad_accum : s.micro_batch;
@@ -507,6 +512,10 @@ std::string loss_arguments(const Scenario& s, const std::string& indent) {
   if (s.techniques.fused_loss == FusedLoss::liger && s.techniques.eager_activation)
     out += indent + "liger_kernel_config={\"swiglu\": False},\n";
   if (s.techniques.compile) out += indent + "torch_compile=True,\n";
+  if (s.fp8_params)
+    out += indent +
+           "# the estimate holds the frozen block linears in FP8 (Transformer Engine's fp8_model_init, as NeMo's\n" +
+           indent + "# fp8_params); PEFT keeps them in 16-bit, 1 byte more per weight\n";
   if (s.techniques.fused_loss == FusedLoss::cce)
     out +=
         indent + "# the estimate assumes Cut Cross-Entropy (Unsloth's trainer), which the plain Trainer does not run\n";

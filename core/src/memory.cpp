@@ -351,9 +351,11 @@ double layers_params_per_rank(const ParamCount& p, const ModelArch& m, int first
   return linear_params_per_rank(p, m, first, count, x) + count * p.norms_per_layer;
 }
 
-// The largest block's parameters on one rank (an MoE block when the model has one).
+// The largest block (an MoE block when the model has one) and its parameters on one rank.
+int largest_layer(const ModelArch& m) { return m.moe_layers() > 0 ? m.dense_layers : 0; }
+
 double largest_layer_params_per_rank(const ParamCount& p, const ModelArch& m, const Parallel& x) {
-  return layers_params_per_rank(p, m, m.moe_layers() > 0 ? m.dense_layers : 0, 1, x);
+  return layers_params_per_rank(p, m, largest_layer(m), 1, x);
 }
 
 // The multi-token prediction modules run on the stage with the loss (Megatron-Core builds them in
@@ -429,11 +431,16 @@ double residual_bytes(const Scenario& s) { return kbit_fp32(s) ? 4.0 : element_b
 
 // How a stage's parameters split into frozen (weights only) and trained (weights, grads, states).
 struct StageParams {
-  double frozen = 0;  // at 16-bit (or NF4 for QLoRA's block linears)
+  double frozen = 0;  // at 16-bit (or NF4 for QLoRA's block linears, FP8 with fp8_params)
   double frozen_bytes = 0;
   double trained = 0;
   double trained_expert = 0;  // of `trained`, routed-expert parameters (sharded over DP x CP / EP)
+  double trained_linear = 0;  // of `trained`, block linears' weights (FP8 with fp8_params)
 };
+
+// Bytes of a block linear's weight as the job holds it: 1 with FP8 weights (fp8_params:
+// Transformer Engine's fp8_model_init, torchao's float8 all-gather), else the 16-bit copy's.
+double block_linear_bytes(const Scenario& s, double sixteen_bit) { return s.fp8_params ? 1.0 : sixteen_bit; }
 
 StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad& st) {
   StageParams out;
@@ -441,7 +448,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
   if (s.is_peft()) {
     const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
     const double other = st.params - block_linear;
-    const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : 2.0;
+    const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : block_linear_bytes(s, 2.0);
     out.frozen = st.params;
     out.frozen_bytes = block_linear * linear_bytes + other * (kbit_fp32(s) ? 4.0 : 2.0);
     out.trained = st.layers * lora_params_per_layer(s.model, s.lora) / tp;
@@ -452,14 +459,28 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     const int top_start = std::max(s.model.layers - s.trained_layers(), st.first_layer);
     const double trained_layers = std::max(0.0, st.first_layer + st.layers - top_start);
     out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
+    out.trained_linear = linear_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
     if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
+    const double frozen_layers = st.layers - trained_layers;
+    const double frozen_linear = linear_params_per_rank(p, s.model, st.first_layer, frozen_layers, s.parallel);
     out.frozen = st.params - out.trained;
-    out.frozen_bytes = out.frozen * 2.0;
+    out.frozen_bytes = out.frozen * 2.0 - frozen_linear * (2.0 - block_linear_bytes(s, 2.0));
     return out;
   }
   out.trained = st.params;
+  out.trained_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   return out;
+}
+
+// Model states of a stage's trained parameters; with FP8 weights the block linears' (the routed
+// experts among them) hold 1 B instead of the 16-bit copy, sharded as their states are.
+ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, StateBytesPerParam b) {
+  if (!s.fp8_params) return trained_state_bytes(s, sp.trained, sp.trained_expert, b);
+  const ModelStateBytes other = trained_state_bytes(s, sp.trained - sp.trained_linear, 0.0, b);
+  const ModelStateBytes linear = trained_state_bytes(s, sp.trained_linear, sp.trained_expert,
+                                                     {block_linear_bytes(s, b.weights), b.gradients, b.optimizer});
+  return {other.weights + linear.weights, other.gradients + linear.gradients, other.optimizer + linear.optimizer};
 }
 
 }  // namespace
@@ -599,7 +620,9 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
   if (keeps_gathered_weights(s)) return 0;  // the gathered weights are counted as weights
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
-    const double layer = largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights;
+    const double linear = linear_params_per_rank(p, s.model, largest_layer(s.model), 1, s.parallel);
+    const double layer = largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights -
+                         linear * (b.weights - block_linear_bytes(s, b.weights));
     if (!pytorch_fsdp(s)) return 2.0 * layer;
     // PyTorch FSDP keeps the root unit (the parameters no block holds: embedding, final norm,
     // output head) gathered from its forward until its backward: FSDP1 does not free the root's
@@ -623,7 +646,7 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
 MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st, const Calibration& cal) {
   const StateBytesPerParam b = scenario_state_bytes(s);
   const StageParams sp = stage_params(s, p, st);
-  const ModelStateBytes states = trained_state_bytes(s, sp.trained, sp.trained_expert, b);
+  const ModelStateBytes states = stage_state_bytes(s, sp, b);
   const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? dense_shard_ranks(s) : 1);
   MemoryBreakdown m;
   m.weights = states.weights + frozen;
@@ -642,7 +665,8 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     // avoid per-microbatch all-gathers") holds the stage's gathered 16-bit weights for the whole
     // step, and the gradients accumulate unsharded over the micro-batches (FSDP2 reduces them
     // once, at the last one): the sharded copies stay, as master weights and reduced gradients.
-    m.weights = sp.trained * b.weights + sp.frozen_bytes;
+    m.weights =
+        sp.trained * b.weights - sp.trained_linear * (b.weights - block_linear_bytes(s, b.weights)) + sp.frozen_bytes;
     // FSDP2 accumulates them in the reduce dtype when it is wider (FSDPParam.to_accumulated_grad_if_needed):
     // fp32 with torchtitan.
     m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));
@@ -736,7 +760,7 @@ int largest_micro_batch(const Scenario& original, const ParamCount& p, double ca
 double offload_bytes_per_node(const Scenario& s, const ParamCount& p) {
   const StateBytesPerParam b = scenario_state_bytes(s);
   const StageParams sp = stage_params(s, p, first_stage(s, p));
-  const ModelStateBytes states = trained_state_bytes(s, sp.trained, sp.trained_expert, b);
+  const ModelStateBytes states = stage_state_bytes(s, sp, b);
   double per_gpu = states.optimizer;
   if (s.parallel.zero >= 3) per_gpu += states.weights + sp.frozen_bytes / dense_shard_ranks(s);
   return per_gpu * std::min(s.cluster.gpus, s.cluster.gpus_per_node);

@@ -1257,6 +1257,14 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
           .trained_routed = routed_trained / expert_ranks};
 }
 
+// Bytes a gathered weight moves: with FP8 weights (fp8_params) the block linears' 1 B, Megatron-LM's
+// --fp8-param-gather and torchao's float8 all-gather; the rest, embeddings and norms, at `sixteen_bit`.
+double gathered_weight_bytes(const Scenario& s, const ParamCount& p, const RankParams& r, double sixteen_bit) {
+  if (!s.fp8_params || r.weights <= 0) return sixteen_bit;
+  const double linear_share = std::min(1.0, average_block_linear_params(s, p) / r.weights);
+  return sixteen_bit - linear_share * (sixteen_bit - 1.0);
+}
+
 // FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
 // - each gathered parameter out of the all-gather buffer into its own tensor before the block
 //   runs, reading and writing its 16-bit weights (FSDPParamGroup.wait_for_unshard ->
@@ -1267,7 +1275,7 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
 //   reduction.
 // Source: torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py and _fsdp_collectives.py.
 // FSDP1 gathers straight into the flat parameter whose views the block reads: no copy.
-double fsdp2_copy_bytes(const Scenario& s, const RankParams& r) {
+double fsdp2_copy_bytes(const Scenario& s, const ParamCount& p, const RankParams& r) {
   const Parallel& x = s.parallel;
   const bool fsdp2 = s.framework == FrameworkKind::torchtitan || s.framework == FrameworkKind::torchtune;
   if (!fsdp2 || x.zero < 3 || s.dp() * x.cp <= 1 || x.offload != Offload::none) return 0;
@@ -1275,7 +1283,7 @@ double fsdp2_copy_bytes(const Scenario& s, const RankParams& r) {
   const double e = element_bytes(s.precision);
   // QLoRA gathers its block linears in NF4. Backward gathers only the blocks it runs through: all
   // of them with adapters, the trained top blocks of a freeze-tune.
-  const double w = s.method == Method::qlora ? kNf4BytesPerParam : e;
+  const double w = s.method == Method::qlora ? kNf4BytesPerParam : gathered_weight_bytes(s, p, r, e);
   const double backward_weights = s.is_peft() ? r.weights : std::min(r.weights, r.trained);
   const double gathered = once ? r.weights : s.grad_accum() * (r.weights + backward_weights);
   const double reduce = grad_reduce_bytes(s);
@@ -1302,7 +1310,7 @@ double deepspeed_accumulation_bytes(const Scenario& s, const RankParams& r) {
 // Time the framework spends copying weights and gradients on the compute stream, at HBM bandwidth.
 double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResult& mem, const Calibration& cal) {
   const RankParams r = rank_params(s, p, mem);
-  return hbm_s(s, cal, fsdp2_copy_bytes(s, r) + deepspeed_accumulation_bytes(s, r));
+  return hbm_s(s, cal, fsdp2_copy_bytes(s, p, r) + deepspeed_accumulation_bytes(s, r));
 }
 
 // QLoRA keeps the block linears in NF4 and dequantises each to a copy in the compute dtype before
@@ -1696,8 +1704,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.expert_tp() * x.ep) : dp_group;
     const double expert_ring = edp > 1 ? 2.0 * (edp - 1) / edp : 0.0;
     if (x.zero >= 3) {
-      const double frozen_per_gpu =
-          s.is_peft() ? p.total / (x.tp * x.pp) * 2.0 : 0.0;  // frozen weights are gathered too
+      const double frozen_per_gpu =  // frozen weights are gathered too
+          s.is_peft() ? p.total / (x.tp * x.pp) * gathered_weight_bytes(s, p, r, 2.0) : 0.0;
       // All-gather of the 16-bit weights forward and again backward, reduce-scatter of the gradients:
       // (w + w + g) / 2 in all-reduce terms (1.5x the 16-bit DP volume, ZeRO paper §7), per
       // micro-batch. With pipeline stages the gathered weights stay for the whole step and the
@@ -1705,7 +1713,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const bool once = keeps_gathered_weights(s);
       const double gathers = once ? 1.0 : 2.0;
       const double rounds = once ? 1.0 : m;
-      const double element = element_bytes(s.precision);
+      const double element = gathered_weight_bytes(s, p, r, element_bytes(s.precision));
       const double per_mb = (gathers * trained_per_gpu * element + grad_bytes) / 2.0 + frozen_per_gpu;
       const double expert_per_mb = (gathers * expert_per_gpu * element + expert_grad_bytes) / 2.0;
       c.dp_bytes = rounds * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + rounds * expert_ring * expert_per_mb;
@@ -1727,7 +1735,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       } else {
         // A reduce-scatter of the gradients and an all-gather of the 16-bit weights, each half of
         // an all-reduce of its own bytes (gradients in fp32 where the framework reduces so).
-        const double element = element_bytes(s.precision);
+        const double element = gathered_weight_bytes(s, p, r, element_bytes(s.precision));
         d.reduce_s = reduce_all_s / 2.0;
         d.gather_s = (group_allreduce_s(trained_per_gpu * element, dp_group) +
                       group_allreduce_s(expert_per_gpu * element, edp_group)) /

@@ -512,6 +512,25 @@ bool runs_precision(const Cluster& c, Precision p) {
   return p != Precision::bf16 || c.bf16;
 }
 
+// FP8 weights exist where a framework keeps them (fields.cpp, fp8_params): Transformer Engine's
+// fp8_model_init in Megatron-Core and NeMo, whose trained weights Megatron-LM gathers in FP8 only
+// through its distributed optimizer or FSDP (megatron/training/arguments.py: "--fp8-param-gather
+// only supported with distributed optimizer, torch fsdp2, megatron fsdp, or inference mode"), and
+// torchao's float8 all-gather, an FSDP2 feature (torchtitan's enable_fsdp_float8_all_gather).
+namespace {
+bool check_fp8_params(Reader& r, const Scenario& s) {
+  if (s.precision != Precision::fp8) return r.fail("fp8_params", "fp8_params_precision", {to_string(s.precision)});
+  if (s.method == Method::qlora) return r.fail("fp8_params", "fp8_params_qlora", {});
+  const bool megatron = s.framework == FrameworkKind::megatron, torchtitan = s.framework == FrameworkKind::torchtitan;
+  if (!megatron && !torchtitan) return r.fail("fp8_params", "fp8_params_framework", {to_string(s.framework)});
+  const bool sharded = s.parallel.zero >= 1;
+  if (torchtitan && !sharded) return r.fail("fp8_params", "fp8_params_sharding", {to_string(s.framework)});
+  if (megatron && !sharded && !s.is_peft())
+    return r.fail("fp8_params", "fp8_params_sharding", {to_string(s.framework)});
+  return true;
+}
+}  // namespace
+
 InputError validate_scenario(const Scenario& s) {
   InputError err;
   Reader r(err);
@@ -546,6 +565,8 @@ InputError validate_scenario(const Scenario& s) {
            {c.accelerator, c.bf16 ? "\"bf16\"" : "\"fp16\""});
   else if (s.pure_bf16 && s.precision != Precision::bf16)
     r.fail("pure_bf16", "pure_bf16_precision", {to_string(s.precision)});
+  else if (s.fp8_params && !check_fp8_params(r, s))
+    return err;  // the message names fp8_params
   else if (x.offload != Offload::none && x.zero < 1)
     r.fail("parallel.offload", "offload_needs_zero", {});
   else if (s.method == Method::freeze && s.trainable_layers > m.layers)

@@ -262,11 +262,12 @@ struct Scenario {
   bool framework_given = false, fused_kernels_given = false, kbit_fp32_cast_given = false, recompute_given = false;
   Precision precision = Precision::bf16;
   Optimizer optimizer = Optimizer::adamw;
-  bool pure_bf16 = false;  // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
-  int seq_len = 4096;      // tokens per sequence s
-  int micro_batch = 1;     // sequences per micro-batch per GPU b
-  int global_batch = 0;    // sequences per optimizer step; 0 means micro_batch x dp
-  double tokens = 0;       // training tokens; 0 means dataset_tokens x epochs (or none)
+  bool pure_bf16 = false;   // bf16 weights, grads and optimizer states, no fp32 master (torchtune)
+  bool fp8_params = false;  // block linears' weights held and gathered in FP8 (Transformer Engine, torchao)
+  int seq_len = 4096;       // tokens per sequence s
+  int micro_batch = 1;      // sequences per micro-batch per GPU b
+  int global_batch = 0;     // sequences per optimizer step; 0 means micro_batch x dp
+  double tokens = 0;        // training tokens; 0 means dataset_tokens x epochs (or none)
   double epochs = 1;
   bool dropout = false;  // dropout layers keep 1-byte masks (GPT-3 style); off for Llama/Qwen
   Cluster cluster;

@@ -87,6 +87,14 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
      "\"bf16\" needs BF16 tensor cores, which {0} does not have (the catalog lists its unsupported precisions); use "
      "\"fp16\" (mixed precision with loss scaling)"},
     {"pure_bf16_precision", "applies only to precision \"bf16\"; got precision \"{0}\""},
+    {"fp8_params_precision", "applies only to precision \"fp8\"; got precision \"{0}\""},
+    {"fp8_params_qlora", "does not apply to method \"qlora\", whose frozen weights are NF4; use method \"lora\""},
+    {"fp8_params_framework",
+     "needs framework \"megatron\" (Transformer Engine's FP8 weights) or \"torchtitan\" (torchao's float8 "
+     "all-gather); framework \"{0}\" keeps 16-bit weights"},
+    {"fp8_params_sharding",
+     "needs parallel.zero >= 1 with framework \"{0}\": Megatron-LM keeps trained FP8 weights only with its "
+     "distributed optimizer or FSDP, torchao gathers FP8 only under FSDP2; got zero 0"},
     {"offload_needs_zero", "needs parallel.zero >= 1 (ZeRO-Offload moves the sharded optimizer states); got zero 0"},
     {"trainable_layers", "must be at most the model's layers ({0}); got {1}"},
     {"mtp_framework",
