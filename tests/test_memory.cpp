@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <utility>
 
 #include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
@@ -797,29 +798,43 @@ TEST_CASE("fp8_params holds the block linears' weights in FP8: MLPerf's Llama 2 
   CHECK(fp8.fits);
 }
 
-TEST_CASE("fp8_params under Megatron's distributed optimizer: 1 B a trained block weight, the fp32 master kept") {
-  // Llama 2 7B, full training, TP 1, ZeRO-1 over 8 GPUs: 32 blocks of 4 x 4096^2 + 3 x 4096 x 11008 =
-  // 67,108,864 + 135,266,304 = 202,375,168 block-linear weights, 6,476,005,376 in all: the 16-bit copy
-  // shrinks by 1 B each; gradients and the optimizer's fp32 master and moments do not change.
-  const char* text =
-      R"({"model": {"preset": "llama-2-7b"}, "precision": "fp8", %s "seq_len": 4096, "framework": "megatron",
-      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": %d}})";
+TEST_CASE("fp8_params: 1 B a trained block weight on a B200, with Transformer Engine's transpose 2 B on an H100") {
+  // Llama 2 7B, full training on 8 GPUs: 32 blocks of 4 x 4096^2 + 3 x 4096 x 11008 = 67,108,864 +
+  // 135,266,304 = 202,375,168 block-linear weights, 6,476,005,376 in all. Gradients and the optimizer's
+  // fp32 master and moments do not change.
+  const char* text = R"({"model": {"preset": "llama-2-7b"}, "precision": "fp8", %s "seq_len": 4096, "framework": "%s",
+      "cluster": {"accelerator": "%s", "gpus": 8}, "parallel": {"zero": %d}})";
   char buf[1024];
-  auto run = [&](const char* fp8, int zero) {
-    std::snprintf(buf, sizeof buf, text, fp8, zero);
+  auto run = [&](bool fp8, const char* framework, const char* gpu, int zero) {
+    std::snprintf(buf, sizeof buf, text, fp8 ? R"("fp8_params": true,)" : "", framework, gpu, zero);
     const ScenarioParse s = parse_scenario(buf, builtin_catalog());
     REQUIRE_MESSAGE(s.scenario, s.error.message);
     return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration());
   };
-  const MemoryResult sixteen = run("", 1), fp8 = run(R"("fp8_params": true,)", 1);
-  CHECK(sixteen.per_gpu.weights - fp8.per_gpu.weights == doctest::Approx(6476005376.0));
-  CHECK(fp8.per_gpu.gradients == doctest::Approx(sixteen.per_gpu.gradients));
-  CHECK(fp8.per_gpu.optimizer == doctest::Approx(sixteen.per_gpu.optimizer));
-  // ZeRO-3 (Megatron's FSDP): the shards shrink by 1/8 of that, and the two gathered blocks of the
-  // buffer by 1 B a weight: 2 x 202,375,168.
-  const MemoryResult sixteen3 = run("", 3), fp83 = run(R"("fp8_params": true,)", 3);
-  CHECK(sixteen3.per_gpu.weights - fp83.per_gpu.weights == doctest::Approx(6476005376.0 / 8));
-  CHECK(sixteen3.per_gpu.buffers - fp83.per_gpu.buffers == doctest::Approx(2.0 * 202375168.0));
+  auto saved = [&](const char* framework, const char* gpu, int zero) {
+    const MemoryResult a = run(false, framework, gpu, zero), b = run(true, framework, gpu, zero);
+    CHECK(b.per_gpu.gradients == doctest::Approx(a.per_gpu.gradients));
+    CHECK(b.per_gpu.optimizer == doctest::Approx(a.per_gpu.optimizer));
+    return std::pair{a.per_gpu.weights - b.per_gpu.weights, a.per_gpu.buffers - b.per_gpu.buffers};
+  };
+  // B200 (compute capability 10.0) runs FP8 GEMMs in any layout: each held weight is 1 B. Under
+  // Megatron's distributed optimizer (ZeRO-1) every GPU holds all of them; under its FSDP (ZeRO-3)
+  // a shard of 1/8 of them, and the two gathered blocks of the buffer lose 1 B a weight.
+  CHECK(saved("megatron", "b200-sxm-180gb", 1).first == doctest::Approx(6476005376.0));
+  CHECK(saved("megatron", "b200-sxm-180gb", 3).first == doctest::Approx(6476005376.0 / 8));
+  CHECK(saved("megatron", "b200-sxm-180gb", 3).second == doctest::Approx(2.0 * 202375168.0));
+  // H100 (9.0) takes FP8 GEMMs only in the TN layout: Transformer Engine keeps a transposed FP8 copy
+  // beside each weight it holds whole (post_all_gather_processing), 1 + 1 B, no saving; its FSDP's
+  // shards stay 1 B.
+  CHECK(saved("megatron", "h100-sxm5-80gb", 1).first == doctest::Approx(0.0));
+  CHECK(saved("megatron", "h100-sxm5-80gb", 3).first == doctest::Approx(6476005376.0 / 8));
+  CHECK(saved("megatron", "h100-sxm5-80gb", 3).second == doctest::Approx(0.0));
+  // torchao's float8 all-gather (torchtitan) keeps the shards in high precision and casts each at
+  // the gather (fsdp_pre_all_gather): only the gathered blocks are FP8, transposed per GEMM. FSDP2's
+  // peak holds one gathered block beside the root unit (embedding and head, 16-bit): 1 B less a
+  // weight of that block.
+  CHECK(saved("torchtitan", "h100-sxm5-80gb", 3).first == doctest::Approx(0.0));
+  CHECK(saved("torchtitan", "h100-sxm5-80gb", 3).second == doctest::Approx(202375168.0));
 }
 
 TEST_CASE("fp8_params is refused where no framework keeps FP8 weights, naming the field") {
@@ -837,6 +852,10 @@ TEST_CASE("fp8_params is refused where no framework keeps FP8 weights, naming th
   CHECK(error("full", "bf16", "megatron", 1).rfind("fp8_params: ", 0) == 0);
   CHECK(error("full", "fp8", "hf", 1).find("keeps 16-bit weights") != std::string::npos);
   CHECK(error("qlora", "fp8", "megatron", 1).find("NF4") != std::string::npos);
-  CHECK(error("full", "fp8", "megatron", 0).find("parallel.zero >= 1") != std::string::npos);
+  CHECK(error("full", "fp8", "megatron", 3).empty());
+  // Megatron-LM asserts --fp8-param-gather has its distributed optimizer or FSDP: not ZeRO-0 or 2.
+  CHECK(error("full", "fp8", "megatron", 0).find("parallel.zero 1 or 3") != std::string::npos);
+  CHECK(error("full", "fp8", "megatron", 2).find("got zero 2") != std::string::npos);
   CHECK(error("full", "fp8", "torchtitan", 0).find("parallel.zero >= 1") != std::string::npos);
+  CHECK(error("lora", "fp8", "torchtitan", 1).find("full training only") != std::string::npos);
 }

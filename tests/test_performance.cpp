@@ -2304,8 +2304,14 @@ TEST_CASE("fp8_params gathers FP8 weights: the distributed optimizer's all-gathe
   CHECK(launch_artifacts(sixteen, a, default_calibration()).megatron_args.find("--fp8-param-gather") ==
         std::string::npos);
   // LoRA launches PEFT, which has no FP8 weights: its script says what the estimate assumed.
-  const Scenario lora = parse(R"({"model": {"preset": "llama-2-7b"}, "method": "lora", "precision": "fp8",
-      "fp8_params": true, "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}})");
-  CHECK(launch_artifacts(lora, estimate(lora, default_calibration()), default_calibration())
+  const char* lora_text = R"({"model": {"preset": "llama-2-7b"}, "method": "lora", "precision": "fp8", %s
+      "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1}})";
+  std::snprintf(buf, sizeof buf, lora_text, R"("fp8_params": true,)");
+  const Scenario lora = parse(buf);
+  const EstimateResult lora_fp8 = estimate(lora, default_calibration());
+  CHECK(launch_artifacts(lora, lora_fp8, default_calibration())
             .peft_python.find("# the estimate holds the frozen block linears in FP8") != std::string::npos);
+  // Its trained weights are the 16-bit adapters: their all-gather does not change.
+  std::snprintf(buf, sizeof buf, lora_text, "");
+  CHECK(lora_fp8.time.comm.dp_bytes == doctest::Approx(estimate(parse(buf), default_calibration()).time.comm.dp_bytes));
 }

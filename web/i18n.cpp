@@ -335,7 +335,7 @@ constexpr Entry kStrings[] = {
     {S::pure_bf16, "Pure bf16 (no fp32 master)", "纯 bf16（无 fp32 主权重）"},
     {S::t_pure_bf16, "bf16 weights, gradients and optimizer states with no fp32 master copy (torchtune).", "权重、梯度和优化器状态都用 bf16，不保留 fp32 主权重（torchtune）。"},
     {S::fp8_params, "FP8 weights", "FP8 权重"},
-    {S::t_fp8_params, "Block linear weights held and gathered in FP8, 1 byte instead of 2 (NeMo fp8_params, Megatron-LM --fp8-param-gather, torchao float8 all-gather). Embeddings, norms and the output layer stay 16-bit; trained weights keep their fp32 master.", "块内线性层的权重以 FP8 保存和聚合，每个 1 字节而非 2 字节（NeMo fp8_params、Megatron-LM --fp8-param-gather、torchao float8 all-gather）。嵌入、归一化和输出层仍为 16 位；训练的权重保留 fp32 主权重。"},
+    {S::t_fp8_params, "Block linear weights in FP8, 1 byte instead of 2. Megatron (NeMo fp8_params, Megatron-LM --fp8-param-gather) holds and gathers them in FP8, with an FP8 transpose of each whole weight on Hopper and Ada GPUs; torchtitan (torchao float8 all-gather) gathers them in FP8 from 16-bit shards. Embeddings, norms and the output layer stay 16-bit; trained weights keep their fp32 master.", "块内线性层的权重用 FP8，每个 1 字节而非 2 字节。Megatron（NeMo fp8_params、Megatron-LM --fp8-param-gather）以 FP8 保存和聚合，在 Hopper 和 Ada GPU 上每个完整权重还另有一份 FP8 转置；torchtitan（torchao float8 all-gather）从 16 位分片以 FP8 聚合。嵌入、归一化和输出层仍为 16 位；训练的权重保留 fp32 主权重。"},
     {S::t_optimizer, "AdamW keeps two fp32 states per trainable parameter (8 bytes); 8-bit Adam 2 bytes; SGD with momentum 4; Adafactor about 4 bytes factored.", "AdamW 每个可训练参数保存两个 fp32 状态（8 字节）；8 位 Adam 2 字节；带动量 SGD 4 字节；Adafactor 约 4 字节（分解存储）。"},
     {S::t_seq_len, "Tokens per training sequence s.", "每条训练序列的词元数 s。"},
     {S::t_micro_batch, "Sequences each GPU processes per forward/backward pass b.", "每张卡每次前向/反向处理的序列数 b。"},
@@ -1221,9 +1221,13 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
     {"fp8_params_framework",
      "需要框架 \"megatron\"（Transformer Engine 的 FP8 权重）或 \"torchtitan\"（torchao 的 float8 all-gather）；"
      "框架 \"{0}\" 的权重是 16 位"},
-    {"fp8_params_sharding",
-     "框架 \"{0}\" 需要 parallel.zero >= 1：Megatron-LM 只在分布式优化器或 FSDP 下保留可训练的 FP8 权重，torchao "
-     "只在 FSDP2 下以 FP8 做 all-gather；当前 zero 为 0"},
+    {"fp8_params_megatron_sharding",
+     "框架 \"megatron\" 需要 parallel.zero 为 1 或 3：Megatron-LM 只通过分布式优化器（zero 1）或 FSDP（zero 3）"
+     "以 FP8 聚合权重；当前 zero 为 {0}"},
+    {"fp8_params_torchtitan_sharding",
+     "框架 \"torchtitan\" 需要 parallel.zero >= 1：torchao 只在 FSDP2 下以 FP8 做 all-gather；当前 zero 为 0"},
+    {"fp8_params_torchtitan_method",
+     "在框架 \"torchtitan\" 下只适用于全量训练（torchtitan 不训练适配器，也不冻结层）；当前方法为 \"{0}\""},
     {"offload_needs_zero", "需要 parallel.zero >= 1（ZeRO-Offload 卸载的是已分片的优化器状态）；当前 zero 为 0"},
     {"trainable_layers", "须不超过模型的层数（{0}）；输入为 {1}"},
     {"mtp_framework",

@@ -362,6 +362,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
                    "pcie_gen",
                    "host_link_gb_per_s",
                    "sm_count",
+                   "compute_capability",
                    "max_gpus_per_node",
                    "tdp_w",
                    "gemm_bf16_efficiency",
@@ -392,6 +393,11 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
     int sms = 0;
     if (!r.integer(o, "sm_count", p, 1, 1024, sms)) return false;
     a.sm_count = sms;
+  }
+  if (o.contains("compute_capability") && !o["compute_capability"].is_null()) {
+    double cc = 0;
+    if (!r.number(o, "compute_capability", p, 1.0, 20.0, cc)) return false;
+    a.compute_capability = cc;
   }
   if (o.contains("max_gpus_per_node") && !o["max_gpus_per_node"].is_null() &&
       !r.integer(o, "max_gpus_per_node", p, 1, 1024, a.max_gpus_per_node))

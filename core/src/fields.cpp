@@ -163,10 +163,12 @@ const FieldSpec kFields[] = {
      .meaning = DOC("bf16 weights, gradients and optimizer states with no fp32 master copy (torchtune)."),
      .section = "method", .applies = "precision=bf16", .stage = kInput, .ref = REF(pure_bf16)},
     {.path = "fp8_params", .type = T::boolean, .code = "f8", .label = "fp8_params", .help = "t_fp8_params",
-     .meaning = DOC("The block linear layers' weights are held and gathered in FP8, 1 byte each instead of 2: "
-                "Transformer Engine's fp8_model_init, as NeMo's fp8_params and Megatron-LM's --fp8-param-gather run "
-                "it, or torchao's float8 all-gather under FSDP2 (torchtitan's enable_fsdp_float8_all_gather). "
-                "Embeddings, norms and the output layer stay 16-bit; trained weights keep their fp32 master."),
+     .meaning = DOC("The block linear layers' weights in FP8, 1 byte each instead of 2. Megatron (Transformer "
+                "Engine's fp8_model_init, as NeMo's fp8_params and Megatron-LM's --fp8-param-gather run it) holds and "
+                "gathers them in FP8, plus an FP8 transpose of each whole weight on GPUs whose FP8 GEMMs take one "
+                "layout (compute capability below 10: Hopper, Ada); torchtitan (torchao's float8 all-gather under "
+                "FSDP2) gathers them in FP8 from 16-bit shards. Embeddings, norms and the output layer stay 16-bit; "
+                "trained weights keep their fp32 master."),
      .section = "method", .applies = "precision=fp8", .stage = kInput, .ref = REF(fp8_params)},
 
     // Data and batch.

@@ -438,9 +438,30 @@ struct StageParams {
   double trained_linear = 0;  // of `trained`, block linears' weights (FP8 with fp8_params)
 };
 
-// Bytes of a block linear's weight as the job holds it: 1 with FP8 weights (fp8_params:
-// Transformer Engine's fp8_model_init, torchao's float8 all-gather), else the 16-bit copy's.
-double block_linear_bytes(const Scenario& s, double sixteen_bit) { return s.fp8_params ? 1.0 : sixteen_bit; }
+// Transformer Engine keeps an FP8 transpose beside each FP8 weight it holds whole where cuBLASLt
+// runs FP8 GEMMs only in the TN layout: transformer_engine/pytorch/utils.py,
+// is_non_tn_fp8_gemm_supported (compute capability 10.x-11.x and 13+ take the other layouts);
+// tensor/utils.py post_all_gather_processing builds the transpose after each gather, and without
+// it the next forward does. torchao's float8 weights transpose on the fly, per GEMM.
+bool keeps_fp8_transpose(const Scenario& s) {
+  const double cc = s.cluster.compute_capability;
+  const bool any_layout = (cc >= 10.0 && cc < 12.0) || cc >= 13.0;
+  return s.fp8_params && s.framework == FrameworkKind::megatron && cc > 0 && !any_layout;
+}
+
+// Bytes of a block linear's weight held whole (replicated, or gathered) with FP8 weights
+// (fp8_params): 1 and Transformer Engine's transpose where it keeps one; else the 16-bit copy's.
+double whole_linear_bytes(const Scenario& s, double sixteen_bit) {
+  if (!s.fp8_params) return sixteen_bit;
+  return keeps_fp8_transpose(s) ? 2.0 : 1.0;
+}
+
+// ... and as a rank keeps it: a ZeRO-3 shard is FP8 in Megatron-LM (its FSDP shards the FP8
+// weight), 16-bit under torchao, which casts each shard at the gather (fsdp_pre_all_gather).
+double held_linear_bytes(const Scenario& s, double sixteen_bit) {
+  if (s.parallel.zero < 3) return whole_linear_bytes(s, sixteen_bit);
+  return s.fp8_params && s.framework == FrameworkKind::megatron ? 1.0 : sixteen_bit;
+}
 
 StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad& st) {
   StageParams out;
@@ -448,7 +469,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
   if (s.is_peft()) {
     const double block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
     const double other = st.params - block_linear;
-    const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : block_linear_bytes(s, 2.0);
+    const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : held_linear_bytes(s, 2.0);
     out.frozen = st.params;
     out.frozen_bytes = block_linear * linear_bytes + other * (kbit_fp32(s) ? 4.0 : 2.0);
     out.trained = st.layers * lora_params_per_layer(s.model, s.lora) / tp;
@@ -464,7 +485,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     const double frozen_layers = st.layers - trained_layers;
     const double frozen_linear = linear_params_per_rank(p, s.model, st.first_layer, frozen_layers, s.parallel);
     out.frozen = st.params - out.trained;
-    out.frozen_bytes = out.frozen * 2.0 - frozen_linear * (2.0 - block_linear_bytes(s, 2.0));
+    out.frozen_bytes = out.frozen * 2.0 - frozen_linear * (2.0 - held_linear_bytes(s, 2.0));
     return out;
   }
   out.trained = st.params;
@@ -474,12 +495,12 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
 }
 
 // Model states of a stage's trained parameters; with FP8 weights the block linears' (the routed
-// experts among them) hold 1 B instead of the 16-bit copy, sharded as their states are.
+// experts among them) as held_linear_bytes says, sharded as their states are.
 ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, StateBytesPerParam b) {
   if (!s.fp8_params) return trained_state_bytes(s, sp.trained, sp.trained_expert, b);
   const ModelStateBytes other = trained_state_bytes(s, sp.trained - sp.trained_linear, 0.0, b);
   const ModelStateBytes linear = trained_state_bytes(s, sp.trained_linear, sp.trained_expert,
-                                                     {block_linear_bytes(s, b.weights), b.gradients, b.optimizer});
+                                                     {held_linear_bytes(s, b.weights), b.gradients, b.optimizer});
   return {other.weights + linear.weights, other.gradients + linear.gradients, other.optimizer + linear.optimizer};
 }
 
@@ -487,6 +508,12 @@ ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, Stat
 
 double average_block_linear_params(const Scenario& s, const ParamCount& p) {
   return linear_params_per_rank(p, s.model, 0, s.model.layers, s.parallel) / s.parallel.pp;
+}
+
+double trained_block_linear_params(const Scenario& s, const ParamCount& p) {
+  if (s.is_peft()) return 0;
+  const int trained = s.method == Method::freeze ? s.trained_layers() : s.model.layers;
+  return linear_params_per_rank(p, s.model, s.model.layers - trained, trained, s.parallel) / s.parallel.pp;
 }
 
 ActivationShape activation_shape(const Scenario& s) {
@@ -622,7 +649,7 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
     const double linear = linear_params_per_rank(p, s.model, largest_layer(s.model), 1, s.parallel);
     const double layer = largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights -
-                         linear * (b.weights - block_linear_bytes(s, b.weights));
+                         linear * (b.weights - whole_linear_bytes(s, b.weights));
     if (!pytorch_fsdp(s)) return 2.0 * layer;
     // PyTorch FSDP keeps the root unit (the parameters no block holds: embedding, final norm,
     // output head) gathered from its forward until its backward: FSDP1 does not free the root's
@@ -666,7 +693,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     // step, and the gradients accumulate unsharded over the micro-batches (FSDP2 reduces them
     // once, at the last one): the sharded copies stay, as master weights and reduced gradients.
     m.weights =
-        sp.trained * b.weights - sp.trained_linear * (b.weights - block_linear_bytes(s, b.weights)) + sp.frozen_bytes;
+        sp.trained * b.weights - sp.trained_linear * (b.weights - whole_linear_bytes(s, b.weights)) + sp.frozen_bytes;
     // FSDP2 accumulates them in the reduce dtype when it is wider (FSDPParam.to_accumulated_grad_if_needed):
     // fp32 with torchtitan.
     m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));

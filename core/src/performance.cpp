@@ -1257,12 +1257,26 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
           .trained_routed = routed_trained / expert_ranks};
 }
 
-// Bytes a gathered weight moves: with FP8 weights (fp8_params) the block linears' 1 B, Megatron-LM's
-// --fp8-param-gather and torchao's float8 all-gather; the rest, embeddings and norms, at `sixteen_bit`.
+// Bytes a gathered weight moves, over all the weights of a GPU's share: with FP8 weights
+// (fp8_params) the block linears' 1 B, Megatron-LM's --fp8-param-gather and torchao's float8
+// all-gather; the rest, embeddings and norms, at `sixteen_bit`.
 double gathered_weight_bytes(const Scenario& s, const ParamCount& p, const RankParams& r, double sixteen_bit) {
   if (!s.fp8_params || r.weights <= 0) return sixteen_bit;
   const double linear_share = std::min(1.0, average_block_linear_params(s, p) / r.weights);
   return sixteen_bit - linear_share * (sixteen_bit - 1.0);
+}
+
+// The bytes a data-parallel all-gather moves of one GPU's trained weights, the dense ones and the
+// routed experts (which gather over the expert-data-parallel group): 16-bit, or with FP8 weights
+// 1 B a block linear (every routed expert weight is one). PEFT's adapters stay 16-bit.
+struct TrainedGather {
+  double dense = 0, experts = 0;
+};
+TrainedGather trained_gather_bytes(const Scenario& s, const ParamCount& p, double dense, double experts) {
+  const double e = element_bytes(s.precision);
+  if (!s.fp8_params) return {dense * e, experts * e};
+  const double dense_linear = std::max(0.0, trained_block_linear_params(s, p) - experts);
+  return {dense * e - std::min(dense, dense_linear) * (e - 1.0), experts};
 }
 
 // FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
@@ -1699,6 +1713,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double trained_per_gpu = r.trained - expert_per_gpu;
     const double grad_element = grad_reduce_bytes(s);
     const double grad_bytes = trained_per_gpu * grad_element;
+    const TrainedGather g = trained_gather_bytes(s, p, trained_per_gpu, expert_per_gpu);
     const double expert_grad_bytes = expert_per_gpu * grad_element;
     const int edp = s.expert_dp();
     const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.expert_tp() * x.ep) : dp_group;
@@ -1713,9 +1728,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const bool once = keeps_gathered_weights(s);
       const double gathers = once ? 1.0 : 2.0;
       const double rounds = once ? 1.0 : m;
-      const double element = gathered_weight_bytes(s, p, r, element_bytes(s.precision));
-      const double per_mb = (gathers * trained_per_gpu * element + grad_bytes) / 2.0 + frozen_per_gpu;
-      const double expert_per_mb = (gathers * expert_per_gpu * element + expert_grad_bytes) / 2.0;
+      const double per_mb = (gathers * g.dense + grad_bytes) / 2.0 + frozen_per_gpu;
+      const double expert_per_mb = (gathers * g.experts + expert_grad_bytes) / 2.0;
       c.dp_bytes = rounds * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + rounds * expert_ring * expert_per_mb;
       // FSDP and ZeRO-3 gather and reduce block by block (Zhao et al. 2023, 'PyTorch FSDP', §3.3:
       // one FlatParameter per wrapped block): three collectives per block and micro-batch, each
@@ -1735,15 +1749,12 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       } else {
         // A reduce-scatter of the gradients and an all-gather of the 16-bit weights, each half of
         // an all-reduce of its own bytes (gradients in fp32 where the framework reduces so).
-        const double element = gathered_weight_bytes(s, p, r, element_bytes(s.precision));
         d.reduce_s = reduce_all_s / 2.0;
-        d.gather_s = (group_allreduce_s(trained_per_gpu * element, dp_group) +
-                      group_allreduce_s(expert_per_gpu * element, edp_group)) /
-                     2.0;
+        d.gather_s = (group_allreduce_s(g.dense, dp_group) + group_allreduce_s(g.experts, edp_group)) / 2.0;
         d.reductions = x.zero == 2 && deepspeed_zero(s) ? m : 1;
         const double ring = static_cast<double>(dp_ranks - 1) / dp_ranks;
-        c.dp_bytes = d.reductions * (ring * grad_bytes + expert_ring / 2.0 * expert_grad_bytes) +
-                     ring * trained_per_gpu * element + expert_ring / 2.0 * expert_per_gpu * element;
+        c.dp_bytes = d.reductions * (ring * grad_bytes + expert_ring / 2.0 * expert_grad_bytes) + ring * g.dense +
+                     expert_ring / 2.0 * g.experts;
       }
       c.dp_s = d.reductions * d.reduce_s + d.gather_s;
       c.dp_exposed_s = dp_exposed_s(s, d, compute_per_mb_s, dp_overlap.value);

@@ -132,6 +132,7 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
   c.pcie_gb_per_s = a.host_link_gb_per_s.value_or(a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16);
   c.sm_count = a.sm_count.value_or(0);
+  c.compute_capability = a.compute_capability.value_or(0);
   c.max_gpus_per_node = a.max_gpus_per_node;
 }
 
@@ -523,10 +524,13 @@ bool check_fp8_params(Reader& r, const Scenario& s) {
   if (s.method == Method::qlora) return r.fail("fp8_params", "fp8_params_qlora", {});
   const bool megatron = s.framework == FrameworkKind::megatron, torchtitan = s.framework == FrameworkKind::torchtitan;
   if (!megatron && !torchtitan) return r.fail("fp8_params", "fp8_params_framework", {to_string(s.framework)});
-  const bool sharded = s.parallel.zero >= 1;
-  if (torchtitan && !sharded) return r.fail("fp8_params", "fp8_params_sharding", {to_string(s.framework)});
-  if (megatron && !sharded && !s.is_peft())
-    return r.fail("fp8_params", "fp8_params_sharding", {to_string(s.framework)});
+  const int zero = s.parallel.zero;
+  const bool frozen = s.is_peft() || s.method == Method::freeze;
+  if (torchtitan && frozen) return r.fail("fp8_params", "fp8_params_torchtitan_method", {to_string(s.method)});
+  if (torchtitan && zero < 1) return r.fail("fp8_params", "fp8_params_torchtitan_sharding", {});
+  // A frozen base (NeMo's LoRA) is cast once and needs no gather.
+  if (megatron && !s.is_peft() && zero != 1 && zero != 3)
+    return r.fail("fp8_params", "fp8_params_megatron_sharding", {std::to_string(zero)});
   return true;
 }
 }  // namespace

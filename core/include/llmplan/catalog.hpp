@@ -41,6 +41,10 @@ struct Accelerator : EntryInfo {
   // Streaming multiprocessors the part enables: a communication kernel that holds some of them
   // (DeepEP) slows the computation it overlaps by their share. Null when not published.
   Opt sm_count;
+  // NVIDIA's compute capability (9.0 for Hopper, 10.0 for the B200): which GEMM layouts its FP8
+  // tensor cores take, and so whether Transformer Engine keeps an FP8 transpose of each FP8 weight.
+  // Null when not published (every other vendor's part).
+  Opt compute_capability;
   // The most GPUs one node's scale-up link joins in any system the part is sold in (8 on an HGX
   // board, 72 in an NVL72 rack); 0: not bounded by the catalog (PCIe cards: the chassis decides).
   int max_gpus_per_node = 0;

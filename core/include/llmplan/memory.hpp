@@ -80,6 +80,8 @@ double offloaded_layers(const Scenario& s, double layers);
 // Block-linear parameters of the average pipeline stage on one GPU (TP and EP shares; every
 // data-parallel rank runs them whole): the weights QLoRA keeps in NF4.
 double average_block_linear_params(const Scenario& s, const ParamCount& p);
+// ... of the trained blocks (the top ones of a freeze-tune; none for PEFT, whose adapters train).
+double trained_block_linear_params(const Scenario& s, const ParamCount& p);
 
 enum class Stage { only, first, last, middle };  // which pipeline stage is the most loaded
 

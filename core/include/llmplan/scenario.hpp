@@ -104,6 +104,7 @@ struct Cluster {
   double intra_busbw_gb_per_s = 0;  // measured on this very machine (a trial's nccl-tests); 0: the share above
   double pcie_gb_per_s = 64;        // host link per GPU, one direction (offload traffic): PCIe or NVLink-C2C
   double sm_count = 0;              // streaming multiprocessors a GPU enables; 0 when unpublished
+  double compute_capability = 0;    // NVIDIA's (9.0 Hopper, 10.0 B200); 0 when unpublished
   double node_ram_gb = 0;           // host memory per node; 0 when unknown
   double node_vcpus = 0;            // per node; 0 when unknown
   double node_nvme_tb = 0;          // local NVMe per node; 0 when none or unknown

@@ -92,9 +92,15 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
     {"fp8_params_framework",
      "needs framework \"megatron\" (Transformer Engine's FP8 weights) or \"torchtitan\" (torchao's float8 "
      "all-gather); framework \"{0}\" keeps 16-bit weights"},
-    {"fp8_params_sharding",
-     "needs parallel.zero >= 1 with framework \"{0}\": Megatron-LM keeps trained FP8 weights only with its "
-     "distributed optimizer or FSDP, torchao gathers FP8 only under FSDP2; got zero 0"},
+    {"fp8_params_megatron_sharding",
+     "needs parallel.zero 1 or 3 with framework \"megatron\": Megatron-LM gathers FP8 weights only through its "
+     "distributed optimizer (zero 1) or FSDP (zero 3); got zero {0}"},
+    {"fp8_params_torchtitan_sharding",
+     "needs parallel.zero >= 1 with framework \"torchtitan\": torchao gathers FP8 weights only under FSDP2; got "
+     "zero 0"},
+    {"fp8_params_torchtitan_method",
+     "applies with framework \"torchtitan\" to full training only (torchtitan trains no adapters and freezes no "
+     "layers); got method \"{0}\""},
     {"offload_needs_zero", "needs parallel.zero >= 1 (ZeRO-Offload moves the sharded optimizer states); got zero 0"},
     {"trainable_layers", "must be at most the model's layers ({0}); got {1}"},
     {"mtp_framework",
