@@ -538,8 +538,9 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     CHECK(parse_layout(32, 2).error.field == "parallel.ep");  // ETP = TP: 32 x 2 > 32 ranks
     // With EP 16, ETP 1 keeps each expert whole where ETP 2 halves it. One MoE block's routed
     // experts: 128 x 3 x 4096 x 1536 = 2,415,919,104; a GPU holds 1 / 16 or 1 / 32 of them, so the
-    // first stage's 11 blocks (94 = 11 + 6 x 12 + 11) differ by 11 x 2,415,919,104 / 32 x 2 B =
-    // 1,660,944,384 B of weights.
+    // first stage's 11 blocks (94 = 11 + 6 x 12 + 11) differ by 11 x 2,415,919,104 / 32 x 4 B =
+    // 3,321,888,768 B of weights: the 16-bit copy's 2 B and, in FP8 under Megatron on an H100,
+    // Transformer Engine's cached FP8 copy and its transpose, 2 B more (model 38).
     const ScenarioParse whole = parse_layout(16, 1);
     const ScenarioParse split = parse_layout(16, 2);
     REQUIRE(whole.scenario);
@@ -550,7 +551,7 @@ TEST_SUITE("context, expert and virtual pipeline parallelism") {
     const MemoryResult b = estimate_memory(*split.scenario, p, default_calibration());
     REQUIRE(a.stage == Stage::first);
     REQUIRE(b.stage == Stage::first);
-    CHECK(a.per_gpu.weights - b.per_gpu.weights == doctest::Approx(1660944384.0));
+    CHECK(a.per_gpu.weights - b.per_gpu.weights == doctest::Approx(3321888768.0));
     // The expert-data-parallel group: 256 / 8 / (16 x 1) = 2 copies with ETP 1, 1 with ETP 2.
     CHECK(whole.scenario->expert_dp() == 2);
     CHECK(split.scenario->expert_dp() == 1);
@@ -777,9 +778,11 @@ TEST_CASE("multi-token prediction: the last stage holds DeepSeek-V3's module, it
 TEST_CASE("fp8_params holds the block linears' weights in FP8: MLPerf's Llama 2 70B LoRA on 8 B200s") {
   // Llama 2 70B's block linears: Q and O 8192 x 8192 each, K and V 8192 x 1024 each, the SwiGLU MLP
   // 3 x 8192 x 28672: 150,994,944 + 704,643,072 = 855,638,016 a block, 68,451,041,280 in 80 blocks.
-  // FP8 weights (NeMo's fp8_params, Transformer Engine fp8_model_init) hold 1 B of each instead of 2;
-  // the embedding, the norms and the untied head stay 16-bit. MLPerf Training v4.1's B200 LoRA run
-  // (TP 1, CP 2, FP8 params) completed on 180 GB GPUs; with 16-bit weights the estimate would not fit.
+  // FP8 weights (NeMo's fp8_params, Transformer Engine fp8_model_init) hold 1 B of each; 16-bit ones
+  // hold 2 B and Transformer Engine's cached FP8 copy, 1 B more on a B200 (no transpose: any FP8
+  // layout; model 38): 2 B a weight apart. The embedding, the norms and the untied head stay 16-bit.
+  // MLPerf Training v4.1's B200 LoRA run (TP 1, CP 2, FP8 params) completed on 180 GB GPUs; with
+  // 16-bit weights the estimate would not fit.
   const char* text =
       R"({"model": {"preset": "llama-2-70b"}, "method": "lora", "lora": {"rank": 16, "targets": "attention"},
       "precision": "fp8", %s "seq_len": 8192, "micro_batch": 1, "global_batch": 8, "framework": "megatron",
@@ -792,7 +795,7 @@ TEST_CASE("fp8_params holds the block linears' weights in FP8: MLPerf's Llama 2 
     return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration());
   };
   const MemoryResult sixteen = run(""), fp8 = run(R"("fp8_params": true,)");
-  CHECK(sixteen.per_gpu.weights - fp8.per_gpu.weights == doctest::Approx(68451041280.0));
+  CHECK(sixteen.per_gpu.weights - fp8.per_gpu.weights == doctest::Approx(2.0 * 68451041280.0));
   CHECK(fp8.per_gpu.activations == doctest::Approx(sixteen.per_gpu.activations));
   CHECK_FALSE(sixteen.fits);
   CHECK(fp8.fits);
@@ -818,15 +821,18 @@ TEST_CASE("fp8_params: 1 B a trained block weight on a B200, with Transformer En
     return std::pair{a.per_gpu.weights - b.per_gpu.weights, a.per_gpu.buffers - b.per_gpu.buffers};
   };
   // B200 (compute capability 10.0) runs FP8 GEMMs in any layout: each held weight is 1 B. Under
-  // Megatron's distributed optimizer (ZeRO-1) every GPU holds all of them; under its FSDP (ZeRO-3)
-  // a shard of 1/8 of them, and the two gathered blocks of the buffer lose 1 B a weight.
-  CHECK(saved("megatron", "b200-sxm-180gb", 1).first == doctest::Approx(6476005376.0));
+  // Megatron's distributed optimizer (ZeRO-1) every GPU holds all of them, where 16-bit weights
+  // hold 2 B and Transformer Engine's cached FP8 copy (model 38): 2 B a weight apart. Under its FSDP
+  // (ZeRO-3, no cache counted) a shard of 1/8 of them, and the two gathered blocks of the buffer
+  // lose 1 B a weight.
+  CHECK(saved("megatron", "b200-sxm-180gb", 1).first == doctest::Approx(2.0 * 6476005376.0));
   CHECK(saved("megatron", "b200-sxm-180gb", 3).first == doctest::Approx(6476005376.0 / 8));
   CHECK(saved("megatron", "b200-sxm-180gb", 3).second == doctest::Approx(2.0 * 202375168.0));
   // H100 (9.0) takes FP8 GEMMs only in the TN layout: Transformer Engine keeps a transposed FP8 copy
-  // beside each weight it holds whole (post_all_gather_processing), 1 + 1 B, no saving; its FSDP's
-  // shards stay 1 B.
-  CHECK(saved("megatron", "h100-sxm5-80gb", 1).first == doctest::Approx(0.0));
+  // beside each weight it holds whole (post_all_gather_processing), 1 + 1 B, where 16-bit weights
+  // hold 2 B and the cached FP8 copy with its transpose 2 B more: 2 B a weight apart. Its FSDP's
+  // shards stay 1 B; its gathered blocks, 1 + 1 B, save nothing.
+  CHECK(saved("megatron", "h100-sxm5-80gb", 1).first == doctest::Approx(2.0 * 6476005376.0));
   CHECK(saved("megatron", "h100-sxm5-80gb", 3).first == doctest::Approx(6476005376.0 / 8));
   CHECK(saved("megatron", "h100-sxm5-80gb", 3).second == doctest::Approx(0.0));
   // torchao's float8 all-gather (torchtitan) keeps the shards in high precision and casts each at
@@ -858,4 +864,28 @@ TEST_CASE("fp8_params is refused where no framework keeps FP8 weights, naming th
   CHECK(error("full", "fp8", "megatron", 2).find("got zero 2") != std::string::npos);
   CHECK(error("full", "fp8", "torchtitan", 0).find("parallel.zero >= 1") != std::string::npos);
   CHECK(error("lora", "fp8", "torchtitan", 1).find("full training only") != std::string::npos);
+}
+
+TEST_CASE("FP8 under Megatron caches each block linear's FP8 copy: 1 B a weight, 2 B with its transpose on Hopper") {
+  // Megatron-Core's TE layers pass is_first_microbatch, so Transformer Engine's Linear keeps the
+  // quantized weight in its FP8 workspaces for the step (and beyond): Llama 2 7B's 6,476,005,376
+  // block-linear weights (32 x (4 x 4096^2 + 3 x 4096 x 11008)) on every GPU under ZeRO-1 (TP 1).
+  // An H100 (compute capability 9.0) also keeps the FP8 transpose, a B200 (10.0) does not need it.
+  // torchao (torchtitan) casts each weight per GEMM and keeps nothing; under ZeRO-3 none is counted.
+  const char* text = R"({"model": {"preset": "llama-2-7b"}, "precision": "%s", "seq_len": 4096, "framework": "%s",
+      "cluster": {"accelerator": "%s", "gpus": 8}, "parallel": {"zero": %d}})";
+  char buf[1024];
+  auto weights = [&](const char* precision, const char* framework, const char* gpu, int zero) {
+    std::snprintf(buf, sizeof buf, text, precision, framework, gpu, zero);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration()).per_gpu.weights;
+  };
+  auto cache = [&](const char* framework, const char* gpu, int zero) {
+    return weights("fp8", framework, gpu, zero) - weights("bf16", framework, gpu, zero);
+  };
+  CHECK(cache("megatron", "h100-sxm5-80gb", 1) == doctest::Approx(2.0 * 6476005376.0));
+  CHECK(cache("megatron", "b200-sxm-180gb", 1) == doctest::Approx(6476005376.0));
+  CHECK(cache("megatron", "h100-sxm5-80gb", 3) == doctest::Approx(0.0));
+  CHECK(cache("torchtitan", "h100-sxm5-80gb", 1) == doctest::Approx(0.0));
 }

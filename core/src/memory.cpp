@@ -436,6 +436,7 @@ struct StageParams {
   double trained = 0;
   double trained_expert = 0;  // of `trained`, routed-expert parameters (sharded over DP x CP / EP)
   double trained_linear = 0;  // of `trained`, block linears' weights (FP8 with fp8_params)
+  double block_linear = 0;    // every block linear's weight of the stage on this rank, frozen or trained
 };
 
 // Transformer Engine keeps an FP8 transpose beside each FP8 weight it holds whole where cuBLASLt
@@ -443,10 +444,14 @@ struct StageParams {
 // is_non_tn_fp8_gemm_supported (compute capability 10.x-11.x and 13+ take the other layouts);
 // tensor/utils.py post_all_gather_processing builds the transpose after each gather, and without
 // it the next forward does. torchao's float8 weights transpose on the fly, per GEMM.
-bool keeps_fp8_transpose(const Scenario& s) {
+bool fp8_gemm_tn_only(const Scenario& s) {
   const double cc = s.cluster.compute_capability;
   const bool any_layout = (cc >= 10.0 && cc < 12.0) || cc >= 13.0;
-  return s.fp8_params && s.framework == FrameworkKind::megatron && cc > 0 && !any_layout;
+  return cc > 0 && !any_layout;
+}
+
+bool keeps_fp8_transpose(const Scenario& s) {
+  return s.fp8_params && s.framework == FrameworkKind::megatron && fp8_gemm_tn_only(s);
 }
 
 // Bytes of a block linear's weight held whole (replicated, or gathered) with FP8 weights
@@ -471,6 +476,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     const double other = st.params - block_linear;
     const double linear_bytes = s.method == Method::qlora ? kNf4BytesPerParam : held_linear_bytes(s, 2.0);
     out.frozen = st.params;
+    out.block_linear = block_linear;
     out.frozen_bytes = block_linear * linear_bytes + other * (kbit_fp32(s) ? 4.0 : 2.0);
     out.trained = st.layers * lora_params_per_layer(s.model, s.lora) / tp;
     return out;
@@ -485,11 +491,13 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     const double frozen_layers = st.layers - trained_layers;
     const double frozen_linear = linear_params_per_rank(p, s.model, st.first_layer, frozen_layers, s.parallel);
     out.frozen = st.params - out.trained;
+    out.block_linear = frozen_linear + out.trained_linear;
     out.frozen_bytes = out.frozen * 2.0 - frozen_linear * (2.0 - held_linear_bytes(s, 2.0));
     return out;
   }
   out.trained = st.params;
   out.trained_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
+  out.block_linear = out.trained_linear;
   if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   return out;
 }
@@ -502,6 +510,20 @@ ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, Stat
   const ModelStateBytes linear = trained_state_bytes(s, sp.trained_linear, sp.trained_expert,
                                                      {held_linear_bytes(s, b.weights), b.gradients, b.optimizer});
   return {other.weights + linear.weights, other.gradients + linear.gradients, other.optimizer + linear.optimizer};
+}
+
+// Transformer Engine keeps each block linear's FP8 copy from a step's first micro-batch to its last
+// when told which is the first (Megatron-Core's TE layers pass is_first_microbatch unless
+// disable_parameter_transpose_cache: megatron/core/extensions/transformer_engine.py; TE's Linear
+// then caches the quantized weight in its FP8 workspaces, cache_name "weight",
+// transformer_engine/pytorch/module/linear.py), and the workspaces outlive the step: 1 B a
+// weight beside the 16-bit copy, and its FP8 transpose where FP8 GEMMs take one layout. FP8
+// weights (fp8_params) are that copy already; Megatron's FSDP (ZeRO-3) gathers a block at a time
+// and its caching is not modelled.
+double fp8_weight_cache_bytes(const Scenario& s, const StageParams& sp) {
+  const bool caches = s.precision == Precision::fp8 && !s.fp8_params && s.framework == FrameworkKind::megatron &&
+                      s.method != Method::qlora && s.parallel.zero < 3;
+  return caches ? sp.block_linear * (fp8_gemm_tn_only(s) ? 2.0 : 1.0) : 0.0;
 }
 
 }  // namespace
@@ -676,7 +698,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   const ModelStateBytes states = stage_state_bytes(s, sp, b);
   const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? dense_shard_ranks(s) : 1);
   MemoryBreakdown m;
-  m.weights = states.weights + frozen;
+  m.weights = states.weights + frozen + fp8_weight_cache_bytes(s, sp);
   // Fusing the optimizer step into backward (torchtune optimizer_in_bwd) frees each gradient
   // right after its update: at most one block's gradients are alive.
   m.gradients = s.techniques.optimizer_in_backward
@@ -813,8 +835,11 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
   const int peak_rank = r.stage == Stage::last ? x.pp - 1 : r.stage == Stage::middle ? 1 : 0;
   ex.add("memory.per_gpu_bytes.weights", m.weights, "B",
          "parameters on this GPU (routed experts / ep) x bytes per weight / (dp x cp) when ZeRO-3, the routed "
-         "experts' / (dp x cp / ep) (ZeRO paper §3; Megatron-Core expert-data-parallel group)",
+         "experts' / (dp x cp / ep) (ZeRO paper §3; Megatron-Core expert-data-parallel group); precision fp8 under "
+         "Megatron without fp8_params below ZeRO-3 adds Transformer Engine's cached FP8 copy of every block linear, "
+         "x fp8_cache_bytes (2 with its transpose where FP8 GEMMs take one layout, compute capability below 10)",
          {{"zero", static_cast<double>(x.zero)},
+          {"fp8_cache_bytes", fp8_weight_cache_bytes(s, StageParams{.block_linear = 1.0})},
           {"dp", static_cast<double>(s.dp())},
           {"cp", static_cast<double>(x.cp)},
           {"ep", static_cast<double>(x.ep)},
