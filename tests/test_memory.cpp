@@ -888,4 +888,32 @@ TEST_CASE("FP8 under Megatron caches each block linear's FP8 copy: 1 B a weight,
   CHECK(cache("megatron", "b200-sxm-180gb", 1) == doctest::Approx(6476005376.0));
   CHECK(cache("megatron", "h100-sxm5-80gb", 3) == doctest::Approx(0.0));
   CHECK(cache("torchtitan", "h100-sxm5-80gb", 1) == doctest::Approx(0.0));
+  // ZeRO-3 with pipeline stages keeps the stage's weights whole (keeps_gathered_weights), and so the
+  // cache: the first of two stages, 16 blocks x 202,375,168 weights x 2 B on an H100.
+  auto whole = [&](const char* precision) {
+    std::snprintf(buf, sizeof buf,
+                  R"({"model": {"preset": "llama-2-7b"}, "precision": "%s", "seq_len": 4096, "global_batch": 8,
+                      "framework": "megatron", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+                      "parallel": {"zero": 3, "pp": 2}})",
+                  precision);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    const MemoryResult m = estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration());
+    CHECK(m.stage == Stage::first);
+    return m.per_gpu.weights;
+  };
+  CHECK(whole("fp8") - whole("bf16") == doctest::Approx(2.0 * 16 * 202375168.0));
+  // A freeze-tune's frozen bottom blocks run no backward, so TE keeps no transpose of theirs: with
+  // the top 4 of 32 blocks trained, 6,476,005,376 x 1 B + 4 x 202,375,168 x 1 B = 7,285,506,048.
+  auto freeze = [&](const char* precision) {
+    std::snprintf(buf, sizeof buf,
+                  R"({"model": {"preset": "llama-2-7b"}, "method": "freeze", "trainable_layers": 4,
+                      "precision": "%s", "seq_len": 4096, "framework": "megatron",
+                      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"zero": 1}})",
+                  precision);
+    const ScenarioParse s = parse_scenario(buf, builtin_catalog());
+    REQUIRE_MESSAGE(s.scenario, s.error.message);
+    return estimate_memory(*s.scenario, count_params(s.scenario->model), default_calibration()).per_gpu.weights;
+  };
+  CHECK(freeze("fp8") - freeze("bf16") == doctest::Approx(7285506048.0));
 }

@@ -2314,4 +2314,15 @@ TEST_CASE("fp8_params gathers FP8 weights: the distributed optimizer's all-gathe
   // Its trained weights are the 16-bit adapters: their all-gather does not change.
   std::snprintf(buf, sizeof buf, lora_text, "");
   CHECK(lora_fp8.time.comm.dp_bytes == doctest::Approx(estimate(parse(buf), default_calibration()).time.comm.dp_bytes));
+  // torchao converts nn.Linear layers, not the routed experts' grouped weights: under torchtitan an
+  // MoE model gathers only its attention and router weights in FP8. Mixtral 8x7B, FSDP over 8 GPUs,
+  // one micro-batch: 32 x (2 x 4096^2 + 2 x 4096 x 1024 + 4096 x 8) = 1,343,225,856 such weights,
+  // gathered forward and backward, 1 B less each: 2 x 7/8 x 1,343,225,856 = 2,350,645,248 B.
+  const char* moe_text = R"({"model": {"preset": "mixtral-8x7b"}, "precision": "fp8", %s "seq_len": 4096,
+      "global_batch": 8, "framework": "torchtitan", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"zero": 3}})";
+  std::snprintf(buf, sizeof buf, moe_text, "");
+  const double moe16 = estimate(parse(buf), default_calibration()).time.comm.dp_bytes;
+  std::snprintf(buf, sizeof buf, moe_text, R"("fp8_params": true,)");
+  CHECK(moe16 - estimate(parse(buf), default_calibration()).time.comm.dp_bytes == doctest::Approx(2350645248.0));
 }

@@ -166,8 +166,9 @@ const FieldSpec kFields[] = {
      .meaning = DOC("The block linear layers' weights in FP8, 1 byte each instead of 2. Megatron (Transformer "
                 "Engine's fp8_model_init, as NeMo's fp8_params and Megatron-LM's --fp8-param-gather run it) holds and "
                 "gathers them in FP8, plus an FP8 transpose of each whole weight on GPUs whose FP8 GEMMs take one "
-                "layout (compute capability below 10: Hopper, Ada); torchtitan (torchao's float8 all-gather under "
-                "FSDP2) gathers them in FP8 from 16-bit shards. Embeddings, norms and the output layer stay 16-bit; "
+                "layout (compute capability below 10.0 or 12.x: Hopper, Ada); torchtitan (torchao's float8 "
+                "all-gather under FSDP2) gathers its nn.Linear weights, not the routed experts', in FP8 from "
+                "16-bit shards. Per-tensor FP8 scaling is assumed (MXFP8 keeps two copies). Embeddings, norms and the output layer stay 16-bit; "
                 "trained weights keep their fp32 master."),
      .section = "method", .applies = "precision=fp8", .stage = kInput, .ref = REF(fp8_params)},
 

@@ -434,9 +434,10 @@ struct StageParams {
   double frozen = 0;  // at 16-bit (or NF4 for QLoRA's block linears, FP8 with fp8_params)
   double frozen_bytes = 0;
   double trained = 0;
-  double trained_expert = 0;  // of `trained`, routed-expert parameters (sharded over DP x CP / EP)
-  double trained_linear = 0;  // of `trained`, block linears' weights (FP8 with fp8_params)
-  double block_linear = 0;    // every block linear's weight of the stage on this rank, frozen or trained
+  double trained_expert = 0;    // of `trained`, routed-expert parameters (sharded over DP x CP / EP)
+  double trained_linear = 0;    // of `trained`, block linears' weights (FP8 with fp8_params)
+  double block_linear = 0;      // every block linear's weight of the stage on this rank, frozen or trained
+  double untouched_linear = 0;  // of `block_linear`, a freeze-tune's frozen bottom blocks', run without autograd
 };
 
 // Transformer Engine keeps an FP8 transpose beside each FP8 weight it holds whole where cuBLASLt
@@ -462,10 +463,20 @@ double whole_linear_bytes(const Scenario& s, double sixteen_bit) {
 }
 
 // ... and as a rank keeps it: a ZeRO-3 shard is FP8 in Megatron-LM (its FSDP shards the FP8
-// weight), 16-bit under torchao, which casts each shard at the gather (fsdp_pre_all_gather).
+// weight), 16-bit under torchao, which casts each shard at the gather (fsdp_pre_all_gather); below
+// ZeRO-3 torchtitan's FSDP2 keeps each gathered weight from forward to backward, in FP8.
 double held_linear_bytes(const Scenario& s, double sixteen_bit) {
   if (s.parallel.zero < 3) return whole_linear_bytes(s, sixteen_bit);
   return s.fp8_params && s.framework == FrameworkKind::megatron ? 1.0 : sixteen_bit;
+}
+
+// The block linears FP8 weights cover: every one under Transformer Engine; under torchao's float8
+// all-gather (torchtitan) the nn.Linear layers it converts, not the routed experts' grouped
+// weights (torchtitan docs/float8.md: Float8Linear), which it gathers in 16-bit.
+double fp8_linear_params_per_rank(const Scenario& s, const ParamCount& p, int first, double count) {
+  const double linear = linear_params_per_rank(p, s.model, first, count, s.parallel);
+  if (s.framework != FrameworkKind::torchtitan) return linear;
+  return linear - routed_params_per_rank(p, s.model, first, count, s.parallel);
 }
 
 StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad& st) {
@@ -486,28 +497,32 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
     const int top_start = std::max(s.model.layers - s.trained_layers(), st.first_layer);
     const double trained_layers = std::max(0.0, st.first_layer + st.layers - top_start);
     out.trained = layers_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
-    out.trained_linear = linear_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
+    out.trained_linear = fp8_linear_params_per_rank(s, p, top_start, trained_layers);
     if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
     const double frozen_layers = st.layers - trained_layers;
     const double frozen_linear = linear_params_per_rank(p, s.model, st.first_layer, frozen_layers, s.parallel);
     out.frozen = st.params - out.trained;
-    out.block_linear = frozen_linear + out.trained_linear;
+    out.block_linear = frozen_linear + linear_params_per_rank(p, s.model, top_start, trained_layers, s.parallel);
+    out.untouched_linear = frozen_linear;
     out.frozen_bytes = out.frozen * 2.0 - frozen_linear * (2.0 - held_linear_bytes(s, 2.0));
     return out;
   }
   out.trained = st.params;
-  out.trained_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
-  out.block_linear = out.trained_linear;
+  out.trained_linear = fp8_linear_params_per_rank(s, p, st.first_layer, st.layers);
+  out.block_linear = linear_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   if (ep > 1) out.trained_expert = routed_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
   return out;
 }
 
-// Model states of a stage's trained parameters; with FP8 weights the block linears' (the routed
-// experts among them) as held_linear_bytes says, sharded as their states are.
+// Model states of a stage's trained parameters; with FP8 weights the block linears' they cover as
+// held_linear_bytes says (the routed experts among them under Transformer Engine), sharded as their
+// states are.
 ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, StateBytesPerParam b) {
   if (!s.fp8_params) return trained_state_bytes(s, sp.trained, sp.trained_expert, b);
-  const ModelStateBytes other = trained_state_bytes(s, sp.trained - sp.trained_linear, 0.0, b);
-  const ModelStateBytes linear = trained_state_bytes(s, sp.trained_linear, sp.trained_expert,
+  const double fp8_experts = s.framework == FrameworkKind::torchtitan ? 0.0 : sp.trained_expert;
+  const ModelStateBytes other =
+      trained_state_bytes(s, sp.trained - sp.trained_linear, sp.trained_expert - fp8_experts, b);
+  const ModelStateBytes linear = trained_state_bytes(s, sp.trained_linear, fp8_experts,
                                                      {held_linear_bytes(s, b.weights), b.gradients, b.optimizer});
   return {other.weights + linear.weights, other.gradients + linear.gradients, other.optimizer + linear.optimizer};
 }
@@ -517,13 +532,17 @@ ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, Stat
 // disable_parameter_transpose_cache: megatron/core/extensions/transformer_engine.py; TE's Linear
 // then caches the quantized weight in its FP8 workspaces, cache_name "weight",
 // transformer_engine/pytorch/module/linear.py), and the workspaces outlive the step: 1 B a
-// weight beside the 16-bit copy, and its FP8 transpose where FP8 GEMMs take one layout. FP8
-// weights (fp8_params) are that copy already; Megatron's FSDP (ZeRO-3) gathers a block at a time
-// and its caching is not modelled.
+// weight beside the 16-bit copy, and its FP8 transpose where FP8 GEMMs take one layout and a
+// backward runs through the layer (TE asks for the column-wise copy only when the input needs a
+// gradient: not in a freeze-tune's frozen bottom blocks). FP8 weights (fp8_params) are that copy
+// already. Under Megatron's FSDP (ZeRO-3) the weights stay whole only with pipeline stages
+// (keeps_gathered_weights); its per-block gathers' caching is not modelled.
 double fp8_weight_cache_bytes(const Scenario& s, const StageParams& sp) {
   const bool caches = s.precision == Precision::fp8 && !s.fp8_params && s.framework == FrameworkKind::megatron &&
-                      s.method != Method::qlora && s.parallel.zero < 3;
-  return caches ? sp.block_linear * (fp8_gemm_tn_only(s) ? 2.0 : 1.0) : 0.0;
+                      s.method != Method::qlora && (s.parallel.zero < 3 || keeps_gathered_weights(s));
+  if (!caches) return 0;
+  const double transposed = fp8_gemm_tn_only(s) ? sp.block_linear - sp.untouched_linear : 0.0;
+  return sp.block_linear + transposed;
 }
 
 }  // namespace
@@ -669,7 +688,7 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
   if (keeps_gathered_weights(s)) return 0;  // the gathered weights are counted as weights
   if (s.parallel.zero >= 3) {
     // FSDP / ZeRO-3 gather one layer's full weights and prefetch the next.
-    const double linear = linear_params_per_rank(p, s.model, largest_layer(s.model), 1, s.parallel);
+    const double linear = fp8_linear_params_per_rank(s, p, largest_layer(s.model), 1);
     const double layer = largest_layer_params_per_rank(p, s.model, s.parallel) * b.weights -
                          linear * (b.weights - whole_linear_bytes(s, b.weights));
     if (!pytorch_fsdp(s)) return 2.0 * layer;
@@ -698,7 +717,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
   const ModelStateBytes states = stage_state_bytes(s, sp, b);
   const double frozen = sp.frozen_bytes / (s.parallel.zero >= 3 ? dense_shard_ranks(s) : 1);
   MemoryBreakdown m;
-  m.weights = states.weights + frozen + fp8_weight_cache_bytes(s, sp);
+  m.weights = states.weights + frozen;
   // Fusing the optimizer step into backward (torchtune optimizer_in_bwd) frees each gradient
   // right after its update: at most one block's gradients are alive.
   m.gradients = s.techniques.optimizer_in_backward
@@ -720,6 +739,7 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     // fp32 with torchtitan.
     m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));
   }
+  m.weights += fp8_weight_cache_bytes(s, sp);  // beside the weights, however they are held
   // CP: the loss of this GPU's tokens. Each multi-token prediction module computes logits and a
   // loss of its own, all alive until the backward starts.
   m.logits = st.has_logits ? (1.0 + p.mtp_layers) * logits_bytes(s) * cp_token_share(s) : 0.0;
@@ -760,6 +780,16 @@ struct Peak {
   MemoryBreakdown mem;
   Stage stage;
 };
+
+StageLoad stage_load(const Scenario& s, const ParamCount& p, Stage stage) {
+  switch (stage) {
+    case Stage::last: return last_stage(s, p);
+    case Stage::middle: return middle_stage(s, p);
+    case Stage::only:
+    case Stage::first: break;
+  }
+  return first_stage(s, p);
+}
 
 Peak peak_stage(const Scenario& s, const ParamCount& p, const Calibration& cal) {
   const MemoryBreakdown first = stage_memory(s, p, first_stage(s, p), cal);
@@ -836,10 +866,13 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
   ex.add("memory.per_gpu_bytes.weights", m.weights, "B",
          "parameters on this GPU (routed experts / ep) x bytes per weight / (dp x cp) when ZeRO-3, the routed "
          "experts' / (dp x cp / ep) (ZeRO paper §3; Megatron-Core expert-data-parallel group); precision fp8 under "
-         "Megatron without fp8_params below ZeRO-3 adds Transformer Engine's cached FP8 copy of every block linear, "
-         "x fp8_cache_bytes (2 with its transpose where FP8 GEMMs take one layout, compute capability below 10)",
+         "Megatron without fp8_params, its weights whole (below ZeRO-3, or with pipeline stages), adds Transformer "
+         "Engine's cached FP8 copy of the stage's block linears: fp8_cache_bytes (1 B each, 1 more for the FP8 "
+         "transpose where FP8 GEMMs take only the TN layout, compute capability below 10.0 or 12.x, and a backward "
+         "runs through the block)",
          {{"zero", static_cast<double>(x.zero)},
-          {"fp8_cache_bytes", fp8_weight_cache_bytes(s, StageParams{.block_linear = 1.0})},
+          {"fp8_cache_bytes", fp8_weight_cache_bytes(s, stage_params(s, p, stage_load(s, p, r.stage)))},
+          {"block_linear_params_this_stage", stage_params(s, p, stage_load(s, p, r.stage)).block_linear},
           {"dp", static_cast<double>(s.dp())},
           {"cp", static_cast<double>(x.cp)},
           {"ep", static_cast<double>(x.ep)},

@@ -1243,6 +1243,7 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
 // share, which reduces over the expert-data-parallel group.
 struct RankParams {
   double weights = 0, trained = 0, trained_routed = 0;
+  double routed = 0;  // of `weights`, the routed experts'
 };
 RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResult& mem) {
   const Parallel& x = s.parallel;
@@ -1254,29 +1255,41 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
   const double dense_trained = std::max(0.0, mem.trainable_params - routed_trained);
   return {.weights = (p.total - routed) / dense_ranks + routed / expert_ranks,
           .trained = dense_trained / dense_ranks + routed_trained / expert_ranks,
-          .trained_routed = routed_trained / expert_ranks};
+          .trained_routed = routed_trained / expert_ranks,
+          .routed = routed / expert_ranks};
 }
 
 // Bytes a gathered weight moves, over all the weights of a GPU's share: with FP8 weights
 // (fp8_params) the block linears' 1 B, Megatron-LM's --fp8-param-gather and torchao's float8
 // all-gather; the rest, embeddings and norms, at `sixteen_bit`.
+// torchao converts the nn.Linear layers, not the routed experts' grouped weights (Float8Linear,
+// torchtitan docs/float8.md): under torchtitan those gather in 16-bit.
+bool fp8_gathers_experts(const Scenario& s) { return s.framework != FrameworkKind::torchtitan; }
+
 double gathered_weight_bytes(const Scenario& s, const ParamCount& p, const RankParams& r, double sixteen_bit) {
   if (!s.fp8_params || r.weights <= 0) return sixteen_bit;
-  const double linear_share = std::min(1.0, average_block_linear_params(s, p) / r.weights);
+  const double fp8 = average_block_linear_params(s, p) - (fp8_gathers_experts(s) ? 0.0 : r.routed);
+  const double linear_share = std::clamp(fp8 / r.weights, 0.0, 1.0);
   return sixteen_bit - linear_share * (sixteen_bit - 1.0);
 }
 
-// The bytes a data-parallel all-gather moves of one GPU's trained weights, the dense ones and the
-// routed experts (which gather over the expert-data-parallel group): 16-bit, or with FP8 weights
-// 1 B a block linear (every routed expert weight is one). PEFT's adapters stay 16-bit.
+// The bytes a data-parallel all-gather moves of one GPU's trained weights, the dense group's and the
+// routed experts' (which gather over the expert-data-parallel group with EP, with the rest without):
+// 16-bit, or with FP8 weights 1 B a block linear they cover (fp8_gathers_experts). PEFT's adapters
+// stay 16-bit.
 struct TrainedGather {
   double dense = 0, experts = 0;
 };
-TrainedGather trained_gather_bytes(const Scenario& s, const ParamCount& p, double dense, double experts) {
+TrainedGather trained_gather_bytes(const Scenario& s, const ParamCount& p, const RankParams& r, double dense,
+                                   double experts) {
   const double e = element_bytes(s.precision);
   if (!s.fp8_params) return {dense * e, experts * e};
-  const double dense_linear = std::max(0.0, trained_block_linear_params(s, p) - experts);
-  return {dense * e - std::min(dense, dense_linear) * (e - 1.0), experts};
+  // The trained block linears other than the routed experts, and the routed ones the dense group holds (no EP).
+  const double non_routed = std::max(0.0, trained_block_linear_params(s, p) - r.trained_routed);
+  const double routed_in_dense = s.parallel.ep > 1 ? 0.0 : r.trained_routed;
+  const bool experts_fp8 = fp8_gathers_experts(s);
+  const double dense_fp8 = non_routed + (experts_fp8 ? routed_in_dense : 0.0);
+  return {dense * e - std::min(dense, dense_fp8) * (e - 1.0), experts * (experts_fp8 ? 1.0 : e)};
 }
 
 // FSDP2 (torchtune, torchtitan) copies on the compute stream, so the block waits for the copies:
@@ -1713,7 +1726,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double trained_per_gpu = r.trained - expert_per_gpu;
     const double grad_element = grad_reduce_bytes(s);
     const double grad_bytes = trained_per_gpu * grad_element;
-    const TrainedGather g = trained_gather_bytes(s, p, trained_per_gpu, expert_per_gpu);
+    const TrainedGather g = trained_gather_bytes(s, p, r, trained_per_gpu, expert_per_gpu);
     const double expert_grad_bytes = expert_per_gpu * grad_element;
     const int edp = s.expert_dp();
     const GroupLink edp_group = x.ep > 1 ? group_link(s, l, edp, x.expert_tp() * x.ep) : dp_group;
