@@ -24,7 +24,7 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.18");
+    CHECK(c.catalog_version == "2026.12.19");
     CHECK(c.as_of == "2026-12-07");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
