@@ -470,12 +470,10 @@ double held_linear_bytes(const Scenario& s, double sixteen_bit) {
   return s.fp8_params && s.framework == FrameworkKind::megatron ? 1.0 : sixteen_bit;
 }
 
-// The block linears FP8 weights cover: every one under Transformer Engine; under torchao's float8
-// all-gather (torchtitan) the nn.Linear layers it converts, not the routed experts' grouped
-// weights (torchtitan docs/float8.md: Float8Linear), which it gathers in 16-bit.
+// The block linears FP8 weights cover (fp8_covers_routed_experts).
 double fp8_linear_params_per_rank(const Scenario& s, const ParamCount& p, int first, double count) {
   const double linear = linear_params_per_rank(p, s.model, first, count, s.parallel);
-  if (s.framework != FrameworkKind::torchtitan) return linear;
+  if (fp8_covers_routed_experts(s)) return linear;
   return linear - routed_params_per_rank(p, s.model, first, count, s.parallel);
 }
 
@@ -519,7 +517,7 @@ StageParams stage_params(const Scenario& s, const ParamCount& p, const StageLoad
 // states are.
 ModelStateBytes stage_state_bytes(const Scenario& s, const StageParams& sp, StateBytesPerParam b) {
   if (!s.fp8_params) return trained_state_bytes(s, sp.trained, sp.trained_expert, b);
-  const double fp8_experts = s.framework == FrameworkKind::torchtitan ? 0.0 : sp.trained_expert;
+  const double fp8_experts = fp8_covers_routed_experts(s) ? sp.trained_expert : 0.0;
   const ModelStateBytes other =
       trained_state_bytes(s, sp.trained - sp.trained_linear, sp.trained_expert - fp8_experts, b);
   const ModelStateBytes linear = trained_state_bytes(s, sp.trained_linear, fp8_experts,
@@ -550,6 +548,11 @@ double fp8_weight_cache_bytes(const Scenario& s, const StageParams& sp) {
 double average_block_linear_params(const Scenario& s, const ParamCount& p) {
   return linear_params_per_rank(p, s.model, 0, s.model.layers, s.parallel) / s.parallel.pp;
 }
+
+// Every block linear under Transformer Engine; under torchao's float8 all-gather (torchtitan) the
+// nn.Linear layers it converts, not the routed experts' grouped weights (torchtitan
+// docs/float8.md: Float8Linear), which it keeps and gathers in 16-bit.
+bool fp8_covers_routed_experts(const Scenario& s) { return s.framework != FrameworkKind::torchtitan; }
 
 double trained_block_linear_params(const Scenario& s, const ParamCount& p) {
   if (s.is_peft()) return 0;
@@ -863,6 +866,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
   const double gpus_per_node = std::min(s.cluster.gpus, s.cluster.gpus_per_node);
   const Parallel& x = s.parallel;
   const int peak_rank = r.stage == Stage::last ? x.pp - 1 : r.stage == Stage::middle ? 1 : 0;
+  const StageParams peak_params = stage_params(s, p, stage_load(s, p, r.stage));
   ex.add("memory.per_gpu_bytes.weights", m.weights, "B",
          "parameters on this GPU (routed experts / ep) x bytes per weight / (dp x cp) when ZeRO-3, the routed "
          "experts' / (dp x cp / ep) (ZeRO paper §3; Megatron-Core expert-data-parallel group); precision fp8 under "
@@ -871,8 +875,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "transpose where FP8 GEMMs take only the TN layout, compute capability below 10.0 or 12.x, and a backward "
          "runs through the block)",
          {{"zero", static_cast<double>(x.zero)},
-          {"fp8_cache_bytes", fp8_weight_cache_bytes(s, stage_params(s, p, stage_load(s, p, r.stage)))},
-          {"block_linear_params_this_stage", stage_params(s, p, stage_load(s, p, r.stage)).block_linear},
+          {"fp8_cache_bytes", fp8_weight_cache_bytes(s, peak_params)},
+          {"block_linear_params_this_stage", peak_params.block_linear},
           {"dp", static_cast<double>(s.dp())},
           {"cp", static_cast<double>(x.cp)},
           {"ep", static_cast<double>(x.ep)},

@@ -1260,22 +1260,18 @@ RankParams rank_params(const Scenario& s, const ParamCount& p, const MemoryResul
 }
 
 // Bytes a gathered weight moves, over all the weights of a GPU's share: with FP8 weights
-// (fp8_params) the block linears' 1 B, Megatron-LM's --fp8-param-gather and torchao's float8
-// all-gather; the rest, embeddings and norms, at `sixteen_bit`.
-// torchao converts the nn.Linear layers, not the routed experts' grouped weights (Float8Linear,
-// torchtitan docs/float8.md): under torchtitan those gather in 16-bit.
-bool fp8_gathers_experts(const Scenario& s) { return s.framework != FrameworkKind::torchtitan; }
-
+// (fp8_params) the block linears' 1 B (those fp8_covers_routed_experts says), Megatron-LM's
+// --fp8-param-gather and torchao's float8 all-gather; the rest, embeddings and norms, at `sixteen_bit`.
 double gathered_weight_bytes(const Scenario& s, const ParamCount& p, const RankParams& r, double sixteen_bit) {
   if (!s.fp8_params || r.weights <= 0) return sixteen_bit;
-  const double fp8 = average_block_linear_params(s, p) - (fp8_gathers_experts(s) ? 0.0 : r.routed);
+  const double fp8 = average_block_linear_params(s, p) - (fp8_covers_routed_experts(s) ? 0.0 : r.routed);
   const double linear_share = std::clamp(fp8 / r.weights, 0.0, 1.0);
   return sixteen_bit - linear_share * (sixteen_bit - 1.0);
 }
 
 // The bytes a data-parallel all-gather moves of one GPU's trained weights, the dense group's and the
 // routed experts' (which gather over the expert-data-parallel group with EP, with the rest without):
-// 16-bit, or with FP8 weights 1 B a block linear they cover (fp8_gathers_experts). PEFT's adapters
+// 16-bit, or with FP8 weights 1 B a block linear they cover (fp8_covers_routed_experts). PEFT's adapters
 // stay 16-bit.
 struct TrainedGather {
   double dense = 0, experts = 0;
@@ -1287,7 +1283,7 @@ TrainedGather trained_gather_bytes(const Scenario& s, const ParamCount& p, const
   // The trained block linears other than the routed experts, and the routed ones the dense group holds (no EP).
   const double non_routed = std::max(0.0, trained_block_linear_params(s, p) - r.trained_routed);
   const double routed_in_dense = s.parallel.ep > 1 ? 0.0 : r.trained_routed;
-  const bool experts_fp8 = fp8_gathers_experts(s);
+  const bool experts_fp8 = fp8_covers_routed_experts(s);
   const double dense_fp8 = non_routed + (experts_fp8 ? routed_in_dense : 0.0);
   return {dense * e - std::min(dense, dense_fp8) * (e - 1.0), experts * (experts_fp8 ? 1.0 : e)};
 }

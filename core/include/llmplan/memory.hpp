@@ -82,6 +82,8 @@ double offloaded_layers(const Scenario& s, double layers);
 double average_block_linear_params(const Scenario& s, const ParamCount& p);
 // ... of the trained blocks (the top ones of a freeze-tune; none for PEFT, whose adapters train).
 double trained_block_linear_params(const Scenario& s, const ParamCount& p);
+// Whether FP8 weights (fp8_params) cover the routed experts' block linears too.
+bool fp8_covers_routed_experts(const Scenario& s);
 
 enum class Stage { only, first, last, middle };  // which pipeline stage is the most loaded
 
