@@ -168,8 +168,8 @@ const FieldSpec kFields[] = {
                 "gathers them in FP8, plus an FP8 transpose of each whole weight on GPUs whose FP8 GEMMs take one "
                 "layout (compute capability below 10.0 or 12.x: Hopper, Ada); torchtitan (torchao's float8 "
                 "all-gather under FSDP2) gathers its nn.Linear weights, not the routed experts', in FP8 from "
-                "16-bit shards. Per-tensor FP8 scaling is assumed (MXFP8 keeps two copies). Embeddings, norms and the output layer stay 16-bit; "
-                "trained weights keep their fp32 master."),
+                "16-bit shards. Per-tensor FP8 scaling is assumed (MXFP8 keeps two copies). Embeddings, norms and "
+                "the output layer stay 16-bit; trained weights keep their fp32 master."),
      .section = "method", .applies = "precision=fp8", .stage = kInput, .ref = REF(fp8_params)},
 
     // Data and batch.

@@ -365,7 +365,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   arg("--train-iters", num(train_steps(r)));
   if (bf16_weights(s)) arg("--bf16");
   if (s.precision == Precision::fp8) arg("--fp8-format", "hybrid");
-  // FP8 weights gathered by the distributed optimizer (the scenario's zero >= 1, which fp8_params needs).
+  // FP8 weights gathered by the distributed optimizer or FSDP (zero 1 or 3, which fp8_params needs here).
   if (s.fp8_params) arg("--fp8-param-gather");
   // Megatron-LM accumulates and reduces bf16 gradients in fp32 unless told otherwise; the estimate
   // keeps them in bf16 unless techniques.fp32_grad_reduce says fp32, and so does the job.
