@@ -311,17 +311,19 @@ std::string default_published_dir(const std::string& cases_path) {
 
 // [SECTION] running the cases.
 
-// "layout": "searched": the run's layout is not published (Meta's GPU-hours), so the case takes
-// the layout with the fewest GPU-hours that fits on the stated cluster, among the layouts the
-// planner searches (llmplan/layouts.hpp: one set of ranges and the same framework rule). A team
-// tuning a months-long run searches the same space; the chosen layout is printed with the row.
-// What the source does state stays: the scenario's recompute (LLaMA §2.4: selective checkpointing).
-std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal) {
+// "layout": "searched": the run's layout is not published, so the case takes the layout with the
+// fewest GPU-hours that fits on the stated cluster, among the layouts the planner searches
+// (llmplan/layouts.hpp: one set of ranges and the same framework rule); the chosen layout is printed
+// with the row. "searched_keep_tp_pp" keeps the scenario's TP and PP, where a source fixes them (the
+// model-parallel size of Meta's released Llama checkpoints) and only ZeRO and the micro-batch are
+// unknown. What the source does state stays: the scenario's recompute (LLaMA §2.4: selective).
+std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal, bool keep_tp_pp) {
   const llmplan::Scenario base = s;
   double best = INFINITY;
   std::string chosen = "no layout fits";
   for (const llmplan::Layout& l : llmplan::enumerate_layouts(llmplan::layout_space(base)).layouts) {
     if (l.recompute != base.parallel.recompute) continue;
+    if (keep_tp_pp && (l.tp != base.parallel.tp || l.pp != base.parallel.pp)) continue;
     llmplan::Scenario t = base;
     llmplan::apply_layout(l, t);
     const llmplan::EstimateResult r = llmplan::estimate(t, cal);
@@ -369,6 +371,10 @@ std::vector<Row> run_case(const json& c, const Family& fam, const llmplan::Calib
       error = "\"" + std::string(key) + "\" must be a string";
       return {};
     }
+  if (c.contains("layout") && c["layout"] != "searched" && c["layout"] != "searched_keep_tp_pp") {
+    error = "\"layout\" must be \"searched\" or \"searched_keep_tp_pp\"";
+    return {};
+  }
   if (c.contains("tolerance")) {
     const json& t = c["tolerance"];
     bool ok = t.is_number() && t.get<double>() > 0;
@@ -390,7 +396,10 @@ std::vector<Row> run_case(const json& c, const Family& fam, const llmplan::Calib
     return {};
   }
   llmplan::Scenario scenario = *parse.scenario;
-  const std::string layout_note = c.value("layout", std::string()) == "searched" ? search_layout(scenario, cal) : "";
+  const std::string layout = c.value("layout", std::string());
+  const std::string layout_note = layout == "searched" || layout == "searched_keep_tp_pp"
+                                      ? search_layout(scenario, cal, layout == "searched_keep_tp_pp")
+                                      : "";
   const llmplan::EstimateResult r = llmplan::estimate(scenario, cal);
   for (const auto& [metric, value] : c["published"].items()) {
     Row row;
@@ -997,7 +1006,7 @@ std::vector<Pair> calibrated_pairs(const CaseFile& f, const std::vector<Row>& ro
     if (!r.excluded && r.group == "throughput") ratio_log[r.id] += std::log(1.0 / (1.0 + r.error)), ++ratio_n[r.id];
   std::map<std::string, std::vector<CaseMeasures>> groups;
   for (const json& c : f.cases) {
-    if (c.contains("exclude") || c.value("layout", std::string()) == "searched") continue;
+    if (c.contains("exclude") || c.value("layout", std::string()).rfind("searched", 0) == 0) continue;
     const llmplan::ScenarioParse parse = llmplan::parse_scenario(c["scenario"].dump(), llmplan::builtin_catalog());
     if (!parse.scenario) continue;
     CaseMeasures m;
