@@ -351,6 +351,31 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   CHECK(estimate_memory(freeze, count_params(freeze.model), cal).per_gpu.logits == doctest::Approx(25350373376.0));
 }
 
+TEST_CASE("a fused cross-entropy kernel: flash-attn's keeps a gradient beside the logits, Transformer Engine's overwrites them") {
+  // Qwen3 30B-A3B on the last of 2 pipeline stages (hidden 2048, vocabulary 151,936), 8 sequences of
+  // 4,096 tokens a micro-batch, bf16, TP 1, trained head: norm and head inputs 2 x 2 B x 2,048 =
+  // 8,192 B a token.
+  // flash-attn's CrossEntropyLoss (inplace_backward false by default) saves the 16-bit logits and
+  // writes a 16-bit gradient beside them: 4 B a logit. 32,768 x (8,192 + 4 x 151,936) =
+  // 32,768 x 615,936 = 20,183,187,456 B.
+  const char* text = R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "fsdp", "seq_len": 4096,
+      "micro_batch": 8, "global_batch": 512, "cluster": {"gpus": 16, "gpu_memory_gb": 1000},
+      "parallel": {"pp": 2, "ep": 2, "zero": 1, "recompute": "full"},
+      "techniques": {"fused_loss": "fused_ce"}})";
+  const ScenarioParse flash = parse_scenario(text, builtin_catalog());
+  REQUIRE(flash.scenario);
+  const Calibration cal = default_calibration();
+  const ParamCount p = count_params(flash.scenario->model);
+  CHECK(estimate_memory(*flash.scenario, p, cal).per_gpu.logits == doctest::Approx(20183187456.0));
+  // Under Megatron (Megatron-Bridge's performance recipes: cross_entropy_fusion_impl "te") it is
+  // Transformer Engine's parallel_cross_entropy: cross_entropy_backward_kernel stores the gradient
+  // over the saved logits, so 2 B a logit. 32,768 x (8,192 + 2 x 151,936) = 32,768 x 312,064 =
+  // 10,225,713,152 B.
+  Scenario te = *flash.scenario;
+  te.framework = FrameworkKind::megatron;
+  CHECK(estimate_memory(te, p, cal).per_gpu.logits == doctest::Approx(10225713152.0));
+}
+
 TEST_CASE("torchtitan's loss parallelism under TP holds 16 bytes a logit: Llama 3.1 70B on TP 8") {
   // torchtitan's Table 4 layout: 16 sequences of 8,192 tokens a micro-batch, TP 8 with sequence
   // parallelism, loss not compiled. PyTorch's loss_parallel runs cross-entropy on the vocab shard

@@ -574,7 +574,7 @@ constexpr Entry kStrings[] = {
     {S::fp32_norm_inputs, "fp32 norm inputs", "归一化输入为 fp32"},
     {S::t_fp32_norm_inputs, "Unfused RMSNorm/LayerNorm (PyTorch eager, Hugging Face, torchtune) saves its inputs in fp32.", "未融合的 RMSNorm/LayerNorm（PyTorch eager、Hugging Face、torchtune）以 fp32 保存输入。"},
     {S::fused_loss, "Fused loss", "融合损失"},
-    {S::t_fused_loss, "A fused linear cross-entropy: Liger's computes the logits a small chunk at a time; Cut Cross-Entropy (Unsloth) never writes them to GPU memory. A fused cross-entropy kernel (flash-attn's, llm-foundry's MPT default) runs on the whole 16-bit logits without fp32 copies.", "融合线性交叉熵：Liger 每次只计算一小块 logits；Cut Cross-Entropy（Unsloth）从不把 logits 写入显存。融合交叉熵内核（flash-attn 的实现，llm-foundry 中 MPT 的默认选项）直接处理完整的 16 位 logits，不生成 fp32 副本。"},
+    {S::t_fused_loss, "A fused linear cross-entropy: Liger's computes the logits a small chunk at a time; Cut Cross-Entropy (Unsloth) never writes them to GPU memory. A fused cross-entropy kernel (flash-attn's, llm-foundry's MPT default; Transformer Engine's under Megatron) runs on the whole 16-bit logits without fp32 copies.", "融合线性交叉熵：Liger 每次只计算一小块 logits；Cut Cross-Entropy（Unsloth）从不把 logits 写入显存。融合交叉熵内核（flash-attn 的实现，llm-foundry 中 MPT 的默认选项；Megatron 下为 Transformer Engine 的实现）直接处理完整的 16 位 logits，不生成 fp32 副本。"},
     {S::fused_loss_none, "None", "无"},
     {S::fused_loss_liger, "Liger (chunked)", "Liger（分块）"},
     {S::fused_loss_cce, "Cut Cross-Entropy", "Cut Cross-Entropy"},

@@ -332,7 +332,7 @@ const FieldSpec kFields[] = {
      .label = "fp32_norm_inputs", .help = "t_fp32_norm_inputs", .meaning = DOC("Unfused RMSNorm/LayerNorm (PyTorch eager, Hugging Face, torchtune) saves fp32 inputs."),
      .section = "techniques", .stage = kInput, .ref = REF(techniques.fp32_norm_inputs)},
     {.path = "techniques.fused_loss", .type = T::choice, .code = "fl", .label = "fused_loss", .help = "t_fused_loss",
-     .meaning = DOC("A fused linear cross-entropy: Liger's (the logits a small chunk at a time) or Cut Cross-Entropy (Unsloth: no logits in GPU memory); or fused_ce, a fused cross-entropy kernel on the whole 16-bit logits (flash-attn's, llm-foundry's MPT default)."),
+     .meaning = DOC("A fused linear cross-entropy: Liger's (the logits a small chunk at a time) or Cut Cross-Entropy (Unsloth: no logits in GPU memory); or fused_ce, a fused cross-entropy kernel on the whole 16-bit logits (flash-attn's, llm-foundry's MPT default; Transformer Engine's under Megatron)."),
      .choices = kFusedLossNames, .section = "techniques", .stage = kInput, .ref = ENUM_REF(techniques.fused_loss)},
     {.path = "techniques.compile", .type = T::boolean, .code = "tc", .label = "torch_compile", .help = "t_torch_compile",
      .meaning = DOC("torch.compile: the loss runs as one fused kernel that keeps the 16-bit logits and one fp32 buffer, not the log-softmax and its gradients; LoRA's scale and adds fuse into neighbouring kernels."),

@@ -626,7 +626,10 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
 //   overwrites with exp(logits) in place, e + 4 / loss_chunks.
 // - A fused cross-entropy kernel on the whole logits (techniques.fused_loss fused_ce: flash-attn's
 //   CrossEntropyLoss, flash_attn/losses/cross_entropy.py) saves the 16-bit logits and their
-//   log-sum-exp, and its backward writes a 16-bit gradient beside them: 2 e.
+//   log-sum-exp, and its backward writes a 16-bit gradient beside them: 2 e. Under Megatron it is
+//   Transformer Engine's parallel_cross_entropy (cross_entropy_fusion_impl "te"), whose backward
+//   writes the gradient over the saved logits (transformer_engine/pytorch/triton/cross_entropy.py,
+//   cross_entropy_backward_kernel): e.
 // - torch.compile (techniques.compile) fuses log-softmax and nll_loss into one kernel, which saves
 //   the logits and their log-sum-exp and recomputes the softmax in backward: e + 4 / loss_chunks
 //   like Megatron (torchtune README, 'Optimization flags': compile alone takes Llama 3.2 3B at
@@ -641,7 +644,8 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
 //   exp of the log-softmax and their sum, 16 bytes, 4 + 12 / loss_chunks.
 double loss_bytes_per_logit(const Scenario& s) {
   const double c = s.techniques.loss_chunks;
-  if (s.techniques.fused_loss == FusedLoss::fused_ce) return 2.0 * residual_bytes(s);
+  if (s.techniques.fused_loss == FusedLoss::fused_ce)
+    return (s.framework == FrameworkKind::megatron ? 1.0 : 2.0) * residual_bytes(s);
   if (s.framework == FrameworkKind::megatron || s.techniques.compile) return residual_bytes(s) + 4.0 / c;
   if (s.framework == FrameworkKind::torchtitan && s.parallel.tp > 1) return 4.0 + 12.0 / c;
   const bool keeps_output = s.framework == FrameworkKind::fsdp || s.framework == FrameworkKind::deepspeed;

@@ -29,7 +29,8 @@ enum class LoraTargets { attention, all_linear };
 enum class PricingMode { on_demand, spot, reserved_1yr, reserved_3yr };
 // A fused loss kernel: Liger's fused linear cross-entropy (logits a chunk at a time), Cut
 // Cross-Entropy (Unsloth; logits never written to GPU memory), or a fused cross-entropy kernel on
-// the whole 16-bit logits (fused_ce: flash-attn's xentropy, llm-foundry's MPT default).
+// the whole 16-bit logits (fused_ce: flash-attn's xentropy, llm-foundry's MPT default; under Megatron,
+// Transformer Engine's parallel_cross_entropy).
 enum class FusedLoss { none, liger, cce, fused_ce };
 inline constexpr const char* kFusedLossNames[] = {"none", "liger", "cce", "fused_ce"};
 // Liger and Cut Cross-Entropy fuse the output layer's GEMM with the loss: no whole logits tensor.
