@@ -351,7 +351,7 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   CHECK(estimate_memory(freeze, count_params(freeze.model), cal).per_gpu.logits == doctest::Approx(25350373376.0));
 }
 
-TEST_CASE("a fused cross-entropy kernel: flash-attn's keeps a gradient beside the logits, Transformer Engine's overwrites them") {
+TEST_CASE("fused_ce: flash-attn keeps a gradient beside the logits, Transformer Engine writes it over them") {
   // Qwen3 30B-A3B on the last of 2 pipeline stages (hidden 2048, vocabulary 151,936), 8 sequences of
   // 4,096 tokens a micro-batch, bf16, TP 1, trained head: norm and head inputs 2 x 2 B x 2,048 =
   // 8,192 B a token.
