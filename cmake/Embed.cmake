@@ -18,8 +18,9 @@ function(llmplan_embed target symbol file)
 endfunction()
 
 # llmplan_embed_packed(TARGET SYMBOL FILE): as llmplan_embed, with FILE packed by cmake/lz_pack.py
-# (JSON newlines and indentation removed, then a small LZ77): the catalog and the validation
-# residuals shrink about fourfold in every binary, the embed card's 1 MB module too. Read them
+# (JSON newlines and indentation removed, then raw DEFLATE from Python's zlib): the catalog, the
+# validation residuals and the model-change log shrink about fivefold in every binary, the embed
+# card's 1 MB module too. Read them
 # with llmplan::detail::unpack_embedded (core/src/embedded.hpp).
 find_program(LLMPLAN_PYTHON NAMES python3 NO_CMAKE_FIND_ROOT_PATH REQUIRED)
 function(llmplan_embed_packed target symbol file)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/catalog_diff.hpp"
@@ -554,23 +555,48 @@ TEST_CASE("parse_json_untrusted never throws: broken text and out-of-range numbe
   }
 }
 
+extern const unsigned char llmplan_catalog_currency[];
+extern const unsigned long llmplan_catalog_currency_size;
+
 TEST_CASE("packed embedded files unpack exactly, and damaged ones give nothing") {
   using llmplan::detail::unpack_embedded;
-  // "LZ1", size 6, 3 literals "abc", then a match of 3 at distance 3 (cmake/lz_pack.py's format).
-  const unsigned char abcabc[] = {'L', 'Z', '1', 6, 3, 'a', 'b', 'c', 3, 3, 0, 0};
-  CHECK(unpack_embedded(abcabc, sizeof abcabc) == "abcabc");
-  // A match longer than its distance repeats: "a" then 6 more copies of the byte 1 back.
-  const unsigned char run[] = {'L', 'Z', '1', 7, 1, 'a', 6, 1, 0, 0};
-  CHECK(unpack_embedded(run, sizeof run) == "aaaaaaa");
-  const unsigned char far[] = {'L', 'Z', '1', 6, 3, 'a', 'b', 'c', 3, 4, 0, 0};  // distance past the start
-  CHECK(unpack_embedded(far, sizeof far).empty());
-  const unsigned char lying[] = {'L', 'Z', '1', 9, 3, 'a', 'b', 'c', 3, 3, 0, 0};  // says 9 bytes, gives 6
+  // "DF1", size 6, then raw DEFLATE from Python: zlib.compressobj(0, zlib.DEFLATED, -15) on
+  // b"abcabc": one final stored block (header bits 1, 00), LEN 6, NLEN ~6, the bytes.
+  const unsigned char stored[] = {'D', 'F', '1', 6, 0x01, 0x06, 0x00, 0xf9, 0xff, 'a', 'b', 'c', 'a', 'b', 'c'};
+  CHECK(unpack_embedded(stored, sizeof stored) == "abcabc");
+  // zlib.compressobj(9, zlib.DEFLATED, -15) on b"abcabcabcabc": one final fixed-code block, three
+  // literals then a match of 9 at distance 3 (a match longer than its distance repeats).
+  const unsigned char fixed[] = {'D', 'F', '1', 12, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};
+  CHECK(unpack_embedded(fixed, sizeof fixed) == "abcabcabcabc");
+  const unsigned char lying[] = {'D', 'F', '1', 13, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};  // says 13 bytes
   CHECK(unpack_embedded(lying, sizeof lying).empty());
-  for (size_t n = 0; n < sizeof abcabc; ++n) CHECK(unpack_embedded(abcabc, n).empty());  // every truncation
+  const unsigned char short_size[] = {'D', 'F', '1', 11, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};  // says 11
+  CHECK(unpack_embedded(short_size, sizeof short_size).empty());
+  const unsigned char bad_nlen[] = {'D', 'F', '1', 6, 0x01, 0x06, 0x00, 0xf8, 0xff, 'a', 'b', 'c', 'a', 'b', 'c'};
+  CHECK(unpack_embedded(bad_nlen, sizeof bad_nlen).empty());
+  const unsigned char reserved[] = {'D', 'F', '1', 1, 0x07};  // block type 3 is reserved
+  CHECK(unpack_embedded(reserved, sizeof reserved).empty());
+  for (size_t n = 0; n < sizeof fixed; ++n) CHECK(unpack_embedded(fixed, n).empty());  // every truncation
+  for (size_t n = 0; n < sizeof stored; ++n) CHECK(unpack_embedded(stored, n).empty());
   const unsigned char plain[] = {'{', '}'};
   CHECK(unpack_embedded(plain, sizeof plain).empty());
-  // The shipped catalog is packed this way and loads (builtin_catalog() aborts otherwise).
+  // The shipped catalog is packed this way (dynamic-code blocks) and loads (builtin_catalog() aborts
+  // otherwise). Flipping any one bit of a packed section never reads out of bounds (the sanitizer
+  // build checks) and never gives back the original text with a different length.
   CHECK(builtin_catalog().accelerators.size() >= 22);
+  const std::string original = unpack_embedded(llmplan_catalog_currency, llmplan_catalog_currency_size);
+  REQUIRE(original.size() > 100);
+  std::vector<unsigned char> damaged(llmplan_catalog_currency,
+                                     llmplan_catalog_currency + llmplan_catalog_currency_size);
+  size_t rejected = 0;
+  for (size_t bit = 0; bit < damaged.size() * 8; ++bit) {
+    damaged[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
+    const std::string got = unpack_embedded(damaged.data(), damaged.size());
+    rejected += got.empty();
+    CHECK((got.empty() || got.size() == original.size()));
+    damaged[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
+  }
+  CHECK(rejected > 0);
 }
 
 TEST_CASE(

@@ -5,7 +5,7 @@
 
 namespace llmplan::detail {
 
-// The original bytes of a packed file ("LZ1", varint size, then literal runs and back-references:
+// The original bytes of a packed file ("DF1", varint size, then a raw DEFLATE stream:
 // cmake/lz_pack.py says the format); empty when the data is not a well-formed packed file.
 std::string unpack_embedded(const unsigned char* data, unsigned long size);
 
