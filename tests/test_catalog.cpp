@@ -25,7 +25,7 @@ TEST_SUITE("shipped catalog") {
   TEST_CASE("loads, with the promised sizes") {
     const Catalog& c = builtin_catalog();
     CHECK(c.schema_version == kCatalogSchemaVersion);
-    CHECK(c.catalog_version == "2026.12.19");
+    CHECK(c.catalog_version == "2026.12.20");
     CHECK(c.as_of == "2026-12-07");
     CHECK(c.accelerators.size() >= 22);
     CHECK(c.instances.size() >= 50);
@@ -341,6 +341,10 @@ TEST_SUITE("malformed catalogs") {
          "got "
          "\"fp8\""},
         {set("/accelerators/0/sources/speed", "x"), "/accelerators/0/sources/speed: names no field of this entry"},
+        {set("/accelerators/0/attention_kernel_pytorch", "sdpa"),
+         "/accelerators/0/attention_kernel_pytorch: must be one of flash1, flash_triton, flash2, flash3, flash4, "
+         "cudnn, "
+         "aotriton, aiter; got \"sdpa\""},
         {curve(json::array({json::array({4096, 0.8}), json::array({16384, 1})}), false),
          "/accelerators/0/attention_length_scale/cudnn: scales attention_efficiency of the same kernel, which this "
          "entry lacks"},

@@ -1325,6 +1325,46 @@ TEST_CASE("attention runs as its own kernel at the accelerator's measured rate, 
                                                         : default_calibration().default_gemm_efficiency.value));
 }
 
+TEST_CASE("on ROCm PyTorch attends through AOTriton and Megatron through AITER, each at its measured rate") {
+  // Llama 3.1 8B, one sequence of 8,192 tokens on one MI300X (1,307.4 TFLOP/s dense BF16). Kernel FLOPs
+  // per token as on the H100: 4,294,967,296 / 2 x 3.5 = 7,516,192,768. Catalog 2026.12.20:
+  // - PyTorch's scaled_dot_product_attention runs AOTriton (attention_kernel_pytorch): forward 289.5
+  //   TFLOP/s measured, backward assumed at 0.355 of it, 3.5 / (1 / 289.5 + 2.5 / 102.8) = 126.0, 0.0964;
+  // - Transformer Engine (Megatron) runs AITER's v3 kernels (attention_kernel): forward 550.67 and
+  //   backward 432.715 TFLOP/s at 8,192 tokens, 460.9, 0.3526 (its length scale is 1 there);
+  // - flash-attn 2's ROCm build (Composable Kernel): 228.36 TFLOP/s, 0.1747.
+  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 1,
+      "framework": "torchtitan", "cluster": {"accelerator": "mi300x", "gpus": 1}, "parallel": {"flash_attention": true}})";
+  const Scenario pytorch = parse(text);
+  const double kernel_per_token = 4294967296.0 / 2 * 3.5;
+  const EstimateResult r = estimate(pytorch, default_calibration());
+  CHECK(r.time.attention_efficiency == doctest::Approx(0.0964));
+  CHECK(r.time.attention_s == doctest::Approx(8192 * kernel_per_token / (1307.4e12 * 0.0964)));
+  CHECK(r.time.attention_s == doctest::Approx(0.48855).epsilon(1e-4));
+  Scenario megatron = pytorch;
+  megatron.framework = FrameworkKind::megatron;
+  CHECK(estimate(megatron, default_calibration()).time.attention_efficiency == doctest::Approx(0.3526));
+  Scenario flash2 = pytorch;
+  flash2.parallel.attention_kernel = AttentionKernel::flash2;
+  CHECK(estimate(flash2, default_calibration()).time.attention_efficiency == doctest::Approx(0.1747));
+  // Named, AITER runs under any framework, at its measured change with length: 4,096 tokens
+  // 427.9 / 460.9 = 0.9283 of the 8,192-token rate.
+  Scenario aiter = pytorch;
+  aiter.parallel.attention_kernel = AttentionKernel::aiter;
+  aiter.seq_len = 4096;
+  CHECK(estimate(aiter, default_calibration()).time.attention_efficiency == doctest::Approx(0.3526 * 0.9283));
+  // The MI325X shares the MI300X's compute die and peak: the same rates, assumed.
+  const std::string on = text;
+  Scenario mi325x = parse(std::string(on).replace(on.find("mi300x"), 6, "mi325x").c_str());
+  CHECK(estimate(mi325x, default_calibration()).time.attention_efficiency == doctest::Approx(0.0964));
+  // An NVIDIA part names no PyTorch kernel of its own: PyTorch runs its usual FlashAttention-2 (0.338,
+  // x 0.9908 at 8,192 tokens), and a ROCm kernel named there runs at that rate too.
+  Scenario h100 = parse(std::string(on).replace(on.find("mi300x"), 6, "h100-sxm5-80gb").c_str());
+  CHECK(estimate(h100, default_calibration()).time.attention_efficiency == doctest::Approx(0.338 * 0.9908));
+  h100.parallel.attention_kernel = AttentionKernel::aiter;
+  CHECK(estimate(h100, default_calibration()).time.attention_efficiency == doctest::Approx(0.338 * 0.9908));
+}
+
 TEST_CASE("Hopper and Blackwell parts without their own attention benchmark use their architecture's measured rate") {
   // Catalog 2026.12.5: before it, the H100 PCIe and NVL cards, the GH200 and the GB200 had no
   // attention rate and ran attention at their large-GEMM ratio, which no attention kernel reaches.

@@ -606,7 +606,7 @@ constexpr Entry kStrings[] = {
     {S::framework_megatron, "Megatron-LM", "Megatron-LM"},
     {S::framework_torchtitan, "torchtitan", "torchtitan"},
     {S::attention_kernel, "Attention kernel", "注意力内核"},
-    {S::t_attention_kernel, "Which fused attention kernel runs; each has its own measured rate per accelerator (catalog). Auto: the one frameworks use on this accelerator. Triton: flash-attn's Triton kernel (MPT, llm-foundry), for which no published benchmark was found: a fitted share of FlashAttention-2's rate.", "使用哪个融合注意力内核；每个内核在每种加速卡上有各自的实测速率（见目录）。自动：框架在该加速卡上默认使用的内核。Triton：flash-attn 的 Triton 内核（MPT、llm-foundry 使用），未找到其公开基准，按 FlashAttention-2 速率的一个拟合比例计。"},
+    {S::t_attention_kernel, "Which fused attention kernel runs; each has its own measured rate per accelerator (catalog). Auto: the one frameworks use on this accelerator (on AMD parts, PyTorch's differs from Megatron's). Triton: flash-attn's Triton kernel (MPT, llm-foundry), for which no published benchmark was found: a fitted share of FlashAttention-2's rate.", "使用哪个融合注意力内核；每个内核在每种加速卡上有各自的实测速率（见目录）。自动：框架在该加速卡上默认使用的内核（AMD 加速卡上 PyTorch 与 Megatron 所用不同）。Triton：flash-attn 的 Triton 内核（MPT、llm-foundry 使用），未找到其公开基准，按 FlashAttention-2 速率的一个拟合比例计。"},
     {S::attention_kernel_auto, "Auto", "自动"},
     {S::attention_kernel_flash1, "FlashAttention 1", "FlashAttention 1"},
     {S::attention_kernel_flash_triton, "FlashAttention (Triton)", "FlashAttention（Triton）"},
@@ -614,6 +614,8 @@ constexpr Entry kStrings[] = {
     {S::attention_kernel_flash3, "FlashAttention 3", "FlashAttention 3"},
     {S::attention_kernel_flash4, "FlashAttention 4", "FlashAttention 4"},
     {S::attention_kernel_cudnn, "cuDNN fused attention", "cuDNN 融合注意力"},
+    {S::attention_kernel_aotriton, "AOTriton (PyTorch SDPA on ROCm)", "AOTriton（ROCm 上的 PyTorch SDPA）"},
+    {S::attention_kernel_aiter, "AITER FMHA (ROCm)", "AITER FMHA（ROCm）"},
     {S::intra_gb_per_s, "Scale-up bandwidth", "机内带宽"},
     {S::t_intra_gb_per_s, "Per GPU and direction, NVLink or PCIe; collectives reach the share of it measured on the link. Default: the accelerator's link.", "每卡单向带宽（NVLink 或 PCIe）；集合通信达到该互联实测的占比。默认取加速卡的互联。"},
     {S::busbw_fraction, "NCCL efficiency", "NCCL 效率"},
@@ -1234,8 +1236,7 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
      "需要框架 \"megatron\"：Megatron-Core 才训练多 token 预测模块（--mtp-num-layers），框架 \"{0}\" 没有；输入为 {1}"},
     {"activation_offload_layers",
      "须不超过最小流水线段的层数（模型 {1} 层分 {2} 段，最小段 {0} 层）；0 表示卸载每一层；输入为 {3}"},
-    {"ep_comm_sms",
-     "须不超过 {1} 的 {0} 个 SM；0 表示取 kDeepEpSms；可用 0..{0}，输入为 {2}"},
+    {"ep_comm_sms", "须不超过 {1} 的 {0} 个 SM；0 表示取 kDeepEpSms；可用 0..{0}，输入为 {2}"},
 };
 
 // The core's explanation formulas (Explainer, "why this number") in Chinese, keyed by the core's

@@ -127,7 +127,7 @@ enum class Lang { en, zh };
   X(framework_fsdp) X(framework_deepspeed) X(framework_megatron) X(framework_torchtitan) \
   X(attention_kernel) X(t_attention_kernel) X(attention_kernel_auto) X(attention_kernel_flash1) \
   X(attention_kernel_flash_triton) X(attention_kernel_flash2) X(attention_kernel_flash3) X(attention_kernel_flash4) \
-  X(attention_kernel_cudnn) X(intra_gb_per_s) X(t_intra_gb_per_s) \
+  X(attention_kernel_cudnn) X(attention_kernel_aotriton) X(attention_kernel_aiter) X(intra_gb_per_s) X(t_intra_gb_per_s) \
   X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
   X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_modules) \
   X(u_positions) X(u_sms) \

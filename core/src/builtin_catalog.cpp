@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "llmplan/embedded.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/embedded.hpp"
 
 #define LLMPLAN_CATALOG_FILE(name)                     \
   extern const unsigned char llmplan_catalog_##name[]; \

@@ -216,7 +216,7 @@ bool one_of(Reader& r, const json& o, const char* key, const std::string& p, std
 // [SECTION] One reader per section
 //-----------------------------------------------------------------------------
 
-constexpr const char* kKernelList = "flash1, flash_triton, flash2, flash3, flash4, cudnn";
+constexpr const char* kKernelList = "flash1, flash_triton, flash2, flash3, flash4, cudnn, aotriton, aiter";
 
 int attention_kernel_index(const std::string& name) {
   for (int k = 1; k < kAttentionKernels; ++k)
@@ -302,7 +302,19 @@ bool read_attention_scale(Reader& r, const json& o, const std::string& p, const 
   return true;
 }
 
-// attention_efficiency: {kernel: fraction}; attention_kernel: the kernel used by default.
+// A kernel named by `key`, when present and not null.
+bool read_kernel_name(Reader& r, const json& o, const std::string& p, const char* key, AttentionKernel& out) {
+  if (!o.contains(key) || o[key].is_null()) return true;
+  std::string name;
+  if (!r.string(o, key, p, name)) return false;
+  const int k = attention_kernel_index(name);
+  if (k < 0) return r.fail(r.join(p, key), std::string("must be one of ") + kKernelList + "; got \"" + name + "\"");
+  out = static_cast<AttentionKernel>(k);
+  return true;
+}
+
+// attention_efficiency: {kernel: fraction}; attention_kernel: the kernel used by default;
+// attention_kernel_pytorch: PyTorch's, where it differs.
 bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator& a) {
   if (o.contains("attention_efficiency") && !o["attention_efficiency"].is_null()) {
     const json& m = o["attention_efficiency"];
@@ -317,16 +329,8 @@ bool read_attention(Reader& r, const json& o, const std::string& p, Accelerator&
   if (!read_attention_scale(r, o, p, kLengthAxis, a, a.attention_length_scale) ||
       !read_attention_scale(r, o, p, kHeadDimAxis, a, a.attention_head_dim_scale))
     return false;
-  if (o.contains("attention_kernel") && !o["attention_kernel"].is_null()) {
-    std::string name;
-    if (!r.string(o, "attention_kernel", p, name)) return false;
-    const int k = attention_kernel_index(name);
-    if (k < 0)
-      return r.fail(r.join(p, "attention_kernel"),
-                    std::string("must be one of ") + kKernelList + "; got \"" + name + "\"");
-    a.attention_kernel = static_cast<AttentionKernel>(k);
-  }
-  return true;
+  return read_kernel_name(r, o, p, "attention_kernel", a.attention_kernel) &&
+         read_kernel_name(r, o, p, "attention_kernel_pytorch", a.attention_kernel_pytorch);
 }
 
 // "unsupported_precisions": ["bf16"]: the 16-bit formats the tensor cores lack (FP8 has its peak).
@@ -371,6 +375,7 @@ bool read_accelerator(Reader& r, const json& o, const std::string& p, Accelerato
                    "attention_length_scale",
                    "attention_head_dim_scale",
                    "attention_kernel",
+                   "attention_kernel_pytorch",
                    "unsupported_precisions"}) ||
       !one_of(r, o, "vendor", p, {"nvidia", "amd", "huawei", "intel", "google"}, a.vendor) ||
       !r.required(o, p, {"form_factor"}) || !r.string(o, "form_factor", p, a.form_factor) ||

@@ -270,7 +270,7 @@ const FieldSpec kFields[] = {
      .stage = kInput, .ref = REF(parallel.flash_attention)},
     {.path = "parallel.attention_kernel", .type = T::choice, .code = "ka", .label = "attention_kernel",
      .help = "t_attention_kernel",
-     .meaning = DOC("Which fused attention kernel runs (its measured rate on the accelerator is in the catalog): auto is the accelerator's usual one. flash_triton is flash-attn's Triton kernel (MPT and llm-foundry's attn_impl triton), for which no published benchmark was found: it runs at kTritonAttentionRatio of FlashAttention-2's rate."),
+     .meaning = DOC("Which fused attention kernel runs (its measured rate on the accelerator is in the catalog): auto is the accelerator's usual one (on AMD parts PyTorch's scaled_dot_product_attention runs aotriton, Megatron's Transformer Engine aiter). aotriton and aiter are ROCm kernels; flash2 there is flash-attn's ROCm build. flash_triton is flash-attn's Triton kernel (MPT and llm-foundry's attn_impl triton), for which no published benchmark was found: it runs at kTritonAttentionRatio of FlashAttention-2's rate."),
      .choices = kAttentionKernelNames, .section = "layout", .applies = "parallel.flash_attention",
      .default_text = "auto", .stage = kInput, .ref = ENUM_REF(parallel.attention_kernel)},
     {.path = "parallel.ep_comm_overlap", .type = T::boolean, .code = "eo", .label = "ep_overlap",

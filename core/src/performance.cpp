@@ -833,9 +833,13 @@ double with_routed_experts(const Scenario& s, const Calibration& cal, double mix
 }
 }  // namespace
 
+// The named kernel, else the accelerator's usual one: Transformer Engine's under Megatron, and under
+// the PyTorch-native frameworks the one torch's scaled_dot_product_attention dispatches to, where the
+// catalog says it differs (ROCm: AOTriton).
 AttentionKernel attention_kernel(const Scenario& s) {
-  return s.parallel.attention_kernel == AttentionKernel::auto_ ? s.cluster.attention_kernel
-                                                               : s.parallel.attention_kernel;
+  if (s.parallel.attention_kernel != AttentionKernel::auto_) return s.parallel.attention_kernel;
+  const AttentionKernel sdpa = s.cluster.attention_kernel_pytorch;
+  return sdpa != AttentionKernel::auto_ && s.framework != FrameworkKind::megatron ? sdpa : s.cluster.attention_kernel;
 }
 
 double attention_kernel_length(const Scenario& s) { return static_cast<double>(s.seq_len) / s.parallel.cp; }

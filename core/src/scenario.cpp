@@ -128,6 +128,7 @@ void apply_accelerator(const Accelerator& a, Cluster& c) {
   c.attention_length_scale = a.attention_length_scale;
   c.attention_head_dim_scale = a.attention_head_dim_scale;
   c.attention_kernel = a.attention_kernel;
+  c.attention_kernel_pytorch = a.attention_kernel_pytorch;
   c.intra_node_gb_per_s = a.intra_node_gb_per_s.value_or(16);      // no published link: PCIe 3 x16 at worst
   static const double pcie_by_gen[] = {0, 0, 0, 16, 32, 64, 128};  // GB/s one direction, x16
   c.pcie_gb_per_s = a.host_link_gb_per_s.value_or(a.pcie_gen > 0 ? pcie_by_gen[a.pcie_gen] : 16);

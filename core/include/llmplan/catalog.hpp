@@ -58,6 +58,9 @@ struct Accelerator : EntryInfo {
   // The same for the head dimension: (head dim, rate / the rate at the measured head dim) points.
   std::array<AttentionLengthScale, kAttentionKernels> attention_head_dim_scale{};
   AttentionKernel attention_kernel = AttentionKernel::flash2;
+  // The kernel PyTorch's scaled_dot_product_attention runs here when it is not attention_kernel
+  // (ROCm: AOTriton, where Transformer Engine runs AITER's kernels); auto_: the same.
+  AttentionKernel attention_kernel_pytorch = AttentionKernel::auto_;
   // Training precisions the chip's tensor cores lack ("bf16" on Volta); FP8 follows fp8_dense_tflops.
   std::vector<std::string> unsupported_precisions;
 

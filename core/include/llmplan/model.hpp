@@ -12,11 +12,14 @@ namespace llmplan {
 enum class NormKind { rmsnorm, layernorm };  // RMSNorm has a weight; LayerNorm a weight and a bias
 enum class AttentionKind { mha, mla };       // MHA/GQA/MQA, or DeepSeek's multi-head latent attention
 // Fused attention kernels, whose measured rates differ by generation and accelerator (catalog
-// accelerators' attention_efficiency). auto: the accelerator's usual kernel (its attention_kernel).
-enum class AttentionKernel { auto_, flash1, flash_triton, flash2, flash3, flash4, cudnn };
-inline constexpr const char* kAttentionKernelNames[] = {"auto",   "flash1", "flash_triton", "flash2",
-                                                        "flash3", "flash4", "cudnn"};
-inline constexpr int kAttentionKernels = 7;
+// accelerators' attention_efficiency). auto: the accelerator's usual kernel (its attention_kernel,
+// or attention_kernel_pytorch under PyTorch-native frameworks). On AMD Instinct parts flash2 is
+// flash-attn's ROCm build (Composable Kernel), aotriton PyTorch's scaled_dot_product_attention on
+// ROCm, aiter AITER's assembly FMHA kernels (Transformer Engine on ROCm).
+enum class AttentionKernel { auto_, flash1, flash_triton, flash2, flash3, flash4, cudnn, aotriton, aiter };
+inline constexpr const char* kAttentionKernelNames[] = {"auto",   "flash1", "flash_triton", "flash2", "flash3",
+                                                        "flash4", "cudnn",  "aotriton",     "aiter"};
+inline constexpr int kAttentionKernels = 9;
 // How a kernel's rate changes with the sequence length it runs on: measured (length in tokens,
 // rate / the rate its attention_efficiency figure was measured at) points, ascending by length;
 // empty: one rate at every length. Fixed capacity, so that copying a scenario's cluster (the

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 39;
+inline constexpr int kModelVersion = 40;
 
 struct ModelChange {
   int version = 0;     // the model version that brought the change

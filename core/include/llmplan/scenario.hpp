@@ -97,7 +97,8 @@ struct Cluster {
   std::array<AttentionLengthScale, kAttentionKernels> attention_length_scale{};    // per kernel; empty: flat
   std::array<AttentionLengthScale, kAttentionKernels> attention_head_dim_scale{};  // per kernel; empty: flat
   AttentionKernel attention_kernel = AttentionKernel::flash2;
-  double intra_node_gb_per_s = 450;  // per GPU, one direction
+  AttentionKernel attention_kernel_pytorch = AttentionKernel::auto_;  // PyTorch SDPA's, where it differs
+  double intra_node_gb_per_s = 450;                                   // per GPU, one direction
   // NCCL all-reduce bus bandwidth over the scale-up link as a share of its rate, as nccl-tests
   // measured it on the link's reference part (a part with the link capped, or a rate the user gives,
   // reaches the same share of its own rate).
