@@ -4,11 +4,13 @@
 WebAssembly modules; the embed card's module has a 1 MB first-load budget). Unpacked by
 core/src/embedded.cpp:
 
-    "DF1" varint(original size) then one raw DEFLATE stream (RFC 1951)
+    "DF1" varint(original size) crc32(original, 4 bytes little-endian) then one raw DEFLATE
+    stream (RFC 1951)
 
 written by Python's zlib at its best compression. DEFLATE (LZ77 with Huffman-coded literals,
 lengths and distances) takes these files to about two thirds of what the byte-oriented LZ77 this
-replaced reached."""
+replaced reached. The bytes depend on the zlib the build machine has (zlib or zlib-ng pack
+differently); every build's stream unpacks to the same text, which the CRC-32 checks."""
 import re
 import sys
 import zlib
@@ -26,7 +28,8 @@ def varint(n):
 
 def pack(data):
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9)  # raw stream: no zlib header or checksum
-    return b"DF1" + varint(len(data)) + deflate.compress(data) + deflate.flush()
+    crc = zlib.crc32(data).to_bytes(4, "little")
+    return b"DF1" + varint(len(data)) + crc + deflate.compress(data) + deflate.flush()
 
 
 def main():

@@ -159,7 +159,8 @@
     // Attention kernel ids (the slow_attention_kernel warning's kernel) as the app's field reads them.
     var KERNELS_ZH = {
       flash1: 'FlashAttention 1', flash_triton: 'FlashAttention（Triton）', flash2: 'FlashAttention 2',
-      flash3: 'FlashAttention 3', flash4: 'FlashAttention 4', cudnn: 'cuDNN 融合注意力'
+      flash3: 'FlashAttention 3', flash4: 'FlashAttention 4', cudnn: 'cuDNN 融合注意力',
+      aotriton: 'AOTriton（ROCm 上的 PyTorch SDPA）', aiter: 'AITER FMHA（ROCm）'
     };
     // Software paths (the known_slow_path warning's slow_path) as the app words them (S::slow_path_*).
     var SLOW_PATHS_ZH = {

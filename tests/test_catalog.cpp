@@ -564,43 +564,56 @@ extern const unsigned long llmplan_catalog_currency_size;
 
 TEST_CASE("packed embedded files unpack exactly, and damaged ones give nothing") {
   using llmplan::detail::unpack_embedded;
-  // "DF1", size 6, then raw DEFLATE from Python: zlib.compressobj(0, zlib.DEFLATED, -15) on
-  // b"abcabc": one final stored block (header bits 1, 00), LEN 6, NLEN ~6, the bytes.
-  const unsigned char stored[] = {'D', 'F', '1', 6, 0x01, 0x06, 0x00, 0xf9, 0xff, 'a', 'b', 'c', 'a', 'b', 'c'};
+  // "DF1", size 6, zlib.crc32(b"abcabc") = 0x726e994c little-endian, then raw DEFLATE from Python:
+  // zlib.compressobj(0, zlib.DEFLATED, -15) on b"abcabc": one final stored block (header bits 1,
+  // 00), LEN 6, NLEN ~6, the bytes.
+  const unsigned char stored[] = {'D',  'F',  '1',  6,   0x4c, 0x99, 0x6e, 0x72, 0x01, 0x06,
+                                  0x00, 0xf9, 0xff, 'a', 'b',  'c',  'a',  'b',  'c'};
   CHECK(unpack_embedded(stored, sizeof stored) == "abcabc");
-  // zlib.compressobj(9, zlib.DEFLATED, -15) on b"abcabcabcabc": one final fixed-code block, three
-  // literals then a match of 9 at distance 3 (a match longer than its distance repeats).
-  const unsigned char fixed[] = {'D', 'F', '1', 12, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};
+  // zlib.compressobj(9, zlib.DEFLATED, -15) on b"abcabcabcabc" (CRC 0x5a6e2a34): one final fixed-code
+  // block, three literals then a match of 9 at distance 3 (a match longer than its distance repeats).
+  const unsigned char fixed[] = {'D', 'F', '1', 12, 0x34, 0x2a, 0x6e, 0x5a, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};
   CHECK(unpack_embedded(fixed, sizeof fixed) == "abcabcabcabc");
-  const unsigned char lying[] = {'D', 'F', '1', 13, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};  // says 13 bytes
-  CHECK(unpack_embedded(lying, sizeof lying).empty());
-  const unsigned char short_size[] = {'D', 'F', '1', 11, 0x4b, 0x4c, 0x4a, 0x4e, 0x84, 0x21, 0x00};  // says 11
-  CHECK(unpack_embedded(short_size, sizeof short_size).empty());
-  const unsigned char bad_nlen[] = {'D', 'F', '1', 6, 0x01, 0x06, 0x00, 0xf8, 0xff, 'a', 'b', 'c', 'a', 'b', 'c'};
-  CHECK(unpack_embedded(bad_nlen, sizeof bad_nlen).empty());
-  const unsigned char reserved[] = {'D', 'F', '1', 1, 0x07};  // block type 3 is reserved
+  std::vector<unsigned char> bad(std::begin(fixed), std::end(fixed));
+  bad[3] = 13;  // says 13 bytes, gives 12
+  CHECK(unpack_embedded(bad.data(), bad.size()).empty());
+  bad[3] = 11;  // says 11: the match would write past it
+  CHECK(unpack_embedded(bad.data(), bad.size()).empty());
+  bad[3] = 12, bad[4] ^= 1;  // the right text under a wrong CRC
+  CHECK(unpack_embedded(bad.data(), bad.size()).empty());
+  std::vector<unsigned char> bad_nlen(std::begin(stored), std::end(stored));
+  bad_nlen[11] = 0xf8;
+  CHECK(unpack_embedded(bad_nlen.data(), bad_nlen.size()).empty());
+  const unsigned char reserved[] = {'D', 'F', '1', 1, 0, 0, 0, 0, 0x07};  // block type 3 is reserved
   CHECK(unpack_embedded(reserved, sizeof reserved).empty());
+  const unsigned char huge[] = {'D', 'F', '1', 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0x03, 0x00};  // 2^35 - 1
+  CHECK(unpack_embedded(huge, sizeof huge).empty());
   for (size_t n = 0; n < sizeof fixed; ++n) CHECK(unpack_embedded(fixed, n).empty());  // every truncation
   for (size_t n = 0; n < sizeof stored; ++n) CHECK(unpack_embedded(stored, n).empty());
   const unsigned char plain[] = {'{', '}'};
   CHECK(unpack_embedded(plain, sizeof plain).empty());
   // The shipped catalog is packed this way (dynamic-code blocks) and loads (builtin_catalog() aborts
-  // otherwise). Flipping any one bit of a packed section never reads out of bounds (the sanitizer
-  // build checks) and never gives back the original text with a different length.
+  // otherwise). Flipping any one bit of a packed section gives nothing, or, for the padding bits after
+  // the last block's end code, the same text: a flip in the body that still inflates to the right
+  // length gives other text, which the CRC-32 rejects (the sanitizer build checks that no flip reads
+  // out of bounds).
   CHECK(builtin_catalog().accelerators.size() >= 22);
   const std::string original = unpack_embedded(llmplan_catalog_currency, llmplan_catalog_currency_size);
   REQUIRE(original.size() > 100);
   std::vector<unsigned char> damaged(llmplan_catalog_currency,
                                      llmplan_catalog_currency + llmplan_catalog_currency_size);
-  size_t rejected = 0;
+  size_t accepted = 0;
   for (size_t bit = 0; bit < damaged.size() * 8; ++bit) {
     damaged[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
     const std::string got = unpack_embedded(damaged.data(), damaged.size());
-    rejected += got.empty();
-    CHECK((got.empty() || got.size() == original.size()));
+    CHECK((got.empty() || got == original));
+    if (!got.empty()) {
+      ++accepted;
+      CHECK(bit / 8 == damaged.size() - 1);  // only the last byte holds bits no code reads
+    }
     damaged[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
   }
-  CHECK(rejected > 0);
+  CHECK(accepted < 8);
 }
 
 TEST_CASE(

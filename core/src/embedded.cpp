@@ -1,11 +1,13 @@
 // embedded.cpp: the unpacker of cmake/lz_pack.py's format: "DF1", the original size as a varint,
-// then one raw DEFLATE stream (RFC 1951), which Python's zlib writes at build time. The decoder
+// the original's CRC-32 (4 bytes, little-endian), then one raw DEFLATE stream (RFC 1951), which
+// Python's zlib writes at build time. The decoder
 // below follows the RFC's description (stored, fixed-code and dynamic-code blocks); bounds are
-// checked on every read, so a damaged array gives an empty string (the loaders then report it)
-// rather than a crash.
+// checked on every read and the CRC-32 on the output, so a damaged array gives an empty string
+// (the loaders then report it) rather than a crash or different text.
 #include "llmplan/embedded.hpp"
 
 #include <array>
+#include <cstdint>
 
 namespace llmplan::detail {
 
@@ -14,7 +16,24 @@ namespace {
 constexpr int kMaxBits = 15;       // the longest Huffman code DEFLATE allows
 constexpr int kLitLenCodes = 288;  // literal/length alphabet (286 used, 288 in the fixed code)
 constexpr int kDistCodes = 30;     // distance alphabet
-constexpr unsigned long kMaxSize = 1ul << 30;
+constexpr std::uint64_t kMaxSize = 1u << 30;
+constexpr std::uint64_t kMaxExpansion = 1032;  // DEFLATE writes at most 258 bytes per 2 bits
+
+// CRC-32 (ISO-HDLC: reflected polynomial 0xEDB88320, as zlib.crc32 computes it).
+std::uint32_t crc32(const std::string& s) {
+  static const std::array<std::uint32_t, 256> table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t n = 0; n < 256; ++n) {
+      std::uint32_t c = n;
+      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[n] = c;
+    }
+    return t;
+  }();
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (const char ch : s) c = table[(c ^ static_cast<unsigned char>(ch)) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
 
 // Bits are read least significant first, bytes in order (RFC 1951 §3.1.1).
 struct BitReader {
@@ -181,16 +200,21 @@ bool inflate_dynamic(BitReader& in, std::string& out, unsigned long total) {
 
 std::string unpack_embedded(const unsigned char* data, unsigned long size) {
   if (size < 3 || data[0] != 'D' || data[1] != 'F' || data[2] != '1') return {};
-  unsigned long i = 3, total = 0;
+  unsigned long i = 3;
+  std::uint64_t total = 0;
   for (int shift = 0;; shift += 7) {
-    if (i >= size || shift > 56) return {};
+    if (i >= size || shift > 28) return {};  // 5 varint bytes reach past kMaxSize
     const unsigned char b = data[i++];
-    total |= static_cast<unsigned long>(b & 0x7F) << shift;
+    total |= static_cast<std::uint64_t>(b & 0x7F) << shift;
     if (!(b & 0x80)) break;
   }
-  if (total > kMaxSize) return {};
+  if (size - i < 4) return {};
+  const std::uint32_t crc =
+      data[i] | data[i + 1] << 8 | data[i + 2] << 16 | static_cast<std::uint32_t>(data[i + 3]) << 24;
+  i += 4;
+  if (total > kMaxSize || total > (size - i) * kMaxExpansion) return {};
   std::string out;
-  out.reserve(total);
+  out.reserve(static_cast<size_t>(total));
   BitReader in{data + i, size - i};
   for (bool last = false; !last;) {
     last = in.bits(1) != 0;
@@ -202,7 +226,7 @@ std::string unpack_embedded(const unsigned char* data, unsigned long size) {
     if (type == 2) ok = inflate_dynamic(in, out, total);
     if (!ok) return {};
   }
-  return out.size() == total ? out : std::string();
+  return out.size() == total && crc32(out) == crc ? out : std::string();
 }
 
 }  // namespace llmplan::detail

@@ -279,6 +279,18 @@ test('the embed card has Chinese words for every rule id the core can send', () 
   assert.deepEqual(worded.sort(), ids.sort());
 });
 
+test('the embed card has Chinese words for every attention kernel the core can name', () => {
+  // The slow_attention_kernel warning names any kernel of kAttentionKernelNames but auto.
+  const header = readFileSync(join(repoRoot, 'core/include/llmplan/model.hpp'), 'utf8');
+  const start = header.indexOf('kAttentionKernelNames[] = {');
+  const ids = [...header.slice(start, header.indexOf('};', start)).matchAll(/"([a-z_0-9]+)"/g)].map((m) => m[1]).filter((k) => k !== 'auto');
+  assert.ok(ids.length >= 8, `ids read from model.hpp: ${ids}`);
+  const card = readFileSync(join(repoRoot, 'site/card.js'), 'utf8');
+  const at = card.indexOf('var KERNELS_ZH = {');
+  const worded = [...card.slice(at, card.indexOf('};', at)).matchAll(/\b([a-z_0-9]+): '/g)].map((m) => m[1]);
+  assert.deepEqual(worded.sort(), ids.sort());
+});
+
 test('the embed card has Chinese words for every memory remedy id the core can send', () => {
   // The ids are a public contract (core kMemoryRemedyIds, warnings[].remedies of memory_exceeds).
   const header = readFileSync(join(repoRoot, 'core/include/llmplan/estimate.hpp'), 'utf8');

@@ -315,8 +315,8 @@ std::string default_published_dir(const std::string& cases_path) {
 // fewest GPU-hours that fits on the stated cluster, among the layouts the planner searches
 // (llmplan/layouts.hpp: one set of ranges and the same framework rule); the chosen layout is printed
 // with the row. "searched_keep_tp_pp" keeps the scenario's TP and PP, where a source fixes them (the
-// model-parallel size of Meta's released Llama checkpoints) and only ZeRO and the micro-batch are
-// unknown. What the source does state stays: the scenario's recompute (LLaMA §2.4: selective).
+// model-parallel size of Meta's released Llama checkpoints) and the rest of the layout (ZeRO,
+// offload, micro-batch) is unknown. What the source does state stays: the scenario's recompute (LLaMA §2.4: selective).
 std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal, bool keep_tp_pp) {
   const llmplan::Scenario base = s;
   double best = INFINITY;
