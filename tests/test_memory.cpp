@@ -307,6 +307,13 @@ TEST_CASE("uneven pipeline stages: Llama 3 405B on 16 stages, BLOOM on 12, DeepS
   CHECK(stage_imbalance(s, count_params(s.model)) == doctest::Approx(8.0 * 16 / (126 + logit_blocks)));
 }
 
+namespace {
+// The loss's memory (final norm and head inputs, and what the loss holds) on the scenario's peak stage.
+double loss_memory(const Scenario& s) {
+  return estimate_memory(s, count_params(s.model), default_calibration()).per_gpu.logits;
+}
+}  // namespace
+
 TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   // Llama 3.1 8B: hidden 4096, vocabulary 128,256; one sequence of 16,384 tokens, bf16, TP 1.
   // The final norm's input, 2 B x 4096 = 8,192 B per token; LoRA leaves the head frozen, so autograd
@@ -320,35 +327,32 @@ TEST_CASE("loss memory by framework: Llama 3.1 8B at 16K tokens") {
   const ScenarioParse hf = parse_scenario(text, builtin_catalog());
   REQUIRE(hf.scenario);
   CHECK(hf.scenario->framework == FrameworkKind::hf);  // fine-tuning defaults to Hugging Face
-  const Calibration cal = default_calibration();
-  CHECK(estimate_memory(*hf.scenario, count_params(hf.scenario->model), cal).per_gpu.logits ==
-        doctest::Approx(25350373376.0));
+  CHECK(loss_memory(*hf.scenario) == doctest::Approx(25350373376.0));
   // Megatron's fused vocab-parallel cross-entropy keeps the bf16 logits and one fp32 tensor (exp in
   // place): 16,384 x (8,192 + 6 x 128,256) = 16,384 x 777,728 = 12,742,295,552 B.
   Scenario mg = *hf.scenario;
   mg.framework = FrameworkKind::megatron;
-  CHECK(estimate_memory(mg, count_params(mg.model), cal).per_gpu.logits == doctest::Approx(12742295552.0));
+  CHECK(loss_memory(mg) == doctest::Approx(12742295552.0));
   // Fused linear cross-entropy (Liger): ceil(128,256 / 4096) = 32 chunks, chunk_size =
   // next_power_of_2(ceil(16,384 / 32)) = 512 tokens of (2 + 4) B x 128,256 logits = 394,002,432 B,
   // plus both inputs, 16,384 x 16,384 = 268,435,456 B (the fused loss keeps the head's input even
   // frozen: Liger computes its gradient in the forward): 662,437,888 B.
   Scenario liger = *hf.scenario;
   liger.techniques.fused_loss = FusedLoss::liger;
-  CHECK(estimate_memory(liger, count_params(liger.model), cal).per_gpu.logits == doctest::Approx(662437888.0));
+  CHECK(loss_memory(liger) == doctest::Approx(662437888.0));
   // Cut Cross-Entropy (Unsloth) writes no logits, and saves the head's input to recompute them in
   // backward: both inputs, 268,435,456 B.
   Scenario cce = *hf.scenario;
   cce.techniques.fused_loss = FusedLoss::cce;
-  CHECK(estimate_memory(cce, count_params(cce.model), cal).per_gpu.logits == doctest::Approx(268435456.0));
+  CHECK(loss_memory(cce) == doctest::Approx(268435456.0));
   // Full fine-tuning trains the head, which keeps its input: 16,384 x 8,192 B more.
   Scenario full = *hf.scenario;
   full.method = Method::full;
-  CHECK(estimate_memory(full, count_params(full.model), cal).per_gpu.logits ==
-        doctest::Approx(25350373376.0 + 134217728.0));
+  CHECK(loss_memory(full) == doctest::Approx(25350373376.0 + 134217728.0));
   // Freeze-tuning trains top blocks, not the head: as LoRA.
   Scenario freeze = *hf.scenario;
   freeze.method = Method::freeze;
-  CHECK(estimate_memory(freeze, count_params(freeze.model), cal).per_gpu.logits == doctest::Approx(25350373376.0));
+  CHECK(loss_memory(freeze) == doctest::Approx(25350373376.0));
 }
 
 TEST_CASE("fused_ce: flash-attn keeps a gradient beside the logits, Transformer Engine writes it over them") {
@@ -364,16 +368,14 @@ TEST_CASE("fused_ce: flash-attn keeps a gradient beside the logits, Transformer 
       "techniques": {"fused_loss": "fused_ce"}})";
   const ScenarioParse flash = parse_scenario(text, builtin_catalog());
   REQUIRE(flash.scenario);
-  const Calibration cal = default_calibration();
-  const ParamCount p = count_params(flash.scenario->model);
-  CHECK(estimate_memory(*flash.scenario, p, cal).per_gpu.logits == doctest::Approx(20183187456.0));
+  CHECK(loss_memory(*flash.scenario) == doctest::Approx(20183187456.0));
   // Under Megatron (Megatron-Bridge's performance recipes: cross_entropy_fusion_impl "te") it is
   // Transformer Engine's parallel_cross_entropy: cross_entropy_backward_kernel stores the gradient
   // over the saved logits, so 2 B a logit. 32,768 x (8,192 + 2 x 151,936) = 32,768 x 312,064 =
   // 10,225,713,152 B.
   Scenario te = *flash.scenario;
   te.framework = FrameworkKind::megatron;
-  CHECK(estimate_memory(te, p, cal).per_gpu.logits == doctest::Approx(10225713152.0));
+  CHECK(loss_memory(te) == doctest::Approx(10225713152.0));
 }
 
 TEST_CASE("torchtitan's loss parallelism under TP holds 16 bytes a logit: Llama 3.1 70B on TP 8") {
@@ -389,20 +391,18 @@ TEST_CASE("torchtitan's loss parallelism under TP holds 16 bytes a logit: Llama 
       "parallel": {"tp": 8, "zero": 3, "sequence_parallel": true, "recompute": "full"}})";
   const ScenarioParse tt = parse_scenario(text, builtin_catalog());
   REQUIRE(tt.scenario);
-  const Calibration cal = default_calibration();
-  const ParamCount p = count_params(tt.scenario->model);
-  CHECK(estimate_memory(*tt.scenario, p, cal).per_gpu.logits == doctest::Approx(34158411776.0));
+  CHECK(loss_memory(*tt.scenario) == doctest::Approx(34158411776.0));
   // Without TP there is nothing to parallelise: F.cross_entropy's fused kernels, 12 B a logit,
   // 131,072 x (2 x 2 x 8,192 + 12 x 128,256) = 131,072 x 1,571,840 = 206,024,212,480 B.
   Scenario one = *tt.scenario;
   one.parallel.tp = 1;
   one.parallel.sequence_parallel = false;
-  CHECK(estimate_memory(one, p, cal).per_gpu.logits == doctest::Approx(206024212480.0));
+  CHECK(loss_memory(one) == doctest::Approx(206024212480.0));
   // torch.compile fuses the loss (torchtitan compiles it since 2025): e + 4, 131,072 x (4,096 + 6 x
   // 16,032) = 131,072 x 100,288 = 13,144,948,736 B.
   Scenario compiled = *tt.scenario;
   compiled.techniques.compile = true;
-  CHECK(estimate_memory(compiled, p, cal).per_gpu.logits == doctest::Approx(13144948736.0));
+  CHECK(loss_memory(compiled) == doctest::Approx(13144948736.0));
 }
 
 TEST_CASE("LoRA on attention only: the frozen MLP keeps no GEMM inputs") {

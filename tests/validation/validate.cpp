@@ -316,7 +316,11 @@ std::string default_published_dir(const std::string& cases_path) {
 // (llmplan/layouts.hpp: one set of ranges and the same framework rule); the chosen layout is printed
 // with the row. "searched_keep_tp_pp" keeps the scenario's TP and PP, where a source fixes them (the
 // model-parallel size of Meta's released Llama checkpoints) and the rest of the layout (ZeRO,
-// offload, micro-batch) is unknown. What the source does state stays: the scenario's recompute (LLaMA §2.4: selective).
+// offload, micro-batch) is unknown. What the source does state stays: the scenario's recompute
+// (LLaMA §2.4: selective). run_case refuses any other "layout" value, so a case with one is searched.
+constexpr const char* kSearched = "searched";
+constexpr const char* kSearchedKeepTpPp = "searched_keep_tp_pp";
+
 std::string search_layout(llmplan::Scenario& s, const llmplan::Calibration& cal, bool keep_tp_pp) {
   const llmplan::Scenario base = s;
   double best = INFINITY;
@@ -371,7 +375,7 @@ std::vector<Row> run_case(const json& c, const Family& fam, const llmplan::Calib
       error = "\"" + std::string(key) + "\" must be a string";
       return {};
     }
-  if (c.contains("layout") && c["layout"] != "searched" && c["layout"] != "searched_keep_tp_pp") {
+  if (c.contains("layout") && c["layout"] != kSearched && c["layout"] != kSearchedKeepTpPp) {
     error = "\"layout\" must be \"searched\" or \"searched_keep_tp_pp\"";
     return {};
   }
@@ -396,10 +400,8 @@ std::vector<Row> run_case(const json& c, const Family& fam, const llmplan::Calib
     return {};
   }
   llmplan::Scenario scenario = *parse.scenario;
-  const std::string layout = c.value("layout", std::string());
-  const std::string layout_note = layout == "searched" || layout == "searched_keep_tp_pp"
-                                      ? search_layout(scenario, cal, layout == "searched_keep_tp_pp")
-                                      : "";
+  const std::string layout_note =
+      c.contains("layout") ? search_layout(scenario, cal, c["layout"] == kSearchedKeepTpPp) : "";
   const llmplan::EstimateResult r = llmplan::estimate(scenario, cal);
   for (const auto& [metric, value] : c["published"].items()) {
     Row row;
@@ -1006,7 +1008,7 @@ std::vector<Pair> calibrated_pairs(const CaseFile& f, const std::vector<Row>& ro
     if (!r.excluded && r.group == "throughput") ratio_log[r.id] += std::log(1.0 / (1.0 + r.error)), ++ratio_n[r.id];
   std::map<std::string, std::vector<CaseMeasures>> groups;
   for (const json& c : f.cases) {
-    if (c.contains("exclude") || c.value("layout", std::string()).rfind("searched", 0) == 0) continue;
+    if (c.contains("exclude") || c.contains("layout")) continue;  // a searched layout is not the run's
     const llmplan::ScenarioParse parse = llmplan::parse_scenario(c["scenario"].dump(), llmplan::builtin_catalog());
     if (!parse.scenario) continue;
     CaseMeasures m;
