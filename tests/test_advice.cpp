@@ -214,6 +214,20 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   fake.parallel.moe_routing = MoeRouting::fake_balanced;
   const LaunchArtifacts fb = launch_artifacts(fake, estimate(fake, default_calibration()), default_calibration());
   CHECK(megatron_flags(fb.megatron_args).count("--moe-router-force-load-balancing") == 0);
+  // Full recompute of every block: --recompute-method uniform with 1 block a group; of the first N of
+  // each chunk (parallel.recompute_layers): --recompute-method block --recompute-num-layers N.
+  Scenario recompute = s;
+  recompute.parallel.recompute = Recompute::full;
+  const auto rc = megatron_flags(
+      launch_artifacts(recompute, estimate(recompute, default_calibration()), default_calibration()).megatron_args);
+  CHECK(rc.at("--recompute-granularity") == "full");
+  CHECK(rc.at("--recompute-method") == "uniform");
+  CHECK(rc.at("--recompute-num-layers") == "1");
+  recompute.parallel.recompute_layers = 3;
+  const auto block = megatron_flags(
+      launch_artifacts(recompute, estimate(recompute, default_calibration()), default_calibration()).megatron_args);
+  CHECK(block.at("--recompute-method") == "block");
+  CHECK(block.at("--recompute-num-layers") == "3");
   // Activation offload: Megatron-LM's --cpu-offloading with --cpu-offloading-num-layers, which must
   // be fewer than the model's layers (TransformerConfig), so "every layer" of Mixtral's 32 is 31.
   // Megatron-LM refuses it with pipeline parallelism and with recompute: no arguments then, and the

@@ -69,6 +69,10 @@ void give_context(json& doc, const FieldSpec& f) {
     doc["model"].update({{"experts", 4096}, {"top_k", 1}, {"expert_ffn", 1408}});
   if (applies.find("model.sliding_window>0") != std::string::npos) doc["model"]["sliding_window"] = 4096;
   if (applies == "techniques.activation_offload") json_set(doc, "techniques.activation_offload", true);
+  if (applies.rfind("parallel.recompute=full", 0) == 0) {
+    json_set(doc, "parallel.recompute", "full");
+    doc["framework"] = "megatron";
+  }
   if (applies.find("model.attention=mla") != std::string::npos)
     doc["model"].update({{"attention", "mla"}, {"kv_lora_rank", 512}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}});
   if (path == "model.hidden" || path == "model.heads") doc["model"]["head_dim"] = 128;

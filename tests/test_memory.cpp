@@ -776,6 +776,27 @@ TEST_CASE("activation offload keeps the layers it does not offload, and two of t
   CHECK(activations(R"({"activation_offload": true})") == doctest::Approx(2));
 }
 
+TEST_CASE("partial recompute: the first N blocks keep their input, the others everything (Megatron block method)") {
+  // Llama 3.1 8B on one GPU, Megatron, two 8,192-token micro-batches (accumulated: activations and
+  // gradients alive together), one in flight. A recomputed block keeps only
+  // its bf16 input, 8,192 x 4,096 x 2 = 67,108,864 B; a block that does not recompute keeps what it
+  // keeps without recompute ("whole"); during backward the block being recomputed holds a whole
+  // working set once more. --recompute-method block --recompute-num-layers 12: 12 inputs + 20 whole
+  // blocks + 1 working set; every block (uniform, 1): 32 inputs + 1 working set.
+  const char* base = R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "global_batch": 2,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}, "framework": "megatron", "parallel": )";
+  auto activations = [&](const char* parallel) {
+    const ScenarioParse p = parse_scenario(std::string(base) + parallel + "}", builtin_catalog());
+    REQUIRE_MESSAGE(p.scenario.has_value(), p.error.message);
+    return estimate_memory(*p.scenario, count_params(p.scenario->model), default_calibration()).per_gpu.activations;
+  };
+  const double input = 8192.0 * 4096 * 2;
+  const double whole = activations(R"({"recompute": "none"})") / 32;
+  CHECK(activations(R"({"recompute": "full"})") == doctest::Approx(32 * input + whole));
+  CHECK(activations(R"({"recompute": "full", "recompute_layers": 12})") == doctest::Approx(12 * input + 21 * whole));
+  CHECK(activations(R"({"recompute": "full", "recompute_layers": 32})") == doctest::Approx(32 * input + whole));
+}
+
 TEST_CASE("multi-token prediction: the last stage holds DeepSeek-V3's module, its embedding copy and a second loss") {
   // DeepSeek-V3 on 16 stages (3 + 14 x 4 + 2 blocks), EP 64, ZeRO-1, BF16, one 4,096-token
   // micro-batch, Megatron. With techniques.mtp_layers 1 the last stage (Megatron-Core builds the

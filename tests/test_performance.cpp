@@ -129,6 +129,53 @@ TEST_CASE("sliding-window attention counts the keys in the window: Mistral 7B v0
         doctest::Approx(1.5 * (17179869184.0 - 2147483648.0)));
 }
 
+TEST_CASE("partial recompute reruns the forward of the blocks it names: Llama 3.1 8B, Megatron block method") {
+  // Full recompute runs every block's forward again: its matmuls, 2 x 32 x 4096 x (4096 + 1024 +
+  // 1024 + 4096 + 3 x 14336) = 13,958,643,712 FLOP per token, and its attention scores, 2 x 8192 x
+  // (4096 + 4096) x 32 = 4,294,967,296: 18,253,611,008. --recompute-num-layers 8 of 32 (one stage,
+  // one chunk): a quarter of that, 4,563,402,752.
+  const Scenario s = parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 8192, "micro_batch": 1,
+      "global_batch": 4, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "framework": "megatron",
+      "parallel": {"tp": 2, "zero": 1, "recompute": "full", "recompute_layers": 8, "flash_attention": true}})");
+  const ParamCount p = count_params(s.model);
+  const Flops part = training_flops(s, p, nullptr);
+  CHECK(part.hardware_per_token - part.model_per_token == doctest::Approx(4563402752.0));
+  Scenario all = s;
+  all.parallel.recompute_layers = 0;
+  const Flops every = training_flops(all, p, nullptr);
+  CHECK(every.hardware_per_token - every.model_per_token == doctest::Approx(18253611008.0));
+  // The recomputed forward's all-reduce pair runs in a quarter of the blocks: 4 + 2 x 0.25.
+  CHECK(tp_collectives_per_block(s) == doctest::Approx(4.5));
+  CHECK(tp_collectives_per_block(all) == doctest::Approx(6.0));
+  // The step is slower than without recompute and faster than with every block recomputed.
+  Scenario none = s;
+  none.parallel.recompute = Recompute::none;
+  none.parallel.recompute_layers = 0;
+  const double t_part = estimate(s, default_calibration()).time.step_s;
+  CHECK(t_part > estimate(none, default_calibration()).time.step_s);
+  CHECK(t_part < estimate(all, default_calibration()).time.step_s);
+}
+
+TEST_CASE("partial recompute counts the first N blocks of each chunk of a stage") {
+  // Llama 3 405B's 126 blocks on 16 stages: 7 on the first and last, 8 on the others. With 2
+  // virtual stages a middle stage holds chunks of 4 and 4, the first 4 and 3.
+  Scenario s = parse(R"({"model": {"preset": "llama-3.1-405b"}, "seq_len": 8192, "micro_batch": 1,
+      "global_batch": 512, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 2048, "gpus_per_node": 8},
+      "framework": "megatron", "parallel": {"tp": 8, "pp": 16, "vp": 2, "zero": 1, "recompute": "full",
+      "recompute_layers": 3}})");
+  CHECK(recomputed_layers(s, 8) == 6);  // 3 + 3
+  CHECK(recomputed_layers(s, 7) == 6);  // min(3, 4) + min(3, 3)
+  CHECK(full_recompute_share(s) == doctest::Approx(6.0 / 8));
+  CHECK(most_chunk_layers(s) == 4);
+  s.parallel.recompute_layers = 4;
+  CHECK(recomputed_layers(s, 7) == 7);  // 4 + 3: the whole stage
+  s.parallel.recompute_layers = 0;
+  CHECK(recomputed_layers(s, 7) == 7);
+  s.parallel.recompute = Recompute::selective;
+  CHECK(recomputed_layers(s, 8) == 0);
+  CHECK(full_recompute_share(s) == 0);
+}
+
 TEST_CASE("torchtitan per-operator checkpointing recomputes every second matmul: Llama 3.1 8B") {
   // selective_ac_option "op" saves aten.mm outputs "except every second mm" and the SDPA output: the
   // forward of wk (h x 1024), wo (h x h) and w3 (h x f) runs again, 2 x 32 x 4096 x (1024 + 4096 +

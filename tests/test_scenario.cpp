@@ -373,6 +373,25 @@ TEST_CASE("offloaded layers: only with activation offload, at most the layers of
   CHECK_MESSAGE(ok.scenario.has_value(), ok.error.message);
 }
 
+TEST_CASE("recomputed layers: only with full recompute under Megatron, at most a chunk's blocks") {
+  const std::string m = R"("model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "framework": "megatron")";
+  check_rejects("{" + m + R"(, "parallel": {"recompute": "selective", "recompute_layers": 4}})",
+                "parallel.recompute_layers", "applies only when parallel.recompute is \"full\"");
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "framework": "hf",
+      "parallel": {"recompute": "full", "recompute_layers": 4}})",
+                "parallel.recompute_layers", "and when framework is \"megatron\"");
+  // 32 blocks on 2 stages x 2 virtual stages: chunks of 8.
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "framework": "megatron",
+      "global_batch": 8, "parallel": {"pp": 2, "vp": 2, "recompute": "full", "recompute_layers": 9}})",
+                "parallel.recompute_layers",
+                "must be at most the blocks of the largest pipeline chunk (8: the model's 32 on 2 stages x 2 virtual "
+                "stages); 0 recomputes every block; got 9");
+  check_rejects("{" + m + R"(, "parallel": {"recompute": "full", "recompute_layers": -1}})",
+                "parallel.recompute_layers", "0..1000");
+  const ScenarioParse ok = parse("{" + m + R"(, "parallel": {"recompute": "full", "recompute_layers": 32}})");
+  CHECK_MESSAGE(ok.scenario.has_value(), ok.error.message);
+}
+
 TEST_CASE("multi-token prediction modules: Megatron only, for full training, 0..8") {
   const std::string m =
       R"("model": {"preset": "deepseek-v3"}, "cluster": {"gpus": 1024}, "parallel": {"pp": 16, "ep": 64})";

@@ -121,7 +121,7 @@ enum class Lang { en, zh };
   X(shared_expert_ffn) X(t_shared_expert_ffn) X(sliding_window) X(t_sliding_window) X(sliding_layers) X(t_sliding_layers) X(attention) X(t_attention) X(attention_mha) X(attention_mla) \
   X(q_lora_rank) X(t_q_lora_rank) X(kv_lora_rank) X(t_kv_lora_rank) X(qk_nope_head_dim) X(t_qk_nope_head_dim) \
   X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) \
-  X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(activation_offload_layers) X(t_activation_offload_layers) X(mtp_layers) X(t_mtp_layers) X(optimizer_in_backward) \
+  X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(activation_offload_layers) X(t_activation_offload_layers) X(recompute_layers) X(t_recompute_layers) X(mtp_layers) X(t_mtp_layers) X(optimizer_in_backward) \
   X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(fused_loss) X(t_fused_loss) X(fused_loss_none) X(fused_loss_liger) X(fused_loss_cce) X(fused_loss_fused_ce) \
   X(fp32_grad_reduce) X(t_fp32_grad_reduce) X(kbit_fp32_cast) X(t_kbit_fp32_cast) X(ep_overlap) X(t_ep_overlap) X(ep_comm_sms) X(t_ep_comm_sms) X(pp_overlap) X(t_pp_overlap) X(torch_compile) X(t_torch_compile) X(fused_kernels) X(t_fused_kernels) X(eager_activation) X(t_eager_activation) X(range_80) X(range_to) X(framework) X(t_framework) X(framework_hf) X(framework_torchtune) \
   X(framework_fsdp) X(framework_deepspeed) X(framework_megatron) X(framework_torchtitan) \

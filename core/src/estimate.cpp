@@ -285,16 +285,16 @@ unsigned memory_remedies(const Scenario& s, const MemoryResult& memory) {
   const bool loss_unchunked =
       !fuses_output_layer(s.techniques.fused_loss) && s.techniques.loss_chunks == 1;  // whole logits at once
   const bool applies[] = {
-      s.cluster.gpus > 1 && p.zero < 3 && s.dp() > 1,   // raise_zero
-      s.cluster.gpus > 1,                               // model_parallel
-      p.recompute != Recompute::full,                   // recompute
-      s.micro_batch > 1,                                // lower_micro_batch
-      big_logits && loss_unchunked,                     // chunked_loss
-      full_weights,                                     // adapters
-      s.method == Method::lora,                         // qlora
-      full_weights && s.optimizer == Optimizer::adamw,  // eight_bit_optimizer
-      full_weights && p.offload == Offload::none,       // offload_optimizer
-      true,                                             // bigger_gpu
+      s.cluster.gpus > 1 && p.zero < 3 && s.dp() > 1,            // raise_zero
+      s.cluster.gpus > 1,                                        // model_parallel
+      p.recompute != Recompute::full || p.recompute_layers > 0,  // recompute (every block)
+      s.micro_batch > 1,                                         // lower_micro_batch
+      big_logits && loss_unchunked,                              // chunked_loss
+      full_weights,                                              // adapters
+      s.method == Method::lora,                                  // qlora
+      full_weights && s.optimizer == Optimizer::adamw,           // eight_bit_optimizer
+      full_weights && p.offload == Offload::none,                // offload_optimizer
+      true,                                                      // bigger_gpu
   };
   static_assert(std::size(applies) == static_cast<size_t>(MemoryRemedy::count));
   unsigned bits = 0;

@@ -303,9 +303,11 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (x.zero == 3) arg("--use-torch-fsdp2");
   if (x.recompute == Recompute::selective) arg("--recompute-activations");
   if (x.recompute == Recompute::full) {
+    // "uniform" with 1 checkpoints every block alone; "block" recomputes the first N blocks of each
+    // chunk and keeps the others' activations (parallel.recompute_layers).
     arg("--recompute-granularity", "full");
-    arg("--recompute-method", "uniform");
-    arg("--recompute-num-layers", "1");
+    arg("--recompute-method", x.recompute_layers > 0 ? "block" : "uniform");
+    arg("--recompute-num-layers", x.recompute_layers > 0 ? num(x.recompute_layers) : "1");
   }
   if (s.techniques.activation_offload) {
     // Megatron-LM offloads fewer layers than the model has, and only without PP (TransformerConfig;

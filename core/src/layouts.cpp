@@ -33,6 +33,8 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.pp = l.pp;
   x.zero = l.zero;
   x.offload = l.offload;
+  // A partial recompute (parallel.recompute_layers) stays with the scenario's own full recompute.
+  if (l.recompute != x.recompute) x.recompute_layers = 0;
   x.recompute = l.recompute;
   s.recompute_given = true;  // the layout's, whatever the framework's default
   x.sequence_parallel = l.tp > 1;
@@ -40,6 +42,8 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.ep = l.ep;
   x.vp = l.vp;
   s.micro_batch = l.micro_batch;
+  // Recomputing the first N blocks of a chunk of fewer recomputes them all.
+  x.recompute_layers = std::min(x.recompute_layers, most_chunk_layers(s));
   // A scenario that names no framework is estimated in the one its launch artefacts run where that
   // is Megatron-LM (launch.cpp: pretrain_gpt.py for TP, PP, CP, EP and virtual stages), else in its
   // method's default (Hugging Face Trainer for the fine-tunes, whose train.py the others launch).
@@ -47,6 +51,7 @@ void apply_layout(const Layout& l, Scenario& s) {
   s.framework = framework_for(l, s.model, s.method).framework == Framework::megatron ? FrameworkKind::megatron
                                                                                      : default_framework(s.method);
   apply_framework_defaults(s);
+  if (s.framework != FrameworkKind::megatron) x.recompute_layers = 0;  // Megatron-LM's --recompute-method block
 }
 
 //-----------------------------------------------------------------------------

@@ -601,14 +601,20 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   // memory: the GPU keeps the layer in use and the one being copied, and every layer not offloaded.
   const double offloaded = offloaded_layers(s, layers);
   const double kept_layers = (layers - offloaded) * st.in_flight + std::min(2.0, offloaded);
-  double bytes = kept_layers * activation_bytes_per_layer(s.model, a);
-  if (a.recompute == Recompute::full || a.recompute == Recompute::selective_op) {
+  ActivationShape working = a;
+  working.recompute = Recompute::none;
+  const double whole = activation_bytes_per_layer(s.model, working);
+  // Partial recompute (parallel.recompute_layers): the blocks that do not recompute keep everything.
+  const double recomputing = a.recompute == Recompute::full
+                                 ? std::min(layers, recomputed_layers(s, static_cast<int>(std::lround(st.layers))))
+                                 : layers;
+  const double per_layer = activation_bytes_per_layer(s.model, a);
+  double bytes = kept_layers * (recomputing * per_layer + (layers - recomputing) * whole) / layers;
+  if ((a.recompute == Recompute::full && recomputing > 0) || a.recompute == Recompute::selective_op) {
     // During backward one layer is recomputed and holds its whole working set: what it keeps
     // anyway is counted above.
-    ActivationShape working = a;
-    working.recompute = Recompute::none;
-    const double kept = a.recompute == Recompute::full ? 0.0 : activation_bytes_per_layer(s.model, a);
-    bytes += std::max(0.0, activation_bytes_per_layer(s.model, working) - kept);
+    const double kept = a.recompute == Recompute::full ? 0.0 : per_layer;
+    bytes += std::max(0.0, whole - kept);
   }
   return bytes;
 }
@@ -898,6 +904,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          "Liu et al. 2023 'Ring Attention'; with sequence parallelism Megatron keeps the QKV and MLP inputs "
          "sharded and gathers them again in backward, the DTensor plans of torchtitan and torchtune keep them "
          "gathered, whole); "
+         "with full recompute a block keeps only its input, and with parallel.recompute_layers N only the first N "
+         "blocks of each chunk recompute, the others keeping everything (Megatron-LM --recompute-method block); "
          "in flight: 1F1B min(pp - rank, m), interleaved 1F1B min((pp - rank - 1) x 2 + (vp - 1) x pp + 1, m vp) / "
          "vp, on the first stage pp (1 + (pp - 1) / (pp vp)) (Korthikanti et al. 2022 §4.2.3); with PyTorch's "
          "context-parallel ring (torchtitan, cp > 1) + what its attention backward holds beyond the logits, which "
@@ -911,6 +919,7 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
           {"tp", static_cast<double>(x.tp)},
           {"cp", static_cast<double>(x.cp)},
           {"vp", static_cast<double>(x.vp)},
+          {"recompute_layers", static_cast<double>(x.recompute_layers)},
           {"frozen_mlp", activation_shape(s).frozen_mlp ? 1.0 : 0.0},
           {"gathered_gemm_inputs", activation_shape(s).gathered_gemm_inputs ? 1.0 : 0.0},
           {"fused_kernels", s.techniques.fused_kernels ? 1.0 : 0.0},

@@ -35,11 +35,9 @@ double matmul_params(const ParamCount& p, const ModelArch& m) {
 }
 
 // Passes over a linear layer's weights per token and step, in forward-pass units (2 FLOPs per
-// parameter each): the forward (again with full recompute), the data gradients and the weight
-// gradients, which PEFT's frozen weights skip.
-double linear_passes(const Scenario& s) {
-  return (s.parallel.recompute == Recompute::full ? 2.0 : 1.0) + (s.is_peft() ? 1.0 : 2.0);
-}
+// parameter each): the forward (again with full recompute, for the share of the blocks that
+// recompute), the data gradients and the weight gradients, which PEFT's frozen weights skip.
+double linear_passes(const Scenario& s) { return 1.0 + full_recompute_share(s) + (s.is_peft() ? 1.0 : 2.0); }
 
 // Attention score FLOPs per token, forward: QK^T (2 s q) and scores x V (2 s o) per layer, where
 // every query head computes its own scores and its own weighted sum of values: with grouped-query
@@ -93,7 +91,15 @@ double op_checkpoint_recompute_flops(const ModelArch& m) {
 
 }  // namespace
 
-bool reruns_forward(Recompute r) { return r == Recompute::full || r == Recompute::selective_op; }
+double forward_reruns(const Scenario& s) {
+  if (s.parallel.recompute == Recompute::selective_op) return 1.0;
+  return full_recompute_share(s);
+}
+
+double attention_reruns(const Scenario& s) {
+  if (s.parallel.recompute == Recompute::full) return full_recompute_share(s);
+  return s.parallel.recompute == Recompute::none ? 0.0 : 1.0;
+}
 
 double tp_overlapped_collectives_per_layer(const Scenario& s) {
   // Megatron-Core's --tp-comm-overlap (Transformer Engine userbuffers) pipelines the all-gathers and
@@ -109,15 +115,16 @@ double tp_overlapped_collectives_per_layer(const Scenario& s) {
 
 double tp_collectives_per_block(const Scenario& s) {
   const double t = s.trained_share();
-  return 2.0 * (1.0 - t) + t * tp_collectives_per_layer(s.parallel.recompute);
+  return 2.0 * (1.0 - t) + t * tp_collectives_per_layer(s.parallel.recompute, full_recompute_share(s));
 }
 
-double tp_collectives_per_layer(Recompute r) {
+double tp_collectives_per_layer(Recompute r, double recomputing_share) {
   // Forward 2 all-reduces (or all-gather + reduce-scatter pairs), backward 2; full recompute runs
-  // the forward pair again; per-operator checkpointing keeps the reduce-scatter outputs (on its
-  // save list) and runs only the two all-gathers again, half a pair's volume each.
+  // the forward pair again in the blocks that recompute; per-operator checkpointing keeps the
+  // reduce-scatter outputs (on its save list) and runs only the two all-gathers again, half a
+  // pair's volume each.
   switch (r) {
-    case Recompute::full: return 6.0;
+    case Recompute::full: return 4.0 + 2.0 * recomputing_share;
     case Recompute::selective_op: return 5.0;
     default: return 4.0;
   }
@@ -157,7 +164,8 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   // are never recomputed, so every recompute term counts the trained share of the blocks.
   double recompute = 0;
   // One more forward of every block, its adapters' too.
-  if (s.parallel.recompute == Recompute::full) recompute = 2.0 * blocks + attn + 2.0 * adapters;
+  if (s.parallel.recompute == Recompute::full)
+    recompute = full_recompute_share(s) * (2.0 * blocks + attn + 2.0 * adapters);
   if (s.parallel.recompute == Recompute::selective) recompute = attn;  // the attention core again
   // Per-operator checkpointing saves the fused attention kernel's output; unfused attention
   // (bmm and softmax, not on its save list) runs again.
@@ -167,25 +175,25 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn) + 2.0 * adapters;
   recompute *= trained_share;
   f.hardware_per_token = per_token(attn) + recompute;
-  f.adapter_per_token = (6.0 + (reruns_forward(s.parallel.recompute) ? 2.0 : 0.0)) * adapters;
+  f.adapter_per_token = (6.0 + 2.0 * forward_reruns(s)) * adapters;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
-  const bool attention_again =
-      s.parallel.recompute == Recompute::selective_op ? !op_keeps_attention : s.parallel.recompute != Recompute::none;
-  const double recomputed_attention = attention_again ? trained_share * attn : 0.0;
+  const double attention_again =
+      s.parallel.recompute == Recompute::selective_op ? (op_keeps_attention ? 0.0 : 1.0) : attention_reruns(s);
+  const double recomputed_attention = attention_again * trained_share * attn;
   f.attention_per_token = (1.0 + 2.0 * trained_share) * attn + recomputed_attention;
   f.attention_forward_share = f.attention_per_token > 0 ? attn / f.attention_per_token : 0.0;
-  f.attention_forward_passes = 1.0 + (attention_again ? trained_share : 0.0);
+  f.attention_forward_passes = 1.0 + attention_again * trained_share;
   if (s.parallel.flash_attention) {
     // FlashAttention-2 (Dao 2023) skips the masked half of a causal score matrix and its backward
     // recomputes the scores: 2.5x the forward's FLOPs (the kernel benchmarks' count, flash-attention
     // benchmarks/benchmark_flash_attention.py). Full recompute runs the forward once more; selective
     // recompute adds nothing, the kernel already recomputes what it would.
     const double fwd = attention_kernel_fwd_flops(m, s.seq_len) + mtp_attention_fwd_flops(p, m, s.seq_len / 2.0);
-    const double full = s.parallel.recompute == Recompute::full ? trained_share * fwd : 0.0;
-    f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + full;
+    const double again = s.parallel.recompute == Recompute::full ? full_recompute_share(s) * trained_share : 0.0;
+    f.attention_kernel_per_token = fwd + 2.5 * trained_share * fwd + again * fwd;
     f.attention_forward_share = f.attention_kernel_per_token > 0 ? fwd / f.attention_kernel_per_token : 0.0;
-    f.attention_forward_passes = 1.0 + (s.parallel.recompute == Recompute::full ? trained_share : 0.0);
+    f.attention_forward_passes = 1.0 + again;
   }
   const double tokens = static_cast<double>(s.effective_global_batch()) * s.seq_len;
   f.model_per_step = f.model_per_token * tokens;
@@ -432,11 +440,12 @@ struct RingTraffic {
 // Transformer Engine's P2P ring (Megatron-Core): each key/value chunk passes on cp - 1 times
 // forward and, backward, with its gradients; a transfer hides behind the attention of the chunk
 // before it, so (cp - 1) / cp of this GPU's attention time can hide it.
-RingTraffic te_ring(const Parallel& x, double trained_share, double per_layer_fwd, double layers, int m, double bw,
+RingTraffic te_ring(const Scenario& s, double trained_share, double per_layer_fwd, double layers, int m, double bw,
                     double latency, double attention_s) {
+  const Parallel& x = s.parallel;
   // Forward; where the block trains, backward x 2 (keys, values and their gradients) and with full
-  // recompute a recomputed forward.
-  const double passes = 1.0 + trained_share * (x.recompute == Recompute::full ? 3.0 : 2.0);
+  // recompute a recomputed forward in the blocks that recompute.
+  const double passes = 1.0 + trained_share * (2.0 + full_recompute_share(s));
   RingTraffic r;
   r.bytes = passes * per_layer_fwd * layers * m;
   r.s = r.bytes / bw + passes * (x.cp - 1.0) * layers * m * latency;
@@ -537,14 +546,14 @@ void context_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Comp
     // backward 2x and recomputed once with any recompute).
     const double t = s.trained_share();
     const double attn_per_token =
-        full_attention_fwd_flops(s.model, s.seq_len) * (1.0 + 2.0 * t + (x.recompute != Recompute::none ? t : 0.0));
+        full_attention_fwd_flops(s.model, s.seq_len) * (1.0 + 2.0 * t + attention_reruns(s) * t);
     const double per_token = compute.flops.hardware_per_token;
     const double attn_share = per_token > 0 ? attn_per_token / per_token : 0;
     attention_s = x.flash_attention
                       ? compute.attention_s * compute.stage_imbalance
                       : (compute.gemm_s - compute.expert_imbalance_s) * attn_share * compute.stage_imbalance;
     r = pytorch ? pytorch_ring(s, compute, per_layer_fwd, layers, m, bw, latency, attention_s)
-                : te_ring(x, t, per_layer_fwd, layers, m, bw, latency, attention_s);
+                : te_ring(s, t, per_layer_fwd, layers, m, bw, latency, attention_s);
     c.cp_bytes = r.bytes;
     c.cp_s = r.s;
     c.cp_exposed_s = r.exposed_s;
@@ -603,7 +612,7 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   const double intra = per_copy * scale_up;
   // Dispatch and combine forward; where the block trains, two more backward and the forward pair
   // again when the forward reruns (all-to-alls are not on op checkpointing's save list).
-  const double per_layer = 2.0 + s.trained_share() * (reruns_forward(x.recompute) ? 4.0 : 2.0);
+  const double per_layer = 2.0 + s.trained_share() * (2.0 + 2.0 * forward_reruns(s));
   const double count = x.ep > 1 ? per_layer * busiest_stage_moe_layers(s) * m : 0.0;
   const double f = ep_comm_sm_share(s, cal);
   if (count > 0) {
@@ -750,7 +759,7 @@ SplitGemms tp_overlap_split_gemms(const Scenario& s, const ParamCount& p) {
   const double mlp_out = dense_mlp_layers * static_cast<double>(m.ffn) * m.hidden;
   const double gathered = m.layers * m.hidden * (m.q_width() + m.k_width() + m.v_width()) + mlp_in;
   const double scattered = m.layers * m.attn_out_width() * m.hidden + mlp_out;
-  const double forward = x.recompute == Recompute::full ? 2.0 : 1.0;
+  const double forward = 1.0 + full_recompute_share(s);
   const double all = linear_passes(s) * matmul_params(p, m);
   if (all <= 0) return {};
   SplitGemms split;
@@ -992,8 +1001,8 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
       cal.elementwise_passes.value * (h_share + mlp_tensors * m.active_mlp_width() / x.tp) * e + eager;
   const double scores =
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
-  const double passes = 3.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
-  const double score_passes = 3.0 + (x.recompute != Recompute::none ? 1.0 : 0.0);
+  const double passes = 3.0 + forward_reruns(s);
+  const double score_passes = 3.0 + attention_reruns(s);
   const double tokens = stage_tokens_per_gpu(s);
   const double layers = stage_layers(s);
   // FP8 (Transformer Engine) casts every linear layer's 16-bit input to FP8 before its GEMM, in the
@@ -1001,7 +1010,7 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   // again for the gradients in backward: read 2 bytes, write 1, each time (Transformer Engine,
   // "Using FP8 with Transformer Engine": activations and gradients are quantized per GEMM).
   const double fp8_casts = s.precision == Precision::fp8 ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 *
-                                                               (reruns_forward(x.recompute) ? 1.5 : 1.0)
+                                                               (1.0 + 0.5 * forward_reruns(s))
                                                          : 0.0;
   return hbm_s(s, cal, tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts));
 }
@@ -1129,7 +1138,7 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
   }
   const double k = m.top_k;
   const double rows = moe_permute_rows(s);
-  const double passes = 2.0 + (reruns_forward(x.recompute) ? 1.0 : 0.0);
+  const double passes = 2.0 + forward_reruns(s);
   const double tokens = stage_tokens_per_gpu(s);
   const double bytes = tokens * blocks * passes * rows * hidden_share(s) * element_bytes(s.precision);
   const double t = hbm_s(s, cal, bytes);
@@ -1196,7 +1205,7 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
     return 0;
   }
   const Parallel& x = s.parallel;
-  const double forwards = reruns_forward(x.recompute) ? 2.0 : 1.0;
+  const double forwards = 1.0 + forward_reruns(s);
   // With sequence parallelism the expert layers run on the shards their expert-TP group gathers.
   const double gathered = expert_tp_gather(x);
   const AdapterWidths w = lora_adapter_widths(s.model, s.lora.targets,
@@ -1347,7 +1356,7 @@ double framework_copy_s(const Scenario& s, const ParamCount& p, const MemoryResu
 // gradient of its own) and in the recomputed forward (Dettmers et al. 2023, 'QLoRA', §3).
 double qlora_dequant_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
   const double params = s.method == Method::qlora ? average_block_linear_params(s, p) : 0.0;
-  const double passes = 2.0 + (reruns_forward(s.parallel.recompute) ? 1.0 : 0.0);
+  const double passes = 2.0 + forward_reruns(s);
   const double copy = element_bytes(s.precision);  // the compute dtype: 2 bytes, 4 in fp32
   const double t = hbm_s(s, cal, s.grad_accum() * passes * params * (kNf4BytesPerParam + copy));
   if (ex)

@@ -582,10 +582,34 @@ InputError validate_scenario(const Scenario& s) {
   else if (c.sm_count > 0 && x.ep_comm_sms > c.sm_count &&
            field_applies(field("parallel.ep_comm_sms"), s))  // where it does not apply, check_fields_apply refuses it
     r.fail("parallel.ep_comm_sms", "ep_comm_sms", {n(c.sm_count), c.accelerator, n(x.ep_comm_sms)});
+  else if (x.recompute_layers > most_chunk_layers(s))
+    r.fail("parallel.recompute_layers", "recompute_layers",
+           {n(most_chunk_layers(s)), n(m.layers), n(x.pp), n(x.vp), n(x.recompute_layers)});
   else if (s.techniques.activation_offload_layers > fewest_stage_layers(s))
     r.fail("techniques.activation_offload_layers", "activation_offload_layers",
            {n(fewest_stage_layers(s)), n(m.layers), n(x.pp), n(s.techniques.activation_offload_layers)});
   return err;
+}
+
+double recomputed_layers(const Scenario& s, int stage_layers) {
+  if (s.parallel.recompute != Recompute::full || stage_layers <= 0) return 0;
+  const int n = s.parallel.recompute_layers;
+  if (n <= 0) return stage_layers;
+  // The stage's blocks over its chunks as evenly as they go: `rem` chunks hold one block more.
+  const int vp = std::max(1, s.parallel.vp);
+  const int base = stage_layers / vp, rem = stage_layers % vp;
+  return static_cast<double>(rem) * std::min(n, base + 1) + static_cast<double>(vp - rem) * std::min(n, base);
+}
+
+double full_recompute_share(const Scenario& s) {
+  const int most = std::max(1, pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle);
+  return recomputed_layers(s, most) / most;
+}
+
+int most_chunk_layers(const Scenario& s) {
+  const int most = pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle;
+  const int vp = std::max(1, s.parallel.vp);
+  return (most + vp - 1) / vp;
 }
 
 PipelineSplit pipeline_split(int layers, int pp) {

@@ -147,11 +147,17 @@ struct CostResult {
   double usd_to_cny = 0;
 };
 
-// Whether the recompute mode runs the forward's elementwise ops, casts and all-to-alls again
-// (full and per-operator checkpointing do; selective recomputes the attention core only).
-bool reruns_forward(Recompute r);
-// Tensor-parallel collectives per layer and micro-batch, in all-reduce volumes.
-double tp_collectives_per_layer(Recompute r);
+// How many times a trained block's forward elementwise ops, casts and all-to-alls run again, on
+// average over the busiest stage: full recompute in the share of the blocks that recompute
+// (full_recompute_share), per-operator checkpointing once; selective recomputes the attention
+// core only.
+double forward_reruns(const Scenario& s);
+// How many times a trained block's attention forward runs again: selective and per-operator
+// checkpointing once, full recompute in the share of the blocks that recompute.
+double attention_reruns(const Scenario& s);
+// Tensor-parallel collectives per layer and micro-batch, in all-reduce volumes; with full
+// recompute, in a stage whose share `recomputing_share` of the blocks recompute.
+double tp_collectives_per_layer(Recompute r, double recomputing_share = 1.0);
 // The same averaged over the scenario's blocks: a frozen block of freeze-tuning runs its forward
 // pair only, 2 (1 - t) + t x tp_collectives_per_layer, t = Scenario::trained_share().
 double tp_collectives_per_block(const Scenario& s);

@@ -127,6 +127,9 @@ struct Parallel {
   int zero = 0;                    // ZeRO stage 0-3 (FSDP full-shard = 3), over the DP group
   bool sequence_parallel = false;  // Megatron sequence parallelism (needs tp > 1 to matter)
   Recompute recompute = Recompute::none;
+  // With full recompute, the first N blocks of each pipeline chunk recompute and the others keep
+  // their activations (Megatron-LM --recompute-method block --recompute-num-layers N); 0: every block.
+  int recompute_layers = 0;
   Offload offload = Offload::none;  // optimizer states (and with ZeRO-3 weights) to CPU RAM or NVMe
   bool flash_attention = true;      // no s x s score matrix stored
   AttentionKernel attention_kernel = AttentionKernel::auto_;  // which fused kernel (auto: the accelerator's usual)
@@ -333,6 +336,17 @@ inline bool vp_divides_stages(const PipelineSplit& split, int pp, int vp) {
   const bool ends = (split.first % vp == 0 && split.last % vp == 0) || embedding_counts_as_block(split, pp, vp);
   return middle && ends;
 }
+
+// Blocks of a stage of `stage_layers` that full recompute reruns: every one, or with
+// parallel.recompute_layers N the first N of each of its vp chunks (Megatron-Core's TransformerBlock,
+// one per chunk, recomputes its first recompute_num_layers with recompute_method "block"). 0
+// without full recompute.
+double recomputed_layers(const Scenario& s, int stage_layers);
+// recomputed_layers over the blocks of the stage with the most (a middle one): the share of a
+// stage's forward that full recompute runs again. 1 for full recompute of every block.
+double full_recompute_share(const Scenario& s);
+// The most blocks a pipeline chunk holds: ceil(the most blocks of a stage / vp).
+int most_chunk_layers(const Scenario& s);
 
 struct InputError {
   InputError() = default;

@@ -109,6 +109,9 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
     {"activation_offload_layers",
      "must be at most the layers of the smallest pipeline stage ({0} of the model's {1} on {2} stages); 0 offloads "
      "every layer; got {3}"},
+    {"recompute_layers",
+     "must be at most the blocks of the largest pipeline chunk ({0}: the model's {1} on {2} stages x {3} virtual "
+     "stages); 0 recomputes every block; got {4}"},
     {"ep_comm_sms", "must be at most the {0} SMs of {1}; 0 takes kDeepEpSms; allowed 0..{0}, got {2}"},
 };
 
