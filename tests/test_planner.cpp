@@ -207,6 +207,35 @@ TEST_CASE("the app's question, written from its parsed scenario, plans as the qu
   CHECK(question_scenario_json(named, builtin_catalog()).find("\"framework\":\"hf\"") != std::string::npos);
 }
 
+TEST_CASE("where every block recomputing fits, the planner recomputes the fewest that fit") {
+  // Llama 3.1 70B full training on at most 64 GPUs, cheapest: one 8 x B200 node, TP 2, ZeRO-3
+  // (Megatron-LM with FSDP2), micro-batch 1. Without recompute it does not fit; recomputing 25 of
+  // its 80 blocks does, 24 does not, and 25 is cheaper than all 80 (golden link plan-70b-deadline).
+  const json r = plan_of(k70bFull);
+  REQUIRE(r["plans"].size() >= 1);
+  const json& best = r["plans"][0];
+  CHECK(best["layout"]["recompute"] == "full");
+  CHECK(best["layout"]["recompute_layers"] == 25);
+  CHECK(r["searched"]["partial_recompute_evaluated"].get<int>() > 0);
+  auto estimated = [&](int layers) {
+    json sc = best["scenario"];
+    sc["parallel"]["recompute_layers"] = layers;
+    if (layers == 0) sc["parallel"].erase("recompute_layers");
+    const JsonResponse e = estimate_json(sc.dump(), builtin_catalog(), default_calibration());
+    REQUIRE_MESSAGE(e.ok, e.error.message);
+    return json::parse(e.body);
+  };
+  CHECK(estimated(25)["memory"]["fits"] == true);
+  CHECK(estimated(24)["memory"]["fits"] == false);
+  CHECK(estimated(0)["cost"]["total_usd"].get<double>() > best["cost"]["total_usd"].get<double>());
+  json none = best["scenario"];
+  none["parallel"]["recompute"] = "none";
+  none["parallel"].erase("recompute_layers");
+  const JsonResponse e = estimate_json(none.dump(), builtin_catalog(), default_calibration());
+  REQUIRE(e.ok);
+  CHECK(json::parse(e.body)["memory"]["fits"] == false);
+}
+
 TEST_CASE("each plan's scenario reproduces its figures through llmplan estimate") {
   for (const char* q : {k7bQlora, k70bFull, k405bPretrain}) {
     const json r = plan_of(q);

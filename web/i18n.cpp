@@ -86,6 +86,7 @@ constexpr Entry kStrings[] = {
     {S::rc_selective, "selective", "选择性"},
     {S::rc_full, "full", "完全"},
     {S::rc_selective_op, "per op", "逐算子"},
+    {S::rc_partial, "%s (%d blocks of each chunk)", "%s（每块 %d 层）"},
     // A plan's "why" (planner.hpp, WhyReason and kWhyEnglish: the English must read as the core's).
     {S::why_cheapest, "cheapest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead", "{0} 个可行的云产品与规模中最便宜：{1}，耗时 {2}，MFU {3} %，含开销每卡时 {4}"},
     {S::why_fastest, "fastest of {0} feasible offerings and sizes: {1} over {2}, MFU {3} %, {4} per GPU-hour incl. overhead", "{0} 个可行的云产品与规模中最快：{1}，耗时 {2}，MFU {3} %，含开销每卡时 {4}"},
@@ -948,6 +949,13 @@ std::string plan_why_text(const PlanWhy& w, const std::string& layout) {
 const char* recompute_name(Recompute r) {
   static constexpr S kWords[] = {S::rc_none, S::rc_selective, S::rc_full, S::rc_selective_op};
   return translated_name(to_string(r), kRecomputeNames, kWords);
+}
+
+std::string recompute_label(const Layout& l) {
+  if (l.recompute_layers <= 0) return recompute_name(l.recompute);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, tr(S::rc_partial), recompute_name(l.recompute), l.recompute_layers);
+  return buf;
 }
 
 const char* provider_kind_name(const std::string& kind) {

@@ -13,6 +13,7 @@ struct CheckpointPlacement;
 struct RdmaAdvice;
 struct Check;
 enum class Recompute;
+struct Layout;
 struct PlanWhy;
 }  // namespace llmplan
 
@@ -33,7 +34,7 @@ enum class Lang { en, zh };
   X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
   X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) \
   X(recompute) \
-  X(recompute_none) X(recompute_selective) X(recompute_full) X(recompute_selective_op) X(rc_none) X(rc_selective) X(rc_full) X(rc_selective_op) X(why_cheapest) X(why_fastest) X(why_same_cost_larger) X(why_fewer_gpus) X(why_less_peak) X(why_same_gpu_dearer) X(why_dearer_gpu_hour) X(why_billing_block) X(why_exposed_comm) X(why_bubble) X(why_lower_mfu) X(why_slower_more) X(why_slower_less) X(why_faster_more) X(why_faster_less) X(why_layout_sep) X(why_note_no_shorter) X(why_note_one_shorter) X(why_note_two_shorter) X(flash_attention) \
+  X(recompute_none) X(recompute_selective) X(recompute_full) X(recompute_selective_op) X(rc_none) X(rc_selective) X(rc_full) X(rc_selective_op) X(rc_partial) X(why_cheapest) X(why_fastest) X(why_same_cost_larger) X(why_fewer_gpus) X(why_less_peak) X(why_same_gpu_dearer) X(why_dearer_gpu_hour) X(why_billing_block) X(why_exposed_comm) X(why_bubble) X(why_lower_mfu) X(why_slower_more) X(why_slower_less) X(why_faster_more) X(why_faster_less) X(why_layout_sep) X(why_note_no_shorter) X(why_note_one_shorter) X(why_note_two_shorter) X(flash_attention) \
   X(section_result) X(fits) X(does_not_fit) X(headroom) X(over_by) X(of_capacity) \
   X(weights) X(gradients) X(optimizer_states) X(activations) X(logits) X(buffers) X(runtime) X(total) X(capacity) \
   X(col_component) X(col_share) X(max_micro_batch) X(max_micro_batch_none) X(stage) X(stage_only) \
@@ -181,6 +182,9 @@ const char* tr(S s);
 std::string plan_why_text(const PlanWhy& w, const std::string& layout);
 // A recompute value in a layout line ("none", "full"; "无", "完全").
 const char* recompute_name(Recompute r);
+// A layout's recompute in a layout line: its name, and with partial recompute the blocks of each
+// chunk that recompute ("full (21 blocks of each chunk)").
+std::string recompute_label(const Layout& l);
 // A catalog provider kind (kProviderKinds) in the UI language; another value as it is written.
 const char* provider_kind_name(const std::string& kind);
 // A plan's advice in the UI language, worded from its figures (advice.hpp): where the data and the

@@ -128,7 +128,7 @@ void draw_grid(AppState& app, DesignState& d) {
     ImGui::Text("%d x %s  (%s, %d x %d)", gpus, acc.c_str(), p.instance->id.c_str(), p.nodes, p.gpus_per_node());
     ImGui::Text(tr(S::layout_fmt), p.layout.tp, p.layout.pp, p.dp(), layout_extra_text(p.layout).c_str(), p.layout.zero,
                 p.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", p.layout.micro_batch,
-                recompute_name(p.layout.recompute));
+                recompute_label(p.layout).c_str());
     ImGui::Text("%s: %s   %s: %s   %s: %s", tr(S::col_time), format_duration(p.total_hours * 3600).c_str(),
                 tr(S::col_cost), app_money(app, p.cost_usd, app.scenario.pricing.currency).c_str(), tr(S::col_mfu),
                 format_percent(p.mfu).c_str());

@@ -272,7 +272,7 @@ std::string layout_label(const PlanCandidate& c) {
   std::snprintf(buf, sizeof buf, tr(S::layout_fmt), c.layout.tp, c.layout.pp, c.dp(),
                 layout_extra_text(c.layout).c_str(), c.layout.zero,
                 c.layout.offload == Offload::cpu ? tr(S::cpu_offload) : "", c.layout.micro_batch,
-                recompute_name(c.layout.recompute));
+                recompute_label(c.layout).c_str());
   return buf;
 }
 

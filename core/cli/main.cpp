@@ -581,10 +581,15 @@ void print_plan_table(const std::string& body) {
     std::string extra;  // CP, VP and EP only when the layout uses them
     for (const auto& [key, name] : {std::pair{"cp", "CP"}, std::pair{"vp", "VP"}, std::pair{"ep", "EP"}})
       if (l[key].get<int>() > 1) extra += std::string(" ") + name + std::to_string(l[key].get<int>());
+    // Partial recompute: the blocks of each chunk that recompute, "rc:full/25".
+    std::string rc = l["recompute"].get<std::string>();
+    if (l.value("recompute_layers", 0) > 0) {
+      rc += '/';
+      rc += std::to_string(l["recompute_layers"].get<int>());
+    }
     std::snprintf(layout, sizeof layout, "TP%d PP%d%s DP%d ZeRO-%d mb%d rc:%s%s", l["tp"].get<int>(),
                   l["pp"].get<int>(), extra.c_str(), l["dp"].get<int>(), l["zero"].get<int>(),
-                  l["micro_batch"].get<int>(), l["recompute"].get<std::string>().c_str(),
-                  l["offload"] == "cpu" ? " offload" : "");
+                  l["micro_batch"].get<int>(), rc.c_str(), l["offload"] == "cpu" ? " offload" : "");
     // Spot rows are marked; a question in CNY reads its costs in CNY (plans[].cost.total_cny).
     const std::string instance = p["instance"].get<std::string>() + (p["pricing_mode"] == "spot" ? " (spot)" : "");
     const bool cny = r.value("currency", std::string("usd")) == "cny";

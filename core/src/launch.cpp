@@ -394,12 +394,26 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
 // [SECTION] torchtitan (FSDP2)
 //-----------------------------------------------------------------------------
 
+// Megatron-LM's block method recomputes the first N blocks of each chunk; torchtitan's nearest is
+// its layer checkpointing, selective with selective_ac_option "k", which wraps every k-th block
+// (torchtitan/distributed/activation_checkpoint.py, _apply_layer_sac): k = floor(blocks / recomputed)
+// recomputes at least as many, so the stage still fits.
+std::string torchtitan_layer_checkpointing(const Scenario& s) {
+  const int most = std::max(1, pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle);
+  const int recomputed = std::max(1, static_cast<int>(recomputed_layers(s, most)));
+  const int k = std::max(1, most / recomputed);
+  return "mode = \"selective\"\nselective_ac_option = \"" + num(k) + "\"  # one block in " + num(k) + ", " +
+         num(most / k) + " of a stage's " + num(most) + "; Megatron-LM recomputes " + num(recomputed) +
+         " (--recompute-method block)\n";
+}
+
 // torchtitan's [activation_checkpoint] (torchtitan/config/job_config.py): mode none, full or
 // selective; selective with selective_ac_option "op" is per-operator checkpointing. It has no
 // attention-core recompute: with a fused attention kernel Megatron's selective keeps what none keeps.
-std::string torchtitan_checkpoint_mode(const Parallel& x) {
+std::string torchtitan_checkpoint_mode(const Scenario& s) {
+  const Parallel& x = s.parallel;
   switch (x.recompute) {
-    case Recompute::full: return "mode = \"full\"\n";
+    case Recompute::full: return x.recompute_layers > 0 ? torchtitan_layer_checkpointing(s) : "mode = \"full\"\n";
     case Recompute::selective_op: return "mode = \"selective\"\nselective_ac_option = \"op\"\n";
     case Recompute::selective:
       return x.flash_attention
@@ -477,7 +491,7 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
     }
   }
   t += "\n[activation_checkpoint]\n";
-  t += torchtitan_checkpoint_mode(x);
+  t += torchtitan_checkpoint_mode(s);
   // torchtitan/config/job_config.py [compile]: the blocks (fused norms, RoPE, SwiGLU) and the loss.
   if (s.techniques.fused_kernels || s.techniques.compile) {
     t += "\n[compile]\nenable = true\n";

@@ -13,7 +13,17 @@ namespace llmplan {
 
 Layout layout_of(const Scenario& s) {
   const Parallel& x = s.parallel;
-  return {x.tp, x.pp, x.zero, s.micro_batch, x.recompute, x.offload, x.cp, x.ep, x.vp, s.techniques.activation_offload};
+  return {x.tp,
+          x.pp,
+          x.zero,
+          s.micro_batch,
+          x.recompute,
+          x.offload,
+          x.cp,
+          x.ep,
+          x.vp,
+          s.techniques.activation_offload,
+          x.recompute_layers};
 }
 
 std::string layout_extra_text(const Layout& l) {
@@ -33,9 +43,8 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.pp = l.pp;
   x.zero = l.zero;
   x.offload = l.offload;
-  // A partial recompute (parallel.recompute_layers) stays with the scenario's own full recompute.
-  if (l.recompute != x.recompute) x.recompute_layers = 0;
   x.recompute = l.recompute;
+  x.recompute_layers = l.recompute == Recompute::full ? l.recompute_layers : 0;
   s.recompute_given = true;  // the layout's, whatever the framework's default
   x.sequence_parallel = l.tp > 1;
   x.cp = l.cp;
@@ -145,7 +154,7 @@ LayoutSpace layout_space(const Scenario& s) {
 
 bool same_but_micro_batch(const Layout& a, const Layout& b) {
   return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.recompute == b.recompute &&
-         a.cp == b.cp && a.ep == b.ep && a.vp == b.vp;
+         a.cp == b.cp && a.ep == b.ep && a.vp == b.vp && a.recompute_layers == b.recompute_layers;
 }
 
 namespace {
@@ -197,11 +206,13 @@ void add_sharding(Layout base, const LayoutSpace& sp, LayoutEnumeration& out) {
 
 }  // namespace
 
-bool layout_fits(const Scenario& s, const EstimateResult& r) {
-  if (!r.memory.fits) return false;
+bool layout_fits(const Scenario& s, const EstimateResult& r) { return memory_fits(s, r.memory); }
+
+bool memory_fits(const Scenario& s, const MemoryResult& m) {
+  if (!m.fits) return false;
   if (s.parallel.offload != Offload::cpu) return true;
   const double host_bytes = s.cluster.node_ram_gb * 1e9;
-  return host_bytes > 0 && r.memory.cpu_offload_bytes_per_node <= 0.8 * host_bytes;
+  return host_bytes > 0 && m.cpu_offload_bytes_per_node <= 0.8 * host_bytes;
 }
 
 LayoutEnumeration enumerate_layouts(const LayoutSpace& sp) {

@@ -204,8 +204,8 @@ double Planner::progress() const {
 }
 
 bool Planner::step(std::uint64_t budget) {
-  const std::uint64_t stop = acc_.evaluated + budget;
-  while (next_ < work_.size() && acc_.evaluated < stop) evaluate(work_[next_++]);
+  const std::uint64_t stop = acc_.evaluated + acc_.bisected + budget;
+  while (next_ < work_.size() && acc_.evaluated + acc_.bisected < stop) evaluate(work_[next_++]);
   return next_ >= work_.size();
 }
 
@@ -241,6 +241,16 @@ PlanCandidate candidate(const Instance* instance, int nodes, int cards, PricingM
 
 }  // namespace
 
+namespace {
+constexpr double kLeastStepWithoutRecompute = 2.0 / 3.0;
+
+// The same layout but for recompute and micro-batch.
+bool same_but_recompute(const Layout& a, const Layout& b) {
+  return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.cp == b.cp && a.ep == b.ep &&
+         a.vp == b.vp;
+}
+}  // namespace
+
 void Planner::evaluate(const Work& w) {
   Scenario s = q_.base;
   InputError err;
@@ -249,6 +259,23 @@ void Planner::evaluate(const Work& w) {
   LayoutSpace space = layout_space(s);
   PlanCandidate best;
   bool found = false, any_fits = false;
+  // A layout that fits, within the question's deadline and budget, competes for the best plan.
+  auto consider = [&](const Layout& l, const EstimateResult& r) {
+    const double days = r.reliability.total_hours * s.pricing.overhead_factor / 24.0;
+    if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
+      ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
+      return;
+    }
+    if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
+      ++acc_.rejected[static_cast<int>(RejectReason::budget)];
+      return;
+    }
+    PlanCandidate c = candidate(w.instance, w.nodes, w.cards, w.mode, l, r);
+    c.calibrated = s.calibrated();
+    c.framework = s.framework;
+    if (!found || better(q_.objective, c, best)) best = c;
+    found = true;
+  };
   auto search = [&](const LayoutSpace& sp) {
     const LayoutEnumeration e = enumerate_layouts(sp);
     acc_.rejected[static_cast<int>(RejectReason::divisibility)] += e.divisibility;
@@ -256,6 +283,10 @@ void Planner::evaluate(const Work& w) {
     acc_.rejected[static_cast<int>(RejectReason::batch)] += e.batch;
     acc_.space += e.divisibility + e.software + e.batch;
     const Layout* too_big = nullptr;  // memory grows with the micro-batch: once one fails, larger ones do
+    struct {
+      Layout layout;
+      std::vector<int> micro_batches;
+    } none_fits;  // the micro-batches at which the current layout fits without recompute
     for (const Layout& l : e.layouts) {
       ++acc_.space;
       if (too_big && same_but_micro_batch(l, *too_big)) {
@@ -272,20 +303,45 @@ void Planner::evaluate(const Work& w) {
         continue;
       }
       any_fits = true;
-      const double days = r.reliability.total_hours * s.pricing.overhead_factor / 24.0;
-      if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
-        ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
-        continue;
+      consider(l, r);
+      if (l.recompute == Recompute::none) {
+        if (!same_but_recompute(l, none_fits.layout)) none_fits = {l, {}};
+        none_fits.micro_batches.push_back(l.micro_batch);
       }
-      if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
-        ++acc_.rejected[static_cast<int>(RejectReason::budget)];
+      // Every block recomputing fits: Megatron-LM can recompute fewer (--recompute-method block),
+      // which is faster. Memory falls as the recomputed blocks grow, so the fewest that fit are
+      // found by bisection, and tried as a layout of their own. Where no recompute fits at this
+      // micro-batch (enumerated before, recompute being the outer range) it is faster still.
+      if (l.recompute != Recompute::full || s.framework != FrameworkKind::megatron) continue;
+      if (same_but_recompute(l, none_fits.layout) &&
+          std::count(none_fits.micro_batches.begin(), none_fits.micro_batches.end(), l.micro_batch) > 0)
         continue;
+      // Nor where it cannot beat the best plan of this offering and size, whose time and cost go
+      // together: recomputing nothing leaves at least 2/3 of the step (PEFT's passes over the
+      // linear layers 2 of 3, TP's and EP's collectives 4 of 6; the rest less).
+      if (found && kLeastStepWithoutRecompute * r.time.step_s >= best.step_s) continue;
+      // Only the memory is estimated while bisecting; the layout found is estimated whole.
+      Layout fewer = l;
+      fewer.recompute_layers = 0;
+      int lo = 1, hi = most_chunk_layers(s) - 1;  // hi: the most that are not every block of a chunk
+      while (lo <= hi) {
+        const int mid = lo + (hi - lo) / 2;
+        Layout probe = l;
+        probe.recompute_layers = mid;
+        apply_layout(probe, s);
+        s.global_batch = global;
+        if (memory_fits(s, estimate_memory(s, r.params, cal_))) {
+          fewer = probe;
+          hi = mid - 1;
+        } else {
+          lo = mid + 1;
+        }
       }
-      PlanCandidate c = candidate(w.instance, w.nodes, w.cards, w.mode, l, r);
-      c.calibrated = s.calibrated();
-      c.framework = s.framework;
-      if (!found || better(q_.objective, c, best)) best = c;
-      found = true;
+      if (fewer.recompute_layers == 0) continue;
+      apply_layout(fewer, s);
+      s.global_batch = global;
+      ++acc_.bisected;
+      consider(fewer, estimate(s, cal_));
     }
   };
   search(space);
@@ -350,7 +406,9 @@ std::string layout_text(const PlanCandidate& c) {
                 layout_extra_text(c.layout).c_str(), c.layout.zero,
                 c.layout.offload == Offload::cpu ? " + CPU offload" : "", c.layout.micro_batch,
                 to_string(c.layout.recompute));
-  return buf;
+  std::string out = buf;
+  if (c.layout.recompute_layers > 0) out += " (" + std::to_string(c.layout.recompute_layers) + " blocks of each chunk)";
+  return out;
 }
 
 double price_per_gpu_hour(const PlanCandidate& c) {
@@ -589,6 +647,7 @@ json layout_json(const PlanCandidate& c) {
           {"zero", c.layout.zero},
           {"sequence_parallel", c.layout.tp > 1},
           {"recompute", to_string(c.layout.recompute)},
+          {"recompute_layers", c.layout.recompute_layers},
           {"offload", to_string(c.layout.offload)}};
 }
 
@@ -603,6 +662,7 @@ json plan_scenario(const json& question, const PlanCandidate& c, int global_batc
   sc["parallel"] = layout_json(c);
   for (const char* k : {"cp", "ep", "vp"})  // 1 is the default: the scenario names only what the layout uses
     if (sc["parallel"][k] == 1) sc["parallel"].erase(k);
+  if (sc["parallel"]["recompute_layers"] == 0) sc["parallel"].erase("recompute_layers");  // every block, or none
   sc["micro_batch"] = c.layout.micro_batch;
   sc["global_batch"] = global_batch;
   if (!sc.contains("pricing")) sc["pricing"] = json::object();
@@ -1021,7 +1081,7 @@ std::string plans_csv(const PlanResult& res) {
   };
   std::string csv =
       "rank,instance,provider,accelerator,nodes,gpus,pricing_mode,tp,pp,cp,ep,vp,dp,zero,micro_batch,recompute,"
-      "offload,step_s,total_hours,cost_usd,mfu,why\r\n";
+      "offload,step_s,total_hours,cost_usd,mfu,why,recompute_layers\r\n";
   char buf[256];
   for (size_t i = 0; i < res.plans.size(); ++i) {
     const PlanCandidate& c = res.plans[i];
@@ -1030,7 +1090,7 @@ std::string plans_csv(const PlanResult& res) {
                   c.instance->id.c_str(), c.instance->provider.c_str(), c.instance->accelerator.c_str(), c.nodes,
                   c.gpus(), to_string(c.mode), l.tp, l.pp, l.cp, l.ep, l.vp, c.dp(), l.zero, l.micro_batch,
                   to_string(l.recompute), to_string(l.offload), c.step_s, c.total_hours, c.cost_usd, c.mfu);
-    csv += buf + quoted(i < res.why.size() ? res.why[i] : "") + "\r\n";
+    csv += buf + quoted(i < res.why.size() ? res.why[i] : "") + "," + std::to_string(l.recompute_layers) + "\r\n";
   }
   return csv;
 }
@@ -1127,10 +1187,14 @@ PlanJsonResponse plan_json(std::string_view text, const Catalog& catalog, const 
                  {"zero", zero_stages()},
                  {"offload", names_of(kOffloads)},
                  {"recompute", names_of(kRecomputes)},
+                 {"recompute_layers",
+                  "0 (every block), and with full recompute under Megatron-LM the fewest blocks of each chunk "
+                  "that fit, found by bisection"},
                  {"micro_batch", kMicroBatches},
                  {"global_batch", q.base.global_batch},
                  {"layouts", res.space},
-                 {"evaluated", res.evaluated}}},
+                 {"evaluated", res.evaluated},
+                 {"partial_recompute_evaluated", res.bisected}}},
                {"rejected", rejected}};
   if (res.plans.empty())
     body["message"] =

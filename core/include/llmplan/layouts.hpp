@@ -19,6 +19,9 @@ struct Layout {
   // The scenario's techniques.activation_offload: not searched, but Megatron-LM refuses it with
   // pipeline parallelism or activation recompute, so it decides which framework runs a layout.
   bool activation_offload = false;
+  // With full recompute under Megatron-LM, the blocks of each chunk that recompute (the scenario's
+  // parallel.recompute_layers; 0 every block). The planner tries fewer where every block fits.
+  int recompute_layers = 0;
 };
 
 // The scenario's own TP, PP, ZeRO, micro-batch, recompute, offload, CP, EP, VP and activation offload.
@@ -143,5 +146,7 @@ bool same_but_micro_batch(const Layout& a, const Layout& b);
 // Whether an estimated layout fits: in GPU memory and, with CPU offload, in host RAM (what moved
 // there within 80 % of the node's RAM; an unknown RAM is not assumed to suffice).
 bool layout_fits(const Scenario& s, const EstimateResult& r);
+// The same from the memory estimate alone.
+bool memory_fits(const Scenario& s, const MemoryResult& m);
 
 }  // namespace llmplan

@@ -153,6 +153,10 @@ struct PlanResult {
   std::vector<Within> within;
   std::uint64_t evaluated = 0;  // layouts estimated
   std::uint64_t space = 0;      // layouts enumerated (evaluated + rejected before estimating)
+  // Partial-recompute layouts estimated on top of the enumerated space: the fewest blocks of each
+  // chunk recomputed that fit (bisected on the memory estimate alone) where every block
+  // recomputing fits and recomputing none does not (Megatron-LM).
+  std::uint64_t bisected = 0;
   std::uint64_t rejected[static_cast<int>(RejectReason::count)] = {};
   int offerings = 0;
   // No offering the constraints allow publishes a multi-node network with a price, so every plan
