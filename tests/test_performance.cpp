@@ -1257,7 +1257,7 @@ TEST_CASE("PyTorch async TP hides the forward's two TP collectives per layer, Me
   // Megatron-Core's userbuffers overlap forward and backward: nothing of the TP time stays exposed
   // while kTpCommOverlap x compute (the compute is about 5x the TP time here) covers it.
   CHECK(megatron.tp_exposed_s == doctest::Approx(0.0));
-  CHECK(tp_collectives_per_layer(Recompute::full) == 6.0);
+  CHECK(tp_collectives_per_layer(Recompute::full, 1.0) == 6.0);
 }
 
 TEST_CASE("TP comm overlap runs its GEMMs on chunks of the tokens: Transformer Engine's default methods") {

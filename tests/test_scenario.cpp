@@ -380,6 +380,10 @@ TEST_CASE("recomputed layers: only with full recompute under Megatron, at most a
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "framework": "hf",
       "parallel": {"recompute": "full", "recompute_layers": 4}})",
                 "parallel.recompute_layers", "and when framework is \"megatron\"");
+  // Megatron's block method recomputes the first blocks, which freeze-tuning freezes.
+  check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "method": "freeze", "framework": "megatron",
+      "parallel": {"recompute": "full", "recompute_layers": 4}})",
+                "parallel.recompute_layers", "and when method is \"pretrain\" or \"continued\"");
   // 32 blocks on 2 stages x 2 virtual stages: chunks of 8.
   check_rejects(R"({"model": {"preset": "llama-3.1-8b"}, "cluster": {"gpus": 8}, "framework": "megatron",
       "global_batch": 8, "parallel": {"pp": 2, "vp": 2, "recompute": "full", "recompute_layers": 9}})",

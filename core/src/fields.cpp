@@ -265,7 +265,7 @@ const FieldSpec kFields[] = {
     {.path = "parallel.recompute_layers", .type = T::integer, .lo = 0, .hi = 1000, .code = "rcl", .unit = "layers",
      .label = "recompute_layers", .help = "t_recompute_layers",
      .meaning = DOC("With full recompute, only the first N blocks of each pipeline chunk (each stage's, or each of its vp virtual stages') recompute; the others keep their activations (Megatron-LM --recompute-method block --recompute-num-layers N). 0 recomputes every block. At most the blocks of the largest chunk."),
-     .section = "layout", .applies = "parallel.recompute=full&framework=megatron", .default_text = "0 (every block)",
+     .section = "layout", .applies = "parallel.recompute=full&framework=megatron&method=pretrain|continued|full|lora|qlora", .default_text = "0 (every block)",
      .stage = kInput, .ref = REF(parallel.recompute_layers)},
     {.path = "parallel.offload", .type = T::choice, .code = "of", .label = "offload", .help = "t_offload",
      .meaning = DOC("ZeRO-Offload of optimizer states (and, with ZeRO-3, weights) to CPU memory or NVMe; needs zero >= 1."),

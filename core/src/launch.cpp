@@ -402,6 +402,8 @@ std::string torchtitan_layer_checkpointing(const Scenario& s) {
   const int most = std::max(1, pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle);
   const int recomputed = std::max(1, static_cast<int>(recomputed_layers(s, most)));
   const int k = std::max(1, most / recomputed);
+  if (k == 1)
+    return "mode = \"full\"  # Megatron-LM recomputes " + num(recomputed) + " of a stage's " + num(most) + "\n";
   return "mode = \"selective\"\nselective_ac_option = \"" + num(k) + "\"  # one block in " + num(k) + ", " +
          num(most / k) + " of a stage's " + num(most) + "; Megatron-LM recomputes " + num(recomputed) +
          " (--recompute-method block)\n";

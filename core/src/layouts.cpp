@@ -56,11 +56,13 @@ void apply_layout(const Layout& l, Scenario& s) {
   // A scenario that names no framework is estimated in the one its launch artefacts run where that
   // is Megatron-LM (launch.cpp: pretrain_gpt.py for TP, PP, CP, EP and virtual stages), else in its
   // method's default (Hugging Face Trainer for the fine-tunes, whose train.py the others launch).
-  if (s.framework_given) return;
-  s.framework = framework_for(l, s.model, s.method).framework == Framework::megatron ? FrameworkKind::megatron
-                                                                                     : default_framework(s.method);
-  apply_framework_defaults(s);
-  if (s.framework != FrameworkKind::megatron) x.recompute_layers = 0;  // Megatron-LM's --recompute-method block
+  if (!s.framework_given) {
+    s.framework = framework_for(l, s.model, s.method).framework == Framework::megatron ? FrameworkKind::megatron
+                                                                                       : default_framework(s.method);
+    apply_framework_defaults(s);
+  }
+  // Megatron-LM's --recompute-method block, which freeze-tuning's frozen first blocks would waste.
+  if (s.framework != FrameworkKind::megatron || s.method == Method::freeze) x.recompute_layers = 0;
 }
 
 //-----------------------------------------------------------------------------

@@ -496,8 +496,9 @@ void context_parallel_explain(const Scenario& s, const Comm& c, const RingTraffi
                    "whose frozen blocks run forward only): PyTorch's ring (torchtitan) all-gathers the keys and "
                    "values, expanded to every query head, in each forward and backward pass, and passes their fp32 "
                    "gradients cp times around the ring; 0 without CP"
-                 : "(1 + 2 t, 1 + 3 t with full recompute; t the trained share of the blocks, 1 but for "
-                   "freeze-tuning) x layers of the busiest stage x micro-batches x (cp - 1) x b (s / cp) (k + v) / tp "
+                 : "(1 + 2 t, 1 + (2 + r) t with full recompute, r the share of the blocks that recompute; t the "
+                   "trained share of the blocks, 1 but for freeze-tuning) x layers of the busiest stage x "
+                   "micro-batches x (cp - 1) x b (s / cp) (k + v) / tp "
                    "x bytes: ring attention passes each key/value chunk on cp - 1 times forward and keys, values and "
                    "their gradients backward (Liu et al. 2023; Megatron-Core context parallelism); 0 without CP",
          {{"kv_bytes_per_layer_forward", per_layer_fwd},
@@ -633,8 +634,9 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
             "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor (1 with "
             "parallel.moe_routing fake_balanced, the chance excess with random: load_factor); 4 per "
-            "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 6 with full "
-            "recompute; 2 for a frozen block of freeze-tuning), Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
+            "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 4 + 2 r "
+            "with full recompute, r the share of the blocks that recompute; 2 for a frozen block of freeze-tuning), "
+            "Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
             "top_k (ep - 1) / ep copies, one per routed expert on another rank",
             {{"alltoalls", count},
              {"routed_bytes_per_alltoall", per_a2a},
@@ -1227,27 +1229,28 @@ double lora_adapter_s(const Scenario& s, const Calibration& cal, const Flops& f,
   const double gemm_extra = std::max(0.0, std::max(rows_s, own_flops_s) - adapter_flops / gemm_flops_per_s);
   const double t = gemm_extra + row_s * rows.pointwise;
   if (ex)
-    ex->add("time.lora_adapter_s", t, "s",
-            "result + lora_B(lora_A(x)) x scale, in rows of the adapted layers' inputs (in) and outputs (out) a token "
-            "and block: max(GEMM rows (forwards + 2) (in + out) x bytes / (HBM bandwidth x kMemBwEfficiency), 2 rank "
-            "FLOPs a GEMM row / GEMM rate) - adapter FLOPs in gemm_s, at least 0; + pointwise rows x bytes / the same "
-            "bandwidth: eager 5 out x forwards + 3 in + 2 out, torch.compile out x forwards + in + out, PEFT's fp32 "
-            "adapters (hf, 16-bit) + 6 in x (forwards + 1), its 4-bit clone + 2 out x forwards; forwards 2 with full "
-            "or selective_op recompute; x token-blocks per stage",
-            {{"inputs_per_token_layer", w.in},
-             {"outputs_per_token_layer", w.out},
-             {"rank", static_cast<double>(s.lora.rank)},
-             {"forwards", forwards},
-             {"gemm_rows", rows.gemm},
-             {"gemm_rows_s", rows_s},
-             {"gemm_flops_s", own_flops_s},
-             {"adapter_flops_in_gemm_s", adapter_flops / gemm_flops_per_s},
-             {"pointwise_rows", rows.pointwise},
-             {"token_layers_per_stage", token_layers},
-             {"bytes_per_element", e},
-             {"gemm_TFLOPS", gemm_flops_per_s / 1e12},
-             {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
-             {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
+    ex->add(
+        "time.lora_adapter_s", t, "s",
+        "result + lora_B(lora_A(x)) x scale, in rows of the adapted layers' inputs (in) and outputs (out) a token "
+        "and block: max(GEMM rows (forwards + 2) (in + out) x bytes / (HBM bandwidth x kMemBwEfficiency), 2 rank "
+        "FLOPs a GEMM row / GEMM rate) - adapter FLOPs in gemm_s, at least 0; + pointwise rows x bytes / the same "
+        "bandwidth: eager 5 out x forwards + 3 in + 2 out, torch.compile out x forwards + in + out, PEFT's fp32 "
+        "adapters (hf, 16-bit) + 6 in x (forwards + 1), its 4-bit clone + 2 out x forwards; forwards 1 + r with full "
+        "recompute (r the share of the blocks that recompute), 2 with selective_op; x token-blocks per stage",
+        {{"inputs_per_token_layer", w.in},
+         {"outputs_per_token_layer", w.out},
+         {"rank", static_cast<double>(s.lora.rank)},
+         {"forwards", forwards},
+         {"gemm_rows", rows.gemm},
+         {"gemm_rows_s", rows_s},
+         {"gemm_flops_s", own_flops_s},
+         {"adapter_flops_in_gemm_s", adapter_flops / gemm_flops_per_s},
+         {"pointwise_rows", rows.pointwise},
+         {"token_layers_per_stage", token_layers},
+         {"bytes_per_element", e},
+         {"gemm_TFLOPS", gemm_flops_per_s / 1e12},
+         {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
+         {cal.mem_bw_efficiency.name, cal.mem_bw_efficiency.value}});
   return t;
 }
 
@@ -1790,7 +1793,9 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double dp_bw = dp_group.busbw / 1e9;
     const double tp_count = tp_collectives_per_block(s) * layers_per_stage * m;
     ex->add("comm.tp.bytes", c.tp_bytes, "B",
-            "collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (6 with full recompute), "
+            "collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (4 + 2 r with full "
+            "recompute, r the share "
+            "of the blocks that recompute), "
             "2 for a frozen block of freeze-tuning (its forward), Megatron",
             {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
     ex->add("comm.tp.s", c.tp_s, "s",

@@ -242,7 +242,7 @@ PlanCandidate candidate(const Instance* instance, int nodes, int cards, PricingM
 }  // namespace
 
 namespace {
-constexpr double kLeastStepWithoutRecompute = 2.0 / 3.0;
+constexpr double kLeastStepWithoutRecompute = 7.0 / 12.0;
 
 // The same layout but for recompute and micro-batch.
 bool same_but_recompute(const Layout& a, const Layout& b) {
@@ -260,14 +260,15 @@ void Planner::evaluate(const Work& w) {
   PlanCandidate best;
   bool found = false, any_fits = false;
   // A layout that fits, within the question's deadline and budget, competes for the best plan.
-  auto consider = [&](const Layout& l, const EstimateResult& r) {
+  // `counted`: a layout of the enumerated space, whose rejections add up with it.
+  auto consider = [&](const Layout& l, const EstimateResult& r, bool counted) {
     const double days = r.reliability.total_hours * s.pricing.overhead_factor / 24.0;
     if (q_.constraints.deadline_days > 0 && days > q_.constraints.deadline_days) {
-      ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
+      if (counted) ++acc_.rejected[static_cast<int>(RejectReason::deadline)];
       return;
     }
     if (q_.constraints.budget_usd > 0 && r.cost.total_usd > q_.constraints.budget_usd) {
-      ++acc_.rejected[static_cast<int>(RejectReason::budget)];
+      if (counted) ++acc_.rejected[static_cast<int>(RejectReason::budget)];
       return;
     }
     PlanCandidate c = candidate(w.instance, w.nodes, w.cards, w.mode, l, r);
@@ -303,7 +304,7 @@ void Planner::evaluate(const Work& w) {
         continue;
       }
       any_fits = true;
-      consider(l, r);
+      consider(l, r, true);
       if (l.recompute == Recompute::none) {
         if (!same_but_recompute(l, none_fits.layout)) none_fits = {l, {}};
         none_fits.micro_batches.push_back(l.micro_batch);
@@ -312,15 +313,20 @@ void Planner::evaluate(const Work& w) {
       // which is faster. Memory falls as the recomputed blocks grow, so the fewest that fit are
       // found by bisection, and tried as a layout of their own. Where no recompute fits at this
       // micro-batch (enumerated before, recompute being the outer range) it is faster still.
-      if (l.recompute != Recompute::full || s.framework != FrameworkKind::megatron) continue;
+      if (l.recompute != Recompute::full || s.framework != FrameworkKind::megatron || s.method == Method::freeze ||
+          !megatron_runs(l, s.model, s.method))
+        continue;
       if (same_but_recompute(l, none_fits.layout) &&
           std::count(none_fits.micro_batches.begin(), none_fits.micro_batches.end(), l.micro_batch) > 0)
         continue;
       // Nor where it cannot beat the best plan of this offering and size, whose time and cost go
-      // together: recomputing nothing leaves at least 2/3 of the step (PEFT's passes over the
-      // linear layers 2 of 3, TP's and EP's collectives 4 of 6; the rest less).
+      // together: recomputing nothing leaves at least 7/12 of the step (eager LoRA's pointwise rows
+      // 7 of 12 outputs; PEFT's passes over the linear layers 2 of 3, TP's and EP's collectives 4
+      // of 6; the rest more).
       if (found && kLeastStepWithoutRecompute * r.time.step_s >= best.step_s) continue;
-      // Only the memory is estimated while bisecting; the layout found is estimated whole.
+      // Only the memory is estimated while bisecting; the layout found is estimated whole. It fits
+      // by the rule every layout here fits by, the estimate; at the edge of memory by construction,
+      // its memory range says how much room a run may need.
       Layout fewer = l;
       fewer.recompute_layers = 0;
       int lo = 1, hi = most_chunk_layers(s) - 1;  // hi: the most that are not every block of a chunk
@@ -341,7 +347,7 @@ void Planner::evaluate(const Work& w) {
       apply_layout(fewer, s);
       s.global_batch = global;
       ++acc_.bisected;
-      consider(fewer, estimate(s, cal_));
+      consider(fewer, estimate(s, cal_), false);
     }
   };
   search(space);

@@ -157,7 +157,7 @@ double forward_reruns(const Scenario& s);
 double attention_reruns(const Scenario& s);
 // Tensor-parallel collectives per layer and micro-batch, in all-reduce volumes; with full
 // recompute, in a stage whose share `recomputing_share` of the blocks recompute.
-double tp_collectives_per_layer(Recompute r, double recomputing_share = 1.0);
+double tp_collectives_per_layer(Recompute r, double recomputing_share);
 // The same averaged over the scenario's blocks: a frozen block of freeze-tuning runs its forward
 // pair only, 2 (1 - t) + t x tp_collectives_per_layer, t = Scenario::trained_share().
 double tp_collectives_per_block(const Scenario& s);
