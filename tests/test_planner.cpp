@@ -226,6 +226,8 @@ TEST_CASE("where every block recomputing fits, the planner recomputes the fewest
     return json::parse(e.body);
   };
   CHECK(estimated(25)["memory"]["fits"] == true);
+  CHECK(estimated(25)["layout"]["stage_recomputed_layers"] == json::array({25}));  // one stage, one chunk
+  CHECK(estimated(0)["layout"]["stage_recomputed_layers"] == json::array({80}));
   CHECK(estimated(24)["memory"]["fits"] == false);
   CHECK(estimated(0)["cost"]["total_usd"].get<double>() > best["cost"]["total_usd"].get<double>());
   json none = best["scenario"];

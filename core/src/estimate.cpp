@@ -523,6 +523,15 @@ nlohmann::ordered_json stage_layers_json(const Scenario& s) {
   for (int i = 0; i < s.parallel.pp; ++i) out.push_back(split.stage(i, s.parallel.pp));
   return out;
 }
+// Of those, the blocks whose forward full recompute runs again (recomputed_layers): every one, or
+// with parallel.recompute_layers the first N of each chunk; 0 without full recompute.
+nlohmann::ordered_json stage_recomputed_layers_json(const Scenario& s) {
+  const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (int i = 0; i < s.parallel.pp; ++i)
+    out.push_back(static_cast<int>(std::lround(recomputed_layers(s, split.stage(i, s.parallel.pp)))));
+  return out;
+}
 
 // "ranges": result path -> {low, high, level, cases} (ranges.hpp).
 
@@ -614,7 +623,8 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"micro_batch", s.micro_batch},
             {"global_batch", r.global_batch},
             {"grad_accum", r.grad_accum},
-            {"stage_layers", stage_layers_json(s)}}},
+            {"stage_layers", stage_layers_json(s)},
+            {"stage_recomputed_layers", stage_recomputed_layers_json(s)}}},
           {"memory", memory_json(r.memory)},
           {"time", time_json(r.time, rel)},
           {"gpu_hours", rel.gpu_hours},
