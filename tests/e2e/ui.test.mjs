@@ -113,6 +113,45 @@ test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns 
   }
 });
 
+test('recomputed layers: shown with full recompute under Megatron, checked against the chunk, dropped with recompute', async () => {
+  // Llama 3.1 8B pretraining (Megatron by default) on 8 GPUs, 2 pipeline stages of 16 blocks.
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=pretrain&n=8&pp=2&gb=64&rc=full' });
+  try {
+    await waitReady(page);
+    assert.deepEqual((await result(page)).layout.stage_recomputed_layers, [16, 16]);
+    let n = await updates(page);
+    const field = await widget(page, 'parallel.recompute_layers');
+    await page.mouse.click(field.x + field.w * 0.3, field.y + field.h / 2);
+    await selectAllAndType(page, '4');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    assert.deepEqual((await result(page)).layout.stage_recomputed_layers, [4, 4]);
+    await page.waitForFunction(() => /&rcl=4(&|$)/.test(location.hash), null, { timeout: 5000 });
+
+    // More than a stage's 16 blocks: the core's message, under the field and in the banner.
+    n = await updates(page);
+    await page.mouse.click(field.x + field.w * 0.3, field.y + field.h / 2);
+    await selectAllAndType(page, '17');
+    await page.keyboard.press('Enter');
+    await settled(page, n);
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => /largest pipeline chunk \(16/.test(t.text)), 'the message names the chunk\'s 16 blocks');
+    assert.equal((await input(page)).parallel.recompute_layers, 17, 'what was typed is kept');
+
+    // Without recompute the field no longer applies: it is hidden and leaves the scenario.
+    n = await updates(page);
+    await pickCombo(page, 'parallel.recompute', 0);
+    await settled(page, n);
+    assert.equal((await input(page)).parallel.recompute_layers, undefined);
+    const ids = await page.evaluate(() => JSON.parse(window.Module.appWidgets()).map((w) => w.id));
+    assert.ok(!ids.includes('parallel.recompute_layers'));
+    assert.deepEqual((await result(page)).layout.stage_recomputed_layers, [0, 0]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('numbers are typed as people write them: 2e9 tokens, 2e0 GPUs, a GPU count past 2^31 named as typed', async () => {
   const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=lora&n=1' });
   try {
