@@ -53,6 +53,17 @@ async function settled(page, n) {
   await page.waitForTimeout(100);
 }
 
+// Types `text` into the field `id` as a person does (a click into its text, select all, type,
+// Enter) and waits until the app has re-parsed its input.
+async function typeInto(page, id, text) {
+  const n = await updates(page);
+  const r = await widget(page, id);
+  await page.mouse.click(r.x + r.w * 0.3, r.y + r.h / 2);
+  await selectAllAndType(page, text);
+  await page.keyboard.press('Enter');
+  await settled(page, n);
+}
+
 // Picks entry `index` of the combo `id`: a click opens it, a click on the entry (recorded as
 // "id=index" while the list is open) picks it.
 async function pickCombo(page, id, index) {
@@ -86,7 +97,7 @@ test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns 
     await waitReady(page);
     const before = await result(page);
     assert.equal(before.layout.zero, 0);
-    let n = await updates(page);
+    const n = await updates(page);
     await pickCombo(page, 'parallel.zero', 3);
     await settled(page, n);
     const after = await result(page);
@@ -95,12 +106,7 @@ test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns 
       `${after.memory.per_gpu_bytes.total} < ${before.memory.per_gpu_bytes.total}`);
 
     // Type an invalid tensor-parallel size (3 does not divide 32 heads): the core names the field.
-    n = await updates(page);
-    const tp = await widget(page, 'parallel.tp');
-    await page.mouse.click(tp.x + tp.w * 0.3, tp.y + tp.h / 2);
-    await selectAllAndType(page, '3');
-    await page.keyboard.press('Enter');
-    await settled(page, n);
+    await typeInto(page, 'parallel.tp', '3');
     const doc = await input(page);
     assert.equal(doc.parallel.tp, 3);
     const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
@@ -119,27 +125,18 @@ test('recomputed layers: shown with full recompute under Megatron, checked again
   try {
     await waitReady(page);
     assert.deepEqual((await result(page)).layout.stage_recomputed_layers, [16, 16]);
-    let n = await updates(page);
-    const field = await widget(page, 'parallel.recompute_layers');
-    await page.mouse.click(field.x + field.w * 0.3, field.y + field.h / 2);
-    await selectAllAndType(page, '4');
-    await page.keyboard.press('Enter');
-    await settled(page, n);
+    await typeInto(page, 'parallel.recompute_layers', '4');
     assert.deepEqual((await result(page)).layout.stage_recomputed_layers, [4, 4]);
     await page.waitForFunction(() => /&rcl=4(&|$)/.test(location.hash), null, { timeout: 5000 });
 
     // More than a stage's 16 blocks: the core's message, under the field and in the banner.
-    n = await updates(page);
-    await page.mouse.click(field.x + field.w * 0.3, field.y + field.h / 2);
-    await selectAllAndType(page, '17');
-    await page.keyboard.press('Enter');
-    await settled(page, n);
+    await typeInto(page, 'parallel.recompute_layers', '17');
     const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
     assert.ok(texts.some((t) => /largest pipeline chunk \(16/.test(t.text)), 'the message names the chunk\'s 16 blocks');
     assert.equal((await input(page)).parallel.recompute_layers, 17, 'what was typed is kept');
 
     // Without recompute the field no longer applies: it is hidden and leaves the scenario.
-    n = await updates(page);
+    const n = await updates(page);
     await pickCombo(page, 'parallel.recompute', 0);
     await settled(page, n);
     assert.equal((await input(page)).parallel.recompute_layers, undefined);
@@ -157,28 +154,14 @@ test('numbers are typed as people write them: 2e9 tokens, 2e0 GPUs, a GPU count 
   try {
     await waitReady(page);
     // Scientific notation in a number field: the 'e' was filtered out and "2e9" read as 29.
-    let n = await updates(page);
-    const tokens = await widget(page, 'tokens');
-    await page.mouse.click(tokens.x + tokens.w * 0.3, tokens.y + tokens.h / 2);
-    await selectAllAndType(page, '2e9');
-    await page.keyboard.press('Enter');
-    await settled(page, n);
+    await typeInto(page, 'tokens', '2e9');
     assert.equal((await input(page)).tokens, 2e9);
     assert.equal((await result(page)).scaling.tokens, 2e9);
     // An integer field takes it too: 2e0 GPUs is 2.
-    n = await updates(page);
-    const gpus = await widget(page, 'cluster.gpus');
-    await page.mouse.click(gpus.x + gpus.w * 0.3, gpus.y + gpus.h / 2);
-    await selectAllAndType(page, '2e0');
-    await page.keyboard.press('Enter');
-    await settled(page, n);
+    await typeInto(page, 'cluster.gpus', '2e0');
     assert.equal((await input(page)).cluster.gpus, 2);
     // 5,000,000,000 GPUs wrapped to 705032704 through sscanf("%d"); now the core names what was typed.
-    n = await updates(page);
-    await page.mouse.click(gpus.x + gpus.w * 0.3, gpus.y + gpus.h / 2);
-    await selectAllAndType(page, '5000000000');
-    await page.keyboard.press('Enter');
-    await settled(page, n);
+    await typeInto(page, 'cluster.gpus', '5000000000');
     assert.equal((await input(page)).cluster.gpus, 5000000000);
     const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
     assert.ok(texts.some((t) => /cluster\.gpus: must be an integer in 1\.\.1000000; got 5000000000/.test(t.text)),
