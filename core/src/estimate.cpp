@@ -528,8 +528,7 @@ nlohmann::ordered_json stage_layers_json(const Scenario& s) {
 nlohmann::ordered_json stage_recomputed_layers_json(const Scenario& s) {
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (int i = 0; i < s.parallel.pp; ++i)
-    out.push_back(static_cast<int>(std::lround(recomputed_layers(s, split.stage(i, s.parallel.pp)))));
+  for (int i = 0; i < s.parallel.pp; ++i) out.push_back(recomputed_layers(s, split.stage(i, s.parallel.pp)));
   return out;
 }
 

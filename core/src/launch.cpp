@@ -399,8 +399,8 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
 // (torchtitan/distributed/activation_checkpoint.py, _apply_layer_sac): k = floor(blocks / recomputed)
 // recomputes at least as many, so the stage still fits.
 std::string torchtitan_layer_checkpointing(const Scenario& s) {
-  const int most = std::max(1, pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle);
-  const int recomputed = std::max(1, static_cast<int>(recomputed_layers(s, most)));
+  const int most = most_stage_layers(s);
+  const int recomputed = std::max(1, recomputed_layers(s, most));
   const int k = std::max(1, most / recomputed);
   if (k == 1)
     return "mode = \"full\"  # Megatron-LM recomputes " + num(recomputed) + " of a stage's " + num(most) + "\n";

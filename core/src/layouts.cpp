@@ -26,6 +26,12 @@ Layout layout_of(const Scenario& s) {
           x.recompute_layers};
 }
 
+std::string recompute_text(const Layout& l) {
+  std::string out = to_string(l.recompute);
+  if (l.recompute_layers > 0) out += " (" + std::to_string(l.recompute_layers) + " blocks of each chunk)";
+  return out;
+}
+
 std::string layout_extra_text(const Layout& l) {
   std::string out;
   if (l.cp > 1) out += " x CP " + std::to_string(l.cp);
@@ -154,9 +160,13 @@ LayoutSpace layout_space(const Scenario& s) {
   return sp;
 }
 
+bool same_but_recompute(const Layout& a, const Layout& b) {
+  return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.cp == b.cp && a.ep == b.ep &&
+         a.vp == b.vp;
+}
+
 bool same_but_micro_batch(const Layout& a, const Layout& b) {
-  return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.recompute == b.recompute &&
-         a.cp == b.cp && a.ep == b.ep && a.vp == b.vp && a.recompute_layers == b.recompute_layers;
+  return same_but_recompute(a, b) && a.recompute == b.recompute && a.recompute_layers == b.recompute_layers;
 }
 
 namespace {

@@ -605,9 +605,10 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   working.recompute = Recompute::none;
   const double whole = activation_bytes_per_layer(s.model, working);
   // Partial recompute (parallel.recompute_layers): the blocks that do not recompute keep everything.
-  const double recomputing = a.recompute == Recompute::full
-                                 ? std::min(layers, recomputed_layers(s, static_cast<int>(std::lround(st.layers))))
-                                 : layers;
+  const double recomputing =
+      a.recompute == Recompute::full
+          ? std::min<double>(layers, recomputed_layers(s, static_cast<int>(std::lround(st.layers))))
+          : layers;
   const double per_layer = activation_bytes_per_layer(s.model, a);
   double bytes = kept_layers * (recomputing * per_layer + (layers - recomputing) * whole) / layers;
   if ((a.recompute == Recompute::full && recomputing > 0) || a.recompute == Recompute::selective_op) {

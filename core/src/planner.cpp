@@ -243,12 +243,6 @@ PlanCandidate candidate(const Instance* instance, int nodes, int cards, PricingM
 
 namespace {
 constexpr double kLeastStepWithoutRecompute = 7.0 / 12.0;
-
-// The same layout but for recompute and micro-batch.
-bool same_but_recompute(const Layout& a, const Layout& b) {
-  return a.tp == b.tp && a.pp == b.pp && a.zero == b.zero && a.offload == b.offload && a.cp == b.cp && a.ep == b.ep &&
-         a.vp == b.vp;
-}
 }  // namespace
 
 void Planner::evaluate(const Work& w) {
@@ -411,10 +405,8 @@ std::string layout_text(const PlanCandidate& c) {
   std::snprintf(buf, sizeof buf, "TP %d x PP %d%s, ZeRO-%d%s, micro-batch %d, recompute %s", c.layout.tp, c.layout.pp,
                 layout_extra_text(c.layout).c_str(), c.layout.zero,
                 c.layout.offload == Offload::cpu ? " + CPU offload" : "", c.layout.micro_batch,
-                to_string(c.layout.recompute));
-  std::string out = buf;
-  if (c.layout.recompute_layers > 0) out += " (" + std::to_string(c.layout.recompute_layers) + " blocks of each chunk)";
-  return out;
+                recompute_text(c.layout).c_str());
+  return buf;
 }
 
 double price_per_gpu_hour(const PlanCandidate& c) {

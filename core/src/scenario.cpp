@@ -591,25 +591,28 @@ InputError validate_scenario(const Scenario& s) {
   return err;
 }
 
-double recomputed_layers(const Scenario& s, int stage_layers) {
+int recomputed_layers(const Scenario& s, int stage_layers) {
   if (s.parallel.recompute != Recompute::full || stage_layers <= 0) return 0;
   const int n = s.parallel.recompute_layers;
   if (n <= 0) return stage_layers;
   // The stage's blocks over its chunks as evenly as they go: `rem` chunks hold one block more.
   const int vp = std::max(1, s.parallel.vp);
   const int base = stage_layers / vp, rem = stage_layers % vp;
-  return static_cast<double>(rem) * std::min(n, base + 1) + static_cast<double>(vp - rem) * std::min(n, base);
+  return rem * std::min(n, base + 1) + (vp - rem) * std::min(n, base);
+}
+
+int most_stage_layers(const Scenario& s) {
+  return std::max(1, pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle);
 }
 
 double full_recompute_share(const Scenario& s) {
-  const int most = std::max(1, pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle);
-  return recomputed_layers(s, most) / most;
+  const int most = most_stage_layers(s);
+  return static_cast<double>(recomputed_layers(s, most)) / most;
 }
 
 int most_chunk_layers(const Scenario& s) {
-  const int most = pipeline_split(s.model.layers, std::max(1, s.parallel.pp)).middle;
   const int vp = std::max(1, s.parallel.vp);
-  return (most + vp - 1) / vp;
+  return (most_stage_layers(s) + vp - 1) / vp;
 }
 
 PipelineSplit pipeline_split(int layers, int pp) {

@@ -32,6 +32,9 @@ void apply_layout(const Layout& l, Scenario& s);
 // What CP, EP and VP add to "TP t x PP p x DP d": " x CP c" when cp > 1, then ", EP e" and ", VP v"
 // when above 1; "" for a layout without them (the planner's reasons and the app's labels).
 std::string layout_extra_text(const Layout& l);
+// The layout's recompute in a layout line: "full", and with partial recompute "full (25 blocks of
+// each chunk)".
+std::string recompute_text(const Layout& l);
 
 //-----------------------------------------------------------------------------
 // Which framework runs a layout
@@ -140,7 +143,9 @@ struct LayoutEnumeration {
 };
 LayoutEnumeration enumerate_layouts(const LayoutSpace& space);
 
-// Same TP, CP, PP, VP, EP, ZeRO, offload and recompute: the layouts differ only in the micro-batch.
+// Same TP, CP, PP, VP, EP, ZeRO and offload: the layouts differ only in recompute and micro-batch.
+bool same_but_recompute(const Layout& a, const Layout& b);
+// ... and the same recompute: they differ only in the micro-batch.
 bool same_but_micro_batch(const Layout& a, const Layout& b);
 
 // Whether an estimated layout fits: in GPU memory and, with CPU offload, in host RAM (what moved

@@ -341,9 +341,11 @@ inline bool vp_divides_stages(const PipelineSplit& split, int pp, int vp) {
 // parallel.recompute_layers N the first N of each of its vp chunks (Megatron-Core's TransformerBlock,
 // one per chunk, recomputes its first recompute_num_layers with recompute_method "block"). 0
 // without full recompute.
-double recomputed_layers(const Scenario& s, int stage_layers);
-// recomputed_layers over the blocks of the stage with the most (a middle one): the share of a
-// stage's forward that full recompute runs again. 1 for full recompute of every block.
+int recomputed_layers(const Scenario& s, int stage_layers);
+// The most blocks a pipeline stage holds (a middle one: pipeline_split), at least 1.
+int most_stage_layers(const Scenario& s);
+// recomputed_layers over the blocks of the stage with the most: the share of a stage's forward
+// that full recompute runs again. 1 for full recompute of every block.
 double full_recompute_share(const Scenario& s);
 // The most blocks a pipeline chunk holds: ceil(the most blocks of a stage / vp).
 int most_chunk_layers(const Scenario& s);
