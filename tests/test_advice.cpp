@@ -214,6 +214,16 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
   fake.parallel.moe_routing = MoeRouting::fake_balanced;
   const LaunchArtifacts fb = launch_artifacts(fake, estimate(fake, default_calibration()), default_calibration());
   CHECK(megatron_flags(fb.megatron_args).count("--moe-router-force-load-balancing") == 0);
+  // Token dropping with padding (parallel.moe_capacity_factor): --moe-expert-capacity-factor c and
+  // --moe-pad-expert-input-to-capacity, beside the alltoall dispatcher Megatron-Core requires for it.
+  CHECK(f.count("--moe-expert-capacity-factor") == 0);
+  Scenario dropping = s;
+  dropping.parallel.moe_capacity_factor = 1.25;
+  const auto cf = megatron_flags(
+      launch_artifacts(dropping, estimate(dropping, default_calibration()), default_calibration()).megatron_args);
+  CHECK(cf.at("--moe-expert-capacity-factor") == "1.25");
+  CHECK(cf.count("--moe-pad-expert-input-to-capacity") == 1);
+  CHECK(cf.at("--moe-token-dispatcher-type") == "alltoall");
   // Full recompute of every block: --recompute-method uniform with 1 block a group; of the first N of
   // each chunk (parallel.recompute_layers): --recompute-method block --recompute-num-layers N.
   Scenario recompute = s;

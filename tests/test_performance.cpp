@@ -901,6 +901,43 @@ TEST_CASE("Random router logits leave the busiest rank above the mean by chance 
   CHECK(random.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(1.019679 / 1.25).epsilon(1e-5));
 }
 
+TEST_CASE("Token dropping with padding: every rank computes and exchanges the capacity factor x the mean") {
+  // Mixtral 8x7B (8 experts of width 14,336, top 2), EP 8 on 64 B200s, micro-batch 2 x 4,096
+  // tokens (NeMo 25.02's layout). With --moe-expert-capacity-factor c and
+  // --moe-pad-expert-input-to-capacity every expert takes exactly c x its mean share, so each rank
+  // computes (c - 1) x its mean routed work more than the mean and sends c x the mean rows. A learned
+  // router's busiest rank is charged kMoeCapacityFactor 1.25: c = 1.25 costs the same, c = 1 nothing
+  // (imbalance 0, all-to-alls 1 / 1.25 of the learned router's) and c = 2 four times the learned
+  // imbalance (1 / 0.25) with 2 / 1.25 its bytes.
+  const char* text = R"({"model": {"preset": "mixtral-8x7b"}, "seq_len": 4096, "micro_batch": 2,
+      "global_batch": 256, "framework": "megatron",
+      "cluster": {"accelerator": "b200-sxm-180gb", "gpus": 64},
+      "parallel": {"ep": 8, "moe_capacity_factor": %s}})";
+  char buf[1024];
+  auto parse_cf = [&](const char* cf) {
+    std::snprintf(buf, sizeof buf, text, cf);
+    return parse(buf);
+  };
+  auto run = [&](const char* cf) { return estimate(parse_cf(cf), default_calibration()); };
+  const EstimateResult learned = run("0"), one = run("1"), same = run("1.25"), two = run("2");
+  REQUIRE(learned.time.expert_imbalance_s > 0);
+  CHECK(one.time.expert_imbalance_s == 0.0);
+  CHECK(same.time.expert_imbalance_s == doctest::Approx(learned.time.expert_imbalance_s));
+  CHECK(two.time.expert_imbalance_s / learned.time.expert_imbalance_s == doctest::Approx(4.0));
+  CHECK(one.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(1.0 / 1.25));
+  CHECK(two.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(2.0 / 1.25));
+  // Padding sizes every all-to-all in advance, so the dropless dispatcher's wait for the GPU's token
+  // counts (known_slow_path dropless_moe_small_batch, 8,192 tokens a GPU) does not apply.
+  CHECK(slow_path_of(parse_cf("0")) == SlowPath::dropless_moe_small_batch);
+  CHECK(slow_path_of(parse_cf("1")) == SlowPath::none);
+  // The padded rows are kept for the backward pass like the routed ones: FP8 off, BF16, no recompute,
+  // a fused SwiGLU keeps gate, up (2 x 2 bytes) and the down projection's input (2 bytes) per expert
+  // width, 6 bytes. c = 2 adds a second top_k x 14,336 = 28,672 of it a token and block: 172,032
+  // bytes x 8,192 tokens x 32 blocks = 45,097,156,608 bytes.
+  CHECK(two.memory.per_gpu.activations - learned.memory.per_gpu.activations ==
+        doctest::Approx(45097156608.0).epsilon(1e-9));
+}
+
 namespace {
 const Explanation* explained(const Explainer& ex, const char* key) {
   for (const Explanation& e : ex.items())

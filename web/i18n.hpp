@@ -155,7 +155,7 @@ enum class Lang { en, zh };
   X(page_form_title) \
   X(edit_scenario) \
   X(ep_dispatcher) X(t_ep_dispatcher) X(ep_dispatcher_alltoall) X(ep_dispatcher_deepep) X(ep_dispatcher_hybridep) \
-  X(moe_routing) X(t_moe_routing) X(moe_routing_learned) X(moe_routing_fake_balanced) X(moe_routing_random) \
+  X(moe_routing) X(t_moe_routing) X(moe_capacity_factor) X(t_moe_capacity_factor) X(moe_routing_learned) X(moe_routing_fake_balanced) X(moe_routing_random) \
   X(place_data_local_fmt) X(place_data_staging_fmt) X(place_data_fs_fmt) X(place_data_too_big) X(place_data_unknown_nvme) X(place_fs_examples) X(place_ckpt_local_fmt) X(place_ckpt_fs_fmt) X(place_ckpt_fs_slower_fmt) X(place_ckpt_fs_run_fmt) X(place_ckpt_fs_end) X(rdma_one_node_fmt) X(rdma_needed_fmt) X(rdma_no_fabric) X(rdma_optional_fmt) \
   X(label_sep) X(no_tokens_hint) X(price_per_gpu_hour) X(price_src_user) X(price_src_instance_fmt) X(price_src_median_fmt) X(price_src_none) \
   X(w_mfu_above_one) X(w_failures_dominate) X(w_slow_attention_kernel) X(w_known_slow_path) X(w_reserved_term) \

@@ -12,6 +12,7 @@
 // [SECTION] PEFT
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -53,6 +54,12 @@ long long train_steps(const EstimateResult& r) {
 }
 
 std::string num(long long v) { return std::to_string(v); }
+// A decimal argument in its shortest form (1.25, 1).
+std::string decimal(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 //-----------------------------------------------------------------------------
 // [SECTION] torchrun
@@ -285,6 +292,10 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
     if (x.ep_comm_sms > 0) arg("--moe-flex-dispatcher-num-sms", num(x.ep_comm_sms));
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
+    if (x.moe_capacity_factor > 0) {  // token dropping, every expert's input padded to its capacity
+      arg("--moe-expert-capacity-factor", decimal(x.moe_capacity_factor));
+      arg("--moe-pad-expert-input-to-capacity");
+    }
   }
   // Random router logits, a benchmark's forced balance (Megatron-Core moe_router_force_load_balancing).
   if (x.ep > 1 && x.moe_routing == MoeRouting::random) arg("--moe-router-force-load-balancing");

@@ -115,9 +115,16 @@ struct LayerTensors {
   double scores = 0;       // bytes per (token x key position x head): the s x s attention maps
 };
 
+// The MLP width a token's activations span: the top_k routed experts' (padded to capacity with
+// token dropping: ActivationShape::routed_rows) and the shared experts' for MoE.
+double stored_mlp_width(const ModelArch& m, const ActivationShape& a) {
+  if (!m.is_moe()) return m.active_mlp_width();
+  return m.active_mlp_width() + (a.routed_rows - 1.0) * m.top_k * static_cast<double>(m.expert_ffn);
+}
+
 LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double norm_in) {
   const double h = m.hidden, e = a.element_bytes, g = a.gemm_input_bytes;
-  const double f = m.active_mlp_width();  // MoE: the top_k routed + shared experts a token passes
+  const double f = stored_mlp_width(m, a);  // MoE: the top_k routed + shared experts a token passes
   // A GEMM input is kept for the weight's gradient only: autograd saves mm's first operand only
   // when the second requires grad (PyTorch tools/autograd/gen_variable_type.py, guard_for;
   // bitsandbytes' MatMul4Bit keeps no input either), so frozen, unadapted MLP weights keep none.
@@ -152,7 +159,7 @@ double op_checkpoint_bytes(const ModelArch& m, const ActivationShape& a, double 
   const double replicated = residual * h + (tp > 1 ? 2.0 * e * h : 0.0);
   const double whole = m.gated_mlp ? e * h : 0.0;
   const double attention = a.flash_attention ? e * m.attn_out_width() + 4.0 * m.heads : 0.0;
-  const double sharded = e * (m.q_width() + m.v_width() + m.active_mlp_width()) + attention;
+  const double sharded = e * (m.q_width() + m.v_width() + stored_mlp_width(m, a)) + attention;
   return replicated / rep_div + whole + sharded / tp;
 }
 
@@ -579,6 +586,8 @@ ActivationShape activation_shape(const Scenario& s) {
   a.frozen_mlp = s.is_peft() && s.lora.targets == LoraTargets::attention;
   a.fused_gated_activation = s.techniques.fused_activation();
   a.gathered_gemm_inputs = a.sequence_parallel && tp_keeps_gathered_inputs(s);
+  if (s.model.is_moe() && s.parallel.ep > 1 && s.parallel.moe_capacity_factor > 0)
+    a.routed_rows = s.parallel.moe_capacity_factor;
   return a;
 }
 

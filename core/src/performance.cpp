@@ -254,7 +254,9 @@ double expert_tp_gather(const Parallel& x) { return sequence_sharded(x) ? x.expe
 // with sequence parallelism the shards its expert-tensor-parallel group gathers.
 double expert_rank_tokens(const Scenario& s) { return ep_tokens_per_gpu(s) * expert_tp_gather(s.parallel); }
 
-// The busiest expert-parallel rank's tokens / the mean: kMoeCapacityFactor for a learned router;
+// The busiest expert-parallel rank's tokens / the mean: with token dropping and padding
+// (parallel.moe_capacity_factor c) every expert takes exactly c x its mean share, so c on every
+// rank; kMoeCapacityFactor for a learned router;
 // exactly 1 for the fake balanced gate, which gives every expert the same tokens. With random
 // logits a rank holding E / ep experts receives X of a token's k, hypergeometric: mean k / ep,
 // variance k (1 / ep)(1 - 1 / ep)(E - k) / (E - 1). Over the N = tokens x ep tokens the group
@@ -262,6 +264,7 @@ double expert_rank_tokens(const Scenario& s) { return ep_tokens_per_gpu(s) * exp
 // standard deviations above the mean (the bound on the expected maximum of ep standard normals).
 double ep_load_factor(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
+  if (x.moe_capacity_factor > 0) return x.moe_capacity_factor;
   if (x.moe_routing == MoeRouting::fake_balanced) return 1.0;
   if (x.moe_routing == MoeRouting::learned || x.ep <= 1) return cal.moe_capacity_factor.value;
   const ModelArch& m = s.model;
@@ -418,7 +421,8 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
     ex->add("time.expert_imbalance_s", extra, "s",
             "(load factor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the rank with "
             "the busiest experts computes the load factor x the mean; routed FLOPs = (6, 4 for PEFT, + 2 with full "
-            "recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor by "
+            "recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor "
+            "parallel.moe_capacity_factor c where it is set (every expert padded to c x its mean share), else by "
             "parallel.moe_routing: learned kMoeCapacityFactor (Fedus et al. 2021 §2.1); fake_balanced 1 (every expert "
             "gets the same tokens); random 1 + sqrt(2 ln ep) sigma / mean of the hypergeometric tokens a rank receives "
             "from the tokens x ep the group dispatches",
@@ -633,7 +637,8 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
             "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor (1 with "
-            "parallel.moe_routing fake_balanced, the chance excess with random: load_factor); 4 per "
+            "parallel.moe_routing fake_balanced, the chance excess with random, parallel.moe_capacity_factor where "
+            "set: load_factor); 4 per "
             "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 4 + 2 r "
             "with full recompute, r the share of the blocks that recompute; 2 for a frozen block of freeze-tuning), "
             "Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "

@@ -24,7 +24,9 @@ SlowPath slow_path_of(const Scenario& s) {
   const Parallel& x = s.parallel;
   const double tokens_per_gpu =
       static_cast<double>(s.micro_batch) * s.seq_len / x.cp / (x.sequence_parallel ? x.tp : 1);
-  if (s.model.is_moe() && x.ep > 1 && x.ep_dispatcher == EpDispatcher::alltoall &&
+  // Token dropping with padding (moe_capacity_factor) sizes every all-to-all in advance: the
+  // dispatcher does not wait for the GPU's token counts.
+  if (s.model.is_moe() && x.ep > 1 && x.ep_dispatcher == EpDispatcher::alltoall && x.moe_capacity_factor == 0 &&
       s.framework == FrameworkKind::megatron && tokens_per_gpu <= kSlowMoeTokens)
     return SlowPath::dropless_moe_small_batch;
   if (x.cp > 1 && s.framework == FrameworkKind::torchtitan) return SlowPath::pytorch_ring_attention;

@@ -119,6 +119,36 @@ test('raising the ZeRO stage lowers per-GPU memory; an out-of-range input turns 
   }
 });
 
+test('MoE capacity factor: shown with the all-to-all dispatcher, balances the ranks, checked against its range', async () => {
+  // Mixtral 8x7B pretraining with EP 8 on 64 GPUs: a learned router's busiest rank is charged
+  // kMoeCapacityFactor; token dropping with padding at 1 leaves every rank the mean.
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=mixtral-8x7b&me=pretrain&n=64&xp=8&gb=256' });
+  try {
+    await waitReady(page);
+    assert.ok((await result(page)).time.expert_imbalance_s > 0, 'a learned router leaves a busiest rank');
+    await typeInto(page, 'parallel.moe_capacity_factor', '1');
+    assert.equal((await result(page)).time.expert_imbalance_s, 0);
+    await page.waitForFunction(() => /&mcf=1(&|$)/.test(location.hash), null, { timeout: 5000 });
+
+    // Beyond the range: the core's message names the field and the range; what was typed is kept.
+    await typeInto(page, 'parallel.moe_capacity_factor', '65');
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => /parallel\.moe_capacity_factor/.test(t.text) && /0\.\.64/.test(t.text)), 'the message names the field and 0..64');
+    assert.equal((await input(page)).parallel.moe_capacity_factor, 65, 'what was typed is kept');
+
+    // DeepEP's dispatcher does not pad to capacity: the field is hidden and leaves the scenario.
+    const n = await updates(page);
+    await pickCombo(page, 'parallel.ep_dispatcher', 1);
+    await settled(page, n);
+    assert.equal((await input(page)).parallel.moe_capacity_factor, undefined);
+    const ids = await page.evaluate(() => JSON.parse(window.Module.appWidgets()).map((w) => w.id));
+    assert.ok(!ids.includes('parallel.moe_capacity_factor'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('recomputed layers: shown with full recompute under Megatron, checked against the chunk, dropped with recompute', async () => {
   // Llama 3.1 8B pretraining (Megatron by default) on 8 GPUs, 2 pipeline stages of 16 blocks.
   const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=pretrain&n=8&pp=2&gb=64&rc=full' });

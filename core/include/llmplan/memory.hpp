@@ -71,6 +71,9 @@ struct ActivationShape {
   // torchtitan's and torchtune's tensor parallelism (DTensor) keeps the all-gathered inputs of its
   // column-parallel layers whole under sequence parallelism; Megatron keeps them sharded.
   bool gathered_gemm_inputs = false;
+  // Rows each routed expert's activations hold per routed token: parallel.moe_capacity_factor c
+  // pads every expert's input to c x its mean share; 1 for dropless routing.
+  double routed_rows = 1;
 };
 double activation_bytes_per_layer(const ModelArch& arch, const ActivationShape& shape);
 ActivationShape activation_shape(const Scenario& s);

@@ -140,6 +140,10 @@ struct Parallel {
   // DeepEP and HybridEP send a token once per destination node and rank, not once per routed expert.
   bool dispatches_per_rank() const { return ep_dispatcher != EpDispatcher::alltoall; }
   MoeRouting moe_routing = MoeRouting::learned;  // a trained router, or a benchmark's fake balanced gate
+  // Token dropping: every expert takes c x its mean share of the tokens, the overflow dropped and the
+  // rest padded to that capacity (Megatron-Core --moe-expert-capacity-factor c
+  // --moe-pad-expert-input-to-capacity); 0 is dropless routing.
+  double moe_capacity_factor = 0;
   // SMs a DeepEP-style dispatcher's kernels hold while they overlap computation; 0 takes kDeepEpSms
   // (Megatron-Core --moe-flex-dispatcher-num-sms, whose unset value is DeepEP's default).
   int ep_comm_sms = 0;
