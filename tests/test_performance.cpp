@@ -901,14 +901,12 @@ TEST_CASE("Random router logits leave the busiest rank above the mean by chance 
   CHECK(random.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(1.019679 / 1.25).epsilon(1e-5));
 }
 
-TEST_CASE("Token dropping with padding: every rank computes and exchanges the capacity factor x the mean") {
+TEST_CASE("Token dropping with padding: every rank runs and exchanges the capacity factor x the mean rows") {
   // Mixtral 8x7B (8 experts of width 14,336, top 2), EP 8 on 64 B200s, micro-batch 2 x 4,096
   // tokens (NeMo 25.02's layout). With --moe-expert-capacity-factor c and
-  // --moe-pad-expert-input-to-capacity every expert takes exactly c x its mean share, so each rank
-  // computes (c - 1) x its mean routed work more than the mean and sends c x the mean rows. A learned
-  // router's busiest rank is charged kMoeCapacityFactor 1.25: c = 1.25 costs the same, c = 1 nothing
-  // (imbalance 0, all-to-alls 1 / 1.25 of the learned router's) and c = 2 four times the learned
-  // imbalance (1 / 0.25) with 2 / 1.25 its bytes.
+  // --moe-pad-expert-input-to-capacity every expert takes exactly c x its mean share: no rank waits
+  // for a busier one (expert imbalance 0, where a learned router's busiest rank is charged
+  // kMoeCapacityFactor), every rank runs the padded rows, and the all-to-alls carry c x the mean.
   const char* text = R"({"model": {"preset": "mixtral-8x7b"}, "seq_len": 4096, "micro_batch": 2,
       "global_batch": 256, "framework": "megatron",
       "cluster": {"accelerator": "b200-sxm-180gb", "gpus": 64},
@@ -919,13 +917,21 @@ TEST_CASE("Token dropping with padding: every rank computes and exchanges the ca
     return parse(buf);
   };
   auto run = [&](const char* cf) { return estimate(parse_cf(cf), default_calibration()); };
-  const EstimateResult learned = run("0"), one = run("1"), same = run("1.25"), two = run("2");
+  const EstimateResult learned = run("0"), one = run("1"), two = run("2");
   REQUIRE(learned.time.expert_imbalance_s > 0);
   CHECK(one.time.expert_imbalance_s == 0.0);
-  CHECK(same.time.expert_imbalance_s == doctest::Approx(learned.time.expert_imbalance_s));
-  CHECK(two.time.expert_imbalance_s / learned.time.expert_imbalance_s == doctest::Approx(4.0));
-  CHECK(one.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(1.0 / 1.25));
-  CHECK(two.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(2.0 / 1.25));
+  CHECK(two.time.expert_imbalance_s == 0.0);
+  const double load = default_calibration().moe_capacity_factor.value;
+  CHECK(one.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(1.0 / load));
+  CHECK(two.time.comm.ep_bytes / learned.time.comm.ep_bytes == doctest::Approx(2.0 / load));
+  // The padded rows are executed, not modelled, FLOPs: a token's 2 experts hold 2 x 3 x 4,096 x
+  // 14,336 = 352,321,536 parameters a block; 6 FLOPs each (no recompute), 32 blocks, 256 x 4,096 /
+  // 64 = 16,384 tokens a GPU: 1,108,307,720,798,208 FLOPs a GPU and step for each c above 1.
+  CHECK(two.time.flops.model_per_step == one.time.flops.model_per_step);
+  CHECK(two.time.flops.hardware_per_gpu_step - one.time.flops.hardware_per_gpu_step ==
+        doctest::Approx(1108307720798208.0).epsilon(1e-12));
+  CHECK(one.time.flops.hardware_per_gpu_step == doctest::Approx(learned.time.flops.hardware_per_gpu_step));
+  CHECK(two.time.step_s > one.time.step_s);
   // Padding sizes every all-to-all in advance, so the dropless dispatcher's wait for the GPU's token
   // counts (known_slow_path dropless_moe_small_batch, 8,192 tokens a GPU) does not apply.
   CHECK(slow_path_of(parse_cf("0")) == SlowPath::dropless_moe_small_batch);
@@ -934,8 +940,30 @@ TEST_CASE("Token dropping with padding: every rank computes and exchanges the ca
   // a fused SwiGLU keeps gate, up (2 x 2 bytes) and the down projection's input (2 bytes) per expert
   // width, 6 bytes. c = 2 adds a second top_k x 14,336 = 28,672 of it a token and block: 172,032
   // bytes x 8,192 tokens x 32 blocks = 45,097,156,608 bytes.
-  CHECK(two.memory.per_gpu.activations - learned.memory.per_gpu.activations ==
+  CHECK(two.memory.per_gpu.activations - one.memory.per_gpu.activations ==
         doctest::Approx(45097156608.0).epsilon(1e-9));
+}
+
+TEST_CASE("A capacity factor is 0 (dropless) or from 1 to experts / top_k, under Megatron's all-to-all dispatcher") {
+  // Mixtral's 8 experts, top 2: at c = 4 an expert's capacity is every token of its rank.
+  const char* text = R"({"model": {"preset": "mixtral-8x7b"}, "seq_len": 4096, "global_batch": 64,
+      "framework": "%s", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+      "parallel": {"ep": 8, "ep_dispatcher": "%s", "moe_capacity_factor": %s}})";
+  char buf[1024];
+  auto error = [&](const char* framework, const char* dispatcher, const char* cf) {
+    std::snprintf(buf, sizeof buf, text, framework, dispatcher, cf);
+    const ScenarioParse r = parse_scenario(buf, builtin_catalog());
+    return r.scenario ? std::string() : r.error.message;
+  };
+  CHECK(error("megatron", "alltoall", "4").empty());
+  CHECK(error("megatron", "alltoall", "1").empty());
+  CHECK(error("megatron", "alltoall", "0.5") ==
+        "parallel.moe_capacity_factor: must be 0 (dropless) or from 1 to experts / top_k = 4 (8 experts, top 2), "
+        "where an expert takes every token of its rank; allowed 0 or 1..4, got 0.5");
+  CHECK(error("megatron", "alltoall", "4.5").find("allowed 0 or 1..4, got 4.5") != std::string::npos);
+  // DeepEP and HybridEP do not pad (Megatron-Core refuses it); torchtitan has no capacity factor.
+  CHECK(error("megatron", "deepep", "1").find("applies only when") != std::string::npos);
+  CHECK(error("torchtitan", "alltoall", "1").find("applies only when") != std::string::npos);
 }
 
 namespace {

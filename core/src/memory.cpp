@@ -117,10 +117,7 @@ struct LayerTensors {
 
 // The MLP width a token's activations span: the top_k routed experts' (padded to capacity with
 // token dropping: ActivationShape::routed_rows) and the shared experts' for MoE.
-double stored_mlp_width(const ModelArch& m, const ActivationShape& a) {
-  if (!m.is_moe()) return m.active_mlp_width();
-  return m.active_mlp_width() + (a.routed_rows - 1.0) * m.top_k * static_cast<double>(m.expert_ffn);
-}
+double stored_mlp_width(const ModelArch& m, const ActivationShape& a) { return m.padded_mlp_width(a.routed_rows); }
 
 LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double norm_in) {
   const double h = m.hidden, e = a.element_bytes, g = a.gemm_input_bytes;
@@ -586,8 +583,7 @@ ActivationShape activation_shape(const Scenario& s) {
   a.frozen_mlp = s.is_peft() && s.lora.targets == LoraTargets::attention;
   a.fused_gated_activation = s.techniques.fused_activation();
   a.gathered_gemm_inputs = a.sequence_parallel && tp_keeps_gathered_inputs(s);
-  if (s.model.is_moe() && s.parallel.ep > 1 && s.parallel.moe_capacity_factor > 0)
-    a.routed_rows = s.parallel.moe_capacity_factor;
+  a.routed_rows = s.parallel.padded_rows();
   return a;
 }
 

@@ -25,6 +25,11 @@ double ModelArch::active_mlp_width() const {
   return static_cast<double>(top_k) * expert_ffn + static_cast<double>(shared_experts) * effective_shared_ffn();
 }
 
+double ModelArch::padded_mlp_width(double routed_rows) const {
+  if (!is_moe()) return ffn;
+  return active_mlp_width() + (routed_rows - 1.0) * top_k * static_cast<double>(expert_ffn);
+}
+
 namespace {
 
 // DeepSeek-V2 paper §2.1.2: queries through an optional low-rank bottleneck (with its norm),

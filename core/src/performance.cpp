@@ -130,6 +130,10 @@ double tp_collectives_per_layer(Recompute r, double recomputing_share) {
   }
 }
 
+namespace {
+double routed_flops_per_gpu(const Scenario& s, const ParamCount& p);
+}  // namespace
+
 Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   const ModelArch& m = s.model;
   const double P = matmul_params(p, m);
@@ -175,6 +179,11 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
     recompute = op_checkpoint_recompute_flops(m) + (op_keeps_attention ? 0.0 : attn) + 2.0 * adapters;
   recompute *= trained_share;
   f.hardware_per_token = per_token(attn) + recompute;
+  // Token dropping with padding (parallel.moe_capacity_factor c): every expert also runs its padded
+  // rows, (c - 1) x the routed experts' work, which the hardware executes and the model count leaves out.
+  const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
+  if (s.parallel.moe_capacity_factor > 0 && s.parallel.ep > 1)
+    f.hardware_per_token += (s.parallel.padded_rows() - 1.0) * routed_flops_per_gpu(s, p) / tokens_per_gpu;
   f.adapter_per_token = (6.0 + 2.0 * forward_reruns(s)) * adapters;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.
@@ -254,18 +263,17 @@ double expert_tp_gather(const Parallel& x) { return sequence_sharded(x) ? x.expe
 // with sequence parallelism the shards its expert-tensor-parallel group gathers.
 double expert_rank_tokens(const Scenario& s) { return ep_tokens_per_gpu(s) * expert_tp_gather(s.parallel); }
 
-// The busiest expert-parallel rank's tokens / the mean: with token dropping and padding
-// (parallel.moe_capacity_factor c) every expert takes exactly c x its mean share, so c on every
-// rank; kMoeCapacityFactor for a learned router;
-// exactly 1 for the fake balanced gate, which gives every expert the same tokens. With random
+// The busiest expert-parallel rank's tokens / the mean: 1 with token dropping and padding
+// (parallel.moe_capacity_factor c), where every expert takes exactly c x its mean share (no rank
+// waits; the padded rows are work every rank runs, counted with the routed FLOPs); kMoeCapacityFactor
+// for a learned router; exactly 1 for the fake balanced gate, which gives every expert the same tokens. With random
 // logits a rank holding E / ep experts receives X of a token's k, hypergeometric: mean k / ep,
 // variance k (1 / ep)(1 - 1 / ep)(E - k) / (E - 1). Over the N = tokens x ep tokens the group
 // dispatches the loads are near normal, and the busiest of ep ranks lies at most sqrt(2 ln ep)
 // standard deviations above the mean (the bound on the expected maximum of ep standard normals).
 double ep_load_factor(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
-  if (x.moe_capacity_factor > 0) return x.moe_capacity_factor;
-  if (x.moe_routing == MoeRouting::fake_balanced) return 1.0;
+  if (x.moe_capacity_factor > 0 || x.moe_routing == MoeRouting::fake_balanced) return 1.0;
   if (x.moe_routing == MoeRouting::learned || x.ep <= 1) return cal.moe_capacity_factor.value;
   const ModelArch& m = s.model;
   const double ep = x.ep, k = m.top_k, experts = m.experts, p = 1.0 / ep;
@@ -274,10 +282,16 @@ double ep_load_factor(const Scenario& s, const Calibration& cal) {
   return 1 + std::sqrt(2 * std::log(ep)) * std::sqrt(variance / tokens) / mean;
 }
 
+// The rows the busiest rank's all-to-alls carry / the mean: c padded rows with token dropping
+// (parallel.moe_capacity_factor), else the busiest rank's load (ep_load_factor).
+double ep_rows_factor(const Scenario& s, const Calibration& cal) {
+  return s.parallel.moe_capacity_factor > 0 ? s.parallel.padded_rows() : ep_load_factor(s, cal);
+}
+
 // One copy of every token of a micro-batch one GPU dispatches, b (s / cp) h x bytes (per
-// sequence-parallel shard with TP), times the busiest rank's load (ep_load_factor).
+// sequence-parallel shard with TP), times the rows the busiest rank's all-to-alls carry.
 double ep_copy_bytes(const Scenario& s, const Calibration& cal) {
-  return ep_tokens_per_gpu(s) * s.model.hidden * element_bytes(s.precision) * ep_load_factor(s, cal);
+  return ep_tokens_per_gpu(s) * s.model.hidden * element_bytes(s.precision) * ep_rows_factor(s, cal);
 }
 }  // namespace
 
@@ -421,9 +435,10 @@ double expert_imbalance_s(const Scenario& s, const ParamCount& p, const Calibrat
     ex->add("time.expert_imbalance_s", extra, "s",
             "(load factor - 1) x routed-expert GEMM FLOPs per GPU per step / (peak x GEMM efficiency): the rank with "
             "the busiest experts computes the load factor x the mean; routed FLOPs = (6, 4 for PEFT, + 2 with full "
-            "recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor "
-            "parallel.moe_capacity_factor c where it is set (every expert padded to c x its mean share), else by "
-            "parallel.moe_routing: learned kMoeCapacityFactor (Fedus et al. 2021 §2.1); fake_balanced 1 (every expert "
+            "recompute) x top_k expert parameters x MoE blocks x tokens / GPUs; 0 without EP. Load factor 1 with "
+            "parallel.moe_capacity_factor (every expert padded to c x its mean share: no rank waits, and the padded "
+            "rows count with the routed FLOPs), else by parallel.moe_routing: learned kMoeCapacityFactor (Fedus et al. "
+            "2021 §2.1); fake_balanced 1 (every expert "
             "gets the same tokens); random 1 + sqrt(2 ln ep) sigma / mean of the hypergeometric tokens a rank receives "
             "from the tokens x ep the group dispatches",
             {{cf.name, cf.value},
@@ -637,8 +652,8 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
             "all-to-alls x (scale-up + network copies per token) x b (s / cp) h bytes x kMoeCapacityFactor (1 with "
-            "parallel.moe_routing fake_balanced, the chance excess with random, parallel.moe_capacity_factor where "
-            "set: load_factor); 4 per "
+            "parallel.moe_routing fake_balanced, the chance excess with random: load_factor; c padded rows with "
+            "parallel.moe_capacity_factor: rows_factor); 4 per "
             "MoE block of the busiest stage per micro-batch (dispatch and combine, forward and backward; 4 + 2 r "
             "with full recompute, r the share of the blocks that recompute; 2 for a frozen block of freeze-tuning), "
             "Megatron-Core MoE; 0 without EP. Dispatcher alltoall: "
@@ -647,7 +662,8 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
              {"routed_bytes_per_alltoall", per_a2a},
              {"ep", static_cast<double>(x.ep)},
              {cal.moe_capacity_factor.name, cal.moe_capacity_factor.value},
-             {"load_factor", ep_load_factor(s, cal)}});
+             {"load_factor", ep_load_factor(s, cal)},
+             {"rows_factor", ep_rows_factor(s, cal)}});
     ex->add("comm.ep.s", c.ep_s, "s",
             "all-to-alls x max(intra-node share / scale-up busbw, inter-node share / one NIC's busbw) + latency: of "
             "the ep - 1 peers, ranks_per_node - 1 share the node (dispatcher alltoall: a copy per routed expert); "
@@ -728,7 +744,7 @@ double gemm_efficiency_of(const Scenario& s, const Calibration& cal, double toke
 double routed_gemm_d(const Scenario& s) {
   const ModelArch& m = s.model;
   const Parallel& x = s.parallel;
-  const double rows = expert_rank_tokens(s) * m.top_k * std::max(1, x.ep) / m.experts;
+  const double rows = expert_rank_tokens(s) * m.top_k * std::max(1, x.ep) / m.experts * x.padded_rows();
   return std::min({rows, static_cast<double>(m.expert_ffn) / x.expert_tp(), static_cast<double>(m.hidden)});
 }
 
@@ -956,11 +972,12 @@ namespace {
 //   5 e f where a fused kernel takes 3 e f.
 // LayerNorm (one ATen kernel), GeLU and learned or ALiBi positions add nothing.
 // The gated activation's part alone: 2 e f, all that remains eager with techniques.eager_activation.
-double eager_activation_bytes(const ModelArch& m, double e, int tp) {
-  return m.gated_mlp ? 2.0 * e * m.active_mlp_width() / tp : 0.0;
+// (f counts each routed expert's padded rows: routed_rows, ModelArch::padded_mlp_width.)
+double eager_activation_bytes(const ModelArch& m, double e, int tp, double routed_rows) {
+  return m.gated_mlp ? 2.0 * e * m.padded_mlp_width(routed_rows) / tp : 0.0;
 }
 
-double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share, int tp) {
+double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share, int tp, double routed_rows) {
   double bytes = 0;
   if (m.norm == NormKind::rmsnorm) bytes += 2.0 * (2.0 * e + 28.0) * h_share;
   if (m.learned_positions == 0) {
@@ -969,7 +986,7 @@ double eager_bytes_per_token_layer(const ModelArch& m, double e, double h_share,
     const double k = mla ? m.qk_rope_head_dim : m.k_width();
     bytes += 16.0 * (q + k) / tp;
   }
-  return bytes + eager_activation_bytes(m, e, tp);
+  return bytes + eager_activation_bytes(m, e, tp, routed_rows);
 }
 
 // Seconds that memory-bound kernels take to move `bytes` through HBM, at the share of its datasheet
@@ -999,13 +1016,13 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   const Parallel& x = s.parallel;
   const double e = element_bytes(s.precision);
   const double h_share = hidden_share(s);
-  const double eager = !s.techniques.fused_kernels     ? eager_bytes_per_token_layer(m, e, h_share, x.tp)
-                       : s.techniques.eager_activation ? eager_activation_bytes(m, e, x.tp)
+  const double eager = !s.techniques.fused_kernels ? eager_bytes_per_token_layer(m, e, h_share, x.tp, x.padded_rows())
+                       : s.techniques.eager_activation ? eager_activation_bytes(m, e, x.tp, x.padded_rows())
                                                        : 0.0;
   // A gated MLP (SwiGLU, GeGLU) carries two f-wide intermediates, gate and up, where a plain one has one.
   const double mlp_tensors = m.gated_mlp ? 2.0 : 1.0;
   const double per_token_layer =
-      cal.elementwise_passes.value * (h_share + mlp_tensors * m.active_mlp_width() / x.tp) * e + eager;
+      cal.elementwise_passes.value * (h_share + mlp_tensors * m.padded_mlp_width(x.padded_rows()) / x.tp) * e + eager;
   const double scores =
       x.flash_attention ? 0.0 : cal.softmax_passes.value * m.heads * static_cast<double>(s.seq_len) * e / x.tp;
   const double passes = 3.0 + forward_reruns(s);
@@ -1016,9 +1033,10 @@ double elementwise_s(const Scenario& s, const Calibration& cal) {
   // forward pass (the inputs of QKV, the output projection, FC1 and FC2: 3 x h + f per token) and
   // again for the gradients in backward: read 2 bytes, write 1, each time (Transformer Engine,
   // "Using FP8 with Transformer Engine": activations and gradients are quantized per GEMM).
-  const double fp8_casts = s.precision == Precision::fp8 ? 2.0 * (3.0 * h_share + m.active_mlp_width() / x.tp) * 3.0 *
-                                                               (1.0 + 0.5 * forward_reruns(s))
-                                                         : 0.0;
+  const double fp8_casts =
+      s.precision == Precision::fp8
+          ? 2.0 * (3.0 * h_share + m.padded_mlp_width(x.padded_rows()) / x.tp) * 3.0 * (1.0 + 0.5 * forward_reruns(s))
+          : 0.0;
   return hbm_s(s, cal, tokens * layers * (passes * per_token_layer + score_passes * scores + fp8_casts));
 }
 
@@ -1132,7 +1150,9 @@ double moe_permute_rows(const Scenario& s) {
   if (x.ep <= 1) return (3 * k + 1) * gathered;
   if (x.ep_dispatcher == EpDispatcher::hybridep) return 0;
   if (x.ep_dispatcher == EpDispatcher::deepep) return 3 * k + x.ep * holders_reached(s, m.experts / x.ep);
-  return 3 * k + 1 + (m.experts / x.ep > 1 ? 4 * k * gathered : 0.0);
+  // Padded to capacity, each of those copies carries c x the routed rows (parallel.moe_capacity_factor).
+  const double ck = k * x.padded_rows();
+  return 3 * ck + 1 + (m.experts / x.ep > 1 ? 4 * ck * gathered : 0.0);
 }
 
 double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& cal, Explainer* ex) {
@@ -1157,7 +1177,8 @@ double moe_permute_s(const Scenario& s, const ParamCount& p, const Calibration& 
             "without EP x expert TP with sequence parallelism (the allgather dispatcher permutes the gathered "
             "tokens); the all-to-all dispatcher with several experts a rank + 4 k (x expert TP with sequence "
             "parallelism) for its sort by local expert and back; DeepEP 3 k + R, R the ranks a token reaches; "
-            "HybridEP 0, its kernels placing the rows in expert order "
+            "HybridEP 0, its kernels placing the rows in expert order; with parallel.moe_capacity_factor c the "
+            "all-to-all dispatcher's k is c k, the padded rows "
             "(Megatron-Core token_dispatcher.py, moe_utils.permute, unpermute, sort_chunks_by_idxs); part of "
             "memory_bound_s",
             {{"top_k", k},
@@ -1446,7 +1467,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
   const bool fused = s.parallel.flash_attention;
   const double attention_hw = fused ? c.flops.attention_per_token * tokens_per_gpu : 0.0;
   const double linear_flops = c.flops.hardware_per_gpu_step - attention_hw;
-  const double routed = linear_flops > 0 ? std::clamp(routed_flops_per_gpu(s, p) / linear_flops, 0.0, 1.0) : 0.0;
+  const double routed_run = routed_flops_per_gpu(s, p) * s.parallel.padded_rows();  // padded rows included
+  const double routed = linear_flops > 0 ? std::clamp(routed_run / linear_flops, 0.0, 1.0) : 0.0;
   const double whole_gemm_efficiency = gemm_efficiency(s, cal, splits || routed > 0 ? nullptr : ex);
   c.gemm_efficiency = splits ? split_gemm_efficiency(s, cal, whole_gemm_efficiency, split, routed > 0 ? nullptr : ex)
                              : whole_gemm_efficiency;
@@ -1554,7 +1576,8 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
              {"qlora_dequant_s", c.dequant_s},
              {"measured_compute_factor", s.compute_factor()}});
     ex->add("time.achieved_tflops_per_gpu", c.achieved_tflops, "TFLOP/s",
-            "hardware FLOPs per GPU per step (recompute included) / compute_s: the rate while computing",
+            "hardware FLOPs per GPU per step (recompute and padded expert rows included) / compute_s: the rate while "
+            "computing",
             {{"flops_per_gpu", c.flops.hardware_per_gpu_step}, {"compute_s", c.compute_s}});
   }
   return c;
@@ -2049,12 +2072,15 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
             {{"model_flops_per_step", t.flops.model_per_step},
              {"gpus", static_cast<double>(s.cluster.gpus)},
              {"peak_TFLOPS", peak / 1e12}});
-    ex->add("time.executed_fraction", t.executed_fraction, "1",
-            "FLOPs the kernels execute per GPU per step (GEMMs with recompute, the fused attention kernel's own causal "
-            "count) / (step_s x dense peak): at most the GEMM and attention kernels' measured rates; MFU counts "
-            "attention without causal masking (Megatron, llm-foundry) and so can exceed it at long sequences",
-            {{"executed_flops_per_gpu_step", compute.executed_flops}});
-    ex->add("time.hfu", t.hfu, "1", "hardware FLOPs per GPU per step (recompute included) / (step_s x dense peak)",
+    ex->add(
+        "time.executed_fraction", t.executed_fraction, "1",
+        "FLOPs the kernels execute per GPU per step (GEMMs with recompute and padded expert rows, the fused attention "
+        "kernel's own causal "
+        "count) / (step_s x dense peak): at most the GEMM and attention kernels' measured rates; MFU counts "
+        "attention without causal masking (Megatron, llm-foundry) and so can exceed it at long sequences",
+        {{"executed_flops_per_gpu_step", compute.executed_flops}});
+    ex->add("time.hfu", t.hfu, "1",
+            "hardware FLOPs per GPU per step (recompute and padded expert rows included) / (step_s x dense peak)",
             {{"hardware_flops_per_gpu_step", t.flops.hardware_per_gpu_step},
              {"hardware_flops_per_token", t.flops.hardware_per_token},
              {"peak_TFLOPS", peak / 1e12}});

@@ -582,6 +582,12 @@ InputError validate_scenario(const Scenario& s) {
   else if (c.sm_count > 0 && x.ep_comm_sms > c.sm_count &&
            field_applies(field("parallel.ep_comm_sms"), s))  // where it does not apply, check_fields_apply refuses it
     r.fail("parallel.ep_comm_sms", "ep_comm_sms", {n(c.sm_count), c.accelerator, n(x.ep_comm_sms)});
+  else if (x.moe_capacity_factor > 0 && m.is_moe() &&
+           (x.moe_capacity_factor < 1 || x.moe_capacity_factor > static_cast<double>(m.experts) / m.top_k) &&
+           field_applies(field("parallel.moe_capacity_factor"),
+                         s))  // where it does not apply, check_fields_apply refuses it
+    r.fail("parallel.moe_capacity_factor", "moe_capacity_factor",
+           {n(static_cast<double>(m.experts) / m.top_k), n(m.experts), n(m.top_k), n(x.moe_capacity_factor)});
   else if (x.recompute_layers > most_chunk_layers(s))
     r.fail("parallel.recompute_layers", "recompute_layers",
            {n(most_chunk_layers(s)), n(m.layers), n(x.pp), n(x.vp), n(x.recompute_layers)});

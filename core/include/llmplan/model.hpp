@@ -85,6 +85,9 @@ struct ModelArch {
   double attn_out_width() const;  // input of the output projection
   // MLP width a token passes through in the largest layer (routed top_k + shared experts for MoE).
   double active_mlp_width() const;
+  // The same with each routed expert's rows padded to `routed_rows` x its share (token dropping
+  // with padding, parallel.moe_capacity_factor); the shared experts take every token once.
+  double padded_mlp_width(double routed_rows) const;
 };
 
 // Parameters by where they live, so memory can split them across TP ranks and pipeline stages.

@@ -142,8 +142,10 @@ struct Parallel {
   MoeRouting moe_routing = MoeRouting::learned;  // a trained router, or a benchmark's fake balanced gate
   // Token dropping: every expert takes c x its mean share of the tokens, the overflow dropped and the
   // rest padded to that capacity (Megatron-Core --moe-expert-capacity-factor c
-  // --moe-pad-expert-input-to-capacity); 0 is dropless routing.
+  // --moe-pad-expert-input-to-capacity); 0 is dropless routing. 1 <= c <= experts / top_k.
   double moe_capacity_factor = 0;
+  // The rows each routed expert runs per routed token: c with token dropping and padding, else 1.
+  double padded_rows() const { return moe_capacity_factor > 0 ? moe_capacity_factor : 1.0; }
   // SMs a DeepEP-style dispatcher's kernels hold while they overlap computation; 0 takes kDeepEpSms
   // (Megatron-Core --moe-flex-dispatcher-num-sms, whose unset value is DeepEP's default).
   int ep_comm_sms = 0;

@@ -113,6 +113,9 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
      "must be at most the blocks of the largest pipeline chunk ({0}: the model's {1} on {2} stages x {3} virtual "
      "stages); 0 recomputes every block; got {4}"},
     {"ep_comm_sms", "must be at most the {0} SMs of {1}; 0 takes kDeepEpSms; allowed 0..{0}, got {2}"},
+    {"moe_capacity_factor",
+     "must be 0 (dropless) or from 1 to experts / top_k = {0} ({1} experts, top {2}), where an expert takes every "
+     "token of its rank; allowed 0 or 1..{0}, got {3}"},
 };
 
 // The English template of `code`, or nullptr for an unknown code.
