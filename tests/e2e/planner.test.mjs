@@ -56,18 +56,36 @@ async function click(page, id, dx = 0.5) {
   await waitFrames(page, 3);
   return r;
 }
-// Scrolls the results column with the wheel until widget `id` is inside the viewport.
+// Where a wheel scrolls the planner's column: over the visible part of one of its own buttons or
+// its Pareto chart, not over the plans table, a child window that takes the wheel itself even at
+// the end of its own scroll.
+async function columnSpot(page, vh) {
+  const own = /^planner\.(run|csv|use|pareto|copy\.|measure\.)/;
+  for (const w of await widgets(page)) {
+    const top = Math.max(w.y, 80), bottom = Math.min(w.y + w.h, vh - 4);
+    if (own.test(w.id) && bottom - top >= 10) return { x: w.x + Math.min(10, w.w / 2), y: (top + bottom) / 2 };
+  }
+  return { x: (await widget(page, 'tab_planner')).x + 40, y: vh / 2 };
+}
+
+// Scrolls the results column with the wheel until widget `id` is inside the viewport. After each
+// wheel it waits for the frame that moves the widget (a busy machine may take several), and gives
+// up only when three wheels in a row leave it where it was.
 async function scrollTo(page, id) {
   const vh = page.viewportSize().height;
-  for (let i = 0; i < 40; i++) {
+  for (let still = 0; still < 3;) {
     const r = await widget(page, id);
     if (r.y >= 0 && r.y + r.h <= vh - 4) return r;
-    const anchor = await widget(page, 'tab_planner');
-    await page.mouse.move(anchor.x + 40, vh / 2);
+    const spot = await columnSpot(page, vh);
+    await page.mouse.move(spot.x, spot.y);
     await page.mouse.wheel(0, r.y + r.h > vh - 4 ? 200 : -200);  // down for a widget below or cut at the bottom
-    await page.waitForTimeout(80);
+    await page.waitForFunction(([wid, y]) => {
+      const w = JSON.parse(window.Module.appWidgets()).find((x) => x.id === wid);
+      return !w || w.y !== y;
+    }, [id, r.y], { timeout: 5000 }).catch(() => {});
+    still = (await widget(page, id)).y === r.y ? still + 1 : 0;
   }
-  throw new Error(`could not scroll ${id} into view`);
+  throw new Error(`could not scroll ${id} into view: three wheels left it at y ${(await widget(page, id)).y} of ${vh} px`);
 }
 const planner = (page) => page.evaluate(() => JSON.parse(window.Module.appPlanner()));
 const design = (page) => page.evaluate(() => JSON.parse(window.Module.appDesign()));
