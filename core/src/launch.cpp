@@ -12,12 +12,12 @@
 // [SECTION] PEFT
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "llmplan/advice.hpp"
 #include "llmplan/layouts.hpp"
+#include "llmplan/units.hpp"
 
 namespace llmplan {
 
@@ -54,12 +54,6 @@ long long train_steps(const EstimateResult& r) {
 }
 
 std::string num(long long v) { return std::to_string(v); }
-// A decimal argument in its shortest form (1.25, 1).
-std::string decimal(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 //-----------------------------------------------------------------------------
 // [SECTION] torchrun
@@ -293,7 +287,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   } else if (x.ep > 1) {
     arg("--moe-token-dispatcher-type", "alltoall");
     if (x.moe_capacity_factor > 0) {  // token dropping, every expert's input padded to its capacity
-      arg("--moe-expert-capacity-factor", decimal(x.moe_capacity_factor));
+      arg("--moe-expert-capacity-factor", format_number("%g", x.moe_capacity_factor));
       arg("--moe-pad-expert-input-to-capacity");
     }
   }

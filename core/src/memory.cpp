@@ -115,13 +115,10 @@ struct LayerTensors {
   double scores = 0;       // bytes per (token x key position x head): the s x s attention maps
 };
 
-// The MLP width a token's activations span: the top_k routed experts' (padded to capacity with
-// token dropping: ActivationShape::routed_rows) and the shared experts' for MoE.
-double stored_mlp_width(const ModelArch& m, const ActivationShape& a) { return m.padded_mlp_width(a.routed_rows); }
-
 LayerTensors layer_tensors(const ModelArch& m, const ActivationShape& a, double norm_in) {
   const double h = m.hidden, e = a.element_bytes, g = a.gemm_input_bytes;
-  const double f = stored_mlp_width(m, a);  // MoE: the top_k routed + shared experts a token passes
+  // MoE: the top_k routed (padded to capacity with token dropping) + shared experts a token passes.
+  const double f = m.padded_mlp_width(a.routed_rows);
   // A GEMM input is kept for the weight's gradient only: autograd saves mm's first operand only
   // when the second requires grad (PyTorch tools/autograd/gen_variable_type.py, guard_for;
   // bitsandbytes' MatMul4Bit keeps no input either), so frozen, unadapted MLP weights keep none.
@@ -156,7 +153,7 @@ double op_checkpoint_bytes(const ModelArch& m, const ActivationShape& a, double 
   const double replicated = residual * h + (tp > 1 ? 2.0 * e * h : 0.0);
   const double whole = m.gated_mlp ? e * h : 0.0;
   const double attention = a.flash_attention ? e * m.attn_out_width() + 4.0 * m.heads : 0.0;
-  const double sharded = e * (m.q_width() + m.v_width() + stored_mlp_width(m, a)) + attention;
+  const double sharded = e * (m.q_width() + m.v_width() + m.padded_mlp_width(a.routed_rows)) + attention;
   return replicated / rep_div + whole + sharded / tp;
 }
 

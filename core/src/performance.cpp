@@ -181,9 +181,10 @@ Flops training_flops(const Scenario& s, const ParamCount& p, Explainer* ex) {
   f.hardware_per_token = per_token(attn) + recompute;
   // Token dropping with padding (parallel.moe_capacity_factor c): every expert also runs its padded
   // rows, (c - 1) x the routed experts' work, which the hardware executes and the model count leaves out.
-  const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
-  if (s.parallel.moe_capacity_factor > 0 && s.parallel.ep > 1)
+  if (s.parallel.moe_capacity_factor > 0 && s.parallel.ep > 1) {
+    const double tokens_per_gpu = static_cast<double>(s.effective_global_batch()) * s.seq_len / s.cluster.gpus;
     f.hardware_per_token += (s.parallel.padded_rows() - 1.0) * routed_flops_per_gpu(s, p) / tokens_per_gpu;
+  }
   f.adapter_per_token = (6.0 + 2.0 * forward_reruns(s)) * adapters;
   // Attention's share of those FLOPs: forward A and backward 2A where the block trains or passes
   // gradients (every block but the frozen ones of freeze-tuning), plus a recomputed forward.

@@ -71,6 +71,18 @@ async function pickCombo(page, id, index) {
   await click(page, `${id}=${index}`);
 }
 
+// Picks entry `index` of the combo `id`, after which `field` no longer applies: once the app has
+// re-parsed, the field has left the scenario and is no longer drawn.
+async function pickAndExpectGone(page, id, index, field) {
+  const n = await updates(page);
+  await pickCombo(page, id, index);
+  await settled(page, n);
+  const [section, name] = field.split('.');
+  assert.equal((await input(page))[section][name], undefined, `${field} leaves the scenario`);
+  const ids = await page.evaluate(() => JSON.parse(window.Module.appWidgets()).map((w) => w.id));
+  assert.ok(!ids.includes(field), `${field} is no longer drawn`);
+}
+
 // Every visible text stays within its clip rectangle horizontally and no two overlap.
 async function assertLayout(page, name) {
   const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
@@ -138,12 +150,7 @@ test('MoE capacity factor: shown with the all-to-all dispatcher, balances the ra
     assert.equal((await input(page)).parallel.moe_capacity_factor, 5, 'what was typed is kept');
 
     // DeepEP's dispatcher does not pad to capacity: the field is hidden and leaves the scenario.
-    const n = await updates(page);
-    await pickCombo(page, 'parallel.ep_dispatcher', 1);
-    await settled(page, n);
-    assert.equal((await input(page)).parallel.moe_capacity_factor, undefined);
-    const ids = await page.evaluate(() => JSON.parse(window.Module.appWidgets()).map((w) => w.id));
-    assert.ok(!ids.includes('parallel.moe_capacity_factor'));
+    await pickAndExpectGone(page, 'parallel.ep_dispatcher', 1, 'parallel.moe_capacity_factor');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -167,12 +174,7 @@ test('recomputed layers: shown with full recompute under Megatron, checked again
     assert.equal((await input(page)).parallel.recompute_layers, 17, 'what was typed is kept');
 
     // Without recompute the field no longer applies: it is hidden and leaves the scenario.
-    const n = await updates(page);
-    await pickCombo(page, 'parallel.recompute', 0);
-    await settled(page, n);
-    assert.equal((await input(page)).parallel.recompute_layers, undefined);
-    const ids = await page.evaluate(() => JSON.parse(window.Module.appWidgets()).map((w) => w.id));
-    assert.ok(!ids.includes('parallel.recompute_layers'));
+    await pickAndExpectGone(page, 'parallel.recompute', 0, 'parallel.recompute_layers');
     assert.deepEqual((await result(page)).layout.stage_recomputed_layers, [0, 0]);
     assert.deepEqual(errors, []);
   } finally {
