@@ -297,6 +297,18 @@ TEST_CASE("context, expert and virtual pipeline parallelism reach Megatron-LM's 
         "pipeline_parallel_schedule = \"Interleaved1F1B\"\n", "pipeline_parallel_layers_per_stage = 9 ",
         "local_batch_size = 8\n", "global_batch_size = 64\n", "seq_len = 8192\n"})
     CHECK_MESSAGE(t.find(line) != std::string::npos, line << " in " << t);
+  // With pipeline flushes torchtitan accumulates schedules of local_batch_size sequences: DP 8 and 8
+  // micro-batches of 1 a step (64 = 1 x 8 x 8) in 2 schedules of 4 each, local_batch_size 4 of the
+  // same global 64 (torchtitan accumulates 64 / (4 x 8) = 2).
+  {
+    Scenario flushed = s;
+    flushed.framework = FrameworkKind::torchtitan;
+    flushed.parallel.pp_flushes = 2;
+    const std::string& ft =
+        launch_artifacts(flushed, estimate(flushed, default_calibration()), default_calibration()).torchtitan_toml;
+    CHECK_MESSAGE(ft.find("local_batch_size = 4\n") != std::string::npos, ft);
+    CHECK_MESSAGE(ft.find("global_batch_size = 64\n") != std::string::npos, ft);
+  }
   // Without them, neither appears: 1 is Megatron-LM's default, and torchtitan's schedule is 1F1B.
   const ScenarioParse plain = parse_scenario(R"({"model": {"preset": "llama-3.1-8b"}, "method": "full",
       "global_batch": 64, "tokens": 1e9, "cluster": {"gpus": 16}, "parallel": {"tp": 2, "pp": 2, "zero": 1}})",

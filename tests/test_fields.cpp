@@ -63,6 +63,10 @@ void give_context(json& doc, const FieldSpec& f) {
     json_set(doc, "parallel.ep_dispatcher", "deepep");
   if (applies.find("&parallel.ep_comm_overlap") != std::string::npos) json_set(doc, "parallel.ep_comm_overlap", true);
   if (applies == "parallel.vp>1") json_set(doc, "parallel.vp", 2);  // meet_rules gives it its pipeline
+  if (applies == "parallel.pp>1&framework=torchtitan") {            // meet_rules gives it its micro-batches
+    json_set(doc, "parallel.pp", 2);
+    doc["framework"] = "torchtitan";
+  }
   if (applies == "cluster.instance") doc["cluster"] = {{"instance", builtin_catalog().instances.front().id}};
   if (path == "cluster.cards") doc["cluster"] = {{"instance", per_card_offering().id}};
   if (applies.find("model.experts>0") != std::string::npos || path == "model.experts" || path == "model.dense_layers")
@@ -109,6 +113,11 @@ void meet_rules(json& doc) {
   const long long gpus = model_parallel * (ep ? ep->get<long long>() : 1);
   if (gpus > 1) json_set(doc, "cluster.gpus", std::lcm(gpus, 8LL));
   if (vps > 1) json_set(doc, "global_batch", 2 * std::lcm(gpus, 8LL) / model_parallel);
+  // Pipeline flushes split a step's micro-batches evenly, each schedule at least one per stage
+  // (PyTorch's 1F1B): flushes x pp x DP sequences of one micro-batch.
+  if (const json* pf = json_at(doc, "parallel.pp_flushes"); pf && pf->is_number_integer() && pf->get<long long>() > 0)
+    json_set(doc, "global_batch",
+             pf->get<long long>() * (pp ? pp->get<long long>() : 1) * std::lcm(gpus, 8LL) / model_parallel);
   const json* experts = json_at(doc, "model.experts");
   if (experts && experts->get<int>() == 0)
     for (const char* k : {"top_k", "expert_ffn", "shared_experts", "shared_expert_ffn", "dense_layers"})

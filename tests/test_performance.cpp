@@ -1889,6 +1889,75 @@ TEST_CASE("FSDP with pipeline stages gathers the weights and reduces the gradien
   CHECK(r.time.comm.dp_bytes == doctest::Approx(bytes));
 }
 
+TEST_CASE("torchtitan's pipeline flushes: each accumulation step fills and drains the pipeline and reduces once") {
+  // torchtitan calls its pipeline schedule once per gradient-accumulation step (train.py; each
+  // torch.distributed.pipelining schedule step() fills and drains the pipeline, and FSDP reduces the
+  // gradients and reshards at the schedule's last backward: stage.py, backward_maybe_with_nosync).
+  // Llama 3.1 405B, TP 8 x PP 8 x FSDP 8 on 512 GPUs, micro-batch 4, global batch 512: m = 512 / (4
+  // x 8) = 16 micro-batches a step. In one schedule the 1F1B bubble is (8 - 1) / 16 of the ideal
+  // step (compute + exposed TP time; no CP or EP); in 2 schedules of 8 each (local_batch_size 32)
+  // two bubbles of (8 - 1) / 8 of half the step: 7 / 8 of it. The gathered weights and gradients
+  // move once per schedule: (w + g) / 2 in all-reduce terms, 16-bit weights and fp32 gradients over
+  // the ring of FSDP 8, 2 x 7 / 8 x (2 + 4) B / 2 a parameter of the rank, twice.
+  const char* base = R"({"model": {"preset": "llama-3.1-405b"}, "framework": "torchtitan", "seq_len": 8192,
+      "micro_batch": 4, "global_batch": 512, "cluster": {"gpus": 512, "gpu_memory_gb": 1000},
+      "parallel": {"tp": 8, "pp": 8, "zero": %d, "sequence_parallel": true, "recompute": "full", "pp_flushes": %d}})";
+  auto run = [&](int zero, int flushes) {
+    char text[640];
+    std::snprintf(text, sizeof text, base, zero, flushes);
+    return estimate(parse(text), default_calibration());
+  };
+  const EstimateResult one = run(3, 1), two = run(3, 2);
+  REQUIRE(one.grad_accum == 16);
+  auto ideal = [](const EstimateResult& r) { return r.time.compute_s + r.time.comm.tp_exposed_s; };
+  CHECK(one.time.bubble_s == doctest::Approx(7.0 / 16.0 * ideal(one)));
+  CHECK(two.time.bubble_s == doctest::Approx(7.0 / 8.0 * ideal(two)));
+  const double per_rank = one.memory.trainable_params / (8.0 * 8.0);
+  const double once = 2.0 * 7.0 / 8.0 * (2.0 * per_rank + 4.0 * per_rank) / 2.0;
+  CHECK(one.time.comm.dp_bytes == doctest::Approx(once));
+  CHECK(two.time.comm.dp_bytes == doctest::Approx(2.0 * once));
+  // Without ZeRO-3 the data-parallel exchange is one reduce-scatter and one all-gather a schedule
+  // (FSDP with reshard_after_forward never, zero 2), and DDP's all-reduce one a schedule (zero 0):
+  // twice the bytes and the time with 2 schedules.
+  for (int zero : {0, 2}) {
+    CAPTURE(zero);
+    const EstimateResult a = run(zero, 1), b = run(zero, 2);
+    CHECK(b.time.comm.dp_bytes == doctest::Approx(2.0 * a.time.comm.dp_bytes));
+    CHECK(b.time.comm.dp_s == doctest::Approx(2.0 * a.time.comm.dp_s));
+  }
+}
+
+TEST_CASE("pipeline flushes with the interleaved schedule: each schedule warms up, holds and exposes its own") {
+  // Llama 3.1 70B (80 blocks) on 32 GPUs, TP 8 x PP 4 x VP 2 x FSDP 1, micro-batch 1, global batch
+  // 16: m = 16 micro-batches a step. Rank 0 warms up on W = 2 (4 - 1) + (2 - 1) 4 = 10 chunks and
+  // holds W + 1 = 11 of its 2 x 10-block chunks, 5.5 micro-batches' worth; in 4 schedules of 4 a
+  // schedule has only m vp = 8 chunks, so it holds 8 / 2 = 4.
+  const char* base = R"({"model": {"preset": "llama-3.1-70b"}, "framework": "torchtitan", "seq_len": 4096,
+      "micro_batch": 1, "global_batch": 16, "cluster": {"gpus": 32},
+      "network": {"inter_node_gbps": %d},
+      "parallel": {"tp": 8, "pp": 4, "vp": 2, "zero": 0, "sequence_parallel": true, "recompute": "full",
+      "pp_comm_overlap": true, "pp_flushes": %d}})";
+  auto scenario = [&](int gbps, int flushes) {
+    char text[700];
+    std::snprintf(text, sizeof text, base, gbps, flushes);
+    return parse(text);
+  };
+  CHECK(in_flight_micro_batches(scenario(400, 1), 0) == 5.5);
+  CHECK(in_flight_micro_batches(scenario(400, 4), 0) == 4.0);
+  // Overlapped transfers: every chunk's activation or gradient takes t = pp.s / (2 x 16 x 2); on
+  // 400 Gb/s each hides behind the chunk beside it, so only the warm-up's forward and the flush's
+  // backward transfers show, 2 W t a schedule. One schedule: W = 10, 20 t; four schedules of m 4
+  // (8 chunks, W = min(8, 10) = 8): 4 x 2 x 8 t = 64 t.
+  const EstimateResult one = estimate(scenario(400, 1), default_calibration());
+  const EstimateResult four = estimate(scenario(400, 4), default_calibration());
+  const double t1 = one.time.comm.pp_s / 64.0, t4 = four.time.comm.pp_s / 64.0;
+  // Shorter than a chunk's forward, a quarter of its compute with full recompute (4 linear passes).
+  REQUIRE(t1 < one.time.compute_s / 32.0 / 4.0);
+  REQUIRE(t4 < four.time.compute_s / 32.0 / 4.0);
+  CHECK(one.time.comm.pp_exposed_s == doctest::Approx(20.0 * t1));
+  CHECK(four.time.comm.pp_exposed_s == doctest::Approx(64.0 * t4));
+}
+
 TEST_CASE("FSDP2 copies gathered weights out and gradients in on the compute stream, FSDP1 gathers in place") {
   // Llama 3.1 8B, 8,030,261,248 parameters, on 8 H100 SXM (3,350 GB/s), ZeRO-3 in bf16 with the
   // gradients reduced in fp32 (torchtitan's mixed_precision_reduce default), one micro-batch:

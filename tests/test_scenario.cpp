@@ -92,6 +92,31 @@ TEST_CASE("a field set where it does not apply is refused with its condition, at
                 "applies only when parallel.ep > 1");
   check_rejects("{" + m + R"(, "parallel": {"pp": 2, "pp_comm_overlap": true}})", "parallel.pp_comm_overlap",
                 "applies only when parallel.vp > 1");
+  // Pipeline flushes: torchtitan's pipeline schedules, one per accumulation step; Megatron-LM runs
+  // every micro-batch of a step in one.
+  check_rejects("{" + m + R"(, "framework": "megatron", "parallel": {"pp": 2, "pp_flushes": 2}})",
+                "parallel.pp_flushes", "applies only when parallel.pp > 1 and when framework is \"torchtitan\"");
+  check_rejects("{" + m + R"(, "framework": "torchtitan", "parallel": {"pp_flushes": 2}})", "parallel.pp_flushes",
+                "applies only when parallel.pp > 1");
+  // 8 GPUs, PP 2: DP 4, global batch 24 of micro-batch 1 is 6 micro-batches a step, which 4 schedules
+  // cannot share evenly; 3 can, 2 each, but the interleaved schedule wants a multiple of pp in each.
+  const std::string tt = R"("model": {"preset": "llama-3.1-8b"}, "framework": "torchtitan", "global_batch": 24,
+      "cluster": {"gpus": 8}, "parallel": {"pp": 2, "zero": 3)";
+  check_rejects(
+      "{" + tt + R"(, "pp_flushes": 4}})", "parallel.pp_flushes",
+      "must divide the step's 6 micro-batches per data-parallel rank (global_batch / (micro_batch x dp)) into "
+      "equal pipeline schedules; allowed a divisor of 6 from 1 to 6, got 4");
+  CHECK(parse("{" + tt + R"(, "pp_flushes": 3}})").scenario.has_value());
+  // 6 schedules of one micro-batch: fewer than the 2 stages, which PyTorch's Schedule1F1B refuses.
+  check_rejects("{" + tt + R"(, "pp_flushes": 6}})", "parallel.pp_flushes",
+                "leaves each pipeline schedule 1 micro-batches, fewer than the parallel.pp 2 stages, which PyTorch's "
+                "1F1B schedule refuses (the micro-batches must be at least the stages); allowed a divisor of 6 up to "
+                "3, got 6");
+  check_rejects("{" + tt + R"(, "pp_flushes": 0}})", "parallel.pp_flushes", "1..4096");
+  check_rejects("{" + tt + R"(, "vp": 2, "pp_flushes": 2}})", "parallel.vp",
+                "needs the micro-batches of each pipeline schedule (global_batch / (micro_batch x dp x "
+                "parallel.pp_flushes) = 3) to be a multiple of parallel.pp (2)");
+  CHECK(parse("{" + tt + R"(, "vp": 2, "pp_flushes": 3}})").scenario.has_value());
   // The dispatcher's SMs matter only while its all-to-alls overlap computation.
   const std::string moe = R"("model": {"preset": "qwen3-30b-a3b"}, "cluster": {"gpus": 16})";
   check_rejects("{" + moe + R"(, "parallel": {"ep": 16, "ep_dispatcher": "hybridep", "ep_comm_sms": 32}})",

@@ -124,13 +124,13 @@ enum class Lang { en, zh };
   X(qk_rope_head_dim) X(t_qk_rope_head_dim) X(v_head_dim) X(t_v_head_dim) X(dropout) X(t_dropout) \
   X(loss_chunks) X(t_loss_chunks) X(activation_offload) X(t_activation_offload) X(activation_offload_layers) X(t_activation_offload_layers) X(recompute_layers) X(t_recompute_layers) X(mtp_layers) X(t_mtp_layers) X(optimizer_in_backward) \
   X(t_optimizer_in_backward) X(fp32_norm_inputs) X(t_fp32_norm_inputs) X(fused_loss) X(t_fused_loss) X(fused_loss_none) X(fused_loss_liger) X(fused_loss_cce) X(fused_loss_fused_ce) \
-  X(fp32_grad_reduce) X(t_fp32_grad_reduce) X(kbit_fp32_cast) X(t_kbit_fp32_cast) X(ep_overlap) X(t_ep_overlap) X(ep_comm_sms) X(t_ep_comm_sms) X(pp_overlap) X(t_pp_overlap) X(torch_compile) X(t_torch_compile) X(fused_kernels) X(t_fused_kernels) X(eager_activation) X(t_eager_activation) X(range_80) X(range_to) X(framework) X(t_framework) X(framework_hf) X(framework_torchtune) \
+  X(fp32_grad_reduce) X(t_fp32_grad_reduce) X(kbit_fp32_cast) X(t_kbit_fp32_cast) X(ep_overlap) X(t_ep_overlap) X(ep_comm_sms) X(t_ep_comm_sms) X(pp_overlap) X(t_pp_overlap) X(pp_flushes) X(t_pp_flushes) X(torch_compile) X(t_torch_compile) X(fused_kernels) X(t_fused_kernels) X(eager_activation) X(t_eager_activation) X(range_80) X(range_to) X(framework) X(t_framework) X(framework_hf) X(framework_torchtune) \
   X(framework_fsdp) X(framework_deepspeed) X(framework_megatron) X(framework_torchtitan) \
   X(attention_kernel) X(t_attention_kernel) X(attention_kernel_auto) X(attention_kernel_flash1) \
   X(attention_kernel_flash_triton) X(attention_kernel_flash2) X(attention_kernel_flash3) X(attention_kernel_flash4) \
   X(attention_kernel_cudnn) X(attention_kernel_aotriton) X(attention_kernel_aiter) X(intra_gb_per_s) X(t_intra_gb_per_s) \
   X(busbw_fraction) X(t_busbw_fraction) X(restart_h) X(t_restart_h) X(optimizer_adamw) X(optimizer_adamw8bit) \
-  X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_modules) \
+  X(optimizer_sgd) X(optimizer_adafactor) X(currency_usd) X(currency_cny) X(u_stages) X(u_chunks) X(u_flushes) X(u_modules) \
   X(u_positions) X(u_sms) \
   X(latency_us) X(t_latency_us) X(u_us) X(stage_middle) \
   X(cp) X(t_cp) X(ep) X(t_ep) X(vp) X(t_vp) X(etp) X(t_etp) \

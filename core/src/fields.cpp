@@ -323,6 +323,11 @@ const FieldSpec kFields[] = {
      .help = "t_pp_overlap",
      .meaning = DOC("Pipeline sends and receives overlapped with computation in the interleaved schedule's steady state, each transfer behind the chunk computed while it is in flight (Megatron-LM --overlap-p2p-communication, its default with virtual stages; the warm-up and flush stay exposed; Megatron-LM since April 2026 exposes the activation sends again)."),
      .section = "layout", .applies = "parallel.vp>1", .stage = kInput, .ref = REF(parallel.pp_comm_overlap)},
+    {.path = "parallel.pp_flushes", .type = T::integer, .lo = 1, .hi = 4096, .code = "pf", .unit = "flushes",
+     .label = "pp_flushes", .help = "t_pp_flushes",
+     .meaning = DOC("Pipeline flushes a step: the pipeline fills and drains this many times, each schedule running an equal share of the step's micro-batches, so each pays the bubble and, as torch.distributed.pipelining does, the gradient reduction (NeMo AutoModel's MoE recipes with enable_fsdp_optimizations reduce at the step's last schedule only; the estimate counts one a schedule). torchtitan and NeMo AutoModel run one schedule per gradient-accumulation step (each step() call fills and drains the pipeline), local_batch_size / pipeline_parallel_microbatch_size micro-batches each: set the accumulation steps, global_batch / (local batch x data-parallel size). 1 runs every micro-batch of the step in one schedule, as Megatron-LM and DeepSpeed do. Divides the step's micro-batches per data-parallel rank, leaving each schedule at least one per stage (PyTorch's 1F1B)."),
+     .section = "layout", .applies = "parallel.pp>1&framework=torchtitan", .default_text = "1",
+     .stage = kInput, .ref = REF(parallel.pp_flushes)},
 
     // Framework techniques that change what a GPU holds.
     {.path = "techniques.loss_chunks", .type = T::integer, .lo = 1, .hi = 1024, .code = "lc", .unit = "chunks",

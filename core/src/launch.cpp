@@ -455,8 +455,10 @@ std::string torchtitan_toml(const Scenario& s, const EstimateResult& r) {
   if (s.fp8_params)
     t += "\n[float8]\nenable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n";
   t += "\n[training]\n";
-  // With PP, the local batch is split into micro-batches of pipeline_parallel_microbatch_size.
-  const int local = x.pp > 1 ? s.micro_batch * r.grad_accum : s.micro_batch;
+  // With PP, the local batch is split into micro-batches of pipeline_parallel_microbatch_size, one
+  // pipeline schedule a local batch: the step's micro-batches over parallel.pp_flushes schedules
+  // (torchtitan accumulates global_batch_size / (local_batch_size x data-parallel size) of them).
+  const int local = x.pp > 1 ? s.micro_batch * s.schedule_micro_batches() : s.micro_batch;
   t += "local_batch_size = " + num(local) + "\n";
   t += "global_batch_size = " + num(r.global_batch) + "\n";
   t += "seq_len = " + num(s.seq_len) + "\n";

@@ -56,6 +56,9 @@ void apply_layout(const Layout& l, Scenario& s) {
   x.cp = l.cp;
   x.ep = l.ep;
   x.vp = l.vp;
+  // A planned layout runs the step's micro-batches in one pipeline schedule, as its torchtitan job
+  // config sets (local_batch_size = global / data-parallel size): flushes are a recipe's choice.
+  x.pp_flushes = 1;
   s.micro_batch = l.micro_batch;
   // Recomputing the first N blocks of a chunk of fewer recomputes them all.
   x.recompute_layers = std::min(x.recompute_layers, most_chunk_layers(s));

@@ -197,9 +197,9 @@ int interleaved_warmup_chunks(const Parallel& x, int rank) {
 
 double in_flight_micro_batches(const Scenario& s, int rank) {
   const int pp = std::max(1, s.parallel.pp), vp = std::max(1, s.parallel.vp);
-  const int m = std::max(s.grad_accum(), 1);
+  const int m = s.schedule_micro_batches();  // a pipeline flush empties the pipeline
   if (vp == 1 || pp == 1) return std::min(pp - rank, m);
-  // The warm-up chunks and the one in the first 1F1B step; never more than the step's m vp chunks.
+  // The warm-up chunks and the one in the first 1F1B step; never more than the schedule's m vp chunks.
   return std::min(interleaved_warmup_chunks(s.parallel, rank) + 1, m * vp) / static_cast<double>(vp);
 }
 

@@ -1335,7 +1335,7 @@ TrainedGather trained_gather_bytes(const Scenario& s, const ParamCount& p, const
 // - each gathered parameter out of the all-gather buffer into its own tensor before the block
 //   runs, reading and writing its 16-bit weights (FSDPParamGroup.wait_for_unshard ->
 //   foreach_all_gather_copy_out), at every gather: forward and again backward per micro-batch,
-//   once per step where pipeline stages keep the weights gathered;
+//   once per pipeline schedule where pipeline stages keep the weights gathered;
 // - the block's gradients into one reduce-scatter buffer in the reduce dtype before switching to
 //   the reduce-scatter stream (foreach_reduce -> foreach_reduce_scatter_copy_in), at every
 //   reduction.
@@ -1351,17 +1351,19 @@ double fsdp2_copy_bytes(const Scenario& s, const ParamCount& p, const RankParams
   // of them with adapters, the trained top blocks of a freeze-tune.
   const double w = s.method == Method::qlora ? kNf4BytesPerParam : gathered_weight_bytes(s, p, r, e);
   const double backward_weights = s.is_peft() ? r.weights : std::min(r.weights, r.trained);
-  const double gathered = once ? r.weights : s.grad_accum() * (r.weights + backward_weights);
+  const double schedules = s.pp_schedules();
+  const double gathered = once ? schedules * r.weights : s.grad_accum() * (r.weights + backward_weights);
   const double reduce = grad_reduce_bytes(s);
   if (!once) return gathered * 2.0 * w + s.grad_accum() * r.trained * (e + reduce);
-  // Gradients accumulated unsharded over the micro-batches: in a reduce dtype wider than the
-  // parameters', FSDPParam.to_accumulated_grad_if_needed upcasts the first micro-batch's (read e,
-  // write 4) and accumulate_unsharded_grad_if_needed adds each later one (current PyTorch casts,
+  // Gradients accumulated unsharded over a schedule's micro-batches: in a reduce dtype wider than
+  // the parameters', FSDPParam.to_accumulated_grad_if_needed upcasts the first micro-batch's (read
+  // e, write 4) and accumulate_unsharded_grad_if_needed adds each later one (current PyTorch casts,
   // e + 4, then adds, 4 + 4 + 4; earlier releases added in one kernel); the reduce-scatter then
   // copies in the accumulated gradients (4 + 4).
+  const double m = s.schedule_micro_batches();
   const double accumulated =
-      reduce > e ? (e + reduce) + (s.grad_accum() - 1) * (e + reduce + 3.0 * reduce) + 2.0 * reduce : e + reduce;
-  return gathered * 2.0 * w + r.trained * accumulated;
+      reduce > e ? (e + reduce) + (m - 1) * (e + reduce + 3.0 * reduce) + 2.0 * reduce : e + reduce;
+  return gathered * 2.0 * w + schedules * r.trained * accumulated;
 }
 
 // DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into its fp32 gradients after
@@ -1533,10 +1535,12 @@ Compute estimate_compute(const Scenario& s, const ParamCount& p, const MemoryRes
               "the framework's copies of weights and gradients on the compute stream / (HBM bandwidth x "
               "kMemBwEfficiency): FSDP2 (torch/distributed/fsdp/_fully_shard) copies each gathered 16-bit weight "
               "out of the all-gather buffer (read + write) at every gather, forward and backward per micro-batch or "
-              "once per step with pipeline stages, and the gradients into the reduce-scatter buffer in the reduce "
+              "once per pipeline schedule with pipeline stages, and the gradients into the reduce-scatter buffer in "
+              "the reduce "
               "dtype at every reduction; DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into "
               "fp32 ones, 18 B per trained parameter (deepspeed/runtime/bf16_optimizer.py, update_hp_grads)",
               {{"grad_accum", static_cast<double>(s.grad_accum())},
+               {"pp_flushes", static_cast<double>(s.pp_schedules())},
                {"gathered_weights_kept", keeps_gathered_weights(s) ? 1.0 : 0.0},
                {"grad_reduce_bytes", grad_reduce_bytes(s)},
                {"hbm_GBps", s.cluster.memory_bw_gb_per_s},
@@ -1614,6 +1618,7 @@ bool deepspeed_zero(const Scenario& s) {
 struct DpExchange {
   double reduce_s = 0, gather_s = 0;
   int reductions = 1;
+  int gathers = 1;
 };
 
 // Its exposed part. Backward is two thirds of a micro-batch's compute (Kaplan et al. 2020: 2N
@@ -1628,11 +1633,11 @@ struct DpExchange {
 // DeepSpeed's pipeline engine reduces after the flush: its TrainSchedule appends ReduceTiedGrads,
 // ReduceGrads and OptimizerStep after the last backward (runtime/pipe/schedule.py).
 double dp_exposed_s(const Scenario& s, const DpExchange& d, double compute_per_mb_s, double overlap) {
-  if (deepspeed_zero(s) && s.parallel.pp > 1) return d.reductions * d.reduce_s + d.gather_s;
+  if (deepspeed_zero(s) && s.parallel.pp > 1) return d.reductions * d.reduce_s + d.gathers * d.gather_s;
   const double backward = compute_per_mb_s * 2.0 / 3.0;
   const double reduce = d.reductions * std::max(0.0, d.reduce_s - overlap * backward);
-  if (deepspeed_zero(s)) return reduce + d.gather_s;
-  return reduce + std::max(0.0, d.gather_s - overlap * (compute_per_mb_s - backward));
+  if (deepspeed_zero(s)) return reduce + d.gathers * d.gather_s;
+  return reduce + d.gathers * std::max(0.0, d.gather_s - overlap * (compute_per_mb_s - backward));
 }
 
 }  // namespace
@@ -1695,16 +1700,19 @@ double rank0_warmup_chunks(const Parallel& x, int m) {
 // synchronous (overlap_p2p_comm_warmup_flush off by default; megatron/core/pipeline_parallel/
 // schedules.py, forward_backward_pipelining_with_interleaving). A chunk's forward is one of its
 // linear_passes, the backward (with a rerun forward) the rest.
-double pipeline_exposed_s(const Scenario& s, int m, double pp_s, double compute_s) {
+// With parallel.pp_flushes f, each of the f schedules has its own warm-up and flush.
+double pipeline_exposed_s(const Scenario& s, double pp_s, double compute_s) {
   const Parallel& x = s.parallel;
   if (!x.pp_comm_overlap || x.vp <= 1 || x.pp <= 1) return pp_s;
-  const double chunks = static_cast<double>(m) * x.vp;
+  const int m = s.schedule_micro_batches();
+  const double flushes = s.pp_schedules();
+  const double chunks = static_cast<double>(m) * x.vp;  // of one schedule
   const double warmup = rank0_warmup_chunks(x, m);
-  const double transfer_s = pp_s / (2.0 * chunks);  // one chunk's activation or gradient
-  const double forward_s = compute_s / chunks / linear_passes(s);
-  const double backward_s = compute_s / chunks - forward_s;
+  const double transfer_s = pp_s / (2.0 * chunks * flushes);  // one chunk's activation or gradient
+  const double forward_s = compute_s / (chunks * flushes) / linear_passes(s);
+  const double backward_s = compute_s / (chunks * flushes) - forward_s;
   const double steady = std::max(0.0, transfer_s - backward_s) + std::max(0.0, transfer_s - forward_s);
-  return 2.0 * warmup * transfer_s + (chunks - warmup) * steady;
+  return flushes * (2.0 * warmup * transfer_s + (chunks - warmup) * steady);
 }
 }  // namespace
 
@@ -1752,7 +1760,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double bw = c.pp_inter_node ? l.nic_busbw : l.intra_busbw;
     c.pp_bytes = 2.0 * m * act / x.tp * x.vp;  // interleaved: each micro-batch crosses vp boundaries per rank
     c.pp_s = c.pp_bytes / bw;
-    c.pp_exposed_s = pipeline_exposed_s(s, m, c.pp_s, compute.compute_s);
+    c.pp_exposed_s = pipeline_exposed_s(s, c.pp_s, compute.compute_s);
   }
   // Data parallel: gradients of the trained parameters this GPU holds, once per step (ZeRO-1/2:
   // reduce-scatter + all-gather, same volume); ZeRO-3 gathers weights forward and backward and
@@ -1781,7 +1789,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       // gradients are reduced at the last micro-batch (keeps_gathered_weights): (w + g) / 2 once.
       const bool once = keeps_gathered_weights(s);
       const double gathers = once ? 1.0 : 2.0;
-      const double rounds = once ? 1.0 : m;
+      const double rounds = once ? s.pp_schedules() : m;
       const double per_mb = (gathers * g.dense + grad_bytes) / 2.0 + frozen_per_gpu;
       const double expert_per_mb = (gathers * g.experts + expert_grad_bytes) / 2.0;
       c.dp_bytes = rounds * 2.0 * (dp_ranks - 1) / dp_ranks * per_mb + rounds * expert_ring * expert_per_mb;
@@ -1797,20 +1805,24 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
       const double reduce_all_s =
           group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
       DpExchange d;
+      // PyTorch's pipeline schedules reduce the gradients at each schedule's last backward, and
+      // FSDP reshards then and gathers again for the next (torch.distributed.pipelining,
+      // backward_maybe_with_nosync): once per pipeline flush.
+      d.reductions = d.gathers = s.pp_schedules();
       if (x.zero == 0) {
         d.reduce_s = reduce_all_s;
-        c.dp_bytes = 2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes;
+        c.dp_bytes = d.reductions * (2.0 * (dp_ranks - 1) / dp_ranks * grad_bytes + expert_ring * expert_grad_bytes);
       } else {
         // A reduce-scatter of the gradients and an all-gather of the 16-bit weights, each half of
         // an all-reduce of its own bytes (gradients in fp32 where the framework reduces so).
         d.reduce_s = reduce_all_s / 2.0;
         d.gather_s = (group_allreduce_s(g.dense, dp_group) + group_allreduce_s(g.experts, edp_group)) / 2.0;
-        d.reductions = x.zero == 2 && deepspeed_zero(s) ? m : 1;
+        if (x.zero == 2 && deepspeed_zero(s)) d.reductions = m;
         const double ring = static_cast<double>(dp_ranks - 1) / dp_ranks;
-        c.dp_bytes = d.reductions * (ring * grad_bytes + expert_ring / 2.0 * expert_grad_bytes) + ring * g.dense +
-                     expert_ring / 2.0 * g.experts;
+        c.dp_bytes = d.reductions * (ring * grad_bytes + expert_ring / 2.0 * expert_grad_bytes) +
+                     d.gathers * (ring * g.dense + expert_ring / 2.0 * g.experts);
       }
-      c.dp_s = d.reductions * d.reduce_s + d.gather_s;
+      c.dp_s = d.reductions * d.reduce_s + d.gathers * d.gather_s;
       c.dp_exposed_s = dp_exposed_s(s, d, compute_per_mb_s, dp_overlap.value);
     }
   }
@@ -1848,35 +1860,43 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"vp", static_cast<double>(x.vp)}});
     ex->add("comm.pp.s", c.pp_s, "s", "pp.bytes / link bandwidth of the stage boundary",
             {{"bytes", c.pp_bytes}, {"pp", static_cast<double>(x.pp)}, {"busbw_GBps", pp_bw}});
-    ex->add("comm.pp.exposed_s", c.pp_exposed_s, "s",
-            x.pp_comm_overlap && x.vp > 1
-                ? "interleaved schedule with parallel.pp_comm_overlap: t = pp.s / (2 m vp) a transfer; the warm-up's "
-                  "forward and the flush's backward transfers exposed, 2 W t, W = min(m vp, 2 (pp - 1) + (vp - 1) pp) "
-                  "warm-up chunks of rank 0; each of the m vp - W steady-state steps exposes max(0, t - backward) + "
-                  "max(0, t - forward) of one chunk (compute / (m vp), its forward 1 / linear passes of it)"
-                : "point-to-point sends are not overlapped (1F1B, or parallel.pp_comm_overlap off): pp.exposed_s = "
-                  "pp.s",
-            {{"pp_s", c.pp_s},
-             {"pp", static_cast<double>(x.pp)},
-             {"micro_batches", static_cast<double>(m)},
-             {"vp", static_cast<double>(x.vp)},
-             {"warmup_chunks", x.vp > 1 ? rank0_warmup_chunks(x, m) : 0.0},
-             {"linear_passes", linear_passes(s)},
-             {"compute_s", compute.compute_s}});
+    ex->add(
+        "comm.pp.exposed_s", c.pp_exposed_s, "s",
+        x.pp_comm_overlap && x.vp > 1
+            ? "interleaved schedule with parallel.pp_comm_overlap: t = pp.s / (2 f m vp) a transfer, f = "
+              "parallel.pp_flushes schedules of m micro-batches each; each schedule's warm-up forward and flush "
+              "backward transfers exposed, 2 f W t, W = min(m vp, 2 (pp - 1) + (vp - 1) pp) warm-up chunks of rank 0; "
+              "each of the f (m vp - W) steady-state steps exposes max(0, t - backward) + max(0, t - forward) of one "
+              "chunk (compute / (f m vp), its forward 1 / linear passes of it)"
+            : "point-to-point sends are not overlapped (1F1B, or parallel.pp_comm_overlap off): pp.exposed_s = "
+              "pp.s",
+        {{"pp_s", c.pp_s},
+         {"pp", static_cast<double>(x.pp)},
+         {"micro_batches", static_cast<double>(s.schedule_micro_batches())},
+         {"pp_flushes", static_cast<double>(x.pp_flushes)},
+         {"vp", static_cast<double>(x.vp)},
+         {"warmup_chunks", x.vp > 1 ? rank0_warmup_chunks(x, s.schedule_micro_batches()) : 0.0},
+         {"linear_passes", linear_passes(s)},
+         {"compute_s", compute.compute_s}});
     ex->add("comm.dp.bytes", c.dp_bytes, "B",
             "2 (n - 1) / n x gradient bytes this GPU holds over n = dp x cp ranks (ZeRO-3: x 1.5 per micro-batch, "
-            "ZeRO paper §7; with pipeline stages x 1 once per step, the gathered weights kept); with EP the routed "
-            "experts' 1 / ep over dp x cp / ep ranks",
+            "ZeRO paper §7; with pipeline stages x 1 once per pipeline schedule, the gathered weights kept); once per "
+            "pipeline schedule (parallel.pp_flushes) without ZeRO-3 too; with EP the routed experts' 1 / ep over dp x "
+            "cp / ep ranks",
             {{"dp", static_cast<double>(dp)},
              {"cp", static_cast<double>(x.cp)},
              {"ep", static_cast<double>(x.ep)},
              {"zero", static_cast<double>(x.zero)},
+             {"pp_flushes", static_cast<double>(s.pp_schedules())},
              {"trainable_params", mem.trainable_params}});
     ex->add(
         "comm.dp.s", c.dp_s, "s",
         "ring all-reduce 2 (n-1)/n x gradient bytes / bus bandwidth; ZeRO-1/2: a reduce-scatter of the gradients "
         "(each micro-batch with DeepSpeed's ZeRO-2) plus an all-gather of the 16-bit weights, (n-1)/n x bytes each; "
-        "ZeRO-3: 1.5x per micro-batch; across nodes busbw = min(scale-up busbw, ranks per node x one NIC's busbw)",
+        "ZeRO-3: 1.5x per micro-batch; each once per pipeline schedule with parallel.pp_flushes (PyTorch pipelining "
+        "reduces, and FSDP regathers, at each schedule's last backward); across nodes busbw = min(scale-up busbw, "
+        "ranks "
+        "per node x one NIC's busbw)",
         {{"ranks", static_cast<double>(dp_ranks)},
          {"bytes", c.dp_bytes},
          {"busbw_GBps", dp_bw},
@@ -1979,8 +1999,10 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
   t.comm = comm;
   // 1F1B bubble: (p - 1) / m of the ideal step; interleaved with v virtual stages (p - 1) / (v m)
   // (Narayanan et al. 2021 §2.2). The ideal step is compute and the per-layer communication on
-  // its critical path (TP, CP's key/value exchange, EP's all-to-alls).
-  const int m = std::max(1, s.grad_accum());
+  // its critical path (TP, CP's key/value exchange, EP's all-to-alls). Each of parallel.pp_flushes
+  // schedules fills and drains with its own m micro-batches: f bubbles of (p - 1) / (v m) of a
+  // schedule's ideal time, (p - 1) / (v m) of the step's.
+  const int m = s.schedule_micro_batches();
   const int pp = s.parallel.pp;
   const double v = bubble_virtual_stages(s);
   const double bubble = pipeline_bubble_fraction(pp, v, m);
@@ -2010,11 +2032,13 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
     ex->add("time.bubble_s", t.bubble_s, "s",
             "(p - 1) / (v m) x (compute + exposed TP, CP and EP time): 1F1B (v = 1) or interleaved 1F1B with v virtual "
             "stages per rank (Narayanan et al. 2021 §2.2.2); with chunks of unequal length v = L / ceil(L / vp), L the "
-            "largest stage's blocks: the bubble follows the longest chunk",
+            "largest stage's blocks: the bubble follows the longest chunk; m the micro-batches of one pipeline "
+            "schedule, the step's split over parallel.pp_flushes schedules, each filling and draining the pipeline",
             {{"p", static_cast<double>(pp)},
              {"v", v},
              {"vp", static_cast<double>(s.parallel.vp)},
              {"m", static_cast<double>(m)},
+             {"pp_flushes", static_cast<double>(s.parallel.pp_flushes)},
              {"bubble_fraction", bubble}});
     ex->add(
         "time.offload_s", t.offload_s, "s",

@@ -157,6 +157,34 @@ test('MoE capacity factor: shown with the all-to-all dispatcher, balances the ra
   }
 });
 
+test('pipeline flushes: shown with pipeline stages under torchtitan, each flush a bubble, checked against the micro-batches', async () => {
+  // Llama 3.1 8B on 8 GPUs, PP 2 x FSDP 4, global batch 64 of micro-batch 1: 16 micro-batches a
+  // rank. One schedule's bubble is 1 / 16 of the ideal step; 4 schedules of 4 each, 1 / 4.
+  const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=pretrain&n=8&pp=2&z=3&gb=64&fw=torchtitan' });
+  try {
+    await waitReady(page);
+    const one = await result(page);
+    assert.equal(one.layout.grad_accum, 16);
+    await typeInto(page, 'parallel.pp_flushes', '4');
+    const four = await result(page);
+    assert.ok(four.time.bubble_s > 3 * one.time.bubble_s, `${four.time.bubble_s} > 3 x ${one.time.bubble_s}`);
+    await page.waitForFunction(() => /&pf=4(&|$)/.test(location.hash), null, { timeout: 5000 });
+
+    // 3 schedules cannot share 16 micro-batches: the core's message names the field and the count;
+    // what was typed is kept.
+    await typeInto(page, 'parallel.pp_flushes', '3');
+    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+    assert.ok(texts.some((t) => /parallel\.pp_flushes/.test(t.text) && /16 micro-batches/.test(t.text)), 'the message names the field and the 16 micro-batches');
+    assert.equal((await input(page)).parallel.pp_flushes, 3, 'what was typed is kept');
+
+    // Megatron-LM runs the whole step in one schedule: the field is hidden and leaves the scenario.
+    await pickAndExpectGone(page, 'framework', 4, 'parallel.pp_flushes');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('recomputed layers: shown with full recompute under Megatron, checked against the chunk, dropped with recompute', async () => {
   // Llama 3.1 8B pretraining (Megatron by default) on 8 GPUs, 2 pipeline stages of 16 blocks.
   const { context, page, errors } = await openApp(browser, server.origin, { ...tall, path: '/#v=1&m=llama-3.1-8b&me=pretrain&n=8&pp=2&gb=64&rc=full' });

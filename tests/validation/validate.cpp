@@ -974,7 +974,7 @@ std::string pair_key(const json& c) {
   if (s.contains("cluster"))
     for (const char* k : {"gpus", "gpus_per_node"}) s["cluster"].erase(k);
   if (s.contains("parallel"))
-    for (const char* k : {"tp", "pp", "cp", "ep", "zero"}) s["parallel"].erase(k);
+    for (const char* k : {"tp", "pp", "cp", "ep", "zero", "pp_flushes"}) s["parallel"].erase(k);
   return c["family"].get<std::string>() + "|" + s.dump();
 }
 

@@ -156,6 +156,10 @@ struct Parallel {
   // The interleaved schedule's steady-state pipeline transfers each run during the chunk computed
   // while they are in flight (Megatron-LM --overlap-p2p-communication, vp > 1 only).
   bool pp_comm_overlap = false;
+  // Pipeline flushes a step: the pipeline fills and drains this many times, each schedule running
+  // grad_accum / pp_flushes micro-batches (torchtitan and NeMo AutoModel call the schedule once per
+  // gradient-accumulation step); 1 runs every micro-batch of the step in one schedule (Megatron-LM).
+  int pp_flushes = 1;
   // Expert tensor parallel size: each routed expert split over etp ranks; 0 follows tp, Megatron-Core's
   // default. The MoE layers fold their ranks as ETP innermost, then EP, then expert DP over the
   // tp x cp x dp ranks of a pipeline stage (Megatron-Core MoE parallel folding).
@@ -306,6 +310,10 @@ struct Scenario {
   }
   int effective_global_batch() const { return global_batch > 0 ? global_batch : micro_batch * dp(); }
   int grad_accum() const { return effective_global_batch() / (micro_batch * dp()); }
+  // Pipeline schedules a step runs (parallel.pp_flushes with pipeline stages), and the micro-batches
+  // of each: the step's split evenly over them.
+  int pp_schedules() const { return parallel.pp > 1 ? std::max(1, parallel.pp_flushes) : 1; }
+  int schedule_micro_batches() const { return std::max(1, grad_accum() / pp_schedules()); }
   bool is_peft() const { return method == Method::lora || method == Method::qlora; }
   // Blocks whose weights train: freeze-tuning's top `trainable_layers` (0: a quarter of them,
   // LLaMA-Factory's default), every block otherwise.

@@ -82,6 +82,16 @@ inline constexpr InputErrorWording kInputErrorWordings[] = {
     {"vp_micro_batches",
      "needs the micro-batches per step (global_batch / (micro_batch x dp) = {0}) to be a multiple of parallel.pp "
      "({1}), as Megatron-LM's interleaved schedule does; got vp {2}"},
+    {"vp_schedule_micro_batches",
+     "needs the micro-batches of each pipeline schedule (global_batch / (micro_batch x dp x parallel.pp_flushes) = "
+     "{0}) to be a multiple of parallel.pp ({1}), the rounds the interleaved schedule's warm-up is counted in; got vp "
+     "{2}"},
+    {"pp_flushes_stages",
+     "leaves each pipeline schedule {0} micro-batches, fewer than the parallel.pp {1} stages, which PyTorch's 1F1B "
+     "schedule refuses (the micro-batches must be at least the stages); allowed a divisor of {2} up to {3}, got {4}"},
+    {"pp_flushes",
+     "must divide the step's {0} micro-batches per data-parallel rank (global_batch / (micro_batch x dp)) into equal "
+     "pipeline schedules; allowed a divisor of {0} from 1 to {0}, got {1}"},
     {"fp8_unsupported", "\"fp8\" needs FP8 tensor cores, which {0} does not have; use {1}"},
     {"bf16_unsupported",
      "\"bf16\" needs BF16 tensor cores, which {0} does not have (the catalog lists its unsupported precisions); use "
