@@ -354,8 +354,16 @@ TEST_SUITE("ranges") {
          {SlowPath::dropless_moe_small_batch, SlowPath::pytorch_ring_attention, SlowPath::pytorch_expert_parallel}) {
       CAPTURE(kSlowPathNames[static_cast<int>(p)]);
       CHECK(builtin_slow_path_evidence(p).runs >= kMinSlowPathRuns);
-      CHECK(builtin_slow_path_evidence(p).median < kSlowPathWarnBelow);
     }
+    CHECK(builtin_slow_path_evidence(SlowPath::dropless_moe_small_batch).median < kSlowPathWarnBelow);
+    CHECK(builtin_slow_path_evidence(SlowPath::pytorch_ring_attention).median < kSlowPathWarnBelow);
+    // Since model 42 the pipelined NeMo AutoModel rows count their schedules (parallel.pp_flushes)
+    // and FSDP's exposed reduce-scatters: published / estimated 0.7050, 0.7394, 0.7971, 0.8083,
+    // 0.9890 and 1.0432 (core/data/residuals.json), median (0.7971 + 0.8083) / 2 = 0.8027, at the
+    // threshold, so PyTorch's expert parallelism is not warned.
+    CHECK(builtin_slow_path_evidence(SlowPath::pytorch_expert_parallel).median ==
+          doctest::Approx((0.7971 + 0.8083) / 2.0));
+    CHECK(builtin_slow_path_evidence(SlowPath::pytorch_expert_parallel).median >= kSlowPathWarnBelow);
     const Scenario s = parse(R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "megatron", "seq_len": 4096,
         "micro_batch": 1, "global_batch": 512, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16},
         "parallel": {"ep": 8}})");

@@ -1632,10 +1632,21 @@ struct DpExchange {
 // prefetches the gathers of a forward, so there it hides behind one micro-batch's forward.
 // DeepSpeed's pipeline engine reduces after the flush: its TrainSchedule appends ReduceTiedGrads,
 // ReduceGrads and OptimizerStep after the last backward (runtime/pipe/schedule.py).
+// FSDP under torch.distributed.pipelining reduces after the schedule's last backward has run: the
+// stage calls each FSDP group's post_backward by hand once that backward returns, and
+// _root_post_backward_final_callback makes the compute stream wait for the reduce-scatters
+// (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync, "Manually call post backward
+// for FSDP"). The first stage runs the pipeline's last backward, so its reduction ends the step.
+// DDP's bucketed all-reduce still runs during that backward (prepare_for_backward).
+bool reduces_after_pipeline_backward(const Scenario& s) {
+  return s.framework == FrameworkKind::torchtitan && s.parallel.pp > 1 && s.parallel.zero >= 1;
+}
+
 double dp_exposed_s(const Scenario& s, const DpExchange& d, double compute_per_mb_s, double overlap) {
   if (deepspeed_zero(s) && s.parallel.pp > 1) return d.reductions * d.reduce_s + d.gathers * d.gather_s;
   const double backward = compute_per_mb_s * 2.0 / 3.0;
-  const double reduce = d.reductions * std::max(0.0, d.reduce_s - overlap * backward);
+  const double hidden = reduces_after_pipeline_backward(s) ? 0.0 : overlap * backward;
+  const double reduce = d.reductions * std::max(0.0, d.reduce_s - hidden);
   if (deepspeed_zero(s)) return reduce + d.gathers * d.gather_s;
   return reduce + d.gathers * std::max(0.0, d.gather_s - overlap * (compute_per_mb_s - backward));
 }
@@ -1800,7 +1811,14 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
           (dp_group.ranks_per_node - 1) * dp_group.intra_latency_s + (dp_group.nodes - 1) * dp_group.inter_latency_s;
       c.dp_s = rounds * (group_allreduce_s(per_mb, dp_group) + (gathers + 1.0) * layers_per_stage * ring_latency) +
                rounds * group_allreduce_s(expert_per_mb, edp_group);
-      c.dp_exposed_s = std::max(0.0, c.dp_s - zero3_overlap.value * rounds * compute_per_mb_s);
+      // Under PyTorch's pipelining the reduce-scatters (g / 2 in all-reduce terms) follow the
+      // schedule's last backward, exposed; the gathers still hide behind compute.
+      const double after_backward_s = reduces_after_pipeline_backward(s)
+                                          ? rounds * (group_allreduce_s(grad_bytes / 2.0, dp_group) +
+                                                      group_allreduce_s(expert_grad_bytes / 2.0, edp_group))
+                                          : 0.0;
+      c.dp_exposed_s =
+          after_backward_s + std::max(0.0, c.dp_s - after_backward_s - zero3_overlap.value * rounds * compute_per_mb_s);
     } else {
       const double reduce_all_s =
           group_allreduce_s(grad_bytes, dp_group) + group_allreduce_s(expert_grad_bytes, edp_group);
@@ -1910,7 +1928,8 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
         "time - kDpOverlap x the next step's first micro-batch forward) (Megatron-Core --overlap-param-gather, FSDP "
         "prefetch); backward 2/3 and forward 1/3 of a micro-batch's compute; DeepSpeed with pipeline stages: all of "
         "dp.s, reduced after the flush; ZeRO-3: max(0, dp.s - kZero3Overlap x compute of the micro-batches it gathers "
-        "for: all of them, or one with pipeline stages)",
+        "for: all of them, or one with pipeline stages); FSDP under PyTorch's pipelining (torchtitan with pipeline "
+        "stages): every gradient reduce-scatter whole, after each schedule's last backward",
         {{"dp_s", c.dp_s},
          {dp_overlap.name, dp_overlap.value},
          {zero3_overlap.name, zero3_overlap.value},
