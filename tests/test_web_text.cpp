@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -302,25 +301,17 @@ TEST_CASE("the app words every input error code in Chinese with the same values,
 }
 
 TEST_CASE("every field's unit reads in Chinese") {
-  // The app shows a field's unit through the string u_<unit> (panel_inputs.cpp, unit_text): each
-  // unit of words needs its Chinese; SI symbols stay as they are.
+  // The app shows a field's unit through web::unit_text (the string u_<unit>): each unit of words
+  // needs its Chinese; SI symbols stay as they are.
   const std::set<std::string> symbols = {"h", "s", "GB", "GiB"};
   web::set_language(web::Lang::zh);
   for (const FieldSpec& f : all_fields()) {
     if (!*f.unit || !*f.section) continue;
-    std::string key = "u_";
-    for (const char* c = f.unit; *c; ++c) {
-      const char ch = static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
-      if (std::isalnum(static_cast<unsigned char>(ch)))
-        key += ch;
-      else if (key.back() != '_')
-        key += '_';
-    }
     const std::string unit = f.unit;
     const bool word =
         std::all_of(unit.begin(), unit.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
     CAPTURE(std::string(f.path));
-    if (word && !symbols.count(unit)) CHECK(std::string(web::table_string(key.c_str(), f.unit)) != unit);
+    if (word && !symbols.count(unit)) CHECK(std::string(web::unit_text(f.unit)) != unit);
   }
   web::set_language(web::Lang::en);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
@@ -923,6 +924,18 @@ const char* table_string(const char* name, const char* fallback) {
   return *name && string_named(name, id) ? tr(id) : fallback;
 }
 
+const char* unit_text(const char* unit) {
+  std::string key = "u_";
+  for (const char* c = unit; *c; ++c) {
+    const char ch = static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+    if (std::isalnum(static_cast<unsigned char>(ch)))
+      key += ch;
+    else if (key.back() != '_')
+      key += '_';
+  }
+  return table_string(key.c_str(), unit);
+}
+
 namespace {
 
 // The UI word for `name` of a core name list, the words given in the list's order (the array
@@ -1230,9 +1243,11 @@ constexpr InputErrorChinese kInputErrorChinese[] = {
      "需要每步的微批数（global_batch / (micro_batch x dp) = {0}）为 parallel.pp（{1}）的整数倍，与 Megatron-LM "
      "的交错调度一致；当前 vp 为 {2}"},
     {"vp_schedule_micro_batches",
-     "需要每个流水线调度的微批数（global_batch / (micro_batch x dp x parallel.pp_flushes) = {0}）为 parallel.pp（{1}）的整数倍，即交错调度预热阶段计数所用的轮数；当前 vp 为 {2}"},
+     "需要每个流水线调度的微批数（global_batch / (micro_batch x dp x parallel.pp_flushes) = {0}）为 "
+     "parallel.pp（{1}）的整数倍，即交错调度预热阶段计数所用的轮数；当前 vp 为 {2}"},
     {"pp_flushes_stages",
-     "使每次流水线调度只有 {0} 个微批，少于 parallel.pp 的 {1} 级，PyTorch 的 1F1B 调度会拒绝（微批数须不少于级数）；可用 {2} 的不超过 {3} 的约数，输入为 {4}"},
+     "使每次流水线调度只有 {0} 个微批，少于 parallel.pp 的 {1} 级，PyTorch 的 1F1B "
+     "调度会拒绝（微批数须不少于级数）；可用 {2} 的不超过 {3} 的约数，输入为 {4}"},
     {"pp_flushes",
      "须整除每个数据并行 rank 每步的 {0} 个微批（global_batch / (micro_batch x dp)），使各次流水线调度相等；可用 1 到 "
      "{0} 之间 {0} 的约数，输入为 {1}"},

@@ -231,6 +231,8 @@ const char* input_error_chinese(std::string_view code);
 bool string_named(std::string_view name, S& out);
 // The string named `name` in the UI language ("t_tp"), or `fallback` when there is none.
 const char* table_string(const char* name, const char* fallback);
+// A field's unit in the UI language: the string u_<unit> ("per GPU-hour" -> u_per_gpu_hour), else as written.
+const char* unit_text(const char* unit);
 Lang language();
 void set_language(Lang lang);
 // Every string of one language joined (to build the font's glyph ranges).

@@ -10,7 +10,6 @@
 // [SECTION] Sections: model, method, data, cluster, layout, network, storage, pricing
 // [SECTION] The page's form fields (page_form.hpp)
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -149,19 +148,6 @@ std::string range_text(double lo, double hi) {
   char buf[128];
   std::snprintf(buf, sizeof buf, tr(S::range_fmt), num_text(lo).c_str(), num_text(hi).c_str());
   return buf;
-}
-
-// A table unit in the UI language: the string u_<unit> ("per GPU-hour" -> u_per_gpu_hour), else as written.
-const char* unit_text(const char* unit) {
-  std::string key = "u_";
-  for (const char* c = unit; *c; ++c) {
-    const char ch = static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
-    if (std::isalnum(static_cast<unsigned char>(ch)))
-      key += ch;
-    else if (key.back() != '_')
-      key += '_';
-  }
-  return table_string(key.c_str(), unit);
 }
 
 // A choice's name in the UI language: the string <label>_<name> ("method_lora"), else the name.

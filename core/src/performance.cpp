@@ -1891,7 +1891,7 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
         {{"pp_s", c.pp_s},
          {"pp", static_cast<double>(x.pp)},
          {"micro_batches", static_cast<double>(s.schedule_micro_batches())},
-         {"pp_flushes", static_cast<double>(x.pp_flushes)},
+         {"pp_flushes", static_cast<double>(s.pp_schedules())},
          {"vp", static_cast<double>(x.vp)},
          {"warmup_chunks", x.vp > 1 ? rank0_warmup_chunks(x, s.schedule_micro_batches()) : 0.0},
          {"linear_passes", linear_passes(s)},
@@ -2057,7 +2057,7 @@ TimeResult estimate_time(const Scenario& s, const MemoryResult& mem, const Compu
              {"v", v},
              {"vp", static_cast<double>(s.parallel.vp)},
              {"m", static_cast<double>(m)},
-             {"pp_flushes", static_cast<double>(s.parallel.pp_flushes)},
+             {"pp_flushes", static_cast<double>(s.pp_schedules())},
              {"bubble_fraction", bubble}});
     ex->add(
         "time.offload_s", t.offload_s, "s",

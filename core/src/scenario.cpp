@@ -487,6 +487,12 @@ int fewest_stage_layers(const Scenario& s) {
   return std::min(split.first, split.last);
 }
 
+// A step split over more than one pipeline schedule (parallel.pp_flushes where it applies; where it
+// does not, check_fields_apply refuses a value other than 1).
+bool runs_several_schedules(const Scenario& s) {
+  return s.parallel.pp_flushes > 1 && field_applies(field("parallel.pp_flushes"), s);
+}
+
 bool check_virtual_pipeline(Reader& r, const Scenario& s) {
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1) return true;
@@ -501,7 +507,7 @@ bool check_virtual_pipeline(Reader& r, const Scenario& s) {
                   {n(split.first) + (pp > 2 ? ", " + n(split.middle) : std::string()) + ", " + n(split.last),
                    n(s.model.layers), n(pp), n(most), n(std::min(most, 128)), n(vp)});
   // With pipeline flushes each schedule interleaves its own share of the micro-batches.
-  if (s.parallel.pp_flushes > 1 && field_applies(field("parallel.pp_flushes"), s)) {
+  if (runs_several_schedules(s)) {
     const int per_schedule = s.schedule_micro_batches();
     if (per_schedule % pp != 0)
       return r.fail("parallel.vp", "vp_schedule_micro_batches", {n(per_schedule), n(pp), n(vp)});
@@ -569,10 +575,9 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.global_batch > 0 && s.global_batch % (s.micro_batch * s.dp()) != 0)
     r.fail("global_batch", "global_batch_multiple",
            {n(s.micro_batch), n(s.dp()), n(s.micro_batch * s.dp()), n(s.global_batch)});
-  else if (x.pp_flushes > 1 && s.grad_accum() % x.pp_flushes != 0 &&
-           field_applies(field("parallel.pp_flushes"), s))  // where it does not apply, check_fields_apply refuses it
+  else if (runs_several_schedules(s) && s.grad_accum() % x.pp_flushes != 0)
     r.fail("parallel.pp_flushes", "pp_flushes", {n(s.grad_accum()), n(x.pp_flushes)});
-  else if (x.pp_flushes > 1 && s.schedule_micro_batches() < x.pp && field_applies(field("parallel.pp_flushes"), s))
+  else if (runs_several_schedules(s) && s.schedule_micro_batches() < x.pp)
     r.fail("parallel.pp_flushes", "pp_flushes_stages",
            {n(s.schedule_micro_batches()), n(x.pp), n(s.grad_accum()), n(s.grad_accum() / x.pp), n(x.pp_flushes)});
   else if (!check_virtual_pipeline(r, s))

@@ -73,6 +73,16 @@ async function pickCombo(page, id, index) {
 
 // Picks entry `index` of the combo `id`, after which `field` no longer applies: once the app has
 // re-parsed, the field has left the scenario and is no longer drawn.
+// Types a value the core refuses: one shown text matches every pattern, and the scenario keeps
+// what was typed.
+async function typeRefused(page, id, value, patterns, what) {
+  await typeInto(page, id, value);
+  const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
+  assert.ok(texts.some((t) => patterns.every((p) => p.test(t.text))), what);
+  const [section, name] = id.split('.');
+  assert.equal((await input(page))[section][name], Number(value), 'what was typed is kept');
+}
+
 async function pickAndExpectGone(page, id, index, field) {
   const n = await updates(page);
   await pickCombo(page, id, index);
@@ -144,10 +154,8 @@ test('MoE capacity factor: shown with the all-to-all dispatcher, balances the ra
 
     // Above experts / top_k (8 / 2 = 4): the core's message names the field and the range; what was
     // typed is kept.
-    await typeInto(page, 'parallel.moe_capacity_factor', '5');
-    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
-    assert.ok(texts.some((t) => /parallel\.moe_capacity_factor/.test(t.text) && /0 or 1\.\.4/.test(t.text)), 'the message names the field and 0 or 1..4');
-    assert.equal((await input(page)).parallel.moe_capacity_factor, 5, 'what was typed is kept');
+    await typeRefused(page, 'parallel.moe_capacity_factor', '5', [/parallel\.moe_capacity_factor/, /0 or 1\.\.4/],
+      'the message names the field and 0 or 1..4');
 
     // DeepEP's dispatcher does not pad to capacity: the field is hidden and leaves the scenario.
     await pickAndExpectGone(page, 'parallel.ep_dispatcher', 1, 'parallel.moe_capacity_factor');
@@ -172,10 +180,8 @@ test('pipeline flushes: shown with pipeline stages under torchtitan, each flush 
 
     // 3 schedules cannot share 16 micro-batches: the core's message names the field and the count;
     // what was typed is kept.
-    await typeInto(page, 'parallel.pp_flushes', '3');
-    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
-    assert.ok(texts.some((t) => /parallel\.pp_flushes/.test(t.text) && /16 micro-batches/.test(t.text)), 'the message names the field and the 16 micro-batches');
-    assert.equal((await input(page)).parallel.pp_flushes, 3, 'what was typed is kept');
+    await typeRefused(page, 'parallel.pp_flushes', '3', [/parallel\.pp_flushes/, /16 micro-batches/],
+      'the message names the field and the 16 micro-batches');
 
     // Megatron-LM runs the whole step in one schedule: the field is hidden and leaves the scenario.
     await pickAndExpectGone(page, 'framework', 4, 'parallel.pp_flushes');
@@ -196,10 +202,8 @@ test('recomputed layers: shown with full recompute under Megatron, checked again
     await page.waitForFunction(() => /&rcl=4(&|$)/.test(location.hash), null, { timeout: 5000 });
 
     // More than a stage's 16 blocks: the core's message, under the field and in the banner.
-    await typeInto(page, 'parallel.recompute_layers', '17');
-    const texts = await page.evaluate(() => JSON.parse(window.Module.appTexts()));
-    assert.ok(texts.some((t) => /largest pipeline chunk \(16/.test(t.text)), 'the message names the chunk\'s 16 blocks');
-    assert.equal((await input(page)).parallel.recompute_layers, 17, 'what was typed is kept');
+    await typeRefused(page, 'parallel.recompute_layers', '17', [/largest pipeline chunk \(16/],
+      'the message names the chunk\'s 16 blocks');
 
     // Without recompute the field no longer applies: it is hidden and leaves the scenario.
     await pickAndExpectGone(page, 'parallel.recompute', 0, 'parallel.recompute_layers');
