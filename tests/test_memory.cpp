@@ -2,6 +2,7 @@
 // cases whose every term is computed by hand next to the assertion.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -253,6 +254,61 @@ TEST_SUITE("whole GPU") {
     CHECK_FALSE(small.fits);
     CHECK(small.max_micro_batch == 0);
     CHECK(small.headroom_bytes == doctest::Approx(80e9 - small.per_gpu.total()));
+  }
+
+  TEST_CASE("largest micro-batch: the same 5 from whichever own micro-batch the search starts") {
+    // The case above at own sizes that fit (1, 2, 3, 5) and that do not (6, 8): the search starts
+    // above or below the own size. With own 8 the global batch stays 8, so at 3 or 4 sequences the
+    // step accumulates and the gradients sit at the peak: 95.34 + 13.47 + 4 x 19.01 = 184.9 GB fits;
+    // at 5, 8 / 5 = 1 micro-batch a step, 95.34 + 5 x 19.01 = 190.4 GB; at 6, 209.4 GB does not.
+    for (const int own : {1, 2, 3, 5, 6, 8}) {
+      CAPTURE(own);
+      Scenario s = llama7b();
+      s.cluster = cluster(1, 1, 200.0);
+      s.micro_batch = own;
+      CHECK(estimate_memory(s, count_params(s.model), default_calibration()).max_micro_batch == 5);
+    }
+  }
+
+  TEST_CASE("largest micro-batch: the bisection finds what a scan of whole scenarios finds") {
+    // The search evaluates trial sizes without building a scenario for each; a scan builds each one
+    // (micro_batch b, the global batch kept or raised to b x dp) and asks whether it fits. Cases
+    // where the micro-batch reaches every term that depends on it: pipeline micro-batches in flight
+    // (a fixed global batch, so fewer of bigger ones), pipeline flushes, PyTorch's ring under CP,
+    // Liger's loss chunks, one GPU whose gradients leave the peak without accumulation (global batch
+    // 2: from 2 sequences a micro-batch nothing accumulates, and on 75 GB the 6.2 GB of gradients
+    // off the peak decide whether 3 fit). Each case was checked to fail when a trial size keeps the
+    // own size's micro-batches a step or a schedule.
+    const char* cases[] = {
+        R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4096, "global_batch": 16,
+            "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 8}, "parallel": {"pp": 4, "zero": 1}})",
+        R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 2048, "global_batch": 64, "framework": "torchtitan",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"pp": 2, "zero": 3, "pp_flushes": 2}})",
+        R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 32768, "framework": "torchtitan",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "parallel": {"cp": 8, "zero": 3}})",
+        R"({"model": {"preset": "llama-3.1-8b"}, "method": "lora", "seq_len": 2048, "framework": "hf",
+            "techniques": {"fused_loss": "liger"}, "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1}})",
+        R"({"model": {"preset": "qwen2.5-3b"}, "seq_len": 2048, "global_batch": 2,
+            "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 1, "gpu_memory_gb": 75}})",
+    };
+    for (const char* json : cases) {
+      CAPTURE(json);
+      const ScenarioParse parsed = parse_scenario(json, builtin_catalog());
+      REQUIRE(parsed.scenario);
+      const Scenario& s = *parsed.scenario;
+      const ParamCount p = count_params(s.model, s.techniques.mtp_layers);
+      auto fits = [&](int b) {
+        Scenario trial = s;
+        trial.micro_batch = b;
+        trial.global_batch = std::max(s.effective_global_batch(), b * s.dp());
+        return estimate_memory(trial, p, default_calibration()).fits;
+      };
+      int scanned = 0;
+      while (scanned < 4096 && fits(scanned + 1)) ++scanned;
+      const int found = estimate_memory(s, p, default_calibration()).max_micro_batch;
+      CHECK(found == scanned);
+      CHECK(found >= 2);  // each case fits more than one sequence: the search has a bracket to bisect
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include "llmplan/memory.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace llmplan {
@@ -160,8 +161,6 @@ double op_checkpoint_bytes(const ModelArch& m, const ActivationShape& a, double 
 }  // namespace
 
 double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) {
-  const double norm_in = a.norm_input_bytes > 0 ? a.norm_input_bytes : a.element_bytes;
-  const LayerTensors t = layer_tensors(m, a, norm_in);
   const double tokens = static_cast<double>(a.seq_len) * a.micro_batch / std::max(a.cp, 1);  // this GPU's tokens
   const double tp = std::max(a.tp, 1);
   const double rep_div = a.sequence_parallel ? tp : 1.0;
@@ -171,6 +170,8 @@ double activation_bytes_per_layer(const ModelArch& m, const ActivationShape& a) 
     return tokens * (a.residual_bytes > 0 ? a.residual_bytes : a.element_bytes) * m.hidden / rep_div;
   }
   if (a.recompute == Recompute::selective_op) return tokens * op_checkpoint_bytes(m, a, tp, rep_div);
+  const double norm_in = a.norm_input_bytes > 0 ? a.norm_input_bytes : a.element_bytes;
+  const LayerTensors t = layer_tensors(m, a, norm_in);
   // Megatron's column-parallel layers keep their sequence-parallel input shard and all-gather it
   // again in backward (Korthikanti et al. 2022 §4.2.2; megatron/core/tensor_parallel/layers.py,
   // LinearWithGradAccumulationAndAsyncCommunication); torchtitan's and torchtune's DTensor plans
@@ -195,12 +196,18 @@ int interleaved_warmup_chunks(const Parallel& x, int rank) {
   return (pp - rank - 1) * 2 + (vp - 1) * pp;
 }
 
-double in_flight_micro_batches(const Scenario& s, int rank) {
-  const int pp = std::max(1, s.parallel.pp), vp = std::max(1, s.parallel.vp);
-  const int m = s.schedule_micro_batches();  // a pipeline flush empties the pipeline
+namespace {
+// ... of a schedule of m micro-batches (a pipeline flush empties the pipeline).
+double in_flight_of_schedule(const Parallel& x, int rank, int m) {
+  const int pp = std::max(1, x.pp), vp = std::max(1, x.vp);
   if (vp == 1 || pp == 1) return std::min(pp - rank, m);
   // The warm-up chunks and the one in the first 1F1B step; never more than the schedule's m vp chunks.
-  return std::min(interleaved_warmup_chunks(s.parallel, rank) + 1, m * vp) / static_cast<double>(vp);
+  return std::min(interleaved_warmup_chunks(x, rank) + 1, m * vp) / static_cast<double>(vp);
+}
+}  // namespace
+
+double in_flight_micro_batches(const Scenario& s, int rank) {
+  return in_flight_of_schedule(s.parallel, rank, s.schedule_micro_batches());
 }
 
 double element_bytes(Precision p) { return p == Precision::fp32 ? 4.0 : 2.0; }
@@ -222,13 +229,17 @@ double cp_kv_width(const Scenario& s) {
 }
 
 namespace {
-// The tokens of one CP rank's chunk of a micro-batch, b (s / cp).
-double cp_chunk_tokens(const Scenario& s) {
-  return static_cast<double>(s.micro_batch) * s.seq_len / std::max(1, s.parallel.cp);
+// The tokens of one CP rank's chunk of a micro-batch of b sequences, b (s / cp).
+double cp_chunk_tokens(const Scenario& s, int micro_batch) {
+  return static_cast<double>(micro_batch) * s.seq_len / std::max(1, s.parallel.cp);
+}
+
+double cp_chunk_kv_elements_at(const Scenario& s, int micro_batch) {
+  return cp_chunk_tokens(s, micro_batch) * cp_kv_width(s) / s.parallel.tp;
 }
 }  // namespace
 
-double cp_chunk_kv_elements(const Scenario& s) { return cp_chunk_tokens(s) * cp_kv_width(s) / s.parallel.tp; }
+double cp_chunk_kv_elements(const Scenario& s) { return cp_chunk_kv_elements_at(s, s.micro_batch); }
 
 // PyTorch's ring (torchtitan's context parallelism; torch/distributed/tensor/experimental/
 // _attention.py, _templated_ring_attention_backward) holds more during one layer's attention
@@ -240,14 +251,18 @@ double cp_chunk_kv_elements(const Scenario& s) { return cp_chunk_tokens(s) * cp_
 // still referenced then, so the returned copies come on top of them. Its forward holds less (the
 // gathered chunks, the one sent, fp32 outputs). Chunk: cp_chunk_kv_elements, the expanded heads
 // torchtitan passes to SDPA.
-double pytorch_ring_bytes(const Scenario& s) {
+namespace {
+double pytorch_ring_bytes_at(const Scenario& s, int micro_batch) {
   const Parallel& x = s.parallel;
   if (x.cp <= 1 || !cp_runs_pytorch_ring(s)) return 0;
   constexpr double fp32 = 4.0;  // convert_to_f32: the gradients accumulate and travel in fp32
   const double e = element_bytes(s.precision);
-  const double query = cp_chunk_tokens(s) * s.model.q_width() / x.tp;
-  return cp_chunk_kv_elements(s) * ((x.cp + 2.0) * e + 3.0 * fp32) + query * (fp32 + e);
+  const double query = cp_chunk_tokens(s, micro_batch) * s.model.q_width() / x.tp;
+  return cp_chunk_kv_elements_at(s, micro_batch) * ((x.cp + 2.0) * e + 3.0 * fp32) + query * (fp32 + e);
 }
+}  // namespace
+
+double pytorch_ring_bytes(const Scenario& s) { return pytorch_ring_bytes_at(s, s.micro_batch); }
 
 namespace {
 
@@ -327,13 +342,31 @@ double cp_token_share(const Scenario& s) { return 1.0 / std::max(1, s.parallel.c
 namespace {
 
 struct StageLoad {
-  double params = 0;     // parameters held by one GPU of this stage (TP-sharded)
-  double layers = 0;     // transformer blocks of this stage
-  int first_layer = 0;   // index of the stage's first block
-  double in_flight = 1;  // micro-batches whose activations are alive at the peak
+  double params = 0;    // parameters held by one GPU of this stage (TP-sharded)
+  double layers = 0;    // transformer blocks of this stage
+  int first_layer = 0;  // index of the stage's first block
+  int rank = 0;         // its pipeline rank, which sets the micro-batches in flight at its peak
   bool has_logits = false;
   bool first = true;
 };
+
+// The micro-batch a peak is computed for: the scenario's own, or a size the micro-batch search
+// tries at the same global batch (largest_micro_batch). Nothing else a peak depends on changes
+// with it, so the search needs no copy of the scenario.
+struct Batch {
+  int micro_batch = 1;
+  int grad_accum = 1;              // micro-batches per data-parallel rank and step
+  int schedule_micro_batches = 1;  // of them, per pipeline schedule
+};
+
+Batch batch_of(const Scenario& s) { return {s.micro_batch, s.grad_accum(), s.schedule_micro_batches()}; }
+
+// b sequences a micro-batch, the global batch kept (raised to b x dp where it is smaller).
+Batch batch_at(const Scenario& s, int b) {
+  const int per_step = b * s.dp();
+  const int accum = std::max(s.effective_global_batch(), per_step) / per_step;
+  return {b, accum, std::max(1, accum / s.pp_schedules())};
+}
 
 // Linear (TP-sharded) parameters of blocks [first, first + count) on one rank. An MoE model's
 // first dense_layers blocks keep a dense MLP of width ffn (DeepSeek-V3: 3 of 61, technical report
@@ -389,7 +422,6 @@ StageLoad first_stage(const Scenario& s, const ParamCount& p) {
     st.has_logits = true;
     add_mtp_modules(s, p, st);
   }
-  st.in_flight = in_flight_micro_batches(s, 0);
   return st;
 }
 
@@ -402,7 +434,7 @@ StageLoad middle_stage(const Scenario& s, const ParamCount& p) {
   st.first_layer = split.first;
   st.first = false;
   st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel);
-  st.in_flight = in_flight_micro_batches(s, 1);
+  st.rank = 1;
   return st;
 }
 
@@ -416,7 +448,7 @@ StageLoad last_stage(const Scenario& s, const ParamCount& p) {
   st.params = layers_params_per_rank(p, s.model, st.first_layer, st.layers, s.parallel) + head / tp + p.final_norm;
   st.has_logits = true;
   add_mtp_modules(s, p, st);
-  st.in_flight = in_flight_micro_batches(s, pp - 1);
+  st.rank = pp - 1;
   return st;
 }
 
@@ -592,8 +624,10 @@ double offloaded_layers(const Scenario& s, double layers) {
 
 namespace {
 
-double stage_activations(const Scenario& s, const StageLoad& st) {
-  const ActivationShape a = activation_shape(s);
+double stage_activations(const Scenario& s, const StageLoad& st, const Batch& batch) {
+  ActivationShape a = activation_shape(s);
+  a.micro_batch = batch.micro_batch;
+  const double in_flight = in_flight_of_schedule(s.parallel, st.rank, batch.schedule_micro_batches);
   // Frozen bottom layers (freeze-tuning) run without autograd and keep nothing for backward.
   const double frozen_below = s.method == Method::freeze ? s.model.layers - s.trained_layers() : 0.0;
   const double stage_start = st.first ? 0.0 : s.model.layers - st.layers;
@@ -602,7 +636,7 @@ double stage_activations(const Scenario& s, const StageLoad& st) {
   // Activation offloading (torchtune, Megatron cpu-offloading) streams saved tensors to host
   // memory: the GPU keeps the layer in use and the one being copied, and every layer not offloaded.
   const double offloaded = offloaded_layers(s, layers);
-  const double kept_layers = (layers - offloaded) * st.in_flight + std::min(2.0, offloaded);
+  const double kept_layers = (layers - offloaded) * in_flight + std::min(2.0, offloaded);
   ActivationShape working = a;
   working.recompute = Recompute::none;
   const double whole = activation_bytes_per_layer(s.model, working);
@@ -666,9 +700,9 @@ double loss_bytes_per_logit(const Scenario& s) {
 // A fused linear cross-entropy (Liger-Kernel fused_linear_cross_entropy.py, which Unsloth also
 // uses) never forms the whole logits: it projects chunk_size = next_power_of_2(ceil(tokens /
 // ceil(V / h))) tokens at a time, 16-bit logits and their fp32 gradient.
-double logits_bytes(const Scenario& s) {
+double logits_bytes(const Scenario& s, int micro_batch) {
   const double e = residual_bytes(s);
-  const double tokens = static_cast<double>(s.seq_len) * s.micro_batch;
+  const double tokens = static_cast<double>(s.seq_len) * micro_batch;
   const double tp = s.parallel.tp;
   const double rep_div = (s.parallel.sequence_parallel && tp > 1) ? tp : 1.0;
   // The head's input is kept for its gradient only, and PEFT and freeze-tuning freeze the head; a
@@ -726,8 +760,9 @@ double buffer_bytes(const Scenario& s, const ParamCount& p, const StateBytesPerP
   return 2.0 * cal.ddp_bucket_bytes.value;  // two buckets in flight
 }
 
+// What a stage holds whatever its micro-batch: model states, frozen weights, buffers.
 // PEFT adapters train in 16-bit with an fp32 master like full mixed precision (16 B with AdamW).
-MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const StageLoad& st, const Calibration& cal) {
+MemoryBreakdown stage_states(const Scenario& s, const ParamCount& p, const StageLoad& st, const Calibration& cal) {
   const StateBytesPerParam b = scenario_state_bytes(s);
   const StageParams sp = stage_params(s, p, st);
   const ModelStateBytes states = stage_state_bytes(s, sp, b);
@@ -756,21 +791,27 @@ MemoryBreakdown stage_memory(const Scenario& s, const ParamCount& p, const Stage
     m.gradients += sp.trained * std::max(b.weights, grad_reduce_bytes(s));
   }
   m.weights += fp8_weight_cache_bytes(s, sp);  // beside the weights, however they are held
+  m.buffers = buffer_bytes(s, p, b, cal);
+  return m;
+}
+
+// The stage's peak at a micro-batch: its states (stage_states) and what the micro-batch decides.
+MemoryBreakdown stage_peak(const Scenario& s, const ParamCount& p, const StageLoad& st, MemoryBreakdown m,
+                           const Batch& batch, const Calibration& cal) {
   // CP: the loss of this GPU's tokens. Each multi-token prediction module computes logits and a
   // loss of its own, all alive until the backward starts.
-  m.logits = st.has_logits ? (1.0 + p.mtp_layers) * logits_bytes(s) * cp_token_share(s) : 0.0;
-  m.activations = stage_activations(s, st);
+  m.logits = st.has_logits ? (1.0 + p.mtp_layers) * logits_bytes(s, batch.micro_batch) * cp_token_share(s) : 0.0;
+  m.activations = stage_activations(s, st, batch);
   // PyTorch's ring buffers live in a layer's attention backward, after the loss has freed the
   // logits (a micro-batch's loss runs its backward before its layers'): the peak holds the larger
   // of the two. A stage of frozen layers keeps no activations and runs no backward.
   const bool runs_attention_backward = m.activations > 0;
-  if (runs_attention_backward) m.activations += std::max(0.0, pytorch_ring_bytes(s) - m.logits);
-  m.buffers = buffer_bytes(s, p, b, cal);
+  if (runs_attention_backward) m.activations += std::max(0.0, pytorch_ring_bytes_at(s, batch.micro_batch) - m.logits);
   // A single process without data parallelism or accumulation (plain PyTorch) allocates .grad
   // during backward while activations are freed, and frees it at zero_grad: its peak is the
   // larger of "activations at the start of backward" and "gradients at its end", not their sum.
   // DDP, FSDP/ZeRO and Megatron keep persistent gradient buffers, and accumulation keeps .grad.
-  const bool transient_grads = s.cluster.gpus == 1 && s.grad_accum() == 1 && !deepspeed_bf16_optimizer(s);
+  const bool transient_grads = s.cluster.gpus == 1 && batch.grad_accum == 1 && !deepspeed_bf16_optimizer(s);
   if (transient_grads) {
     if (m.activations + m.logits >= m.gradients) {
       m.off_peak_gradients = m.gradients;
@@ -807,42 +848,63 @@ StageLoad stage_load(const Scenario& s, const ParamCount& p, Stage stage) {
   return first_stage(s, p);
 }
 
-Peak peak_stage(const Scenario& s, const ParamCount& p, const Calibration& cal) {
-  const MemoryBreakdown first = stage_memory(s, p, first_stage(s, p), cal);
-  if (s.parallel.pp == 1) return {first, Stage::only};
-  const MemoryBreakdown last = stage_memory(s, p, last_stage(s, p), cal);
-  Peak peak = last.total() > first.total() ? Peak{last, Stage::last} : Peak{first, Stage::first};
+// The stages whose peak can be the GPU's highest (the first, the last, and the second where an
+// uneven split gives the middle stages more blocks), each with its states, computed once for the
+// scenario's own micro-batch and every size the search tries.
+struct PeakCandidates {
+  std::array<Stage, 3> stage{};
+  std::array<StageLoad, 3> load{};
+  std::array<MemoryBreakdown, 3> states{};
+  int count = 0;
+};
+
+PeakCandidates peak_candidates(const Scenario& s, const ParamCount& p, const Calibration& cal) {
+  PeakCandidates c;
+  auto add = [&](Stage stage, const StageLoad& st) {
+    const auto i = static_cast<size_t>(c.count++);
+    c.stage[i] = stage;
+    c.load[i] = st;
+    c.states[i] = stage_states(s, p, st, cal);
+  };
+  if (s.parallel.pp == 1) {
+    add(Stage::only, first_stage(s, p));
+    return c;
+  }
+  add(Stage::first, first_stage(s, p));
+  add(Stage::last, last_stage(s, p));
   const PipelineSplit split = pipeline_split(s.model.layers, s.parallel.pp);
-  if (s.parallel.pp > 2 && split.middle > split.first) {
-    const MemoryBreakdown middle = stage_memory(s, p, middle_stage(s, p), cal);
-    if (middle.total() > peak.mem.total()) peak = {middle, Stage::middle};
+  if (s.parallel.pp > 2 && split.middle > split.first) add(Stage::middle, middle_stage(s, p));
+  return c;
+}
+
+// The highest of the candidates' peaks; on a tie the earlier (first, then last, then middle).
+Peak peak_stage(const Scenario& s, const ParamCount& p, const PeakCandidates& c, const Batch& batch,
+                const Calibration& cal) {
+  Peak peak{stage_peak(s, p, c.load[0], c.states[0], batch, cal), c.stage[0]};
+  for (size_t i = 1; i < static_cast<size_t>(c.count); ++i) {
+    const MemoryBreakdown m = stage_peak(s, p, c.load[i], c.states[i], batch, cal);
+    if (m.total() > peak.mem.total()) peak = {m, c.stage[i]};
   }
   return peak;
 }
 
 // Memory grows with the micro-batch (fewer micro-batches in flight never outweigh bigger ones),
 // so a bisection finds the largest one that fits while the global batch stays the same.
-// `own_fits`: whether the scenario's own micro-batch fits, which the caller has just computed: the
-// search does not compute that peak again (one of its four or five in a typical search).
-int largest_micro_batch(const Scenario& original, const ParamCount& p, double capacity, const Calibration& cal,
-                        bool own_fits) {
-  // A per-thread scratch copy: assigning into it reuses its strings' storage, so the planner's
-  // hot path does not allocate.
-  static thread_local Scenario s;
-  s = original;
-  const int global = s.effective_global_batch();
-  auto fits = [&](int b) {
-    if (b == original.micro_batch) return own_fits;
-    s.micro_batch = b;
-    s.global_batch = std::max(global, b * s.dp());
-    return peak_stage(s, p, cal).mem.total() <= capacity;
-  };
-  if (!fits(1)) return 0;
-  int lo = 1, hi = 1;
-  while (hi < (1 << 20) && fits(hi * 2)) hi *= 2;
-  if (hi >= (1 << 20)) return hi;
-  lo = hi;
-  hi *= 2;  // fits(lo), !fits(hi)
+// `own_fits`: whether the scenario's own micro-batch fits, which the caller has just computed. The
+// search starts from that bracket, below the own size when it does not fit and above it when it
+// does, so it computes no peak it can infer (in a typical search, two or three instead of four).
+int largest_micro_batch(const Scenario& s, const ParamCount& p, const PeakCandidates& c, double capacity,
+                        const Calibration& cal, bool own_fits) {
+  auto fits = [&](int b) { return peak_stage(s, p, c, batch_at(s, b), cal).mem.total() <= capacity; };
+  constexpr int kCap = 1 << 20;
+  const int own = std::max(1, s.micro_batch);
+  int lo = 0, hi = own;  // fits(lo) (0: none known to), !fits(hi)
+  if (own_fits) {
+    lo = own;
+    hi = own * 2;
+    while (hi <= kCap && fits(hi)) lo = hi, hi *= 2;
+    if (lo >= kCap) return lo;
+  }
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
     (fits(mid) ? lo : hi) = mid;
@@ -1009,13 +1071,14 @@ MemoryResult estimate_memory(const Scenario& s, const ParamCount& p, const Calib
   }
   if (s.parallel.offload == Offload::cpu) r.cpu_offload_bytes_per_node = offload_bytes_per_node(s, p);
   if (s.parallel.offload == Offload::nvme) r.nvme_offload_bytes_per_node = offload_bytes_per_node(s, p);
-  const Peak peak = peak_stage(s, p, cal);
+  const PeakCandidates candidates = peak_candidates(s, p, cal);
+  const Peak peak = peak_stage(s, p, candidates, batch_of(s), cal);
   r.per_gpu = peak.mem;
   r.stage = peak.stage;
   r.capacity_bytes = s.cluster.gpu_memory_gb * 1e9;
   r.headroom_bytes = r.capacity_bytes - r.per_gpu.total();
   r.fits = r.headroom_bytes >= 0;
-  r.max_micro_batch = largest_micro_batch(s, p, r.capacity_bytes, cal, r.fits);
+  r.max_micro_batch = largest_micro_batch(s, p, candidates, r.capacity_bytes, cal, r.fits);
   if (ex) explain_memory(s, p, r, cal, *ex);
   return r;
 }

@@ -7,29 +7,6 @@
 
 namespace llmplan {
 
-double ModelArch::q_width() const {
-  if (attention == AttentionKind::mla) return static_cast<double>(heads) * (qk_nope_head_dim + qk_rope_head_dim);
-  return static_cast<double>(heads) * effective_head_dim();
-}
-double ModelArch::k_width() const {
-  if (attention == AttentionKind::mla) return q_width();
-  return static_cast<double>(kv_heads) * effective_head_dim();
-}
-double ModelArch::v_width() const {
-  if (attention == AttentionKind::mla) return static_cast<double>(heads) * v_head_dim;
-  return k_width();
-}
-double ModelArch::attn_out_width() const { return attention == AttentionKind::mla ? v_width() : q_width(); }
-double ModelArch::active_mlp_width() const {
-  if (!is_moe()) return ffn;
-  return static_cast<double>(top_k) * expert_ffn + static_cast<double>(shared_experts) * effective_shared_ffn();
-}
-
-double ModelArch::padded_mlp_width(double routed_rows) const {
-  if (!is_moe()) return ffn;
-  return active_mlp_width() + (routed_rows - 1.0) * top_k * static_cast<double>(expert_ffn);
-}
-
 namespace {
 
 // DeepSeek-V2 paper §2.1.2: queries through an optional low-rank bottleneck (with its norm),

@@ -5,23 +5,18 @@
 
 namespace llmplan {
 
-namespace {
-double g_factor(const ScalingLaw& law) {
-  return std::pow(law.alpha * law.A / (law.beta * law.B), 1 / (law.alpha + law.beta));
-}
-}  // namespace
-
+// D_opt = (C/6)^b / G equals (C/6) / N_opt, as a + b = 1: one power instead of two.
 ComputeOptimal compute_optimal(const ScalingLaw& law, double flops) {
-  const double g = g_factor(law);
   const double c6 = flops / 6;
-  const double a = law.beta / (law.alpha + law.beta), b = law.alpha / (law.alpha + law.beta);
-  return {g * std::pow(c6, a), std::pow(c6, b) / g};
+  if (c6 <= 0) return {};  // no training compute (no tokens given): no optimum
+  const double params = law.G * std::pow(c6, law.beta / (law.alpha + law.beta));
+  return {params, c6 / params};
 }
 
 double law_optimal_tokens(const ScalingLaw& law, double params) {
   // Invert N_opt(C) = G (C/6)^a for C/6, then D = (C/6) / N.
   const double a = law.beta / (law.alpha + law.beta);
-  const double c6 = std::pow(params / g_factor(law), 1 / a);
+  const double c6 = std::pow(params / law.G, 1 / a);
   return c6 / params;
 }
 

@@ -78,16 +78,32 @@ struct ModelArch {
   int moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
   int windowed_layers() const { return sliding_window <= 0 ? 0 : sliding_layers > 0 ? sliding_layers : layers; }
   int effective_shared_ffn() const { return shared_expert_ffn > 0 ? shared_expert_ffn : expert_ffn; }
-  // Widths of the tensors attention keeps per token (per layer, before TP sharding).
-  double q_width() const;
-  double k_width() const;
-  double v_width() const;
-  double attn_out_width() const;  // input of the output projection
+  // Widths of the tensors attention keeps per token (per layer, before TP sharding). Defined here,
+  // not in model.cpp: the estimator asks for them dozens of times an estimate.
+  double q_width() const {
+    if (attention == AttentionKind::mla) return static_cast<double>(heads) * (qk_nope_head_dim + qk_rope_head_dim);
+    return static_cast<double>(heads) * effective_head_dim();
+  }
+  double k_width() const {
+    if (attention == AttentionKind::mla) return q_width();
+    return static_cast<double>(kv_heads) * effective_head_dim();
+  }
+  double v_width() const {
+    if (attention == AttentionKind::mla) return static_cast<double>(heads) * v_head_dim;
+    return k_width();
+  }
+  double attn_out_width() const { return attention == AttentionKind::mla ? v_width() : q_width(); }  // O's input
   // MLP width a token passes through in the largest layer (routed top_k + shared experts for MoE).
-  double active_mlp_width() const;
+  double active_mlp_width() const {
+    if (!is_moe()) return ffn;
+    return static_cast<double>(top_k) * expert_ffn + static_cast<double>(shared_experts) * effective_shared_ffn();
+  }
   // The same with each routed expert's rows padded to `routed_rows` x its share (token dropping
   // with padding, parallel.moe_capacity_factor); the shared experts take every token once.
-  double padded_mlp_width(double routed_rows) const;
+  double padded_mlp_width(double routed_rows) const {
+    if (!is_moe()) return ffn;
+    return active_mlp_width() + (routed_rows - 1.0) * top_k * static_cast<double>(expert_ffn);
+  }
 };
 
 // Parameters by where they live, so memory can split them across TP ranks and pipeline stages.

@@ -7,20 +7,28 @@
 // (Touvron et al. 2023; Sardana et al. 2023), as Llama 3 8B's 15T tokens (about 1,900 per parameter).
 #pragma once
 
+#include <cmath>
+
 namespace llmplan {
 
 struct ScalingLaw {
   double E, A, B, alpha, beta;
+  double G;  // (alpha A / (beta B))^(1 / (alpha + beta)), set by scaling_law
 };
+
+// A law from its five fitted values; G is computed once here, not on every estimate.
+inline ScalingLaw scaling_law(double E, double A, double B, double alpha, double beta) {
+  return {E, A, B, alpha, beta, std::pow(alpha * A / (beta * B), 1 / (alpha + beta))};
+}
 
 // Hoffmann et al. 2022 (arXiv 2203.15556) Appendix D.2, the fit as printed: E = 1.69, A = 406.4,
 // B = 410.7, alpha = 0.34, beta = 0.28. Its optimum disagrees with the paper's own approaches 1
 // and 2 (67B -> 4.1T tokens in Table A3 against 1.5T in Table 3); Besiroglu et al. trace this to
 // the fit and refit the same data.
-inline constexpr ScalingLaw kHoffmann2022{1.69, 406.4, 410.7, 0.34, 0.28};
+inline const ScalingLaw kHoffmann2022 = scaling_law(1.69, 406.4, 410.7, 0.34, 0.28);
 // Besiroglu, Erdil, Barnett, You 2024, "Chinchilla Scaling: A replication attempt" (arXiv
 // 2404.10102), the refit of Hoffmann's approach 3: about 20 tokens per parameter, as approaches 1-2.
-inline constexpr ScalingLaw kBesiroglu2024{1.8172, 482.01, 2085.43, 0.3478, 0.3658};
+inline const ScalingLaw kBesiroglu2024 = scaling_law(1.8172, 482.01, 2085.43, 0.3478, 0.3658);
 // The rule of thumb from Hoffmann et al. 2022 Table 3 (approach 1): about 20 tokens per parameter
 // (1B -> 20.2B tokens, 10B -> 205.1B, 67B -> 1.5T); Chinchilla itself is 70B on 1.4T.
 inline constexpr double kComputeOptimalTokensPerParam = 20;
