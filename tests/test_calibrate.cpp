@@ -98,6 +98,39 @@ TEST_SUITE("calibration from a trial run") {
     CHECK(calibrated.time.comm.dp_s == doctest::Approx(plain.time.comm.dp_s));
   }
 
+  TEST_CASE("a torchtitan pipeline's flushes: the trial keeps them, takes measured_on's, or runs one schedule") {
+    // Llama 3.1 8B on 8 H100s, PP 2 x FSDP 4, 8 micro-batches a rank and step in 4 schedules of 2
+    // (torchtitan: 4 accumulation steps, local batch 2). Each schedule pays the bubble (1/2 of its
+    // ideal time) and its own gradient reduction, so one schedule a step is faster.
+    json doc = json::parse(R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4096, "micro_batch": 1,
+        "global_batch": 32, "tokens": 1e9, "framework": "torchtitan", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+        "parallel": {"pp": 2, "zero": 3, "pp_flushes": 4}})");
+    const double four = run(parse_ok(doc)).time.tokens_per_s / 8;
+    json one_doc = doc;
+    one_doc["parallel"]["pp_flushes"] = 1;
+    const double one = run(parse_ok(one_doc)).time.tokens_per_s / 8;
+    REQUIRE(one > 1.05 * four);
+    // Measured at the modelled rate of the run's own 4 schedules: the trial is the scenario, factor 1
+    // (a trial of one schedule would read the same rate as 1 - four / one slower than modelled).
+    doc["calibration"] = {{"tokens_per_s_per_gpu", four}};
+    Scenario s = parse_ok(doc);
+    CHECK(trial_scenario(s, builtin_catalog()).parallel.pp_flushes == 4);
+    CHECK(s.factors.compute == doctest::Approx(1.0).epsilon(1e-3));
+    // measured_on says the trial ran one schedule at that schedule's modelled rate: factor 1 again.
+    doc["calibration"] = {{"tokens_per_s_per_gpu", one}, {"measured_on", {{"pp_flushes", 1}}}};
+    s = parse_ok(doc);
+    CHECK(trial_scenario(s, builtin_catalog()).parallel.pp_flushes == 1);
+    CHECK(s.factors.compute == doctest::Approx(1.0).epsilon(1e-3));
+    // A trial of global batch 12 has 3 micro-batches a rank, which 4 schedules do not divide: one.
+    doc["calibration"] = {{"tokens_per_s_per_gpu", one}, {"measured_on", {{"global_batch", 12}}}};
+    CHECK(trial_scenario(parse_ok(doc), builtin_catalog()).parallel.pp_flushes == 1);
+    // Given, it must divide them: 3 schedules of 8 micro-batches are refused, naming the field.
+    doc["calibration"] = {{"tokens_per_s_per_gpu", one}, {"measured_on", {{"pp_flushes", 3}}}};
+    const InputError e = refusal(doc);
+    CHECK(e.field == "calibration.measured_on");
+    CHECK(e.message.find("parallel.pp_flushes") != std::string::npos);
+  }
+
   TEST_CASE("measured bus bandwidths replace the catalog's") {
     json doc = base();
     doc["parallel"] = {{"tp", 8}, {"zero", 1}, {"sequence_parallel", true}};

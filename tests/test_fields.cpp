@@ -63,7 +63,8 @@ void give_context(json& doc, const FieldSpec& f) {
     json_set(doc, "parallel.ep_dispatcher", "deepep");
   if (applies.find("&parallel.ep_comm_overlap") != std::string::npos) json_set(doc, "parallel.ep_comm_overlap", true);
   if (applies == "parallel.vp>1") json_set(doc, "parallel.vp", 2);  // meet_rules gives it its pipeline
-  if (applies == "parallel.pp>1&framework=torchtitan") {            // meet_rules gives it its micro-batches
+  if (applies == "framework=torchtitan") doc["framework"] = "torchtitan";
+  if (applies == "parallel.pp>1&framework=torchtitan") {  // meet_rules gives it its micro-batches
     json_set(doc, "parallel.pp", 2);
     doc["framework"] = "torchtitan";
   }

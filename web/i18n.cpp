@@ -684,6 +684,7 @@ constexpr Entry kStrings[] = {
     {S::cal_on_micro_batch, "Trial's micro-batch", "试跑微批"},
     {S::cal_on_seq_len, "Trial's sequence length", "试跑序列长度"},
     {S::cal_on_global_batch, "Trial's global batch", "试跑全局批大小"},
+    {S::cal_on_pp_flushes, "Trial's pipeline flushes", "试跑流水线排空次数"},
     {S::t_cal_on, "Where the trial differed from this scenario (for example 1 node for 10 minutes before 8 nodes for 3 weeks); left empty, the scenario's own value.", "试跑与本方案不同的配置（例如先用 1 个节点跑 10 分钟，正式用 8 个节点跑 3 周）；不填则与本方案相同。"},
     {S::paste_measurement, "Paste your measurement", "粘贴实测日志"},
     {S::t_paste_measurement, "Paste a training or benchmark log (Hugging Face Trainer, torchtune, Megatron-LM, DeepSpeed, torchtitan, nccl-tests, fio or a printed torch.cuda.max_memory_allocated()) and read it: the measurements fill the fields below. Up to 256 KB.", "粘贴训练或测试日志（Hugging Face Trainer、torchtune、Megatron-LM、DeepSpeed、torchtitan、nccl-tests、fio 或打印出的 torch.cuda.max_memory_allocated()）并读取：实测值会填入下面的字段。最多 256 KB。"},

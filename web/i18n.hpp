@@ -139,7 +139,7 @@ enum class Lang { en, zh };
   X(cal_memory_from_nvidia_smi) X(cal_memory_from_reserved) X(cal_busbw_intra) X(t_cal_busbw_intra) \
   X(cal_busbw_inter) X(t_cal_busbw_inter) X(cal_read) X(t_cal_read) X(cal_on_accelerator) \
   X(t_cal_on_accelerator) X(cal_on_gpus) X(cal_on_per_node) X(cal_on_tp) X(cal_on_pp) X(cal_on_cp) \
-  X(cal_on_ep) X(cal_on_zero) X(cal_on_micro_batch) X(cal_on_seq_len) X(cal_on_global_batch) X(t_cal_on) \
+  X(cal_on_ep) X(cal_on_zero) X(cal_on_micro_batch) X(cal_on_seq_len) X(cal_on_global_batch) X(cal_on_pp_flushes) X(t_cal_on) \
   X(paste_measurement) X(t_paste_measurement) X(read_log) X(log_read_ok) X(log_refused) X(range_measured) \
   X(calibration_title) X(calibration_row) X(clear_calibration) X(not_calibrated) X(t_not_calibrated) \
   X(w_memory_exceeds_one_gpu) X(w_minimum_billing) X(w_unsupported_layout) X(within_fmt) X(used_hours) X(billed_hours) X(billed_fmt) X(t_billed) \

@@ -236,12 +236,18 @@ Scenario trial_scenario(const Scenario& s, const Catalog& catalog) {
   if (on.micro_batch > 0) t.micro_batch = on.micro_batch;
   if (on.seq_len > 0) t.seq_len = on.seq_len;
   if (t.parallel.pp == 1) t.parallel.vp = 1;
-  // A trial runs its micro-batches in one pipeline schedule a step: measured_on has no flushes.
-  t.parallel.pp_flushes = 1;
   if (on.global_batch > 0) {
     t.global_batch = on.global_batch;
   } else if (t.cluster.gpus % (t.parallel.tp * t.parallel.cp * t.parallel.pp) == 0) {
     t.global_batch = s.grad_accum() * t.micro_batch * t.dp();
+  }
+  // Pipeline schedules a step (torchtitan runs one per accumulation step): the trial's own, else the
+  // scenario's where they divide the trial's micro-batches (a trial of another batch or pipeline may
+  // have too few for them), else one.
+  if (on.pp_flushes > 0) {
+    t.parallel.pp_flushes = on.pp_flushes;
+  } else if (!pp_flushes_divide(t)) {
+    t.parallel.pp_flushes = 1;
   }
   return t;
 }

@@ -507,6 +507,12 @@ const FieldSpec kFields[] = {
      .meaning = DOC("Sequences per optimizer step of the trial run."), .section = "calibration",
      .default_text = "the scenario's gradient accumulation at the trial's data parallelism", .stage = kInput,
      .ref = REF(measured.on.global_batch)},
+    {.path = "calibration.measured_on.pp_flushes", .type = T::integer, .lo = 1, .hi = 4096, .code = "kof",
+     .unit = "flushes", .label = "cal_on_pp_flushes", .help = "t_cal_on",
+     .meaning = DOC("Pipeline flushes a step of the trial run (parallel.pp_flushes): torchtitan's accumulation steps when it ran a pipeline."),
+     .section = "calibration", .applies = "framework=torchtitan",
+     .default_text = "parallel.pp_flushes where they divide the trial's micro-batches a step, else 1", .stage = kInput,
+     .ref = REF(measured.on.pp_flushes)},
 
     // Planner questions only: what to optimise and the limits of the search.
     {.path = "objective", .type = T::choice, .code = "qo",

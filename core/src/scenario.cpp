@@ -520,6 +520,15 @@ bool check_virtual_pipeline(Reader& r, const Scenario& s) {
 
 }  // namespace
 
+bool pp_flushes_divide(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (x.pp_flushes == 1) return true;
+  if (!runs_several_schedules(s) || s.dp() < 1 || s.micro_batch < 1) return false;  // no accumulation to divide
+  if (s.grad_accum() % x.pp_flushes != 0) return false;
+  const int per_schedule = s.schedule_micro_batches();
+  return per_schedule >= x.pp && (x.vp <= 1 || per_schedule % x.pp == 0);
+}
+
 bool runs_qlora(const Cluster& c) { return c.vendor == "nvidia" || c.vendor == "amd"; }
 
 bool runs_precision(const Cluster& c, Precision p) {

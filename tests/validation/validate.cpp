@@ -978,13 +978,15 @@ std::string pair_key(const json& c) {
   return c["family"].get<std::string>() + "|" + s.dump();
 }
 
-// The trial's layout as calibration.measured_on.
+// The trial's layout as calibration.measured_on (its pipeline flushes where the framework has them).
 json measured_on(const llmplan::Scenario& t) {
-  return {{"gpus", t.cluster.gpus},  {"gpus_per_node", t.cluster.gpus_per_node},
-          {"tp", t.parallel.tp},     {"pp", t.parallel.pp},
-          {"cp", t.parallel.cp},     {"ep", t.parallel.ep},
-          {"zero", t.parallel.zero}, {"micro_batch", t.micro_batch},
-          {"seq_len", t.seq_len},    {"global_batch", t.effective_global_batch()}};
+  json on = {{"gpus", t.cluster.gpus},  {"gpus_per_node", t.cluster.gpus_per_node},
+             {"tp", t.parallel.tp},     {"pp", t.parallel.pp},
+             {"cp", t.parallel.cp},     {"ep", t.parallel.ep},
+             {"zero", t.parallel.zero}, {"micro_batch", t.micro_batch},
+             {"seq_len", t.seq_len},    {"global_batch", t.effective_global_batch()}};
+  if (t.framework == llmplan::FrameworkKind::torchtitan) on["pp_flushes"] = t.parallel.pp_flushes;
+  return on;
 }
 
 struct CaseMeasures {

@@ -242,6 +242,7 @@ struct TrialLayout {
   std::string accelerator;  // catalog id; empty: the scenario's
   int gpus = 0, gpus_per_node = 0, tp = 0, pp = 0, cp = 0, ep = 0, zero = -1;
   int micro_batch = 0, seq_len = 0, global_batch = 0;
+  int pp_flushes = 0;  // 0: the scenario's where they divide the trial's micro-batches, else 1
 };
 struct Measurement {
   double tokens_per_s_per_gpu = 0, step_s = 0, mfu = 0;  // at most one of the three
@@ -400,6 +401,10 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& inst
 // precisions); validate_scenario refuses it otherwise.
 bool runs_precision(const Cluster& c, Precision p);
 // QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA GPUs and, through ROCm, AMD ones only.
+// Whether parallel.pp_flushes divides the step's micro-batches per data-parallel rank as parse_scenario
+// requires: at least one a stage in each schedule, a multiple of pp with virtual stages; true for one
+// schedule, false where the field does not apply to the scenario and holds more than one.
+bool pp_flushes_divide(const Scenario& s);
 bool runs_qlora(const Cluster& c);
 
 // An offering's list price per GPU-hour in USD in `mode` (CNY prices at `usd_to_cny`), or none
