@@ -1,6 +1,7 @@
 // The Markdown summary and the step-time / cost breakdowns front ends draw.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "llmplan/catalog.hpp"
@@ -47,4 +48,24 @@ TEST_CASE("markdown summary names the model, the verdict, the cost and the warni
                            "\u2013" + format_duration(ranges[0].high) + ")";
   CHECK_MESSAGE(md.find(step) != std::string::npos, md);
   CHECK(md.find("80 % ranges") != std::string::npos);
+}
+
+TEST_CASE("the layout line says how many pipeline schedules a step runs, where more than one") {
+  // torchtitan, PP 2 x FSDP 4, 32 sequences: 8 micro-batches a rank in 4 schedules of 2.
+  const char* text = R"({"model": {"preset": "llama-3.1-8b"}, "seq_len": 4096, "micro_batch": 1, "global_batch": 32,
+    "tokens": 1e9, "framework": "torchtitan", "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+    "parallel": {"pp": 2, "zero": 3, "pp_flushes": 4}})";
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE(p.scenario);
+  const EstimateResult r = estimate(*p.scenario, default_calibration());
+  const std::string md = markdown_summary(text, *p.scenario, r, builtin_catalog(), "https://x/#v=1");
+  CHECK_MESSAGE(md.find("| Layout | TP 1, PP 2 (4 pipeline flushes a step), DP 4,") != std::string::npos, md);
+  const JsonResponse json = estimate_json(text, builtin_catalog(), default_calibration(), false);
+  REQUIRE(json.ok);
+  CHECK(nlohmann::json::parse(json.body)["layout"]["pp_flushes"] == 4);
+  // One schedule says nothing more.
+  Scenario one = *p.scenario;
+  one.parallel.pp_flushes = 1;
+  CHECK(markdown_summary(text, one, estimate(one, default_calibration()), builtin_catalog(), "")
+            .find("pipeline flushes a step") == std::string::npos);
 }

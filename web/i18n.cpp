@@ -1462,6 +1462,8 @@ constexpr FormulaWording kFormulaChinese[] = {
      "单个词元经过的参数量：MoE 只计 top_k 个路由专家 + 共享专家（稠密模型：= 总参数量）"},
     {"per layer and micro-batch: each gather less 1/cp of its pass's attention (the first ring step runs while it arrives), each gradient hop less 1/cp of the backward attention, and the last hop in full, the backward's terms in the trained blocks only (torch.distributed.tensor.experimental context parallelism)",
      "每层每个微批：每次 gather 减去该遍注意力的 1/cp（环的第一步在数据到达期间运行），每次梯度传递减去反向注意力的 1/cp，最后一次传递全额计入；反向相关项只计参与训练的层（torch.distributed.tensor.experimental 上下文并行）"},
+    {"pipeline schedules a step: parallel.pp_flushes with pipeline stages (torchtitan runs one per gradient-accumulation step), each filling and draining the pipeline; 1 without a pipeline",
+     "每步的流水线调度次数：有流水线阶段时取 parallel.pp_flushes（torchtitan 每个梯度累积步运行一次调度），每次都填充并排空流水线；没有流水线时为 1"},
     {"point-to-point sends are not overlapped (1F1B, or parallel.pp_comm_overlap off): pp.exposed_s = pp.s",
      "点对点发送不与计算重叠（1F1B，或 parallel.pp_comm_overlap 关闭）：pp.exposed_s = pp.s"},
     {"pp.bytes / link bandwidth of the stage boundary",

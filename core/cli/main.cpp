@@ -178,6 +178,8 @@ void print_table(const std::string& body) {
   if (l["cp"].get<int>() > 1) cp_part = " x CP " + std::to_string(l["cp"].get<int>());
   if (l["ep"].get<int>() > 1) extra += ", EP " + std::to_string(l["ep"].get<int>());
   if (l["vp"].get<int>() > 1) extra += ", VP " + std::to_string(l["vp"].get<int>());
+  if (l["pp_flushes"].get<int>() > 1)
+    extra += ", " + std::to_string(l["pp_flushes"].get<int>()) + " pipeline flushes a step";
   std::printf("Layout            %d GPUs = TP %d%s x PP %d x DP %d%s, ZeRO-%d, micro-batch %d, global batch %d\n",
               l["gpus"].get<int>(), l["tp"].get<int>(), cp_part.c_str(), l["pp"].get<int>(), l["dp"].get<int>(),
               extra.c_str(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["global_batch"].get<int>());

@@ -55,6 +55,10 @@ void explain_layout(const Scenario& s, const EstimateResult& r, Explainer& ex) {
          {{"global_batch", static_cast<double>(r.global_batch)},
           {"micro_batch", static_cast<double>(s.micro_batch)},
           {"dp", static_cast<double>(r.dp)}});
+  ex.add("layout.pp_flushes", s.pp_schedules(), "flushes",
+         "pipeline schedules a step: parallel.pp_flushes with pipeline stages (torchtitan runs one per "
+         "gradient-accumulation step), each filling and draining the pipeline; 1 without a pipeline",
+         {{"pp", static_cast<double>(s.parallel.pp)}, {"pp_flushes", static_cast<double>(s.parallel.pp_flushes)}});
 }
 
 // Planning rule of thumb (Tier in estimate.hpp). "Over 70B" means above the 70B class: Llama 3.1
@@ -622,6 +626,7 @@ json result_json(const Scenario& s, const EstimateResult& r, const Catalog& cata
             {"micro_batch", s.micro_batch},
             {"global_batch", r.global_batch},
             {"grad_accum", r.grad_accum},
+            {"pp_flushes", s.pp_schedules()},
             {"stage_layers", stage_layers_json(s)},
             {"stage_recomputed_layers", stage_recomputed_layers_json(s)}}},
           {"memory", memory_json(r.memory)},

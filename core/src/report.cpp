@@ -56,8 +56,10 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
   out += "| Model | " + model + " (" + format_count(r.params.total) + " parameters) |\n";
   out += "| Method, precision, optimizer | " + std::string(to_string(s.method)) + ", " + to_string(s.precision) + ", " +
          to_string(s.optimizer) + " |\n";
-  out += "| Layout | TP " + std::to_string(s.parallel.tp) + ", PP " + std::to_string(s.parallel.pp) + ", DP " +
-         std::to_string(r.dp) + ", ZeRO " + std::to_string(s.parallel.zero) + ", recompute " +
+  const std::string flushes =
+      s.pp_schedules() > 1 ? " (" + std::to_string(s.pp_schedules()) + " pipeline flushes a step)" : "";
+  out += "| Layout | TP " + std::to_string(s.parallel.tp) + ", PP " + std::to_string(s.parallel.pp) + flushes +
+         ", DP " + std::to_string(r.dp) + ", ZeRO " + std::to_string(s.parallel.zero) + ", recompute " +
          recompute_text(layout_of(s)) + " |\n";
   out += "| Batch | " + std::to_string(r.global_batch) + " sequences of " + std::to_string(s.seq_len) +
          " tokens (micro-batch " + std::to_string(s.micro_batch) + ", accumulation " + std::to_string(r.grad_accum) +
