@@ -62,6 +62,7 @@ constexpr Entry kStrings[] = {
     {S::global_batch, "Global batch (sequences)", "全局批大小（序列数）"},
     {S::global_batch_auto, "0 = micro-batch x data parallel", "0 = 微批 x 数据并行数"},
     {S::batch_detail, "%d = micro-batch %d x DP %d x accumulation %d", "%d = 微批 %d x 数据并行 %d x 梯度累积 %d"},
+    {S::batch_schedules, "%s, in %d pipeline schedules", "%s，分 %d 次流水线调度"},
     {S::section_cluster, "Cluster", "集群"},
     {S::gpus, "GPUs", "GPU 总数"},
     {S::gpus_per_node, "GPUs per node", "每节点 GPU 数"},

@@ -30,7 +30,7 @@ enum class Lang { en, zh };
   X(gated_mlp) X(tied_embeddings) \
   X(params) X(params_detail) X(params_detail_mtp) \
   X(section_training) X(method) X(method_pretrain) X(method_continued) X(method_full) X(precision) X(optimizer) \
-  X(seq_len) X(micro_batch) X(global_batch) X(global_batch_auto) X(batch_detail) \
+  X(seq_len) X(micro_batch) X(global_batch) X(global_batch_auto) X(batch_detail) X(batch_schedules) \
   X(section_cluster) X(gpus) X(gpus_per_node) X(gpu_memory) X(gpu_memory_hint) \
   X(section_layout) X(tp) X(pp) X(dp) X(zero) X(zero_0) X(zero_1) X(zero_2) X(zero_3) X(sequence_parallel) \
   X(recompute) \

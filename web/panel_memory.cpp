@@ -112,7 +112,7 @@ void details(const AppState& app) {
   const EstimateResult& r = app.result;
   const MemoryResult& m = r.memory;
   if (!begin_form("details")) return;
-  char buf[96];
+  char buf[192];
   if (m.max_micro_batch > 0) {
     std::snprintf(buf, sizeof buf, "%d", m.max_micro_batch);
     form_text(tr(S::max_micro_batch), buf, &app, "memory.max_micro_batch");
@@ -120,6 +120,10 @@ void details(const AppState& app) {
     form_text(tr(S::max_micro_batch), tr(S::max_micro_batch_none), &app, "memory.max_micro_batch");
   }
   std::snprintf(buf, sizeof buf, tr(S::batch_detail), r.global_batch, app.scenario.micro_batch, r.dp, r.grad_accum);
+  if (app.scenario.pp_schedules() > 1) {
+    const std::string batch = buf;
+    std::snprintf(buf, sizeof buf, tr(S::batch_schedules), batch.c_str(), app.scenario.pp_schedules());
+  }
   form_text(tr(S::global_batch), buf, &app, "layout.global_batch");
   if (m.stage != Stage::only) {
     const S names[] = {S::stage_only, S::stage_first, S::stage_last, S::stage_middle};  // by Stage
