@@ -116,11 +116,14 @@ TEST_SUITE("calibration from a trial run") {
     Scenario s = parse_ok(doc);
     CHECK(trial_scenario(s, builtin_catalog()).parallel.pp_flushes == 4);
     CHECK(s.factors.compute == doctest::Approx(1.0).epsilon(1e-3));
-    // measured_on says the trial ran one schedule at that schedule's modelled rate: factor 1 again.
+    CHECK(s.factors.same_layout);
+    // measured_on says the trial ran one schedule at that schedule's modelled rate: factor 1 again,
+    // and the scenario's 4 schedules are another layout than the trial's.
     doc["calibration"] = {{"tokens_per_s_per_gpu", one}, {"measured_on", {{"pp_flushes", 1}}}};
     s = parse_ok(doc);
     CHECK(trial_scenario(s, builtin_catalog()).parallel.pp_flushes == 1);
     CHECK(s.factors.compute == doctest::Approx(1.0).epsilon(1e-3));
+    CHECK_FALSE(s.factors.same_layout);
     // A trial of global batch 12 has 3 micro-batches a rank, which 4 schedules do not divide: one.
     doc["calibration"] = {{"tokens_per_s_per_gpu", one}, {"measured_on", {{"global_batch", 12}}}};
     CHECK(trial_scenario(parse_ok(doc), builtin_catalog()).parallel.pp_flushes == 1);
@@ -129,6 +132,11 @@ TEST_SUITE("calibration from a trial run") {
     const InputError e = refusal(doc);
     CHECK(e.field == "calibration.measured_on");
     CHECK(e.message.find("parallel.pp_flushes") != std::string::npos);
+    // A trial without pipeline stages runs one schedule: more is refused, not ignored.
+    doc["calibration"] = {{"tokens_per_s_per_gpu", one}, {"measured_on", {{"pp", 1}, {"pp_flushes", 4}}}};
+    const InputError flat = refusal(doc);
+    CHECK(flat.field == "calibration.measured_on.pp_flushes");
+    CHECK(flat.message.find("allowed 1, got 4") != std::string::npos);
   }
 
   TEST_CASE("measured bus bandwidths replace the catalog's") {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 #include "llmplan/calibration.hpp"
@@ -267,6 +268,21 @@ TEST_SUITE("whole GPU") {
       s.cluster = cluster(1, 1, 200.0);
       s.micro_batch = own;
       CHECK(estimate_memory(s, count_params(s.model), default_calibration()).max_micro_batch == 5);
+    }
+  }
+
+  TEST_CASE("largest micro-batch: a model that fits a million sequences stops at the search's cap, 2^20") {
+    // One block of width 64 at one token a sequence: a sequence holds under a kilobyte, so 2^20 of
+    // them fit in 80 GB; the search stops there from whichever own micro-batch it starts.
+    for (const int own : {1, 3, 5}) {
+      CAPTURE(own);
+      const std::string json = R"({"model": {"layers": 1, "hidden": 64, "heads": 1, "ffn": 256, "vocab": 128},
+          "seq_len": 1, "micro_batch": )" +
+                               std::to_string(own) + R"(, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1}})";
+      const ScenarioParse parsed = parse_scenario(json, builtin_catalog());
+      REQUIRE(parsed.scenario);
+      const Scenario& s = *parsed.scenario;
+      CHECK(estimate_memory(s, count_params(s.model), default_calibration()).max_micro_batch == 1 << 20);
     }
   }
 

@@ -258,7 +258,7 @@ bool same_as_trial(const Scenario& s, const Catalog& catalog) {
          t.cluster.gpus_per_node == s.cluster.gpus_per_node && t.parallel.tp == s.parallel.tp &&
          t.parallel.pp == s.parallel.pp && t.parallel.cp == s.parallel.cp && t.parallel.ep == s.parallel.ep &&
          t.parallel.zero == s.parallel.zero && t.micro_batch == s.micro_batch && t.seq_len == s.seq_len &&
-         t.effective_global_batch() == s.effective_global_batch();
+         t.effective_global_batch() == s.effective_global_batch() && t.pp_schedules() == s.pp_schedules();
 }
 
 bool calibrate_from_trial(Scenario& s, const Catalog& catalog, const Calibration& cal, InputError& error) {
@@ -286,6 +286,10 @@ bool calibrate_from_trial(Scenario& s, const Catalog& catalog, const Calibration
   if (InputError e = validate_scenario(trial); !e.field.empty())
     return fail(error, "calibration.measured_on",
                 "the trial's layout (the scenario with calibration.measured_on in place) is not valid: " + e.message);
+  if (me.on.pp_flushes > 1 && trial.parallel.pp == 1)
+    return fail(error, "calibration.measured_on.pp_flushes",
+                "applies only where the trial runs pipeline stages (its parallel.pp is 1); allowed 1, got " +
+                    std::to_string(me.on.pp_flushes));
   if (me.data_read_gb_per_s > 0)
     trial.storage.data_read_mb_per_s = me.data_read_gb_per_s * 1000.0 * trial.cluster.nodes();
   trial.factors.accelerator = trial.cluster.accelerator;  // the factors being solved apply to the trial

@@ -889,22 +889,25 @@ Peak peak_stage(const Scenario& s, const ParamCount& p, const PeakCandidates& c,
 }
 
 // Memory grows with the micro-batch (fewer micro-batches in flight never outweigh bigger ones),
-// so a bisection finds the largest one that fits while the global batch stays the same.
-// `own_fits`: whether the scenario's own micro-batch fits, which the caller has just computed. The
-// search starts from that bracket, below the own size when it does not fit and above it when it
-// does, so it computes no peak it can infer (in a typical search, two or three instead of four).
+// so a bisection finds the largest one that fits while the global batch stays the same. Where it
+// does not grow (one GPU whose gradients leave the peak once nothing accumulates; a pipeline whose
+// micro-batches a step round down), the answer is the boundary this probe order finds, 1, 2, 4, ...
+// then halves: a size that fits, the next one not.
+// `own_fits`: whether the scenario's own micro-batch fits, which the caller has just computed: the
+// search does not compute that peak again.
 int largest_micro_batch(const Scenario& s, const ParamCount& p, const PeakCandidates& c, double capacity,
                         const Calibration& cal, bool own_fits) {
-  auto fits = [&](int b) { return peak_stage(s, p, c, batch_at(s, b), cal).mem.total() <= capacity; };
+  auto fits = [&](int b) {
+    if (b == s.micro_batch) return own_fits;
+    return peak_stage(s, p, c, batch_at(s, b), cal).mem.total() <= capacity;
+  };
+  if (!fits(1)) return 0;
   constexpr int kCap = 1 << 20;
-  const int own = std::max(1, s.micro_batch);
-  int lo = 0, hi = own;  // fits(lo) (0: none known to), !fits(hi)
-  if (own_fits) {
-    lo = own;
-    hi = own * 2;
-    while (hi <= kCap && fits(hi)) lo = hi, hi *= 2;
-    if (lo >= kCap) return lo;
-  }
+  int hi = 1;
+  while (hi < kCap && fits(hi * 2)) hi *= 2;
+  if (hi >= kCap) return hi;
+  int lo = hi;
+  hi *= 2;  // fits(lo), !fits(hi)
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
     (fits(mid) ? lo : hi) = mid;

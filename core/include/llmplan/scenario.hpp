@@ -400,11 +400,11 @@ bool retarget_scenario(Scenario& s, const Catalog& catalog, const Instance& inst
 // Whether the cluster's tensor cores run precision `p` (the catalog's FP8 peak and unsupported
 // precisions); validate_scenario refuses it otherwise.
 bool runs_precision(const Cluster& c, Precision p);
-// QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA GPUs and, through ROCm, AMD ones only.
 // Whether parallel.pp_flushes divides the step's micro-batches per data-parallel rank as parse_scenario
 // requires: at least one a stage in each schedule, a multiple of pp with virtual stages; true for one
 // schedule, false where the field does not apply to the scenario and holds more than one.
 bool pp_flushes_divide(const Scenario& s);
+// QLoRA's NF4 kernels (bitsandbytes) run on NVIDIA GPUs and, through ROCm, AMD ones only.
 bool runs_qlora(const Cluster& c);
 
 // An offering's list price per GPU-hour in USD in `mode` (CNY prices at `usd_to_cny`), or none
