@@ -258,16 +258,40 @@ TEST_SUITE("whole GPU") {
   }
 
   TEST_CASE("largest micro-batch: the same 5 from whichever own micro-batch the search starts") {
-    // The case above at own sizes that fit (1, 2, 3, 5) and that do not (6, 8): the search starts
-    // above or below the own size. With own 8 the global batch stays 8, so at 3 or 4 sequences the
-    // step accumulates and the gradients sit at the peak: 95.34 + 13.47 + 4 x 19.01 = 184.9 GB fits;
-    // at 5, 8 / 5 = 1 micro-batch a step, 95.34 + 5 x 19.01 = 190.4 GB; at 6, 209.4 GB does not.
+    // The case above at own sizes that fit (1, 2, 3, 5) and that do not (6, 8). No global batch is
+    // given, so none accumulates at any size tried and the gradients stay off the peak: at 4
+    // sequences 95.34 + 4 x 19.01 = 171.4 GB fits, at 5 190.4 GB, at 6 209.4 GB does not.
     for (const int own : {1, 2, 3, 5, 6, 8}) {
       CAPTURE(own);
       Scenario s = llama7b();
       s.cluster = cluster(1, 1, 200.0);
       s.micro_batch = own;
       CHECK(estimate_memory(s, count_params(s.model), default_calibration()).max_micro_batch == 5);
+    }
+  }
+
+  TEST_CASE("largest micro-batch: one GPU without a global batch never answers below a micro-batch that fits") {
+    // Qwen2.5 3B full fine-tuning at 512 tokens on 51.5 GB. Below 3 sequences the gradients (6.2 GB,
+    // transient without accumulation) outweigh the activations, so 1 and 2 sequences peak alike. When
+    // a trial size kept the own size's global batch, 1 sequence from an own 2 accumulated twice, held
+    // its gradients beside the activations and did not fit, and the search said 0 for a scenario
+    // that fits. Now every own size gives the largest that fits, 3, and 4 does not.
+    for (const int own : {1, 2, 3, 4}) {
+      CAPTURE(own);
+      const std::string json = R"({"model": {"preset": "qwen2.5-3b"}, "seq_len": 512, "micro_batch": )" +
+                               std::to_string(own) +
+                               R"(, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1, "gpu_memory_gb": 51.5}})";
+      const ScenarioParse parsed = parse_scenario(json, builtin_catalog());
+      REQUIRE(parsed.scenario);
+      Scenario s = *parsed.scenario;
+      const ParamCount p = count_params(s.model);
+      const MemoryResult m = estimate_memory(s, p, default_calibration());
+      CHECK(m.fits == (own <= 3));
+      CHECK(m.max_micro_batch == 3);
+      for (const int b : {3, 4}) {
+        s.micro_batch = b;
+        CHECK(estimate_memory(s, p, default_calibration()).fits == (b == 3));
+      }
     }
   }
 
@@ -316,7 +340,8 @@ TEST_SUITE("whole GPU") {
       auto fits = [&](int b) {
         Scenario trial = s;
         trial.micro_batch = b;
-        trial.global_batch = std::max(s.effective_global_batch(), b * s.dp());
+        // A given global batch is kept (raised to b x dp where smaller); without one none accumulates.
+        trial.global_batch = s.global_batch > 0 ? std::max(s.global_batch, b * s.dp()) : 0;
         return estimate_memory(trial, p, default_calibration()).fits;
       };
       int scanned = 0;

@@ -361,10 +361,13 @@ struct Batch {
 
 Batch batch_of(const Scenario& s) { return {s.micro_batch, s.grad_accum(), s.schedule_micro_batches()}; }
 
-// b sequences a micro-batch, the global batch kept (raised to b x dp where it is smaller).
+// b sequences a micro-batch at the scenario's global batch (raised to b x dp where it is smaller).
+// Without one (global_batch 0: micro_batch x dp, nothing accumulates) the global batch follows b: a
+// smaller micro-batch does not start accumulating, which would hold gradients a single process
+// without accumulation frees, and call a scenario that fits unable to fit a smaller micro-batch.
 Batch batch_at(const Scenario& s, int b) {
   const int per_step = b * s.dp();
-  const int accum = std::max(s.effective_global_batch(), per_step) / per_step;
+  const int accum = s.global_batch > 0 ? std::max(s.global_batch, per_step) / per_step : 1;
   return {b, accum, std::max(1, accum / s.pp_schedules())};
 }
 
@@ -1047,7 +1050,8 @@ void explain_memory(const Scenario& s, const ParamCount& p, const MemoryResult& 
          {{"capacity", r.capacity_bytes}, {"total", m.total()}});
   ex.add("memory.fits", r.fits ? 1.0 : 0.0, "bool", "headroom >= 0", {{"headroom_bytes", r.headroom_bytes}});
   ex.add("memory.max_micro_batch", r.max_micro_batch, "sequences",
-         "largest b with total(b) <= capacity at the same global batch (bisection; memory grows with b)",
+         "largest b with total(b) <= capacity at the same global batch (none given: b x dp, nothing accumulating), by "
+         "bisection over 1, 2, 4, ... (memory grows with b; where it does not, the first boundary found)",
          {{"capacity", r.capacity_bytes}});
   ex.add("memory.trainable_params", r.trainable_params, "1",
          "full/pretrain: all parameters; LoRA/QLoRA: layers x r x (d_in + d_out) per adapted matrix; freeze: the top "
