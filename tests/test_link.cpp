@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 42);
+    CHECK(kModelVersion == 43);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -419,6 +419,7 @@ TEST_SUITE("links") {
         {40, 1, "2026-12-07", "parallel.attention_kernel auto follows the framework"},
         {41, 1, "2026-12-07", "Partial recompute: new field parallel.recompute_layers"},
         {42, 1, "2026-12-07", "FSDP under PyTorch's pipelining (framework torchtitan with pipeline stages"},
+        {43, 1, "2026-12-07", "The largest micro-batch that fits (memory.max_micro_batch) of a scenario"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;
