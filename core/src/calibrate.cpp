@@ -11,6 +11,7 @@
 
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/memory.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/performance.hpp"
@@ -286,7 +287,9 @@ bool calibrate_from_trial(Scenario& s, const Catalog& catalog, const Calibration
   if (InputError e = validate_scenario(trial); !e.field.empty())
     return fail(error, "calibration.measured_on",
                 "the trial's layout (the scenario with calibration.measured_on in place) is not valid: " + e.message);
-  if (me.on.pp_flushes > 1 && trial.parallel.pp == 1)
+  // measured_on.pp_flushes applies under torchtitan only, so where parallel.pp_flushes does not
+  // apply to the trial it has no pipeline stages.
+  if (me.on.pp_flushes > 1 && !field_applies(field("parallel.pp_flushes"), trial))
     return fail(error, "calibration.measured_on.pp_flushes",
                 "applies only where the trial runs pipeline stages (its parallel.pp is 1); allowed 1, got " +
                     std::to_string(me.on.pp_flushes));

@@ -54,6 +54,7 @@
 #include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/estimate.hpp"
+#include "llmplan/fields.hpp"
 #include "llmplan/layouts.hpp"
 #include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
@@ -985,7 +986,8 @@ json measured_on(const llmplan::Scenario& t) {
              {"cp", t.parallel.cp},     {"ep", t.parallel.ep},
              {"zero", t.parallel.zero}, {"micro_batch", t.micro_batch},
              {"seq_len", t.seq_len},    {"global_batch", t.effective_global_batch()}};
-  if (t.framework == llmplan::FrameworkKind::torchtitan) on["pp_flushes"] = t.parallel.pp_flushes;
+  if (llmplan::field_applies(llmplan::field("calibration.measured_on.pp_flushes"), t))
+    on["pp_flushes"] = t.parallel.pp_flushes;
   return on;
 }
 
