@@ -365,6 +365,13 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (!m.linear_bias) arg("--disable-bias-linear");
   if (m.qkv_bias) arg("--add-qkv-bias");
   if (x.flash_attention) arg("--attention-backend", "flash");
+  // Megatron-LM drops 10 % of the attention probabilities and hidden states unless told otherwise
+  // (arguments.py: --attention-dropout, --hidden-dropout default 0.1); the estimate counts their
+  // masks only where the scenario says dropout.
+  if (!s.dropout) {
+    arg("--attention-dropout", "0.0");
+    arg("--hidden-dropout", "0.0");
+  }
   arg("--seq-length", num(s.seq_len));
   arg("--max-position-embeddings", num(std::max(s.seq_len, s.max_context)));
   arg("--micro-batch-size", num(s.micro_batch));
