@@ -10,7 +10,10 @@
 #include <string>
 
 #include "../core/src/yaml_lite.hpp"
+#include "llmplan/advice.hpp"
+#include "llmplan/calibration.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/estimate.hpp"
 #include "llmplan/import.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/scenario.hpp"
@@ -62,6 +65,22 @@ bool lists(const json& arr, const std::string& key) {
   for (const json& e : arr)
     if ((e.is_string() && e == key) || (e.is_object() && e["key"] == key)) return true;
   return false;
+}
+
+// The launch artefacts' Megatron-LM command of a scenario, as a user runs it.
+std::string megatron_command(const Scenario& s) {
+  const EstimateResult r = estimate(s, default_calibration());
+  const std::string args = launch_artifacts(s, r, default_calibration()).megatron_args;
+  REQUIRE_MESSAGE(!args.empty(), "no Megatron-LM arguments");
+  const int nodes = s.cluster.nodes();
+  return "torchrun --nnodes=" + std::to_string(nodes) + " --nproc_per_node=" +
+         std::to_string(std::min(s.cluster.gpus, s.cluster.gpus_per_node)) + " pretrain_gpt.py \\\n" + args;
+}
+
+Scenario scenario_of(const char* text) {
+  const ScenarioParse p = parse_scenario(text, builtin_catalog());
+  REQUIRE_MESSAGE(p.scenario, p.error.message);
+  return *p.scenario;
 }
 
 }  // namespace
@@ -324,6 +343,132 @@ TEST_SUITE("import") {
     CHECK(d["scenario"]["precision"] == "fp16");
     CHECK(d["scenario"]["model"]["preset"] == "llama-2-7b");
     parses(d);
+  }
+
+  TEST_CASE("a Megatron-LM command: the launch artefacts' arguments come back as the scenario they were written from") {
+    // Before, pretrain_gpt.py's flags were unknown and the global batch came out as micro-batch x
+    // GPUs (32 for the first scenario, which runs 256 sequences a step).
+    const char* scenarios[] = {
+        // MoE with every layout dimension, forced balance, the EP overlap and a fused loss
+        R"({"model": {"preset": "qwen3-30b-a3b"}, "framework": "megatron", "method": "pretrain", "seq_len": 4096,
+            "micro_batch": 1, "global_batch": 256, "tokens": 1e9, "precision": "bf16",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 32, "gpus_per_node": 8},
+            "parallel": {"tp": 2, "pp": 2, "cp": 2, "ep": 4, "vp": 2, "zero": 1, "sequence_parallel": true,
+                         "recompute": "selective", "moe_routing": "random", "ep_comm_overlap": true},
+            "techniques": {"fused_loss": "fused_ce"}})",
+        // MLA, three dense blocks, a shared expert, FP8, block recompute, DeepEP, fp32 reduction
+        R"({"model": {"preset": "deepseek-v3"}, "framework": "megatron", "method": "pretrain", "seq_len": 4096,
+            "micro_batch": 1, "global_batch": 1024, "tokens": 1e10, "precision": "fp8",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1024, "gpus_per_node": 8},
+            "parallel": {"tp": 1, "pp": 16, "ep": 64, "zero": 1, "recompute": "full", "recompute_layers": 2,
+                         "ep_dispatcher": "deepep"},
+            "techniques": {"fp32_grad_reduce": true}})",
+        // dense, GQA, tied embeddings and biases on QKV only, dropout, no sharding
+        R"({"model": {"preset": "qwen2.5-7b"}, "framework": "megatron", "method": "pretrain", "seq_len": 2048,
+            "micro_batch": 2, "global_batch": 64, "tokens": 1e9, "precision": "bf16", "dropout": true,
+            "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16, "gpus_per_node": 8},
+            "parallel": {"tp": 4, "pp": 1, "zero": 0, "recompute": "none", "tp_comm_overlap": true,
+                         "sequence_parallel": true}})"};
+    for (const char* text : scenarios) {
+      const Scenario s = scenario_of(text);
+      const std::string command = megatron_command(s);
+      CAPTURE(command);
+      const json r = import_text(command);
+      REQUIRE_MESSAGE(!r.contains("error"), r.dump());
+      CHECK(r["unknown"].empty());
+      const Scenario b = parses(r);
+      CHECK(r["scenario"]["model"]["preset"] == s.model_preset);
+      CHECK(b.framework == FrameworkKind::megatron);
+      CHECK(b.method == Method::pretrain);
+      CHECK(b.cluster.gpus == s.cluster.gpus);
+      CHECK(b.seq_len == s.seq_len);
+      CHECK(b.micro_batch == s.micro_batch);
+      CHECK(b.global_batch == s.global_batch);
+      CHECK(b.precision == s.precision);
+      CHECK(b.dropout == s.dropout);
+      CHECK(b.parallel.tp == s.parallel.tp);
+      CHECK(b.parallel.pp == s.parallel.pp);
+      CHECK(b.parallel.cp == s.parallel.cp);
+      CHECK(b.parallel.ep == s.parallel.ep);
+      CHECK(b.parallel.vp == s.parallel.vp);
+      CHECK(b.parallel.zero == s.parallel.zero);
+      CHECK(b.parallel.sequence_parallel == s.parallel.sequence_parallel);
+      CHECK(b.parallel.tp_comm_overlap == s.parallel.tp_comm_overlap);
+      CHECK(b.parallel.recompute == s.parallel.recompute);
+      CHECK(b.parallel.recompute_layers == s.parallel.recompute_layers);
+      CHECK(b.parallel.ep_comm_overlap == s.parallel.ep_comm_overlap);
+      CHECK(b.parallel.pp_comm_overlap == s.parallel.pp_comm_overlap);
+      if (s.parallel.ep > 1) CHECK(b.parallel.ep_dispatcher == s.parallel.ep_dispatcher);
+      if (s.parallel.ep > 1) CHECK(b.parallel.moe_routing == s.parallel.moe_routing);
+      CHECK(b.techniques.fused_loss == s.techniques.fused_loss);
+      CHECK(b.techniques.fp32_grad_reduce == s.techniques.fp32_grad_reduce);
+      CHECK(b.tokens == doctest::Approx(s.tokens).epsilon(0.01));  // whole iterations
+    }
+  }
+
+  TEST_CASE("a Megatron-LM command: Megatron-LM's defaults where a flag is absent, its vocabulary padding") {
+    // A GPT-3-style model no preset has: learned positions, LayerNorm, biases, tied embeddings, GeLU
+    // with ffn 4h; GPT-2's 50,257 tokens padded to a multiple of 128 x TP 8 = 1,024: 51,200.
+    const json r = import_text(
+        "torchrun --nnodes 4 --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 8 "
+        "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --max-position-embeddings 2048 "
+        "--seq-length 2048 --micro-batch-size 4 --vocab-size 50257 --fp16");
+    REQUIRE_MESSAGE(!r.contains("error"), r.dump());
+    const json& m = r["scenario"]["model"];
+    CHECK(m["vocab"] == 51200);
+    CHECK(m["ffn"] == 4 * 2048);
+    CHECK(m["gated_mlp"] == false);
+    CHECK(m["norm"] == "layernorm");
+    CHECK(m["learned_positions"] == 2048);
+    CHECK(m["tied_embeddings"] == true);
+    CHECK(m["linear_bias"] == true);
+    CHECK(m["kv_heads"] == 16);
+    const json& s = r["scenario"];
+    CHECK(s["global_batch"] == 4 * 32 / 8);  // micro-batch x data-parallel size 32 / TP 8
+    CHECK(s["parallel"]["zero"] == 0);       // no --use-distributed-optimizer: DDP
+    CHECK(s["dropout"] == true);             // 0.1 unless --attention-dropout and --hidden-dropout say 0
+    CHECK(s["precision"] == "fp16");
+    CHECK(s["method"] == "pretrain");
+    parses(r);
+    // SwiGLU without --ffn-hidden-size: 2/3 of 4h, rounded down to a multiple of 64 (arguments.py).
+    const json g = import_text(
+        "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 1000 --num-attention-heads 8 "
+        "--swiglu --position-embedding-type rope --vocab-size 32000 --bf16");
+    REQUIRE_MESSAGE(!g.contains("error"), g.dump());
+    CHECK(g["scenario"]["model"]["ffn"] == 2624);  // 4 x 1000 x 2 / 3 = 2666.7 -> 41 x 64
+    CHECK(g["scenario"]["precision"] == "bf16");
+    CHECK(g["scenario"]["techniques"]["fp32_grad_reduce"] == true);  // no --grad-reduce-in-bf16
+    // Without a vocabulary (the tokenizer names no preset) the model is left out, and says why.
+    const json v = import_text(
+        "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 1000 --num-attention-heads 8 "
+        "--position-embedding-type rope --tokenizer-model ./my_tokenizer");
+    REQUIRE_MESSAGE(!v.contains("error"), v.dump());
+    CHECK(!v["scenario"].contains("model"));
+    CHECK(lists(v["unsupported"], "--num-layers, --hidden-size, --num-attention-heads, --position-embedding-type"));
+    parses(v);
+    // The same with experts split over ranks: the layout is checked over an MoE model, not refused.
+    const json e = import_text(
+        "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 1000 --num-attention-heads 8 "
+        "--position-embedding-type rope --num-experts 64 --expert-model-parallel-size 8 "
+        "--moe-token-dispatcher-type alltoall");
+    REQUIRE_MESSAGE(!e.contains("error"), e.dump());
+    CHECK(e["scenario"]["parallel"]["ep"] == 8);
+    CHECK(!e["scenario"].contains("model"));
+  }
+
+  TEST_CASE("a Megatron-LM command: bad values name the flag") {
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 0") ==
+          "--tensor-model-parallel-size");
+    CHECK(error_message("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 30 --hidden-size 64 "
+                        "--num-attention-heads 8 --position-embedding-type rope --pipeline-model-parallel-size 4 "
+                        "--num-layers-per-virtual-pipeline-stage 2") ==
+          "--num-layers-per-virtual-pipeline-stage: must divide --num-layers / --pipeline-model-parallel-size (30 / "
+          "4); got 2");
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --recompute-granularity most") ==
+          "--recompute-granularity");
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 64 "
+                      "--num-attention-heads 8") == "--position-embedding-type");
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --sequence-parallel yes") == "--sequence-parallel");
   }
 
   TEST_CASE("the Trainer's --fsdp options and TRL's --activation_offloading, as the launch artefacts write them") {

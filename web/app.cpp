@@ -410,6 +410,9 @@ std::string app_import(AppState& app, const std::string& text) {
   app.import_format = r.value("format", "");
   for (const auto& [id, name] : kFormats)
     if (app.import_format == id) app.import_format = name;
+  // A torchrun command that runs Megatron-LM's script is read with Megatron-LM's flags: say so.
+  if (app.import_format == "torchrun" && r["scenario"].value("framework", "") == "megatron")
+    app.import_format = "Megatron-LM (torchrun)";
   for (const char* list : {"unsupported", "ignored"})
     for (const auto& k : r.value(list, nlohmann::json::array()))
       app.import_notices.push_back({k.value("key", ""), k.value("reason", "")});

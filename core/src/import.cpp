@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -26,12 +27,21 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
 
-// The default model the imported scenario is checked with when it names none.
+// The default model the imported scenario is checked with when it names none; an MoE one (256
+// experts) where the layout splits experts.
 constexpr const char* kCheckModel = "llama-3.1-8b";
+constexpr const char* kCheckMoeModel = "deepseek-v3";
+
+// Fixed lists of names, searched in order: a constant array costs its text only, where a std::set
+// is built at start-up by code of its own (the embed card's module has a 1 MB first-load budget).
+template <size_t N>
+bool listed(const std::string_view (&names)[N], std::string_view name) {
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
 
 // Keys that change no figure of the estimate: learning rate and schedule, logging, saving, data
 // selection, evaluation, token ids, initialisation. Shared by every format.
-const std::set<std::string, std::less<>> kBookkeeping = {
+constexpr std::string_view kBookkeeping[] = {
     // Hugging Face TrainingArguments and the scripts built on it
     "output_dir",
     "overwrite_output_dir",
@@ -369,13 +379,13 @@ bool set_lora_targets(Importer& im, const ojson& v, const std::string& key) {
     return im.fail(key, "must be a module name, a comma-separated list or a list; got " + v.dump());
   }
   if (names.empty()) return im.fail(key, "names no module");
-  static const std::set<std::string> attention = {"q_proj",   "k_proj",          "v_proj", "o_proj",
+  static constexpr std::string_view attention[] = {"q_proj",   "k_proj",          "v_proj", "o_proj",
                                                   "qkv_proj", "query_key_value", "c_attn", "dense"};
-  static const std::set<std::string> all = {"all", "all-linear", "all_linear"};
+  static constexpr std::string_view all[] = {"all", "all-linear", "all_linear"};
   bool only_attention = true;
   for (const std::string& n : names) {
-    if (all.count(n)) return im.set("lora.targets", "all_linear", key);
-    if (!attention.count(n)) only_attention = false;
+    if (listed(all, n)) return im.set("lora.targets", "all_linear", key);
+    if (!listed(attention, n)) only_attention = false;
   }
   if (!only_attention) {
     const bool every_mlp = std::count(names.begin(), names.end(), "gate_proj") +
@@ -539,8 +549,8 @@ bool training_key(Importer& im, Knobs& k, const std::string& name, const ojson& 
   if (name == "stage") {
     std::string s;
     if (!im.string(v, key, s)) return true;
-    static const std::set<std::string> stages = {"pt", "sft", "rm", "ppo", "dpo", "kto"};
-    if (!stages.count(s)) return im.fail(key, "must be one of pt, sft, rm, ppo, dpo, kto; got '" + s + "'"), true;
+    static constexpr std::string_view stages[] = {"pt", "sft", "rm", "ppo", "dpo", "kto"};
+    if (!listed(stages, s)) return im.fail(key, "must be one of pt, sft, rm, ppo, dpo, kto; got '" + s + "'"), true;
     k.stage = s;
     if (s == "sft") im.ignore(key, "supervised fine-tuning: the method comes from finetuning_type");
     if (s == "pt") im.ignore(key, "pretraining from the model: with finetuning_type full, method continued");
@@ -749,6 +759,19 @@ void finish(Importer& im, Knobs& k) {
   }
 }
 
+// Two architectures the estimate cannot tell apart (the fields count_params and the FLOP count read).
+bool same_arch(const ModelArch& a, const ModelArch& b) {
+    return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
+         a.effective_head_dim() == b.effective_head_dim() && a.ffn == b.ffn && a.vocab == b.vocab &&
+         a.gated_mlp == b.gated_mlp && a.tied_embeddings == b.tied_embeddings && a.qkv_bias == b.qkv_bias &&
+         a.linear_bias == b.linear_bias && a.norm == b.norm && a.learned_positions == b.learned_positions &&
+         a.experts == b.experts && a.top_k == b.top_k && a.shared_experts == b.shared_experts &&
+         a.expert_ffn == b.expert_ffn && a.effective_shared_ffn() == b.effective_shared_ffn() &&
+         a.dense_layers == b.dense_layers && a.attention == b.attention && a.q_lora_rank == b.q_lora_rank &&
+         a.kv_lora_rank == b.kv_lora_rank && a.qk_nope_head_dim == b.qk_nope_head_dim &&
+         a.qk_rope_head_dim == b.qk_rope_head_dim && a.v_head_dim == b.v_head_dim;
+  }
+
 // ---- Hugging Face config.json ---------------------------------------------
 
 enum class Family { llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, gemma3, deepseek, phi3, gpt_oss };
@@ -783,7 +806,7 @@ std::string family_names() {
 }
 
 // config.json keys that add no parameters and change no figure of the estimate.
-const std::set<std::string, std::less<>> kHfIgnored = {"architectures",
+constexpr std::string_view kHfIgnored[] = {"architectures",
                                                        "model_type",
                                                        "_name_or_path",
                                                        "auto_map",
@@ -1061,7 +1084,7 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
       im.unsupported_key(key, "the checkpoint is stored quantized; training precision is the scenario's precision");
     } else if (name == "torch_dtype" || name == "dtype") {
       im.ignore(key, "the checkpoint's storage type; the training precision is the scenario's precision field");
-    } else if (kHfIgnored.count(name)) {
+    } else if (listed(kHfIgnored, name)) {
       im.ignore(key, "adds no parameters and changes no figure");
     } else {
       im.unknown_key(key);
@@ -1074,7 +1097,7 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
       if (it.key() == "vision_config") {
         im.unsupported_key("vision_config",
                            "the vision tower and its projector are not counted: the language model only");
-      } else if (kHfIgnored.count(it.key())) {
+      } else if (listed(kHfIgnored, it.key())) {
         im.ignore(it.key(), "adds no parameters and changes no figure");
       } else {
         im.unknown_key(it.key());
@@ -1110,17 +1133,6 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
     return im.fail(src != im.source_of.end() ? src->second : err.field, err.message);
   }
   const ParamCount pc = count_params(arch);
-  const auto same = [](const ModelArch& a, const ModelArch& b) {
-    return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
-           a.effective_head_dim() == b.effective_head_dim() && a.ffn == b.ffn && a.vocab == b.vocab &&
-           a.gated_mlp == b.gated_mlp && a.tied_embeddings == b.tied_embeddings && a.qkv_bias == b.qkv_bias &&
-           a.linear_bias == b.linear_bias && a.norm == b.norm && a.learned_positions == b.learned_positions &&
-           a.experts == b.experts && a.top_k == b.top_k && a.shared_experts == b.shared_experts &&
-           a.expert_ffn == b.expert_ffn && a.effective_shared_ffn() == b.effective_shared_ffn() &&
-           a.dense_layers == b.dense_layers && a.attention == b.attention && a.q_lora_rank == b.q_lora_rank &&
-           a.kv_lora_rank == b.kv_lora_rank && a.qk_nope_head_dim == b.qk_nope_head_dim &&
-           a.qk_rope_head_dim == b.qk_rope_head_dim && a.v_head_dim == b.v_head_dim;
-  };
   // Llama 3 8B and 3.1 8B share one architecture: the preset of the same context wins.
   const ModelPreset* match = nullptr;
   const long long context =
@@ -1128,7 +1140,7 @@ bool hf_config(Importer& im, const ojson& top, ojson& out_extra) {
           ? cfg["max_position_embeddings"].get<long long>()
           : -1;
   for (const ModelPreset& p : im.catalog_.models)
-    if (same(p.arch, arch) && (!match || (match->max_context != context && p.max_context == context))) match = &p;
+    if (same_arch(p.arch, arch) && (!match || (match->max_context != context && p.max_context == context))) match = &p;
   if (match) out_extra["matches_preset"] = match->id;
   out_extra["params"] = {{"total", static_cast<long long>(pc.total)}, {"active", static_cast<long long>(pc.active)}};
   return true;
@@ -1437,7 +1449,7 @@ bool training_yaml(Importer& im, const ojson& cfg, Knobs& k, bool llamafactory) 
       accelerate_config(im, wrapped, dummy);
       continue;
     }
-    if (kBookkeeping.count(key)) {
+    if (listed(kBookkeeping, key)) {
       im.ignore(key, kBookkeepingReason);
     } else {
       im.unknown_key(key);
@@ -1542,6 +1554,473 @@ bool looks_like_command(std::string_view text, std::string& format) {
   return is_launcher(w, i, skip, format);
 }
 
+// ---- Megatron-LM command line -------------------------------------------------
+
+// The arguments of Megatron-LM's pretrain_gpt.py (megatron/training/arguments.py) that decide a
+// figure, as the launch artefacts write them (launch.cpp, megatron_args). They are collected first
+// and resolved together: the defaults of absent flags depend on the others.
+constexpr std::string_view kMegatronFlags[] = {
+    "tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size",
+    "expert_model_parallel_size", "expert_tensor_parallel_size", "num_virtual_stages_per_pipeline_rank",
+    "num_layers_per_virtual_pipeline_stage", "decoder_first_pipeline_num_layers",
+    "decoder_last_pipeline_num_layers", "account_for_embedding_in_pipeline_split",
+    "account_for_loss_in_pipeline_split", "pipeline_model_parallel_layout", "sequence_parallel", "tp_comm_overlap",
+    "overlap_moe_expert_parallel_comm", "delay_wgrad_compute", "no_overlap_p2p_communication",
+    "use_distributed_optimizer", "use_torch_fsdp2", "overlap_grad_reduce", "overlap_param_gather",
+    "recompute_activations", "recompute_granularity", "recompute_method", "recompute_num_layers", "cpu_offloading",
+    "cpu_offloading_num_layers", "moe_token_dispatcher_type", "moe_flex_dispatcher_backend",
+    "moe_flex_dispatcher_num_sms", "moe_router_force_load_balancing", "moe_expert_capacity_factor",
+    "moe_pad_expert_input_to_capacity", "attention_backend", "cross_entropy_loss_fusion",
+    "cross_entropy_fusion_impl", "no_bias_swiglu_fusion", "mtp_num_layers", "bf16", "fp16", "fp8_format",
+    "fp8_param_gather", "grad_reduce_in_bf16", "seq_length", "max_position_embeddings", "micro_batch_size",
+    "global_batch_size", "train_iters", "train_samples", "pretrained_checkpoint", "finetune", "attention_dropout",
+    "hidden_dropout", "num_layers", "hidden_size", "ffn_hidden_size", "num_attention_heads", "kv_channels",
+    "group_query_attention", "num_query_groups", "multi_latent_attention", "q_lora_rank", "kv_lora_rank",
+    "qk_head_dim", "qk_pos_emb_head_dim", "v_head_dim", "num_experts", "moe_router_topk", "moe_ffn_hidden_size",
+    "moe_shared_expert_intermediate_size", "moe_layer_freq", "swiglu", "normalization", "position_embedding_type",
+    "untie_embeddings_and_output_weights", "disable_bias_linear", "add_qkv_bias", "vocab_size",
+    "make_vocab_size_divisible_by", "tokenizer_model"};
+
+// Megatron-LM arguments that change no figure: data, schedule, logging, saving, initialisation.
+constexpr std::string_view kMegatronBookkeeping[] = {
+    "save", "load", "save_interval", "data_path", "split", "tokenizer_type", "lr", "min_lr", "lr_decay_style",
+    "lr_decay_iters", "lr_decay_samples", "lr_warmup_iters", "lr_warmup_fraction", "lr_warmup_samples",
+    "weight_decay", "clip_grad", "adam_beta1", "adam_beta2", "adam_eps", "init_method_std", "log_interval",
+    "eval_interval", "eval_iters", "tensorboard_dir", "wandb_project", "wandb_exp_name", "seed",
+    "distributed_backend", "use_mcore_models", "transformer_impl", "log_throughput", "exit_duration_in_mins",
+    "no_load_optim", "no_load_rng", "ckpt_format", "data_cache_path", "mock_data", "rotary_base", "rotary_percent",
+    "norm_epsilon", "manual_gc", "log_timers_to_tensorboard", "timing_log_level", "exit_interval",
+    "no_masked_softmax_fusion", "use_checkpoint_args", "no_async_tensor_model_parallel_allreduce"};
+
+// A flag and the scenario field it gives: a number copied (value null), or a switch that sets value.
+struct FlagField {
+  std::string_view flag;
+  const char* path;
+  const char* value;  // JSON text; nullptr: the flag's own number
+};
+constexpr FlagField kMegatronFields[] = {
+    {"tensor_model_parallel_size", "parallel.tp", nullptr},
+    {"pipeline_model_parallel_size", "parallel.pp", nullptr},
+    {"context_parallel_size", "parallel.cp", nullptr},
+    {"expert_model_parallel_size", "parallel.ep", nullptr},
+    {"expert_tensor_parallel_size", "parallel.etp", nullptr},
+    {"num_virtual_stages_per_pipeline_rank", "parallel.vp", nullptr},
+    {"moe_flex_dispatcher_num_sms", "parallel.ep_comm_sms", nullptr},
+    {"moe_expert_capacity_factor", "parallel.moe_capacity_factor", nullptr},
+    {"mtp_num_layers", "techniques.mtp_layers", nullptr},
+    {"cpu_offloading_num_layers", "techniques.activation_offload_layers", nullptr},
+    {"seq_length", "seq_len", nullptr},
+    {"micro_batch_size", "micro_batch", nullptr},
+    {"global_batch_size", "global_batch", nullptr},
+    {"sequence_parallel", "parallel.sequence_parallel", "true"},
+    {"tp_comm_overlap", "parallel.tp_comm_overlap", "true"},
+    {"overlap_moe_expert_parallel_comm", "parallel.ep_comm_overlap", "true"},
+    {"no_overlap_p2p_communication", "parallel.pp_comm_overlap", "false"},
+    {"use_distributed_optimizer", "parallel.zero", "1"},
+    {"use_torch_fsdp2", "parallel.zero", "3"},
+    {"recompute_activations", "parallel.recompute", "\"selective\""},
+    {"moe_router_force_load_balancing", "parallel.moe_routing", "\"random\""},
+    {"cpu_offloading", "techniques.activation_offload", "true"},
+    {"no_bias_swiglu_fusion", "techniques.eager_activation", "true"},
+    {"cross_entropy_loss_fusion", "techniques.fused_loss", "\"fused_ce\""},
+    {"fp8_param_gather", "fp8_params", "true"},
+    {"grad_reduce_in_bf16", "techniques.fp32_grad_reduce", "false"},
+    {"fp16", "precision", "\"fp16\""},
+};
+
+// A model field and the flag it comes from (absent: Megatron-LM's default, model()).
+struct ModelFlag {
+  const char* field;
+  std::string_view flag;
+};
+constexpr ModelFlag kMegatronModel[] = {
+    {"layers", "num_layers"},
+    {"hidden", "hidden_size"},
+    {"heads", "num_attention_heads"},
+    {"kv_heads", "num_query_groups"},
+    {"kv_heads", "group_query_attention"},
+    {"head_dim", "kv_channels"},
+    {"ffn", "ffn_hidden_size"},
+    {"gated_mlp", "swiglu"},
+    {"tied_embeddings", "untie_embeddings_and_output_weights"},
+    {"qkv_bias", "add_qkv_bias"},
+    {"linear_bias", "disable_bias_linear"},
+    {"norm", "normalization"},
+    {"learned_positions", "position_embedding_type"},
+    {"experts", "num_experts"},
+    {"top_k", "moe_router_topk"},
+    {"shared_experts", "moe_shared_expert_intermediate_size"},
+    {"expert_ffn", "moe_ffn_hidden_size"},
+    {"shared_expert_ffn", "moe_shared_expert_intermediate_size"},
+    {"dense_layers", "moe_layer_freq"},
+    {"attention", "multi_latent_attention"},
+    {"q_lora_rank", "q_lora_rank"},
+    {"kv_lora_rank", "kv_lora_rank"},
+    {"qk_nope_head_dim", "qk_head_dim"},
+    {"qk_rope_head_dim", "qk_pos_emb_head_dim"},
+    {"v_head_dim", "v_head_dim"},
+};
+
+// A flag's name as written on the command line: num_layers -> --num-layers.
+std::string dashed(std::string_view name) {
+  std::string out = "--" + std::string(name);
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+// --moe-layer-freq "([0]*N+[1]*M)": N, with M in `moe_blocks`; -1 for any other form.
+long long layer_freq(const std::string& t, long long& moe_blocks) {
+  size_t at = 0;
+  const auto number = [&t, &at]() {
+    long long v = -1;
+    while (at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])) && v < 1000000)
+      v = std::max(v, 0LL) * 10 + (t[at++] - '0');
+    return v;
+  };
+  const auto expect = [&t, &at](std::string_view s) {
+    if (t.compare(at, s.size(), s) != 0) return false;
+    at += s.size();
+    return true;
+  };
+  if (!expect("([0]*")) return -1;
+  const long long dense = number();
+  if (dense < 0 || !expect("+[1]*")) return -1;
+  moe_blocks = number();
+  return moe_blocks >= 0 && expect(")") && at == t.size() ? dense : -1;
+}
+
+struct MegatronFlag {
+  ojson value;
+  std::string text, key;
+};
+using MegatronFlags = std::map<std::string, MegatronFlag, std::less<>>;
+
+// Whether the script is Megatron-LM's (pretrain_gpt.py and its siblings), or its flags are.
+bool megatron_script(const std::string& script, const std::vector<Token>& w, size_t from) {
+  const std::string base = script.substr(script.rfind('/') == std::string::npos ? 0 : script.rfind('/') + 1);
+  if (base.rfind("pretrain_", 0) == 0) return true;
+  for (size_t i = from; i < w.size(); ++i) {
+    std::string t = w[i].text;
+    std::replace(t.begin(), t.end(), '_', '-');
+    if (t.rfind("--tensor-model-parallel-size", 0) == 0 || t.rfind("--pipeline-model-parallel-size", 0) == 0)
+      return true;
+  }
+  return false;
+}
+
+constexpr const char* kMegatronDefault = "absent: Megatron-LM's default";
+
+class Megatron {
+ public:
+  Megatron(Importer& im, Knobs& k, const MegatronFlags& f) : im_(im), k_(k), f_(f) {}
+
+  void resolve() {
+    for (const FlagField& m : kMegatronFields)
+      if (const MegatronFlag* f = get(m.flag)) {
+        if (m.value && !f->text.empty()) return void(im_.fail(f->key, "is a switch and takes no value; got '" + f->text + "'"));
+        if (m.flag == "fp16" && on("fp8_format")) continue;
+        im_.set(m.path, m.value ? ojson::parse(m.value) : f->value, f->key);
+      }
+    if (!im_.ok()) return;
+    layout();
+    precision();
+    batch();
+    model();
+    if (im_.ok()) account();
+  }
+
+ private:
+  Importer& im_;
+  Knobs& k_;
+  const MegatronFlags& f_;
+
+  const MegatronFlag* get(std::string_view name) const {
+    const auto it = f_.find(name);
+    return it == f_.end() ? nullptr : &it->second;
+  }
+  bool on(std::string_view name) const { return get(name) != nullptr; }
+  long long integer(std::string_view name, long long fallback, long long lo = 0, long long hi = 1LL << 40) {
+    const MegatronFlag* f = get(name);
+    long long v = fallback;
+    if (f) im_.integer(f->value, f->key, v, lo, hi, f->text);
+    return v;
+  }
+  // The flag's text, one of `allowed` (or `fallback` when absent).
+  std::string choice(std::string_view name, std::initializer_list<const char*> allowed, const char* fallback) {
+    const MegatronFlag* f = get(name);
+    if (!f) return fallback;
+    std::string list;
+    for (const char* a : allowed) {
+      if (f->text == a) return a;
+      list += std::string(list.empty() ? "" : ", ") + a;
+    }
+    im_.fail(f->key, "must be one of " + list + "; got '" + f->text + "'");
+    return fallback;
+  }
+  void absent(const char* path, const ojson& v, std::string_view flag, const char* note = kMegatronDefault) {
+    if (im_.ok() && !im_.has(path)) im_.set(path, v, dashed(flag), note);
+  }
+
+  void layout() {
+    const long long pp = integer("pipeline_model_parallel_size", 1, 1);
+    const long long layers = integer("num_layers", 0, 0);
+    if (const MegatronFlag* f = get("num_layers_per_virtual_pipeline_stage")) {
+      const long long per = integer("num_layers_per_virtual_pipeline_stage", 1, 1);
+      if (layers <= 0 || layers % (pp * per) != 0)
+        return void(im_.fail(f->key, "must divide --num-layers / --pipeline-model-parallel-size (" +
+                                         std::to_string(layers) + " / " + std::to_string(pp) + "); got " + f->text));
+      im_.set("parallel.vp", layers / (pp * per), f->key, "--num-layers / (--pipeline-model-parallel-size x this)");
+    }
+    const PipelineSplit split = pipeline_split(static_cast<int>(layers), static_cast<int>(pp));
+    for (std::string_view name : {"decoder_first_pipeline_num_layers", "decoder_last_pipeline_num_layers",
+                                  "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split",
+                                  "pipeline_model_parallel_layout"}) {
+      const MegatronFlag* f = get(name);
+      if (!f) continue;
+      const long long ours = name == "decoder_first_pipeline_num_layers" ? split.first
+                             : name == "decoder_last_pipeline_num_layers" ? split.last
+                                                                         : -1;
+      if (split.ok && ours >= 0 && integer(name, 0) == ours)
+        im_.ignore(f->key, "the estimate's own split (layout.stage_layers)");
+      else
+        im_.unsupported_key(f->key, "a stage split the estimate does not take: it puts ceil(layers / pp) blocks on "
+                                    "a stage, the remainder off the first and last (layout.stage_layers)");
+    }
+    const ojson* vp = Importer::at(im_.scenario, "parallel.vp", false);
+    if (vp && *vp > 1)
+      absent("parallel.pp_comm_overlap", true, "no_overlap_p2p_communication",
+             "absent: Megatron-LM overlaps the interleaved schedule's transfers");
+    absent("parallel.zero", 0, "use_distributed_optimizer", "absent: Megatron-LM's DDP keeps every state on each rank");
+    for (std::string_view name : {"overlap_grad_reduce", "overlap_param_gather", "delay_wgrad_compute",
+                                  "moe_pad_expert_input_to_capacity"}) {
+      if (const MegatronFlag* f = get(name))
+        im_.ignore(f->key, "overlap or padding the estimate counts as this flag runs it");
+      else if (name.rfind("overlap", 0) == 0 && (on("use_distributed_optimizer") || on("use_torch_fsdp2")))
+        im_.unsupported_key(dashed(name), "absent: the job runs this data-parallel traffic after the compute, which "
+                                          "the estimate overlaps (the job is slower than estimated)");
+    }
+    recompute();
+    dispatch();
+  }
+
+  void recompute() {
+    const MegatronFlag* g = get("recompute_granularity");
+    if (!g) return;
+    const std::string granularity = choice("recompute_granularity", {"full", "selective"}, "full");
+    im_.set("parallel.recompute", granularity, g->key);
+    const std::string method = choice("recompute_method", {"uniform", "block"}, "uniform");
+    const long long n = integer("recompute_num_layers", 1, 1, 100000);
+    if (granularity == "full" && method == "block")
+      im_.set("parallel.recompute_layers", n, dashed("recompute_num_layers"), "--recompute-method block");
+    else if (granularity == "full" && n > 1)
+      im_.unsupported_key(g->key, "uniform groups of blocks: counted as every block checkpointed alone");
+  }
+
+  void dispatch() {
+    const MegatronFlag* t = get("moe_token_dispatcher_type");
+    const std::string type = choice("moe_token_dispatcher_type", {"alltoall", "flex", "allgather"}, "allgather");
+    if (type == "allgather" && integer("expert_model_parallel_size", 1, 1) > 1)
+      im_.unsupported_key(dashed("moe_token_dispatcher_type"),
+                          "allgather (Megatron-Core's default) is not modelled: the estimate counts an all-to-all");
+    else if (type == "allgather" && t)
+      im_.ignore(t->key, "no expert parallelism: nothing is dispatched between ranks");
+    if (type == "alltoall") im_.set("parallel.ep_dispatcher", "alltoall", t->key);
+    if (type == "flex")
+      im_.set("parallel.ep_dispatcher", choice("moe_flex_dispatcher_backend", {"deepep", "hybridep"}, "deepep"),
+              t->key, on("moe_flex_dispatcher_backend") ? "" : "flex's default backend, DeepEP");
+  }
+
+  void precision() {
+    if (on("fp8_format")) {
+      choice("fp8_format", {"hybrid", "e4m3"}, "hybrid");
+      im_.set("precision", "fp8", get("fp8_format")->key, "Transformer Engine's FP8 linear layers");
+    }
+    const bool half = on("bf16") || on("fp8_format");
+    if (on("bf16") && !on("fp8_format")) im_.set("precision", "bf16", get("bf16")->key);
+    absent("precision", "fp32", "bf16", "absent (and no --fp16): Megatron-LM trains in fp32");
+    if (half)
+      absent("techniques.fp32_grad_reduce", true, "grad_reduce_in_bf16",
+             "absent: Megatron-LM accumulates and reduces bf16 gradients in fp32");
+    if (const MegatronFlag* a = get("attention_backend")) {
+      const std::string b = choice("attention_backend", {"flash", "fused", "unfused", "local", "auto"}, "auto");
+      if (b != "auto") im_.set("parallel.flash_attention", b == "flash" || b == "fused", a->key);
+      if (b == "fused") im_.set("parallel.attention_kernel", "cudnn", a->key);
+    }
+    if (on("cross_entropy_fusion_impl")) choice("cross_entropy_fusion_impl", {"te", "native"}, "native");
+    // Dropout: Megatron-LM drops 0.1 of the attention probabilities and hidden states by default.
+    bool dropout = false;
+    for (std::string_view name : {"attention_dropout", "hidden_dropout"}) {
+      const MegatronFlag* f = get(name);
+      const double p = !f ? 0.1 : f->value.is_number() ? f->value.get<double>() : -1;
+      if (p < 0 || p >= 1) return void(im_.fail(f->key, "must be a number in 0..1; got '" + f->text + "'"));
+      dropout = dropout || p > 0;
+    }
+    const bool both = on("attention_dropout") && on("hidden_dropout");
+    im_.set("dropout", dropout, both ? "--attention-dropout --hidden-dropout" : dashed("hidden_dropout"),
+            both ? "" : "absent: 0.1, Megatron-LM's default");
+  }
+
+  void batch() {
+    if (const MegatronFlag* m = get("micro_batch_size"); m && !on("global_batch_size") && k_.gpus > 0) {
+      const long long model = integer("tensor_model_parallel_size", 1, 1) *
+                              integer("pipeline_model_parallel_size", 1, 1) * integer("context_parallel_size", 1, 1);
+      if (k_.gpus % model == 0)
+        im_.set("global_batch", integer("micro_batch_size", 1, 1) * (k_.gpus / model), m->key + " x " + k_.gpus_key,
+                "absent --global-batch-size: micro-batch x data-parallel size, Megatron-LM's default");
+    }
+    const ojson* global = Importer::at(im_.scenario, "global_batch", false);
+    const double seq = static_cast<double>(integer("seq_length", 0, 1));
+    if (const MegatronFlag* f = get("train_iters"); f && global && seq > 0)
+      im_.set("tokens", static_cast<double>(integer("train_iters", 0, 1)) * global->get<double>() * seq, f->key,
+              "iterations x global_batch x seq_len");
+    if (const MegatronFlag* f = get("train_samples"); f && seq > 0)
+      im_.set("tokens", static_cast<double>(integer("train_samples", 0, 1)) * seq, f->key, "samples x seq_len");
+    const MegatronFlag* from = get("pretrained_checkpoint") ? get("pretrained_checkpoint") : get("finetune");
+    if (from)
+      im_.unsupported_key(from->key, "starts from trained weights: set method (full or continued)");
+    else
+      im_.set("method", "pretrain", dashed("pretrained_checkpoint"), "absent: training from initialisation");
+    k_.command = false;  // the method is settled here
+  }
+
+  // The architecture, Megatron-LM's defaults where a flag is absent (arguments.py).
+  void model() {
+    if (!on("num_layers") && !on("hidden_size")) return;
+    for (std::string_view name : {"num_layers", "hidden_size", "num_attention_heads"})
+      if (!on(name)) return void(im_.unsupported_key(dashed(name), "absent: the model needs it; set model.preset"));
+    ojson m = ojson::object();
+    // The flags that give a width or a count (the others are switches and names, read below).
+    for (const ModelFlag& f : kMegatronModel)
+      if (const MegatronFlag* g = get(f.flag); g && !g->text.empty() && f.flag != "moe_layer_freq" &&
+                                               f.flag != "position_embedding_type" && f.flag != "normalization" &&
+                                               std::string_view(f.field) != "shared_experts")
+        m[f.field] = integer(f.flag, 0, 1, 10000000);
+    const long long hidden = integer("hidden_size", 1, 1);
+    const bool swiglu = on("swiglu");
+    // --ffn-hidden-size: 4h, or with SwiGLU 2/3 of it rounded down to a multiple of 64.
+    if (!m.contains("ffn")) m["ffn"] = swiglu ? (4 * hidden * 2 / 3) / 64 * 64 : 4 * hidden;
+    m["gated_mlp"] = swiglu;
+    m["kv_heads"] = on("group_query_attention") ? ojson(integer("num_query_groups", 1, 1)) : m["heads"];
+    const std::string norm = choice("normalization", {"LayerNorm", "RMSNorm"}, "LayerNorm");
+    m["norm"] = norm == "RMSNorm" ? "rmsnorm" : "layernorm";
+    const bool learned = choice("position_embedding_type", {"learned_absolute", "rope", "mrope", "relative", "none"},
+                                "learned_absolute") == "learned_absolute";
+    if (learned && !on("max_position_embeddings"))
+      return void(im_.fail(dashed("position_embedding_type"), "learned_absolute (the default) needs --max-position-embeddings"));
+    m["learned_positions"] = learned ? integer("max_position_embeddings", 0, 1) : 0;
+    if (!learned && on("max_position_embeddings"))
+      im_.ignore(get("max_position_embeddings")->key, "without learned positions it sizes no tensor the estimate counts");
+    m["tied_embeddings"] = !on("untie_embeddings_and_output_weights");
+    m["linear_bias"] = !on("disable_bias_linear");
+    m["qkv_bias"] = on("disable_bias_linear") && on("add_qkv_bias");
+    if (on("num_experts")) {
+      if (!m.contains("top_k")) m["top_k"] = 2;
+      if (!m.contains("expert_ffn")) m["expert_ffn"] = m["ffn"];
+      if (m.contains("shared_expert_ffn")) m["shared_experts"] = 1;
+      if (const MegatronFlag* f = get("moe_layer_freq")) {
+        long long moe_blocks = -1;
+        const long long dense = f->value == 1 ? 0 : layer_freq(f->text, moe_blocks);
+        if (f->value != 1 && (dense < 0 || dense + moe_blocks != m["layers"].get<long long>()))
+          im_.unsupported_key(f->key, "only 1 or ([0]*N+[1]*M) with N + M = --num-layers is read (N dense blocks)");
+        else if (dense > 0)
+          m["dense_layers"] = dense;
+      }
+    }
+    if (on("multi_latent_attention")) {
+      m["attention"] = "mla";
+      for (const auto& [field, value] : {std::pair{"kv_lora_rank", 32}, {"qk_nope_head_dim", 128},
+                                         {"qk_rope_head_dim", 64}, {"v_head_dim", 128}})
+        if (!m.contains(field)) m[field] = value;
+    }
+    if (im_.ok()) vocab_and_preset(m);
+  }
+
+  // The flag a model field came from, and whether it was given.
+  std::pair<std::string, bool> source(const std::string& field) const {
+    for (const ModelFlag& f : kMegatronModel)
+      if (field == f.field) {
+        if (field == "kv_heads" && on("group_query_attention")) return {dashed("group_query_attention"), true};
+        return {dashed(f.flag), on(f.flag)};
+      }
+    return {"", false};
+  }
+
+  // The vocabulary comes from the tokenizer: --vocab-size padded as Megatron-LM pads it (to a multiple
+  // of --make-vocab-size-divisible-by x TP: tokenizer.py, _vocab_size_with_padding), the preset the
+  // tokenizer names, or the preset whose architecture the flags give.
+  void vocab_and_preset(ojson m) {
+    long long vocab = 0;
+    std::string vocab_key, vocab_note;
+    if (const MegatronFlag* v = get("vocab_size")) {
+      const long long raw = integer("vocab_size", 0, 1, 100000000);
+      const long long multiple =
+          integer("make_vocab_size_divisible_by", 128, 1, 100000) * integer("tensor_model_parallel_size", 1, 1);
+      vocab = (raw + multiple - 1) / multiple * multiple;
+      vocab_key = v->key;
+      if (vocab != raw) vocab_note = "padded to a multiple of " + std::to_string(multiple) + ", as Megatron-LM does";
+    } else if (const MegatronFlag* t = get("tokenizer_model")) {
+      if (const ModelPreset* p = im_.catalog_.find_model(preset_for_model_name(t->text, im_.catalog_))) {
+        vocab = p->arch.vocab;
+        vocab_key = t->key;
+        vocab_note = "the vocabulary of preset " + p->id;
+      }
+      im_.ignore(t->key, vocab_key.empty() ? "names no catalog preset: its vocabulary is not known here"
+                                           : "read for the vocabulary of " + vocab_note.substr(vocab_note.rfind(' ') + 1));
+    }
+    InputError err;
+    detail::Reader r(err);
+    ModelArch a;
+    m["vocab"] = vocab > 0 ? vocab : 1;
+    if (!detail::read_arch_fields(r, detail::parse_text(m.dump()), "model", a) || !detail::check_arch(r, a, "model")) {
+      const std::string field = err.field.substr(err.field.find('.') + 1);
+      const std::string key = source(field).first.empty() ? dashed("num_layers") : source(field).first;
+      return void(im_.fail(key, err.message.substr(err.field.size() + 2)));
+    }
+    a.vocab = static_cast<int>(vocab);
+    const long long context = integer("max_position_embeddings", -1, 1);
+    const ModelPreset* match = nullptr;
+    for (const ModelPreset& p : im_.catalog_.models) {
+      ModelArch b = p.arch;
+      if (vocab == 0) b.vocab = 0;
+      // The launch artefacts write the shared experts as one of their summed width.
+      b.shared_expert_ffn = b.shared_experts * b.effective_shared_ffn();
+      b.shared_experts = b.shared_experts > 0 ? 1 : 0;
+      if (same_arch(b, a) && (!match || (match->max_context != context && p.max_context == context))) match = &p;
+    }
+    std::string keys;  // the model's flags the command gives
+    for (const ModelFlag& f : kMegatronModel)
+      if (on(f.flag) && keys.find(dashed(f.flag)) == std::string::npos)
+        keys += (keys.empty() ? "" : ", ") + dashed(f.flag);
+    if (match)
+      return void(im_.set("model.preset", match->id, keys, "the flags give this preset's architecture"));
+    if (vocab == 0)
+      return im_.unsupported_key(keys, "no preset has this architecture and no vocabulary size is known (the "
+                                       "tokenizer's): the model is left out; give --vocab-size, or set model.vocab");
+    m["vocab"] = vocab;
+    for (auto it = m.begin(); it != m.end() && im_.ok(); ++it) {
+      const auto [key, given] = it.key() == "vocab" ? std::pair{vocab_key, true} : source(it.key());
+      im_.set("model." + it.key(), it.value(), key, it.key() == "vocab" ? vocab_note : given ? "" : kMegatronDefault);
+    }
+  }
+
+  // Flags read only beside others (the tokenizer for the vocabulary, a backend for its dispatcher)
+  // and not named in any list yet: listed as ignored, so every flag is accounted for.
+  void account() {
+    std::vector<std::string> named;
+    for (const ojson* list : {&im_.mapped, &im_.ignored, &im_.unsupported})
+      for (const ojson& e : *list) named.push_back(e["key"].get<std::string>());
+    for (const auto& entry : f_) {
+      const MegatronFlag& f = entry.second;
+      const bool listed = std::any_of(named.begin(), named.end(), [&f](const std::string& k) {
+        const size_t at = k.find(f.key);
+        const size_t end = at + f.key.size();
+        return at != std::string::npos && (end == k.size() || k[end] == ' ' || k[end] == ',');
+      });
+      if (!listed) im_.ignore(f.key, "read with the flags it qualifies (the vocabulary, a backend, a format)");
+    }
+  }
+};
+
 bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& format) {
   std::vector<Token> w;
   InputError err;
@@ -1572,7 +2051,7 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
   // Launcher options, up to the script (the first word that is not an option or its value).
   long long nproc = 0, nnodes = 0;
   std::string nproc_key, nnodes_key;
-  const std::set<std::string> launcher_with_value = {"node_rank",         "master_addr",
+  static constexpr std::string_view launcher_with_value[] = {"node_rank",         "master_addr",
                                                      "master_port",       "rdzv_backend",
                                                      "rdzv_endpoint",     "rdzv_id",
                                                      "rdzv_conf",         "max_restarts",
@@ -1589,7 +2068,7 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
                                                      "max-restarts",      "min_elastic_nodes",
                                                      "max_elastic_nodes", "local-ranks-filter",
                                                      "local_ranks_filter"};
-  const std::set<std::string> launcher_flags = {
+  static constexpr std::string_view launcher_flags[] = {
       "standalone",       "no_python",    "no-python", "module",      "m",          "use_env",
       "use-env",          "run_path",     "run-path",  "force_multi", "autotuning", "bind_cores_to_rank",
       "elastic_training", "no_local_rank"};
@@ -1666,10 +2145,10 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
       } else {
         im.unsupported_key(key, "'" + value + "': a host without slots uses all its GPUs, not known here");
       }
-    } else if (launcher_with_value.count(name)) {
+    } else if (listed(launcher_with_value, name)) {
       take_value();
       im.ignore(key, "launch setting: no effect on the estimate");
-    } else if (launcher_flags.count(name)) {
+    } else if (listed(launcher_flags, name)) {
       if (name == "standalone" && nnodes == 0) nnodes = 1, nnodes_key = key;
       im.ignore(key, "launch setting: no effect on the estimate");
     } else {
@@ -1695,6 +2174,9 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
                        "absent: DeepSpeed uses every GPU of the machine, not known here: set cluster.gpus");
   }
   if (ds) im.set("framework", "deepspeed", "deepspeed", "the DeepSpeed launcher runs a DeepSpeed engine");
+  const bool megatron = megatron_script(script, w, i);
+  if (megatron) im.set("framework", "megatron", script, "Megatron-LM's training script");
+  MegatronFlags mflags;
   // The script's own flags.
   while (i < w.size() && im.ok()) {
     const std::string t = w[i].text;
@@ -1732,17 +2214,29 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
       while (i < w.size() && w[i].text != "\n" && w[i].text.rfind("-", 0) != 0) list += "," + w[i++].text;
       v = list;
     }
+    if (megatron) {
+      if (listed(kMegatronFlags, name)) {
+        if (mflags.count(name)) return im.fail(dashed(name), "is given twice");
+        mflags[name] = {v, has_value ? value : "", dashed(name)};
+      } else if (listed(kMegatronBookkeeping, name)) {
+        im.ignore(dashed(name), kBookkeepingReason);
+      } else {
+        im.unknown_key(dashed(name));
+      }
+      continue;
+    }
     if (training_key(im, k, name, v, key)) continue;
     if (!im.ok()) break;
     if (name == "fsdp") {
       // TrainingArguments.fsdp: the options the Trainer passes to FSDP.
       if (!fsdp_options(im, v, key)) break;
-    } else if (kBookkeeping.count(name)) {
+    } else if (listed(kBookkeeping, name)) {
       im.ignore(key, kBookkeepingReason);
     } else {
       im.unknown_key(key);
     }
   }
+  if (megatron && im.ok()) Megatron(im, k, mflags).resolve();
   return im.ok();
 }
 
@@ -1830,7 +2324,8 @@ std::string import_config(std::string_view text, const Catalog& catalog) {
 
     // The contract: the partial scenario parses (over a default model when it names none).
     ojson check = im.scenario;
-    if (!check.contains("model")) check["model"] = {{"preset", kCheckModel}};
+    const bool experts = im.has("parallel.ep") || im.has("parallel.etp");
+    if (!check.contains("model")) check["model"] = {{"preset", experts ? kCheckMoeModel : kCheckModel}};
     const ScenarioParse p = parse_scenario(check.dump(), catalog);
     if (!p.scenario) {
       const auto src = im.source_of.find(p.error.field);

@@ -721,6 +721,13 @@ test('the text view: the accessibility tree has the headline figures, follows an
   }
 });
 
+// A file dropped anywhere on the page, as a user drags one from their desktop.
+const dropFile = (page, name, type, text) => page.evaluate(([n, k, t]) => {
+  const dt = new DataTransfer();
+  dt.items.add(new File([t], n, { type: k }));
+  document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+}, [name, type, text]);
+
 // "Import your config": a Hugging Face config.json dropped on the page becomes the scenario's
 // model; Llama 3.1 8B has 8,030,261,248 parameters (its model card), and the keys not imported are listed.
 test('a dropped config.json of Llama 3.1 8B sets 8,030,261,248 parameters', async () => {
@@ -728,11 +735,7 @@ test('a dropped config.json of Llama 3.1 8B sets 8,030,261,248 parameters', asyn
   const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 800, path: '/?lang=en#v=1&m=qwen2.5-7b&me=lora' });
   try {
     await waitReady(page);
-    await page.evaluate((t) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([t], 'config.json', { type: 'application/json' }));
-      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }, text);
+    await dropFile(page, 'config.json', 'application/json', text);
     await page.waitForFunction(() => JSON.parse(window.Module.appResult()).model?.params?.total === 8030261248, null, { timeout: 10000 });
     const input = JSON.parse(await page.evaluate(() => window.Module.appInput()));
     assert.equal(input.model.layers, 32);
@@ -747,6 +750,45 @@ test('a dropped config.json of Llama 3.1 8B sets 8,030,261,248 parameters', asyn
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
+  }
+});
+
+// A Megatron-LM launch command (the launch artefacts' own, for an MoE layout) dropped on the page
+// sets its layout, batch and model: Megatron-LM's flags, not micro-batch x GPUs as a Trainer's.
+test('a dropped Megatron-LM command sets its layout, global batch and model, in English and Chinese', async () => {
+  const command = [
+    'torchrun --nnodes=4 --nproc_per_node=8 pretrain_gpt.py \\',
+    '  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --context-parallel-size 2 \\',
+    '  --expert-model-parallel-size 4 --num-virtual-stages-per-pipeline-rank 2 --sequence-parallel \\',
+    '  --moe-token-dispatcher-type alltoall --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather \\',
+    '  --num-layers 48 --hidden-size 2048 --ffn-hidden-size 6144 --num-attention-heads 32 --kv-channels 128 \\',
+    '  --group-query-attention --num-query-groups 4 --num-experts 128 --moe-router-topk 8 --moe-ffn-hidden-size 768 \\',
+    '  --swiglu --normalization RMSNorm --position-embedding-type rope --untie-embeddings-and-output-weights \\',
+    '  --disable-bias-linear --seq-length 4096 --micro-batch-size 1 --global-batch-size 256 --bf16 \\',
+    '  --attention-dropout 0.0 --hidden-dropout 0.0 --tokenizer-model Qwen/Qwen3-30B-A3B --lr 3e-4',
+  ].join('\n');
+  for (const lang of ['en', 'zh']) {
+    const { context, page, errors } = await openApp(browser, server.origin, { width: 1280, height: 800, path: `/?lang=${lang}#v=1&m=llama-3.1-8b&me=full&n=8` });
+    try {
+      await waitReady(page);
+      await dropFile(page, 'launch.sh', 'text/x-sh', command);
+      await page.waitForFunction(() => JSON.parse(window.Module.appInput()).parallel?.ep === 4, null, { timeout: 10000 });
+      const input = JSON.parse(await page.evaluate(() => window.Module.appInput()));
+      assert.equal(input.model.preset, 'qwen3-30b-a3b');
+      assert.deepEqual([input.parallel.tp, input.parallel.pp, input.parallel.cp, input.parallel.vp], [2, 2, 2, 2]);
+      assert.equal(input.global_batch, 256, 'Megatron-LM\'s --global-batch-size, not micro-batch x GPUs (32)');
+      assert.equal(input.cluster.gpus, 32);
+      assert.equal(input.framework, 'megatron');
+      for (let i = 0; i < 20 && !(await page.evaluate(() => window.Module.appTexts())).includes('Megatron-LM (torchrun)'); i++) {
+        await page.mouse.move(600 + i, 400);
+        await waitFrames(page, 1);
+      }
+      assert.match(await page.evaluate(() => window.Module.appTexts()), /Megatron-LM \(torchrun\)/);
+      writeFileSync(join(artifactsDir, `import-megatron-${lang}.png`), await page.screenshot());
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   }
 });
 
