@@ -661,7 +661,9 @@ TEST_CASE(
   for (int i = 0; i < 6; ++i) want += "|tttttt";
   for (int i = 0; i < 16; ++i) want += "|ttttt";
   want += "|tttttL";
-  CHECK(g.at("--pipeline-model-parallel-layout") == want);
+  // Quoted: xargs takes the quotes off, and a shell the arguments are pasted into reads no pipes.
+  const auto quoted = [](const std::string& text) { return std::string(1, '"').append(text).append(1, '"'); };
+  CHECK(g.at("--pipeline-model-parallel-layout") == quoted(want));
   CHECK(std::count(want.begin(), want.end(), 't') == 126);
   // A multi-token prediction module sits on the last stage, before the loss ('m', Megatron-Core's
   // PipelineParallelLayerLayout), and --mtp-num-layers trains it (DeepSeek-V3 report §2.2: one).
@@ -671,7 +673,8 @@ TEST_CASE(
   const auto h =
       megatron_flags(launch_artifacts(mtp, estimate(mtp, default_calibration()), default_calibration()).megatron_args);
   CHECK(h.at("--mtp-num-layers") == "1");
-  CHECK(h.at("--pipeline-model-parallel-layout") == want.substr(0, want.size() - 1) + "mL");
+  const std::string with_mtp = want.substr(0, want.size() - 1) + std::string("mL");
+  CHECK(h.at("--pipeline-model-parallel-layout") == quoted(with_mtp));
   CHECK(g.count("--mtp-num-layers") == 0);
   CHECK(g.count("--num-virtual-stages-per-pipeline-rank") == 0);
   CHECK(g.count("--decoder-first-pipeline-num-layers") == 0);

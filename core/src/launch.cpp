@@ -127,7 +127,9 @@ std::string torchrun(const Scenario& s, std::string_view launched) {
              (ascend(s) ? "Megatron-LM with MindSpeed: add 'import mindspeed.megatron_adaptor' under 'import torch' "
                           "in pretrain_gpt.py; "
                         : "Megatron-LM; ") +
-             "xargs appends megatron_args.txt";
+             "xargs appends megatron_args.txt, where DATA_PREFIX is your tokenised data "
+             "(tools/preprocess_data.py), TOKENIZER the model's Hugging Face tokenizer" +
+             (s.method != Method::pretrain ? ", BASE_CHECKPOINT the base model converted to Megatron format" : "");
     case Framework::fsdp:
       return cmd + " \\\n  train.py --fsdp \"full_shard auto_wrap\"" + offload + "   # " + trainer_name(s) +
              "; or: accelerate launch --config_file accelerate_fsdp.yaml train.py" + offload;
@@ -229,27 +231,6 @@ std::string accelerate_yaml(const Scenario& s) {
 // [SECTION] Megatron-LM
 //-----------------------------------------------------------------------------
 
-// Megatron-Core's --pipeline-model-parallel-layout for virtual stages of unequal length: the
-// pp x vp virtual stages in schedule order (stage k is chunk k / pp of rank k % pp), '|' between
-// them, 't' a decoder layer, 'E' the embedding on the first and 'L' the loss on the last
-// (Megatron-LM docs, 'Custom Pipeline Model Parallel Layout'). Each rank keeps its stage's layers
-// and deals them over its vp chunks, the longer chunks first.
-// Megatron-Core's layout string (PipelineParallelLayerLayout): E the embedding, t a block, m a
-// multi-token prediction module (it must sit on the last stage), L the loss.
-std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp, int mtp) {
-  std::string out;
-  for (int k = 0; k < pp * vp; ++k) {
-    const int rank = k % pp, chunk = k / pp;
-    const int layers = split.stage(rank, pp);
-    const int here = layers / vp + (chunk < layers % vp ? 1 : 0);
-    if (k > 0) out += "|";
-    if (k == 0) out += "E";
-    out += std::string(here, 't');
-    if (k == pp * vp - 1) out += std::string(mtp, 'm') + "L";
-  }
-  return out;
-}
-
 // Arguments of Megatron-LM's pretrain_gpt.py (Megatron-Core flag names), one per line.
 std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   const ModelArch& m = s.model;
@@ -263,7 +244,9 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   const PipelineSplit split = pipeline_split(m.layers, x.pp);
   const bool layout = x.vp > 1 && !vp_divides_stages(split, x.pp, x.vp);  // chunks of unequal length
   if (layout) {
-    arg("--pipeline-model-parallel-layout", megatron_pipeline_layout(split, x.pp, x.vp, s.techniques.mtp_layers));
+    // Quoted: xargs takes the quotes off, and a shell the command is pasted into reads no pipes.
+    arg("--pipeline-model-parallel-layout",
+        "\"" + megatron_pipeline_layout(split, x.pp, x.vp, s.techniques.mtp_layers) + "\"");
   } else if (embedding_counts_as_block(split, x.pp, x.vp)) {
     // Virtual stages of middle-stage size, the embedding and the loss each taking a block's slot.
     arg("--account-for-embedding-in-pipeline-split");
@@ -303,7 +286,7 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (x.tp > 1 && x.sequence_parallel) arg("--sequence-parallel");
   if (x.tp > 1 && x.tp_comm_overlap) arg("--tp-comm-overlap");  // Transformer Engine userbuffers
   if (x.zero == 1) arg("--use-distributed-optimizer");
-  if (x.zero == 1) arg("--overlap-grad-reduce");
+  if (x.zero <= 1) arg("--overlap-grad-reduce");  // DDP's all-reduce or the distributed optimizer's reduce-scatter
   if (x.zero == 1) arg("--overlap-param-gather");
   if (x.zero == 3) arg("--use-torch-fsdp2");
   if (x.recompute == Recompute::selective) arg("--recompute-activations");
@@ -364,7 +347,10 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   if (!m.tied_embeddings) arg("--untie-embeddings-and-output-weights");
   if (!m.linear_bias) arg("--disable-bias-linear");
   if (m.qkv_bias) arg("--add-qkv-bias");
-  if (x.flash_attention) arg("--attention-backend", "flash");
+  // Megatron-LM's "auto" backend fuses attention wherever it can: the estimate's kernel named.
+  arg("--attention-backend", !x.flash_attention                          ? "unfused"
+                             : x.attention_kernel == AttentionKernel::cudnn ? "fused"
+                                                                            : "flash");
   // Megatron-LM drops 10 % of the attention probabilities and hidden states unless told otherwise
   // (arguments.py: --attention-dropout, --hidden-dropout default 0.1); the estimate counts their
   // masks only where the scenario says dropout.
@@ -395,10 +381,15 @@ std::string megatron_args(const Scenario& s, const EstimateResult& r) {
   arg("--save", "/checkpoints");
   arg("--load", "/checkpoints");
   if (s.method != Method::pretrain)  // fine-tuning starts from the released weights; a restart resumes from --load
-    arg("--pretrained-checkpoint", "BASE_CHECKPOINT   # the base model converted from Hugging Face to Megatron format");
-  arg("--data-path", "DATA_PREFIX   # your tokenised data (tools/preprocess_data.py)");
+    arg("--pretrained-checkpoint", "BASE_CHECKPOINT");
+  // Placeholders only: xargs passes every word of the file to Megatron-LM, comments included (the
+  // torchrun line says what to put in their place).
+  arg("--data-path", "DATA_PREFIX");
   arg("--tokenizer-type", "HuggingFaceTokenizer");
-  arg("--tokenizer-model", "TOKENIZER   # the model's Hugging Face tokenizer");
+  arg("--tokenizer-model", "TOKENIZER");
+  // Read by Megatron-LM's NullTokenizer only (a Hugging Face tokenizer brings its own): the
+  // vocabulary the estimate counts, which also tells `llmplan import` Mistral 7B from Llama 3 8B.
+  arg("--vocab-size", num(m.vocab));
   return a;
 }
 
@@ -616,6 +607,27 @@ std::string peft_python(const Scenario& s, const EstimateResult& r) {
 }
 
 }  // namespace
+
+// Megatron-Core's --pipeline-model-parallel-layout for virtual stages of unequal length: the
+// pp x vp virtual stages in schedule order (stage k is chunk k / pp of rank k % pp), '|' between
+// them, 't' a decoder layer, 'E' the embedding on the first and 'L' the loss on the last
+// (Megatron-LM docs, 'Custom Pipeline Model Parallel Layout'). Each rank keeps its stage's layers
+// and deals them over its vp chunks, the longer chunks first.
+// Megatron-Core's layout string (PipelineParallelLayerLayout): E the embedding, t a block, m a
+// multi-token prediction module (it must sit on the last stage), L the loss.
+std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp, int mtp) {
+  std::string out;
+  for (int k = 0; k < pp * vp; ++k) {
+    const int rank = k % pp, chunk = k / pp;
+    const int layers = split.stage(rank, pp);
+    const int here = layers / vp + (chunk < layers % vp ? 1 : 0);
+    if (k > 0) out += "|";
+    if (k == 0) out += "E";
+    out += std::string(here, 't');
+    if (k == pp * vp - 1) out += std::string(mtp, 'm') + "L";
+  }
+  return out;
+}
 
 LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, const Calibration& cal) {
   LaunchArtifacts a;

@@ -126,4 +126,8 @@ struct LaunchArtifacts {
 // `cal` gives the bucket sizes the memory estimate assumed, so the configs match it.
 LaunchArtifacts launch_artifacts(const Scenario& s, const EstimateResult& r, const Calibration& cal);
 
+// Megatron-Core's --pipeline-model-parallel-layout of pp x vp virtual stages over `split` with `mtp`
+// multi-token prediction modules on the last: what the launch artefacts write, and import reads back.
+std::string megatron_pipeline_layout(const PipelineSplit& split, int pp, int vp, int mtp);
+
 }  // namespace llmplan
