@@ -39,9 +39,12 @@ json imported(const std::string& name) {
   return r;
 }
 
-// The contract: the partial scenario parses, merged over a default scenario (one with a model).
+// The contract: the partial scenario parses, merged over a default scenario (one with a model: an
+// MoE one where the layout splits experts over ranks).
 Scenario parses(const json& r) {
-  json s = json{{"model", {{"preset", "llama-3.1-8b"}}}};
+  const json& x = r["scenario"].contains("parallel") ? r["scenario"]["parallel"] : json::object();
+  const bool experts = x.contains("ep") || x.contains("etp");
+  json s = json{{"model", {{"preset", experts ? "deepseek-v3" : "llama-3.1-8b"}}}};
   s.merge_patch(r["scenario"]);
   if (r["scenario"].contains("model")) s["model"] = r["scenario"]["model"];
   const ScenarioParse p = parse_scenario(s.dump(), builtin_catalog());
@@ -363,12 +366,37 @@ TEST_SUITE("import") {
             "parallel": {"tp": 1, "pp": 16, "ep": 64, "zero": 1, "recompute": "full", "recompute_layers": 2,
                          "ep_dispatcher": "deepep"},
             "techniques": {"fp32_grad_reduce": true}})",
-        // dense, GQA, tied embeddings and biases on QKV only, dropout, no sharding
+        // dense, GQA, tied embeddings and biases on QKV only, dropout, no sharding, unfused attention
         R"({"model": {"preset": "qwen2.5-7b"}, "framework": "megatron", "method": "pretrain", "seq_len": 2048,
             "micro_batch": 2, "global_batch": 64, "tokens": 1e9, "precision": "bf16", "dropout": true,
             "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16, "gpus_per_node": 8},
             "parallel": {"tp": 4, "pp": 1, "zero": 0, "recompute": "none", "tp_comm_overlap": true,
-                         "sequence_parallel": true}})"};
+                         "sequence_parallel": true, "flash_attention": false}})",
+        // 126 blocks on PP 8 x VP 8: the embedding and the loss each take a block's slot
+        R"({"model": {"preset": "llama-3.1-405b"}, "framework": "megatron", "method": "pretrain", "seq_len": 8192,
+            "micro_batch": 1, "global_batch": 512, "tokens": 1e10, "precision": "bf16",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1024, "gpus_per_node": 8},
+            "parallel": {"tp": 8, "pp": 8, "vp": 8, "zero": 1, "sequence_parallel": true, "recompute": "full"}})",
+        // 32 blocks on PP 4 x VP 3: chunks of unequal length, a layout string; cuDNN attention
+        R"({"model": {"preset": "llama-3.1-8b"}, "framework": "megatron", "method": "pretrain", "seq_len": 8192,
+            "micro_batch": 1, "global_batch": 64, "tokens": 1e9, "precision": "bf16",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16, "gpus_per_node": 8},
+            "parallel": {"tp": 1, "pp": 4, "vp": 3, "zero": 1, "recompute": "selective",
+                         "attention_kernel": "cudnn"}})",
+        // a model of its own (GPT-3 style: learned positions, LayerNorm, biases, GeLU), its vocabulary
+        // a multiple of 128 x TP 8, so Megatron-LM's padding keeps it
+        R"({"model": {"layers": 24, "hidden": 2048, "heads": 16, "ffn": 8192, "vocab": 51200, "gated_mlp": false,
+                      "tied_embeddings": true, "linear_bias": true, "norm": "layernorm", "learned_positions": 2048},
+            "framework": "megatron", "method": "pretrain", "seq_len": 2048, "micro_batch": 4, "global_batch": 64,
+            "tokens": 1e9, "precision": "bf16", "dropout": true,
+            "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 16, "gpus_per_node": 8},
+            "parallel": {"tp": 8, "zero": 1, "sequence_parallel": true}})",
+        // activations offloaded from every block, no pipeline
+        R"({"model": {"preset": "llama-3.1-8b"}, "framework": "megatron", "method": "pretrain", "seq_len": 8192,
+            "micro_batch": 1, "global_batch": 64, "tokens": 1e9, "precision": "bf16",
+            "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8, "gpus_per_node": 8},
+            "parallel": {"tp": 2, "pp": 1, "zero": 1, "recompute": "none", "sequence_parallel": true},
+            "techniques": {"activation_offload": true}})"};
     for (const char* text : scenarios) {
       const Scenario s = scenario_of(text);
       const std::string command = megatron_command(s);
@@ -376,8 +404,12 @@ TEST_SUITE("import") {
       const json r = import_text(command);
       REQUIRE_MESSAGE(!r.contains("error"), r.dump());
       CHECK(r["unknown"].empty());
+      CHECK_MESSAGE(r["unsupported"].empty(), r["unsupported"].dump());
       const Scenario b = parses(r);
-      CHECK(r["scenario"]["model"]["preset"] == s.model_preset);
+      REQUIRE(r["scenario"].contains("model"));
+      CHECK(r["scenario"]["model"].value("preset", "") == s.model_preset);
+      CHECK(count_params(b.model).total == count_params(s.model).total);
+      CHECK(b.model.learned_positions == s.model.learned_positions);
       CHECK(b.framework == FrameworkKind::megatron);
       CHECK(b.method == Method::pretrain);
       CHECK(b.cluster.gpus == s.cluster.gpus);
@@ -402,6 +434,10 @@ TEST_SUITE("import") {
       if (s.parallel.ep > 1) CHECK(b.parallel.moe_routing == s.parallel.moe_routing);
       CHECK(b.techniques.fused_loss == s.techniques.fused_loss);
       CHECK(b.techniques.fp32_grad_reduce == s.techniques.fp32_grad_reduce);
+      CHECK(b.techniques.activation_offload == s.techniques.activation_offload);
+      CHECK(b.techniques.activation_offload_layers == s.techniques.activation_offload_layers);
+      CHECK(b.parallel.flash_attention == s.parallel.flash_attention);
+      if (s.parallel.attention_kernel == AttentionKernel::cudnn) CHECK(b.parallel.attention_kernel == AttentionKernel::cudnn);
       CHECK(b.tokens == doctest::Approx(s.tokens).epsilon(0.01));  // whole iterations
     }
   }
@@ -444,7 +480,8 @@ TEST_SUITE("import") {
         "--position-embedding-type rope --tokenizer-model ./my_tokenizer");
     REQUIRE_MESSAGE(!v.contains("error"), v.dump());
     CHECK(!v["scenario"].contains("model"));
-    CHECK(lists(v["unsupported"], "--num-layers, --hidden-size, --num-attention-heads, --position-embedding-type"));
+    CHECK(lists(v["unsupported"],
+                "--num-layers, --hidden-size, --num-attention-heads, --position-embedding-type, --tokenizer-model"));
     parses(v);
     // The same with experts split over ranks: the layout is checked over an MoE model, not refused.
     const json e = import_text(
@@ -454,9 +491,74 @@ TEST_SUITE("import") {
     REQUIRE_MESSAGE(!e.contains("error"), e.dump());
     CHECK(e["scenario"]["parallel"]["ep"] == 8);
     CHECK(!e["scenario"].contains("model"));
+    parses(e);
+  }
+
+  TEST_CASE("a Megatron-LM command: shell variables, ambiguous architectures, other scripts") {
+    // A value the shell gives is not known here: listed, and nothing is derived from it (not the
+    // default global batch, not the model).
+    const json r = import_text(
+        "torchrun --nproc_per_node 8 --nnodes 2 pretrain_gpt.py --pipeline-model-parallel-size $PP "
+        "--micro-batch-size 1 --num-layers 32 --hidden-size 4096 --num-attention-heads 32 "
+        "--ffn-hidden-size $FFN --position-embedding-type rope --vocab-size 32000 --bf16");
+    REQUIRE_MESSAGE(!r.contains("error"), r.dump());
+    CHECK(!r["scenario"].contains("global_batch"));
+    CHECK(!r["scenario"].contains("model"));
+    CHECK(!r["scenario"]["parallel"].contains("pp"));
+    CHECK(lists(r["unsupported"], "--pipeline-model-parallel-size"));
+    CHECK(lists(r["unsupported"], "--ffn-hidden-size"));
+    parses(r);
+    // Mistral 7B and Llama 3 8B have one architecture and two vocabularies: the launch artefacts
+    // write the vocabulary (--vocab-size), and without it neither preset is guessed.
+    const Scenario mistral = scenario_of(
+        R"({"model": {"preset": "mistral-7b"}, "framework": "megatron", "method": "pretrain", "seq_len": 4096,
+            "global_batch": 64, "tokens": 1e9, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8},
+            "parallel": {"tp": 2, "zero": 1}})");
+    const json m = import_text(megatron_command(mistral));
+    REQUIRE_MESSAGE(!m.contains("error"), m.dump());
+    CHECK(m["scenario"]["model"]["preset"] == "mistral-7b");
+    const json u = import_text(
+        "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 "
+        "--group-query-attention --num-query-groups 8 --ffn-hidden-size 14336 --swiglu --normalization RMSNorm "
+        "--position-embedding-type rope --untie-embeddings-and-output-weights --disable-bias-linear "
+        "--tokenizer-model TOKENIZER");
+    REQUIRE_MESSAGE(!u.contains("error"), u.dump());
+    CHECK(!u["scenario"].contains("model"));
+    bool named = false;
+    for (const json& e : u["unsupported"])
+      named = named || e["reason"].get<std::string>().find("mistral-7b") != std::string::npos;
+    CHECK(named);
+    // A Hugging Face script called pretrain_*.py is not Megatron-LM's; Megatron-DeepSpeed's
+    // pretrain_gpt.py under the DeepSpeed launcher runs a DeepSpeed engine.
+    const json hf = import_text("torchrun --nproc_per_node 8 pretrain_llama.py --per_device_train_batch_size 2 --bf16");
+    CHECK(!hf["scenario"].contains("framework"));
+    CHECK(hf["scenario"]["global_batch"] == 16);
+    const json ds = import_text("deepspeed --num_gpus 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+                                "--micro-batch-size 2 --global-batch-size 64 --bf16");
+    REQUIRE_MESSAGE(!ds.contains("error"), ds.dump());
+    CHECK(ds["scenario"]["framework"] == "deepspeed");
+    CHECK(ds["scenario"]["parallel"]["tp"] == 2);
+    CHECK(ds["scenario"]["global_batch"] == 64);
+    CHECK(!ds["scenario"]["parallel"].contains("zero"));  // the DeepSpeed config's, not Megatron-LM's DDP
+    // --moe-layer-freq in a form not read: the model is left out, not taken as every block MoE.
+    const json f = import_text(
+        "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 24 --hidden-size 1024 --num-attention-heads 8 "
+        "--position-embedding-type rope --num-experts 8 --moe-layer-freq 2 --vocab-size 32000");
+    REQUIRE_MESSAGE(!f.contains("error"), f.dump());
+    CHECK(!f["scenario"].contains("model"));
   }
 
   TEST_CASE("a Megatron-LM command: bad values name the flag") {
+    // Zero divisors and missing values are refused by name, never a crash.
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 64 "
+                      "--num-attention-heads 8 --position-embedding-type rope "
+                      "--num-layers-per-virtual-pipeline-stage 0") == "--num-layers-per-virtual-pipeline-stage");
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 64 "
+                      "--num-attention-heads 8 --position-embedding-type rope --vocab-size 1000 "
+                      "--make-vocab-size-divisible-by 0") == "--make-vocab-size-divisible-by");
+    CHECK(error_message("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers --hidden-size 64") ==
+          "--num-layers: needs a value");
+    CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --swiglu true") == "--swiglu");
     CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 0") ==
           "--tensor-model-parallel-size");
     CHECK(error_message("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 30 --hidden-size 64 "

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_read.hpp"
+#include "llmplan/advice.hpp"
 #include "llmplan/catalog.hpp"
 #include "llmplan/model.hpp"
 #include "llmplan/scenario.hpp"
@@ -1558,28 +1559,31 @@ bool looks_like_command(std::string_view text, std::string& format) {
 
 // The arguments of Megatron-LM's pretrain_gpt.py (megatron/training/arguments.py) that decide a
 // figure, as the launch artefacts write them (launch.cpp, megatron_args). They are collected first
-// and resolved together: the defaults of absent flags depend on the others.
-constexpr std::string_view kMegatronFlags[] = {
+// and resolved together: the defaults of absent flags depend on the others. Switches (store_true)
+// take no value.
+constexpr std::string_view kMegatronSwitches[] = {
+    "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split", "sequence_parallel",
+    "tp_comm_overlap", "overlap_moe_expert_parallel_comm", "delay_wgrad_compute", "no_overlap_p2p_communication",
+    "use_distributed_optimizer", "use_torch_fsdp2", "overlap_grad_reduce", "overlap_param_gather",
+    "recompute_activations", "cpu_offloading", "moe_router_force_load_balancing", "moe_pad_expert_input_to_capacity",
+    "cross_entropy_loss_fusion", "no_bias_swiglu_fusion", "bf16", "fp16", "fp8_param_gather", "grad_reduce_in_bf16",
+    "group_query_attention", "multi_latent_attention", "swiglu", "untie_embeddings_and_output_weights",
+    "disable_bias_linear", "add_qkv_bias", "use_rotary_position_embeddings", "no_position_embedding",
+    "pretrained_checkpoint_is_dir"};
+constexpr std::string_view kMegatronValued[] = {
     "tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size",
     "expert_model_parallel_size", "expert_tensor_parallel_size", "num_virtual_stages_per_pipeline_rank",
     "num_layers_per_virtual_pipeline_stage", "decoder_first_pipeline_num_layers",
-    "decoder_last_pipeline_num_layers", "account_for_embedding_in_pipeline_split",
-    "account_for_loss_in_pipeline_split", "pipeline_model_parallel_layout", "sequence_parallel", "tp_comm_overlap",
-    "overlap_moe_expert_parallel_comm", "delay_wgrad_compute", "no_overlap_p2p_communication",
-    "use_distributed_optimizer", "use_torch_fsdp2", "overlap_grad_reduce", "overlap_param_gather",
-    "recompute_activations", "recompute_granularity", "recompute_method", "recompute_num_layers", "cpu_offloading",
-    "cpu_offloading_num_layers", "moe_token_dispatcher_type", "moe_flex_dispatcher_backend",
-    "moe_flex_dispatcher_num_sms", "moe_router_force_load_balancing", "moe_expert_capacity_factor",
-    "moe_pad_expert_input_to_capacity", "attention_backend", "cross_entropy_loss_fusion",
-    "cross_entropy_fusion_impl", "no_bias_swiglu_fusion", "mtp_num_layers", "bf16", "fp16", "fp8_format",
-    "fp8_param_gather", "grad_reduce_in_bf16", "seq_length", "max_position_embeddings", "micro_batch_size",
-    "global_batch_size", "train_iters", "train_samples", "pretrained_checkpoint", "finetune", "attention_dropout",
-    "hidden_dropout", "num_layers", "hidden_size", "ffn_hidden_size", "num_attention_heads", "kv_channels",
-    "group_query_attention", "num_query_groups", "multi_latent_attention", "q_lora_rank", "kv_lora_rank",
-    "qk_head_dim", "qk_pos_emb_head_dim", "v_head_dim", "num_experts", "moe_router_topk", "moe_ffn_hidden_size",
-    "moe_shared_expert_intermediate_size", "moe_layer_freq", "swiglu", "normalization", "position_embedding_type",
-    "untie_embeddings_and_output_weights", "disable_bias_linear", "add_qkv_bias", "vocab_size",
-    "make_vocab_size_divisible_by", "tokenizer_model"};
+    "decoder_last_pipeline_num_layers", "pipeline_model_parallel_layout", "recompute_granularity",
+    "recompute_method", "recompute_num_layers", "cpu_offloading_num_layers", "moe_token_dispatcher_type",
+    "moe_flex_dispatcher_backend", "moe_flex_dispatcher_num_sms", "moe_expert_capacity_factor", "attention_backend",
+    "cross_entropy_fusion_impl", "mtp_num_layers", "fp8_format", "seq_length", "max_position_embeddings",
+    "micro_batch_size", "global_batch_size", "train_iters", "train_samples", "pretrained_checkpoint", "finetune",
+    "attention_dropout", "hidden_dropout", "num_layers", "hidden_size", "ffn_hidden_size", "num_attention_heads",
+    "kv_channels", "num_query_groups", "q_lora_rank", "kv_lora_rank", "qk_head_dim", "qk_pos_emb_head_dim",
+    "v_head_dim", "num_experts", "moe_router_topk", "moe_ffn_hidden_size", "moe_shared_expert_intermediate_size",
+    "moe_layer_freq", "normalization", "position_embedding_type", "vocab_size", "make_vocab_size_divisible_by",
+    "tokenizer_model"};
 
 // Megatron-LM arguments that change no figure: data, schedule, logging, saving, initialisation.
 constexpr std::string_view kMegatronBookkeeping[] = {
@@ -1590,7 +1594,8 @@ constexpr std::string_view kMegatronBookkeeping[] = {
     "distributed_backend", "use_mcore_models", "transformer_impl", "log_throughput", "exit_duration_in_mins",
     "no_load_optim", "no_load_rng", "ckpt_format", "data_cache_path", "mock_data", "rotary_base", "rotary_percent",
     "norm_epsilon", "manual_gc", "log_timers_to_tensorboard", "timing_log_level", "exit_interval",
-    "no_masked_softmax_fusion", "use_checkpoint_args", "no_async_tensor_model_parallel_allreduce"};
+    "no_masked_softmax_fusion", "no_async_tensor_model_parallel_allreduce", "train_data_path", "valid_data_path",
+    "test_data_path", "vocab_file", "merge_file"};
 
 // A flag and the scenario field it gives: a number copied (value null), or a switch that sets value.
 struct FlagField {
@@ -1608,7 +1613,6 @@ constexpr FlagField kMegatronFields[] = {
     {"moe_flex_dispatcher_num_sms", "parallel.ep_comm_sms", nullptr},
     {"moe_expert_capacity_factor", "parallel.moe_capacity_factor", nullptr},
     {"mtp_num_layers", "techniques.mtp_layers", nullptr},
-    {"cpu_offloading_num_layers", "techniques.activation_offload_layers", nullptr},
     {"seq_length", "seq_len", nullptr},
     {"micro_batch_size", "micro_batch", nullptr},
     {"global_batch_size", "global_batch", nullptr},
@@ -1620,7 +1624,6 @@ constexpr FlagField kMegatronFields[] = {
     {"use_torch_fsdp2", "parallel.zero", "3"},
     {"recompute_activations", "parallel.recompute", "\"selective\""},
     {"moe_router_force_load_balancing", "parallel.moe_routing", "\"random\""},
-    {"cpu_offloading", "techniques.activation_offload", "true"},
     {"no_bias_swiglu_fusion", "techniques.eager_activation", "true"},
     {"cross_entropy_loss_fusion", "techniques.fused_loss", "\"fused_ce\""},
     {"fp8_param_gather", "fp8_params", "true"},
@@ -1646,7 +1649,10 @@ constexpr ModelFlag kMegatronModel[] = {
     {"qkv_bias", "add_qkv_bias"},
     {"linear_bias", "disable_bias_linear"},
     {"norm", "normalization"},
+    {"learned_positions", "max_position_embeddings"},
     {"learned_positions", "position_embedding_type"},
+    {"learned_positions", "use_rotary_position_embeddings"},
+    {"learned_positions", "no_position_embedding"},
     {"experts", "num_experts"},
     {"top_k", "moe_router_topk"},
     {"shared_experts", "moe_shared_expert_intermediate_size"},
@@ -1659,9 +1665,17 @@ constexpr ModelFlag kMegatronModel[] = {
     {"qk_nope_head_dim", "qk_head_dim"},
     {"qk_rope_head_dim", "qk_pos_emb_head_dim"},
     {"v_head_dim", "v_head_dim"},
+    {"vocab", "vocab_size"},
+    {"vocab", "make_vocab_size_divisible_by"},
+    {"vocab", "tokenizer_model"},
 };
+// Model flags that give a width or a count as their value.
+constexpr std::string_view kMegatronModelNumbers[] = {
+    "num_layers", "hidden_size", "num_attention_heads", "kv_channels", "ffn_hidden_size", "num_experts",
+    "moe_router_topk", "moe_ffn_hidden_size", "moe_shared_expert_intermediate_size", "q_lora_rank", "kv_lora_rank",
+    "qk_head_dim", "qk_pos_emb_head_dim", "v_head_dim"};
 
-// A flag's name as written on the command line: num_layers -> --num-layers.
+// A flag's name as Megatron-LM spells it: num_layers -> --num-layers.
 std::string dashed(std::string_view name) {
   std::string out = "--" + std::string(name);
   std::replace(out.begin(), out.end(), '_', '-');
@@ -1692,13 +1706,14 @@ long long layer_freq(const std::string& t, long long& moe_blocks) {
 struct MegatronFlag {
   ojson value;
   std::string text, key;
+  bool variable = false;  // a shell variable: its value is not known here
 };
 using MegatronFlags = std::map<std::string, MegatronFlag, std::less<>>;
 
-// Whether the script is Megatron-LM's (pretrain_gpt.py and its siblings), or its flags are.
+// Whether the command runs Megatron-LM: its GPT or Mamba script, or flags only Megatron-LM has.
 bool megatron_script(const std::string& script, const std::vector<Token>& w, size_t from) {
   const std::string base = script.substr(script.rfind('/') == std::string::npos ? 0 : script.rfind('/') + 1);
-  if (base.rfind("pretrain_", 0) == 0) return true;
+  if (base == "pretrain_gpt.py" || base == "pretrain_mamba.py") return true;
   for (size_t i = from; i < w.size(); ++i) {
     std::string t = w[i].text;
     std::replace(t.begin(), t.end(), '_', '-');
@@ -1715,17 +1730,19 @@ class Megatron {
   Megatron(Importer& im, Knobs& k, const MegatronFlags& f) : im_(im), k_(k), f_(f) {}
 
   void resolve() {
+    for (const auto& e : f_) {
+      const MegatronFlag& f = e.second;
+      if (listed(kMegatronSwitches, e.first) && !f.text.empty())
+        return void(im_.fail(f.key, "is a switch and takes no value; got '" + f.text + "'"));
+      if (!listed(kMegatronSwitches, e.first) && f.text.empty())
+        return void(im_.fail(f.key, "needs a value"));
+    }
     for (const FlagField& m : kMegatronFields)
-      if (const MegatronFlag* f = get(m.flag)) {
-        if (m.value && !f->text.empty()) return void(im_.fail(f->key, "is a switch and takes no value; got '" + f->text + "'"));
-        if (m.flag == "fp16" && on("fp8_format")) continue;
-        im_.set(m.path, m.value ? ojson::parse(m.value) : f->value, f->key);
-      }
-    if (!im_.ok()) return;
-    layout();
-    precision();
-    batch();
-    model();
+      if (const MegatronFlag* f = get(m.flag)) im_.set(m.path, m.value ? ojson::parse(m.value) : f->value, f->key);
+    for (void (Megatron::*step)() : {&Megatron::layout, &Megatron::precision, &Megatron::batch, &Megatron::model}) {
+      if (!im_.ok()) return;
+      (this->*step)();
+    }
     if (im_.ok()) account();
   }
 
@@ -1734,15 +1751,18 @@ class Megatron {
   Knobs& k_;
   const MegatronFlags& f_;
 
+  // A flag whose value is known (nullptr: absent, or a shell variable).
   const MegatronFlag* get(std::string_view name) const {
     const auto it = f_.find(name);
-    return it == f_.end() ? nullptr : &it->second;
+    return it == f_.end() || it->second.variable ? nullptr : &it->second;
   }
-  bool on(std::string_view name) const { return get(name) != nullptr; }
-  long long integer(std::string_view name, long long fallback, long long lo = 0, long long hi = 1LL << 40) {
+  bool on(std::string_view name) const { return f_.find(name) != f_.end(); }
+  bool variable(std::string_view name) const { return on(name) && !get(name); }
+  // The flag's whole number, or `fallback` when absent or refused (the refusal is the error).
+  long long integer(std::string_view name, long long fallback, long long lo = 1, long long hi = 1LL << 40) {
     const MegatronFlag* f = get(name);
     long long v = fallback;
-    if (f) im_.integer(f->value, f->key, v, lo, hi, f->text);
+    if (f && !im_.integer(f->value, f->key, v, lo, hi, f->text)) return fallback;
     return v;
   }
   // The flag's text, one of `allowed` (or `fallback` when absent).
@@ -1762,45 +1782,69 @@ class Megatron {
   }
 
   void layout() {
-    const long long pp = integer("pipeline_model_parallel_size", 1, 1);
-    const long long layers = integer("num_layers", 0, 0);
-    if (const MegatronFlag* f = get("num_layers_per_virtual_pipeline_stage")) {
-      const long long per = integer("num_layers_per_virtual_pipeline_stage", 1, 1);
-      if (layers <= 0 || layers % (pp * per) != 0)
+    const long long pp = integer("pipeline_model_parallel_size", 1);
+    const long long layers = integer("num_layers", 0);
+    const bool known = !variable("pipeline_model_parallel_size") && !variable("num_layers") && layers > 0;
+    if (const MegatronFlag* f = get("num_layers_per_virtual_pipeline_stage"); f && known) {
+      const long long per = integer("num_layers_per_virtual_pipeline_stage", 1);
+      if (!im_.ok() || layers % (pp * per) != 0)
         return void(im_.fail(f->key, "must divide --num-layers / --pipeline-model-parallel-size (" +
                                          std::to_string(layers) + " / " + std::to_string(pp) + "); got " + f->text));
       im_.set("parallel.vp", layers / (pp * per), f->key, "--num-layers / (--pipeline-model-parallel-size x this)");
     }
-    const PipelineSplit split = pipeline_split(static_cast<int>(layers), static_cast<int>(pp));
-    for (std::string_view name : {"decoder_first_pipeline_num_layers", "decoder_last_pipeline_num_layers",
-                                  "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split",
-                                  "pipeline_model_parallel_layout"}) {
-      const MegatronFlag* f = get(name);
-      if (!f) continue;
-      const long long ours = name == "decoder_first_pipeline_num_layers" ? split.first
-                             : name == "decoder_last_pipeline_num_layers" ? split.last
-                                                                         : -1;
-      if (split.ok && ours >= 0 && integer(name, 0) == ours)
-        im_.ignore(f->key, "the estimate's own split (layout.stage_layers)");
-      else
-        im_.unsupported_key(f->key, "a stage split the estimate does not take: it puts ceil(layers / pp) blocks on "
-                                    "a stage, the remainder off the first and last (layout.stage_layers)");
-    }
+    split_flags(known, layers, pp);
     const ojson* vp = Importer::at(im_.scenario, "parallel.vp", false);
     if (vp && *vp > 1)
       absent("parallel.pp_comm_overlap", true, "no_overlap_p2p_communication",
              "absent: Megatron-LM overlaps the interleaved schedule's transfers");
-    absent("parallel.zero", 0, "use_distributed_optimizer", "absent: Megatron-LM's DDP keeps every state on each rank");
+    if (!im_.is("framework", "deepspeed"))  // Megatron-DeepSpeed's ZeRO stage is in its DeepSpeed config
+      absent("parallel.zero", 0, "use_distributed_optimizer", "absent: Megatron-LM's DDP keeps every state on each rank");
     for (std::string_view name : {"overlap_grad_reduce", "overlap_param_gather", "delay_wgrad_compute",
                                   "moe_pad_expert_input_to_capacity"}) {
-      if (const MegatronFlag* f = get(name))
-        im_.ignore(f->key, "overlap or padding the estimate counts as this flag runs it");
-      else if (name.rfind("overlap", 0) == 0 && (on("use_distributed_optimizer") || on("use_torch_fsdp2")))
+      if (on(name))
+        im_.ignore(dashed(name), "overlap or padding the estimate counts as this flag runs it");
+      else if ((name == "overlap_grad_reduce" && !on("use_torch_fsdp2")) ||
+               (name == "overlap_param_gather" && on("use_distributed_optimizer")))
         im_.unsupported_key(dashed(name), "absent: the job runs this data-parallel traffic after the compute, which "
                                           "the estimate overlaps (the job is slower than estimated)");
     }
     recompute();
     dispatch();
+    offload(layers, pp);
+  }
+
+  // Megatron-LM's stage split flags, compared with the split the estimate uses (pipeline_split).
+  void split_flags(bool known, long long layers, long long pp) {
+    const ojson* v = Importer::at(im_.scenario, "parallel.vp", false);
+    const PipelineSplit split = pipeline_split(static_cast<int>(layers), static_cast<int>(pp));
+    if (const MegatronFlag* f = get("pipeline_model_parallel_layout"); f && known && split.ok) {
+      const long long stages = std::count(f->text.begin(), f->text.end(), '|') + 1;
+      const int vp = static_cast<int>(stages / pp);
+      const ojson* mtp = Importer::at(im_.scenario, "techniques.mtp_layers", false);
+      if (stages % pp == 0 && !v &&
+          f->text == megatron_pipeline_layout(split, static_cast<int>(pp), vp, mtp ? mtp->get<int>() : 0)) {
+        im_.set("parallel.vp", vp, f->key, "the layout's virtual stages over --pipeline-model-parallel-size");
+        v = Importer::at(im_.scenario, "parallel.vp", false);
+      }
+    }
+    const int vp = v ? v->get<int>() : 1;
+    const bool ends = on("account_for_embedding_in_pipeline_split") && on("account_for_loss_in_pipeline_split");
+    for (std::string_view name : {"decoder_first_pipeline_num_layers", "decoder_last_pipeline_num_layers",
+                                  "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split",
+                                  "pipeline_model_parallel_layout"}) {
+      if (!on(name) || (name == "pipeline_model_parallel_layout" && im_.source_of["parallel.vp"] == dashed(name)))
+        continue;
+      const bool ours = known && split.ok &&
+                        (name == "decoder_first_pipeline_num_layers"  ? integer(name, 0) == split.first
+                         : name == "decoder_last_pipeline_num_layers" ? integer(name, 0) == split.last
+                         : name.rfind("account", 0) == 0 ? ends && embedding_counts_as_block(split, static_cast<int>(pp), vp)
+                                                         : false);
+      if (ours)
+        im_.ignore(dashed(name), "the estimate's own split (layout.stage_layers)");
+      else
+        im_.unsupported_key(dashed(name), "a stage split the estimate does not take: it puts ceil(layers / pp) "
+                                          "blocks on a stage, the remainder off the first and last (layout.stage_layers)");
+    }
   }
 
   void recompute() {
@@ -1810,16 +1854,21 @@ class Megatron {
     im_.set("parallel.recompute", granularity, g->key);
     const std::string method = choice("recompute_method", {"uniform", "block"}, "uniform");
     const long long n = integer("recompute_num_layers", 1, 1, 100000);
-    if (granularity == "full" && method == "block")
-      im_.set("parallel.recompute_layers", n, dashed("recompute_num_layers"), "--recompute-method block");
-    else if (granularity == "full" && n > 1)
-      im_.unsupported_key(g->key, "uniform groups of blocks: counted as every block checkpointed alone");
+    if (variable("recompute_method") || variable("recompute_num_layers") || granularity != "full") return;
+    if (method == "block")
+      im_.set("parallel.recompute_layers", n, dashed("recompute_method") + " " + dashed("recompute_num_layers"),
+              "the first N blocks of each chunk");
+    else if (n > 1)
+      im_.unsupported_key(dashed("recompute_num_layers"),
+                          "uniform groups of blocks: counted as every block checkpointed alone");
   }
 
   void dispatch() {
+    if (variable("moe_token_dispatcher_type")) return;
     const MegatronFlag* t = get("moe_token_dispatcher_type");
     const std::string type = choice("moe_token_dispatcher_type", {"alltoall", "flex", "allgather"}, "allgather");
-    if (type == "allgather" && integer("expert_model_parallel_size", 1, 1) > 1)
+    const bool experts_split = integer("expert_model_parallel_size", 1) > 1 || variable("expert_model_parallel_size");
+    if (type == "allgather" && experts_split)
       im_.unsupported_key(dashed("moe_token_dispatcher_type"),
                           "allgather (Megatron-Core's default) is not modelled: the estimate counts an all-to-all");
     else if (type == "allgather" && t)
@@ -1827,18 +1876,33 @@ class Megatron {
     if (type == "alltoall") im_.set("parallel.ep_dispatcher", "alltoall", t->key);
     if (type == "flex")
       im_.set("parallel.ep_dispatcher", choice("moe_flex_dispatcher_backend", {"deepep", "hybridep"}, "deepep"),
-              t->key, on("moe_flex_dispatcher_backend") ? "" : "flex's default backend, DeepEP");
+              t->key + (on("moe_flex_dispatcher_backend") ? " " + dashed("moe_flex_dispatcher_backend") : ""),
+              on("moe_flex_dispatcher_backend") ? "" : "flex's default backend, DeepEP");
+  }
+
+  // --cpu-offloading offloads --cpu-offloading-num-layers blocks (0 by default), at most all but
+  // the last (TransformerConfig), which the launch artefacts write for the estimate's "every block".
+  void offload(long long layers, long long pp) {
+    if (!on("cpu_offloading")) return;
+    const MegatronFlag* n = get("cpu_offloading_num_layers");
+    if (!n) return void(im_.unsupported_key(dashed("cpu_offloading"), variable("cpu_offloading_num_layers") ? "the number of blocks is a shell variable" : "without --cpu-offloading-num-layers Megatron-LM offloads no block"));
+    const long long count = integer("cpu_offloading_num_layers", 1, 1, 100000);
+    const bool every = pp == 1 && count == layers - 1;
+    im_.set("techniques.activation_offload", true, dashed("cpu_offloading"));
+    im_.set("techniques.activation_offload_layers", every ? 0 : count, n->key,
+            every ? "all but the last block, the most Megatron-LM offloads: every block in the estimate" : "");
   }
 
   void precision() {
     if (on("fp8_format")) {
       choice("fp8_format", {"hybrid", "e4m3"}, "hybrid");
-      im_.set("precision", "fp8", get("fp8_format")->key, "Transformer Engine's FP8 linear layers");
+      im_.set("precision", "fp8", dashed("fp8_format"), "Transformer Engine's FP8 linear layers");
+      if (on("bf16")) im_.ignore(dashed("bf16"), "the rest of the model in bf16 beside FP8: precision fp8");
+    } else if (on("bf16")) {
+      im_.set("precision", "bf16", dashed("bf16"));
     }
-    const bool half = on("bf16") || on("fp8_format");
-    if (on("bf16") && !on("fp8_format")) im_.set("precision", "bf16", get("bf16")->key);
     absent("precision", "fp32", "bf16", "absent (and no --fp16): Megatron-LM trains in fp32");
-    if (half)
+    if (on("bf16") || on("fp8_format"))
       absent("techniques.fp32_grad_reduce", true, "grad_reduce_in_bf16",
              "absent: Megatron-LM accumulates and reduces bf16 gradients in fp32");
     if (const MegatronFlag* a = get("attention_backend")) {
@@ -1848,68 +1912,100 @@ class Megatron {
     }
     if (on("cross_entropy_fusion_impl")) choice("cross_entropy_fusion_impl", {"te", "native"}, "native");
     // Dropout: Megatron-LM drops 0.1 of the attention probabilities and hidden states by default.
+    if (variable("attention_dropout") || variable("hidden_dropout")) return;
     bool dropout = false;
+    std::string keys, absent_note;
     for (std::string_view name : {"attention_dropout", "hidden_dropout"}) {
       const MegatronFlag* f = get(name);
       const double p = !f ? 0.1 : f->value.is_number() ? f->value.get<double>() : -1;
-      if (p < 0 || p >= 1) return void(im_.fail(f->key, "must be a number in 0..1; got '" + f->text + "'"));
+      if (p < 0 || p >= 1)
+        return void(im_.fail(f->key, "must be a number in 0..1 (exclusive of 1); got '" + f->text + "'"));
       dropout = dropout || p > 0;
+      (f ? keys : absent_note) += (f ? (keys.empty() ? "" : " ") : "absent ") + dashed(name);
     }
-    const bool both = on("attention_dropout") && on("hidden_dropout");
-    im_.set("dropout", dropout, both ? "--attention-dropout --hidden-dropout" : dashed("hidden_dropout"),
-            both ? "" : "absent: 0.1, Megatron-LM's default");
+    im_.set("dropout", dropout, keys.empty() ? dashed("hidden_dropout") : keys,
+            absent_note.empty() ? "" : absent_note + ": 0.1, Megatron-LM's default");
   }
 
   void batch() {
     if (const MegatronFlag* m = get("micro_batch_size"); m && !on("global_batch_size") && k_.gpus > 0) {
-      const long long model = integer("tensor_model_parallel_size", 1, 1) *
-                              integer("pipeline_model_parallel_size", 1, 1) * integer("context_parallel_size", 1, 1);
-      if (k_.gpus % model == 0)
-        im_.set("global_batch", integer("micro_batch_size", 1, 1) * (k_.gpus / model), m->key + " x " + k_.gpus_key,
+      const long long model = integer("tensor_model_parallel_size", 1) * integer("pipeline_model_parallel_size", 1) *
+                              integer("context_parallel_size", 1);
+      const bool known = !variable("tensor_model_parallel_size") && !variable("pipeline_model_parallel_size") &&
+                         !variable("context_parallel_size");
+      if (known && k_.gpus % model == 0)
+        im_.set("global_batch", integer("micro_batch_size", 1) * (k_.gpus / model), m->key + " x " + k_.gpus_key,
                 "absent --global-batch-size: micro-batch x data-parallel size, Megatron-LM's default");
     }
     const ojson* global = Importer::at(im_.scenario, "global_batch", false);
-    const double seq = static_cast<double>(integer("seq_length", 0, 1));
-    if (const MegatronFlag* f = get("train_iters"); f && global && seq > 0)
-      im_.set("tokens", static_cast<double>(integer("train_iters", 0, 1)) * global->get<double>() * seq, f->key,
-              "iterations x global_batch x seq_len");
-    if (const MegatronFlag* f = get("train_samples"); f && seq > 0)
-      im_.set("tokens", static_cast<double>(integer("train_samples", 0, 1)) * seq, f->key, "samples x seq_len");
-    const MegatronFlag* from = get("pretrained_checkpoint") ? get("pretrained_checkpoint") : get("finetune");
-    if (from)
-      im_.unsupported_key(from->key, "starts from trained weights: set method (full or continued)");
+    const MegatronFlag* seq = get("seq_length");
+    for (std::string_view name : {"train_iters", "train_samples"}) {
+      const MegatronFlag* f = get(name);
+      if (!f) continue;
+      const bool iters = name == "train_iters";
+      if (!seq || (iters && !global)) {
+        im_.unsupported_key(f->key, std::string("tokens need ") + (iters ? "the global batch and " : "") +
+                                        "--seq-length, which the command does not give");
+        continue;
+      }
+      const double n = static_cast<double>(integer(name, 1)) * static_cast<double>(integer("seq_length", 1));
+      im_.set("tokens", iters ? n * global->get<double>() : n, f->key,
+              iters ? "iterations x global_batch x seq_len" : "samples x seq_len");
+    }
+    if (on("pretrained_checkpoint") || on("finetune"))
+      im_.unsupported_key(dashed(on("finetune") ? "finetune" : "pretrained_checkpoint"),
+                          "starts from trained weights: set method (full or continued)");
     else
       im_.set("method", "pretrain", dashed("pretrained_checkpoint"), "absent: training from initialisation");
     k_.command = false;  // the method is settled here
   }
 
+  // The model's flags the command gives, as one key.
+  std::string model_keys() const {
+    std::string keys;
+    for (const ModelFlag& f : kMegatronModel)
+      if (on(f.flag) && keys.find(dashed(f.flag)) == std::string::npos)
+        keys += (keys.empty() ? "" : ", ") + dashed(f.flag);
+    return keys;
+  }
+  void leave_model_out(const std::string& why) { im_.unsupported_key(model_keys(), why + ": the model is left out"); }
+
   // The architecture, Megatron-LM's defaults where a flag is absent (arguments.py).
   void model() {
-    if (!on("num_layers") && !on("hidden_size")) return;
-    for (std::string_view name : {"num_layers", "hidden_size", "num_attention_heads"})
-      if (!on(name)) return void(im_.unsupported_key(dashed(name), "absent: the model needs it; set model.preset"));
-    ojson m = ojson::object();
-    // The flags that give a width or a count (the others are switches and names, read below).
+    if (!on("num_layers") && !on("hidden_size") && !on("num_attention_heads")) return;
     for (const ModelFlag& f : kMegatronModel)
-      if (const MegatronFlag* g = get(f.flag); g && !g->text.empty() && f.flag != "moe_layer_freq" &&
-                                               f.flag != "position_embedding_type" && f.flag != "normalization" &&
-                                               std::string_view(f.field) != "shared_experts")
-        m[f.field] = integer(f.flag, 0, 1, 10000000);
-    const long long hidden = integer("hidden_size", 1, 1);
+      if (variable(f.flag)) return leave_model_out(dashed(f.flag) + " is a shell variable");
+    if (variable("tensor_model_parallel_size") && on("vocab_size"))
+      return leave_model_out("the vocabulary's padding needs --tensor-model-parallel-size, a shell variable");
+    for (std::string_view name : {"num_layers", "hidden_size", "num_attention_heads"})
+      if (!on(name)) return leave_model_out(dashed(name) + " is absent");
+    ojson m = ojson::object();
+    for (const ModelFlag& f : kMegatronModel)
+      if (listed(kMegatronModelNumbers, f.flag) && get(f.flag) && std::string_view(f.field) != "shared_experts")
+        m[f.field] = integer(f.flag, 1, 1, 10000000);
+    const long long hidden = integer("hidden_size", 1);
     const bool swiglu = on("swiglu");
     // --ffn-hidden-size: 4h, or with SwiGLU 2/3 of it rounded down to a multiple of 64.
     if (!m.contains("ffn")) m["ffn"] = swiglu ? (4 * hidden * 2 / 3) / 64 * 64 : 4 * hidden;
     m["gated_mlp"] = swiglu;
-    m["kv_heads"] = on("group_query_attention") ? ojson(integer("num_query_groups", 1, 1)) : m["heads"];
+    // Multi-latent attention has no key/value heads of its own (--num-query-groups does not apply).
+    const bool groups = on("group_query_attention") && !on("multi_latent_attention");
+    m["kv_heads"] = groups ? ojson(integer("num_query_groups", 1)) : m["heads"];
     const std::string norm = choice("normalization", {"LayerNorm", "RMSNorm"}, "LayerNorm");
     m["norm"] = norm == "RMSNorm" ? "rmsnorm" : "layernorm";
-    const bool learned = choice("position_embedding_type", {"learned_absolute", "rope", "mrope", "relative", "none"},
-                                "learned_absolute") == "learned_absolute";
+    const std::string pos =
+        on("use_rotary_position_embeddings") ? "rope"
+        : on("no_position_embedding")
+            ? "none"
+            : choice("position_embedding_type", {"learned_absolute", "rope", "mrope", "relative", "none"},
+                     "learned_absolute");
+    const bool learned = pos == "learned_absolute";
     if (learned && !on("max_position_embeddings"))
-      return void(im_.fail(dashed("position_embedding_type"), "learned_absolute (the default) needs --max-position-embeddings"));
-    m["learned_positions"] = learned ? integer("max_position_embeddings", 0, 1) : 0;
+      return void(im_.fail(dashed("position_embedding_type"),
+                           "learned_absolute (the default) needs --max-position-embeddings"));
+    m["learned_positions"] = learned ? integer("max_position_embeddings", 1) : 0;
     if (!learned && on("max_position_embeddings"))
-      im_.ignore(get("max_position_embeddings")->key, "without learned positions it sizes no tensor the estimate counts");
+      im_.ignore(dashed("max_position_embeddings"), "without learned positions it sizes no tensor the estimate counts");
     m["tied_embeddings"] = !on("untie_embeddings_and_output_weights");
     m["linear_bias"] = !on("disable_bias_linear");
     m["qkv_bias"] = on("disable_bias_linear") && on("add_qkv_bias");
@@ -1920,10 +2016,10 @@ class Megatron {
       if (const MegatronFlag* f = get("moe_layer_freq")) {
         long long moe_blocks = -1;
         const long long dense = f->value == 1 ? 0 : layer_freq(f->text, moe_blocks);
-        if (f->value != 1 && (dense < 0 || dense + moe_blocks != m["layers"].get<long long>()))
-          im_.unsupported_key(f->key, "only 1 or ([0]*N+[1]*M) with N + M = --num-layers is read (N dense blocks)");
-        else if (dense > 0)
-          m["dense_layers"] = dense;
+        if (f->value != 1 && (dense < 0 || dense + moe_blocks != integer("num_layers", 1)))
+          return leave_model_out("--moe-layer-freq '" + f->text +
+                                 "': only 1 or ([0]*N+[1]*M), N dense blocks first, with N + M = --num-layers is read");
+        if (dense > 0) m["dense_layers"] = dense;
       }
     }
     if (on("multi_latent_attention")) {
@@ -1937,73 +2033,81 @@ class Megatron {
 
   // The flag a model field came from, and whether it was given.
   std::pair<std::string, bool> source(const std::string& field) const {
+    if (field == "kv_heads" && on("multi_latent_attention")) return {dashed("multi_latent_attention"), true};
+    std::string keys;
     for (const ModelFlag& f : kMegatronModel)
-      if (field == f.field) {
-        if (field == "kv_heads" && on("group_query_attention")) return {dashed("group_query_attention"), true};
-        return {dashed(f.flag), on(f.flag)};
+      if (field == f.field && on(f.flag)) {
+        if (!keys.empty()) keys += ' ';
+        keys += dashed(f.flag);
       }
-    return {"", false};
+    if (!keys.empty()) return {keys, true};
+    for (const ModelFlag& f : kMegatronModel)
+      if (field == f.field) return {dashed(f.flag), false};
+    return {dashed("num_layers"), false};
   }
 
-  // The vocabulary comes from the tokenizer: --vocab-size padded as Megatron-LM pads it (to a multiple
-  // of --make-vocab-size-divisible-by x TP: tokenizer.py, _vocab_size_with_padding), the preset the
-  // tokenizer names, or the preset whose architecture the flags give.
+  // The vocabulary comes from the tokenizer: --vocab-size, or the preset the tokenizer names. The
+  // preset of this architecture is matched on it as the tokenizer gives it; a model of its own takes
+  // it padded as Megatron-LM pads it (to a multiple of --make-vocab-size-divisible-by x TP:
+  // tokenizer.py, _vocab_size_with_padding).
   void vocab_and_preset(ojson m) {
     long long vocab = 0;
-    std::string vocab_key, vocab_note;
-    if (const MegatronFlag* v = get("vocab_size")) {
-      const long long raw = integer("vocab_size", 0, 1, 100000000);
-      const long long multiple =
-          integer("make_vocab_size_divisible_by", 128, 1, 100000) * integer("tensor_model_parallel_size", 1, 1);
-      vocab = (raw + multiple - 1) / multiple * multiple;
-      vocab_key = v->key;
-      if (vocab != raw) vocab_note = "padded to a multiple of " + std::to_string(multiple) + ", as Megatron-LM does";
+    std::string vocab_key = dashed("vocab_size");
+    if (get("vocab_size")) {
+      vocab = integer("vocab_size", 0, 1, 100000000);
     } else if (const MegatronFlag* t = get("tokenizer_model")) {
       if (const ModelPreset* p = im_.catalog_.find_model(preset_for_model_name(t->text, im_.catalog_))) {
         vocab = p->arch.vocab;
         vocab_key = t->key;
-        vocab_note = "the vocabulary of preset " + p->id;
       }
-      im_.ignore(t->key, vocab_key.empty() ? "names no catalog preset: its vocabulary is not known here"
-                                           : "read for the vocabulary of " + vocab_note.substr(vocab_note.rfind(' ') + 1));
     }
     InputError err;
     detail::Reader r(err);
     ModelArch a;
     m["vocab"] = vocab > 0 ? vocab : 1;
-    if (!detail::read_arch_fields(r, detail::parse_text(m.dump()), "model", a) || !detail::check_arch(r, a, "model")) {
-      const std::string field = err.field.substr(err.field.find('.') + 1);
-      const std::string key = source(field).first.empty() ? dashed("num_layers") : source(field).first;
-      return void(im_.fail(key, err.message.substr(err.field.size() + 2)));
-    }
+    if (!detail::read_arch_fields(r, detail::parse_text(m.dump()), "model", a) || !detail::check_arch(r, a, "model"))
+      return void(im_.fail(source(err.field.substr(err.field.find('.') + 1)).first,
+                           err.message.substr(err.field.size() + 2)));
     a.vocab = static_cast<int>(vocab);
-    const long long context = integer("max_position_embeddings", -1, 1);
-    const ModelPreset* match = nullptr;
+    const long long context = integer("max_position_embeddings", -1);
+    std::vector<const ModelPreset*> matches;
     for (const ModelPreset& p : im_.catalog_.models) {
       ModelArch b = p.arch;
       if (vocab == 0) b.vocab = 0;
       // The launch artefacts write the shared experts as one of their summed width.
       b.shared_expert_ffn = b.shared_experts * b.effective_shared_ffn();
       b.shared_experts = b.shared_experts > 0 ? 1 : 0;
-      if (same_arch(b, a) && (!match || (match->max_context != context && p.max_context == context))) match = &p;
+      if (same_arch(b, a)) matches.push_back(&p);
     }
-    std::string keys;  // the model's flags the command gives
-    for (const ModelFlag& f : kMegatronModel)
-      if (on(f.flag) && keys.find(dashed(f.flag)) == std::string::npos)
-        keys += (keys.empty() ? "" : ", ") + dashed(f.flag);
-    if (match)
-      return void(im_.set("model.preset", match->id, keys, "the flags give this preset's architecture"));
+    // Presets of one architecture and one vocabulary (Llama 3 and 3.1 8B): the one of this context.
+    const ModelPreset* match = matches.empty() ? nullptr : matches.front();
+    for (const ModelPreset* p : matches) {
+      if (p->arch.vocab != match->arch.vocab) {
+        std::string ids;
+        for (const ModelPreset* q : matches) ids += (ids.empty() ? "" : ", ") + q->id;
+        return leave_model_out("presets " + ids + " have this architecture and differ in vocabulary, which the "
+                               "tokenizer gives: set model.preset");
+      }
+      if (match->max_context != context && p->max_context == context) match = p;
+    }
+    if (match) return void(im_.set("model.preset", match->id, model_keys(), "the flags give this preset's architecture"));
     if (vocab == 0)
-      return im_.unsupported_key(keys, "no preset has this architecture and no vocabulary size is known (the "
-                                       "tokenizer's): the model is left out; give --vocab-size, or set model.vocab");
-    m["vocab"] = vocab;
+      return leave_model_out("no preset has this architecture and no vocabulary size is known (the tokenizer's): "
+                             "give --vocab-size, or set model.vocab");
+    const long long multiple =
+        integer("make_vocab_size_divisible_by", 128, 1, 100000) * integer("tensor_model_parallel_size", 1);
+    m["vocab"] = (vocab + multiple - 1) / multiple * multiple;
     for (auto it = m.begin(); it != m.end() && im_.ok(); ++it) {
-      const auto [key, given] = it.key() == "vocab" ? std::pair{vocab_key, true} : source(it.key());
-      im_.set("model." + it.key(), it.value(), key, it.key() == "vocab" ? vocab_note : given ? "" : kMegatronDefault);
+      const auto [key, given] = source(it.key());
+      const bool padded = it.key() == "vocab" && m["vocab"] != vocab;
+      im_.set("model." + it.key(), it.value(), it.key() == "vocab" ? vocab_key : key,
+              padded   ? std::to_string(vocab) + " padded to a multiple of " + std::to_string(multiple) + ", as Megatron-LM does"
+              : given  ? ""
+                       : kMegatronDefault);
     }
   }
 
-  // Flags read only beside others (the tokenizer for the vocabulary, a backend for its dispatcher)
+  // Flags read only beside others (a backend with its dispatcher, the tokenizer for the vocabulary)
   // and not named in any list yet: listed as ignored, so every flag is accounted for.
   void account() {
     std::vector<std::string> named;
@@ -2016,7 +2120,7 @@ class Megatron {
         const size_t end = at + f.key.size();
         return at != std::string::npos && (end == k.size() || k[end] == ' ' || k[end] == ',');
       });
-      if (!listed) im_.ignore(f.key, "read with the flags it qualifies (the vocabulary, a backend, a format)");
+      if (!listed) im_.ignore(f.key, "read with the flags it qualifies, or not needed beside them");
     }
   }
 };
@@ -2175,7 +2279,8 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
   }
   if (ds) im.set("framework", "deepspeed", "deepspeed", "the DeepSpeed launcher runs a DeepSpeed engine");
   const bool megatron = megatron_script(script, w, i);
-  if (megatron) im.set("framework", "megatron", script, "Megatron-LM's training script");
+  // Under the DeepSpeed launcher the script is Megatron-DeepSpeed's, run by a DeepSpeed engine.
+  if (megatron && !ds) im.set("framework", "megatron", script, "Megatron-LM's training script");
   MegatronFlags mflags;
   // The script's own flags.
   while (i < w.size() && im.ok()) {
@@ -2202,6 +2307,28 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
       ++i;
     }
     const std::string key = "--" + name;
+    if (megatron) {
+      const std::string typed = t.substr(0, t.find('='));
+      if (listed(kMegatronSwitches, name) || listed(kMegatronValued, name)) {
+        if (mflags.count(name)) return im.fail(dashed(name), "is given twice");
+        const bool var = has_value && value.find('$') != std::string::npos;
+        if (var) im.unsupported_key(dashed(name), "'" + value + "' is a shell variable: its value is not known here");
+        mflags[name] = {var || !has_value ? ojson(true) : detail::yaml_plain_scalar(value), has_value ? value : "",
+                        dashed(name), var};
+      } else if (name == "deepspeed_config" || name == "deepspeed") {
+        im.unsupported_key(typed, "names a DeepSpeed config (Megatron-DeepSpeed): import that file too for its ZeRO "
+                                  "stage and offload");
+      } else if (name == "use_checkpoint_args") {
+        im.unsupported_key(typed, "the architecture comes from the checkpoint's saved arguments: set model.preset");
+      } else if (listed(kMegatronBookkeeping, name)) {
+        im.ignore(typed, kBookkeepingReason);
+        // --data-path takes several words (weights and prefixes).
+        while (i < w.size() && w[i].text != "\n" && w[i].text.rfind("-", 0) != 0) ++i;
+      } else {
+        im.unknown_key(typed);
+      }
+      continue;
+    }
     if (has_value && value.find('$') != std::string::npos) {
       im.unsupported_key(key, "'" + value + "' is a shell variable: its value is not known here");
       continue;
@@ -2213,17 +2340,6 @@ bool command_line(Importer& im, std::string_view text, Knobs& k, std::string& fo
       std::string list = has_value ? value : "";
       while (i < w.size() && w[i].text != "\n" && w[i].text.rfind("-", 0) != 0) list += "," + w[i++].text;
       v = list;
-    }
-    if (megatron) {
-      if (listed(kMegatronFlags, name)) {
-        if (mflags.count(name)) return im.fail(dashed(name), "is given twice");
-        mflags[name] = {v, has_value ? value : "", dashed(name)};
-      } else if (listed(kMegatronBookkeeping, name)) {
-        im.ignore(dashed(name), kBookkeepingReason);
-      } else {
-        im.unknown_key(dashed(name));
-      }
-      continue;
     }
     if (training_key(im, k, name, v, key)) continue;
     if (!im.ok()) break;

@@ -1,6 +1,7 @@
 // fuzz_import: the config importer (import.hpp) and its YAML-subset reader on arbitrary bytes. It
 // must never crash, hang or throw; what it returns is always JSON: an error naming a field, or an
-// import whose partial scenario parses (merged over a default model when it names none).
+// import whose partial scenario parses (merged over a default model when it names none: an MoE one
+// where it splits experts over ranks).
 // libFuzzer entry point; tests/fuzz/mutate_main.cpp drives it where libFuzzer is unavailable.
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   nlohmann::json s = r["scenario"];
   if (!s.is_object()) std::abort();
-  if (!s.contains("model")) s["model"] = {{"preset", "llama-3.1-8b"}};
+  // The check models of import.cpp: an MoE one where the layout splits experts.
+  const bool experts = s.contains("parallel") && (s["parallel"].contains("ep") || s["parallel"].contains("etp"));
+  if (!s.contains("model")) s["model"] = {{"preset", experts ? "deepseek-v3" : "llama-3.1-8b"}};
   if (!llmplan::parse_scenario(s.dump(), catalog).scenario) std::abort();
   for (const char* list : {"mapped", "ignored", "unsupported", "unknown"})
     if (!r[list].is_array()) std::abort();
