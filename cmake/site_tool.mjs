@@ -10,6 +10,7 @@
 //   node site_tool.mjs html-pages PAGES_DIR TEMPLATE OUT_DIR  the documentation pages of docs/site/en
 //                                                            and docs/site/zh put into that shell
 //   node site_tool.mjs static-summary SUMMARY_JS SITE_INDEX OUT  index.html with the first view's figures
+//   node site_tool.mjs strip-comments FILE...                  drop whole-line // comments of served scripts
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -427,11 +428,28 @@ function staticSummary(summaryJs, siteIndex, out) {
   writeFileSync(out, index.replace('<!-- static-summary -->', () => html));
 }
 
+// [SECTION] strip-comments: the scripts the pages load, without their whole-line // comments (the
+// sources keep them). The embed page's first load has a 1 MB budget (tests/e2e/site.test.mjs); a
+// line inside a template literal is kept, and a file whose template literals do not close is refused.
+function stripComments(...files) {
+  for (const file of files) {
+    const kept = [];
+    let inTemplate = false;
+    for (const line of read(file).split('\n')) {
+      if (inTemplate || !line.trimStart().startsWith('//')) kept.push(line);
+      if ((line.replace(/\\`/g, '').match(/`/g) || []).length % 2 === 1) inTemplate = !inTemplate;
+    }
+    if (inTemplate) die(`${file}: a template literal does not close`);
+    writeFileSync(file, kept.join('\n'));
+  }
+}
+
 const [command, ...args] = process.argv.slice(2);
 const commands = { catalogs: [catalogs, 2], validation: [validation, 4], 'single-file': [singleFile, 3],
                    'service-worker': [serviceWorker, 4], 'markdown-page': [markdownPage, 4],
-                   'html-pages': [htmlPages, 3], 'static-summary': [staticSummary, 3] };
-if (!commands[command] || args.length !== commands[command][1]) {
-  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page|html-pages|static-summary ARGS... (see the file header)');
+                   'html-pages': [htmlPages, 3], 'static-summary': [staticSummary, 3],
+                   'strip-comments': [stripComments, -1] };
+if (!commands[command] || (commands[command][1] >= 0 && args.length !== commands[command][1])) {
+  die('usage: site_tool.mjs catalogs|validation|single-file|service-worker|markdown-page|html-pages|static-summary|strip-comments ARGS... (see the file header)');
 }
 commands[command][0](...args);
