@@ -39,15 +39,10 @@ json imported(const std::string& name) {
   return r;
 }
 
-// The contract: the partial scenario parses, merged over a default scenario (one with a model: an
-// MoE one where the layout splits experts over ranks).
+// The contract: the partial scenario parses as import checks it (a default model, and where the
+// command gives no GPU count a count its layout runs on).
 Scenario parses(const json& r) {
-  const json& x = r["scenario"].contains("parallel") ? r["scenario"]["parallel"] : json::object();
-  const bool experts = x.contains("ep") || x.contains("etp");
-  json s = json{{"model", {{"preset", experts ? "deepseek-v3" : "llama-3.1-8b"}}}};
-  s.merge_patch(r["scenario"]);
-  if (r["scenario"].contains("model")) s["model"] = r["scenario"]["model"];
-  const ScenarioParse p = parse_scenario(s.dump(), builtin_catalog());
+  const ScenarioParse p = parse_imported_scenario(r["scenario"].dump(), builtin_catalog());
   REQUIRE_MESSAGE(p.scenario, p.error.message);
   return *p.scenario;
 }
@@ -548,6 +543,48 @@ TEST_SUITE("import") {
     CHECK(!f["scenario"].contains("model"));
   }
 
+  TEST_CASE("a Megatron-LM command: Megatron-LM's other spellings of a layout") {
+    const char* base = "torchrun --nproc_per_node 8 --nnodes 4 pretrain_gpt.py --num-layers 32 --hidden-size 1024 "
+                       "--num-attention-heads 8 --position-embedding-type rope --vocab-size 32000 "
+                       "--micro-batch-size 1 --global-batch-size 64 ";
+    // A layout string with repeats: 8 stages of 4 blocks on PP 4 is VP 2, the estimate's own split.
+    const json l = import_text(std::string(base) + "--pipeline-model-parallel-size 4 "
+                                                   "--pipeline-model-parallel-layout 'Et*4|t*4|t*4|t*4|t*4|t*4|t*4|t*4L'");
+    REQUIRE_MESSAGE(!l.contains("error"), l.dump());
+    CHECK(l["scenario"]["parallel"]["vp"] == 2);
+    CHECK(lists(l["ignored"], "--pipeline-model-parallel-layout"));
+    // The account-for flags count the embedding and the loss as blocks: (30 + 2) / 4 = 8 a stage,
+    // 2 a virtual stage, VP 4 (arguments.py).
+    const json a = import_text(
+        "torchrun --nproc_per_node 8 --nnodes 4 pretrain_gpt.py --num-layers 30 --hidden-size 1024 "
+        "--num-attention-heads 8 --position-embedding-type rope --vocab-size 32000 --pipeline-model-parallel-size 4 "
+        "--account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split "
+        "--num-layers-per-virtual-pipeline-stage 2 --micro-batch-size 1 --global-batch-size 64");
+    REQUIRE_MESSAGE(!a.contains("error"), a.dump());
+    CHECK(a["scenario"]["parallel"]["vp"] == 4);
+    // --cpu-offloading-num-layers above 0 turns offloading on by itself.
+    const json o = import_text(std::string(base) + "--cpu-offloading-num-layers 4");
+    CHECK(o["scenario"]["techniques"]["activation_offload"] == true);
+    CHECK(o["scenario"]["techniques"]["activation_offload_layers"] == 4);
+    // Expert widths without --num-experts: no experts, listed, not refused.
+    const json e = import_text(std::string(base) + "--moe-router-topk 2 --moe-ffn-hidden-size 512");
+    REQUIRE_MESSAGE(!e.contains("error"), e.dump());
+    CHECK(e["scenario"]["model"].value("experts", 0) == 0);
+    CHECK(lists(e["ignored"], "--moe-router-topk"));
+    // No GPU count (torchrun's arguments in a shell array): the layout is checked over the GPUs it
+    // could run on, not refused against a default of 8.
+    const json g = import_text("torchrun pretrain_gpt.py --tensor-model-parallel-size 8 "
+                               "--pipeline-model-parallel-size 4 --micro-batch-size 1 --global-batch-size 64");
+    REQUIRE_MESSAGE(!g.contains("error"), g.dump());
+    CHECK(g["scenario"]["parallel"]["tp"] == 8);
+    CHECK(!g["scenario"].contains("cluster"));
+    // Hugging Face flags spelled with underscores are not Megatron-LM's, even beside a TP flag.
+    const json h = import_text("deepspeed --num_gpus 8 train.py --model_name_or_path Qwen/Qwen2.5-7B --bf16 "
+                               "--per_device_train_batch_size 2 --tensor_model_parallel_size 2");
+    CHECK(h["scenario"]["model"]["preset"] == "qwen2.5-7b");
+    CHECK(h["scenario"]["global_batch"] == 16);
+  }
+
   TEST_CASE("a Megatron-LM command: bad values name the flag") {
     // Zero divisors and missing values are refused by name, never a crash.
     CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 64 "
@@ -565,7 +602,7 @@ TEST_SUITE("import") {
                         "--num-attention-heads 8 --position-embedding-type rope --pipeline-model-parallel-size 4 "
                         "--num-layers-per-virtual-pipeline-stage 2") ==
           "--num-layers-per-virtual-pipeline-stage: must divide --num-layers / --pipeline-model-parallel-size (30 / "
-          "4); got 2");
+          "4, the embedding and loss counted where the account-for flags say); got 2");
     CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --recompute-granularity most") ==
           "--recompute-granularity");
     CHECK(error_field("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 64 "

@@ -1703,6 +1703,34 @@ long long layer_freq(const std::string& t, long long& moe_blocks) {
   return moe_blocks >= 0 && expect(")") && at == t.size() ? dense : -1;
 }
 
+// A --pipeline-model-parallel-layout with its repeats written out: "t*3" -> "ttt", "(tt|)*2" ->
+// "tt|tt|"; commas and spaces dropped (Megatron-Core PipelineParallelLayerLayout). Nested repeats
+// and counts above 100,000 characters are left as they are (the layout then reads as not the estimate's).
+std::string expand_layout(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size() && out.size() < 100000; ++i) {
+    const char c = text[i];
+    if (c == ',' || c == ' ') continue;
+    std::string unit(1, c);
+    if (c == '(') {
+      const size_t close = text.find(')', i);
+      if (close == std::string::npos) return text;
+      unit = text.substr(i + 1, close - i - 1);
+      i = close;
+    }
+    long long n = 1;
+    if (i + 1 < text.size() && text[i + 1] == '*') {
+      n = 0;
+      for (i += 2; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && n < 100000; ++i)
+        n = n * 10 + (text[i] - '0');
+      --i;
+    }
+    for (long long k = 0; k < n && out.size() < 100000; ++k) out += unit;
+  }
+  std::erase(out, ',');
+  return out;
+}
+
 struct MegatronFlag {
   ojson value;
   std::string text, key;
@@ -1714,9 +1742,8 @@ using MegatronFlags = std::map<std::string, MegatronFlag, std::less<>>;
 bool megatron_script(const std::string& script, const std::vector<Token>& w, size_t from) {
   const std::string base = script.substr(script.rfind('/') == std::string::npos ? 0 : script.rfind('/') + 1);
   if (base == "pretrain_gpt.py" || base == "pretrain_mamba.py") return true;
-  for (size_t i = from; i < w.size(); ++i) {
-    std::string t = w[i].text;
-    std::replace(t.begin(), t.end(), '_', '-');
+  for (size_t i = from; i < w.size(); ++i) {  // argparse spells them with dashes only
+    const std::string& t = w[i].text;
     if (t.rfind("--tensor-model-parallel-size", 0) == 0 || t.rfind("--pipeline-model-parallel-size", 0) == 0)
       return true;
   }
@@ -1786,11 +1813,16 @@ class Megatron {
     const long long layers = integer("num_layers", 0);
     const bool known = !variable("pipeline_model_parallel_size") && !variable("num_layers") && layers > 0;
     if (const MegatronFlag* f = get("num_layers_per_virtual_pipeline_stage"); f && known) {
+      // The embedding and the loss count as blocks where the account-for flags say so (arguments.py).
+      const long long blocks = layers + on("account_for_embedding_in_pipeline_split") +
+                               on("account_for_loss_in_pipeline_split");
       const long long per = integer("num_layers_per_virtual_pipeline_stage", 1);
-      if (!im_.ok() || layers % (pp * per) != 0)
+      if (!im_.ok() || blocks % (pp * per) != 0)
         return void(im_.fail(f->key, "must divide --num-layers / --pipeline-model-parallel-size (" +
-                                         std::to_string(layers) + " / " + std::to_string(pp) + "); got " + f->text));
-      im_.set("parallel.vp", layers / (pp * per), f->key, "--num-layers / (--pipeline-model-parallel-size x this)");
+                                         std::to_string(blocks) + " / " + std::to_string(pp) +
+                                         ", the embedding and loss counted where the account-for flags say); got " +
+                                         f->text));
+      im_.set("parallel.vp", blocks / (pp * per), f->key, "blocks / (--pipeline-model-parallel-size x this)");
     }
     split_flags(known, layers, pp);
     const ojson* vp = Importer::at(im_.scenario, "parallel.vp", false);
@@ -1803,8 +1835,9 @@ class Megatron {
                                   "moe_pad_expert_input_to_capacity"}) {
       if (on(name))
         im_.ignore(dashed(name), "overlap or padding the estimate counts as this flag runs it");
-      else if ((name == "overlap_grad_reduce" && !on("use_torch_fsdp2")) ||
-               (name == "overlap_param_gather" && on("use_distributed_optimizer")))
+      else if (!im_.is("framework", "deepspeed") &&  // Megatron-DeepSpeed: the DeepSpeed config's overlap_comm
+               ((name == "overlap_grad_reduce" && !on("use_torch_fsdp2")) ||
+                (name == "overlap_param_gather" && on("use_distributed_optimizer"))))
         im_.unsupported_key(dashed(name), "absent: the job runs this data-parallel traffic after the compute, which "
                                           "the estimate overlaps (the job is slower than estimated)");
     }
@@ -1817,12 +1850,14 @@ class Megatron {
   void split_flags(bool known, long long layers, long long pp) {
     const ojson* v = Importer::at(im_.scenario, "parallel.vp", false);
     const PipelineSplit split = pipeline_split(static_cast<int>(layers), static_cast<int>(pp));
+    bool layout_ours = false;
     if (const MegatronFlag* f = get("pipeline_model_parallel_layout"); f && known && split.ok) {
-      const long long stages = std::count(f->text.begin(), f->text.end(), '|') + 1;
+      const std::string layout = expand_layout(f->text);
+      const long long stages = std::count(layout.begin(), layout.end(), '|') + 1;
       const int vp = static_cast<int>(stages / pp);
       const ojson* mtp = Importer::at(im_.scenario, "techniques.mtp_layers", false);
-      if (stages % pp == 0 && !v &&
-          f->text == megatron_pipeline_layout(split, static_cast<int>(pp), vp, mtp ? mtp->get<int>() : 0)) {
+      layout_ours = layout == megatron_pipeline_layout(split, static_cast<int>(pp), vp, mtp ? mtp->get<int>() : 0);
+      if (stages % pp == 0 && !v) {
         im_.set("parallel.vp", vp, f->key, "the layout's virtual stages over --pipeline-model-parallel-size");
         v = Importer::at(im_.scenario, "parallel.vp", false);
       }
@@ -1832,13 +1867,15 @@ class Megatron {
     for (std::string_view name : {"decoder_first_pipeline_num_layers", "decoder_last_pipeline_num_layers",
                                   "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split",
                                   "pipeline_model_parallel_layout"}) {
-      if (!on(name) || (name == "pipeline_model_parallel_layout" && im_.source_of["parallel.vp"] == dashed(name)))
-        continue;
+      if (!on(name)) continue;
+      // Both account-for flags: the first and last stage one block short, as pipeline_split gives.
+      const bool short_ends = split.first + 1 == split.middle && split.last + 1 == split.middle;
       const bool ours = known && split.ok &&
                         (name == "decoder_first_pipeline_num_layers"  ? integer(name, 0) == split.first
                          : name == "decoder_last_pipeline_num_layers" ? integer(name, 0) == split.last
-                         : name.rfind("account", 0) == 0 ? ends && embedding_counts_as_block(split, static_cast<int>(pp), vp)
-                                                         : false);
+                         : name.rfind("account", 0) == 0
+                             ? ends && (embedding_counts_as_block(split, static_cast<int>(pp), vp) || (vp == 1 && short_ends))
+                             : layout_ours);
       if (ours)
         im_.ignore(dashed(name), "the estimate's own split (layout.stage_layers)");
       else
@@ -1850,6 +1887,8 @@ class Megatron {
   void recompute() {
     const MegatronFlag* g = get("recompute_granularity");
     if (!g) return;
+    if (on("recompute_activations"))  // arguments.py: it sets the granularity to selective
+      return void(im_.ignore(g->key, "--recompute-activations sets selective"));
     const std::string granularity = choice("recompute_granularity", {"full", "selective"}, "full");
     im_.set("parallel.recompute", granularity, g->key);
     const std::string method = choice("recompute_method", {"uniform", "block"}, "uniform");
@@ -1883,12 +1922,15 @@ class Megatron {
   // --cpu-offloading offloads --cpu-offloading-num-layers blocks (0 by default), at most all but
   // the last (TransformerConfig), which the launch artefacts write for the estimate's "every block".
   void offload(long long layers, long long pp) {
-    if (!on("cpu_offloading")) return;
     const MegatronFlag* n = get("cpu_offloading_num_layers");
-    if (!n) return void(im_.unsupported_key(dashed("cpu_offloading"), variable("cpu_offloading_num_layers") ? "the number of blocks is a shell variable" : "without --cpu-offloading-num-layers Megatron-LM offloads no block"));
-    const long long count = integer("cpu_offloading_num_layers", 1, 1, 100000);
+    const long long count = integer("cpu_offloading_num_layers", 0, 0, 100000);
+    if (!on("cpu_offloading") && count == 0) return;  // a count above 0 turns offloading on by itself
+    if (count == 0)
+      return void(im_.unsupported_key(dashed("cpu_offloading"),
+                                      variable("cpu_offloading_num_layers") ? "the number of blocks is a shell variable"
+                                      : "without --cpu-offloading-num-layers Megatron-LM offloads no block"));
     const bool every = pp == 1 && count == layers - 1;
-    im_.set("techniques.activation_offload", true, dashed("cpu_offloading"));
+    im_.set("techniques.activation_offload", true, on("cpu_offloading") ? dashed("cpu_offloading") : n->key);
     im_.set("techniques.activation_offload_layers", every ? 0 : count, n->key,
             every ? "all but the last block, the most Megatron-LM offloads: every block in the estimate" : "");
   }
@@ -1902,7 +1944,7 @@ class Megatron {
       im_.set("precision", "bf16", dashed("bf16"));
     }
     absent("precision", "fp32", "bf16", "absent (and no --fp16): Megatron-LM trains in fp32");
-    if (on("bf16") || on("fp8_format"))
+    if ((on("bf16") || on("fp8_format")) && !im_.is("framework", "deepspeed"))
       absent("techniques.fp32_grad_reduce", true, "grad_reduce_in_bf16",
              "absent: Megatron-LM accumulates and reduces bf16 gradients in fp32");
     if (const MegatronFlag* a = get("attention_backend")) {
@@ -1921,7 +1963,9 @@ class Megatron {
       if (p < 0 || p >= 1)
         return void(im_.fail(f->key, "must be a number in 0..1 (exclusive of 1); got '" + f->text + "'"));
       dropout = dropout || p > 0;
-      (f ? keys : absent_note) += (f ? (keys.empty() ? "" : " ") : "absent ") + dashed(name);
+      std::string& into = f ? keys : absent_note;
+      into += into.empty() ? (f ? "" : "absent ") : (f ? " " : " and ");
+      into += dashed(name);
     }
     im_.set("dropout", dropout, keys.empty() ? dashed("hidden_dropout") : keys,
             absent_note.empty() ? "" : absent_note + ": 0.1, Megatron-LM's default");
@@ -1974,15 +2018,26 @@ class Megatron {
   void model() {
     if (!on("num_layers") && !on("hidden_size") && !on("num_attention_heads")) return;
     for (const ModelFlag& f : kMegatronModel)
-      if (variable(f.flag)) return leave_model_out(dashed(f.flag) + " is a shell variable");
+      if (variable(f.flag) && !(f.flag == "tokenizer_model" && get("vocab_size")))
+        return leave_model_out(dashed(f.flag) + " is a shell variable");
     if (variable("tensor_model_parallel_size") && on("vocab_size"))
       return leave_model_out("the vocabulary's padding needs --tensor-model-parallel-size, a shell variable");
     for (std::string_view name : {"num_layers", "hidden_size", "num_attention_heads"})
       if (!on(name)) return leave_model_out(dashed(name) + " is absent");
     ojson m = ojson::object();
-    for (const ModelFlag& f : kMegatronModel)
-      if (listed(kMegatronModelNumbers, f.flag) && get(f.flag) && std::string_view(f.field) != "shared_experts")
+    for (const ModelFlag& f : kMegatronModel) {
+      if (!listed(kMegatronModelNumbers, f.flag) || !get(f.flag) || std::string_view(f.field) == "shared_experts")
+        continue;
+      const bool moe = f.flag.rfind("moe_", 0) == 0, mla = f.field == std::string_view("q_lora_rank") ||
+                                                          f.field == std::string_view("kv_lora_rank") ||
+                                                          f.field == std::string_view("qk_nope_head_dim") ||
+                                                          f.field == std::string_view("qk_rope_head_dim") ||
+                                                          f.field == std::string_view("v_head_dim");
+      if ((moe && !on("num_experts")) || (mla && !on("multi_latent_attention")))
+        im_.ignore(get(f.flag)->key, moe ? "without --num-experts there are no experts" : "without --multi-latent-attention");
+      else
         m[f.field] = integer(f.flag, 1, 1, 10000000);
+    }
     const long long hidden = integer("hidden_size", 1);
     const bool swiglu = on("swiglu");
     // --ffn-hidden-size: 4h, or with SwiGLU 2/3 of it rounded down to a multiple of 64.
@@ -2377,6 +2432,31 @@ std::string error_json(const InputError& e) {
 
 }  // namespace
 
+ScenarioParse parse_imported_scenario(std::string_view scenario_json, const Catalog& catalog) {
+  ojson check = ojson::parse(scenario_json, nullptr, false);
+  if (!check.is_object()) return parse_scenario(scenario_json, catalog);
+  const ojson x = check.value("parallel", ojson::object());
+  const bool experts = x.contains("ep") || x.contains("etp");
+  if (!check.contains("model")) check["model"] = {{"preset", experts ? kCheckMoeModel : kCheckModel}};
+  ScenarioParse p = parse_scenario(check.dump(), catalog);
+  // A command whose GPU count the shell gives (torchrun $DISTRIBUTED_ARGS): the layout is checked
+  // over the GPUs it could run on, the model-parallel ranks times data-parallel ones.
+  const bool gpus = check.contains("cluster") && check["cluster"].contains("gpus");
+  if (p.scenario || gpus || !check.contains("parallel")) return p;
+  const auto number = [](const ojson& o, const char* key) {
+    return o.contains(key) && o[key].is_number_integer() ? o[key].get<long long>() : 1LL;
+  };
+  const long long model = number(x, "tp") * number(x, "pp") * number(x, "cp"), ep = number(x, "ep");
+  const long long micro = number(check, "micro_batch"), global = number(check, "global_batch");
+  const long long dp = check.contains("global_batch") && global % micro == 0 ? global / micro : 1;
+  for (long long d : {1LL, ep, dp, dp * ep}) {
+    if (model * d > 1000000) break;
+    check["cluster"]["gpus"] = model * d;
+    if (const ScenarioParse q = parse_scenario(check.dump(), catalog); q.scenario) return q;
+  }
+  return p;
+}
+
 std::string import_config(std::string_view text, const Catalog& catalog) {
   try {
     if (const size_t bad = first_bad_utf8(text); bad != std::string_view::npos)
@@ -2438,11 +2518,8 @@ std::string import_config(std::string_view text, const Catalog& catalog) {
     finish(im, k);
     if (!im.ok()) return error_json(*im.error);
 
-    // The contract: the partial scenario parses (over a default model when it names none).
-    ojson check = im.scenario;
-    const bool experts = im.has("parallel.ep") || im.has("parallel.etp");
-    if (!check.contains("model")) check["model"] = {{"preset", experts ? kCheckMoeModel : kCheckModel}};
-    const ScenarioParse p = parse_scenario(check.dump(), catalog);
+    // The contract: the partial scenario parses.
+    const ScenarioParse p = parse_imported_scenario(im.scenario.dump(), catalog);
     if (!p.scenario) {
       const auto src = im.source_of.find(p.error.field);
       const std::string field = src != im.source_of.end() ? src->second : p.error.field;

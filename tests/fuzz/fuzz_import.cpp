@@ -1,7 +1,6 @@
 // fuzz_import: the config importer (import.hpp) and its YAML-subset reader on arbitrary bytes. It
 // must never crash, hang or throw; what it returns is always JSON: an error naming a field, or an
-// import whose partial scenario parses (merged over a default model when it names none: an MoE one
-// where it splits experts over ranks).
+// import whose partial scenario parses as import checks it (parse_imported_scenario).
 // libFuzzer entry point; tests/fuzz/mutate_main.cpp drives it where libFuzzer is unavailable.
 #include <cstddef>
 #include <cstdint>
@@ -23,12 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!r["error"]["field"].is_string() || r["error"]["field"].get<std::string>().empty()) std::abort();
     return 0;
   }
-  nlohmann::json s = r["scenario"];
+  const nlohmann::json& s = r["scenario"];
   if (!s.is_object()) std::abort();
-  // The check models of import.cpp: an MoE one where the layout splits experts.
-  const bool experts = s.contains("parallel") && (s["parallel"].contains("ep") || s["parallel"].contains("etp"));
-  if (!s.contains("model")) s["model"] = {{"preset", experts ? "deepseek-v3" : "llama-3.1-8b"}};
-  if (!llmplan::parse_scenario(s.dump(), catalog).scenario) std::abort();
+  if (!llmplan::parse_imported_scenario(s.dump(), catalog).scenario) std::abort();
   for (const char* list : {"mapped", "ignored", "unsupported", "unknown"})
     if (!r[list].is_array()) std::abort();
   return 0;

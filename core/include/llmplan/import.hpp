@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "llmplan/scenario.hpp"
+
 namespace llmplan {
 
 struct Catalog;
@@ -25,9 +27,15 @@ struct Catalog;
 //    "params": {"total", "active"} (hf_config: count_params of the imported model),
 //    "mapped": [{"key", "field", "value", "note"?}], "ignored": [{"key", "reason"}],
 //    "unsupported": [{"key", "reason"}], "unknown": [key, ...]}
-// or {"error": {"field": the key or "line N", "message"}}. The scenario parses with
-// parse_scenario (over {"model": {"preset": "llama-3.1-8b"}} when it names no model). Never throws.
+// or {"error": {"field": the key or "line N", "message"}}. The scenario parses as
+// parse_imported_scenario reads it. Never throws.
 std::string import_config(std::string_view text, const Catalog& catalog);
+
+// A partial scenario as an import is checked: with parse_scenario, over {"model": {"preset":
+// "llama-3.1-8b"}} when it names no model ("deepseek-v3", 256 experts, where it splits experts over
+// ranks), and where it names no GPU count over the first of the counts its layout could run on
+// (its model-parallel ranks times 1, EP, global / micro-batch, or both) that parses.
+ScenarioParse parse_imported_scenario(std::string_view scenario_json, const Catalog& catalog);
 
 // The scenario's preset for a model name as training configs write it ("meta-llama/Llama-3.1-8B",
 // "Qwen/Qwen2.5-7B-Instruct"): the catalog id, or "" when none matches.
