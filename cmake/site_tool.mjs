@@ -10,7 +10,7 @@
 //   node site_tool.mjs html-pages PAGES_DIR TEMPLATE OUT_DIR  the documentation pages of docs/site/en
 //                                                            and docs/site/zh put into that shell
 //   node site_tool.mjs static-summary SUMMARY_JS SITE_INDEX OUT  index.html with the first view's figures
-//   node site_tool.mjs strip-comments FILE...                  drop whole-line // comments of served scripts
+//   node site_tool.mjs strip-comments FILE...                  drop whole-line // comments and indentation of served scripts
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -428,15 +428,18 @@ function staticSummary(summaryJs, siteIndex, out) {
   writeFileSync(out, index.replace('<!-- static-summary -->', () => html));
 }
 
-// [SECTION] strip-comments: the scripts the pages load, without their whole-line // comments (the
-// sources keep them). The embed page's first load has a 1 MB budget (tests/e2e/site.test.mjs); a
-// line inside a template literal is kept, and a file whose template literals do not close is refused.
+// [SECTION] strip-comments: the scripts the pages load, without their whole-line // comments and
+// their indentation (the sources keep both). The embed page's first load has a 1 MB budget
+// (tests/e2e/site.test.mjs); a line inside a template literal is kept as it is, and a file whose
+// template literals do not close is refused.
 function stripComments(...files) {
   for (const file of files) {
     const kept = [];
     let inTemplate = false;
     for (const line of read(file).split('\n')) {
-      if (inTemplate || !line.trimStart().startsWith('//')) kept.push(line);
+      // Indentation goes too: JavaScript reads none of it outside a template literal.
+      if (inTemplate) kept.push(line);
+      else if (!line.trimStart().startsWith('//')) kept.push(line.trimStart());
       if ((line.replace(/\\`/g, '').match(/`/g) || []).length % 2 === 1) inTemplate = !inTemplate;
     }
     if (inTemplate) die(`${file}: a template literal does not close`);
