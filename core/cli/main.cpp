@@ -32,6 +32,7 @@
 #include "llmplan/planner.hpp"
 #include "llmplan/tco.hpp"
 #include "llmplan/units.hpp"
+#include "llmplan/wording.hpp"
 
 namespace {
 
@@ -179,7 +180,7 @@ void print_table(const std::string& body) {
   if (l["ep"].get<int>() > 1) extra += ", EP " + std::to_string(l["ep"].get<int>());
   if (l["vp"].get<int>() > 1) extra += ", VP " + std::to_string(l["vp"].get<int>());
   if (l["pp_flushes"].get<int>() > 1)
-    extra += ", " + std::to_string(l["pp_flushes"].get<int>()) + " pipeline flushes a step";
+    extra += ", " + llmplan::pipeline_flushes_a_step(l["pp_flushes"].get<int>());
   std::printf("Layout            %d GPUs = TP %d%s x PP %d x DP %d%s, ZeRO-%d, micro-batch %d, global batch %d\n",
               l["gpus"].get<int>(), l["tp"].get<int>(), cp_part.c_str(), l["pp"].get<int>(), l["dp"].get<int>(),
               extra.c_str(), l["zero"].get<int>(), l["micro_batch"].get<int>(), l["global_batch"].get<int>());

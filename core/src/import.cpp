@@ -1674,6 +1674,9 @@ constexpr std::string_view kMegatronModelNumbers[] = {
     "num_layers", "hidden_size", "num_attention_heads", "kv_channels", "ffn_hidden_size", "num_experts",
     "moe_router_topk", "moe_ffn_hidden_size", "moe_shared_expert_intermediate_size", "q_lora_rank", "kv_lora_rank",
     "qk_head_dim", "qk_pos_emb_head_dim", "v_head_dim"};
+// The model fields that only multi-latent attention has (--multi-latent-attention).
+constexpr std::string_view kMegatronMlaFields[] = {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim",
+                                                   "qk_rope_head_dim", "v_head_dim"};
 
 // A flag's name as Megatron-LM spells it: num_layers -> --num-layers.
 std::string dashed(std::string_view name) {
@@ -2028,11 +2031,7 @@ class Megatron {
     for (const ModelFlag& f : kMegatronModel) {
       if (!listed(kMegatronModelNumbers, f.flag) || !get(f.flag) || std::string_view(f.field) == "shared_experts")
         continue;
-      const bool moe = f.flag.rfind("moe_", 0) == 0, mla = f.field == std::string_view("q_lora_rank") ||
-                                                          f.field == std::string_view("kv_lora_rank") ||
-                                                          f.field == std::string_view("qk_nope_head_dim") ||
-                                                          f.field == std::string_view("qk_rope_head_dim") ||
-                                                          f.field == std::string_view("v_head_dim");
+      const bool moe = f.flag.rfind("moe_", 0) == 0, mla = listed(kMegatronMlaFields, f.field);
       if ((moe && !on("num_experts")) || (mla && !on("multi_latent_attention")))
         im_.ignore(get(f.flag)->key, moe ? "without --num-experts there are no experts" : "without --multi-latent-attention");
       else

@@ -368,7 +368,7 @@ Batch batch_of(const Scenario& s) { return {s.micro_batch, s.grad_accum(), s.sch
 Batch batch_at(const Scenario& s, int b) {
   const int per_step = b * s.dp();
   const int accum = s.global_batch > 0 ? std::max(s.global_batch, per_step) / per_step : 1;
-  return {b, accum, std::max(1, accum / s.pp_schedules())};
+  return {b, accum, s.schedule_micro_batches(accum)};
 }
 
 // Linear (TP-sharded) parameters of blocks [first, first + count) on one rank. An MoE model's

@@ -6,6 +6,7 @@
 
 #include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
+#include "llmplan/wording.hpp"
 #include "llmplan/layouts.hpp"
 #include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
@@ -57,7 +58,7 @@ std::string markdown_summary(std::string_view input_json, const Scenario& s, con
   out += "| Method, precision, optimizer | " + std::string(to_string(s.method)) + ", " + to_string(s.precision) + ", " +
          to_string(s.optimizer) + " |\n";
   const std::string flushes =
-      s.pp_schedules() > 1 ? " (" + std::to_string(s.pp_schedules()) + " pipeline flushes a step)" : "";
+      s.pp_schedules() > 1 ? " (" + pipeline_flushes_a_step(s.pp_schedules()) + ")" : "";
   out += "| Layout | TP " + std::to_string(s.parallel.tp) + ", PP " + std::to_string(s.parallel.pp) + flushes +
          ", DP " + std::to_string(r.dp) + ", ZeRO " + std::to_string(s.parallel.zero) + ", recompute " +
          recompute_text(layout_of(s)) + " |\n";

@@ -493,6 +493,21 @@ bool runs_several_schedules(const Scenario& s) {
   return s.parallel.pp_flushes > 1 && field_applies(field("parallel.pp_flushes"), s);
 }
 
+// The rule of parallel.pp_flushes a scenario breaks, in the order validate_scenario reports them:
+// the flushes divide the micro-batches a rank runs a step, each schedule gives every stage one,
+// and with virtual stages a multiple of pp (Megatron-LM's interleaved schedule).
+enum class FlushFault { none, accumulation, stages, virtual_stages };
+
+FlushFault flush_fault(const Scenario& s) {
+  const Parallel& x = s.parallel;
+  if (!runs_several_schedules(s)) return FlushFault::none;
+  if (s.grad_accum() % x.pp_flushes != 0) return FlushFault::accumulation;
+  const int per_schedule = s.schedule_micro_batches();
+  if (per_schedule < x.pp) return FlushFault::stages;
+  if (x.vp > 1 && per_schedule % x.pp != 0) return FlushFault::virtual_stages;
+  return FlushFault::none;
+}
+
 bool check_virtual_pipeline(Reader& r, const Scenario& s) {
   const int vp = s.parallel.vp, pp = s.parallel.pp;
   if (vp <= 1) return true;
@@ -508,9 +523,8 @@ bool check_virtual_pipeline(Reader& r, const Scenario& s) {
                    n(s.model.layers), n(pp), n(most), n(std::min(most, 128)), n(vp)});
   // With pipeline flushes each schedule interleaves its own share of the micro-batches.
   if (runs_several_schedules(s)) {
-    const int per_schedule = s.schedule_micro_batches();
-    if (per_schedule % pp != 0)
-      return r.fail("parallel.vp", "vp_schedule_micro_batches", {n(per_schedule), n(pp), n(vp)});
+    if (flush_fault(s) == FlushFault::virtual_stages)
+      return r.fail("parallel.vp", "vp_schedule_micro_batches", {n(s.schedule_micro_batches()), n(pp), n(vp)});
     return true;
   }
   const int m = s.grad_accum();
@@ -524,9 +538,7 @@ bool pp_flushes_divide(const Scenario& s) {
   const Parallel& x = s.parallel;
   if (x.pp_flushes == 1) return true;
   if (!runs_several_schedules(s) || s.dp() < 1 || s.micro_batch < 1) return false;  // no accumulation to divide
-  if (s.grad_accum() % x.pp_flushes != 0) return false;
-  const int per_schedule = s.schedule_micro_batches();
-  return per_schedule >= x.pp && (x.vp <= 1 || per_schedule % x.pp == 0);
+  return flush_fault(s) == FlushFault::none;
 }
 
 bool runs_qlora(const Cluster& c) { return c.vendor == "nvidia" || c.vendor == "amd"; }
@@ -584,9 +596,9 @@ InputError validate_scenario(const Scenario& s) {
   else if (s.global_batch > 0 && s.global_batch % (s.micro_batch * s.dp()) != 0)
     r.fail("global_batch", "global_batch_multiple",
            {n(s.micro_batch), n(s.dp()), n(s.micro_batch * s.dp()), n(s.global_batch)});
-  else if (runs_several_schedules(s) && s.grad_accum() % x.pp_flushes != 0)
+  else if (flush_fault(s) == FlushFault::accumulation)
     r.fail("parallel.pp_flushes", "pp_flushes", {n(s.grad_accum()), n(x.pp_flushes)});
-  else if (runs_several_schedules(s) && s.schedule_micro_batches() < x.pp)
+  else if (flush_fault(s) == FlushFault::stages)
     r.fail("parallel.pp_flushes", "pp_flushes_stages",
            {n(s.schedule_micro_batches()), n(x.pp), n(s.grad_accum()), n(s.grad_accum() / x.pp), n(x.pp_flushes)});
   else if (!check_virtual_pipeline(r, s))

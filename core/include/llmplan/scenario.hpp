@@ -314,7 +314,9 @@ struct Scenario {
   // Pipeline schedules a step runs (parallel.pp_flushes with pipeline stages), and the micro-batches
   // of each: the step's split evenly over them.
   int pp_schedules() const { return parallel.pp > 1 ? std::max(1, parallel.pp_flushes) : 1; }
-  int schedule_micro_batches() const { return std::max(1, grad_accum() / pp_schedules()); }
+  int schedule_micro_batches() const { return schedule_micro_batches(grad_accum()); }
+  // Of `accum` micro-batches a rank runs a step (the memory search tries other micro-batches).
+  int schedule_micro_batches(int accum) const { return std::max(1, accum / pp_schedules()); }
   bool is_peft() const { return method == Method::lora || method == Method::qlora; }
   // Blocks whose weights train: freeze-tuning's top `trainable_layers` (0: a quarter of them,
   // LLaMA-Factory's default), every block otherwise.

@@ -13,6 +13,12 @@ std::string fill_template(std::string text, const std::vector<std::pair<std::str
 // The same with the values named by position: {0} is args[0], {1} args[1].
 std::string fill_positional(std::string text, const std::vector<std::string>& args);
 
+// "2 pipeline flushes a step": the layout's parallel.pp_flushes, as the CLI table and the report
+// both print it beside the layout.
+inline std::string pipeline_flushes_a_step(int flushes) {
+  return std::to_string(flushes) + " pipeline flushes a step";
+}
+
 // An input error's English sentence after its field ("parallel.tp: "), by code; {0}, {1} ... are
 // InputError::args. The app words the same codes and values in Chinese (web/i18n.cpp); an error
 // without a code keeps its English message in every language.
