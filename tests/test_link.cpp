@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 43);
+    CHECK(kModelVersion == 44);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -420,6 +420,7 @@ TEST_SUITE("links") {
         {41, 1, "2026-12-07", "Partial recompute: new field parallel.recompute_layers"},
         {42, 1, "2026-12-07", "FSDP under PyTorch's pipelining (framework torchtitan with pipeline stages"},
         {43, 1, "2026-12-07", "The largest micro-batch that fits (memory.max_micro_batch) of a scenario"},
+        {44, 1, "2026-12-07", "The expert-parallel overlap (parallel.ep_comm_overlap"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

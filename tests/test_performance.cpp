@@ -762,7 +762,11 @@ TEST_CASE("expert parallelism: DeepSeek-V3's all-to-alls with EP 64 (DeepSeek-V3
 
 TEST_CASE("expert-parallel all-to-alls overlapped with another micro-batch hide behind its computation") {
   // DeepSeek-V3's layout (report §3.2: PP 16, EP 64, ZeRO-1 DP on 2,048 H800s). Overlapped (DualPipe,
-  // Megatron-Core --overlap-moe-expert-parallel-comm) only what exceeds the step's computation waits.
+  // Megatron-Core --overlap-moe-expert-parallel-comm) a micro-batch's forward runs beside another's
+  // backward: rank 0's pp - 1 = 15 warm-up forwards have no backward beside them, its 15 flush
+  // backwards no forward. DP = 2,048 / 16 = 128 ranks, 15,360 / 128 = 120 micro-batches a step, so
+  // 15 / 120 of the all-to-alls wait whole; of the other 105 / 120 only what exceeds the computation
+  // beside them waits (NCCL's all-to-all holds no SMs the model counts).
   const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360, "tokens": 1e12,
       "cluster": {"accelerator": "h800-sxm5-80gb", "gpus": 2048}, "precision": "fp8",
       "parallel": {"pp": 16, "ep": 64, "zero": 1, "recompute": "selective"%s}})";
@@ -774,8 +778,39 @@ TEST_CASE("expert-parallel all-to-alls overlapped with another micro-batch hide 
   REQUIRE(a.time.comm.ep_s > 0);
   CHECK(a.time.comm.ep_exposed_s == doctest::Approx(a.time.comm.ep_s));
   CHECK(b.time.comm.ep_s == doctest::Approx(a.time.comm.ep_s));
-  CHECK(b.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, a.time.comm.ep_s - a.time.compute_s)));
+  const double ep = a.time.comm.ep_s, compute = a.time.compute_s;
+  CHECK(b.time.comm.ep_exposed_s == doctest::Approx(ep * 15 / 120 + std::max(0.0, (ep - compute) * 105 / 120)));
+  CHECK(b.time.comm.ep_exposed_s > ep * 15 / 120 * 0.999);
   CHECK(b.time.step_s < a.time.step_s);
+}
+
+TEST_CASE("the expert-parallel overlap needs a forward and a backward beside each other") {
+  // Without a pipeline Megatron-Core's combined 1F1B runs micro-batch i's forward beside i - 1's
+  // backward: the first forward and the last backward are alone, 1 of m; with one micro-batch a
+  // step nothing overlaps. With virtual stages rank 0's warm-up holds 2 (pp - 1) + (vp - 1) pp
+  // chunks (Megatron-LM schedules.py, forward_backward_pipelining_with_interleaving): PP 4, VP 2,
+  // 8 micro-batches (64 over DP 32 / 4 = 8): 2 x 3 + 1 x 4 = 10 of their 16 chunks wait whole.
+  const char* text = R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "micro_batch": 1,
+      "global_batch": %d, "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": %d}, "framework": "megatron",
+      "parallel": {"pp": %d, "vp": %d, "ep": 8, "zero": 1, "ep_comm_overlap": %s}})";
+  auto run = [&](int batch, int gpus, int pp, int vp, bool overlap) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, text, batch, gpus, pp, vp, overlap ? "true" : "false");
+    return estimate(parse(buf), default_calibration());
+  };
+  const EstimateResult one = run(8, 8, 1, 1, true);
+  REQUIRE(one.time.comm.ep_s > 0);
+  CHECK(one.time.comm.ep_exposed_s == doctest::Approx(one.time.comm.ep_s));  // 1 micro-batch: alone
+  const EstimateResult m64 = run(512, 8, 1, 1, true);
+  const double ep64 = m64.time.comm.ep_s;
+  CHECK(m64.time.comm.ep_exposed_s ==
+        doctest::Approx(ep64 / 64 + std::max(0.0, (ep64 - m64.time.compute_s) * 63 / 64)));
+  const EstimateResult plain = run(64, 32, 4, 2, false), inter = run(64, 32, 4, 2, true);
+  const double ep = plain.time.comm.ep_s;
+  REQUIRE(ep > 0);
+  CHECK(inter.time.comm.ep_exposed_s ==
+        doctest::Approx(ep * 10 / 16 + std::max(0.0, (ep - plain.time.compute_s) * 6 / 16)));
+  CHECK(inter.time.comm.ep_exposed_s < ep);
 }
 
 TEST_CASE("DeepEP sends a token across the network once per destination node, not once per routed expert") {
@@ -2405,8 +2440,9 @@ TEST_CASE("freeze-tuning recomputes and runs the CP ring backward only for its t
 TEST_CASE("DeepEP's all-to-alls hold 20 SMs: the computation they overlap runs on the rest") {
   // DeepSeek-V3's layout on 2,048 H800s, dispatched by DeepEP and overlapped (DualPipe). The report
   // (§3.2.2) gives its all-to-all kernels 20 of the H800's 132 SMs; the step's computation C runs
-  // beside all-to-alls of ep_s on the other 112, so the step takes max(ep_s, C + 20/132 ep_s) and
-  // exposes max(ep_s - C, 20/132 ep_s), where an all-to-all free of SMs would expose max(0, ep_s - C).
+  // beside all-to-alls of ep_s on the other 112, so the steady state exposes max(ep_s - C, 20/132 ep_s)
+  // of its share, where an all-to-all free of SMs would expose max(0, ep_s - C). The 15 warm-up and 15
+  // flush micro-batches of PP 16 (15 / 120 of the step's 120) have no partner and wait whole.
   const char* text = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 15360, "tokens": 1e12,
       "cluster": {"accelerator": "%s", "gpus": 2048}, "precision": "fp8",
       "parallel": {"pp": 16, "ep": 64, "zero": 1, "recompute": "selective", "ep_dispatcher": "deepep",
@@ -2419,13 +2455,15 @@ TEST_CASE("DeepEP's all-to-alls hold 20 SMs: the computation they overlap runs o
   const EstimateResult r = estimate(s, default_calibration());
   const double ep = r.time.comm.ep_s, c = r.time.compute_s;
   REQUIRE(ep > 0);
-  CHECK(r.time.comm.ep_exposed_s == doctest::Approx(std::max(ep - c, 20.0 / 132.0 * ep)));
+  const double steady = 105.0 / 120.0;
+  CHECK(r.time.comm.ep_exposed_s == doctest::Approx(ep / 8 + std::max(ep - c, 20.0 / 132.0 * ep) * steady));
   // Here the SMs cost more than the transfers outlast the computation: 15 % of ep_s against ep_s - C.
   CHECK(20.0 / 132.0 * ep > ep - c);
-  CHECK(r.time.comm.ep_exposed_s > std::max(0.0, ep - c));
+  CHECK(r.time.comm.ep_exposed_s > ep / 8 + std::max(0.0, ep - c) * steady);
   // The catalog has no SM count for the B300 (public figures disagree): no share is counted there.
   const EstimateResult u = estimate(parse(b300), default_calibration());
-  CHECK(u.time.comm.ep_exposed_s == doctest::Approx(std::max(0.0, u.time.comm.ep_s - u.time.compute_s)));
+  const double ub = u.time.comm.ep_s;
+  CHECK(u.time.comm.ep_exposed_s == doctest::Approx(ub / 8 + std::max(0.0, ub - u.time.compute_s) * steady));
 }
 
 TEST_CASE("parallel.ep_comm_sms sets the SMs the dispatcher holds: HybridEP at 32 of an H100's 132") {
@@ -2433,7 +2471,9 @@ TEST_CASE("parallel.ep_comm_sms sets the SMs the dispatcher holds: HybridEP at 3
   // recipes run it: _benchmark_common sets moe_hybridep_num_sms = 32 (perf_recipes/_common.py), and
   // the model verification card says "HybridEP permute fusion uses 32 SMs". The computation then runs
   // on 100 SMs while the all-to-alls run: exposed max(ep_s - C, 32/132 ep_s). Unset, the 20 of
-  // kDeepEpSms: max(ep_s - C, 20/132 ep_s). The transfers are the same either way.
+  // kDeepEpSms: max(ep_s - C, 20/132 ep_s). The transfers are the same either way. Without a
+  // pipeline the first forward and the last backward of the 64 micro-batches (1,024 over DP 16) have
+  // no partner: 1 / 64 of the all-to-alls waits whole, the rest as above.
   const std::string base = R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "global_batch": 1024,
       "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 16}, "network": {"inter_node_link": "infiniband-ndr"},
       "framework": "megatron", "parallel": {"ep": 16, "zero": 1, "ep_dispatcher": "hybridep", "ep_comm_overlap": true,
@@ -2444,9 +2484,9 @@ TEST_CASE("parallel.ep_comm_sms sets the SMs the dispatcher holds: HybridEP at 3
   REQUIRE(ep > 0);
   CHECK(d.time.comm.ep_s == doctest::Approx(ep));
   CHECK(32.0 / 132.0 * ep > ep - c);  // the SMs, not the transfers, set what shows
-  CHECK(h.time.comm.ep_exposed_s == doctest::Approx(32.0 / 132.0 * ep));
-  CHECK(d.time.comm.ep_exposed_s == doctest::Approx(20.0 / 132.0 * ep));
-  CHECK(h.time.step_s - d.time.step_s == doctest::Approx(12.0 / 132.0 * ep));
+  CHECK(h.time.comm.ep_exposed_s == doctest::Approx(ep / 64 + 32.0 / 132.0 * ep * 63 / 64));
+  CHECK(d.time.comm.ep_exposed_s == doctest::Approx(ep / 64 + 20.0 / 132.0 * ep * 63 / 64));
+  CHECK(h.time.step_s - d.time.step_s == doctest::Approx(12.0 / 132.0 * ep * 63 / 64));
   // Below the 20 SMs that fill IB and NVLink (DeepSeek-V3 report §3.2.2: 10 channels on 20 SMs) the
   // transfers take 20 / SMs of their time: at 10 SMs twice as long, the per-all-to-all latency as it
   // was. All-to-alls: dispatch and combine forward and backward, 4 x 48 MoE blocks x 64 micro-batches

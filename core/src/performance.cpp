@@ -607,6 +607,36 @@ double ep_comm_sm_share(const Scenario& s, const Calibration& cal) {
   if (!s.parallel.dispatches_per_rank() || s.cluster.sm_count <= 0) return 0;
   return std::min(1.0, ep_comm_sms(s, cal) / s.cluster.sm_count);
 }
+
+// Rank 0's warm-up chunks in the interleaved schedule, 2 (pp - 1) + (vp - 1) pp, of its m x vp.
+double rank0_warmup_chunks(const Parallel& x, int m) {
+  return std::min(static_cast<double>(m) * x.vp, static_cast<double>(interleaved_warmup_chunks(x, 0)));
+}
+
+// Of a schedule's chunks (micro-batches, times vp with virtual stages), those whose all-to-alls
+// have no partner to overlap with. The overlap runs one micro-batch's forward beside another's
+// backward (DeepSeek-V3 report §3.2.1; Megatron-Core --overlap-moe-expert-parallel-comm, its
+// combined 1F1B schedule), so it needs both: rank 0's warm-up forwards run before any backward,
+// its flush's backwards after the last forward, as many of each: pp - 1 micro-batches in 1F1B, the
+// interleaved schedule's warm-up chunks with virtual stages, and without a pipeline the first
+// forward and the last backward (one micro-batch: nothing overlaps).
+double ep_unpaired_chunks(const Parallel& x, int m) {
+  if (x.pp <= 1) return std::min(1, m);
+  if (x.vp <= 1) return std::min(m, x.pp - 1);
+  return rank0_warmup_chunks(x, m);
+}
+
+// The all-to-all seconds on the critical path. Overlapped, the unpaired chunks' all-to-alls stay
+// exposed; the steady state's run beside its computation, which meanwhile has the SMs they leave:
+// while they run a share f of the SMs moves tokens, so they expose max(ep - compute, f ep).
+double ep_exposed_s(const Scenario& s, double ep_s, double compute_s, double f) {
+  if (!s.parallel.ep_comm_overlap) return ep_s;
+  const int m = s.schedule_micro_batches();
+  const double chunks = static_cast<double>(m) * (s.parallel.pp > 1 ? std::max(1, s.parallel.vp) : 1);
+  const double unpaired = ep_unpaired_chunks(s.parallel, m) / chunks;
+  const double steady_ep = ep_s * (1.0 - unpaired), steady_compute = compute_s * (1.0 - unpaired);
+  return ep_s * unpaired + std::max(steady_ep - steady_compute, f * steady_ep);
+}
 }  // namespace
 
 // Expert parallelism (Megatron-Core MoE, all-to-all token dispatcher): per MoE block and
@@ -644,11 +674,8 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
     c.ep_inter_node_bytes = count * inter;
     c.ep_s = count * a2a_s;
     // Overlapped (DeepSeek-V3 report §3.2.1, DualPipe: the dispatch and combine of one chunk run
-    // while another computes; Megatron-Core's combined 1F1B schedule), the all-to-alls run beside
-    // the step's computation, which has the SMs they leave: while they run, a share f of the SMs
-    // moves tokens, so the step takes max(ep_s, compute + f ep_s) and exposes max(ep_s - compute,
-    // f ep_s).
-    c.ep_exposed_s = x.ep_comm_overlap ? std::max(c.ep_s - compute.compute_s, f * c.ep_s) : c.ep_s;
+    // while another computes; Megatron-Core's combined 1F1B schedule): ep_exposed_s.
+    c.ep_exposed_s = ep_exposed_s(s, c.ep_s, compute.compute_s, f);
   }
   if (ex) {
     ex->add("comm.ep.bytes", c.ep_bytes, "B",
@@ -1697,11 +1724,6 @@ double group_allreduce_s(double bytes, const GroupLink& g) {
 }
 
 namespace {
-// Rank 0's warm-up chunks in the interleaved schedule, 2 (pp - 1) + (vp - 1) pp, of its m x vp.
-double rank0_warmup_chunks(const Parallel& x, int m) {
-  return std::min(static_cast<double>(m) * x.vp, static_cast<double>(interleaved_warmup_chunks(x, 0)));
-}
-
 // Of the pipeline's sends and receives, the ones on the critical path. Without overlap every one
 // is (1F1B; Megatron-LM overlaps none without virtual stages). With parallel.pp_comm_overlap the
 // interleaved schedule's steady state posts a forward chunk's activation transfer after the chunk

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 43;
+inline constexpr int kModelVersion = 44;
 
 struct ModelChange {
   int version = 0;     // the model version that brought the change
