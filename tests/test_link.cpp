@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 44);
+    CHECK(kModelVersion == 45);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -421,6 +421,7 @@ TEST_SUITE("links") {
         {42, 1, "2026-12-07", "FSDP under PyTorch's pipelining (framework torchtitan with pipeline stages"},
         {43, 1, "2026-12-07", "The largest micro-batch that fits (memory.max_micro_batch) of a scenario"},
         {44, 1, "2026-12-07", "The expert-parallel overlap (parallel.ep_comm_overlap"},
+        {45, 1, "2026-12-07", "Tensor parallelism in Megatron-Core MoE blocks"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

@@ -784,6 +784,39 @@ TEST_CASE("expert-parallel all-to-alls overlapped with another micro-batch hide 
   CHECK(b.time.step_s < a.time.step_s);
 }
 
+TEST_CASE("a Megatron-Core MoE block's routed experts move their rows over the expert-TP group, not TP") {
+  // Qwen3-30B-A3B (48 MoE blocks, no shared expert, top 8, hidden 2,048) on 8 GPUs, TP 2 with
+  // sequence parallelism, EP 4, 16 sequences of 4,096 over DP 4: 4 micro-batches. A dense block's
+  // collectives per micro-batch: 2 forward and 2 backward all-reduce equivalents, half the
+  // attention's, half the MLP's, each of b s h = 4,096 x 2,048 x 2 B = 16,777,216 B, a TP 2 ring
+  // sending 2 (2 - 1) / 2 of it. Megatron-Core's MoE layer routes each rank's own sequence shard, so
+  // with etp 1 the MLP half moves nothing across TP: 2 x 48 x 4 = 384 collectives, 384 x 16,777,216 B.
+  // With etp 2 the all-to-all dispatcher gathers the received rows over the expert-TP group and
+  // reduce-scatters them after the experts (token_dispatcher.py): 8 rows a token, 384 more
+  // collectives of 8 x 16,777,216 B: 384 x 16,777,216 x 9 B in all.
+  const char* text = R"({"model": {"preset": "qwen3-30b-a3b"}, "seq_len": 4096, "micro_batch": 1, "global_batch": 16,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 8}, "framework": "%s",
+      "parallel": {"tp": 2, "sequence_parallel": true, "ep": 4, "etp": %d, "zero": 1}})";
+  auto run = [&](const char* framework, int etp) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, text, framework, etp);
+    return estimate(parse(buf), default_calibration());
+  };
+  constexpr double act = 4096.0 * 2048 * 2;
+  CHECK(run("megatron", 1).time.comm.tp_bytes == doctest::Approx(384 * act));
+  CHECK(run("megatron", 2).time.comm.tp_bytes == doctest::Approx(384 * act * 9));
+  // torchtitan's MoE is not Megatron-Core's: its blocks keep a dense block's count, 4 x 48 x 4.
+  CHECK(run("torchtitan", 1).time.comm.tp_bytes == doctest::Approx(768 * act));
+  // DeepSeek-V3's shared expert is a dense MLP under TP: its blocks keep the MLP's half.
+  const char* dsv3 = R"({"model": {"preset": "deepseek-v3"}, "seq_len": 4096, "global_batch": 512,
+      "cluster": {"accelerator": "h100-sxm5-80gb", "gpus": 1024}, "framework": "megatron",
+      "parallel": {"tp": 2, "sequence_parallel": true, "pp": 8, "ep": 64, "etp": 1, "zero": 1}})";
+  const Scenario d = parse(dsv3);
+  const EstimateResult rd = estimate(d, default_calibration());
+  const double per_mb = 4.0 * busiest_stage_layers(d) * 2 * (2 - 1) / 2.0 * 4096 * 7168 * 2;
+  CHECK(rd.time.comm.tp_bytes == doctest::Approx(per_mb * d.grad_accum()));
+}
+
 TEST_CASE("the expert-parallel overlap needs a forward and a backward beside each other") {
   // Without a pipeline Megatron-Core's combined 1F1B runs micro-batch i's forward beside i - 1's
   // backward: the first forward and the last backward are alone, 1 of m; with one micro-batch a

@@ -250,6 +250,32 @@ namespace {
 // Sequence parallelism shards a GPU's tokens over TP (with TP 1 it changes nothing).
 bool sequence_sharded(const Parallel& x) { return x.sequence_parallel && x.tp > 1; }
 
+// The tensor-parallel collectives of the busiest stage's MLPs, in blocks whose MLP moves a dense
+// MLP's b (s / cp) h (its all-gather before and reduce-scatter after, or its all-reduce), and the
+// MoE blocks whose routed experts move their own rows over the expert-TP group instead. A dense MLP
+// and the shared experts keep the pair. Megatron-Core's MoE layer under sequence parallelism routes
+// each TP rank's own sequence shard (moe_layer.py: tensor parallelism without it is refused in
+// training), so its routed experts gather nothing across TP with etp 1; with etp > 1 the all-to-all
+// dispatcher gathers the rows it received over the expert-TP group and reduce-scatters them after
+// the experts (token_dispatcher.py, MoEAlltoAllTokenDispatcher: gather_from_sequence_parallel_region
+// / reduce_scatter_to_sequence_parallel_region over tp_group, the expert-TP group), top_k rows a
+// token. Other frameworks, and Megatron without sequence parallelism, count a dense MLP's pair.
+double busiest_stage_moe_layers(const Scenario& s);
+
+struct TpMlpShare {
+  double blocks = 0;           // MLPs moving a dense MLP's activations
+  double expert_tp_blocks = 0;  // MoE blocks whose routed rows cross the expert-TP group
+};
+
+TpMlpShare tp_mlp_share(const Scenario& s) {
+  const double layers = busiest_stage_layers(s);
+  const Parallel& x = s.parallel;
+  if (!s.model.is_moe() || s.framework != FrameworkKind::megatron || !sequence_sharded(x)) return {layers, 0};
+  const double moe = std::min(layers, busiest_stage_moe_layers(s));
+  const double shared = s.model.shared_experts > 0 ? moe : 0.0;
+  return {layers - moe + shared, x.expert_tp() > 1 ? moe : 0.0};
+}
+
 // Tokens of one micro-batch one GPU dispatches: b (s / cp), over TP with sequence parallelism.
 double ep_tokens_per_gpu(const Scenario& s) {
   const Parallel& x = s.parallel;
@@ -626,14 +652,19 @@ double ep_unpaired_chunks(const Parallel& x, int m) {
   return rank0_warmup_chunks(x, m);
 }
 
+// ... as a share of the schedule's chunks.
 // The all-to-all seconds on the critical path. Overlapped, the unpaired chunks' all-to-alls stay
 // exposed; the steady state's run beside its computation, which meanwhile has the SMs they leave:
 // while they run a share f of the SMs moves tokens, so they expose max(ep - compute, f ep).
-double ep_exposed_s(const Scenario& s, double ep_s, double compute_s, double f) {
-  if (!s.parallel.ep_comm_overlap) return ep_s;
+double ep_unpaired_share(const Scenario& s) {
   const int m = s.schedule_micro_batches();
   const double chunks = static_cast<double>(m) * (s.parallel.pp > 1 ? std::max(1, s.parallel.vp) : 1);
-  const double unpaired = ep_unpaired_chunks(s.parallel, m) / chunks;
+  return ep_unpaired_chunks(s.parallel, m) / chunks;
+}
+
+double ep_exposed_s(const Scenario& s, double ep_s, double compute_s, double f) {
+  if (!s.parallel.ep_comm_overlap) return ep_s;
+  const double unpaired = ep_unpaired_share(s);
   const double steady_ep = ep_s * (1.0 - unpaired), steady_compute = compute_s * (1.0 - unpaired);
   return ep_s * unpaired + std::max(steady_ep - steady_compute, f * steady_ep);
 }
@@ -714,13 +745,17 @@ void expert_parallel_comm(const Scenario& s, const LinkBandwidth& l, const Calib
              {"nic_busbw_GBps", l.nic_busbw / 1e9},
              {"sm_slowdown", ep_sm_slowdown(s, cal)}});
     ex->add("comm.ep.exposed_s", c.ep_exposed_s, "s",
-            "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap max(ep.s - compute, f x ep.s): "
-            "the all-to-alls of one micro-batch run during another's computation (DualPipe, Megatron-Core combined "
-            "1F1B), which meanwhile has the SMs they leave; f: the share they hold, min(1, SMs / the accelerator's "
+            "ep.s: the experts wait for their tokens; with parallel.ep_comm_overlap ep.s u + max((ep.s - compute) (1 "
+            "- u), f x ep.s (1 - u)): the all-to-alls of one micro-batch's forward run during another's backward "
+            "(DualPipe, Megatron-Core combined 1F1B), which meanwhile has the SMs they leave, and the share u of the "
+            "chunks without a partner waits whole (rank 0's warm-up forwards and flush backwards: pp - 1 "
+            "micro-batches in 1F1B, 2 (pp - 1) + (vp - 1) pp chunks interleaved, 1 without a pipeline, of the "
+            "schedule's chunks); f: the share they hold, min(1, SMs / the accelerator's "
             "sm_count), SMs parallel.ep_comm_sms, else kDeepEpSms (20, the default of DeepEP and HybridEP; DeepSeek-V3 "
             "report §3.2.2); 0 for NCCL's all-to-all (not published) and for a part without an sm_count",
             {{"ep_s", c.ep_s},
              {"ep_comm_overlap", x.ep_comm_overlap ? 1.0 : 0.0},
+             {"unpaired_share", ep_unpaired_share(s)},
              {"compute_s", compute.compute_s},
              {"comm_sm_share", f},
              {"ep_comm_sms", static_cast<double>(x.ep_comm_sms)},
@@ -1778,12 +1813,25 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
   if (x.tp > 1) {
     c.tp_inter_node = tp_group.inter_node;
     const double per_layer = tp_collectives_per_block(s);
-    const double count = per_layer * layers_per_stage * m;
+    const TpMlpShare mlp = tp_mlp_share(s);
+    // A block's collectives: half its attention's, half its MLP's (mlp.blocks of them at that size).
+    const double count = per_layer * m * (layers_per_stage + mlp.blocks) / 2.0;
     c.tp_bytes = count * 2.0 * (x.tp - 1) / x.tp * act;
     c.tp_s = count * group_allreduce_s(act, tp_group);
     // With overlap, the collectives the framework pipelines with their GEMMs hide behind compute.
     const double hideable = c.tp_s * tp_overlapped_collectives_per_layer(s) / per_layer;
     c.tp_exposed_s = x.tp_comm_overlap ? c.tp_s - std::min(hideable, tp_overlap.value * m * compute_per_mb_s) : c.tp_s;
+    // The routed rows an expert-tensor-parallel group gathers after the all-to-all and scatters back
+    // are the dispatcher's own collectives, outside Transformer Engine's overlapped GEMMs: exposed.
+    if (mlp.expert_tp_blocks > 0) {
+      const GroupLink etp_group = group_link(s, l, x.expert_tp(), 1);
+      const double rows = act * s.model.top_k * x.expert_tp() / x.tp;  // k rows a token, etp shards
+      const double n = per_layer / 2.0 * mlp.expert_tp_blocks * m;
+      c.tp_bytes += n * 2.0 * (x.expert_tp() - 1) / x.expert_tp() * rows;
+      const double expert_s = n * group_allreduce_s(rows, etp_group);
+      c.tp_s += expert_s;
+      c.tp_exposed_s += expert_s;
+    }
   }
   // Pipeline: each micro-batch sends its activations forward and their gradients back once per
   // stage boundary.
@@ -1872,20 +1920,32 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double tp_bw = tp_group.busbw / 1e9;
     const double pp_bw = (c.pp_inter_node ? l.nic_busbw : l.intra_busbw) / 1e9;
     const double dp_bw = dp_group.busbw / 1e9;
-    const double tp_count = tp_collectives_per_block(s) * layers_per_stage * m;
+    const TpMlpShare mlp = tp_mlp_share(s);
+    const double tp_count = tp_collectives_per_block(s) * m * (layers_per_stage + mlp.blocks) / 2.0;
     ex->add("comm.tp.bytes", c.tp_bytes, "B",
             "collectives x 2 (tp - 1) / tp x b (s / cp) h bytes; 4 per layer per micro-batch (4 + 2 r with full "
             "recompute, r the share "
             "of the blocks that recompute), "
-            "2 for a frozen block of freeze-tuning (its forward), Megatron",
-            {{"collectives", x.tp > 1 ? tp_count : 0.0}, {"tp", static_cast<double>(x.tp)}, {"activation_bytes", act}});
+            "2 for a frozen block of freeze-tuning (its forward), Megatron; half of them the attention's, half the "
+            "MLP's. A Megatron-Core MoE block under sequence parallelism routes each rank's own sequence shard: its "
+            "routed experts move nothing across TP with etp 1 (the shared experts keep the MLP's half), and with etp "
+            "> 1 the dispatcher gathers and scatters the rows it received over the expert-TP group instead, top_k "
+            "rows a token (token_dispatcher.py)",
+            {{"collectives", x.tp > 1 ? tp_count : 0.0},
+             {"tp", static_cast<double>(x.tp)},
+             {"activation_bytes", act},
+             {"mlp_blocks", x.tp > 1 ? mlp.blocks : 0.0},
+             {"expert_tp_blocks", x.tp > 1 ? mlp.expert_tp_blocks : 0.0},
+             {"etp", static_cast<double>(x.expert_tp())}});
     ex->add("comm.tp.s", c.tp_s, "s",
-            "collectives x ring all-reduce of b (s / cp) h bytes over tp ranks (nccl-tests bus bandwidth)",
+            "collectives x ring all-reduce of b (s / cp) h bytes over tp ranks (nccl-tests bus bandwidth); the "
+            "expert-TP group's, of top_k b (s / cp) h etp / tp bytes, over etp ranks",
             {{"bytes", act}, {"tp", static_cast<double>(x.tp)}, {"busbw_GBps", tp_bw}});
     ex->add("comm.tp.exposed_s", c.tp_exposed_s, "s",
             "tp.s on the critical path; with parallel.tp_comm_overlap tp.s - min(tp.s x overlapped / collectives, "
             "kTpCommOverlap x compute): Megatron-LM's userbuffers overlap every collective, PyTorch's async TP the "
-            "forward's 2 per layer",
+            "forward's 2 per layer; the expert-TP group's gathers and scatters are the MoE dispatcher's own, "
+            "exposed",
             {{"tp_s", c.tp_s},
              {"tp_comm_overlap", x.tp_comm_overlap ? 1.0 : 0.0},
              {"overlapped", tp_overlapped_collectives_per_layer(s)},

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 44;
+inline constexpr int kModelVersion = 45;
 
 struct ModelChange {
   int version = 0;     // the model version that brought the change
