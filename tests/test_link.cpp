@@ -358,7 +358,7 @@ TEST_SUITE("links") {
     const std::string fragment = encode(R"({"model": {"preset": "llama-2-7b"}, "seq_len": 2048})");
     CHECK(fragment.rfind("v=1&c=" + builtin_catalog().catalog_version + "&mv=" + std::to_string(kModelVersion) + "&m=",
                          0) == 0);
-    CHECK(kModelVersion == 45);
+    CHECK(kModelVersion == 46);
     const LinkDecode current = decode(fragment);
     CHECK(current.notices.empty());
     CHECK(current.model_version == kModelVersion);
@@ -422,6 +422,7 @@ TEST_SUITE("links") {
         {43, 1, "2026-12-07", "The largest micro-batch that fits (memory.max_micro_batch) of a scenario"},
         {44, 1, "2026-12-07", "The expert-parallel overlap (parallel.ep_comm_overlap"},
         {45, 1, "2026-12-07", "Tensor parallelism in Megatron-Core MoE blocks"},
+        {46, 1, "2026-12-07", "DeepSpeed's pipeline engine (framework deepspeed with pipeline stages)"},
     };
     REQUIRE(std::size(expected) == static_cast<size_t>(kModelVersion - 1));
     size_t total = 0;

@@ -817,6 +817,29 @@ TEST_CASE("a Megatron-Core MoE block's routed experts move their rows over the e
   CHECK(rd.time.comm.tp_bytes == doctest::Approx(per_mb * d.grad_accum()));
 }
 
+TEST_CASE("DeepSpeed's pipeline engine receives and sends a stage's tensors one blocking call at a time") {
+  // MT-NLG's engine (DeepSpeed runtime/pipe/schedule.py TrainSchedule, pipe/p2p.py): a middle stage
+  // receives its input, sends its output, receives the gradient and sends it on, four blocking calls
+  // a micro-batch, where Megatron batches each exchange (batch_isend_irecv) and counts two. Under TP
+  // the engine moves a 1/tp partition and all-gathers it over the TP group three times a micro-batch
+  // (the received activation, the received gradient, the saved output before its backward). GPT-3
+  // 175B on 64 GPUs, TP 8 x PP 8, 16 micro-batches of 2,048 tokens: b s h = 2,048 x 12,288 x 2 B.
+  const char* text = R"({"model": {"preset": "gpt3-175b"}, "seq_len": 2048, "micro_batch": 1, "global_batch": 16,
+      "cluster": {"accelerator": "a100-sxm4-80gb", "gpus": 64}, "framework": "%s",
+      "parallel": {"tp": 8, "pp": 8, "zero": 1, "sequence_parallel": false, "recompute": "full"}})";
+  char ds_text[1024], mg_text[1024];
+  std::snprintf(ds_text, sizeof ds_text, text, "deepspeed");
+  std::snprintf(mg_text, sizeof mg_text, text, "megatron");
+  const Scenario ds = parse(ds_text);
+  const EstimateResult a = estimate(ds, default_calibration()), b = estimate(parse(mg_text), default_calibration());
+  constexpr double act = 2048.0 * 12288 * 2;
+  CHECK(a.time.comm.pp_bytes == doctest::Approx(b.time.comm.pp_bytes));
+  CHECK(b.time.comm.pp_bytes == doctest::Approx(2 * 16 * act / 8));  // 16 micro-batches, there and back, 1/tp
+  const double gather = 0.5 * group_allreduce_s(act, group_link(ds, 8, 1));
+  CHECK(a.time.comm.pp_s == doctest::Approx(2 * b.time.comm.pp_s + 3 * 16 * gather));
+  CHECK(a.time.comm.pp_exposed_s == doctest::Approx(a.time.comm.pp_s));  // nothing overlaps
+}
+
 TEST_CASE("the expert-parallel overlap needs a forward and a backward beside each other") {
   // Without a pipeline Megatron-Core's combined 1F1B runs micro-batch i's forward beside i - 1's
   // backward: the first forward and the last backward are alone, 1 of m; with one micro-batch a

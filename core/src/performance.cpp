@@ -1841,6 +1841,17 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
     const double bw = c.pp_inter_node ? l.nic_busbw : l.intra_busbw;
     c.pp_bytes = 2.0 * m * act / x.tp * x.vp;  // interleaved: each micro-batch crosses vp boundaries per rank
     c.pp_s = c.pp_bytes / bw;
+    // DeepSpeed's pipeline engine (runtime/pipe/schedule.py, TrainSchedule; pipe/p2p.py) receives and
+    // sends with separate blocking dist.recv / dist.send calls, where Megatron batches a stage's
+    // exchange (batch_isend_irecv): a middle stage's activation and gradient each cross its critical
+    // path twice a boundary, received and then sent on. Under tensor parallelism it moves a 1/tp
+    // partition (is_pipe_partitioned, is_grad_partitioned) and all-gathers it over the TP group: the
+    // received activation, the received gradient and the saved output before its backward, three
+    // all-gathers of b (s / cp) h a micro-batch, each half an all-reduce's bytes and steps.
+    if (s.framework == FrameworkKind::deepspeed) {
+      c.pp_s *= 2.0;
+      if (x.tp > 1) c.pp_s += 3.0 * m * 0.5 * group_allreduce_s(act, tp_group);
+    }
     c.pp_exposed_s = pipeline_exposed_s(s, c.pp_s, compute.compute_s);
   }
   // Data parallel: gradients of the trained parameters this GPU holds, once per step (ZeRO-1/2:
@@ -1958,8 +1969,14 @@ Comm estimate_comm(const Scenario& s, const ParamCount& p, const MemoryResult& m
              {"activation_bytes", act},
              {"tp", static_cast<double>(x.tp)},
              {"vp", static_cast<double>(x.vp)}});
-    ex->add("comm.pp.s", c.pp_s, "s", "pp.bytes / link bandwidth of the stage boundary",
-            {{"bytes", c.pp_bytes}, {"pp", static_cast<double>(x.pp)}, {"busbw_GBps", pp_bw}});
+    ex->add("comm.pp.s", c.pp_s, "s",
+            "pp.bytes / link bandwidth of the stage boundary; framework deepspeed: twice that (its engine receives "
+            "and sends with separate blocking calls) + 3 all-gathers of b (s / cp) h over the tp ranks a micro-batch "
+            "(its 1/tp partitions rebuilt: the received activation and gradient and the saved output)",
+            {{"bytes", c.pp_bytes},
+             {"pp", static_cast<double>(x.pp)},
+             {"busbw_GBps", pp_bw},
+             {"deepspeed", s.framework == FrameworkKind::deepspeed ? 1.0 : 0.0}});
     ex->add(
         "comm.pp.exposed_s", c.pp_exposed_s, "s",
         x.pp_comm_overlap && x.vp > 1

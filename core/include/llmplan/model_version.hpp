@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-inline constexpr int kModelVersion = 45;
+inline constexpr int kModelVersion = 46;
 
 struct ModelChange {
   int version = 0;     // the model version that brought the change
