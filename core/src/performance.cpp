@@ -250,6 +250,8 @@ namespace {
 // Sequence parallelism shards a GPU's tokens over TP (with TP 1 it changes nothing).
 bool sequence_sharded(const Parallel& x) { return x.sequence_parallel && x.tp > 1; }
 
+double busiest_stage_moe_layers(const Scenario& s);
+
 // The tensor-parallel collectives of the busiest stage's MLPs, in blocks whose MLP moves a dense
 // MLP's b (s / cp) h (its all-gather before and reduce-scatter after, or its all-reduce), and the
 // MoE blocks whose routed experts move their own rows over the expert-TP group instead. A dense MLP
@@ -260,8 +262,6 @@ bool sequence_sharded(const Parallel& x) { return x.sequence_parallel && x.tp > 
 // the experts (token_dispatcher.py, MoEAlltoAllTokenDispatcher: gather_from_sequence_parallel_region
 // / reduce_scatter_to_sequence_parallel_region over tp_group, the expert-TP group), top_k rows a
 // token. Other frameworks, and Megatron without sequence parallelism, count a dense MLP's pair.
-double busiest_stage_moe_layers(const Scenario& s);
-
 struct TpMlpShare {
   double blocks = 0;           // MLPs moving a dense MLP's activations
   double expert_tp_blocks = 0;  // MoE blocks whose routed rows cross the expert-TP group
@@ -653,15 +653,15 @@ double ep_unpaired_chunks(const Parallel& x, int m) {
 }
 
 // ... as a share of the schedule's chunks.
-// The all-to-all seconds on the critical path. Overlapped, the unpaired chunks' all-to-alls stay
-// exposed; the steady state's run beside its computation, which meanwhile has the SMs they leave:
-// while they run a share f of the SMs moves tokens, so they expose max(ep - compute, f ep).
 double ep_unpaired_share(const Scenario& s) {
   const int m = s.schedule_micro_batches();
   const double chunks = static_cast<double>(m) * (s.parallel.pp > 1 ? std::max(1, s.parallel.vp) : 1);
   return ep_unpaired_chunks(s.parallel, m) / chunks;
 }
 
+// The all-to-all seconds on the critical path. Overlapped, the unpaired chunks' all-to-alls stay
+// exposed; the steady state's run beside its computation, which meanwhile has the SMs they leave:
+// while they run a share f of the SMs moves tokens, so they expose max(ep - compute, f ep).
 double ep_exposed_s(const Scenario& s, double ep_s, double compute_s, double f) {
   if (!s.parallel.ep_comm_overlap) return ep_s;
   const double unpaired = ep_unpaired_share(s);
