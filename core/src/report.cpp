@@ -6,10 +6,10 @@
 
 #include "llmplan/calibrate.hpp"
 #include "llmplan/catalog.hpp"
-#include "llmplan/wording.hpp"
 #include "llmplan/layouts.hpp"
 #include "llmplan/ranges.hpp"
 #include "llmplan/units.hpp"
+#include "llmplan/wording.hpp"
 
 namespace llmplan {
 
